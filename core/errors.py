@@ -1,0 +1,67 @@
+"""One exception hierarchy for everything the runtime raises on purpose."""
+
+from __future__ import annotations
+
+
+class AgentUIError(Exception):
+    """Base of every error agentui raises deliberately."""
+
+
+class UnknownAgentError(AgentUIError, KeyError):
+    def __init__(self, agent_id: str) -> None:
+        super().__init__(agent_id)
+        self.agent_id = agent_id
+
+    def __str__(self) -> str:
+        return f"no agent with id {self.agent_id!r}"
+
+
+class UnknownQueryError(AgentUIError, KeyError):
+    def __init__(self, query_id: str) -> None:
+        super().__init__(query_id)
+        self.query_id = query_id
+
+    def __str__(self) -> str:
+        return f"no open query with id {self.query_id!r}"
+
+
+class IllegalTransitionError(AgentUIError):
+    """An agent status change that the state machine in tree.py does not allow."""
+
+    def __init__(self, agent_id: str, old: str, new: str) -> None:
+        super().__init__(f"agent {agent_id}: illegal status change {old} -> {new}")
+        self.agent_id = agent_id
+        self.old = old
+        self.new = new
+
+
+class CommandRefusedError(AgentUIError):
+    """A runtime command that does not apply to the agent in its current state."""
+
+
+class LimitExceededError(AgentUIError):
+    """An agent ran into one of its limits (iterations, tool calls, duration)."""
+
+    def __init__(self, limit: str, message: str) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+class ProviderError(AgentUIError):
+    """The model backend failed. `retryable` says whether trying again may help."""
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+
+
+class ToolFailedError(AgentUIError):
+    """A tool failed while the agent's tool failure mode is `fail`."""
+
+    def __init__(self, tool_name: str, message: str) -> None:
+        super().__init__(f"tool {tool_name} failed: {message}")
+        self.tool_name = tool_name
+
+
+class ScriptError(AgentUIError):
+    """A scripted-provider script file is malformed or ran out of turns."""

@@ -1,0 +1,415 @@
+"""The typed event vocabulary and the EventBus that carries it to every subscriber.
+
+Every change of state in the runtime is one of these events. Each has a `seq` that grows
+by one per event within a runtime, a wall-clock `ts` and the `agent_id` it concerns.
+
+Full-stream policy (a subscriber that reads slower than agents write):
+- A subscription has a soft bound (`maxsize`). Below it, every event is queued as is.
+- At or above it, a `text:delta` or `thinking:delta` is merged into that agent's newest
+  pending event when that event is a delta of the same kind and iteration. The merged event
+  keeps the `seq` of its first piece, so that subscriber sees a gap in `seq`; no text is lost
+  and each agent's order is kept.
+- Every other event, and a delta that cannot be merged, is queued even past the bound: state
+  events are never dropped. Past the bound a subscriber therefore holds at most one delta per
+  agent beyond its state events.
+- `maxsize=None` subscribes without coalescing (every delta as emitted).
+- Publishing never waits: a slow subscriber never blocks an agent.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+
+import anyio
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .clock import Clock
+from .usage import Usage
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    type: str
+    seq: int
+    ts: float
+    agent_id: str
+
+    # Events a UI may show merged when it falls behind (see the module docstring).
+    coalescible: ClassVar[bool] = False
+
+
+class ToolCallInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+# -- execution ---------------------------------------------------------------------------
+
+
+class ExecutionStarted(Event):
+    type: Literal["execution:start"] = "execution:start"
+    execution_id: str
+    task: str
+    run: int  # 1 for an agent's first run, 2 when it continues its conversation, ...
+
+
+class ExecutionCompleted(Event):
+    type: Literal["execution:complete"] = "execution:complete"
+    execution_id: str
+    result: str
+    iterations: int
+    duration_s: float
+    stop_reason: str | None = None
+
+
+class ExecutionFailed(Event):
+    type: Literal["execution:error"] = "execution:error"
+    execution_id: str
+    error: str
+    kind: str  # limit name, "provider", "tool", "internal"
+
+
+class ExecutionPaused(Event):
+    type: Literal["execution:paused"] = "execution:paused"
+    reason: str
+
+
+class ExecutionResumed(Event):
+    type: Literal["execution:resumed"] = "execution:resumed"
+
+
+class ExecutionCancelled(Event):
+    type: Literal["execution:cancelled"] = "execution:cancelled"
+    reason: str
+    partial_text: str = ""  # the assistant text streamed before the cut, kept as interrupted
+
+
+# -- iterations and the model --------------------------------------------------------------
+
+
+class IterationStarted(Event):
+    type: Literal["iteration:start"] = "iteration:start"
+    iteration: int
+
+
+class IterationCompleted(Event):
+    type: Literal["iteration:complete"] = "iteration:complete"
+    iteration: int
+    tool_calls: int
+
+
+class LLMRequested(Event):
+    type: Literal["llm:request"] = "llm:request"
+    iteration: int
+    model: str
+    message_count: int
+    tool_names: list[str]
+
+
+class LLMResponded(Event):
+    type: Literal["llm:response"] = "llm:response"
+    iteration: int
+    text: str
+    stop_reason: str | None
+    tool_calls: list[ToolCallInfo]
+    usage: Usage
+    duration_s: float
+    skipped: bool = False  # a before:llm hook answered instead of the model
+
+
+class LLMFailed(Event):
+    type: Literal["llm:error"] = "llm:error"
+    iteration: int
+    error: str
+    retryable: bool
+
+
+class TextDelta(Event):
+    type: Literal["text:delta"] = "text:delta"
+    coalescible: ClassVar[bool] = True
+    iteration: int
+    delta: str
+
+
+class ThinkingDelta(Event):
+    type: Literal["thinking:delta"] = "thinking:delta"
+    coalescible: ClassVar[bool] = True
+    iteration: int
+    delta: str
+
+
+# -- tools -----------------------------------------------------------------------------------
+
+
+class ToolDetected(Event):
+    type: Literal["tool:detected"] = "tool:detected"
+    iteration: int
+    calls: list[ToolCallInfo]
+
+
+class ToolStarted(Event):
+    type: Literal["tool:start"] = "tool:start"
+    iteration: int
+    call: ToolCallInfo
+
+
+class ToolCompleted(Event):
+    type: Literal["tool:complete"] = "tool:complete"
+    iteration: int
+    call_id: str
+    name: str
+    result: str
+    mocked: bool = False  # a before:tool hook supplied the result
+    duration_s: float = 0.0
+
+
+class ToolFailed(Event):
+    type: Literal["tool:error"] = "tool:error"
+    iteration: int
+    call_id: str
+    name: str
+    error: str
+
+
+class ToolTimedOut(Event):
+    type: Literal["tool:timeout"] = "tool:timeout"
+    iteration: int
+    call_id: str
+    name: str
+    timeout_s: float
+
+
+class HookFailed(Event):
+    type: Literal["hook:error"] = "hook:error"
+    hook: str
+    error: str
+
+
+# -- the tree, the person, and bookkeeping ---------------------------------------------------
+
+
+class AgentSpawned(Event):
+    type: Literal["agent:spawned"] = "agent:spawned"
+    parent_id: str | None
+    name: str
+    task: str
+
+
+class StatusChanged(Event):
+    type: Literal["agent:status"] = "agent:status"
+    old: str
+    new: str
+    reason: str
+
+
+class QueryRaised(Event):
+    type: Literal["query:raised"] = "query:raised"
+    query_id: str
+    prompt: str
+    kind: str  # "question", "clarification", "approval", ...
+
+
+class QueryAnswered(Event):
+    type: Literal["query:answered"] = "query:answered"
+    query_id: str
+    answer: str
+
+
+class QueryDeclined(Event):
+    type: Literal["query:declined"] = "query:declined"
+    query_id: str
+    reason: str
+
+
+class InterventionApplied(Event):
+    type: Literal["intervention:applied"] = "intervention:applied"
+    kind: Literal["pause", "resume", "cancel", "delete", "modify", "comment"]
+    detail: str = ""
+
+
+class NoteQueued(Event):
+    """Text the agent will see in its next model call (a comment, a child's deletion, ...)."""
+
+    type: Literal["note:queued"] = "note:queued"
+    text: str
+
+
+class UsageUpdated(Event):
+    type: Literal["usage:updated"] = "usage:updated"
+    delta: Usage
+    total: Usage
+
+
+AnyEvent = Annotated[
+    ExecutionStarted
+    | ExecutionCompleted
+    | ExecutionFailed
+    | ExecutionPaused
+    | ExecutionResumed
+    | ExecutionCancelled
+    | IterationStarted
+    | IterationCompleted
+    | LLMRequested
+    | LLMResponded
+    | LLMFailed
+    | TextDelta
+    | ThinkingDelta
+    | ToolDetected
+    | ToolStarted
+    | ToolCompleted
+    | ToolFailed
+    | ToolTimedOut
+    | HookFailed
+    | AgentSpawned
+    | StatusChanged
+    | QueryRaised
+    | QueryAnswered
+    | QueryDeclined
+    | InterventionApplied
+    | NoteQueued
+    | UsageUpdated,
+    Field(discriminator="type"),
+]
+
+event_adapter: TypeAdapter[Any] = TypeAdapter(AnyEvent)
+
+
+def parse_event(data: str | bytes | dict[str, Any]) -> Event:
+    """Rebuild a typed event from its JSON text or dict (session logs, headless output)."""
+    if isinstance(data, dict):
+        return event_adapter.validate_python(data)
+    return event_adapter.validate_json(data)
+
+
+E = TypeVar("E", bound=Event)
+
+
+# -- the bus ---------------------------------------------------------------------------------
+
+
+class Subscription:
+    """One subscriber's own stream of events. See the module docstring for the full policy."""
+
+    def __init__(self, bus: EventBus, maxsize: int | None) -> None:
+        if maxsize is not None and maxsize < 1:
+            raise ValueError("maxsize must be at least 1 (or None for no coalescing)")
+        self._bus = bus
+        self._maxsize = maxsize
+        self._queue: deque[Event] = deque()
+        self._popped = 0  # absolute position of _queue[0] in everything ever queued here
+        self._newest: dict[str, tuple[int, Event]] = {}  # agent -> (absolute pos, event)
+        self._extra: dict[int, list[str]] = {}  # absolute pos -> delta pieces merged into it
+        self._wake: anyio.Event | None = None
+        self.closed = False
+        self.coalesced = 0  # how many deltas were merged into earlier ones
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def _push(self, event: Event) -> None:
+        queue = self._queue
+        if self._maxsize is not None and len(queue) >= self._maxsize and event.coalescible:
+            newest = self._newest.get(event.agent_id)
+            if newest is not None:
+                position, pending = newest
+                if (
+                    position >= self._popped
+                    and pending.type == event.type
+                    and pending.iteration == event.iteration  # type: ignore[attr-defined]
+                ):
+                    self._extra.setdefault(position, []).append(event.delta)  # type: ignore[attr-defined]
+                    self.coalesced += 1
+                    return
+        queue.append(event)
+        self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
+        if self._wake is not None:
+            self._wake.set()
+
+    def _pop(self) -> Event:
+        event = self._queue.popleft()
+        position = self._popped
+        self._popped += 1
+        pieces = self._extra.pop(position, None)
+        if pieces:
+            event = event.model_copy(update={"delta": event.delta + "".join(pieces)})  # type: ignore[attr-defined]
+        return event
+
+    def drain(self) -> list[Event]:
+        """Everything pending, without waiting."""
+        return [self._pop() for _ in range(len(self._queue))]
+
+    async def next_batch(self) -> list[Event]:
+        """Wait for at least one event, then return everything pending. [] once closed."""
+        while not self._queue:
+            if self.closed:
+                return []
+            self._wake = anyio.Event()
+            await self._wake.wait()
+            self._wake = None
+        return self.drain()
+
+    async def get(self) -> Event:
+        while not self._queue:
+            if self.closed:
+                raise anyio.EndOfStream
+            self._wake = anyio.Event()
+            await self._wake.wait()
+            self._wake = None
+        return self._pop()
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Event]:
+        while True:
+            try:
+                yield await self.get()
+            except anyio.EndOfStream:
+                return
+
+    def close(self) -> None:
+        """Stop receiving; what is already queued can still be read."""
+        if not self.closed:
+            self.closed = True
+            self._bus._unsubscribe(self)
+            if self._wake is not None:
+                self._wake.set()
+
+
+class EventBus:
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._seq = 0
+        self._subscriptions: list[Subscription] = []
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    def emit(self, cls: type[E], agent_id: str, **fields: Any) -> E:
+        """Stamp a new event with the next seq and the time, and deliver it."""
+        self._seq += 1
+        event = cls(seq=self._seq, ts=self._clock.now(), agent_id=agent_id, **fields)
+        for subscription in self._subscriptions:
+            subscription._push(event)
+        return event
+
+    def subscribe(self, maxsize: int | None = 4096) -> Subscription:
+        subscription = Subscription(self, maxsize)
+        self._subscriptions.append(subscription)
+        return subscription
+
+    def _unsubscribe(self, subscription: Subscription) -> None:
+        if subscription in self._subscriptions:
+            self._subscriptions.remove(subscription)
+
+    def close(self) -> None:
+        """End every subscription (the runtime has shut down)."""
+        for subscription in list(self._subscriptions):
+            subscription.close()

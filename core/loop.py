@@ -1,0 +1,420 @@
+"""AgenticLoop: model -> tools -> model until the model stops calling tools.
+
+One core serves streaming and non-streaming runs: both consume the provider's stream and number
+iterations from 1 at the start of each iteration; only the emission of deltas differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import anyio
+
+from .conversation import Conversation, Message, TextBlock, ToolResultBlock, sliding_window
+from .errors import LimitExceededError, ProviderError, ToolFailedError
+from .events import (
+    Event,
+    HookFailed,
+    IterationCompleted,
+    IterationStarted,
+    LLMFailed,
+    LLMRequested,
+    LLMResponded,
+    TextDelta,
+    ThinkingDelta,
+    ToolCallInfo,
+    ToolCompleted,
+    ToolDetected,
+    ToolFailed,
+    ToolStarted,
+    ToolTimedOut,
+)
+from .hooks import (
+    ApprovalDecision,
+    ExecutionResultChange,
+    ExecutionStartChange,
+    HookContext,
+    HookManager,
+    HookPoint,
+    LLMCallDecision,
+    PauseDecision,
+    ToolCallDecision,
+    ToolResultChange,
+)
+from .limits import Limits
+from .providers.base import Provider, ProviderRequest, TextChunk, ThinkingChunk
+from .tools.registry import ToolOutcome, ToolRegistry
+from .tools.tool import AgentServices, ToolContext
+from .turn import AssistantTurn, ToolCall, TurnBuilder
+from .usage import Usage
+
+
+class LoopHost(Protocol):
+    """What the loop needs from whoever runs it (the Runtime, per agent)."""
+
+    agent_id: str
+    agent_name: str
+    services: AgentServices
+
+    async def emit(self, cls: type[Event], **fields: Any) -> None:
+        """Emit an event of this agent, first waiting while the agent is paused."""
+        ...
+
+    def emit_now(self, cls: type[Event], **fields: Any) -> None:
+        """Emit without waiting (for reports made from synchronous code)."""
+        ...
+
+    async def checkpoint(self) -> None:
+        """Wait here while the agent is paused."""
+        ...
+
+    def request_pause(self, reason: str) -> None: ...
+
+    def apply_interventions(self, conversation: Conversation) -> None:
+        """Fold pending modify/comment interventions into the conversation before a model call."""
+        ...
+
+    def active_seconds(self) -> float:
+        """Time this run has been active (not paused, not waiting for the person)."""
+        ...
+
+    def add_usage(self, usage: Usage) -> None: ...
+
+
+@dataclass(slots=True)
+class LoopResult:
+    text: str
+    iterations: int
+    stop_reason: str | None
+
+
+# Stop reasons that end a run with an error on the node rather than a result.
+FAILING_STOP_REASONS = {
+    "refusal": "the model refused to continue",
+    "model_context_window_exceeded": "the conversation no longer fits the model's context window",
+}
+
+
+class AgenticLoop:
+    def __init__(
+        self,
+        host: LoopHost,
+        provider: Provider,
+        tools: ToolRegistry,
+        hooks: HookManager,
+        limits: Limits,
+        conversation: Conversation,
+        *,
+        streaming: bool = True,
+        max_tokens: int = 4096,
+        thinking_budget: int | None = None,
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
+    ) -> None:
+        self.host = host
+        self.provider = provider
+        self.tools = tools
+        self.hooks = hooks
+        self.limits = limits
+        self.conversation = conversation
+        self.streaming = streaming
+        self.max_tokens = max_tokens
+        self.thinking_budget = thinking_budget
+        self._sleep = sleep
+        self.iteration = 0
+        self.tool_calls_made = 0
+        self.partial_text = ""  # text of the response being streamed, kept if we are cut off
+
+    # -- hooks ---------------------------------------------------------------------------
+
+    def _report_hook_error(self, point: HookPoint, error: str) -> None:
+        self.host.emit_now(HookFailed, hook=point.value, error=error)
+
+    async def _hook(self, point: HookPoint, **fields: Any) -> list[Any]:
+        if not self.hooks.has(point):
+            return []
+        context = HookContext(
+            point=point,
+            agent_id=self.host.agent_id,
+            iteration=self.iteration,
+            instructions=self.conversation.instructions,
+            **fields,
+        )
+        return await self.hooks.call(context, self._report_hook_error)
+
+    # -- the loop ------------------------------------------------------------------------
+
+    async def run(self, task: str) -> LoopResult:
+        for change in await self._hook(HookPoint.BEFORE_EXECUTION, task=task):
+            assert isinstance(change, ExecutionStartChange)
+            self.conversation.instructions = change.instructions
+        stop_reason: str | None = None
+        while True:
+            await self._iteration_gate()
+            self.iteration += 1
+            await self.host.emit(IterationStarted, iteration=self.iteration)
+            turn = await self._call_llm()
+            self.conversation.append(turn.to_message())
+            stop_reason = turn.stop_reason
+            if stop_reason in FAILING_STOP_REASONS:
+                raise ProviderError(FAILING_STOP_REASONS[stop_reason])
+            if not turn.tool_calls:
+                await self.host.emit(IterationCompleted, iteration=self.iteration, tool_calls=0)
+                if stop_reason == "pause_turn":  # the server paused a long turn: send it back
+                    continue
+                result = turn.text
+                break
+            await self.host.emit(
+                ToolDetected,
+                iteration=self.iteration,
+                calls=[
+                    ToolCallInfo(id=c.id, name=c.name, arguments=c.arguments)
+                    for c in turn.tool_calls
+                ],
+            )
+            await self._run_tools(turn.tool_calls)
+            await self.host.emit(
+                IterationCompleted, iteration=self.iteration, tool_calls=len(turn.tool_calls)
+            )
+        for change in await self._hook(HookPoint.AFTER_EXECUTION, result=result):
+            assert isinstance(change, ExecutionResultChange)
+            result = change.result
+        return LoopResult(result, self.iteration, stop_reason)
+
+    async def _iteration_gate(self) -> None:
+        await self.host.checkpoint()
+        for decision in await self._hook(HookPoint.PAUSE_CHECK):
+            assert isinstance(decision, PauseDecision)
+            if decision.pause:
+                self.host.request_pause(decision.reason or "pause:check hook")
+                await self.host.checkpoint()
+                break
+        self._check_duration()
+        if self.iteration >= self.limits.max_iterations:
+            raise LimitExceededError(
+                "max_iterations",
+                f"reached the limit of {self.limits.max_iterations} iterations "
+                "while the model was still calling tools",
+            )
+
+    def _check_duration(self) -> None:
+        limit = self.limits.max_duration_s
+        if limit is not None and self.host.active_seconds() > limit:
+            raise LimitExceededError("max_duration", f"ran longer than {limit:g} s")
+
+    # -- the model -----------------------------------------------------------------------
+
+    def _build_request(self) -> ProviderRequest:
+        return ProviderRequest(
+            model=self.provider.model,
+            instructions=self.conversation.instructions,
+            messages=sliding_window(self.conversation.messages, self.limits.max_messages),
+            tools=self.tools.specs(),
+            max_tokens=self.max_tokens,
+            thinking_budget=self.thinking_budget,
+            agent_id=self.host.agent_id,
+            agent_name=self.host.agent_name,
+            iteration=self.iteration,
+        )
+
+    async def _call_llm(self) -> AssistantTurn:
+        self.host.apply_interventions(self.conversation)
+        request = self._build_request()
+        for decision in await self._hook(HookPoint.BEFORE_LLM, request=request):
+            assert isinstance(decision, LLMCallDecision)
+            if decision.request is not None:
+                request = decision.request
+            if decision.skip:
+                turn = decision.response or AssistantTurn(stop_reason="end_turn")
+                await self._responded(turn, 0.0, skipped=True)
+                return turn
+        attempt = 0
+        while True:
+            await self.host.emit(
+                LLMRequested,
+                iteration=self.iteration,
+                model=request.model,
+                message_count=len(request.messages),
+                tool_names=[t.name for t in request.tools],
+            )
+            started = self.host.active_seconds()
+            try:
+                turn = await self._stream(request)
+            except ProviderError as exc:
+                retry = exc.retryable and attempt < self.limits.llm_retries
+                await self.host.emit(
+                    LLMFailed, iteration=self.iteration, error=str(exc), retryable=retry
+                )
+                if not retry:
+                    raise
+                # The failed attempt's partial output stays in the events, marked by the
+                # llm:error above; it never enters the conversation.
+                await self._sleep(self.limits.retry_backoff_s * 2**attempt)
+                attempt += 1
+                continue
+            await self._responded(turn, self.host.active_seconds() - started)
+            return turn
+
+    async def _stream(self, request: ProviderRequest) -> AssistantTurn:
+        builder = TurnBuilder()
+        self.partial_text = ""
+        stream = self.provider.stream(request)
+        try:
+            async for chunk in stream:
+                await self.host.checkpoint()  # pause lands between chunks
+                builder.feed(chunk)
+                if isinstance(chunk, TextChunk):
+                    self.partial_text += chunk.text
+                    if self.streaming:
+                        await self.host.emit(TextDelta, iteration=self.iteration, delta=chunk.text)
+                elif isinstance(chunk, ThinkingChunk) and self.streaming and chunk.text:
+                    await self.host.emit(ThinkingDelta, iteration=self.iteration, delta=chunk.text)
+        except anyio.get_cancelled_exc_class():
+            if self.partial_text:
+                self.conversation.append(
+                    Message(
+                        role="assistant",
+                        content=[TextBlock(text=self.partial_text)],
+                        interrupted=True,
+                    )
+                )
+            raise
+        finally:
+            close = getattr(stream, "aclose", None)
+            if close is not None:
+                with anyio.CancelScope(shield=True):
+                    await close()
+        self.partial_text = ""
+        return builder.turn
+
+    async def _responded(
+        self, turn: AssistantTurn, duration: float, *, skipped: bool = False
+    ) -> None:
+        self.host.add_usage(turn.usage)
+        await self.host.emit(
+            LLMResponded,
+            iteration=self.iteration,
+            text=turn.text,
+            stop_reason=turn.stop_reason,
+            tool_calls=[
+                ToolCallInfo(id=c.id, name=c.name, arguments=c.arguments) for c in turn.tool_calls
+            ],
+            usage=turn.usage,
+            duration_s=duration,
+            skipped=skipped,
+        )
+        await self._hook(HookPoint.AFTER_LLM, response=turn)
+
+    # -- tools ---------------------------------------------------------------------------
+
+    async def _run_tools(self, calls: list[ToolCall]) -> None:
+        results: list[ToolResultBlock] = []
+        try:
+            for call in calls:
+                outcome = await self._run_tool(call)
+                results.append(
+                    ToolResultBlock(
+                        tool_use_id=call.id, content=outcome.content, is_error=outcome.is_error
+                    )
+                )
+        finally:
+            # Every tool_use gets its result, even when we are cut off, so the conversation
+            # stays valid for a later run.
+            done = {r.tool_use_id for r in results}
+            for call in calls:
+                if call.id not in done:
+                    results.append(
+                        ToolResultBlock(
+                            tool_use_id=call.id,
+                            content="not run: the agent was stopped",
+                            is_error=True,
+                        )
+                    )
+            self.conversation.append(Message(role="user", content=list(results)))
+
+    async def _run_tool(self, call: ToolCall) -> ToolOutcome:
+        await self.host.checkpoint()
+        self._check_duration()
+        self.tool_calls_made += 1
+        if self.tool_calls_made > self.limits.max_tool_calls:
+            raise LimitExceededError(
+                "max_tool_calls", f"reached the limit of {self.limits.max_tool_calls} tool calls"
+            )
+        arguments = call.arguments
+        mock: str | None = None
+        skipped = False
+        for decision in await self._hook(HookPoint.BEFORE_TOOL, call=call):
+            assert isinstance(decision, ToolCallDecision)
+            if decision.arguments is not None:
+                arguments = decision.arguments
+                call = ToolCall(call.id, call.name, arguments, None)
+            if decision.mock_result is not None:
+                mock = decision.mock_result
+            skipped = skipped or decision.skip
+        for approval in await self._hook(HookPoint.APPROVE_TOOL, call=call):
+            assert isinstance(approval, ApprovalDecision)
+            if not approval.approved:
+                reason = approval.reason or "no reason given"
+                return await self._tool_failed(call, f"the call was rejected: {reason}")
+        info = ToolCallInfo(id=call.id, name=call.name, arguments=arguments)
+        await self.host.emit(ToolStarted, iteration=self.iteration, call=info)
+        started = self.host.active_seconds()
+        if mock is not None or skipped:
+            outcome = ToolOutcome(mock if mock is not None else "skipped by a before:tool hook")
+        elif call.argument_error is not None:
+            outcome = ToolOutcome(call.argument_error, True)
+        else:
+            outcome = await self._execute_with_timeout(call, arguments)
+            if outcome is None:
+                return await self._tool_timed_out(call)
+        for change in await self._hook(
+            HookPoint.AFTER_TOOL, call=call, result=outcome.content, is_error=outcome.is_error
+        ):
+            assert isinstance(change, ToolResultChange)
+            outcome = ToolOutcome(change.result, outcome.is_error)
+        if outcome.is_error:
+            return await self._tool_failed(call, outcome.content)
+        await self.host.emit(
+            ToolCompleted,
+            iteration=self.iteration,
+            call_id=call.id,
+            name=call.name,
+            result=outcome.content,
+            mocked=mock is not None or skipped,
+            duration_s=self.host.active_seconds() - started,
+        )
+        return outcome
+
+    async def _execute_with_timeout(
+        self, call: ToolCall, arguments: dict[str, Any]
+    ) -> ToolOutcome | None:
+        """The outcome, or None when the call ran out of time."""
+        item = self.tools.get(call.name)
+        timeout: float | None = self.limits.tool_timeout_s
+        if item is not None:
+            timeout = None if item.no_timeout else (item.timeout_s or timeout)
+        context = ToolContext(self.host.agent_id, call.id, self.iteration, self.host.services)
+        with anyio.move_on_after(timeout):
+            return await self.tools.execute(call.name, arguments, context)
+        return None
+
+    async def _tool_timed_out(self, call: ToolCall) -> ToolOutcome:
+        item = self.tools.get(call.name)
+        timeout = (item.timeout_s if item else None) or self.limits.tool_timeout_s
+        await self.host.emit(
+            ToolTimedOut,
+            iteration=self.iteration,
+            call_id=call.id,
+            name=call.name,
+            timeout_s=timeout,
+        )
+        return await self._tool_failed(call, f"{call.name} timed out after {timeout:g} s")
+
+    async def _tool_failed(self, call: ToolCall, error: str) -> ToolOutcome:
+        await self.host.emit(
+            ToolFailed, iteration=self.iteration, call_id=call.id, name=call.name, error=error
+        )
+        if self.limits.tool_failure_mode == "fail":
+            raise ToolFailedError(call.name, error)
+        return ToolOutcome(error, True)

@@ -1,0 +1,1 @@
+"""Model backends behind one protocol: the offline scripted model and Claude."""

@@ -1,0 +1,88 @@
+"""The Provider protocol: what the loop asks a model backend, and the neutral events it streams."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from ..conversation import Message
+from ..usage import Usage
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+
+
+@dataclass(slots=True)
+class ProviderRequest:
+    model: str
+    instructions: str
+    messages: list[Message]
+    tools: list[ToolSpec] = field(default_factory=list)
+    max_tokens: int = 4096
+    thinking_budget: int | None = None
+    # Who is asking: providers may use it (the scripted one picks a script per agent name).
+    agent_id: str = ""
+    agent_name: str = ""
+    iteration: int = 0
+
+
+# Neutral stream events. A stream yields any number of deltas, then exactly one StreamEnd.
+# A failure is raised as errors.ProviderError (retryable or not), never yielded.
+
+
+@dataclass(frozen=True, slots=True)
+class TextChunk:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ThinkingChunk:
+    text: str
+    signature: str | None = None  # set on the chunk that closes a signed thinking block
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUseStart:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolArgsDelta:
+    id: str
+    partial_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUseStop:
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReport:
+    usage: Usage  # cumulative for this response
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEnd:
+    stop_reason: str  # end_turn, tool_use, max_tokens, stop_sequence, pause_turn, refusal, ...
+
+
+StreamEvent = (
+    TextChunk | ThinkingChunk | ToolUseStart | ToolArgsDelta | ToolUseStop | UsageReport | StreamEnd
+)
+
+
+@runtime_checkable
+class Provider(Protocol):
+    name: str
+    model: str
+
+    def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        """Stream one response. Closing the iterator early must close the underlying stream."""
+        ...

@@ -1,0 +1,170 @@
+"""The scripted provider: the offline default model. Deterministic, with no network.
+
+Without a script it plays the demo (see demo.py); with one it plays exactly the scripted turns.
+Text streams in chunks of a few characters at `pace_s` seconds per chunk (0: as fast as the
+event loop allows, still yielding between chunks so other agents and commands interleave).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import zlib
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import anyio
+import anyio.lowlevel
+
+from ..errors import ProviderError
+from ..usage import Usage
+from .base import (
+    ProviderRequest,
+    StreamEnd,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolArgsDelta,
+    ToolUseStart,
+    ToolUseStop,
+    UsageReport,
+)
+from .demo import demo_turn
+from .script import Script, Turn
+
+CHARS_PER_TOKEN = 3.5  # the usual offline estimate; real providers report exact usage
+
+
+def _estimate_tokens(text: str) -> int:
+    return max(1, round(len(text) / CHARS_PER_TOKEN)) if text else 0
+
+
+def _request_chars(request: ProviderRequest) -> int:
+    total = len(request.instructions)
+    for message in request.messages:
+        total += len(message.model_dump_json())
+    return total
+
+
+class ScriptedProvider:
+    name = "scripted"
+
+    def __init__(
+        self,
+        script: Script | None = None,
+        *,
+        model: str = "scripted-1",
+        pace_s: float = 0.0,
+        chunk_chars: tuple[int, int] = (3, 8),
+        seed: int = 0,
+        record_requests: bool = True,
+    ) -> None:
+        if chunk_chars[0] < 1 or chunk_chars[1] < chunk_chars[0]:
+            raise ValueError("chunk_chars must be (min, max) with 1 <= min <= max")
+        self.script = script
+        self.model = model
+        self.pace_s = pace_s
+        self.chunk_chars = chunk_chars
+        self.seed = seed
+        self.record_requests = record_requests
+        self.requests: list[ProviderRequest] = []
+        self.closed_early = 0  # streams closed before they finished (cancel, pause + cancel)
+        self._cursor: defaultdict[str, int] = defaultdict(int)
+        self._tool_ids = 0
+
+    def _next_turn(self, request: ProviderRequest) -> Turn:
+        if self.script is None:
+            return demo_turn(request)
+        turns = self.script.turns_for(request.agent_name)
+        if turns is None:
+            raise ProviderError(
+                f"the script has no turns for agent {request.agent_name!r} and no '*' entry"
+            )
+        index = self._cursor[request.agent_id]
+        if index >= len(turns):
+            raise ProviderError(
+                f"the script ran out of turns for agent {request.agent_name!r} "
+                f"(it has {len(turns)}, call {index + 1} asked for another)"
+            )
+        self._cursor[request.agent_id] = index + 1
+        return turns[index]
+
+    def _chunks(self, text: str, rng: random.Random) -> list[str]:
+        low, high = self.chunk_chars
+        out: list[str] = []
+        position = 0
+        while position < len(text):
+            size = rng.randint(low, high)
+            out.append(text[position : position + size])
+            position += size
+        return out
+
+    async def _tick(self) -> None:
+        if self.pace_s > 0:
+            await anyio.sleep(self.pace_s)
+        else:
+            await anyio.lowlevel.checkpoint()
+
+    def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        if self.record_requests:
+            self.requests.append(
+                replace(request, messages=[m.model_copy(deep=True) for m in request.messages])
+            )
+        return self._stream(request)
+
+    async def _stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        finished = False
+        try:
+            turn = self._next_turn(request)
+            seed = zlib.crc32(f"{self.seed}:{request.agent_id}:{request.iteration}".encode())
+            rng = random.Random(seed)
+            chunks_sent = 0
+
+            async def hang_if_due() -> None:
+                if turn.hang_after_chunks is not None and chunks_sent >= turn.hang_after_chunks:
+                    await anyio.sleep_forever()
+
+            def fail_if_due() -> None:
+                if turn.error is not None and chunks_sent >= turn.error.after_chunks:
+                    raise ProviderError(turn.error.message, retryable=turn.error.retryable)
+
+            fail_if_due()
+            await hang_if_due()
+            for piece in self._chunks(turn.thinking, rng):
+                await self._tick()
+                yield ThinkingChunk(piece)
+            for piece in self._chunks(turn.text, rng):
+                await self._tick()
+                yield TextChunk(piece)
+                chunks_sent += 1
+                fail_if_due()
+                await hang_if_due()
+            fail_if_due()
+            for call in turn.tool_calls:
+                self._tool_ids += 1
+                call_id = f"toolu_{self._tool_ids:04d}"
+                raw = (
+                    call.raw_arguments
+                    if call.raw_arguments is not None
+                    else json.dumps(call.arguments)
+                )
+                await self._tick()
+                yield ToolUseStart(call_id, call.name)
+                middle = len(raw) // 2
+                for piece in (raw[:middle], raw[middle:]):
+                    if piece:
+                        yield ToolArgsDelta(call_id, piece)
+                yield ToolUseStop(call_id)
+            usage = turn.usage or Usage(
+                input_tokens=round(_request_chars(request) / CHARS_PER_TOKEN),
+                output_tokens=_estimate_tokens(turn.thinking + turn.text)
+                + sum(_estimate_tokens(json.dumps(c.arguments)) for c in turn.tool_calls),
+            )
+            yield UsageReport(usage)
+            yield StreamEnd(turn.effective_stop_reason)
+            finished = True
+        finally:
+            if not finished:
+                self.closed_early += 1
+

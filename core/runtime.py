@@ -1,0 +1,507 @@
+"""Runtime: the one facade a front end drives. Owns the tree, the bus and the task group.
+
+Commands are plain methods (`start`, `pause`, `resume`, `cancel`, `delete`, `modify`, `comment`,
+`answer`, `send`); their effect is immediate: once `pause(id)` returns, that agent emits nothing
+until `resume(id)`. Everything that changes is reported as an event on the bus.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from anyio.abc import TaskGroup
+
+from .clock import Clock, SystemClock
+from .control import AgentControl
+from .conversation import Conversation, user_text
+from .errors import (
+    AgentUIError,
+    CommandRefusedError,
+    LimitExceededError,
+    ProviderError,
+    ToolFailedError,
+    UnknownQueryError,
+)
+from .events import (
+    AgentSpawned,
+    Event,
+    EventBus,
+    ExecutionCancelled,
+    ExecutionCompleted,
+    ExecutionFailed,
+    ExecutionPaused,
+    ExecutionResumed,
+    ExecutionStarted,
+    InterventionApplied,
+    NoteQueued,
+    QueryAnswered,
+    QueryDeclined,
+    QueryRaised,
+    StatusChanged,
+    Subscription,
+    UsageUpdated,
+)
+from .hooks import HookManager
+from .ids import IdSource
+from .limits import Limits
+from .loop import AgenticLoop
+from .providers.base import Provider
+from .tools.ask_user import ASK_USER
+from .tools.registry import ToolRegistry
+from .tree import AgentNode, AgentStatus, AgentTree, UserComment
+from .usage import Usage
+
+log = logging.getLogger("agentui.runtime")
+
+DEFAULT_INSTRUCTIONS = (
+    "You are an agent working inside agentui, where a person watches and steers a tree of "
+    "agents. Work on the task you are given. Use your tools when they help. Ask the person "
+    "only when you cannot go on without them. Finish with a clear, complete answer."
+)
+
+
+@dataclass(slots=True)
+class Query:
+    id: str
+    agent_id: str
+    prompt: str
+    kind: str
+    answered: anyio.Event
+    answer: str | None = None
+    resolved: bool = False
+
+
+class _AgentHost:
+    """The loop's view of its agent: gated emission, interventions, usage."""
+
+    def __init__(self, runtime: Runtime, control: AgentControl) -> None:
+        self._runtime = runtime
+        self._control = control
+        self.agent_id = control.node.id
+        self.agent_name = control.node.name
+        self.services = runtime
+
+    async def emit(self, cls: type[Event], **fields: Any) -> None:
+        await self._control.checkpoint()
+        self._runtime._bus.emit(cls, self.agent_id, **fields)
+
+    def emit_now(self, cls: type[Event], **fields: Any) -> None:
+        self._runtime._bus.emit(cls, self.agent_id, **fields)
+
+    async def checkpoint(self) -> None:
+        await self._control.checkpoint()
+
+    def request_pause(self, reason: str) -> None:
+        self._runtime._pause_one(self._control, reason, intervention=False)
+
+    def apply_interventions(self, conversation: Conversation) -> None:
+        self._runtime._apply_interventions(self._control, conversation)
+
+    def active_seconds(self) -> float:
+        return self._control.active_seconds()
+
+    def add_usage(self, usage: Usage) -> None:
+        node = self._control.node
+        node.usage = node.usage + usage
+        if usage.total_tokens:
+            self._runtime._bus.emit(UsageUpdated, self.agent_id, delta=usage, total=node.usage)
+
+
+class Runtime:
+    """Run and steer a tree of agents. Use as `async with Runtime(provider) as runtime:`."""
+
+    def __init__(
+        self,
+        provider: Provider,
+        *,
+        tools: ToolRegistry | None = None,
+        hooks: HookManager | None = None,
+        limits: Limits | None = None,
+        instructions: str = DEFAULT_INSTRUCTIONS,
+        streaming: bool = True,
+        clock: Clock | None = None,
+        ids: IdSource | None = None,
+    ) -> None:
+        self.provider = provider
+        self.tools = tools if tools is not None else ToolRegistry([ASK_USER])
+        self.hooks = hooks if hooks is not None else HookManager()
+        self.limits = limits if limits is not None else Limits()
+        self.instructions = instructions
+        self.streaming = streaming
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self._ids = ids if ids is not None else IdSource()
+        self._bus = EventBus(self.clock)
+        self._tree = AgentTree()
+        self._controls: dict[str, AgentControl] = {}
+        self._queries: dict[str, Query] = {}
+        self._task_group: TaskGroup | None = None
+        self._closing = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    async def __aenter__(self) -> Runtime:
+        self._task_group = anyio.create_task_group()
+        await self._task_group.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> bool | None:
+        return await self.aclose(*exc_info)
+
+    async def aclose(self, *exc_info: Any) -> bool | None:
+        """Cancel every agent; return once no task of this runtime is left."""
+        if self._task_group is None:
+            return None
+        self._closing = True
+        for control in self._controls.values():
+            if control.node.status.is_live:
+                control.stop_reason = control.stop_reason or "the runtime shut down"
+                control.scope.cancel()
+        group, self._task_group = self._task_group, None
+        try:
+            return await group.__aexit__(*(exc_info or (None, None, None)))
+        finally:
+            self._bus.close()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def subscribe(self, maxsize: int | None = 4096) -> Subscription:
+        """A new stream of every event from now on (see events.py for the full-stream policy)."""
+        return self._bus.subscribe(maxsize)
+
+    def tree(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of every agent, without message histories."""
+        return self._tree.snapshot()
+
+    def agent(self, agent_id: str) -> dict[str, Any]:
+        """One agent with its full message history."""
+        return self._tree.get(agent_id).with_history()
+
+    def node(self, agent_id: str) -> AgentNode:
+        return self._tree.get(agent_id)
+
+    def open_queries(self) -> list[Query]:
+        return [q for q in self._queries.values() if not q.resolved]
+
+    async def wait(self, agent_id: str) -> AgentNode:
+        """Wait until the agent's current run has ended; return its node."""
+        await self._control(agent_id).done.wait()
+        return self._tree.get(agent_id)
+
+    # -- commands ------------------------------------------------------------------------
+
+    def start(
+        self,
+        task: str,
+        *,
+        name: str | None = None,
+        parent_id: str | None = None,
+        instructions: str | None = None,
+    ) -> str:
+        """Create an agent for `task` and start it; returns its id."""
+        if self._task_group is None or self._closing:
+            raise AgentUIError("the runtime is not running: use `async with Runtime(...)`")
+        if parent_id is not None:
+            parent = self._tree.get(parent_id)
+            name = name or f"{parent.name}.{len(parent.children) + 1}"
+        agent_id = self._ids.next("a")
+        node = AgentNode(
+            id=agent_id,
+            parent_id=parent_id,
+            name=name
+            or ("main" if not self._tree.roots() else f"main{len(self._tree.roots()) + 1}"),
+            task=task,
+            created_at=self.clock.now(),
+        )
+        node.conversation.instructions = (
+            instructions if instructions is not None else self.instructions
+        )
+        node.conversation.append(user_text(task))
+        self._tree.add(node)
+        control = AgentControl(node, self.clock)
+        self._controls[agent_id] = control
+        self._bus.emit(AgentSpawned, agent_id, parent_id=parent_id, name=node.name, task=task)
+        self._task_group.start_soon(self._run_agent, control, task, name=f"agent {agent_id}")
+        return agent_id
+
+    def send(self, agent_id: str, text: str) -> None:
+        """Continue an ended agent's conversation with a new message from the person."""
+        control = self._control(agent_id)
+        node = control.node
+        if node.status not in (AgentStatus.COMPLETED, AgentStatus.ERROR, AgentStatus.CANCELLED):
+            raise CommandRefusedError(
+                f"agent {agent_id} is {node.status}; only an ended agent can be continued"
+            )
+        if self._task_group is None or self._closing:
+            raise AgentUIError("the runtime is not running")
+        node.conversation.append(user_text(text))
+        control.scope = anyio.CancelScope()
+        control.done = anyio.Event()
+        control.stop_reason = None
+        self._task_group.start_soon(self._run_agent, control, text, name=f"agent {agent_id}")
+
+    def pause(self, agent_id: str, *, subtree: bool = False) -> None:
+        targets = self._tree.subtree(agent_id) if subtree else [self._tree.get(agent_id)]
+        self._refuse_if_ended(targets[0], "pause")
+        for node in targets:
+            if node.status.is_live:
+                self._pause_one(self._controls[node.id], "paused by the person", intervention=True)
+
+    def resume(self, agent_id: str, *, subtree: bool = False) -> None:
+        targets = self._tree.subtree(agent_id) if subtree else [self._tree.get(agent_id)]
+        self._refuse_if_ended(targets[0], "resume")
+        for node in targets:
+            control = self._controls[node.id]
+            if node.status.is_live and control.resume():
+                self._bus.emit(ExecutionResumed, node.id)
+                self._bus.emit(InterventionApplied, node.id, kind="resume")
+                self._settle(control, "resumed by the person")
+
+    def cancel(self, agent_id: str, reason: str = "cancelled by the person") -> None:
+        """Cancel the agent and its live descendants; siblings are untouched."""
+        node = self._tree.get(agent_id)
+        self._refuse_if_ended(node, "cancel")
+        self._bus.emit(InterventionApplied, agent_id, kind="cancel", detail=reason)
+        for member in self._tree.subtree(agent_id):
+            control = self._controls[member.id]
+            if member.status.is_live:
+                control.stop_reason = control.stop_reason or reason
+                control.scope.cancel()
+
+    def delete(self, agent_id: str) -> None:
+        """Stop the agent and its subtree, mark them deleted, and tell the parent."""
+        node = self._tree.get(agent_id)
+        if node.status is AgentStatus.DELETED:
+            raise CommandRefusedError(f"agent {agent_id} is already deleted")
+        self._bus.emit(InterventionApplied, agent_id, kind="delete")
+        for member in self._tree.subtree(agent_id):
+            control = self._controls[member.id]
+            member.user_comment = UserComment.DELETE
+            if member.status is AgentStatus.DELETED:
+                continue
+            if member.status.is_live or not control.done.is_set():
+                control.delete_requested = True
+                control.stop_reason = control.stop_reason or "deleted by the person"
+                control.scope.cancel()
+            else:
+                self._set_status(member, AgentStatus.DELETED, "deleted by the person")
+        if node.parent_id is not None:
+            parent = self._controls[node.parent_id]
+            if parent.node.status.is_live:
+                self._queue_note(
+                    parent,
+                    f"The person deleted your subagent {node.name} ({node.id}); "
+                    "do not wait for its result.",
+                )
+
+    def modify(
+        self, agent_id: str, *, instructions: str | None = None, content: str | None = None
+    ) -> None:
+        """Replace the agent's instructions and/or task content from its next model call on."""
+        if instructions is None and content is None:
+            raise CommandRefusedError("modify needs new instructions, new content, or both")
+        control = self._control(agent_id)
+        node = control.node
+        if not node.status.is_live:
+            raise CommandRefusedError(
+                f"agent {agent_id} is {node.status}; only a live agent can be modified"
+            )
+        if instructions is not None:
+            control.pending_instructions = instructions
+        if content is not None:
+            control.pending_content = content
+            node.user_content = content
+        node.user_comment = UserComment.MODIFY
+        changed = " and ".join(
+            part
+            for part, value in (("instructions", instructions), ("content", content))
+            if value is not None
+        )
+        self._bus.emit(InterventionApplied, agent_id, kind="modify", detail=f"new {changed}")
+        self._settle(control, f"modified: new {changed}")
+
+    def comment(self, agent_id: str, text: str) -> None:
+        """Pass a note from the person into the agent's next model call."""
+        control = self._control(agent_id)
+        if not control.node.status.is_live:
+            raise CommandRefusedError(
+                f"agent {agent_id} is {control.node.status}; it will not read a comment"
+            )
+        control.node.user_comment = UserComment.COMMENT
+        control.node.comment = text
+        self._bus.emit(InterventionApplied, agent_id, kind="comment", detail=text)
+        self._queue_note(control, f"A note from the person: {text}")
+
+    def answer(self, query_id: str, text: str | None) -> None:
+        """Answer an open query, or decline it with None."""
+        query = self._queries.get(query_id)
+        if query is None or query.resolved:
+            raise UnknownQueryError(query_id)
+        query.resolved = True
+        query.answer = text
+        if text is None:
+            self._bus.emit(
+                QueryDeclined, query.agent_id, query_id=query_id, reason="declined by the person"
+            )
+        else:
+            self._bus.emit(QueryAnswered, query.agent_id, query_id=query_id, answer=text)
+        query.answered.set()
+
+    # -- services offered to tools -------------------------------------------------------
+
+    async def ask_user(self, agent_id: str, prompt: str, kind: str = "question") -> str | None:
+        control = self._control(agent_id)
+        await control.checkpoint()
+        query = Query(self._ids.next("q"), agent_id, prompt, kind, anyio.Event())
+        self._queries[query.id] = query
+        control.open_queries.add(query.id)
+        control.activity_changed()
+        self._bus.emit(QueryRaised, agent_id, query_id=query.id, prompt=prompt, kind=kind)
+        self._settle(control, f"waiting for the person ({kind})")
+        try:
+            await query.answered.wait()
+        finally:
+            control.open_queries.discard(query.id)
+            control.activity_changed()
+            del self._queries[query.id]
+            if not query.resolved:  # the agent was stopped while waiting
+                query.resolved = True
+                self._bus.emit(
+                    QueryDeclined, agent_id, query_id=query.id, reason="the agent stopped"
+                )
+            elif control.node.status.is_live:
+                self._settle(control, "answered" if query.answer is not None else "declined")
+        return query.answer
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _control(self, agent_id: str) -> AgentControl:
+        self._tree.get(agent_id)  # raises UnknownAgentError with a clear message
+        return self._controls[agent_id]
+
+    def _refuse_if_ended(self, node: AgentNode, command: str) -> None:
+        if not node.status.is_live:
+            raise CommandRefusedError(f"cannot {command} agent {node.id}: it is {node.status}")
+
+    def _set_status(self, node: AgentNode, new: AgentStatus, reason: str) -> None:
+        old = self._tree.set_status(node.id, new)
+        if new.is_final:
+            node.ended_at = self.clock.now()
+        self._bus.emit(StatusChanged, node.id, old=old.value, new=new.value, reason=reason)
+
+    def _settle(self, control: AgentControl, reason: str) -> None:
+        """Bring a live agent's status in line with its control state."""
+        node = control.node
+        if not node.status.is_live:
+            return
+        if control.paused:
+            wanted = AgentStatus.PAUSED
+        elif control.open_queries:
+            wanted = AgentStatus.AWAITING_USER
+        elif control.has_pending_modification:
+            wanted = AgentStatus.MODIFIED
+        elif control.started:
+            wanted = AgentStatus.RUNNING
+        else:
+            wanted = AgentStatus.PENDING
+        if wanted is not node.status:
+            self._set_status(node, wanted, reason)
+
+    def _pause_one(self, control: AgentControl, reason: str, *, intervention: bool) -> None:
+        if control.pause():
+            self._bus.emit(ExecutionPaused, control.node.id, reason=reason)
+            if intervention:
+                self._bus.emit(InterventionApplied, control.node.id, kind="pause")
+            self._settle(control, reason)
+
+    def _queue_note(self, control: AgentControl, text: str) -> None:
+        control.notes.append(text)
+        self._bus.emit(NoteQueued, control.node.id, text=text)
+
+    def _apply_interventions(self, control: AgentControl, conversation: Conversation) -> None:
+        notes: list[str] = []
+        if control.has_pending_modification:
+            if control.pending_instructions is not None:
+                conversation.instructions = control.pending_instructions
+            if control.pending_content is not None:
+                conversation.replace_task(control.pending_content)
+            notes.append(
+                "The person modified your instructions or task. Continue under the new ones."
+            )
+            control.pending_instructions = control.pending_content = None
+            self._settle(control, "modification applied")
+        notes.extend(control.notes)
+        control.notes.clear()
+        if notes:
+            conversation.add_user_note("\n".join(notes))
+
+    async def _run_agent(self, control: AgentControl, task: str) -> None:
+        node = control.node
+        host = _AgentHost(self, control)
+        loop = AgenticLoop(
+            host,
+            self.provider,
+            self.tools,
+            self.hooks,
+            self.limits,
+            node.conversation,
+            streaming=self.streaming,
+        )
+        execution_id = self._ids.next("x")
+        node.runs += 1
+        node.result = node.error = None
+        node.started_at = self.clock.now()
+        node.ended_at = None
+        try:
+            with control.scope:
+                if node.status.is_final:  # a follow-up run of an ended agent
+                    self._set_status(node, AgentStatus.RUNNING, "continued by the person")
+                control.begin_run()
+                self._settle(control, "started")
+                await host.emit(
+                    ExecutionStarted, execution_id=execution_id, task=task, run=node.runs
+                )
+                try:
+                    result = await loop.run(task)
+                except LimitExceededError as exc:
+                    await self._fail(host, node, execution_id, str(exc), exc.limit)
+                except ProviderError as exc:
+                    await self._fail(host, node, execution_id, str(exc), "provider")
+                except ToolFailedError as exc:
+                    await self._fail(host, node, execution_id, str(exc), "tool")
+                except Exception as exc:
+                    log.exception("agent %s failed unexpectedly", node.id)
+                    await self._fail(
+                        host, node, execution_id, f"{type(exc).__name__}: {exc}", "internal"
+                    )
+                else:
+                    node.result = result.text
+                    await host.emit(
+                        ExecutionCompleted,
+                        execution_id=execution_id,
+                        result=result.text,
+                        iterations=result.iterations,
+                        duration_s=control.active_seconds(),
+                        stop_reason=result.stop_reason,
+                    )
+                    self._set_status(node, AgentStatus.COMPLETED, "finished")
+            if node.status.is_live:  # the scope was cancelled: cancel or delete
+                reason = control.stop_reason or "cancelled"
+                self._bus.emit(
+                    ExecutionCancelled, node.id, reason=reason, partial_text=loop.partial_text
+                )
+                final = AgentStatus.DELETED if control.delete_requested else AgentStatus.CANCELLED
+                self._set_status(node, final, reason)
+        finally:
+            if control.paused:
+                control.resume()
+            control.done.set()
+
+    async def _fail(
+        self, host: _AgentHost, node: AgentNode, execution_id: str, error: str, kind: str
+    ) -> None:
+        node.error = error
+        await host.emit(ExecutionFailed, execution_id=execution_id, error=error, kind=kind)
+        self._set_status(node, AgentStatus.ERROR, error)

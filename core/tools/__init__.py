@@ -1,0 +1,1 @@
+"""Tools the model can call, their registry, and the built-ins."""

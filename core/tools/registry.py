@@ -1,0 +1,58 @@
+"""The set of tools an agent may call, and running one call to a text outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..providers.base import ToolSpec
+from .tool import Tool, ToolContext, ToolError
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    content: str
+    is_error: bool = False
+
+
+class ToolRegistry:
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for item in tools:
+            self.register(item)
+
+    def register(self, item: Tool) -> None:
+        if item.name in self._tools:
+            raise ValueError(f"a tool named {item.name!r} is already registered")
+        self._tools[item.name] = item
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(self._tools.values())
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def specs(self) -> list[ToolSpec]:
+        return [item.spec for item in self._tools.values()]
+
+    async def execute(
+        self, name: str, arguments: dict[str, Any], context: ToolContext
+    ) -> ToolOutcome:
+        """Run a call. Unknown tools, bad arguments and exceptions become error outcomes."""
+        item = self._tools.get(name)
+        if item is None:
+            available = ", ".join(self._tools) or "none"
+            return ToolOutcome(f"unknown tool {name!r}; available tools: {available}", True)
+        try:
+            return ToolOutcome(await item.run(arguments, context))
+        except ToolError as exc:
+            return ToolOutcome(str(exc), True)
+        except Exception as exc:
+            return ToolOutcome(f"{name} raised {type(exc).__name__}: {exc}", True)

@@ -1,0 +1,149 @@
+"""A tool: a name, a description, a pydantic model for its arguments, and an async handler."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+
+from ..providers.base import ToolSpec
+
+
+class AgentServices(Protocol):
+    """What the runtime offers a running tool (implemented by Runtime)."""
+
+    async def ask_user(self, agent_id: str, prompt: str, kind: str = "question") -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    agent_id: str
+    call_id: str
+    iteration: int
+    services: AgentServices
+
+
+class ToolError(Exception):
+    """Raise from a tool to fail with exactly this message shown to the model."""
+
+
+class ToolArgumentError(ToolError):
+    pass
+
+
+Handler = Callable[[Any, ToolContext], Awaitable[Any]]
+
+
+def _format_validation_error(tool_name: str, exc: ValidationError) -> str:
+    problems = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
+        problems.append(f"{where}: {error['msg']}")
+    return f"invalid arguments for {tool_name}: " + "; ".join(problems)
+
+
+def render_result(value: Any) -> str:
+    """Tool results go to the model as text: strings as they are, the rest as JSON."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    return json.dumps(value, default=str, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    handler: Handler
+    # None: the loop's default tool timeout applies. Tools that wait for a person opt out.
+    timeout_s: float | None = None
+    no_timeout: bool = False
+    needs_approval: bool = False
+    # True for tools that wait on the person (the scripted demo avoids calling them unasked).
+    interactive: bool = False
+
+    @property
+    def spec(self) -> ToolSpec:
+        schema = self.input_model.model_json_schema()
+        schema.pop("title", None)
+        return ToolSpec(self.name, self.description, schema)
+
+    def parse(self, arguments: dict[str, Any]) -> BaseModel:
+        try:
+            return self.input_model.model_validate(arguments)
+        except ValidationError as exc:
+            raise ToolArgumentError(_format_validation_error(self.name, exc)) from None
+
+    async def run(self, arguments: dict[str, Any], context: ToolContext) -> str:
+        parsed = self.parse(arguments)
+        return render_result(await self.handler(parsed, context))
+
+    @classmethod
+    def from_model(
+        cls,
+        input_model: type[BaseModel],
+        handler: Handler,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        **options: Any,
+    ) -> Tool:
+        return cls(
+            name=name or input_model.__name__,
+            description=description or inspect.getdoc(input_model) or "",
+            input_model=input_model,
+            handler=handler,
+            **options,
+        )
+
+
+def tool(function: Callable[..., Awaitable[Any]] | None = None, /, **options: Any) -> Any:
+    """Make a Tool from a typed async function. A parameter typed ToolContext receives it.
+
+    @tool
+    async def add(a: int, b: int) -> int:
+        "Add two integers."
+    """
+
+    def build(func: Callable[..., Awaitable[Any]]) -> Tool:
+        if not inspect.iscoroutinefunction(func):
+            raise TypeError(f"tool {func.__name__} must be an async function")
+        hints = get_type_hints(func, include_extras=True)
+        context_param: str | None = None
+        fields: dict[str, Any] = {}
+        for param in inspect.signature(func).parameters.values():
+            annotation = hints.get(param.name, Any)
+            if annotation is ToolContext:
+                context_param = param.name
+                continue
+            default = ... if param.default is inspect.Parameter.empty else param.default
+            fields[param.name] = (annotation, default)
+        model = create_model(  # type: ignore[call-overload]
+            f"{func.__name__}_arguments",
+            __config__=ConfigDict(extra="forbid"),
+            **fields,
+        )
+
+        async def handler(arguments: BaseModel, context: ToolContext) -> Any:
+            kwargs = {name: getattr(arguments, name) for name in fields}
+            if context_param is not None:
+                kwargs[context_param] = context
+            return await func(**kwargs)
+
+        return Tool(
+            name=options.pop("name", func.__name__),
+            description=options.pop("description", inspect.getdoc(func) or ""),
+            input_model=model,
+            handler=handler,
+            **options,
+        )
+
+    if function is not None:
+        return build(function)
+    return build

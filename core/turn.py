@@ -1,0 +1,99 @@
+"""Assembling one assistant response from a provider's neutral stream events."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .conversation import ContentBlock, Message, TextBlock, ThinkingBlock, ToolUseBlock
+from .providers.base import (
+    StreamEnd,
+    StreamEvent,
+    TextChunk,
+    ThinkingChunk,
+    ToolArgsDelta,
+    ToolUseStart,
+    ToolUseStop,
+    UsageReport,
+)
+from .usage import Usage
+
+
+@dataclass(slots=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    # Set when the model's argument JSON did not parse; the call then fails with this message.
+    argument_error: str | None = None
+
+
+@dataclass(slots=True)
+class AssistantTurn:
+    content: list[ContentBlock] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    stop_reason: str | None = None
+    usage: Usage = field(default_factory=Usage)
+
+    @property
+    def text(self) -> str:
+        return "".join(b.text for b in self.content if isinstance(b, TextBlock))
+
+    def to_message(self, *, interrupted: bool = False) -> Message:
+        return Message(role="assistant", content=list(self.content), interrupted=interrupted)
+
+
+class TurnBuilder:
+    """Feed it stream events in order; it keeps blocks in the order the model produced them."""
+
+    def __init__(self) -> None:
+        self.turn = AssistantTurn()
+        self._args: dict[str, list[str]] = {}
+        self._names: dict[str, str] = {}
+
+    def feed(self, event: StreamEvent) -> None:
+        content = self.turn.content
+        match event:
+            case TextChunk(text=text):
+                if content and isinstance(content[-1], TextBlock):
+                    content[-1].text += text
+                else:
+                    content.append(TextBlock(text=text))
+            case ThinkingChunk(text=text, signature=signature):
+                if content and isinstance(content[-1], ThinkingBlock) and not content[-1].signature:
+                    content[-1].thinking += text
+                    if signature:
+                        content[-1].signature = signature
+                else:
+                    content.append(ThinkingBlock(thinking=text, signature=signature))
+            case ToolUseStart(id=call_id, name=name):
+                self._args[call_id] = []
+                self._names[call_id] = name
+            case ToolArgsDelta(id=call_id, partial_json=piece):
+                self._args.setdefault(call_id, []).append(piece)
+            case ToolUseStop(id=call_id):
+                self._finish_tool(call_id)
+            case UsageReport(usage=usage):
+                self.turn.usage = usage
+            case StreamEnd(stop_reason=reason):
+                self.turn.stop_reason = reason
+
+    def _finish_tool(self, call_id: str) -> None:
+        raw = "".join(self._args.pop(call_id, [])).strip()
+        name = self._names.pop(call_id, "?")
+        arguments: dict[str, Any] = {}
+        error: str | None = None
+        try:
+            parsed = json.loads(raw) if raw else {}
+            if isinstance(parsed, dict):
+                arguments = parsed
+            else:
+                error = f"arguments must be a JSON object, got {type(parsed).__name__}"
+        except json.JSONDecodeError as exc:
+            error = f"arguments were not valid JSON ({exc.msg} at position {exc.pos}): {raw[:200]}"
+        self.turn.content.append(ToolUseBlock(id=call_id, name=name, input=arguments))
+        self.turn.tool_calls.append(ToolCall(call_id, name, arguments, error))
+
+    def partial_text(self) -> str:
+        return self.turn.text
