@@ -8,6 +8,7 @@ that uses what it learned.
 from __future__ import annotations
 
 from ..conversation import Message, ToolResultBlock, ToolUseBlock
+from ..tools.ask_user import DECLINED
 from .base import ProviderRequest
 from .sample_args import sample_arguments
 from .script import ScriptedToolCall, Turn
@@ -37,6 +38,7 @@ def _answer_from_person(messages: list[Message]) -> str | None:
                 isinstance(block, ToolResultBlock)
                 and block.tool_use_id in ask_ids
                 and not block.is_error
+                and block.content != DECLINED
             ):
                 return block.content
     return None

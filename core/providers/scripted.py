@@ -167,4 +167,3 @@ class ScriptedProvider:
         finally:
             if not finished:
                 self.closed_early += 1
-

@@ -8,6 +8,8 @@ from pydantic import Field
 
 from .tool import Tool, ToolContext, tool
 
+DECLINED = "The person declined to answer. Continue with your best judgement."
+
 
 @tool(no_timeout=True, interactive=True)
 async def ask_user(
@@ -18,7 +20,7 @@ async def ask_user(
     without information that only they have. They may decline to answer."""
     answer = await context.services.ask_user(context.agent_id, question, "question")
     if answer is None:
-        return "The person declined to answer. Continue with your best judgement."
+        return DECLINED
     return answer
 
 
