@@ -80,11 +80,13 @@ class Conversation(BaseModel):
             self.messages.append(user_text(text))
 
     def replace_task(self, content: str) -> None:
-        """Swap the text of the first user message (the task) for new content."""
+        """Swap the task text (the first user text) for new content; notes beside it stay."""
         for message in self.messages:
             if message.role == "user" and not message.tool_results:
-                message.content = [TextBlock(text=content)]
-                return
+                for index, block in enumerate(message.content):
+                    if isinstance(block, TextBlock):
+                        message.content[index] = TextBlock(text=content)
+                        return
         self.messages.insert(0, user_text(content))
 
 
@@ -100,7 +102,7 @@ def _orphan_free_starts(messages: list[Message], offset: int) -> list[bool]:
                 pending_results.add(block.tool_use_id)
         for block in message.content:
             if isinstance(block, ToolUseBlock):
-                pending_results.discard(block.tool_use_id)
+                pending_results.discard(block.id)
         safe[i] = not pending_results
     return safe
 

@@ -61,6 +61,7 @@ class ToolFailedError(AgentUIError):
     def __init__(self, tool_name: str, message: str) -> None:
         super().__init__(f"tool {tool_name} failed: {message}")
         self.tool_name = tool_name
+        self.error = message
 
 
 class ScriptError(AgentUIError):

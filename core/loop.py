@@ -124,7 +124,7 @@ class AgenticLoop:
         self._sleep = sleep
         self.iteration = 0
         self.tool_calls_made = 0
-        self.partial_text = ""  # text of the response being streamed, kept if we are cut off
+        self._builder: TurnBuilder | None = None  # the response being streamed, if any
 
     # -- hooks ---------------------------------------------------------------------------
 
@@ -246,6 +246,7 @@ class AgenticLoop:
                 await self.host.emit(
                     LLMFailed, iteration=self.iteration, error=str(exc), retryable=retry
                 )
+                self._builder = None  # the failed attempt's text is not kept anywhere
                 if not retry:
                     raise
                 # The failed attempt's partial output stays in the events, marked by the
@@ -256,28 +257,30 @@ class AgenticLoop:
             await self._responded(turn, self.host.active_seconds() - started)
             return turn
 
+    @property
+    def partial_text(self) -> str:
+        """Text of the response being streamed: what is kept as interrupted if we are cut off."""
+        return self._builder.partial_text() if self._builder is not None else ""
+
     async def _stream(self, request: ProviderRequest) -> AssistantTurn:
-        builder = TurnBuilder()
-        self.partial_text = ""
+        builder = self._builder = TurnBuilder()
         stream = self.provider.stream(request)
+        emit, checkpoint, streaming = self.host.emit, self.host.checkpoint, self.streaming
         try:
             async for chunk in stream:
-                await self.host.checkpoint()  # pause lands between chunks
+                await checkpoint()  # pause lands between chunks
                 builder.feed(chunk)
+                if not streaming:
+                    continue
                 if isinstance(chunk, TextChunk):
-                    self.partial_text += chunk.text
-                    if self.streaming:
-                        await self.host.emit(TextDelta, iteration=self.iteration, delta=chunk.text)
-                elif isinstance(chunk, ThinkingChunk) and self.streaming and chunk.text:
-                    await self.host.emit(ThinkingDelta, iteration=self.iteration, delta=chunk.text)
+                    await emit(TextDelta, iteration=self.iteration, delta=chunk.text)
+                elif isinstance(chunk, ThinkingChunk) and chunk.text:
+                    await emit(ThinkingDelta, iteration=self.iteration, delta=chunk.text)
         except anyio.get_cancelled_exc_class():
-            if self.partial_text:
+            partial = builder.partial_text()
+            if partial:
                 self.conversation.append(
-                    Message(
-                        role="assistant",
-                        content=[TextBlock(text=self.partial_text)],
-                        interrupted=True,
-                    )
+                    Message(role="assistant", content=[TextBlock(text=partial)], interrupted=True)
                 )
             raise
         finally:
@@ -285,8 +288,8 @@ class AgenticLoop:
             if close is not None:
                 with anyio.CancelScope(shield=True):
                     await close()
-        self.partial_text = ""
-        return builder.turn
+        self._builder = None
+        return builder.finish()
 
     async def _responded(
         self, turn: AssistantTurn, duration: float, *, skipped: bool = False
@@ -312,7 +315,13 @@ class AgenticLoop:
         results: list[ToolResultBlock] = []
         try:
             for call in calls:
-                outcome = await self._run_tool(call)
+                try:
+                    outcome = await self._run_tool(call)
+                except ToolFailedError as exc:  # failure mode "fail": keep the real error
+                    results.append(
+                        ToolResultBlock(tool_use_id=call.id, content=exc.error, is_error=True)
+                    )
+                    raise
                 results.append(
                     ToolResultBlock(
                         tool_use_id=call.id, content=outcome.content, is_error=outcome.is_error

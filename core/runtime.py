@@ -487,14 +487,16 @@ class Runtime:
                         stop_reason=result.stop_reason,
                     )
                     self._set_status(node, AgentStatus.COMPLETED, "finished")
-            if node.status.is_live:  # the scope was cancelled: cancel or delete
-                reason = control.stop_reason or "cancelled"
+        finally:
+            # Reached on our own cancel/delete and when the whole runtime is torn down from
+            # outside (its task group cancelled): either way the agent ends with an event.
+            if node.status.is_live:
+                reason = control.stop_reason or "the runtime shut down"
                 self._bus.emit(
                     ExecutionCancelled, node.id, reason=reason, partial_text=loop.partial_text
                 )
                 final = AgentStatus.DELETED if control.delete_requested else AgentStatus.CANCELLED
                 self._set_status(node, final, reason)
-        finally:
             if control.paused:
                 control.resume()
             control.done.set()

@@ -45,29 +45,35 @@ class AssistantTurn:
 
 
 class TurnBuilder:
-    """Feed it stream events in order; it keeps blocks in the order the model produced them."""
+    """Feed it stream events in order; it keeps blocks in the order the model produced them.
+
+    Text arrives in many small pieces: they are collected in lists and joined once per block,
+    so building a long answer stays linear.
+    """
 
     def __init__(self) -> None:
-        self.turn = AssistantTurn()
+        self._turn = AssistantTurn()
+        self._open_kind: str | None = None  # "text" or "thinking" while a block is streaming
+        self._open_parts: list[str] = []
+        self._open_signature: str | None = None
+        self._text_parts: list[str] = []  # every text piece, for the partial answer
         self._args: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
 
     def feed(self, event: StreamEvent) -> None:
-        content = self.turn.content
         match event:
             case TextChunk(text=text):
-                if content and isinstance(content[-1], TextBlock):
-                    content[-1].text += text
-                else:
-                    content.append(TextBlock(text=text))
+                self._open("text")
+                self._open_parts.append(text)
+                self._text_parts.append(text)
             case ThinkingChunk(text=text, signature=signature):
-                if content and isinstance(content[-1], ThinkingBlock) and not content[-1].signature:
-                    content[-1].thinking += text
-                    if signature:
-                        content[-1].signature = signature
-                else:
-                    content.append(ThinkingBlock(thinking=text, signature=signature))
+                self._open("thinking")
+                self._open_parts.append(text)
+                if signature:
+                    self._open_signature = signature
+                    self._close()  # a signature ends its thinking block
             case ToolUseStart(id=call_id, name=name):
+                self._close()
                 self._args[call_id] = []
                 self._names[call_id] = name
             case ToolArgsDelta(id=call_id, partial_json=piece):
@@ -75,9 +81,26 @@ class TurnBuilder:
             case ToolUseStop(id=call_id):
                 self._finish_tool(call_id)
             case UsageReport(usage=usage):
-                self.turn.usage = usage
+                self._turn.usage = usage
             case StreamEnd(stop_reason=reason):
-                self.turn.stop_reason = reason
+                self._turn.stop_reason = reason
+
+    def _open(self, kind: str) -> None:
+        if self._open_kind != kind:
+            self._close()
+            self._open_kind = kind
+
+    def _close(self) -> None:
+        if self._open_kind is None:
+            return
+        joined = "".join(self._open_parts)
+        if self._open_kind == "text":
+            self._turn.content.append(TextBlock(text=joined))
+        else:
+            self._turn.content.append(
+                ThinkingBlock(thinking=joined, signature=self._open_signature)
+            )
+        self._open_kind, self._open_parts, self._open_signature = None, [], None
 
     def _finish_tool(self, call_id: str) -> None:
         raw = "".join(self._args.pop(call_id, [])).strip()
@@ -92,8 +115,13 @@ class TurnBuilder:
                 error = f"arguments must be a JSON object, got {type(parsed).__name__}"
         except json.JSONDecodeError as exc:
             error = f"arguments were not valid JSON ({exc.msg} at position {exc.pos}): {raw[:200]}"
-        self.turn.content.append(ToolUseBlock(id=call_id, name=name, input=arguments))
-        self.turn.tool_calls.append(ToolCall(call_id, name, arguments, error))
+        self._turn.content.append(ToolUseBlock(id=call_id, name=name, input=arguments))
+        self._turn.tool_calls.append(ToolCall(call_id, name, arguments, error))
+
+    def finish(self) -> AssistantTurn:
+        """The whole turn (call once the stream has ended)."""
+        self._close()
+        return self._turn
 
     def partial_text(self) -> str:
-        return self.turn.text
+        return "".join(self._text_parts)

@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Tree
+from textual.worker import Worker
 
 from .view_model import RunViewModel
 from .widgets.agent_tree import AgentTree
@@ -61,6 +62,7 @@ class AgentUIApp(App[int]):
         self._runtime_stop: anyio.Event | None = None
         self._started_at: float | None = None
         self.selected_id: str | None = None  # the agent every agent key acts on
+        self._runtime_worker: Worker[None] | None = None
 
     # -- layout --------------------------------------------------------------------------
 
@@ -75,9 +77,11 @@ class AgentUIApp(App[int]):
     async def on_mount(self) -> None:
         self._runtime_ready, self._runtime_stop = anyio.Event(), anyio.Event()
         self.runtime = self._runtime_factory()
-        self.run_worker(self._host_runtime(self.runtime), name="runtime", exit_on_error=True)
+        self._runtime_worker = self.run_worker(
+            self._host_runtime(self.runtime), name="runtime", exit_on_error=True
+        )
         await self._runtime_ready.wait()
-        self.set_interval(1 / FLUSH_HZ, self._flush)
+        self.set_interval(1 / FLUSH_HZ, self.flush_events)
         self.set_interval(1.0, self._tick)
         self._refresh_status()
         if self._initial_task:
@@ -95,7 +99,8 @@ class AgentUIApp(App[int]):
 
     # -- events to widgets ---------------------------------------------------------------
 
-    def _flush(self) -> None:
+    def flush_events(self) -> None:
+        """Apply every pending event to the screen now (the timer calls this ~20 times a second)."""
         if self._events is None:
             return
         batch = self._events.drain()
@@ -261,6 +266,8 @@ class AgentUIApp(App[int]):
             self._answer(agent.open_query, None)
 
     async def action_quit(self) -> None:
-        if self._runtime_stop is not None:
+        # Let the runtime cancel its agents and record their ends before the app goes.
+        if self._runtime_stop is not None and self._runtime_worker is not None:
             self._runtime_stop.set()
+            await self._runtime_worker.wait()
         self.exit(0)

@@ -33,7 +33,8 @@ from .base import (
 from .demo import demo_turn
 from .script import Script, Turn
 
-CHARS_PER_TOKEN = 3.5  # the usual offline estimate; real providers report exact usage
+CHARS_PER_TOKEN = 3.5
+YIELD_EVERY_CHUNKS = 4  # the usual offline estimate; real providers report exact usage
 
 
 def _estimate_tokens(text: str) -> int:
@@ -72,6 +73,7 @@ class ScriptedProvider:
         self.closed_early = 0  # streams closed before they finished (cancel, pause + cancel)
         self._cursor: defaultdict[str, int] = defaultdict(int)
         self._tool_ids = 0
+        self._ticks = 0
 
     def _next_turn(self, request: ProviderRequest) -> Turn:
         if self.script is None:
@@ -103,7 +105,11 @@ class ScriptedProvider:
     async def _tick(self) -> None:
         if self.pace_s > 0:
             await anyio.sleep(self.pace_s)
-        else:
+            return
+        # As fast as possible, but yielding to the event loop every few chunks so other
+        # agents, subscribers and commands interleave and cancellation lands promptly.
+        self._ticks += 1
+        if self._ticks % YIELD_EVERY_CHUNKS == 0:
             await anyio.lowlevel.checkpoint()
 
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
@@ -140,7 +146,12 @@ class ScriptedProvider:
                 chunks_sent += 1
                 fail_if_due()
                 await hang_if_due()
-            fail_if_due()
+            # A failure or hang scheduled past the end of the text still happens (chunk sizes
+            # are random, so a script cannot know how many chunks its text makes).
+            if turn.error is not None:
+                raise ProviderError(turn.error.message, retryable=turn.error.retryable)
+            if turn.hang_after_chunks is not None:
+                await anyio.sleep_forever()
             for call in turn.tool_calls:
                 self._tool_ids += 1
                 call_id = f"toolu_{self._tool_ids:04d}"

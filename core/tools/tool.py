@@ -96,7 +96,8 @@ class Tool:
     ) -> Tool:
         return cls(
             name=name or input_model.__name__,
-            description=description or inspect.getdoc(input_model) or "",
+            # The model's own docstring only: getdoc would inherit pydantic's BaseModel text.
+            description=description or inspect.cleandoc(input_model.__dict__.get("__doc__") or ""),
             input_model=input_model,
             handler=handler,
             **options,

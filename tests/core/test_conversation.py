@@ -121,18 +121,9 @@ def snapshot(messages: list[Message]) -> list[dict]:
 
 # -- properties -----------------------------------------------------------------------------
 
-# BUG (core/conversation.py, _orphan_free_starts): a ToolUseBlock is read as `block.tool_use_id`
-# (a ToolResultBlock field) instead of `block.id`, so windowing any conversation longer than
-# max_messages that holds a tool_use raises AttributeError.
-TOOL_USE_ID_BUG = pytest.mark.xfail(
-    strict=True,
-    raises=AttributeError,
-    reason="BUG: _orphan_free_starts reads ToolUseBlock.tool_use_id (should be .id)",
-)
-
 # Each property runs on tool-free conversations and on conversations with tool calls.
 with_and_without_tools = pytest.mark.parametrize(
-    "tools", [pytest.param(False, id="no-tools"), pytest.param(True, marks=TOOL_USE_ID_BUG)]
+    "tools", [pytest.param(False, id="no-tools"), pytest.param(True, id="tools")]
 )
 
 
@@ -196,10 +187,8 @@ def test_window_is_the_longest_safe_tail_within_the_budget(
     fitting = [i for i in starts if offset + len(messages) - i <= max_messages]
     shortest = offset + len(messages) - max(starts)
     assert len(window) <= max(max_messages, shortest)
-    if fitting:
-        expected_start = min(fitting)  # the longest safe tail that fits
-    else:
-        expected_start = max(starts)  # nothing fits: correctness wins, the shortest safe tail
+    # The longest safe tail that fits; when none does, correctness wins: the shortest safe one.
+    expected_start = min(fitting) if fitting else max(starts)
     assert window == messages[:offset] + messages[expected_start:]
 
 
@@ -215,7 +204,6 @@ def test_window_is_idempotent(data: st.DataObject, tools: bool) -> None:
 # -- examples -------------------------------------------------------------------------------
 
 
-@TOOL_USE_ID_BUG
 def test_cut_moves_forward_past_a_tool_result_rather_than_orphan_it() -> None:
     messages = [
         user_text("task"),
@@ -228,7 +216,6 @@ def test_cut_moves_forward_past_a_tool_result_rather_than_orphan_it() -> None:
     assert sliding_window(messages, 3) == messages[1:]
 
 
-@TOOL_USE_ID_BUG
 def test_when_no_safe_cut_fits_the_shortest_safe_tail_is_kept() -> None:
     messages = [
         system(),
@@ -240,7 +227,6 @@ def test_when_no_safe_cut_fits_the_shortest_safe_tail_is_kept() -> None:
     assert sliding_window(messages, 2) == [messages[0], messages[2], messages[3]]
 
 
-@TOOL_USE_ID_BUG
 def test_a_pending_tool_use_at_the_end_is_kept() -> None:
     messages = [user_text("task"), assistant_text("hm"), user_text("go"), tool_call(["t9"])]
     assert sliding_window(messages, 1) == [messages[3]]
@@ -326,10 +312,6 @@ def test_replace_task_inserts_a_task_when_there_is_none() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: replace_task drops notes that add_user_note attached to the task message",
-)
 def test_replace_task_keeps_notes_attached_to_the_task() -> None:
     # The runtime folds a comment made before the first model call into the task message
     # (add_user_note), then a later `modify(content=...)` calls replace_task: the person's

@@ -776,10 +776,6 @@ async def test_tool_failure_mode_fail() -> None:
     assert len(provider.requests) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: in fail mode the failed call's tool_result says 'not run' instead of its error",
-)
 @pytest.mark.anyio
 async def test_tool_failure_mode_fail_keeps_the_real_error_in_the_conversation() -> None:
     node, _, _ = await run_script(
@@ -857,6 +853,43 @@ async def test_retryable_error_gives_up_after_the_retries() -> None:
     assert len(provider.requests) == 3
     assert only(events, "execution:error").kind == "provider"
     assert node.status is AgentStatus.ERROR
+
+
+async def cancel_during_retry_backoff() -> tuple[AgentNode, list[Event], ScriptedProvider]:
+    """Fail the first attempt retryably mid-stream, then cancel while the loop backs off."""
+    runtime, provider = make_runtime(
+        Turn(
+            text="PARTIAL-GARBAGE from the failed attempt",
+            error=ScriptedError(message="overloaded", retryable=True, after_chunks=2),
+        ),
+        Turn(text="never reached"),
+        limits=Limits(retry_backoff_s=1000),  # cancelled long before: no real time passes
+    )
+    async with runtime:
+        subscription = runtime.subscribe(maxsize=None)
+        agent_id = runtime.start("the task")
+        with anyio.fail_after(5):
+            events = await events_until(subscription, lambda e: e.type == "llm:error")
+        runtime.cancel(agent_id)
+        with anyio.fail_after(5):
+            node = await runtime.wait(agent_id)
+        events += subscription.drain()
+    return node, events, provider
+
+
+@pytest.mark.anyio
+async def test_cancel_during_retry_backoff() -> None:
+    node, events, provider = await cancel_during_retry_backoff()
+    assert node.status is AgentStatus.CANCELLED
+    assert len(provider.requests) == 1  # the backoff was still running
+    assert only(events, "llm:error").retryable is True
+    assert [m.text for m in node.conversation.messages] == ["the task"]
+
+
+@pytest.mark.anyio
+async def test_cancel_during_retry_backoff_reports_no_partial_text() -> None:
+    _, events, _ = await cancel_during_retry_backoff()
+    assert only(events, "execution:cancelled").partial_text == ""
 
 
 # -- bad tool calls --------------------------------------------------------------------------

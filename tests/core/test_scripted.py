@@ -11,7 +11,7 @@ import pytest
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import ScriptError
 from agentui.core.events import Event, ExecutionCancelled, QueryRaised, TextDelta
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER, DECLINED
@@ -423,6 +423,36 @@ async def test_hang_after_zero_chunks_holds_before_any_text() -> None:
     assert provider.closed_early == 1
     (cancelled,) = of_type(events, "execution:cancelled")
     assert cancelled.partial_text == ""  # type: ignore[attr-defined]
+
+
+@pytest.mark.anyio
+async def test_scripted_error_fires_even_when_the_text_has_fewer_chunks() -> None:
+    # "short" streams as one or two chunks; the author cannot know how many in advance.
+    turn = Turn(text="short", error=ScriptedError(message="boom", after_chunks=5))
+    async with scripted_runtime(turn, tools=ToolRegistry()) as runtime:
+        agent_id, _ = await run_to_end(runtime, "task")
+        node = runtime.node(agent_id)
+    assert node.status is AgentStatus.ERROR
+    assert node.error == "boom"
+
+
+@pytest.mark.anyio
+async def test_hang_after_more_chunks_than_the_text_has_still_hangs() -> None:
+    script = Script(
+        agents={
+            "main": [Turn(text="hi", hang_after_chunks=3)],
+            "*": [Turn(text="The other agent streams its whole answer meanwhile.")],
+        }
+    )
+    async with scripted_runtime(script=script, tools=ToolRegistry()) as runtime:
+        hung_id = runtime.start("hang")
+        other_id = runtime.start("meanwhile")
+        with anyio.fail_after(5):
+            await runtime.wait(other_id)
+        status = runtime.node(hung_id).status
+        if status.is_live:
+            runtime.cancel(hung_id)
+    assert status is AgentStatus.RUNNING
 
 
 def test_ask_user_is_in_the_default_tools() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date, datetime
 from enum import Enum, IntEnum
 from typing import Annotated, Any, Literal
 
@@ -227,10 +228,6 @@ async def test_from_model_with_overrides_and_options() -> None:
         await search.run({}, make_context())
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Tool.from_model uses inspect.getdoc, which inherits pydantic BaseModel's docstring",
-)
 def test_from_model_without_docstring_has_empty_description() -> None:
     bare = Tool.from_model(BareArgs, bare_handler)  # type: ignore[arg-type]
     assert bare.description == ""
@@ -383,9 +380,22 @@ class Bounded(BaseModel):
     small: float = Field(lt=0.5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: sample_arguments ignores exclusiveMinimum for numbers and maximum bounds",
-)
+class Dated(BaseModel):
+    when: datetime
+    day: date
+
+
+class Paired(BaseModel):
+    pair: tuple[int, str]
+
+
 def test_sample_arguments_respect_numeric_bounds() -> None:
     Bounded.model_validate(sample_arguments(Bounded.model_json_schema()))
+
+
+def test_sample_arguments_respect_string_formats() -> None:
+    Dated.model_validate(sample_arguments(Dated.model_json_schema()))
+
+
+def test_sample_arguments_for_tuples() -> None:
+    Paired.model_validate(sample_arguments(Paired.model_json_schema()))

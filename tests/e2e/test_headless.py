@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -72,7 +73,7 @@ def test_json_prints_one_valid_event_per_line(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     events = json_events(run.stdout)
     seqs = [e.seq for e in events]
-    assert all(a < b for a, b in zip(seqs, seqs[1:], strict=False)), "seq strictly increases"
+    assert all(a < b for a, b in pairwise(seqs)), "seq strictly increases"
     first = events[0]
     assert first.type == "agent:spawned"
     assert first.parent_id is None  # type: ignore[attr-defined]

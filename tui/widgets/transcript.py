@@ -7,6 +7,7 @@ as typed. Only the newest MAX_BLOCKS entries are mounted; the count of older one
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -50,8 +51,11 @@ class Transcript(VerticalScroll):
         self._shown = 0  # how many of the agent's entries are rendered
         self._hidden = Static("", classes="hidden-count")
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield self._hidden
+
+    def on_mount(self) -> None:
+        self.anchor()  # follow the tail until the person scrolls up
 
     def show(self, agent: AgentView | None) -> None:
         """Switch to another agent (or none): rebuild from its entries."""
@@ -61,11 +65,11 @@ class Transcript(VerticalScroll):
         self._hidden.update("")
         if agent is not None:
             self.sync(agent)
+        self.anchor()
 
     def sync(self, agent: AgentView) -> None:
         if agent.id != self.agent_id:
             return
-        follow = self.is_vertical_scroll_end
         entries = agent.entries
         blocks = list(self.query(EntryBlock))
         if blocks and self._shown:
@@ -87,5 +91,3 @@ class Transcript(VerticalScroll):
         self._hidden.update(
             Text(f"… {hidden} earlier entries not shown", style="dim") if hidden else ""
         )
-        if follow:
-            self.scroll_end(animate=False)

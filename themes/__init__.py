@@ -1,0 +1,1 @@
+"""Theme files agentui loads at start (one file per theme)."""
