@@ -106,7 +106,7 @@ RESULT_TYPES: dict[HookPoint, tuple[type, ...]] = {
 }
 
 Hook = Callable[[HookContext], Any | Awaitable[Any]]
-HookErrorReporter = Callable[[HookPoint, str], None]
+HookErrorReporter = Callable[[HookPoint, str], Awaitable[None]]
 
 
 class HookManager:
@@ -132,13 +132,13 @@ class HookManager:
                 if inspect.isawaitable(answer):
                     answer = await answer
             except Exception as exc:
-                report_error(context.point, f"{type(exc).__name__}: {exc}")
+                await report_error(context.point, f"{type(exc).__name__}: {exc}")
                 continue
             if answer is None:
                 continue
             if not isinstance(answer, allowed):
                 expected = " or ".join(t.__name__ for t in allowed) or "None"
-                report_error(
+                await report_error(
                     context.point,
                     f"hook returned {type(answer).__name__}, expected {expected}",
                 )

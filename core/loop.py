@@ -62,10 +62,6 @@ class LoopHost(Protocol):
         """Emit an event of this agent, first waiting while the agent is paused."""
         ...
 
-    def emit_now(self, cls: type[Event], **fields: Any) -> None:
-        """Emit without waiting (for reports made from synchronous code)."""
-        ...
-
     async def checkpoint(self) -> None:
         """Wait here while the agent is paused."""
         ...
@@ -80,7 +76,9 @@ class LoopHost(Protocol):
         """Time this run has been active (not paused, not waiting for the person)."""
         ...
 
-    def add_usage(self, usage: Usage) -> None: ...
+    async def add_usage(self, usage: Usage) -> None:
+        """Count a response's usage (emitted like any event: not while paused)."""
+        ...
 
 
 @dataclass(slots=True)
@@ -128,8 +126,8 @@ class AgenticLoop:
 
     # -- hooks ---------------------------------------------------------------------------
 
-    def _report_hook_error(self, point: HookPoint, error: str) -> None:
-        self.host.emit_now(HookFailed, hook=point.value, error=error)
+    async def _report_hook_error(self, point: HookPoint, error: str) -> None:
+        await self.host.emit(HookFailed, hook=point.value, error=error)
 
     async def _hook(self, point: HookPoint, **fields: Any) -> list[Any]:
         if not self.hooks.has(point):
@@ -294,7 +292,7 @@ class AgenticLoop:
     async def _responded(
         self, turn: AssistantTurn, duration: float, *, skipped: bool = False
     ) -> None:
-        self.host.add_usage(turn.usage)
+        await self.host.add_usage(turn.usage)
         await self.host.emit(
             LLMResponded,
             iteration=self.iteration,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 from anyio.abc import TaskGroup
 
 from .clock import Clock, SystemClock
@@ -88,9 +89,6 @@ class _AgentHost:
         await self._control.checkpoint()
         self._runtime._bus.emit(cls, self.agent_id, **fields)
 
-    def emit_now(self, cls: type[Event], **fields: Any) -> None:
-        self._runtime._bus.emit(cls, self.agent_id, **fields)
-
     async def checkpoint(self) -> None:
         await self._control.checkpoint()
 
@@ -103,7 +101,8 @@ class _AgentHost:
     def active_seconds(self) -> float:
         return self._control.active_seconds()
 
-    def add_usage(self, usage: Usage) -> None:
+    async def add_usage(self, usage: Usage) -> None:
+        await self._control.checkpoint()
         node = self._control.node
         node.usage = node.usage + usage
         if usage.total_tokens:
@@ -456,6 +455,9 @@ class Runtime:
         node.ended_at = None
         try:
             with control.scope:
+                # A cancel or delete that came before the task ran ends it here, before any
+                # model call.
+                await anyio.lowlevel.checkpoint()
                 if node.status.is_final:  # a follow-up run of an ended agent
                     self._set_status(node, AgentStatus.RUNNING, "continued by the person")
                 control.begin_run()

@@ -36,14 +36,15 @@ S = AgentStatus
 _LIVE = frozenset({S.PENDING, S.RUNNING, S.PAUSED, S.AWAITING_USER, S.MODIFIED})
 _ENDS = frozenset({S.COMPLETED, S.ERROR, S.CANCELLED})
 
-# A live agent may move between the live statuses (except back to pending) or end. An ended
-# agent may be deleted, or run again to continue its conversation. Deleted is final.
+# A live agent may move between the live statuses or end; it goes back to pending only when
+# it was paused or modified before its run began. An ended agent may be deleted, or run again
+# to continue its conversation. Deleted is final.
 ALLOWED: dict[AgentStatus, frozenset[AgentStatus]] = {
-    S.PENDING: frozenset({S.RUNNING, S.PAUSED, S.ERROR, S.CANCELLED, S.DELETED}),
-    **{
-        live: (_LIVE - {S.PENDING, live}) | _ENDS | {S.DELETED}
-        for live in (S.RUNNING, S.PAUSED, S.AWAITING_USER, S.MODIFIED)
-    },
+    S.PENDING: frozenset({S.RUNNING, S.PAUSED, S.MODIFIED, S.ERROR, S.CANCELLED, S.DELETED}),
+    S.RUNNING: (_LIVE - {S.PENDING, S.RUNNING}) | _ENDS | {S.DELETED},
+    S.PAUSED: (_LIVE - {S.PAUSED}) | _ENDS | {S.DELETED},
+    S.AWAITING_USER: (_LIVE - {S.PENDING, S.AWAITING_USER}) | _ENDS | {S.DELETED},
+    S.MODIFIED: (_LIVE - {S.MODIFIED}) | _ENDS | {S.DELETED},
     **{end: frozenset({S.DELETED, S.RUNNING}) for end in _ENDS},
     S.DELETED: frozenset(),
 }
