@@ -126,6 +126,18 @@ ADD_THEN_ANSWER = (
 # -- the loop with tools ---------------------------------------------------------------------
 
 
+def counting_tool(*, echo: bool = False) -> tuple[Tool, list[int]]:
+    """A tool `counted(n)` that records each call; it returns "ran" (or "ran N" with echo)."""
+    calls: list[int] = []
+
+    @tool
+    async def counted(n: int) -> str:
+        calls.append(n)
+        return f"ran {n}" if echo else "ran"
+
+    return counted, calls
+
+
 @pytest.mark.anyio
 async def test_model_tool_model_loop() -> None:
     node, events, provider = await run_script(*ADD_THEN_ANSWER)
@@ -376,12 +388,7 @@ async def test_before_tool_modifies_arguments() -> None:
 
 @pytest.mark.anyio
 async def test_before_tool_skip() -> None:
-    calls: list[int] = []
-
-    @tool
-    async def counted(n: int) -> str:
-        calls.append(n)
-        return "ran"
+    counted, calls = counting_tool()
 
     runtime, provider = make_runtime(
         Turn(tool_calls=[call("counted", n=1)]),
@@ -401,12 +408,7 @@ async def test_before_tool_skip() -> None:
 
 @pytest.mark.anyio
 async def test_before_tool_mock_result() -> None:
-    calls: list[int] = []
-
-    @tool
-    async def counted(n: int) -> str:
-        calls.append(n)
-        return "ran"
+    counted, calls = counting_tool()
 
     runtime, provider = make_runtime(
         Turn(tool_calls=[call("counted", n=1)]),
@@ -467,12 +469,7 @@ async def test_after_tool_sees_errors_and_keeps_them_errors() -> None:
 
 @pytest.mark.anyio
 async def test_approve_tool_rejects_with_a_reason() -> None:
-    calls: list[int] = []
-
-    @tool
-    async def counted(n: int) -> str:
-        calls.append(n)
-        return "ran"
+    counted, calls = counting_tool()
 
     def approve(context: HookContext) -> ApprovalDecision:
         assert context.call is not None and context.call.name == "counted"
@@ -615,12 +612,7 @@ async def test_answer_on_the_last_allowed_iteration_completes() -> None:
 
 @pytest.mark.anyio
 async def test_max_tool_calls() -> None:
-    calls: list[int] = []
-
-    @tool
-    async def counted(n: int) -> str:
-        calls.append(n)
-        return f"ran {n}"
+    counted, calls = counting_tool(echo=True)
 
     runtime, _ = make_runtime(
         Turn(tool_calls=[call("counted", n=1)]),
@@ -911,12 +903,7 @@ async def test_bad_tool_arguments_reach_the_model() -> None:
 
 @pytest.mark.anyio
 async def test_malformed_json_arguments_reach_the_model() -> None:
-    calls: list[int] = []
-
-    @tool
-    async def counted(n: int) -> str:
-        calls.append(n)
-        return "ran"
+    counted, calls = counting_tool()
 
     runtime, provider = make_runtime(
         Turn(tool_calls=[ScriptedToolCall(name="counted", raw_arguments="{not json")]),
