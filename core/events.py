@@ -26,6 +26,7 @@ import anyio
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .clock import Clock
+from .monologue.entry import NarrativeEntry
 from .usage import Usage
 
 
@@ -246,6 +247,22 @@ class UsageUpdated(Event):
     total: Usage
 
 
+# -- the monologue (published by the narrator service, not by the agent) ---------------------
+
+
+class MonologueGenerated(Event):
+    type: Literal["monologue"] = "monologue"
+    entry: NarrativeEntry
+    usage: Usage  # the narrator's own tokens, counted apart from the agent's
+
+
+class MonologueFailed(Event):
+    """The narrator failed; the agent is never affected."""
+
+    type: Literal["monologue:error"] = "monologue:error"
+    error: str
+
+
 AnyEvent = Annotated[
     ExecutionStarted
     | ExecutionCompleted
@@ -273,7 +290,9 @@ AnyEvent = Annotated[
     | QueryDeclined
     | InterventionApplied
     | NoteQueued
-    | UsageUpdated,
+    | UsageUpdated
+    | MonologueGenerated
+    | MonologueFailed,
     Field(discriminator="type"),
 ]
 

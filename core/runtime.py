@@ -8,6 +8,7 @@ until `resume(id)`. Everything that changes is reported as an event on the bus.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from .errors import (
 )
 from .events import (
     AgentSpawned,
+    E,
     Event,
     EventBus,
     ExecutionCancelled,
@@ -137,6 +139,7 @@ class Runtime:
         self._controls: dict[str, AgentControl] = {}
         self._queries: dict[str, Query] = {}
         self._task_group: TaskGroup | None = None
+        self._service_scopes: list[anyio.CancelScope] = []
         self._closing = False
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -150,19 +153,51 @@ class Runtime:
         return await self.aclose(*exc_info)
 
     async def aclose(self, *exc_info: Any) -> bool | None:
-        """Cancel every agent; return once no task of this runtime is left."""
+        """Cancel every agent, then the services; return once no task of this runtime is left."""
         if self._task_group is None:
             return None
         self._closing = True
-        for control in self._controls.values():
-            if control.node.status.is_live:
-                control.stop_reason = control.stop_reason or "the runtime shut down"
-                control.scope.cancel()
         group, self._task_group = self._task_group, None
         try:
+            for control in self._controls.values():
+                if control.node.status.is_live:
+                    control.stop_reason = control.stop_reason or "the runtime shut down"
+                    control.scope.cancel()
+            with anyio.CancelScope(shield=True):
+                for control in list(self._controls.values()):
+                    await control.done.wait()
+            # Services saw every agent end; now their subscriptions end and they stop.
+            self._bus.close()
+            for scope in self._service_scopes:
+                scope.cancel()
             return await group.__aexit__(*(exc_info or (None, None, None)))
         finally:
             self._bus.close()
+
+    def run_service(self, service: Callable[[], Awaitable[None]], *, name: str) -> None:
+        """Run a long-lived helper (narrator, session writer) in this runtime's task group.
+
+        It is cancelled at shutdown after every agent has ended; final writes belong in a
+        `finally` under a shielded CancelScope.
+        """
+        if self._task_group is None or self._closing:
+            raise AgentUIError("the runtime is not running: use `async with Runtime(...)`")
+        scope = anyio.CancelScope()
+        self._service_scopes.append(scope)
+
+        async def run() -> None:
+            with scope:
+                await service()
+
+        self._task_group.start_soon(run, name=name)
+
+    def publish(self, cls: type[E], agent_id: str, **fields: Any) -> E:
+        """Put an event about an agent on the bus from a service (e.g. a monologue entry).
+
+        Agents' own events go through their pause gates; a service's do not.
+        """
+        self._tree.get(agent_id)
+        return self._bus.emit(cls, agent_id, **fields)
 
     # -- reading -------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from agentui.core.events import (
     ToolCallInfo,
     parse_event,
 )
+from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.usage import Usage
 
 
@@ -437,6 +438,19 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     "intervention:applied": {"kind": "modify", "detail": "new instructions"},
     "note:queued": {"text": "A note from the person: hi"},
     "usage:updated": {"delta": USAGE, "total": USAGE + USAGE},
+    "monologue": {
+        "entry": NarrativeEntry(
+            timestamp=1.5,
+            agent_name="main",
+            task_id="a1",
+            text="I found the config and I'm fixing the port now.",
+            metadata=NarrativeMetadata(
+                event_count=4, history_length=2, is_final=False, model="haiku", latency_ms=12.5
+            ),
+        ),
+        "usage": USAGE,
+    },
+    "monologue:error": {"error": "narrator timed out"},
 }
 
 
