@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tempfile
+import time
 
 import pytest
 
@@ -10,6 +12,17 @@ import pytest
 for _name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
     os.environ.pop(_name, None)
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+# Snapshots show clock times: render them in one zone on every machine.
+os.environ["TZ"] = "UTC"
+time.tzset()
+# Never read or write the developer's own config, sessions or remembered theme.
+_sandbox = tempfile.mkdtemp(prefix="agentui-tests-")
+for _name, _sub in (
+    ("AGENTUI_CONFIG_DIR", "config"),
+    ("AGENTUI_DATA_DIR", "data"),
+    ("AGENTUI_STATE_DIR", "state"),
+):
+    os.environ[_name] = os.path.join(_sandbox, _sub)
 
 
 @pytest.fixture

@@ -1,8 +1,13 @@
-"""AgentUIApp: the layout, the keys, and the timer that turns event batches into redraws."""
+"""AgentUIApp: the layout, the keys, and the timer that turns event batches into redraws.
+
+The app drives core only through Runtime commands and reads only events (plus `agent(id)` for
+the modify dialog). Events are drained from one subscription ~20 times a second and applied in
+one batch: never one widget update per token.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
 import anyio
@@ -12,36 +17,36 @@ from agentui.core.events import Subscription
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentStatus
 from textual import on
-from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import BindingType
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.widgets import Footer, Input, Tree
 from textual.worker import Worker
 
-from .view_model import RunViewModel
+from .keymap import KEYS, bindings
+from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
+from .ui_state import load_ui_state, save_ui_state
+from .view_model import BatchChanges, Entry, RunViewModel
 from .widgets.agent_tree import AgentTree
+from .widgets.blocks import AnswerInput
+from .widgets.confirm import ConfirmScreen
+from .widgets.help import HelpScreen
+from .widgets.modify import Modification, ModifyScreen
+from .widgets.monologue import MonologueSidebar
 from .widgets.status_bar import StatusBar
 from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
-
-LIVE_ONLY = {"pause", "cancel"}
+ALL_AGENTS = "*"
+TASK_PLACEHOLDER = "What should the agents do? (enter starts a new task)"
 
 
 class AgentUIApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "agentui"
-    AUTO_FOCUS = None  # focus follows the run: the tree, or the prompt when a question waits
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_task", "New task"),
-        Binding("p", "pause", "Pause"),
-        Binding("r", "resume", "Resume"),
-        Binding("c", "cancel", "Cancel"),
-        Binding("d", "delete", "Delete"),
-        Binding("ctrl+n", "next_question", "Next question", priority=True),
-        Binding("escape", "decline", "Decline", show=False),
-        Binding("q", "quit", "Quit"),
-    ]
+    AUTO_FOCUS = None  # focus follows the run: the tree, or a question that waits
+    BINDINGS: ClassVar[list[BindingType]] = bindings()
 
     def __init__(
         self,
@@ -49,32 +54,48 @@ class AgentUIApp(App[int]):
         *,
         initial_task: str | None = None,
         clock: Clock | None = None,
+        notice: str = "",
+        monologue: bool = True,
+        remember_theme: bool = True,
     ) -> None:
         super().__init__()
         self._runtime_factory = runtime_factory
         self._initial_task = initial_task
         self.clock: Clock = clock if clock is not None else SystemClock()
+        self.notice = notice
+        self.monologue_enabled = monologue
+        self._remember_theme = remember_theme
         self.runtime: Runtime | None = None
         self.model = RunViewModel()
+        self.selected_id: str | None = None  # the agent every agent key acts on
+        self._select_when_shown: str | None = None
+        self.show_all = False  # transcript: every agent interleaved, or the selected one
+        self.monologue_selected_only = False
         self._events: Subscription | None = None
         # Created in on_mount: anyio events need the running loop.
         self._runtime_ready: anyio.Event | None = None
         self._runtime_stop: anyio.Event | None = None
-        self._started_at: float | None = None
-        self.selected_id: str | None = None  # the agent every agent key acts on
         self._runtime_worker: Worker[None] | None = None
 
-    # -- layout --------------------------------------------------------------------------
+    # -- layout and start ----------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="panes"):
             yield AgentTree(self.clock.now, id="tree")
             yield Transcript(id="transcript")
-        yield Input(placeholder="What should the agents do? (enter starts it)", id="prompt")
+            yield MonologueSidebar(enabled=self.monologue_enabled, id="monologue")
+        yield Input(placeholder=TASK_PLACEHOLDER, id="prompt")
         yield StatusBar(id="status")
         yield Footer()
 
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return {**super().get_theme_variable_defaults(), **AGENT_VARIABLES}
+
     async def on_mount(self) -> None:
+        self._load_themes()
+        self.query_one("#tree").border_title = "agents"
+        self.query_one("#transcript").border_title = "transcript"
+        self.query_one("#monologue").border_title = "monologue"
         self._runtime_ready, self._runtime_stop = anyio.Event(), anyio.Event()
         self.runtime = self._runtime_factory()
         self._runtime_worker = self.run_worker(
@@ -88,6 +109,26 @@ class AgentUIApp(App[int]):
             self._start_task(self._initial_task)
         else:
             self.query_one("#prompt", Input).focus()
+
+    def _load_themes(self) -> None:
+        themes, warnings = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        for warning in warnings:
+            self.notify(warning, title="Theme file skipped", severity="warning", timeout=15)
+        wanted = (
+            load_ui_state().get("theme", DEFAULT_THEME) if self._remember_theme else DEFAULT_THEME
+        )
+        if wanted not in self.available_themes:
+            self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}.", severity="warning")
+            wanted = DEFAULT_THEME
+        self.theme = wanted
+        self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed(theme.name))
+
+    def _theme_changed(self, name: str) -> None:
+        if self._remember_theme:
+            save_ui_state({**load_ui_state(), "theme": name})
+        self.query_one(AgentTree).relabel(self.model.agents.values())
 
     async def _host_runtime(self, runtime: Runtime) -> None:
         """Keep the runtime's task group open for the life of the app, in a task of its own."""
@@ -110,25 +151,34 @@ class AgentUIApp(App[int]):
         tree = self.query_one(AgentTree)
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)
+            if self._select_when_shown in changes.added:
+                self._select(self._select_when_shown)
+                self._select_when_shown = None
+            elif self.selected_id is None:
+                self._select(changes.added[0])
         tree.relabel(self.model.agents[i] for i in changes.relabel)
-        transcript = self.query_one(Transcript)
-        if self.selected_id is None and changes.added:
-            self.selected_id = changes.added[0]
-        if self.selected_id in changes.added:
-            tree.select_agent(self.selected_id)
-            tree.focus()  # agent keys act on it; a question moves focus to the prompt below
-        selected = self.selected_id
-        if selected is not None and transcript.agent_id != selected:
-            transcript.show(self.model.agents[selected])
-        elif selected in changes.transcript:
-            transcript.sync(self.model.agents[selected])
-        if changes.queries_changed:
-            self._update_prompt()
-            if self.model.open_queries:
-                self.bell()
-        if changes.relabel:
+        self.query_one(Transcript).sync(changes.changed_entries)
+        self.query_one(MonologueSidebar).add(changes.narratives)
+        if changes.new_queries:
+            self._questions_arrived(changes)
+        if self.selected_id in changes.relabel:
             self.refresh_bindings()
         self._refresh_status()
+
+    def _questions_arrived(self, changes: BatchChanges) -> None:
+        self.bell()
+        for query_id in changes.new_queries:
+            agent = (
+                self.model.agents[self.model.open_queries.get(query_id, "")]
+                if query_id in self.model.open_queries
+                else None
+            )
+            if agent is not None:
+                self.notify(f"{agent.name} asks you something (ctrl+n)", title="Waiting for you")
+        # Keystrokes should answer, not trigger agent keys: move focus to the question when the
+        # person is not typing somewhere else.
+        if not isinstance(self.focused, Input) and self.screen is self.screen_stack[0]:
+            self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
 
     def _tick(self) -> None:
         live = [a for a in self.model.agents.values() if a.status.is_live]
@@ -136,92 +186,142 @@ class AgentUIApp(App[int]):
         self._refresh_status()
 
     def _refresh_status(self) -> None:
-        runtime = self.runtime
-        if runtime is None:
+        if self.runtime is None:
             return
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]
         elapsed = self.clock.now() - min(starts) if starts else None
+        provider = self.runtime.provider
         self.query_one(StatusBar).show(
-            self.model, runtime.provider.name, runtime.provider.model, elapsed
+            self.model, provider.name, provider.model, elapsed, self.notice
         )
+
+    # -- selection and views -------------------------------------------------------------
+
+    def _label_for(self, entry: Entry) -> str | None:
+        agent = self.model.agents.get(entry.agent_id)
+        return agent.name if agent is not None else entry.agent_id
+
+    def _show_transcript(self) -> None:
+        transcript = self.query_one(Transcript)
+        if self.show_all:
+            transcript.show(ALL_AGENTS, self.model.timeline, self._label_for)
+            transcript.border_title = "transcript · all agents"
+        elif self.selected_id is not None:
+            agent = self.model.agents[self.selected_id]
+            transcript.show(agent.id, agent.entries)
+            transcript.border_title = f"transcript · {agent.name}"
+
+    def _show_monologue(self) -> None:
+        self.query_one(MonologueSidebar).show(
+            self.model.narratives, self.selected_id if self.monologue_selected_only else None
+        )
+
+    def _select(self, agent_id: str) -> None:
+        if agent_id == self.selected_id:
+            return
+        self.selected_id = agent_id
+        self.query_one(AgentTree).select_agent(agent_id)
+        if not self.show_all:
+            self._show_transcript()
+        if self.monologue_selected_only:
+            self._show_monologue()
+        self.refresh_bindings()
 
     @on(Tree.NodeHighlighted, "#tree")
     def _agent_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
-        agent_id = event.node.data
-        if agent_id is not None and agent_id in self.model.agents and agent_id != self.selected_id:
-            self.selected_id = agent_id
-            self.query_one(Transcript).show(self.model.agents[agent_id])
-            self._update_prompt()
-            self.refresh_bindings()
+        if event.node.data is not None and event.node.data in self.model.agents:
+            self._select(event.node.data)
 
-    # -- the prompt: tasks and answers ---------------------------------------------------
+    @on(Tree.NodeSelected, "#tree")
+    def _agent_chosen(self, event: Tree.NodeSelected[str]) -> None:
+        agent = self.model.agents.get(event.node.data or "")
+        if agent is not None and agent.open_queries:
+            self._focus_question(agent.open_queries[0])
 
-    def _selected(self) -> str | None:
-        return self.selected_id
+    def _focus_question(self, query_id: str, switch: bool = True) -> None:
+        agent_id = self.model.open_queries.get(query_id)
+        if agent_id is None:
+            return
+        if switch:
+            self._select(agent_id)
+        transcript = self.query_one(Transcript)
+        if transcript.source not in (agent_id, ALL_AGENTS):
+            return
+        block = transcript.block_for_query(query_id)
+        if block is not None and block.input is not None:
+            block.input.focus()
+            transcript.scroll_to_widget(block, animate=False)
 
-    def _update_prompt(self) -> None:
-        prompt = self.query_one("#prompt", Input)
-        selected = self._selected()
-        agent = self.model.agents.get(selected) if selected else None
-        if agent is not None and agent.open_query is not None:
-            prompt.placeholder = (
-                f"Answer {agent.name}: {agent.open_query_prompt} (enter answers, esc declines)"
-            )
-            prompt.focus()  # typed letters must answer, never trigger agent keys
-        else:
-            prompt.placeholder = "What should the agents do? (enter starts it)"
+    # -- tasks and answers ---------------------------------------------------------------
 
     @on(Input.Submitted, "#prompt")
-    def _prompt_submitted(self, event: Input.Submitted) -> None:
+    def _task_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        event.input.clear()
-        selected = self._selected()
-        agent = self.model.agents.get(selected) if selected else None
-        if agent is not None and agent.open_query is not None:
-            self._answer(agent.open_query, text or None)
-            self.query_one(AgentTree).focus()
-        elif text:
+        if text:
+            event.input.clear()
             self._start_task(text)
 
     def _start_task(self, task: str) -> None:
         assert self.runtime is not None
-        self.selected_id = self.runtime.start(task)
+        try:
+            agent_id = self.runtime.start(task)
+        except AgentUIError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self._select_when_shown = agent_id  # its node appears at the next flush
+        self.query_one(AgentTree).focus()
 
-    def _answer(self, query_id: str, text: str | None) -> None:
+    @on(AnswerInput.Answered)
+    def _answered(self, event: AnswerInput.Answered) -> None:
         assert self.runtime is not None
         try:
-            self.runtime.answer(query_id, text)
+            self.runtime.answer(event.query_id, event.text)
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
+        self.query_one(AgentTree).focus()
 
-    # -- actions ---------------------------------------------------------------------------
+    # -- which keys apply ----------------------------------------------------------------
+
+    def _selected(self) -> AgentStatus | None:
+        agent = self.model.agents.get(self.selected_id or "")
+        return agent.status if agent is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in {"pause", "resume", "cancel", "delete"}:
-            selected = self._selected()
-            agent = self.model.agents.get(selected) if selected else None
-            if agent is None:
-                return None
-            live = agent.status.is_live
-            if action == "pause":
-                return (live and agent.status is not AgentStatus.PAUSED) or None
-            if action == "resume":
-                return agent.status is AgentStatus.PAUSED or None
-            if action == "cancel":
-                return live or None
-            if action == "delete":
-                return agent.status is not AgentStatus.DELETED or None
-        if action == "next_question":
-            return bool(self.model.open_queries) or None
+        status = self._selected()
+        live = status is not None and status.is_live
+        applies: dict[str, bool] = {
+            "pause": live and status is not AgentStatus.PAUSED,
+            "resume": status is AgentStatus.PAUSED,
+            "toggle_pause": live,
+            "cancel": live,
+            "interrupt": True,
+            "delete": status is not None and status is not AgentStatus.DELETED,
+            "modify": live,
+            "next_question": bool(self.model.open_queries),
+            "toggle_all": bool(self.model.agents),
+            "toggle_monologue_filter": self.monologue_enabled,
+        }
+        if action in applies:
+            return True if applies[action] else None  # None: shown greyed out, and refused
         return True
 
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for key in KEYS:
+            if key.palette and self.check_action(key.action, ()):
+                yield SystemCommand(key.description, f"key: {key.key}", self._runner(key.action))
+
+    def _runner(self, action: str) -> Callable[[], object]:
+        return lambda: self.run_action(action)
+
+    # -- actions on the selected agent ---------------------------------------------------
+
     def _command(self, name: str, call: Callable[[str], None]) -> None:
-        selected = self._selected()
-        if selected is None:
+        if self.selected_id is None:
             self.notify("Select an agent first.", severity="warning")
             return
         try:
-            call(selected)
+            call(self.selected_id)
         except AgentUIError as exc:
             self.notify(f"{name}: {exc}", severity="warning")
 
@@ -233,39 +333,123 @@ class AgentUIApp(App[int]):
         assert self.runtime is not None
         self._command("resume", self.runtime.resume)
 
+    def action_toggle_pause(self) -> None:
+        if self._selected() is AgentStatus.PAUSED:
+            self.action_resume()
+        else:
+            self.action_pause()
+
     def action_cancel(self) -> None:
         assert self.runtime is not None
         self._command("cancel", self.runtime.cancel)
 
+    def action_interrupt(self) -> None:
+        if isinstance(self.focused, Input):  # leaving the task prompt, not stopping anyone
+            self.query_one(AgentTree).focus()
+            return
+        status = self._selected()
+        if status is not None and status.is_live:
+            assert self.runtime is not None
+            self._command(
+                "interrupt",
+                lambda agent_id: self.runtime.cancel(agent_id, "interrupted by the person"),
+            )  # type: ignore[union-attr]
+
     def action_delete(self) -> None:
-        assert self.runtime is not None
-        self._command("delete", self.runtime.delete)
+        agent = self.model.agents.get(self.selected_id or "")
+        if agent is None:
+            return
+        below = self._descendants(agent.id)
+        what = (
+            f"{agent.name} and its {below} subagent{'s' if below != 1 else ''}"
+            if below
+            else agent.name
+        )
+
+        def confirmed(yes: bool | None) -> None:
+            if yes and self.runtime is not None:
+                self._command("delete", self.runtime.delete)
+
+        self.push_screen(
+            ConfirmScreen(
+                f"Delete {what}? Running work stops now and its parent is told.", "Delete", "Keep"
+            ),
+            confirmed,
+        )
+
+    def _descendants(self, agent_id: str) -> int:
+        children = [a.id for a in self.model.agents.values() if a.parent_id == agent_id]
+        return len(children) + sum(self._descendants(c) for c in children)
+
+    def action_modify(self) -> None:
+        if self.selected_id is None or self.runtime is None:
+            return
+        agent_id = self.selected_id
+        try:
+            data = self.runtime.agent(agent_id)
+        except AgentUIError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        content = data.get("user_content") or data["task"]
+
+        def apply(change: Modification | None) -> None:
+            if change is None or (change.instructions is None and change.content is None):
+                return
+            if self.runtime is not None:
+                self._command(
+                    "modify",
+                    lambda _: self.runtime.modify(  # type: ignore[union-attr]
+                        agent_id, instructions=change.instructions, content=change.content
+                    ),
+                )
+
+        self.push_screen(
+            ModifyScreen(data["name"], data["conversation"]["instructions"], content), apply
+        )
+
+    # -- other actions -------------------------------------------------------------------
 
     def action_new_task(self) -> None:
-        prompt = self.query_one("#prompt", Input)
-        prompt.placeholder = "What should the agents do? (enter starts it)"
-        prompt.focus()
-
-    def action_next_question(self) -> None:
-        if not self.model.open_queries:
-            return
-        selected = self._selected()
-        agent_ids = list(dict.fromkeys(self.model.open_queries.values()))
-        after = agent_ids.index(selected) + 1 if selected in agent_ids else 0
-        target = agent_ids[after % len(agent_ids)]
-        self.selected_id = target
-        self.query_one(AgentTree).select_agent(target)
-        self.query_one(Transcript).show(self.model.agents[target])
-        self._update_prompt()
         self.query_one("#prompt", Input).focus()
 
-    def action_decline(self) -> None:
-        selected = self._selected()
-        agent = self.model.agents.get(selected) if selected else None
-        if agent is not None and agent.open_query is not None:
-            self._answer(agent.open_query, None)
+    def action_next_question(self) -> None:
+        queries = list(self.model.open_queries)
+        if not queries:
+            return
+        current = self.focused.query_id if isinstance(self.focused, AnswerInput) else None
+        after = queries.index(current) + 1 if current in queries else 0
+        self._focus_question(queries[after % len(queries)])
+
+    def action_toggle_all(self) -> None:
+        self.show_all = not self.show_all
+        self._show_transcript()
+
+    def action_toggle_monologue_filter(self) -> None:
+        self.monologue_selected_only = not self.monologue_selected_only
+        self._show_monologue()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
+        running = self.model.live_count()
+        if not running:
+            await self._shutdown()
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                await self._shutdown()
+
+        plural = "s are" if running != 1 else " is"
+        self.push_screen(
+            ConfirmScreen(
+                f"{running} agent{plural} still running. Quit and cancel them?", "Quit", "Stay"
+            ),
+            confirmed,
+        )
+
+    async def _shutdown(self) -> None:
         # Let the runtime cancel its agents and record their ends before the app goes.
         if self._runtime_stop is not None and self._runtime_worker is not None:
             self._runtime_stop.set()

@@ -6,25 +6,34 @@ here, then asks the widgets to redraw only what changed.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Literal
 
 from agentui.core import events as ev
+from agentui.core.monologue.entry import NarrativeEntry
 from agentui.core.tree import AgentStatus
 
-EntryKind = Literal["task", "text", "thinking", "tool", "question", "answer", "notice", "error"]
+EntryKind = Literal["task", "text", "thinking", "tool", "question", "notice", "error"]
+
+_uids = itertools.count(1)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Entry:
-    """One block of an agent's transcript."""
+    """One block of an agent's transcript. Mutable: text grows, a tool gets its result."""
 
+    agent_id: str
     kind: EntryKind
     text: str
     title: str = ""
     key: str = ""  # tool call id or query id, to find the entry again
     iteration: int = 0
     failed: bool = False
+    detail: str = ""  # a tool's result, a question's answer
+    open: bool = False  # a question still waiting for its answer
+    interrupted: bool = False  # text cut short (cancel, or a failed attempt)
+    uid: int = field(default_factory=lambda: next(_uids))
 
 
 @dataclass(slots=True)
@@ -35,26 +44,44 @@ class AgentView:
     task: str
     status: AgentStatus = AgentStatus.PENDING
     tokens: int = 0
+    cost_usd: float | None = None
+    error: str | None = None
     started_ts: float | None = None
     ended_ts: float | None = None
     entries: list[Entry] = field(default_factory=list)
-    open_query: str | None = None
-    open_query_prompt: str = ""
+    open_queries: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class BatchChanges:
     added: list[str] = field(default_factory=list)  # new agents, in spawn order
     relabel: set[str] = field(default_factory=set)  # agents whose tree label changed
-    transcript: set[str] = field(default_factory=set)  # agents whose transcript changed
-    queries_changed: bool = False
+    new_entries: list[Entry] = field(default_factory=list)
+    changed_entries: set[int] = field(default_factory=set)  # uids of entries that changed
+    narratives: list[tuple[str, NarrativeEntry]] = field(default_factory=list)
+    new_queries: list[str] = field(default_factory=list)
+    closed_queries: list[str] = field(default_factory=list)
 
 
 class RunViewModel:
     def __init__(self) -> None:
         self.agents: dict[str, AgentView] = {}
-        self.order: list[str] = []
+        self.timeline: list[Entry] = []  # every agent's entries in the order they began
         self.open_queries: dict[str, str] = {}  # query id -> agent id, in the order raised
+        self.narratives: list[tuple[str, NarrativeEntry]] = []
+        self.narrator_tokens = 0
+        self._entries_by_key: dict[tuple[str, str], Entry] = {}
+
+    # -- reading -------------------------------------------------------------------------
+
+    def entry_for_query(self, query_id: str) -> Entry | None:
+        agent_id = self.open_queries.get(query_id)
+        return self._entries_by_key.get((agent_id or "", query_id))
+
+    def live_count(self) -> int:
+        return sum(a.status.is_live for a in self.agents.values())
+
+    # -- folding -------------------------------------------------------------------------
 
     def apply(self, batch: list[ev.Event]) -> BatchChanges:
         changes = BatchChanges()
@@ -62,47 +89,81 @@ class RunViewModel:
             self._apply(event, changes)
         return changes
 
-    def _stream(self, agent: AgentView, kind: EntryKind, iteration: int, text: str) -> None:
+    def _add(self, agent: AgentView, entry: Entry, changes: BatchChanges) -> Entry:
+        agent.entries.append(entry)
+        self.timeline.append(entry)
+        changes.new_entries.append(entry)
+        if entry.key:
+            self._entries_by_key[(agent.id, entry.key)] = entry
+        return entry
+
+    def _changed(self, entry: Entry, changes: BatchChanges) -> None:
+        changes.changed_entries.add(entry.uid)
+
+    def _stream(
+        self, agent: AgentView, kind: EntryKind, iteration: int, text: str, changes: BatchChanges
+    ) -> None:
         last = agent.entries[-1] if agent.entries else None
-        if last is not None and last.kind == kind and last.iteration == iteration:
+        if (
+            last is not None
+            and last.kind == kind
+            and last.iteration == iteration
+            and not last.interrupted
+        ):
             last.text += text
+            self._changed(last, changes)
         else:
-            agent.entries.append(Entry(kind, text, iteration=iteration))
+            self._add(agent, Entry(agent.id, kind, text, iteration=iteration), changes)
 
     def _apply(self, event: ev.Event, changes: BatchChanges) -> None:
         if isinstance(event, ev.AgentSpawned):
             agent = AgentView(event.agent_id, event.parent_id, event.name, event.task)
-            agent.entries.append(Entry("task", event.task, title="task"))
             self.agents[event.agent_id] = agent
-            self.order.append(event.agent_id)
             changes.added.append(event.agent_id)
-            changes.transcript.add(event.agent_id)
+            self._add(agent, Entry(agent.id, "task", event.task, title="task"), changes)
             return
         agent = self.agents.get(event.agent_id)
         if agent is None:
             return
-        changes.transcript.add(agent.id)
         match event:
             case ev.TextDelta(iteration=iteration, delta=delta):
-                self._stream(agent, "text", iteration, delta)
+                self._stream(agent, "text", iteration, delta, changes)
             case ev.ThinkingDelta(iteration=iteration, delta=delta):
-                self._stream(agent, "thinking", iteration, delta)
+                self._stream(agent, "thinking", iteration, delta, changes)
             case ev.ToolStarted(call=call):
-                agent.entries.append(
-                    Entry("tool", _format_arguments(call.arguments), title=call.name, key=call.id)
+                self._add(
+                    agent,
+                    Entry(
+                        agent.id,
+                        "tool",
+                        format_arguments(call.arguments),
+                        title=call.name,
+                        key=call.id,
+                    ),
+                    changes,
                 )
             case ev.ToolCompleted(call_id=call_id, result=result):
-                self._finish_tool(agent, call_id, result, failed=False)
+                self._finish_tool(agent, call_id, result, False, changes)
             case ev.ToolFailed(call_id=call_id, error=error, name=name):
-                if not self._finish_tool(agent, call_id, error, failed=True):
-                    agent.entries.append(
-                        Entry("error", error, title=name, key=call_id, failed=True)
+                if not self._finish_tool(agent, call_id, error, True, changes):
+                    # rejected before it started: no tool entry yet
+                    self._add(
+                        agent,
+                        Entry(
+                            agent.id, "tool", "", title=name, key=call_id, detail=error, failed=True
+                        ),
+                        changes,
                     )
-            case ev.QueryRaised(query_id=query_id, prompt=prompt):
-                agent.entries.append(Entry("question", prompt, title="question", key=query_id))
-                agent.open_query, agent.open_query_prompt = query_id, prompt
+            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):
+                self._add(
+                    agent,
+                    Entry(agent.id, "question", prompt, title=kind, key=query_id, open=True),
+                    changes,
+                )
+                agent.open_queries.append(query_id)
                 self.open_queries[query_id] = agent.id
-                changes.queries_changed = True
+                changes.new_queries.append(query_id)
+                changes.relabel.add(agent.id)
             case ev.QueryAnswered(query_id=query_id, answer=answer):
                 self._close_query(agent, query_id, answer, changes)
             case ev.QueryDeclined(query_id=query_id, reason=reason):
@@ -113,44 +174,67 @@ class RunViewModel:
                     agent.started_ts = event.ts
                 if agent.status.is_final:
                     agent.ended_ts = event.ts
+                elif agent.status is AgentStatus.RUNNING:
+                    agent.ended_ts = None
                 changes.relabel.add(agent.id)
                 if new in (AgentStatus.CANCELLED, AgentStatus.DELETED, AgentStatus.MODIFIED):
-                    agent.entries.append(Entry("notice", f"{new}: {reason}"))
+                    self._add(agent, Entry(agent.id, "notice", f"{new}: {reason}"), changes)
             case ev.ExecutionFailed(error=error):
-                agent.entries.append(Entry("error", error, title="error", failed=True))
+                agent.error = error
+                self._add(
+                    agent, Entry(agent.id, "error", error, title="error", failed=True), changes
+                )
             case ev.LLMFailed(error=error, retryable=retryable):
+                self._interrupt_text(agent, changes)
                 note = "retrying" if retryable else "giving up"
-                agent.entries.append(
-                    Entry("error", f"{error} ({note})", title="model error", failed=True)
+                self._add(
+                    agent,
+                    Entry(agent.id, "error", f"{error} ({note})", title="model error", failed=True),
+                    changes,
                 )
             case ev.ExecutionCancelled(partial_text=partial):
                 if partial:
-                    agent.entries.append(Entry("notice", "the answer above was interrupted"))
+                    self._interrupt_text(agent, changes)
             case ev.NoteQueued(text=text):
-                agent.entries.append(Entry("notice", text))
+                self._add(agent, Entry(agent.id, "notice", text, title="note"), changes)
             case ev.UsageUpdated(total=total):
                 agent.tokens = total.total_tokens
+                agent.cost_usd = getattr(event, "cost_usd", None) or agent.cost_usd
                 changes.relabel.add(agent.id)
-            case _:
-                changes.transcript.discard(agent.id)
+            case ev.MonologueGenerated(entry=entry, usage=usage):
+                self.narratives.append((agent.id, entry))
+                self.narrator_tokens += usage.total_tokens
+                changes.narratives.append((agent.id, entry))
 
-    def _finish_tool(self, agent: AgentView, call_id: str, result: str, *, failed: bool) -> bool:
-        for entry in reversed(agent.entries):
-            if entry.kind == "tool" and entry.key == call_id:
-                entry.text += "\n→ " + result
-                entry.failed = failed
-                return True
-        return False
+    def _interrupt_text(self, agent: AgentView, changes: BatchChanges) -> None:
+        last = agent.entries[-1] if agent.entries else None
+        if last is not None and last.kind == "text" and not last.interrupted:
+            last.interrupted = True
+            self._changed(last, changes)
+
+    def _finish_tool(
+        self, agent: AgentView, call_id: str, result: str, failed: bool, changes: BatchChanges
+    ) -> bool:
+        entry = self._entries_by_key.get((agent.id, call_id))
+        if entry is None:
+            return False
+        entry.detail, entry.failed = result, failed
+        self._changed(entry, changes)
+        return True
 
     def _close_query(
         self, agent: AgentView, query_id: str, answer: str, changes: BatchChanges
     ) -> None:
-        agent.entries.append(Entry("answer", answer, title="answer", key=query_id))
+        entry = self._entries_by_key.get((agent.id, query_id))
+        if entry is not None:
+            entry.detail, entry.open = answer, False
+            self._changed(entry, changes)
         self.open_queries.pop(query_id, None)
-        if agent.open_query == query_id:
-            agent.open_query, agent.open_query_prompt = None, ""
-        changes.queries_changed = True
+        if query_id in agent.open_queries:
+            agent.open_queries.remove(query_id)
+        changes.closed_queries.append(query_id)
+        changes.relabel.add(agent.id)
 
 
-def _format_arguments(arguments: dict[str, object]) -> str:
+def format_arguments(arguments: dict[str, object]) -> str:
     return ", ".join(f"{key}={value!r}" for key, value in arguments.items())

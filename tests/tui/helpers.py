@@ -4,22 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import anyio
 from agentui.core.clock import FrozenClock
 from agentui.core.providers.script import Script
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
+from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.registry import ToolRegistry
+from agentui.core.tools.tool import Tool, tool
+from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
 from textual.pilot import Pilot
 
 
-def make_app(task: str | None = None, script: Script | None = None) -> AgentUIApp:
+def make_app(
+    task: str | None = None,
+    script: Script | None = None,
+    *,
+    tools: list[Tool] | None = None,
+    **options: object,
+) -> AgentUIApp:
     """The app on a zero-delay scripted model with a frozen clock: every run draws the same."""
     clock = FrozenClock()
 
     def runtime() -> Runtime:
-        return Runtime(ScriptedProvider(script), clock=clock)
+        registry = ToolRegistry([ASK_USER, *(tools or [])])
+        return Runtime(ScriptedProvider(script), tools=registry, clock=clock)
 
-    return AgentUIApp(runtime, initial_task=task, clock=clock)
+    options.setdefault("remember_theme", False)
+    return AgentUIApp(runtime, initial_task=task, clock=clock, **options)  # type: ignore[arg-type]
+
+
+def provider_of(app: AgentUIApp) -> ScriptedProvider:
+    assert app.runtime is not None and isinstance(app.runtime.provider, ScriptedProvider)
+    return app.runtime.provider
 
 
 async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 500) -> None:
@@ -33,3 +51,33 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
             await pilot.pause()
             return
     raise AssertionError("the app did not reach the expected state")
+
+
+def status_of(app: AgentUIApp, agent_id: str) -> Callable[[], AgentStatus | None]:
+    def read() -> AgentStatus | None:
+        agent = app.model.agents.get(agent_id)
+        return agent.status if agent is not None else None
+
+    return read
+
+
+def has_status(app: AgentUIApp, agent_id: str, status: AgentStatus) -> Callable[[], bool]:
+    return lambda: status_of(app, agent_id)() is status
+
+
+def gate_tool(release: anyio.Event) -> Tool:
+    """A tool `gate` that holds its agent until `release` is set."""
+
+    @tool(no_timeout=True)
+    async def gate() -> str:
+        """Wait for the test."""
+        await release.wait()
+        return "released"
+
+    return gate
+
+
+def kinds(app: AgentUIApp, agent_id: str) -> list[str]:
+    """The kinds of an agent's transcript entries so far ([] before it appears)."""
+    agent = app.model.agents.get(agent_id)
+    return [e.kind for e in agent.entries] if agent is not None else []

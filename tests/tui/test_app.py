@@ -1,16 +1,28 @@
-"""The first screen driven with Pilot: a task, its question answered inline, keys on agents."""
+"""Every key of the app, driven with Pilot on scripted runs."""
 
 from __future__ import annotations
 
+import anyio
 import pytest
-from agentui.core.providers.script import Script, Turn
-from agentui.core.tree import AgentStatus
-from agentui.tui.widgets.transcript import EntryBlock, Transcript
-from textual.widgets import Input
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
+from agentui.tui.widgets.confirm import ConfirmScreen
+from agentui.tui.widgets.help import HelpScreen
+from agentui.tui.widgets.modify import ModifyScreen
+from agentui.tui.widgets.transcript import Transcript
+from rich.console import Console
+from textual.command import CommandPalette
+from textual.widgets import Input, Static, TextArea
 
-from .helpers import make_app, settle
+from .helpers import gate_tool, has_status, kinds, make_app, provider_of, settle
 
 pytestmark = pytest.mark.anyio
+
+HOLD = Script.for_all(Turn(text="one two three four five six seven", hang_after_chunks=2))
+GATED = Script.for_all(
+    Turn(tool_calls=[ScriptedToolCall(name="gate")]), Turn(text="after the gate")
+)
 
 
 async def test_a_task_typed_in_the_prompt_starts_a_root_agent() -> None:
@@ -23,71 +35,252 @@ async def test_a_task_typed_in_the_prompt_starts_a_root_agent() -> None:
         assert app.selected_id == "a1"
 
 
-async def test_the_question_is_answered_inline_and_the_agent_completes() -> None:
+async def test_n_starts_another_task_beside_the_first() -> None:
+    app = make_app("first", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("n")
+        assert app.focused is app.query_one("#prompt", Input)
+        await pilot.press(*"second", "enter")
+        await settle(pilot, lambda: "a2" in app.model.agents)
+        assert app.model.agents["a2"].parent_id is None
+        assert app.selected_id == "a2"
+
+
+async def test_a_question_is_answered_inline_under_it() -> None:
     app = make_app("Plan a party")
     async with app.run_test() as pilot:
         await settle(pilot, lambda: bool(app.model.open_queries))
-        prompt = app.query_one("#prompt", Input)
-        assert app.focused is prompt, "a waiting question takes the focus so typing answers it"
-        assert "Answer main" in prompt.placeholder
+        assert isinstance(app.focused, AnswerInput), "typing goes to the waiting question"
+        assert app.model.agents["a1"].status is S.AWAITING_USER
         await pilot.press(*"cake", "enter")
-        await settle(pilot, lambda: app.model.agents["a1"].status is AgentStatus.COMPLETED)
-        kinds = [e.kind for e in app.model.agents["a1"].entries]
-        assert kinds.index("question") < kinds.index("answer")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        assert (question.open, question.detail) == (False, "cake")
         assert "cake" in app.model.agents["a1"].entries[-1].text
 
 
-async def test_escape_declines_the_question() -> None:
+async def test_escape_in_the_answer_box_declines() -> None:
     app = make_app("Plan a party")
     async with app.run_test() as pilot:
         await settle(pilot, lambda: bool(app.model.open_queries))
         await pilot.press("escape")
-        await settle(pilot, lambda: app.model.agents["a1"].status is AgentStatus.COMPLETED)
-        answers = [e.text for e in app.model.agents["a1"].entries if e.kind == "answer"]
-        assert answers == ["(declined: declined by the person)"]
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        assert question.detail == "(declined: declined by the person)"
 
 
-async def test_pause_and_resume_keys_act_on_the_selected_agent() -> None:
-    script = Script.for_all(Turn(text="one two three four five six", hang_after_chunks=2))
-    app = make_app("Count", script)
+async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
+    app = make_app("Plan a party")
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        app.query_one("#tree").focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.focused, AnswerInput)
+
+
+async def test_ctrl_n_moves_between_questions_of_several_agents() -> None:
+    app = make_app("first")
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: len(app.model.open_queries) == 1)
+        app.query_one("#tree").focus()
+        await pilot.pause()
+        await pilot.press("n", *"second", "enter")
+        await settle(pilot, lambda: len(app.model.open_queries) == 2)
+        seen = set()
+        for _ in range(2):
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            assert isinstance(app.focused, AnswerInput)
+            seen.add(app.focused.query_id)
+        assert seen == set(app.model.open_queries)
+        waiting = [a.id for a in app.model.agents.values() if a.status is S.AWAITING_USER]
+        assert waiting == ["a1", "a2"]
+
+
+async def test_pause_stops_the_agent_until_resume() -> None:
+    release = anyio.Event()
+    app = make_app("gated", GATED, tools=[gate_tool(release)])
     async with app.run_test() as pilot:
         await settle(
             pilot,
-            lambda: (
-                app.model.agents.get("a1") is not None
-                and app.model.agents["a1"].status is AgentStatus.RUNNING
-            ),
+            lambda: "tool" in kinds(app, "a1"),
         )
         await pilot.press("p")
-        await settle(pilot, lambda: app.model.agents["a1"].status is AgentStatus.PAUSED)
-        assert app.runtime is not None and app.runtime.node("a1").status is AgentStatus.PAUSED
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        release.set()  # the tool returns, but a paused agent emits nothing
+        for _ in range(20):
+            await pilot.pause()
+        app.flush_events()
+        tool = next(e for e in app.model.agents["a1"].entries if e.kind == "tool")
+        assert tool.detail == "" and app.model.agents["a1"].status is S.PAUSED
         await pilot.press("r")
-        await settle(pilot, lambda: app.model.agents["a1"].status is AgentStatus.RUNNING)
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert tool.detail == "released"
+
+
+async def test_space_toggles_pause_on_the_tree() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("space")
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        await pilot.press("space")
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+
+
+async def test_cancel_key_cancels_and_keeps_the_partial_text() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(
+            pilot,
+            lambda: "text" in kinds(app, "a1"),
+        )
         await pilot.press("c")
-        await settle(pilot, lambda: app.model.agents["a1"].status is AgentStatus.CANCELLED)
+        await settle(pilot, has_status(app, "a1", S.CANCELLED))
+        text = next(e for e in app.model.agents["a1"].entries if e.kind == "text")
+        assert text.interrupted and "one two three four five six seven".startswith(text.text)
+
+
+async def test_escape_interrupts_the_selected_agent() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("escape")
+        await settle(pilot, has_status(app, "a1", S.CANCELLED))
+
+
+async def test_delete_asks_first_and_keeps_the_agent_on_no() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("d")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert app.model.agents["a1"].status is S.RUNNING
+        await pilot.press("d")
+        await pilot.press("y")
+        await settle(pilot, has_status(app, "a1", S.DELETED))
+
+
+async def test_modify_changes_the_next_request() -> None:
+    release = anyio.Event()
+    app = make_app("original task", GATED, tools=[gate_tool(release)])
+    async with app.run_test() as pilot:
+        await settle(
+            pilot,
+            lambda: "tool" in kinds(app, "a1"),
+        )
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        app.screen.query_one("#content", TextArea).text = "the modified task"
+        await pilot.press("ctrl+s")
+        await settle(pilot, has_status(app, "a1", S.MODIFIED))
+        release.set()
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        second = provider_of(app).requests[1]
+        assert second.messages[0].content[0].text == "the modified task"  # type: ignore[union-attr]
+
+
+async def test_modify_escape_discards() -> None:
+    release = anyio.Event()
+    app = make_app("original task", GATED, tools=[gate_tool(release)])
+    async with app.run_test() as pilot:
+        await settle(
+            pilot,
+            lambda: "tool" in kinds(app, "a1"),
+        )
+        await pilot.press("m")
+        app.screen.query_one("#content", TextArea).text = "never applied"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ModifyScreen)
+        release.set()
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert provider_of(app).requests[1].messages[0].text.startswith("original task")
+
+
+async def test_keys_that_do_not_apply_are_refused() -> None:
+    app = make_app("done quickly", Script.for_all(Turn(text="done")))
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert app.check_action("pause", ()) is None
+        assert app.check_action("cancel", ()) is None
+        assert app.check_action("delete", ()) is True
+        await pilot.press("p", "c")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+
+
+async def test_a_shows_every_agent_interleaved_and_labelled() -> None:
+    app = make_app("first", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("n", *"second", "enter")
+        await settle(pilot, has_status(app, "a2", S.RUNNING))
+        await pilot.press("a")
+        transcript = app.query_one(Transcript)
+        assert transcript.source == "*"
+        labels = {b.agent_label for b in transcript.query(EntryBlock)}
+        assert labels == {"main", "main2"}
+        await pilot.press("a")
+        assert transcript.source == app.selected_id
+
+
+async def test_help_lists_the_keys_and_escape_closes_it() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        app.query_one("#tree").focus()
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_theme_picker_switches_the_theme() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        app.query_one("#tree").focus()
+        assert app.theme == "agentui-dark"
+        await pilot.press("t")
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"agentui-light")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "agentui-light"
+
+
+async def test_quit_asks_while_agents_run_and_stay_keeps_them() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert app.is_running and app.model.agents["a1"].status is S.RUNNING
+        runtime = app.runtime
+        await pilot.press("q", "y")
+        await pilot.pause()
+    assert app.return_code == 0
+    assert runtime is not None and runtime.node("a1").status is S.CANCELLED
+
+
+async def test_quit_without_running_agents_does_not_ask() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        app.query_one("#tree").focus()
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
 
 
 async def test_agent_text_that_looks_like_markup_prints_literally() -> None:
-    script = Script.for_all(Turn(text="use [bold]x[/] and [/]"))
-    app = make_app("Markup", script)
+    app = make_app("Markup", Script.for_all(Turn(text="use [bold]x[/] and [/]")))
     async with app.run_test() as pilot:
-        await settle(
-            pilot,
-            lambda: (
-                app.model.agents.get("a1") is not None
-                and app.model.agents["a1"].status is AgentStatus.COMPLETED
-            ),
-        )
-        rendered = [str(block.render()) for block in app.query_one(Transcript).query(EntryBlock)]
-        assert "use [bold]x[/] and [/]" in rendered
-
-
-async def test_quit_shuts_the_runtime_down() -> None:
-    script = Script.for_all(Turn(text="waiting", hang_after_chunks=1))
-    app = make_app("Hold", script)
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: "a1" in app.model.agents)
-        runtime = app.runtime
-        await pilot.press("ctrl+q")
-    assert runtime is not None
-    assert runtime.node("a1").status is AgentStatus.CANCELLED
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        tail = app.query_one(AnswerBlock).query_one(".answer-tail", Static)
+        console = Console(record=True, width=60)
+        console.print(tail.content)
+        assert "use [bold]x[/] and [/]" in console.export_text()

@@ -1,31 +1,37 @@
 """The agent tree: one node per agent with status, name, task, tokens and elapsed time.
 
 Nodes are added and relabelled in batches from the app's flush timer, never per event
-(adding one node per loop turn is quadratic in Textual's Tree).
+(adding one node per loop turn is quadratic in Textual's Tree). Status colours come from the
+theme's agent-* variables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import ClassVar
 
 from agentui.core.tree import AgentStatus
+from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from ..view_model import AgentView
 
+# status -> (glyph, theme variable with its colour)
 GLYPHS: dict[AgentStatus, tuple[str, str]] = {
-    AgentStatus.PENDING: ("○", "dim"),
-    AgentStatus.RUNNING: ("●", "bold green"),
-    AgentStatus.PAUSED: ("‖", "bold yellow"),
-    AgentStatus.AWAITING_USER: ("?", "bold magenta"),
-    AgentStatus.MODIFIED: ("✎", "bold cyan"),
-    AgentStatus.COMPLETED: ("✓", "green"),
-    AgentStatus.ERROR: ("✗", "bold red"),
-    AgentStatus.CANCELLED: ("⊘", "dim"),
-    AgentStatus.DELETED: ("⌫", "dim strike"),
+    AgentStatus.PENDING: ("○", "agent-stopped"),
+    AgentStatus.RUNNING: ("●", "agent-running"),
+    AgentStatus.PAUSED: ("‖", "agent-paused"),
+    AgentStatus.AWAITING_USER: ("?", "agent-waiting"),
+    AgentStatus.MODIFIED: ("✎", "agent-modified"),
+    AgentStatus.COMPLETED: ("✓", "agent-done"),
+    AgentStatus.ERROR: ("✗", "agent-error"),
+    AgentStatus.CANCELLED: ("⊘", "agent-stopped"),
+    AgentStatus.DELETED: ("⌫", "agent-stopped"),
 }
+TASK_CHARS = 28
 
 
 def format_elapsed(seconds: float) -> str:
@@ -37,53 +43,73 @@ def format_elapsed(seconds: float) -> str:
     return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
 
 
-def agent_label(agent: AgentView, now: float) -> Text:
-    glyph, style = GLYPHS[agent.status]
-    dim = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
-    task = " ".join(agent.task.split())
-    if len(task) > 32:
-        task = task[:31] + "…"
+def format_tokens(tokens: int) -> str:
+    return f"{tokens / 1000:.1f}k" if tokens >= 1000 else str(tokens)
+
+
+def agent_label(agent: AgentView, now: float, palette: dict[str, str]) -> Text:
+    glyph, variable = GLYPHS[agent.status]
+    colour = palette.get(variable)
+    ended = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
+    waiting = bool(agent.open_queries)
     label = Text()
-    label.append(glyph, style=style)
+    label.append(glyph, style=Style(color=colour, bold=True))
     label.append(" ")
-    label.append(agent.name, style="dim" if dim else "bold")
-    label.append(f" {task}", style="dim")
+    label.append(
+        agent.name,
+        style=Style(bold=not ended, dim=ended, strike=agent.status is AgentStatus.DELETED),
+    )
+    task = " ".join(agent.task.split())
+    if len(task) > TASK_CHARS:
+        task = task[: TASK_CHARS - 1] + "…"
+    label.append(f" {task}", style=Style(dim=True))
     details = []
     if agent.tokens:
-        details.append(f"{agent.tokens:,} tok")
+        details.append(format_tokens(agent.tokens))
     if agent.started_ts is not None:
         details.append(format_elapsed((agent.ended_ts or now) - agent.started_ts))
     if details:
-        label.append("  " + " · ".join(details), style="dim italic")
-    if agent.status is AgentStatus.AWAITING_USER:
-        label.stylize("reverse")
+        label.append("  " + " ".join(details), style=Style(dim=True, italic=True))
+    if waiting:
+        # Waiting for the person: the whole line stands out in the waiting colour.
+        label.stylize(Style(color=palette.get("agent-waiting"), bold=True, reverse=True))
     return label
 
 
 class AgentTree(Tree[str]):
     """Agents by parent. Node data is the agent id."""
 
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # space pauses/resumes here (the tree's own space would fold a node).
+        Binding("space", "app.toggle_pause", "Pause/resume", show=False),
+    ]
+
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]
         self.show_root = False
-        self.guide_depth = 3
+        self.guide_depth = 2
         self._clock = clock
         self._agent_nodes: dict[str, TreeNode[str]] = {}
 
+    def _palette(self) -> dict[str, str]:
+        return self.app.theme_variables if self.is_attached else {}
+
     def add_agents(self, agents: Iterable[AgentView]) -> None:
-        now = self._clock()
+        now, palette = self._clock(), self._palette()
         for agent in agents:
             parent = self._agent_nodes.get(agent.parent_id or "", self.root)
+            if parent is not self.root:
+                parent.allow_expand = True
             self._agent_nodes[agent.id] = parent.add(
-                agent_label(agent, now), data=agent.id, expand=True, allow_expand=False
+                agent_label(agent, now, palette), data=agent.id, expand=True, allow_expand=False
             )
 
     def relabel(self, agents: Iterable[AgentView]) -> None:
-        now = self._clock()
+        now, palette = self._clock(), self._palette()
         for agent in agents:
             node = self._agent_nodes.get(agent.id)
             if node is not None:
-                node.set_label(agent_label(agent, now))
+                node.set_label(agent_label(agent, now, palette))
 
     def select_agent(self, agent_id: str) -> None:
         node = self._agent_nodes.get(agent_id)

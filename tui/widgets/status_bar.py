@@ -1,4 +1,4 @@
-"""The bottom status line: provider and model, agent counts, tokens, elapsed time."""
+"""The bottom status line: provider and model, agent counts, tokens, cost, elapsed time."""
 
 from __future__ import annotations
 
@@ -12,20 +12,32 @@ from .agent_tree import format_elapsed
 
 class StatusBar(Static):
     def show(
-        self, model: RunViewModel, provider: str, model_id: str, elapsed: float | None
+        self,
+        model: RunViewModel,
+        provider: str,
+        model_id: str,
+        elapsed: float | None,
+        notice: str = "",
     ) -> None:
         agents = model.agents.values()
         running = sum(a.status in (AgentStatus.RUNNING, AgentStatus.MODIFIED) for a in agents)
-        waiting = sum(a.status is AgentStatus.AWAITING_USER for a in agents)
+        waiting = len(model.open_queries)
         done = sum(a.status.is_final for a in agents)
         tokens = sum(a.tokens for a in agents)
-        text = Text()
-        text.append(f" {provider}", style="bold")
+        costs = [a.cost_usd for a in agents if a.cost_usd is not None]
+        text = Text(" ")
+        text.append(provider, style="bold")
         text.append(f" {model_id}")
-        if provider == "scripted":
-            text.append("  offline demo model (no API key)", style="italic")
-        text.append(f"  │ running {running}  waiting for you {waiting}  done {done}")
-        text.append(f"  │ {tokens:,} tokens")
+        if notice:
+            text.append(f"  {notice}", style="italic")
+        text.append(f"  │ running {running}")
+        text.append(f"  waiting for you {waiting}", style="bold reverse" if waiting else "")
+        text.append(f"  done {done}")
+        text.append(f"  │ {tokens:,} tok")
+        if costs:
+            text.append(f" ${sum(costs):.4f}")
+        if model.narrator_tokens:
+            text.append(f" (+{model.narrator_tokens:,} narrator)", style="dim")
         if elapsed is not None:
             text.append(f"  │ {format_elapsed(elapsed)}")
         self.update(text)

@@ -1,93 +1,149 @@
-"""The transcript of the selected agent: one block per entry, updated from the flush timer.
+"""The transcript pane: the selected agent's entries, or every agent's interleaved.
 
-Agent text is shown literally (rich Text, never markup), so `[bold]` in model output prints
-as typed. Only the newest MAX_BLOCKS entries are mounted; the count of older ones is shown.
+Only this pane's source is rendered (transcripts nobody looks at cost nothing), and only the
+newest MAX_BLOCKS entries are mounted while it follows the tail; older ones stay reachable with
+the "show earlier" button. Blocks redraw only when their entry changed.
 """
 
 from __future__ import annotations
 
-from rich.text import Text
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.widgets import Button
 
-from ..view_model import AgentView, Entry
+from ..view_model import Entry
+from .blocks import EntryBlock, FoldBlock, QuestionBlock, block_for
 
-MAX_BLOCKS = 300
-
-_TITLE_STYLE = {
-    "task": "bold",
-    "thinking": "dim italic",
-    "tool": "bold cyan",
-    "question": "bold magenta",
-    "answer": "bold green",
-    "notice": "yellow",
-    "error": "bold red",
-}
-
-
-def render_entry(entry: Entry) -> Text:
-    if entry.kind == "text":
-        return Text(entry.text)
-    if entry.kind == "thinking":
-        return Text(entry.text, style="dim italic")
-    title = entry.title or entry.kind
-    text = Text()
-    text.append(f"{title}: ", style=_TITLE_STYLE.get(entry.kind, "bold"))
-    text.append(entry.text, style="red" if entry.failed else "")
-    return text
-
-
-class EntryBlock(Static):
-    pass
+MAX_BLOCKS = 200
+PAGE = 100
 
 
 class Transcript(VerticalScroll):
-    """Shows one agent's entries; `sync` mounts new ones and updates the streaming tail."""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "toggle_folds", "Fold/unfold", show=False),
+    ]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
-        self.agent_id: str | None = None
-        self._shown = 0  # how many of the agent's entries are rendered
-        self._hidden = Static("", classes="hidden-count")
+        self.source: str | None = None  # an agent id, ALL_AGENTS, or None before any task
+        self._entries: list[Entry] = []
+        self._label: Callable[[Entry], str | None] = lambda entry: None
+        self._start = 0  # entries[_start:_end] are mounted
+        self._end = 0
+        self._blocks: dict[int, EntryBlock] = {}
+        self._earlier = Button("", id="earlier", classes="earlier")
 
     def compose(self) -> ComposeResult:
-        yield self._hidden
+        yield self._earlier
 
     def on_mount(self) -> None:
-        self.anchor()  # follow the tail until the person scrolls up
+        self._earlier.display = False
 
-    def show(self, agent: AgentView | None) -> None:
-        """Switch to another agent (or none): rebuild from its entries."""
-        self.agent_id = agent.id if agent else None
-        self._shown = 0
-        self.query(EntryBlock).remove()
-        self._hidden.update("")
-        if agent is not None:
-            self.sync(agent)
-        self.anchor()
+    def _follow_tail(self) -> None:
+        # Anchor (follow the tail until the person scrolls up) only once the content overflows:
+        # an anchored container bottom-aligns short content.
+        if not self.is_anchored and self.max_scroll_y > 0:
+            self.anchor()
 
-    def sync(self, agent: AgentView) -> None:
-        if agent.id != self.agent_id:
-            return
-        entries = agent.entries
-        blocks = list(self.query(EntryBlock))
-        if blocks and self._shown:
-            blocks[-1].update(render_entry(entries[self._shown - 1]))
-            blocks[-1].set_class(entries[self._shown - 1].failed, "failed")
-        start = max(self._shown, len(entries) - MAX_BLOCKS)
-        new = [
-            EntryBlock(render_entry(e), classes=f"entry {e.kind}" + (" failed" if e.failed else ""))
-            for e in entries[start:]
-        ]
-        self._shown = len(entries)
+    # -- what to show --------------------------------------------------------------------
+
+    def show(
+        self,
+        source: str | None,
+        entries: list[Entry],
+        label: Callable[[Entry], str | None] = lambda entry: None,
+    ) -> None:
+        """Switch to another source: rebuild from its entries (the newest MAX_BLOCKS)."""
+        self.source = source
+        self._entries = entries
+        self._label = label
+        for block in self._blocks.values():
+            block.remove()
+        self._blocks.clear()
+        self._start = self._end = max(0, len(entries) - MAX_BLOCKS)
+        self.anchor(False)
+        self._mount_new()
+
+    def sync(self, changed: set[int]) -> None:
+        """Mount entries added since the last sync and redraw the changed ones."""
+        self._mount_new()
+        for uid in changed:
+            block = self._blocks.get(uid)
+            if block is not None:
+                block.refresh_entry()
+        if changed:
+            self.call_after_refresh(self._follow_tail)
+        # Trim only while following the tail, never under a person reading back.
+        if self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
+            self._trim()
+
+    def block_for_query(self, query_id: str) -> QuestionBlock | None:
+        for block in self._blocks.values():
+            if isinstance(block, QuestionBlock) and block.entry.key == query_id:
+                return block
+        return None
+
+    # -- mounting ------------------------------------------------------------------------
+
+    def _make(self, entry: Entry) -> EntryBlock:
+        block = block_for(entry, self._label(entry))
+        self._blocks[entry.uid] = block
+        return block
+
+    def _mount_new(self) -> None:
+        new = self._entries[self._end :]
         if new:
-            self.mount_all(new)
-            overflow = len(blocks) + len(new) - MAX_BLOCKS
-            if overflow > 0:
-                for block in blocks[:overflow]:
-                    block.remove()
-        hidden = len(entries) - min(len(entries), MAX_BLOCKS)
-        self._hidden.update(
-            Text(f"… {hidden} earlier entries not shown", style="dim") if hidden else ""
+            self.mount_all([self._make(e) for e in new])
+            self._end = len(self._entries)
+        self._update_earlier()
+        self.call_after_refresh(self._follow_tail)
+
+    def _trim(self) -> None:
+        excess = self._end - self._start - MAX_BLOCKS
+        for entry in self._entries[self._start : self._start + excess]:
+            block = self._blocks.pop(entry.uid, None)
+            if block is not None:
+                block.remove()
+        self._start += excess
+        self._update_earlier()
+
+    def _update_earlier(self) -> None:
+        hidden = self._start
+        self._earlier.display = hidden > 0
+        if hidden:
+            self._earlier.label = f"Show {min(PAGE, hidden)} earlier of {hidden} hidden entries"
+
+    @on(Button.Pressed, "#earlier")
+    def show_earlier(self, event: Button.Pressed | None = None) -> None:
+        if event is not None:
+            event.stop()
+        if self._start == 0:
+            return
+        begin = max(0, self._start - PAGE)
+        blocks = [self._make(e) for e in self._entries[begin : self._start]]
+        first = next(
+            (
+                self._blocks[e.uid]
+                for e in self._entries[self._start : self._end]
+                if e.uid in self._blocks
+            ),
+            None,
         )
+        if first is not None:
+            self.mount_all(blocks, before=first)
+        else:
+            self.mount_all(blocks)
+        self._start = begin
+        self.release_anchor()  # the person is reading back: stop following the tail
+        self._update_earlier()
+
+    def action_toggle_folds(self) -> None:
+        folds = [b for b in self._blocks.values() if isinstance(b, FoldBlock)]
+        unfold = any(b.folded for b in folds)
+        for block in folds:
+            block.folded = not unfold

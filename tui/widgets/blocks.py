@@ -1,0 +1,258 @@
+"""The blocks of a transcript, one widget per entry, each redrawn only when its entry changed.
+
+Agent text is never parsed as Rich markup: plain parts are `Text`, answers are Markdown.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from ..view_model import Entry
+
+# A streamed answer is shown as Markdown in chunks of this many paragraphs: finished chunks are
+# rendered once, only the growing tail is rendered again at each flush.
+PARAGRAPHS_PER_CHUNK = 24
+PREVIEW_CHARS = 100
+
+
+def _one_line(text: str, limit: int = PREVIEW_CHARS) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def freeze_point(text: str, paragraphs: int) -> int:
+    """Where to cut `text` after at least `paragraphs` complete paragraphs, outside code fences.
+
+    Returns 0 when there are not enough complete paragraphs yet.
+    """
+    count = 0
+    in_fence = False
+    position = 0
+    cut = 0
+    for line in text.splitlines(keepends=True):
+        position += len(line)
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+        elif not stripped and not in_fence and position < len(text):
+            count += 1
+            if count >= paragraphs:
+                cut = position
+                break
+    return cut
+
+
+class EntryBlock(Widget):
+    """Base of every transcript block."""
+
+    DEFAULT_CSS = "EntryBlock { height: auto; }"
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(classes=f"entry {entry.kind}")
+        self.entry = entry
+        self.agent_label = agent_label
+
+    def refresh_entry(self) -> None:
+        """The entry changed: redraw."""
+        self.refresh(layout=True)
+
+
+class NoteBlock(EntryBlock):
+    """The task, notices and errors: one styled line or paragraph."""
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        self.set_class(entry.failed, "failed")
+
+    def render(self) -> RenderableType:
+        entry = self.entry
+        text = Text()
+        if self.agent_label:
+            text.append(f"{self.agent_label} › ", style="bold")
+        title = entry.title or entry.kind
+        text.append(f"{title}: ", style="bold")
+        text.append(entry.text)
+        return text
+
+
+class AnswerBlock(EntryBlock):
+    """Streamed assistant text as Markdown, in frozen chunks plus a live tail."""
+
+    DEFAULT_CSS = """
+    AnswerBlock { height: auto; layout: vertical; }
+    AnswerBlock > Static { height: auto; }
+    """
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        self._frozen = 0  # characters of entry.text already in frozen chunks
+        self._tail = Static("", classes="answer-tail")
+        self._shown_length = -1
+        self._shown_interrupted = False
+
+    def compose(self) -> ComposeResult:
+        if self.agent_label:
+            yield Static(Text(f"{self.agent_label} ›", style="bold"), classes="agent-label")
+        yield self._tail
+
+    def on_mount(self) -> None:
+        self.refresh_entry()
+
+    def refresh_entry(self) -> None:
+        text = self.entry.text
+        if len(text) == self._shown_length and self.entry.interrupted == self._shown_interrupted:
+            return
+        self._shown_length, self._shown_interrupted = len(text), self.entry.interrupted
+        while True:
+            cut = freeze_point(text[self._frozen :], PARAGRAPHS_PER_CHUNK)
+            if not cut:
+                break
+            chunk = text[self._frozen : self._frozen + cut]
+            self.mount(Static(Markdown(chunk), classes="answer-chunk"), before=self._tail)
+            self._frozen += cut
+        tail = text[self._frozen :]
+        parts: list[RenderableType] = [Markdown(tail)] if tail.strip() else []
+        if self.entry.interrupted:
+            parts.append(Text("(interrupted)", style="italic dim"))
+        self._tail.update(parts[0] if len(parts) == 1 else Group(*parts))
+
+
+class FoldBlock(EntryBlock):
+    """Thinking and tool calls: one line when folded, everything when unfolded (click)."""
+
+    folded: reactive[bool] = reactive(True, layout=True)
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        # Errors are shown unfolded: the person should not have to dig for them.
+        self.folded = not entry.failed
+
+    def refresh_entry(self) -> None:
+        if self.entry.failed and self.folded:
+            self.folded = False
+        self.set_class(self.entry.failed, "failed")
+        self.refresh(layout=True)
+
+    def on_click(self, event: events.Click) -> None:
+        self.folded = not self.folded
+
+    def render(self) -> RenderableType:
+        entry = self.entry
+        marker = "▸ " if self.folded else "▾ "
+        text = Text(marker, style="dim")
+        if self.agent_label:
+            text.append(f"{self.agent_label} › ", style="bold")
+        if entry.kind == "thinking":
+            text.append("thinking", style="italic")
+            if self.folded:
+                text.append("  " + _one_line(entry.text), style="dim italic")
+            else:
+                text.append("\n")
+                text.append(entry.text, style="dim italic")
+            return text
+        text.append(entry.title, style="bold")
+        if self.folded:
+            text.append(f"({_one_line(entry.text, 60)})")
+            if entry.detail:
+                text.append("  → ", style="dim")
+                text.append(_one_line(entry.detail, 60), style="red" if entry.failed else "")
+            else:
+                text.append("  …", style="dim")
+            return text
+        text.append("\n")
+        text.append(entry.text or "(no arguments)")
+        if entry.detail:
+            text.append("\n→ ", style="dim")
+            text.append(entry.detail, style="red" if entry.failed else "")
+        return text
+
+
+class AnswerInput(Input):
+    """The inline answer box under a question: enter answers, esc declines."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "decline", "Decline")]
+
+    class Answered(Message):
+        def __init__(self, query_id: str, text: str | None) -> None:
+            super().__init__()
+            self.query_id = query_id
+            self.text = text
+
+    def __init__(self, query_id: str) -> None:
+        super().__init__(
+            placeholder="Type your answer · enter sends · esc declines", classes="answer-input"
+        )
+        self.query_id = query_id
+
+    def action_decline(self) -> None:
+        self.post_message(self.Answered(self.query_id, None))
+
+
+class QuestionBlock(EntryBlock):
+    """A question from an agent, answered in place: the input sits right under it."""
+
+    DEFAULT_CSS = """
+    QuestionBlock { height: auto; layout: vertical; }
+    QuestionBlock > Static { height: auto; }
+    """
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        self._prompt = Static(self._prompt_text(), classes="question-prompt")
+        self._answer = Static("", classes="question-answer")
+        self.input: AnswerInput | None = AnswerInput(entry.key) if entry.open else None
+
+    def _prompt_text(self) -> Text:
+        text = Text()
+        if self.agent_label:
+            text.append(f"{self.agent_label} › ", style="bold")
+        kind = self.entry.title or "question"
+        text.append(f"{kind}: ", style="bold")
+        text.append(self.entry.text)
+        return text
+
+    def compose(self) -> ComposeResult:
+        yield self._prompt
+        if self.input is not None:
+            yield self.input
+        yield self._answer
+
+    def on_mount(self) -> None:
+        self.refresh_entry()
+
+    def refresh_entry(self) -> None:
+        self.set_class(self.entry.open, "open")
+        if not self.entry.open:
+            if self.input is not None:
+                self.input.remove()
+                self.input = None
+            self._answer.update(Text.assemble(("answer: ", "bold"), self.entry.detail))
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.input is not None:
+            self.post_message(
+                AnswerInput.Answered(self.input.query_id, event.value.strip() or None)
+            )
+
+
+def block_for(entry: Entry, agent_label: str | None = None) -> EntryBlock:
+    if entry.kind == "text":
+        return AnswerBlock(entry, agent_label)
+    if entry.kind in ("thinking", "tool"):
+        return FoldBlock(entry, agent_label)
+    if entry.kind == "question":
+        return QuestionBlock(entry, agent_label)
+    return NoteBlock(entry, agent_label)
