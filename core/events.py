@@ -245,6 +245,9 @@ class UsageUpdated(Event):
     type: Literal["usage:updated"] = "usage:updated"
     delta: Usage
     total: Usage
+    # USD, from the runtime's price table; None when the model has no price there.
+    cost_usd: float | None = None  # of `delta`
+    total_cost_usd: float | None = None
 
 
 # -- the monologue (published by the narrator service, not by the agent) ---------------------

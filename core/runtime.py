@@ -51,6 +51,7 @@ from .hooks import HookManager
 from .ids import IdSource
 from .limits import Limits
 from .loop import AgenticLoop
+from .pricing import DEFAULT_PRICES, PriceTable
 from .providers.base import Provider
 from .tools.ask_user import ASK_USER
 from .tools.registry import ToolRegistry
@@ -107,8 +108,18 @@ class _AgentHost:
         await self._control.checkpoint()
         node = self._control.node
         node.usage = node.usage + usage
+        cost = self._runtime.prices.cost(self._runtime.provider.model, usage)
+        if cost is not None:
+            node.cost_usd = (node.cost_usd or 0.0) + cost
         if usage.total_tokens:
-            self._runtime._bus.emit(UsageUpdated, self.agent_id, delta=usage, total=node.usage)
+            self._runtime._bus.emit(
+                UsageUpdated,
+                self.agent_id,
+                delta=usage,
+                total=node.usage,
+                cost_usd=cost,
+                total_cost_usd=node.cost_usd,
+            )
 
 
 class Runtime:
@@ -125,8 +136,10 @@ class Runtime:
         streaming: bool = True,
         clock: Clock | None = None,
         ids: IdSource | None = None,
+        prices: PriceTable | None = None,
     ) -> None:
         self.provider = provider
+        self.prices = prices if prices is not None else DEFAULT_PRICES
         self.tools = tools if tools is not None else ToolRegistry([ASK_USER])
         self.hooks = hooks if hooks is not None else HookManager()
         self.limits = limits if limits is not None else Limits()

@@ -75,6 +75,7 @@ class AgentNode(BaseModel):
     comment: str | None = None
     user_content: str | None = None  # replacement content from the latest modify
     usage: Usage = Field(default_factory=Usage)
+    cost_usd: float | None = None  # what `usage` cost; None when the model has no price
     result: str | None = None
     error: str | None = None
     created_at: float

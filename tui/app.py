@@ -14,6 +14,8 @@ import anyio
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentUIError
 from agentui.core.events import Subscription
+from agentui.core.monologue.attach import attach_monologue
+from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentStatus
 from textual import on
@@ -55,7 +57,7 @@ class AgentUIApp(App[int]):
         initial_task: str | None = None,
         clock: Clock | None = None,
         notice: str = "",
-        monologue: bool = True,
+        monologue: MonologueConfig | None = None,
         remember_theme: bool = True,
     ) -> None:
         super().__init__()
@@ -63,7 +65,9 @@ class AgentUIApp(App[int]):
         self._initial_task = initial_task
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.notice = notice
-        self.monologue_enabled = monologue
+        # The narrator is on by default; MonologueConfig(enabled=False) turns it off.
+        self.monologue_config = monologue if monologue is not None else MonologueConfig()
+        self.monologue_enabled = self.monologue_config.enabled
         self._remember_theme = remember_theme
         self.runtime: Runtime | None = None
         self.model = RunViewModel()
@@ -80,12 +84,18 @@ class AgentUIApp(App[int]):
     # -- layout and start ----------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # Kept as attributes: the timers reach them even while a dialog is the active screen.
+        self.tree_view = AgentTree(self.clock.now, id="tree")
+        self.transcript_view = Transcript(id="transcript")
+        self.monologue_view = MonologueSidebar(enabled=self.monologue_enabled, id="monologue")
+        self.prompt_view = Input(placeholder=TASK_PLACEHOLDER, id="prompt")
+        self.status_view = StatusBar(id="status")
         with Horizontal(id="panes"):
-            yield AgentTree(self.clock.now, id="tree")
-            yield Transcript(id="transcript")
-            yield MonologueSidebar(enabled=self.monologue_enabled, id="monologue")
-        yield Input(placeholder=TASK_PLACEHOLDER, id="prompt")
-        yield StatusBar(id="status")
+            yield self.tree_view
+            yield self.transcript_view
+            yield self.monologue_view
+        yield self.prompt_view
+        yield self.status_view
         yield Footer()
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -93,9 +103,9 @@ class AgentUIApp(App[int]):
 
     async def on_mount(self) -> None:
         self._load_themes()
-        self.query_one("#tree").border_title = "agents"
-        self.query_one("#transcript").border_title = "transcript"
-        self.query_one("#monologue").border_title = "monologue"
+        self.tree_view.border_title = "agents"
+        self.transcript_view.border_title = "transcript"
+        self.monologue_view.border_title = "monologue"
         self._runtime_ready, self._runtime_stop = anyio.Event(), anyio.Event()
         self.runtime = self._runtime_factory()
         self._runtime_worker = self.run_worker(
@@ -108,7 +118,7 @@ class AgentUIApp(App[int]):
         if self._initial_task:
             self._start_task(self._initial_task)
         else:
-            self.query_one("#prompt", Input).focus()
+            self.prompt_view.focus()
 
     def _load_themes(self) -> None:
         themes, warnings = load_themes()
@@ -128,12 +138,13 @@ class AgentUIApp(App[int]):
     def _theme_changed(self, name: str) -> None:
         if self._remember_theme:
             save_ui_state({**load_ui_state(), "theme": name})
-        self.query_one(AgentTree).relabel(self.model.agents.values())
+        self.tree_view.relabel(self.model.agents.values())
 
     async def _host_runtime(self, runtime: Runtime) -> None:
         """Keep the runtime's task group open for the life of the app, in a task of its own."""
         async with runtime:
             self._events = runtime.subscribe(maxsize=4096)
+            attach_monologue(runtime, runtime.provider, self.monologue_config)
             assert self._runtime_ready is not None and self._runtime_stop is not None
             self._runtime_ready.set()
             await self._runtime_stop.wait()
@@ -148,7 +159,7 @@ class AgentUIApp(App[int]):
         if not batch:
             return
         changes = self.model.apply(batch)
-        tree = self.query_one(AgentTree)
+        tree = self.tree_view
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)
             if self._select_when_shown in changes.added:
@@ -157,8 +168,8 @@ class AgentUIApp(App[int]):
             elif self.selected_id is None:
                 self._select(changes.added[0])
         tree.relabel(self.model.agents[i] for i in changes.relabel)
-        self.query_one(Transcript).sync(changes.changed_entries)
-        self.query_one(MonologueSidebar).add(changes.narratives)
+        self.transcript_view.sync(changes.changed_entries)
+        self.monologue_view.add(changes.narratives)
         if changes.new_queries:
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
@@ -182,7 +193,7 @@ class AgentUIApp(App[int]):
 
     def _tick(self) -> None:
         live = [a for a in self.model.agents.values() if a.status.is_live]
-        self.query_one(AgentTree).relabel(live)
+        self.tree_view.relabel(live)
         self._refresh_status()
 
     def _refresh_status(self) -> None:
@@ -191,9 +202,8 @@ class AgentUIApp(App[int]):
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]
         elapsed = self.clock.now() - min(starts) if starts else None
         provider = self.runtime.provider
-        self.query_one(StatusBar).show(
-            self.model, provider.name, provider.model, elapsed, self.notice
-        )
+        notice = self.notice or ("offline scripted model" if provider.name == "scripted" else "")
+        self.status_view.show(self.model, provider.name, provider.model, elapsed, notice)
 
     # -- selection and views -------------------------------------------------------------
 
@@ -202,7 +212,7 @@ class AgentUIApp(App[int]):
         return agent.name if agent is not None else entry.agent_id
 
     def _show_transcript(self) -> None:
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript_view
         if self.show_all:
             transcript.show(ALL_AGENTS, self.model.timeline, self._label_for)
             transcript.border_title = "transcript · all agents"
@@ -212,7 +222,7 @@ class AgentUIApp(App[int]):
             transcript.border_title = f"transcript · {agent.name}"
 
     def _show_monologue(self) -> None:
-        self.query_one(MonologueSidebar).show(
+        self.monologue_view.show(
             self.model.narratives, self.selected_id if self.monologue_selected_only else None
         )
 
@@ -220,7 +230,7 @@ class AgentUIApp(App[int]):
         if agent_id == self.selected_id:
             return
         self.selected_id = agent_id
-        self.query_one(AgentTree).select_agent(agent_id)
+        self.tree_view.select_agent(agent_id)
         if not self.show_all:
             self._show_transcript()
         if self.monologue_selected_only:
@@ -244,7 +254,7 @@ class AgentUIApp(App[int]):
             return
         if switch:
             self._select(agent_id)
-        transcript = self.query_one(Transcript)
+        transcript = self.transcript_view
         if transcript.source not in (agent_id, ALL_AGENTS):
             return
         block = transcript.block_for_query(query_id)
@@ -269,7 +279,7 @@ class AgentUIApp(App[int]):
             self.notify(str(exc), severity="error")
             return
         self._select_when_shown = agent_id  # its node appears at the next flush
-        self.query_one(AgentTree).focus()
+        self.tree_view.focus()
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:
@@ -278,7 +288,7 @@ class AgentUIApp(App[int]):
             self.runtime.answer(event.query_id, event.text)
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
-        self.query_one(AgentTree).focus()
+        self.tree_view.focus()
 
     # -- which keys apply ----------------------------------------------------------------
 
@@ -345,7 +355,7 @@ class AgentUIApp(App[int]):
 
     def action_interrupt(self) -> None:
         if isinstance(self.focused, Input):  # leaving the task prompt, not stopping anyone
-            self.query_one(AgentTree).focus()
+            self.tree_view.focus()
             return
         status = self._selected()
         if status is not None and status.is_live:
@@ -410,7 +420,7 @@ class AgentUIApp(App[int]):
     # -- other actions -------------------------------------------------------------------
 
     def action_new_task(self) -> None:
-        self.query_one("#prompt", Input).focus()
+        self.prompt_view.focus()
 
     def action_next_question(self) -> None:
         queries = list(self.model.open_queries)
@@ -434,12 +444,12 @@ class AgentUIApp(App[int]):
     async def action_quit(self) -> None:
         running = self.model.live_count()
         if not running:
-            await self._shutdown()
+            await self._stop_runtime_and_exit()
             return
 
         async def confirmed(yes: bool | None) -> None:
             if yes:
-                await self._shutdown()
+                await self._stop_runtime_and_exit()
 
         plural = "s are" if running != 1 else " is"
         self.push_screen(
@@ -449,7 +459,7 @@ class AgentUIApp(App[int]):
             confirmed,
         )
 
-    async def _shutdown(self) -> None:
+    async def _stop_runtime_and_exit(self) -> None:
         # Let the runtime cancel its agents and record their ends before the app goes.
         if self._runtime_stop is not None and self._runtime_worker is not None:
             self._runtime_stop.set()

@@ -4,12 +4,14 @@
     agentui run [--json] TASK          run headless; one JSON event per line with --json
     agentui --version
 
-Textual is imported only when the app opens, so headless runs start fast.
+The model is Claude when ANTHROPIC_API_KEY is set, else the offline scripted model;
+`--provider` chooses. Textual is imported only when the app opens, so headless runs start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,30 +20,93 @@ from agentui.core import __version__
 from agentui.core.errors import AgentUIError
 from agentui.core.headless import run_headless
 from agentui.core.limits import Limits
-from agentui.core.providers.factory import PROVIDER_NAMES, make_provider
+from agentui.core.providers.claude_defaults import (
+    DEFAULT_MODEL,
+    DEFAULT_NARRATOR_MODEL,
+    DEFAULT_THINKING_BUDGET,
+    DEFAULT_TIMEOUT_S,
+    MIN_THINKING_BUDGET,
+    resolve_model,
+)
+from agentui.core.providers.factory import default_provider_name, make_provider
 from agentui.core.runtime import Runtime
+
+NO_KEY_NOTICE = "ANTHROPIC_API_KEY is not set: running on the offline scripted model"
+
+
+def _thinking_budget(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value != 0 and value < MIN_THINKING_BUDGET:
+        raise argparse.ArgumentTypeError(
+            f"at least {MIN_THINKING_BUDGET} tokens, or 0 for no thinking (got {value})"
+        )
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 (got {text})")
+    return value
 
 
 def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float) -> None:
-    parser.add_argument(
+    model = parser.add_argument_group("model")
+    model.add_argument(
         "--provider",
-        default="scripted",
-        choices=PROVIDER_NAMES,
-        help="model backend (default: scripted, offline)",
+        metavar="NAME",
+        help="scripted, anthropic, or replay:DIR "
+        "(default: anthropic when ANTHROPIC_API_KEY is set, else scripted)",
     )
-    parser.add_argument("--model", help="model id for the provider")
-    parser.add_argument(
-        "--script", metavar="FILE", help="scripted provider: play this JSON/TOML script"
+    model.add_argument(
+        "--model",
+        metavar="ID",
+        help=f"model id, or haiku / sonnet / opus (default on Claude: {DEFAULT_MODEL})",
     )
-    parser.add_argument(
+    model.add_argument(
+        "--narrator-model",
+        metavar="ID",
+        help=f"model that writes the monologue (default on Claude: {DEFAULT_NARRATOR_MODEL})",
+    )
+    model.add_argument(
+        "--thinking-budget",
+        type=_thinking_budget,
+        default=DEFAULT_THINKING_BUDGET,
+        metavar="TOKENS",
+        help="Claude: tokens for thinking, 0 for none: the budget of models before 4.6, "
+        f"room on top of the answer's for later ones (default {DEFAULT_THINKING_BUDGET})",
+    )
+    model.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="SECONDS",
+        help=f"Claude: longest wait for the API to send more before a request fails "
+        f"(default {DEFAULT_TIMEOUT_S:g})",
+    )
+    model.add_argument(
+        "--record",
+        metavar="DIR",
+        help="save every model exchange as a JSON file in DIR (play back: --provider replay:DIR)",
+    )
+    scripted = parser.add_argument_group("offline scripted model")
+    scripted.add_argument("--script", metavar="FILE", help="play this JSON/TOML script")
+    scripted.add_argument(
         "--pace",
         type=float,
         default=default_pace,
         metavar="SECONDS",
-        help=f"scripted provider: seconds between streamed chunks (default {default_pace:g})",
+        help=f"seconds between streamed chunks (default {default_pace:g})",
     )
-    parser.add_argument("--max-iterations", type=int, default=Limits().max_iterations, metavar="N")
-    parser.add_argument(
+    limits = parser.add_argument_group("limits")
+    limits.add_argument("--max-iterations", type=int, default=Limits().max_iterations, metavar="N")
+    limits.add_argument(
         "--tool-timeout", type=float, default=Limits().tool_timeout_s, metavar="SECONDS"
     )
 
@@ -76,16 +141,45 @@ def _run_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _settle_provider(args: argparse.Namespace) -> str | None:
+    """Fill in the provider and narrator model the options left open; return a notice to show.
+
+    A script file means the scripted model. The narrator model is only stored here: the
+    monologue service reads it from `args.narrator_model`.
+    """
+    notice = None
+    if args.provider is None:
+        args.provider = "scripted" if args.script else default_provider_name(os.environ)
+        if args.provider == "scripted" and not args.script:
+            notice = NO_KEY_NOTICE
+    if args.narrator_model is not None:
+        args.narrator_model = resolve_model(args.narrator_model)
+    elif args.provider == "anthropic":
+        args.narrator_model = DEFAULT_NARRATOR_MODEL
+    return notice
+
+
 def _runtime_factory(args: argparse.Namespace) -> Runtime:
-    provider = make_provider(args.provider, model=args.model, script=args.script, pace_s=args.pace)
+    provider = make_provider(
+        args.provider,
+        model=args.model,
+        script=args.script,
+        pace_s=args.pace,
+        thinking_budget=args.thinking_budget,
+        timeout_s=args.timeout,
+        record=args.record,
+    )
     limits = Limits(max_iterations=args.max_iterations, tool_timeout_s=args.tool_timeout)
     return Runtime(provider, limits=limits)
 
 
 def _run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
+    notice = _settle_provider(args)
     try:
         _runtime_factory(args)  # fail fast on a bad script or option, before anything prints
+        if notice:
+            print(f"agentui: {notice}", file=sys.stderr)
         return anyio.run(
             lambda: run_headless(
                 lambda: _runtime_factory(args),
@@ -107,6 +201,7 @@ def _run(argv: Sequence[str]) -> int:
 
 def _app(argv: Sequence[str]) -> int:
     args = _app_parser().parse_args(argv)
+    _settle_provider(args)  # the status bar says when the offline model runs
     try:
         _runtime_factory(args)
     except AgentUIError as exc:

@@ -70,6 +70,7 @@ class RunViewModel:
         self.open_queries: dict[str, str] = {}  # query id -> agent id, in the order raised
         self.narratives: list[tuple[str, NarrativeEntry]] = []
         self.narrator_tokens = 0
+        self.last_error: tuple[str, str] | None = None  # (agent name, error) for the status bar
         self._entries_by_key: dict[tuple[str, str], Entry] = {}
 
     # -- reading -------------------------------------------------------------------------
@@ -181,6 +182,7 @@ class RunViewModel:
                     self._add(agent, Entry(agent.id, "notice", f"{new}: {reason}"), changes)
             case ev.ExecutionFailed(error=error):
                 agent.error = error
+                self.last_error = (agent.name, error)
                 self._add(
                     agent, Entry(agent.id, "error", error, title="error", failed=True), changes
                 )

@@ -1,1 +1,67 @@
-"""The monologue: a narrator that turns each agent's events into short first-person summaries."""
+"""The monologue: a narrator that turns each agent's events into short first-person summaries.
+
+    from agentui.core.monologue import MonologueConfig, attach_monologue
+
+Names are loaded on first use: events.py imports `monologue.entry`, and the service side
+imports events.py, so importing everything here eagerly would be circular.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .action import Action, ActionKind
+    from .attach import AttachedMonologue, attach_monologue
+    from .callbacks import AgentCallbacks
+    from .config import MODEL_ALIASES, MonologueConfig, MonologueConfigError
+    from .decorator import monologue
+    from .entry import NarrativeEntry, NarrativeMetadata
+    from .narrator import Narration, NarrationAsk, Narrator, NarratorError
+    from .service import MonologueService
+
+_EXPORTS = {
+    "Action": "action",
+    "ActionKind": "action",
+    "AgentCallbacks": "callbacks",
+    "AttachedMonologue": "attach",
+    "MODEL_ALIASES": "config",
+    "MonologueConfig": "config",
+    "MonologueConfigError": "config",
+    "MonologueService": "service",
+    "Narration": "narrator",
+    "NarrationAsk": "narrator",
+    "NarrativeEntry": "entry",
+    "NarrativeMetadata": "entry",
+    "Narrator": "narrator",
+    "NarratorError": "narrator",
+    "attach_monologue": "attach",
+    "monologue": "decorator",
+}
+
+__all__ = [
+    "MODEL_ALIASES",
+    "Action",
+    "ActionKind",
+    "AgentCallbacks",
+    "AttachedMonologue",
+    "MonologueConfig",
+    "MonologueConfigError",
+    "MonologueService",
+    "Narration",
+    "NarrationAsk",
+    "NarrativeEntry",
+    "NarrativeMetadata",
+    "Narrator",
+    "NarratorError",
+    "attach_monologue",
+    "monologue",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..conversation import Message
 from ..usage import Usage
@@ -29,6 +29,10 @@ class ProviderRequest:
     agent_id: str = ""
     agent_name: str = ""
     iteration: int = 0
+    # "narrator": the monologue's narrator asks for a summary of agent `agent_id`'s recent
+    # events; the agent itself is not calling. Providers may answer it differently (the scripted
+    # one narrates instead of playing the agent's script, and never consumes a scripted turn).
+    purpose: Literal["agent", "narrator"] = "agent"
 
 
 # Neutral stream events. A stream yields any number of deltas, then exactly one StreamEnd.

@@ -31,6 +31,7 @@ from .base import (
     UsageReport,
 )
 from .demo import demo_turn
+from .narration import narration_turn
 from .script import Script, Turn
 
 CHARS_PER_TOKEN = 3.5
@@ -76,6 +77,10 @@ class ScriptedProvider:
         self._ticks = 0
 
     def _next_turn(self, request: ProviderRequest) -> Turn:
+        if request.purpose == "narrator":
+            # The monologue's narrator, not an agent: answer from the request itself, and leave
+            # every agent's script (and its cursor) untouched.
+            return narration_turn(request)
         if self.script is None:
             return demo_turn(request)
         turns = self.script.turns_for(request.agent_name)

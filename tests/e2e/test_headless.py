@@ -240,6 +240,8 @@ def test_api_key_never_appears_in_the_output(tmp_path: Path) -> None:
     secret = "sk-test-SECRET123"
     run = agentui(
         "run",
+        "--provider",
+        "scripted",  # a key alone would choose Claude; this checks the offline path's output
         "--json",
         "--answer",
         "anything",

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import anyio
 from agentui.core.clock import FrozenClock
+from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.script import Script
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
@@ -32,6 +33,8 @@ def make_app(
         return Runtime(ScriptedProvider(script), tools=registry, clock=clock)
 
     options.setdefault("remember_theme", False)
+    # The narrator runs beside the agents at its own pace; screens that show it wait for it.
+    options.setdefault("monologue", MonologueConfig(enabled=False))
     return AgentUIApp(runtime, initial_task=task, clock=clock, **options)  # type: ignore[arg-type]
 
 

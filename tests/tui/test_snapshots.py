@@ -1,45 +1,139 @@
-"""Screens as SVG snapshots: frozen clock, fixed ids, zero-delay scripted streams."""
+"""Screens as SVG snapshots: frozen clock, fixed ids, zero-delay scripted streams, no blink."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from agentui.core.tree import AgentStatus
+import pytest
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.providers.script import Script, ScriptedError, Turn
+from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from textual.pilot import Pilot
-from textual.widgets import Input
 
-from .helpers import make_app, settle
+from .helpers import has_status, make_app, settle
 
-
-def _no_blink(app: AgentUIApp) -> None:
-    app.query_one("#prompt", Input).cursor_blink = False
+SIZE = (110, 30)
+HOLD = Turn(text="Working through the first part of the plan now.", hang_after_chunks=3)
 
 
 def test_start_screen(snap_compare: Any) -> None:
+    assert snap_compare(make_app(), terminal_size=SIZE)
+
+
+def _tree_app() -> AgentUIApp:
+    script = Script(agents={"*": [HOLD], "main.2": [Turn(text="Budget done: 1,200 EUR.")]})
+    return make_app("Plan a product launch", script)
+
+
+async def _spawn_children(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, AgentUIApp) and app.runtime is not None
+    await settle(pilot, has_status(app, "a1", S.RUNNING))
+    for task in ("Find venues in Lisbon", "Draft the budget", "Write the invitations"):
+        app.runtime.start(task, parent_id="a1")
+    app.runtime.start("Compare catering offers", parent_id="a2")
+    await settle(pilot, has_status(app, "a3", S.COMPLETED))
+    app.runtime.pause("a4")
+    await settle(pilot, has_status(app, "a4", S.PAUSED))
+    await settle(pilot, lambda: "text" in [e.kind for e in app.model.agents["a1"].entries])
+
+
+def test_running_tree_with_subagents(snap_compare: Any) -> None:
+    assert snap_compare(_tree_app(), run_before=_spawn_children, terminal_size=SIZE)
+
+
+def test_all_agents_transcript(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
-        _no_blink(pilot.app)  # type: ignore[arg-type]
+        await _spawn_children(pilot)
+        await pilot.press("a")
 
-    assert snap_compare(make_app(), run_before=run_before, terminal_size=(100, 28))
+    assert snap_compare(_tree_app(), run_before=run_before, terminal_size=SIZE)
 
 
-def test_waiting_question(snap_compare: Any) -> None:
-    app = make_app("Plan a birthday party")
+def _asking_app() -> AgentUIApp:
+    return make_app("Plan a birthday party")
+
+
+async def _until_question(pilot: Pilot[int]) -> None:
+    app = pilot.app
+    assert isinstance(app, AgentUIApp)
+    await settle(pilot, lambda: bool(app.model.open_queries))
+
+
+def test_pending_inline_question(snap_compare: Any) -> None:
+    assert snap_compare(_asking_app(), run_before=_until_question, terminal_size=SIZE)
+
+
+def test_modify_modal(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        await _until_question(pilot)
+        pilot.app.query_one("#tree").focus()
+        await pilot.press("m")
+
+    assert snap_compare(_asking_app(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_delete_confirm(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        await _spawn_children(pilot)
+        pilot.app.query_one("#tree").focus()
+        await pilot.press("d")
+
+    assert snap_compare(_tree_app(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_help_screen(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        pilot.app.query_one("#tree").focus()
+        await pilot.press("question_mark")
+
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
+
+
+@pytest.mark.parametrize("theme", ["agentui-dark", "agentui-light", "agentui-high-contrast"])
+def test_each_shipped_theme(snap_compare: Any, theme: str) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        await _spawn_children(pilot)
+        pilot.app.theme = theme
+        await pilot.pause()
+
+    assert snap_compare(_tree_app(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_error_node(snap_compare: Any) -> None:
+    script = Script.for_all(
+        Turn(
+            text="Starting on it",
+            error=ScriptedError(message="the model is overloaded", after_chunks=2),
+        )
+    )
+    app = make_app("Summarise the report", script)
 
     async def run_before(pilot: Pilot[int]) -> None:
-        _no_blink(app)
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await settle(pilot, has_status(app, "a1", S.ERROR))
 
-    assert snap_compare(app, run_before=run_before, terminal_size=(100, 28))
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
 def test_completed_run_at_80_by_24(snap_compare: Any) -> None:
-    app = make_app("Plan a birthday party")
+    app = _asking_app()
 
     async def run_before(pilot: Pilot[int]) -> None:
-        _no_blink(app)
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await _until_question(pilot)
         await pilot.press(*"cake", "enter")
-        await settle(pilot, lambda: app.model.agents["a1"].status is AgentStatus.COMPLETED)
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
 
     assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
+
+
+def test_monologue_sidebar_with_narratives(snap_compare: Any) -> None:
+    app = make_app("Plan a birthday party", monologue=MonologueConfig())
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await _until_question(pilot)
+        await pilot.press(*"cake", "enter")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        await settle(pilot, lambda: any(e.metadata.is_final for _, e in app.model.narratives))
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)

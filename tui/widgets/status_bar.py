@@ -40,4 +40,7 @@ class StatusBar(Static):
             text.append(f" (+{model.narrator_tokens:,} narrator)", style="dim")
         if elapsed is not None:
             text.append(f"  │ {format_elapsed(elapsed)}")
+        if model.last_error is not None:
+            name, error = model.last_error
+            text.append(f"  │ {name}: {error}", style="bold red")
         self.update(text)

@@ -1,0 +1,84 @@
+"""What tokens cost: a per-model price table, editable from config, and the cost of a Usage.
+
+Prices are USD per million tokens. Cache writes are priced at the 5-minute rate (the usage a
+response reports does not say which lifetime was written). A model missing from the table has
+no cost (None), never a guessed one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .usage import Usage
+
+PER_TOKEN = 1 / 1_000_000
+
+
+class ModelPrice(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cache_write: float = Field(ge=0)
+    cache_read: float = Field(ge=0)
+
+    def cost(self, usage: Usage) -> float:
+        return PER_TOKEN * (
+            usage.input_tokens * self.input
+            + usage.output_tokens * self.output
+            + usage.cache_creation_input_tokens * self.cache_write
+            + usage.cache_read_input_tokens * self.cache_read
+        )
+
+
+class PriceTable(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    models: dict[str, ModelPrice] = Field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, base: PriceTable | None = None) -> PriceTable:
+        """A table from plain data (e.g. a config file's `[prices]`), over `base` when given.
+
+        `data` maps model ids to `{input, output, cache_write, cache_read}`; an entry replaces
+        the base's entry for that id whole, so a config never mixes two price lists.
+        """
+        own = cls.model_validate({"models": dict(data)})
+        if base is None:
+            return own
+        return cls(models={**base.models, **own.models})
+
+    def price_for(self, model: str) -> ModelPrice | None:
+        """The model's price; a dated id (`claude-sonnet-4-5-20250929`) uses its base id's."""
+        price = self.models.get(model)
+        if price is not None:
+            return price
+        bases = [m for m in self.models if model.startswith(m + "-")]
+        return self.models[max(bases, key=len)] if bases else None
+
+    def cost(self, model: str, usage: Usage) -> float | None:
+        price = self.price_for(model)
+        return price.cost(usage) if price is not None else None
+
+
+def _price(input: float, output: float, cache_write: float, cache_read: float) -> ModelPrice:
+    return ModelPrice(input=input, output=output, cache_write=cache_write, cache_read=cache_read)
+
+
+# List prices (USD per million tokens) as published when this was written; a config file can
+# replace any entry. Haiku 5.5 is billed in two bands: this is the band for prompts up to 100k
+# tokens.
+DEFAULT_PRICES = PriceTable(
+    models={
+        "claude-haiku-4-5": _price(1.00, 5.00, 1.25, 0.10),
+        "claude-sonnet-4-5": _price(3.00, 15.00, 3.75, 0.30),
+        "claude-sonnet-4-6": _price(3.00, 15.00, 3.75, 0.30),
+        "claude-opus-4-8": _price(5.00, 25.00, 6.25, 0.50),
+        "claude-haiku-5-5": _price(0.10, 0.50, 0.125, 0.01),
+        "claude-sonnet-5-5": _price(2.00, 10.00, 2.50, 0.10),
+        "claude-opus-5-5": _price(4.00, 20.00, 5.00, 0.20),
+    }
+)

@@ -1,0 +1,106 @@
+"""Claude through the official anthropic SDK (`AsyncAnthropic`, `messages.stream`).
+
+`stream()` is an async generator around the SDK's `async with`: closing it early (the loop does
+on cancel, pause-then-cancel and delete) leaves the `async with` and closes the HTTP stream at
+once. The SDK retries before the first byte; failures after it become retryable ProviderErrors
+that the loop retries (see anthropic_errors.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import anthropic
+import anyio
+import httpx2
+
+from ..errors import AgentUIError, ProviderError
+from .anthropic_errors import provider_error
+from .anthropic_request import request_params
+from .anthropic_stream import StreamTranslator
+from .base import ProviderRequest, StreamEvent
+from .claude_defaults import (
+    CONNECT_TIMEOUT_S,
+    DEFAULT_MODEL,
+    DEFAULT_TIMEOUT_S,
+    MIN_THINKING_BUDGET,
+    resolve_model,
+)
+
+DEFAULT_MAX_RETRIES = 2  # the SDK's attempts before the first byte, after the first one
+
+
+class AnthropicProvider:
+    name = "anthropic"
+
+    def __init__(
+        self,
+        *,
+        model: str = DEFAULT_MODEL,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        client: anthropic.AsyncAnthropic | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        thinking_budget: int | None = None,
+    ) -> None:
+        """Give `api_key` (and `base_url`, else ANTHROPIC_BASE_URL or the public API), or a
+        ready `client` (tests). `thinking_budget` None or 0 leaves thinking off."""
+        if thinking_budget and thinking_budget < MIN_THINKING_BUDGET:
+            raise AgentUIError(
+                f"the thinking budget must be at least {MIN_THINKING_BUDGET} tokens "
+                f"(or 0 for no thinking), not {thinking_budget}"
+            )
+        self.model = resolve_model(model)
+        self.thinking_budget = thinking_budget or None
+        self.timeout_s = timeout_s
+        self._owns_client = client is None
+        if client is None:
+            if not api_key:
+                raise AgentUIError(
+                    "ANTHROPIC_API_KEY is not set: export it to run on Claude, "
+                    "or use --provider scripted for the offline model"
+                )
+            client = anthropic.AsyncAnthropic(
+                api_key=api_key,
+                base_url=base_url,
+                max_retries=max_retries,
+                timeout=httpx2.Timeout(timeout_s, connect=min(CONNECT_TIMEOUT_S, timeout_s)),
+            )
+        self._client = client
+        self.base_url = str(client.base_url).rstrip("/")
+
+    async def aclose(self) -> None:
+        """Close the HTTP client this provider made (a client passed in is the caller's)."""
+        if self._owns_client:
+            await self._client.close()
+
+    def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        return self._stream(request)
+
+    async def _stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        params = request_params(request, thinking_budget=self.thinking_budget)
+        translator = StreamTranslator()
+        try:
+            async with self._client.messages.stream(**params) as events:
+                try:
+                    async for raw in events:
+                        for event in translator.feed(raw):
+                            yield event
+                finally:
+                    # Closing while being cancelled must not itself be cancelled half-way:
+                    # the server would not see the disconnect until the socket is collected.
+                    with anyio.CancelScope(shield=True):
+                        await events.close()
+        except ProviderError:
+            raise
+        except Exception as exc:
+            error = provider_error(
+                exc, model=request.model, base_url=self.base_url, timeout_s=self.timeout_s
+            )
+            if error is None:
+                raise
+            raise error from exc
+        if not translator.finished:
+            # A close-delimited stream cut short ends like a complete one, minus message_stop.
+            raise ProviderError("the response ended before it was complete", retryable=True)

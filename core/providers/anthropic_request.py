@@ -1,0 +1,139 @@
+"""Our request as Messages API parameters: system text, messages, tools and thinking.
+
+The conversation model is looser than the API, so the mapping repairs what the API would reject:
+- messages with role "system" join the instructions in `system`;
+- consecutive messages of one role are merged (the API wants user and assistant to alternate;
+  a `pause_turn` continuation, for one, leaves two assistant messages in a row);
+- in a user message tool results come first, as the API requires;
+- empty text blocks and empty messages are dropped, and thinking without a signature (from
+  another provider) is dropped: the API only accepts thinking it signed;
+- an interrupted assistant message is sent as its plain text (its tool calls never ran);
+- a window that starts with the assistant gets a short user message in front.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from ..conversation import Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from ..errors import ProviderError
+from .base import ProviderRequest
+from .claude_defaults import MIN_THINKING_BUDGET
+
+WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
+
+# Claude 4.6 and later think adaptively (the fixed-budget form is deprecated there and refused
+# by the newest models); earlier ones only know a fixed budget. Ids carry the version:
+# claude-sonnet-4-6, claude-3-7-sonnet-20250219; a dated id like claude-opus-4-20250514 has
+# no minor version.
+ADAPTIVE_SINCE = (4, 6)
+_VERSION = re.compile(r"claude-(?:[a-z]+-)?(\d+)-(\d{1,2})(?!\d)")
+
+ApiBlock = dict[str, Any]
+ApiMessage = dict[str, Any]
+
+
+def _block(block: Any, *, interrupted: bool) -> ApiBlock | None:
+    if isinstance(block, TextBlock):
+        return {"type": "text", "text": block.text} if block.text.strip() else None
+    if interrupted:
+        return None  # an interrupted response is kept as the text the person saw
+    if isinstance(block, ThinkingBlock):
+        if not block.signature:
+            return None
+        return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    if isinstance(block, ToolUseBlock):
+        return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
+    if isinstance(block, ToolResultBlock):
+        result: ApiBlock = {"type": "tool_result", "tool_use_id": block.tool_use_id}
+        if block.content:
+            result["content"] = block.content
+        if block.is_error:
+            result["is_error"] = True
+        return result
+    raise TypeError(f"no Messages API mapping for {type(block).__name__}")
+
+
+def api_messages(messages: list[Message]) -> list[ApiMessage]:
+    """The conversation (without its system messages) as alternating API messages."""
+    out: list[ApiMessage] = []
+    for message in messages:
+        if message.role == "system":
+            continue
+        blocks = [
+            mapped
+            for block in message.content
+            if (mapped := _block(block, interrupted=message.interrupted)) is not None
+        ]
+        if not blocks:
+            continue
+        if out and out[-1]["role"] == message.role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": message.role, "content": blocks})
+    for message in out:
+        if message["role"] == "user":  # stable: tool results first, the rest in order
+            message["content"].sort(key=lambda b: b["type"] != "tool_result")
+    if out and out[-1]["role"] == "assistant":
+        _trim_trailing_whitespace(out[-1])
+    if not out or out[0]["role"] != "user":
+        out.insert(0, {"role": "user", "content": [{"type": "text", "text": WINDOW_START}]})
+    return out
+
+
+def _trim_trailing_whitespace(message: ApiMessage) -> None:
+    """The API rejects a final assistant message that ends in whitespace."""
+    last = message["content"][-1]
+    if last["type"] == "text":
+        last["text"] = last["text"].rstrip()
+
+
+def system_text(request: ProviderRequest) -> str:
+    parts = [request.instructions, *(m.text for m in request.messages if m.role == "system")]
+    return "\n\n".join(part for part in parts if part.strip())
+
+
+def thinking_form(model: str) -> Literal["adaptive", "budget"]:
+    """How the model takes thinking; an id without a version keeps the fixed-budget form."""
+    match = _VERSION.search(model)
+    if match is None:
+        return "budget"
+    version = (int(match.group(1)), int(match.group(2)))
+    return "adaptive" if version >= ADAPTIVE_SINCE else "budget"
+
+
+def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> dict[str, Any]:
+    """Keyword arguments for `client.messages.stream(...)`.
+
+    `request.thinking_budget`, when set, wins over the provider's `thinking_budget`; 0 turns
+    thinking off. A model before 4.6 gets it as its fixed budget; a later one thinks as much as
+    it judges useful. Either way thinking counts toward `max_tokens`, so the budget is added on
+    top of the request's `max_tokens` to keep the same room for the answer.
+    """
+    params: dict[str, Any] = {
+        "model": request.model,
+        "max_tokens": request.max_tokens,
+        "messages": api_messages(request.messages),
+    }
+    system = system_text(request)
+    if system:
+        params["system"] = system
+    if request.tools:
+        params["tools"] = [
+            {"name": t.name, "description": t.description, "input_schema": t.input_schema}
+            for t in request.tools
+        ]
+    budget = request.thinking_budget if request.thinking_budget is not None else thinking_budget
+    if budget:
+        if budget < MIN_THINKING_BUDGET:
+            raise ProviderError(
+                f"the thinking budget must be at least {MIN_THINKING_BUDGET} tokens "
+                f"(or 0 for no thinking), not {budget}"
+            )
+        if thinking_form(request.model) == "adaptive":
+            params["thinking"] = {"type": "adaptive"}
+        else:
+            params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        params["max_tokens"] = request.max_tokens + budget
+    return params

@@ -1,0 +1,138 @@
+"""The SDK's stream events as neutral events: the cases a stub stream rarely produces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentui.core.providers.anthropic_stream import StreamTranslator
+from agentui.core.providers.base import (
+    StreamEnd,
+    TextChunk,
+    ThinkingChunk,
+    ToolArgsDelta,
+    ToolUseStart,
+    ToolUseStop,
+    UsageReport,
+)
+from agentui.core.usage import Usage
+from anthropic.types import (
+    RawContentBlockDeltaEvent,
+    RawContentBlockStartEvent,
+    RawContentBlockStopEvent,
+    RawMessageDeltaEvent,
+    RawMessageStartEvent,
+    RawMessageStopEvent,
+)
+
+
+def start(**usage: int) -> RawMessageStartEvent:
+    return RawMessageStartEvent.model_validate(
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-6",
+                "content": [],
+                "usage": {"input_tokens": 10, "output_tokens": 1, **usage},
+            },
+        }
+    )
+
+
+def block_start(index: int, block: dict[str, Any]) -> RawContentBlockStartEvent:
+    return RawContentBlockStartEvent.model_validate(
+        {"type": "content_block_start", "index": index, "content_block": block}
+    )
+
+
+def delta(index: int, body: dict[str, Any]) -> RawContentBlockDeltaEvent:
+    return RawContentBlockDeltaEvent.model_validate(
+        {"type": "content_block_delta", "index": index, "delta": body}
+    )
+
+
+def stop(index: int) -> RawContentBlockStopEvent:
+    return RawContentBlockStopEvent(type="content_block_stop", index=index)
+
+
+def message_delta(stop_reason: str, **usage: int) -> RawMessageDeltaEvent:
+    return RawMessageDeltaEvent.model_validate(
+        {"type": "message_delta", "delta": {"stop_reason": stop_reason}, "usage": usage}
+    )
+
+
+def translate(*events: Any) -> tuple[list[Any], StreamTranslator]:
+    translator = StreamTranslator()
+    out = [neutral for event in events for neutral in translator.feed(event)]
+    return out, translator
+
+
+def test_redacted_thinking_and_server_tool_blocks_are_skipped() -> None:
+    out, translator = translate(
+        start(),
+        block_start(0, {"type": "redacted_thinking", "data": "opaque"}),
+        stop(0),
+        block_start(1, {"type": "text", "text": ""}),
+        delta(1, {"type": "text_delta", "text": "Hi"}),
+        stop(1),
+        message_delta("end_turn", output_tokens=3),
+        RawMessageStopEvent(type="message_stop"),
+    )
+
+    assert out[:-2] == [TextChunk("Hi")]
+    assert translator.finished
+
+
+def test_a_tool_use_with_its_input_whole_still_sends_the_arguments() -> None:
+    out, _ = translate(
+        start(),
+        block_start(0, {"type": "tool_use", "id": "t1", "name": "lookup", "input": {"q": "x"}}),
+        stop(0),
+    )
+
+    assert out == [
+        ToolUseStart("t1", "lookup"),
+        ToolArgsDelta("t1", '{"q": "x"}'),
+        ToolUseStop("t1"),
+    ]
+
+
+def test_a_signature_closes_its_thinking_block() -> None:
+    out, _ = translate(
+        start(),
+        block_start(0, {"type": "thinking", "thinking": "", "signature": ""}),
+        delta(0, {"type": "thinking_delta", "thinking": "Plan."}),
+        delta(0, {"type": "signature_delta", "signature": "sig"}),
+        stop(0),
+    )
+
+    assert out == [ThinkingChunk("Plan."), ThinkingChunk("", signature="sig")]
+
+
+def test_usage_is_cumulative_and_message_delta_overrides_what_it_names() -> None:
+    out, _ = translate(
+        start(cache_creation_input_tokens=5, cache_read_input_tokens=6),
+        message_delta("max_tokens", output_tokens=40, cache_read_input_tokens=9),
+        message_delta("max_tokens", output_tokens=50),
+        RawMessageStopEvent(type="message_stop"),
+    )
+
+    assert out == [
+        UsageReport(
+            Usage(
+                input_tokens=10,
+                output_tokens=50,
+                cache_creation_input_tokens=5,
+                cache_read_input_tokens=9,
+            )
+        ),
+        StreamEnd("max_tokens"),
+    ]
+
+
+def test_a_stream_without_message_stop_is_not_finished() -> None:
+    _, translator = translate(start(), block_start(0, {"type": "text", "text": "Hal"}))
+
+    assert not translator.finished

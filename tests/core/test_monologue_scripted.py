@@ -1,0 +1,76 @@
+"""The scripted provider narrates offline: deterministic lines, the wait signal, scripts intact."""
+
+from __future__ import annotations
+
+import pytest
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.monologue.narrator import NarrationAsk, Narrator
+from agentui.core.providers.base import ProviderRequest, TextChunk
+from agentui.core.providers.narration import narrate
+from agentui.core.providers.script import Script, Turn
+from agentui.core.providers.scripted import ScriptedProvider
+
+from .test_monologue_fakes import call, result, text, thought
+
+pytestmark = pytest.mark.anyio
+
+
+def request(*actions: object, history: tuple[str, ...] = (), **ask: object) -> ProviderRequest:
+    narrator = Narrator(ScriptedProvider(), MonologueConfig())
+    return narrator.build_request(NarrationAsk("a1", "main", actions, history, **ask))  # type: ignore[arg-type]
+
+
+def test_lines_from_results_failures_thoughts_and_text() -> None:
+    assert narrate(request(call(), result())) == 'I used lookup and got "found: 8080".'
+    assert narrate(request(call("a"), result("a", "no such file", error=True))) == (
+        "I tried a, but it failed (no such file)."
+    )
+    assert narrate(request(call(), result(), call("b"), result("b", "boom", error=True))) == (
+        'I used lookup and got "found: 8080", but b failed (boom).'
+    )
+    assert narrate(request(call(), result(), call("ask_user"))) == (
+        'I used lookup and got "found: 8080", and now I\'m waiting on ask_user.'
+    )
+    assert narrate(request(thought("Where is the port set?"))) == (
+        "I'm thinking it over: Where is the port set?"
+    )
+    assert narrate(request(text("The port is 8080."))) == "I wrote: The port is 8080."
+
+
+def test_it_waits_on_a_bare_call_unless_it_may_not() -> None:
+    assert narrate(request(call())) == "..."
+    assert narrate(request(call(), forced=True)) == "I'm calling lookup."
+    assert (
+        narrate(request(call(), final_status="cancelled")) == "I was stopped. I'm calling lookup."
+    )
+
+
+def test_the_closing_line_says_how_it_ended_and_repeats_are_marked() -> None:
+    assert narrate(request(call(), result(), text("Done."), final_status="completed")) == (
+        'Done. I used lookup and got "found: 8080", then wrote: Done.'
+    )
+    line = narrate(request(call(), result()))
+    assert narrate(request(call(), result(), history=(line,))) == f"Still at it: {line}"
+
+
+def test_long_details_are_cut_at_a_word() -> None:
+    long = "the configuration file lists every port the service listens on"
+    assert narrate(request(call(), result(detail=long))) == (
+        'I used lookup and got "the configuration file lists every port…".'
+    )
+
+
+async def test_narrator_requests_leave_the_agents_script_alone() -> None:
+    provider = ScriptedProvider(Script.for_all(Turn(text="Agent turn 1."), Turn(text="Turn 2.")))
+    narrated = await _text(provider, request(call(), result()))
+    assert narrated == 'I used lookup and got "found: 8080".'
+    agent = ProviderRequest(
+        model="scripted-1", instructions="", messages=[], agent_id="a1", agent_name="main"
+    )
+    assert await _text(provider, agent) == "Agent turn 1."
+    assert await _text(provider, request(thought())) != "Turn 2."
+    assert await _text(provider, agent) == "Turn 2."
+
+
+async def _text(provider: ScriptedProvider, req: ProviderRequest) -> str:
+    return "".join([e.text async for e in provider.stream(req) if isinstance(e, TextChunk)])
