@@ -405,9 +405,9 @@ class Subscription:
 
 
 class EventBus:
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, *, last_seq: int = 0) -> None:
         self._clock = clock
-        self._seq = 0
+        self._seq = last_seq  # a resumed session continues its numbering
         self._subscriptions: list[Subscription] = []
 
     @property

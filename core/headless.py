@@ -14,7 +14,9 @@ from typing import TextIO
 import anyio
 import anyio.to_thread
 
-from .events import Event, QueryRaised, TextDelta, ToolStarted
+from .events import Event, MonologueGenerated, QueryRaised, TextDelta, ToolStarted
+from .monologue.attach import attach_monologue
+from .monologue.config import MonologueConfig
 from .runtime import Runtime
 from .tree import AgentStatus
 
@@ -57,6 +59,8 @@ class HeadlessPrinter:
             self._err.write(f"\n[{event.agent_id}] tool {event.call.name}\n")
         elif isinstance(event, QueryRaised):
             self._err.write(f"\n[{event.agent_id}] question: {event.prompt}\n> ")
+        elif isinstance(event, MonologueGenerated):
+            self._err.write(f"\n[{event.entry.agent_name}] {event.entry.text}\n")
 
     def flush(self) -> None:
         if self.closed:
@@ -77,8 +81,13 @@ async def run_headless(
     stdin: TextIO,
     stdout: TextIO,
     stderr: TextIO,
+    monologue: MonologueConfig | None = None,
 ) -> int:
-    """Run `task` to its end; the exit status is 0 when the root agent completed."""
+    """Run `task` to its end; the exit status is 0 when the root agent completed.
+
+    With an enabled `monologue` config the agents are narrated too, and the run waits (at most
+    the narrator's timeout) for the closing narratives before it ends.
+    """
     pending_answers = list(answers)
     stdin_open = True
 
@@ -98,6 +107,7 @@ async def run_headless(
 
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)  # lossless: every delta as emitted
+        narration = attach_monologue(runtime, runtime.provider, monologue) if monologue else None
         root_id = runtime.start(task)
         printer = HeadlessPrinter(stdout, stderr, json_output=json_output, root_id=root_id)
         async with anyio.create_task_group() as answerers:
@@ -112,6 +122,9 @@ async def run_headless(
                 printer.flush()
             answerers.cancel_scope.cancel()
         node = runtime.node(root_id)
+        if narration is not None and not printer.closed:
+            with anyio.move_on_after(narration.config.timeout_s):
+                await narration.wait_idle()
     if printer.closed:
         return 141  # as Unix tools do when their reader goes away
     for event in events.drain():  # the shutdown's own events (other agents cancelled)

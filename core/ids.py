@@ -12,3 +12,10 @@ class IdSource:
     def next(self, prefix: str) -> str:
         self._counters[prefix] += 1
         return f"{prefix}{self._counters[prefix]}"
+
+    def observe(self, identifier: str) -> None:
+        """Note an id made earlier (a resumed session) so new ids never repeat it."""
+        prefix = identifier.rstrip("0123456789")
+        number = identifier[len(prefix) :]
+        if prefix and number:
+            self._counters[prefix] = max(self._counters[prefix], int(number))

@@ -136,6 +136,7 @@ class Runtime:
         streaming: bool = True,
         clock: Clock | None = None,
         ids: IdSource | None = None,
+        last_seq: int = 0,
         prices: PriceTable | None = None,
     ) -> None:
         self.provider = provider
@@ -147,7 +148,7 @@ class Runtime:
         self.streaming = streaming
         self.clock: Clock = clock if clock is not None else SystemClock()
         self._ids = ids if ids is not None else IdSource()
-        self._bus = EventBus(self.clock)
+        self._bus = EventBus(self.clock, last_seq=last_seq)
         self._tree = AgentTree()
         self._controls: dict[str, AgentControl] = {}
         self._queries: dict[str, Query] = {}
@@ -288,6 +289,25 @@ class Runtime:
         control.done = anyio.Event()
         control.stop_reason = None
         self._task_group.start_soon(self._run_agent, control, text, name=f"agent {agent_id}")
+
+    def adopt(self, node: AgentNode) -> None:
+        """Take in an agent rebuilt from a saved session, with its conversation, without running it.
+
+        Parents are adopted before their children. A node saved while still live comes back
+        cancelled ("interrupted"): `send(id, text)` continues it from its saved conversation.
+        Nothing is emitted: the saved events already tell its story.
+        """
+        if node.parent_id is not None and node.parent_id not in self._tree:
+            raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
+        node = node.model_copy(update={"children": []})
+        if node.status.is_live:
+            node.status = AgentStatus.CANCELLED
+            node.error = node.error or "interrupted: the session ended while it ran"
+        self._tree.add(node)
+        self._ids.observe(node.id)
+        control = AgentControl(node, self.clock)
+        control.done.set()
+        self._controls[node.id] = control
 
     def pause(self, agent_id: str, *, subtree: bool = False) -> None:
         targets = self._tree.subtree(agent_id) if subtree else [self._tree.get(agent_id)]

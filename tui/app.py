@@ -7,13 +7,13 @@ one batch: never one widget update per token.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 import anyio
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentUIError
-from agentui.core.events import Subscription
+from agentui.core.events import Event, Subscription
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
@@ -27,6 +27,7 @@ from textual.widgets import Footer, Input, Tree
 from textual.worker import Worker
 
 from .keymap import KEYS, bindings
+from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
 from .view_model import BatchChanges, Entry, RunViewModel
@@ -41,6 +42,10 @@ from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 ALL_AGENTS = "*"
+READ_ONLY_REFUSED = {
+    "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
+    "next_question",
+}  # fmt: skip
 TASK_PLACEHOLDER = "What should the agents do? (enter starts a new task)"
 
 
@@ -52,16 +57,24 @@ class AgentUIApp(App[int]):
 
     def __init__(
         self,
-        runtime_factory: Callable[[], Runtime],
+        runtime_factory: Callable[[], Runtime] | None = None,
         *,
         initial_task: str | None = None,
+        history: Sequence[Event] = (),
+        replay: ReplayFeed | None = None,
         clock: Clock | None = None,
         notice: str = "",
         monologue: MonologueConfig | None = None,
         remember_theme: bool = True,
     ) -> None:
         super().__init__()
+        if runtime_factory is None and replay is None:
+            raise ValueError("the app needs a runtime factory, or a replay to play")
         self._runtime_factory = runtime_factory
+        # A resumed session's saved events, shown before anything new happens.
+        self._backlog: list[Event] = list(history)
+        # A replay is read-only: no runtime, the recorded events play into the same screen.
+        self.replay = replay
         self._initial_task = initial_task
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.notice = notice
@@ -75,7 +88,7 @@ class AgentUIApp(App[int]):
         self._select_when_shown: str | None = None
         self.show_all = False  # transcript: every agent interleaved, or the selected one
         self.monologue_selected_only = False
-        self._events: Subscription | None = None
+        self._events: Subscription | ReplayFeed | None = None
         # Created in on_mount: anyio events need the running loop.
         self._runtime_ready: anyio.Event | None = None
         self._runtime_stop: anyio.Event | None = None
@@ -106,14 +119,21 @@ class AgentUIApp(App[int]):
         self.tree_view.border_title = "agents"
         self.transcript_view.border_title = "transcript"
         self.monologue_view.border_title = "monologue"
+        self.set_interval(1 / FLUSH_HZ, self.flush_events)
+        self.set_interval(1.0, self._tick)
+        if self.replay is not None:
+            self._events = self.replay
+            self.run_worker(self.replay.play(), name="replay")
+            self.prompt_view.display = False  # read-only: there is nothing to type
+            self.tree_view.focus()
+            return
+        assert self._runtime_factory is not None
         self._runtime_ready, self._runtime_stop = anyio.Event(), anyio.Event()
         self.runtime = self._runtime_factory()
         self._runtime_worker = self.run_worker(
             self._host_runtime(self.runtime), name="runtime", exit_on_error=True
         )
         await self._runtime_ready.wait()
-        self.set_interval(1 / FLUSH_HZ, self.flush_events)
-        self.set_interval(1.0, self._tick)
         self._refresh_status()
         if self._initial_task:
             self._start_task(self._initial_task)
@@ -156,6 +176,8 @@ class AgentUIApp(App[int]):
         if self._events is None:
             return
         batch = self._events.drain()
+        if self._backlog:
+            batch, self._backlog = self._backlog + batch, []
         if not batch:
             return
         changes = self.model.apply(batch)
@@ -197,9 +219,14 @@ class AgentUIApp(App[int]):
         self._refresh_status()
 
     def _refresh_status(self) -> None:
-        if self.runtime is None:
-            return
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]
+        if self.runtime is None:
+            ends = [a.ended_ts or a.started_ts for a in self.model.agents.values() if a.started_ts]
+            elapsed = max(ends) - min(starts) if starts and ends else None  # type: ignore[type-var]
+            done = self.replay is not None and self.replay.done
+            notice = "replay finished (read-only)" if done else "replaying (read-only)"
+            self.status_view.show(self.model, "replay", "", elapsed, notice)
+            return
         elapsed = self.clock.now() - min(starts) if starts else None
         provider = self.runtime.provider
         notice = self.notice or ("offline scripted model" if provider.name == "scripted" else "")
@@ -272,7 +299,9 @@ class AgentUIApp(App[int]):
             self._start_task(text)
 
     def _start_task(self, task: str) -> None:
-        assert self.runtime is not None
+        if self.runtime is None:
+            self.notify("This is a replay: nothing can be started here.", severity="warning")
+            return
         try:
             agent_id = self.runtime.start(task)
         except AgentUIError as exc:
@@ -297,6 +326,8 @@ class AgentUIApp(App[int]):
         return agent.status if agent is not None else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.runtime is None and action in READ_ONLY_REFUSED:
+            return None  # a replay only shows; nothing can be steered
         status = self._selected()
         live = status is not None and status.is_live
         applies: dict[str, bool] = {
@@ -442,7 +473,7 @@ class AgentUIApp(App[int]):
         self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
-        running = self.model.live_count()
+        running = self.model.live_count() if self.runtime is not None else 0
         if not running:
             await self._stop_runtime_and_exit()
             return

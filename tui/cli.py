@@ -20,6 +20,7 @@ from agentui.core import __version__
 from agentui.core.errors import AgentUIError
 from agentui.core.headless import run_headless
 from agentui.core.limits import Limits
+from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.claude_defaults import (
     DEFAULT_MODEL,
     DEFAULT_NARRATOR_MODEL,
@@ -119,6 +120,11 @@ def _app_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
     parser.add_argument("--version", action="version", version=f"agentui {__version__}")
+    parser.add_argument(
+        "--no-monologue",
+        action="store_true",
+        help="do not narrate the agents' work in the sidebar (it is on by default)",
+    )
     _add_provider_options(parser, default_pace=0.02)
     return parser
 
@@ -136,6 +142,11 @@ def _run_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="TEXT",
         help="answer to the next question an agent asks (repeatable); then stdin is read",
+    )
+    parser.add_argument(
+        "--monologue",
+        action="store_true",
+        help="also narrate the agents' work (monologue events; on stderr without --json)",
     )
     _add_provider_options(parser, default_pace=0.0)
     return parser
@@ -173,6 +184,12 @@ def _runtime_factory(args: argparse.Namespace) -> Runtime:
     return Runtime(provider, limits=limits)
 
 
+def _monologue_config(args: argparse.Namespace, *, enabled: bool) -> MonologueConfig:
+    if args.narrator_model is None:
+        return MonologueConfig(enabled=enabled)
+    return MonologueConfig(enabled=enabled, model=args.narrator_model)
+
+
 def _run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     notice = _settle_provider(args)
@@ -186,6 +203,7 @@ def _run(argv: Sequence[str]) -> int:
                 args.task,
                 json_output=args.json,
                 answers=args.answer,
+                monologue=_monologue_config(args, enabled=args.monologue),
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 stderr=sys.stderr,
@@ -201,7 +219,7 @@ def _run(argv: Sequence[str]) -> int:
 
 def _app(argv: Sequence[str]) -> int:
     args = _app_parser().parse_args(argv)
-    _settle_provider(args)  # the status bar says when the offline model runs
+    notice = _settle_provider(args)  # the status bar says when the offline model runs
     try:
         _runtime_factory(args)
     except AgentUIError as exc:
@@ -209,7 +227,12 @@ def _app(argv: Sequence[str]) -> int:
         return 2
     from .app import AgentUIApp  # Textual loads only for the app
 
-    app = AgentUIApp(runtime_factory=lambda: _runtime_factory(args), initial_task=args.task)
+    app = AgentUIApp(
+        runtime_factory=lambda: _runtime_factory(args),
+        initial_task=args.task,
+        notice="offline scripted model (no ANTHROPIC_API_KEY)" if notice else "",
+        monologue=_monologue_config(args, enabled=not args.no_monologue),
+    )
     app.run()
     return app.return_code or 0
 

@@ -201,7 +201,8 @@ class RunViewModel:
                 self._add(agent, Entry(agent.id, "notice", text, title="note"), changes)
             case ev.UsageUpdated(total=total):
                 agent.tokens = total.total_tokens
-                agent.cost_usd = getattr(event, "cost_usd", None) or agent.cost_usd
+                if event.total_cost_usd is not None:
+                    agent.cost_usd = event.total_cost_usd
                 changes.relabel.add(agent.id)
             case ev.MonologueGenerated(entry=entry, usage=usage):
                 self.narratives.append((agent.id, entry))

@@ -9,6 +9,7 @@ import pytest
 from agentui.core.errors import AgentUIError, UnknownAgentError
 from agentui.core.events import Event, MonologueFailed, Subscription
 from agentui.core.providers.script import Turn
+from agentui.core.tree import AgentStatus as S
 
 from .helpers import scripted_runtime
 
@@ -70,3 +71,32 @@ async def _until(subscription: Subscription, event_type: str) -> AsyncIterator[E
         yield event
         if event.type == event_type:
             return
+
+
+async def test_adopted_agents_keep_their_state_and_can_be_continued() -> None:
+    first = scripted_runtime(Turn(text="first answer"), Turn(text="second answer"))
+    async with first:
+        root = first.start("task")
+        await first.wait(root)
+        child = first.start("sub", parent_id=root)
+        await first.wait(child)
+        saved = [first.node(root).model_copy(deep=True), first.node(child).model_copy(deep=True)]
+        saved[1].status = S.RUNNING  # as if the session ended while it ran
+        last = first._bus.last_seq
+
+    again = scripted_runtime(Turn(text="continued"), last_seq=last)
+    async with again:
+        events = again.subscribe(maxsize=None)
+        for node in saved:
+            again.adopt(node)
+        assert again.node(root).status is S.COMPLETED
+        assert again.node(root).children == [child]
+        assert again.node(child).status is S.CANCELLED, "a live agent comes back interrupted"
+        assert len(again.node(root).conversation.messages) == 2
+        new = again.start("another")
+        assert new == "a3", "new ids never repeat adopted ones"
+        again.send(child, "Continue.")
+        node = await again.wait(child)
+        assert node.status is S.COMPLETED
+        first_event = events.drain()[0]
+        assert first_event.seq == last + 1, "a resumed session continues its numbering"

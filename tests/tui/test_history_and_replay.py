@@ -1,0 +1,60 @@
+"""The app shows a saved session: as history before a resumed run, or as a read-only replay."""
+
+from __future__ import annotations
+
+import pytest
+from agentui.core.clock import FrozenClock
+from agentui.core.events import Event
+from agentui.core.providers.script import Script, Turn
+from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.runtime import Runtime
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.app import AgentUIApp
+from agentui.tui.replay_feed import ReplayFeed
+
+from .helpers import make_app, settle
+
+pytestmark = pytest.mark.anyio
+
+SCRIPT = Script.for_all(Turn(thinking="Plan.", text="The answer is 42."))
+
+
+async def _recorded_run() -> list[Event]:
+    runtime = Runtime(ScriptedProvider(SCRIPT), clock=FrozenClock())
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("What is the answer?")
+        runtime.start("Check the maths", parent_id=root)
+        await runtime.wait(root)
+        await runtime.wait("a2")
+    return events.drain()
+
+
+async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
+    recorded = await _recorded_run()
+    app = AgentUIApp(
+        replay=ReplayFeed(recorded, speed=1000.0), clock=FrozenClock(), remember_theme=False
+    )
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: app.replay is not None and app.replay.done)
+        app.flush_events()
+        assert [a.status for a in app.model.agents.values()] == [S.COMPLETED, S.COMPLETED]
+        assert app.model.agents["a2"].parent_id == "a1"
+        assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
+        for action in ("pause", "cancel", "delete", "modify", "new_task"):
+            assert app.check_action(action, ()) is None
+        assert not app.prompt_view.display
+
+
+async def test_history_is_shown_before_new_work() -> None:
+    recorded = await _recorded_run()
+    app = make_app(history=recorded)
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: "a1" in app.model.agents)
+        assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
+        assert app.selected_id == "a1"
+
+
+def test_replay_speed_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        ReplayFeed([], speed=0)
