@@ -8,6 +8,7 @@ one batch: never one widget update per token.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import ClassVar
 
 import anyio
@@ -50,7 +51,7 @@ TASK_PLACEHOLDER = "What should the agents do? (enter starts a new task)"
 
 
 class AgentUIApp(App[int]):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "agentui"
     AUTO_FOCUS = None  # focus follows the run: the tree, or a question that waits
     BINDINGS: ClassVar[list[BindingType]] = bindings()
@@ -66,6 +67,7 @@ class AgentUIApp(App[int]):
         notice: str = "",
         monologue: MonologueConfig | None = None,
         remember_theme: bool = True,
+        theme: str | None = None,
     ) -> None:
         super().__init__()
         if runtime_factory is None and replay is None:
@@ -82,6 +84,7 @@ class AgentUIApp(App[int]):
         self.monologue_config = monologue if monologue is not None else MonologueConfig()
         self.monologue_enabled = self.monologue_config.enabled
         self._remember_theme = remember_theme
+        self._theme_choice = theme  # from config or a flag; else the remembered one
         self.runtime: Runtime | None = None
         self.model = RunViewModel()
         self.selected_id: str | None = None  # the agent every agent key acts on
@@ -146,9 +149,8 @@ class AgentUIApp(App[int]):
             self.register_theme(theme)
         for warning in warnings:
             self.notify(warning, title="Theme file skipped", severity="warning", timeout=15)
-        wanted = (
-            load_ui_state().get("theme", DEFAULT_THEME) if self._remember_theme else DEFAULT_THEME
-        )
+        remembered = load_ui_state().get("theme") if self._remember_theme else None
+        wanted = self._theme_choice or remembered or DEFAULT_THEME
         if wanted not in self.available_themes:
             self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}.", severity="warning")
             wanted = DEFAULT_THEME
@@ -286,7 +288,7 @@ class AgentUIApp(App[int]):
             return
         block = transcript.block_for_query(query_id)
         if block is not None and block.input is not None:
-            block.input.focus()
+            self.screen.set_focus(block.input)  # at once: keys already queued must land here
             transcript.scroll_to_widget(block, animate=False)
 
     # -- tasks and answers ---------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""The real `agentui` command in a pseudo-terminal, used as a person would."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import shutil
+import struct
+import sys
+import termios
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07")
+SAFETY_NET_S = 60.0  # only bounds a hung run; nothing waits for time to pass
+
+
+def _agentui() -> list[str]:
+    script = Path(sys.executable).with_name("agentui")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("agentui")
+    return [found] if found else [sys.executable, "-m", "agentui.tui.cli"]
+
+
+class Terminal:
+    def __init__(
+        self, argv: list[str], env: dict[str, str], size: tuple[int, int] = (120, 36)
+    ) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: become the app
+            os.execvpe(argv[0], argv, env)
+        columns, rows = size
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.raw = b""
+
+    def text(self) -> str:
+        return ANSI.sub(b"", self.raw).decode("utf-8", "replace")
+
+    def read_until(self, done: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + SAFETY_NET_S
+        while not done():
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"timed out waiting for {what}; screen text: {self.text()[-2000:]}"
+                )
+            ready, _, _ = select.select([self.fd], [], [], 0.5)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:  # the app exited and the pty closed
+                    return
+                if not chunk:
+                    return
+                self.raw += chunk
+
+    def send(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def wait_exit(self) -> int:
+        self.read_until(lambda: False, "the app to exit")  # drain until the pty closes
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)
+
+
+def test_start_answer_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env |= {
+        "TERM": "xterm-256color",
+        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
+        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
+        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
+    }
+    term = Terminal([*_agentui(), "--pace", "0", "Plan a birthday party"], env)
+    term.read_until(lambda: "Type your answer" in term.text(), "the inline question")
+    text = term.text()
+    for pane in ("agents", "transcript", "monologue"):
+        assert pane in text, f"the {pane} pane is on screen"
+    assert "offline scripted model" in text
+    # ctrl+n puts the focus on the waiting question before the typed keys arrive.
+    term.send(b"\x0elots of cake\r")
+    term.read_until(lambda: "done 1" in term.text(), "the agent to finish")
+    assert "lots of cake" in term.text()
+    term.send(b"\x11")  # ctrl+q: nothing runs any more, so it quits without asking
+    assert term.wait_exit() == 0
+    assert b"\x1b[?1049l" in term.raw, "the alternate screen was left: the terminal is clean"
