@@ -284,3 +284,13 @@ async def test_agent_text_that_looks_like_markup_prints_literally() -> None:
         console = Console(record=True, width=60)
         console.print(tail.content)
         assert "use [bold]x[/] and [/]" in console.export_text()
+
+
+async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert "Pause the selected agent" in titles
+        assert "Resume the selected agent" not in titles, "resume does not apply to a running agent"
+        assert "Show every key" in titles

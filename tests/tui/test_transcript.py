@@ -1,0 +1,104 @@
+"""The transcript pane on its own: paging of old entries, folding, streamed markdown chunks."""
+
+from __future__ import annotations
+
+import pytest
+from agentui.tui.view_model import Entry
+from agentui.tui.widgets.blocks import (
+    PARAGRAPHS_PER_CHUNK,
+    AnswerBlock,
+    EntryBlock,
+    FoldBlock,
+    freeze_point,
+)
+from agentui.tui.widgets.transcript import MAX_BLOCKS, PAGE, Transcript
+from textual.app import App, ComposeResult
+from textual.widgets import Button
+
+pytestmark = pytest.mark.anyio
+
+
+class TranscriptApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Transcript()
+
+
+def notes(count: int) -> list[Entry]:
+    return [Entry("a1", "notice", f"note {i}") for i in range(count)]
+
+
+async def test_old_entries_are_paged_but_still_reachable() -> None:
+    app = TranscriptApp()
+    entries = notes(MAX_BLOCKS + PAGE + 20)
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", entries)
+        await pilot.pause()
+        assert len(transcript.query(EntryBlock)) == MAX_BLOCKS
+        button = transcript.query_one("#earlier", Button)
+        assert button.display and f"of {PAGE + 20} hidden" in str(button.label)
+        button.press()
+        await pilot.pause()
+        assert len(transcript.query(EntryBlock)) == MAX_BLOCKS + PAGE
+        transcript.show_earlier()
+        await pilot.pause()
+        assert len(transcript.query(EntryBlock)) == len(entries), "every entry can be reached"
+        assert not button.display
+
+
+async def test_new_entries_are_trimmed_while_following_the_tail() -> None:
+    app = TranscriptApp()
+    entries = notes(MAX_BLOCKS)
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", entries)
+        await pilot.pause()
+        transcript.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        entries.extend(notes(10))
+        transcript.sync(set())
+        await pilot.pause()
+        assert len(transcript.query(EntryBlock)) == MAX_BLOCKS
+        assert transcript.query_one("#earlier", Button).display
+
+
+async def test_tool_calls_fold_and_errors_open_by_themselves() -> None:
+    app = TranscriptApp()
+    ok = Entry("a1", "tool", "a=1", title="add", key="c1", detail="2")
+    bad = Entry("a1", "tool", "a=x", title="add", key="c2", detail="invalid", failed=True)
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", [ok, bad])
+        await pilot.pause()
+        folds = list(transcript.query(FoldBlock))
+        assert [f.folded for f in folds] == [True, False]
+        await pilot.click(folds[0])
+        assert not folds[0].folded
+        transcript.action_toggle_folds()
+        assert all(f.folded for f in folds)
+
+
+async def test_a_long_answer_freezes_into_chunks_and_keeps_every_character() -> None:
+    app = TranscriptApp()
+    paragraphs = [
+        f"Paragraph {i} with `[bold]` inside." for i in range(PARAGRAPHS_PER_CHUNK * 3 + 5)
+    ]
+    entry = Entry("a1", "text", "")
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", [entry])
+        await pilot.pause()
+        for paragraph in paragraphs:  # streamed a paragraph per flush
+            entry.text += paragraph + "\n\n"
+            transcript.sync({entry.uid})
+        await pilot.pause()
+        block = transcript.query_one(AnswerBlock)
+        assert len(block.query(".answer-chunk")) == 3
+        assert block._frozen + len(entry.text[block._frozen :]) == len(entry.text)
+
+
+def test_freeze_point_never_cuts_inside_a_code_fence() -> None:
+    text = "a\n\n```\nx\n\ny\n\nz\n```\n\nb\n\nc"
+    cut = freeze_point(text, 2)
+    assert text[:cut].count("```") % 2 == 0
+    assert freeze_point("one paragraph, unfinished", 1) == 0
