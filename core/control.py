@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 import anyio
 
 from .clock import Clock
 from .tree import AgentNode
+
+log = logging.getLogger("agentui.control")
+
+# Told True when the agent pauses and False when it resumes (e.g. the Python tool stops and
+# continues its process). Called synchronously from the command: it must not block.
+PauseListener = Callable[[bool], None]
 
 
 class AgentControl:
@@ -24,6 +33,8 @@ class AgentControl:
         self.pending_content: str | None = None
         self.notes: list[str] = []
         self.open_queries: set[str] = set()
+        self.interventions: list[str] = []  # kinds applied to this agent, in order (a report)
+        self._pause_listeners: list[PauseListener] = []
         # Active time excludes time paused or waiting for the person.
         self._run_started: float | None = None
         self._inactive_total = 0.0
@@ -41,6 +52,7 @@ class AgentControl:
             return False
         self._gate = anyio.Event()
         self.activity_changed()
+        self._tell_listeners(True)
         return True
 
     def resume(self) -> bool:
@@ -49,7 +61,31 @@ class AgentControl:
             return False
         self._gate.set()
         self.activity_changed()
+        self._tell_listeners(False)
         return True
+
+    def watch_pause(self, listener: PauseListener) -> Callable[[], None]:
+        """Call `listener` on every pause and resume (at once with True when already paused).
+
+        Work that runs outside the gate's checkpoints (a subprocess) uses it to pause too.
+        Returns a function that stops the calls.
+        """
+        self._pause_listeners.append(listener)
+        if self.paused:
+            listener(True)
+
+        def remove() -> None:
+            if listener in self._pause_listeners:
+                self._pause_listeners.remove(listener)
+
+        return remove
+
+    def _tell_listeners(self, paused: bool) -> None:
+        for listener in list(self._pause_listeners):
+            try:
+                listener(paused)
+            except Exception:  # a listener's bug must not break pause or resume
+                log.exception("pause listener failed")
 
     async def checkpoint(self) -> None:
         while not self._gate.is_set():

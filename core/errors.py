@@ -66,3 +66,16 @@ class ToolFailedError(AgentUIError):
 
 class ScriptError(AgentUIError):
     """A scripted-provider script file is malformed or ran out of turns."""
+
+
+class DecisionError(AgentUIError):
+    """The model gave no valid structured answer to a workflow decision, even after retries."""
+
+    def __init__(self, decision: str, attempts: int, last_error: str) -> None:
+        super().__init__(
+            f"the model gave no valid answer to the {decision!r} decision "
+            f"in {attempts} attempt{'s' if attempts != 1 else ''}: {last_error}"
+        )
+        self.decision = decision
+        self.attempts = attempts
+        self.last_error = last_error

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from .clock import Clock
 from .monologue.entry import NarrativeEntry
 from .usage import Usage
+from .workflow.report import WorkflowReport
 
 
 class Event(BaseModel):
@@ -213,7 +214,12 @@ class QueryRaised(Event):
     type: Literal["query:raised"] = "query:raised"
     query_id: str
     prompt: str
-    kind: str  # "question", "clarification", "approval", ...
+    # "question" (ask_user), "clarification", "blocking", "final" (the workflow), "approval"
+    kind: str
+    # An approval names the tool call it is about and the answers it takes.
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+    choices: list[str] | None = None
 
 
 class QueryAnswered(Event):
@@ -228,9 +234,25 @@ class QueryDeclined(Event):
     reason: str
 
 
+class ApprovalDecided(Event):
+    """Whether a tool call that needs approval may run, and who decided."""
+
+    type: Literal["approval:decided"] = "approval:decided"
+    tool: str
+    call_id: str | None = None
+    decision: Literal["once", "always", "reject"]
+    reason: str = ""  # a rejection's reason, which goes back to the model
+    query_id: str | None = None  # the approval query, when the person was asked
+    # person: answered now; remembered: an earlier "always"; policy: approvals are off (--yes)
+    source: Literal["person", "remembered", "policy"] = "person"
+
+
+InterventionKind = Literal["pause", "resume", "cancel", "delete", "modify", "comment"]
+
+
 class InterventionApplied(Event):
     type: Literal["intervention:applied"] = "intervention:applied"
-    kind: Literal["pause", "resume", "cancel", "delete", "modify", "comment"]
+    kind: InterventionKind
     detail: str = ""
 
 
@@ -248,6 +270,31 @@ class UsageUpdated(Event):
     # USD, from the runtime's price table; None when the model has no price there.
     cost_usd: float | None = None  # of `delta`
     total_cost_usd: float | None = None
+
+
+# -- the six-step workflow ------------------------------------------------------------------
+
+
+class WorkflowStepStarted(Event):
+    type: Literal["workflow:step"] = "workflow:step"
+    step: int  # 1 to 6
+    name: str  # clarify, questions, subquestions, execute, summary
+
+
+class DecisionMade(Event):
+    """One attempt at a structured decision; a failed attempt is retried with its error."""
+
+    type: Literal["workflow:decision"] = "workflow:decision"
+    decision: str  # clarify, questions, subquestions, resolution
+    attempt: int
+    ok: bool
+    value: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class WorkflowCompleted(Event):
+    type: Literal["workflow:result"] = "workflow:result"
+    report: WorkflowReport
 
 
 # -- the monologue (published by the narrator service, not by the agent) ---------------------
@@ -291,9 +338,13 @@ AnyEvent = Annotated[
     | QueryRaised
     | QueryAnswered
     | QueryDeclined
+    | ApprovalDecided
     | InterventionApplied
     | NoteQueued
     | UsageUpdated
+    | WorkflowStepStarted
+    | DecisionMade
+    | WorkflowCompleted
     | MonologueGenerated
     | MonologueFailed,
     Field(discriminator="type"),

@@ -57,6 +57,12 @@ class HeadlessPrinter:
             self._out.write(event.delta)
         elif isinstance(event, ToolStarted):
             self._err.write(f"\n[{event.agent_id}] tool {event.call.name}\n")
+        elif isinstance(event, QueryRaised) and event.choices:  # an approval
+            choices = " / ".join(event.choices)
+            self._err.write(
+                f"\n[{event.agent_id}] {event.kind}: {event.prompt}\n"
+                f"({choices}; a reason after reject goes to the model)\n> "
+            )
         elif isinstance(event, QueryRaised):
             self._err.write(f"\n[{event.agent_id}] question: {event.prompt}\n> ")
         elif isinstance(event, MonologueGenerated):

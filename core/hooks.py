@@ -13,6 +13,11 @@
 
 A hook that raises, or returns the wrong kind of answer, is reported as a `hook:error` event and
 treated as if it returned nothing: a broken hook never kills a run.
+
+approve:tool ends with the person: when no hook rejected the call and the tool is marked
+`needs_approval`, the loop asks its host, and the runtime raises an approval query (allow once,
+always allow the tool for the run, or reject with a reason) unless approvals are off. A hook's
+rejection comes first, so a policy hook can refuse without bothering anyone.
 """
 
 from __future__ import annotations

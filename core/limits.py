@@ -1,4 +1,4 @@
-"""Per-agent limits and error handling settings of the agentic loop."""
+"""Per-agent limits and error handling settings of the agentic loop and of forking."""
 
 from __future__ import annotations
 
@@ -19,3 +19,8 @@ class Limits(BaseModel):
     tool_failure_mode: Literal["continue", "fail"] = "continue"
     llm_retries: int = Field(2, ge=0)  # extra attempts after a retryable provider error
     retry_backoff_s: float = Field(1.0, ge=0)  # doubled after each attempt
+    # Subagents (fork, the workflow's subquestions): a root is at depth 0, its children at 1.
+    max_depth: int = Field(3, ge=0)
+    max_live_children: int = Field(8, ge=0)  # per agent, counting only those still running
+    # Extra attempts when the model's structured answer (a workflow decision) does not validate.
+    decision_retries: int = Field(2, ge=0)

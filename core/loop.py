@@ -80,6 +80,10 @@ class LoopHost(Protocol):
         """Count a response's usage (emitted like any event: not while paused)."""
         ...
 
+    async def approve(self, call: ToolCall) -> ApprovalDecision:
+        """Ask whether a call of a tool marked `needs_approval` may run (the person decides)."""
+        ...
+
 
 @dataclass(slots=True)
 class LoopResult:
@@ -144,9 +148,28 @@ class AgenticLoop:
     # -- the loop ------------------------------------------------------------------------
 
     async def run(self, task: str) -> LoopResult:
+        await self.begin(task)
+        result = await self.iterate()
+        return LoopResult(await self.finish(result.text), result.iterations, result.stop_reason)
+
+    async def begin(self, task: str) -> None:
+        """Start an execution: the before:execution hooks may change the instructions."""
         for change in await self._hook(HookPoint.BEFORE_EXECUTION, task=task):
             assert isinstance(change, ExecutionStartChange)
             self.conversation.instructions = change.instructions
+
+    async def finish(self, result: str) -> str:
+        """End an execution: the after:execution hooks may change the result."""
+        for change in await self._hook(HookPoint.AFTER_EXECUTION, result=result):
+            assert isinstance(change, ExecutionResultChange)
+            result = change.result
+        return result
+
+    async def iterate(self) -> LoopResult:
+        """Model -> tools -> model from the conversation as it stands, until the model stops.
+
+        The workflow calls it more than once per execution; iterations keep counting.
+        """
         stop_reason: str | None = None
         while True:
             await self._iteration_gate()
@@ -175,9 +198,6 @@ class AgenticLoop:
             await self.host.emit(
                 IterationCompleted, iteration=self.iteration, tool_calls=len(turn.tool_calls)
             )
-        for change in await self._hook(HookPoint.AFTER_EXECUTION, result=result):
-            assert isinstance(change, ExecutionResultChange)
-            result = change.result
         return LoopResult(result, self.iteration, stop_reason)
 
     async def _iteration_gate(self) -> None:
@@ -227,43 +247,63 @@ class AgenticLoop:
                 turn = decision.response or AssistantTurn(stop_reason="end_turn")
                 await self._responded(turn, 0.0, skipped=True)
                 return turn
+        turn, duration = await self._complete(request, visible=True)
+        await self._responded(turn, duration)
+        return turn
+
+    async def complete(self, request: ProviderRequest, *, visible: bool = True) -> AssistantTurn:
+        """One response to `request`, retrying retryable provider errors.
+
+        `visible=False` is for the workflow's structured decisions: no llm:request and no
+        deltas (their JSON is not the agent's text), and nothing is kept when cut off.
+        """
+        turn, _ = await self._complete(request, visible=visible)
+        return turn
+
+    async def _complete(
+        self, request: ProviderRequest, *, visible: bool
+    ) -> tuple[AssistantTurn, float]:
+        """The response and how long its successful attempt took."""
         attempt = 0
         while True:
-            await self.host.emit(
-                LLMRequested,
-                iteration=self.iteration,
-                model=request.model,
-                message_count=len(request.messages),
-                tool_names=[t.name for t in request.tools],
-            )
+            if visible:
+                await self.host.emit(
+                    LLMRequested,
+                    iteration=self.iteration,
+                    model=request.model,
+                    message_count=len(request.messages),
+                    tool_names=[t.name for t in request.tools],
+                )
             started = self.host.active_seconds()
             try:
-                turn = await self._stream(request)
+                turn = await self._stream(request, visible=visible)
+                return turn, self.host.active_seconds() - started
             except ProviderError as exc:
                 retry = exc.retryable and attempt < self.limits.llm_retries
                 await self.host.emit(
                     LLMFailed, iteration=self.iteration, error=str(exc), retryable=retry
                 )
-                self._builder = None  # the failed attempt's text is not kept anywhere
+                if visible:
+                    self._builder = None  # the failed attempt's text is not kept anywhere
                 if not retry:
                     raise
                 # The failed attempt's partial output stays in the events, marked by the
                 # llm:error above; it never enters the conversation.
                 await self._sleep(self.limits.retry_backoff_s * 2**attempt)
                 attempt += 1
-                continue
-            await self._responded(turn, self.host.active_seconds() - started)
-            return turn
 
     @property
     def partial_text(self) -> str:
         """Text of the response being streamed: what is kept as interrupted if we are cut off."""
         return self._builder.partial_text() if self._builder is not None else ""
 
-    async def _stream(self, request: ProviderRequest) -> AssistantTurn:
-        builder = self._builder = TurnBuilder()
+    async def _stream(self, request: ProviderRequest, *, visible: bool) -> AssistantTurn:
+        builder = TurnBuilder()
+        if visible:
+            self._builder = builder
         stream = self.provider.stream(request)
-        emit, checkpoint, streaming = self.host.emit, self.host.checkpoint, self.streaming
+        emit, checkpoint = self.host.emit, self.host.checkpoint
+        streaming = self.streaming and visible
         try:
             async for chunk in stream:
                 await checkpoint()  # pause lands between chunks
@@ -275,7 +315,7 @@ class AgenticLoop:
                 elif isinstance(chunk, ThinkingChunk) and chunk.text:
                     await emit(ThinkingDelta, iteration=self.iteration, delta=chunk.text)
         except anyio.get_cancelled_exc_class():
-            partial = builder.partial_text()
+            partial = builder.partial_text() if visible else ""
             if partial:
                 self.conversation.append(
                     Message(role="assistant", content=[TextBlock(text=partial)], interrupted=True)
@@ -286,7 +326,8 @@ class AgenticLoop:
             if close is not None:
                 with anyio.CancelScope(shield=True):
                     await close()
-        self._builder = None
+        if visible:
+            self._builder = None
         return builder.finish()
 
     async def _responded(
@@ -364,6 +405,14 @@ class AgenticLoop:
             if not approval.approved:
                 reason = approval.reason or "no reason given"
                 return await self._tool_failed(call, f"the call was rejected: {reason}")
+        item = self.tools.get(call.name)
+        will_run = mock is None and not skipped and call.argument_error is None
+        if will_run and item is not None and item.needs_approval:
+            # After the hooks (which may veto without bothering anyone), the person decides.
+            approval = await self.host.approve(call)
+            if not approval.approved:
+                reason = approval.reason or "no reason given"
+                return await self._tool_failed(call, f"the person rejected the call: {reason}")
         info = ToolCallInfo(id=call.id, name=call.name, arguments=arguments)
         await self.host.emit(ToolStarted, iteration=self.iteration, call=info)
         started = self.host.active_seconds()

@@ -1,8 +1,13 @@
 """Runtime: the one facade a front end drives. Owns the tree, the bus and the task group.
 
 Commands are plain methods (`start`, `pause`, `resume`, `cancel`, `delete`, `modify`, `comment`,
-`answer`, `send`); their effect is immediate: once `pause(id)` returns, that agent emits nothing
-until `resume(id)`. Everything that changes is reported as an event on the bus.
+`answer`, `approve`, `send`); their effect is immediate: once `pause(id)` returns, that agent
+emits nothing until `resume(id)`. Everything that changes is reported as an event on the bus.
+
+A root task runs the bare agentic loop ("plain", the default here) or the six-step
+human-in-the-loop workflow ("six-step", which the app and `agentui run` choose); subagents run
+the plain loop. Tools marked `needs_approval` run once the person allows them (`approve`),
+unless `approve_all` is set.
 """
 
 from __future__ import annotations
@@ -10,18 +15,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import anyio.lowlevel
 from anyio.abc import TaskGroup
 
+from .approval import APPROVAL_CHOICES, ApprovalChoice, ApprovalPolicy, parse_answer
+from .approval import prompt as approval_prompt
 from .clock import Clock, SystemClock
-from .control import AgentControl
+from .control import AgentControl, PauseListener
 from .conversation import Conversation, user_text
 from .errors import (
     AgentUIError,
     CommandRefusedError,
+    DecisionError,
     LimitExceededError,
     ProviderError,
     ToolFailedError,
@@ -29,6 +37,7 @@ from .errors import (
 )
 from .events import (
     AgentSpawned,
+    ApprovalDecided,
     E,
     Event,
     EventBus,
@@ -39,6 +48,7 @@ from .events import (
     ExecutionResumed,
     ExecutionStarted,
     InterventionApplied,
+    InterventionKind,
     NoteQueued,
     QueryAnswered,
     QueryDeclined,
@@ -47,16 +57,23 @@ from .events import (
     Subscription,
     UsageUpdated,
 )
-from .hooks import HookManager
+from .hooks import ApprovalDecision, HookManager
 from .ids import IdSource
 from .limits import Limits
 from .loop import AgenticLoop
 from .pricing import DEFAULT_PRICES, PriceTable
 from .providers.base import Provider
+from .subagent import SubagentOutcome
 from .tools.ask_user import ASK_USER
 from .tools.registry import ToolRegistry
 from .tree import AgentNode, AgentStatus, AgentTree, UserComment
+from .turn import ToolCall
 from .usage import Usage
+from .workflow.report import WorkflowReport
+from .workflow.six_step import SixStepWorkflow
+
+WorkflowName = Literal["plain", "six-step"]
+WORKFLOWS: tuple[WorkflowName, ...] = ("plain", "six-step")
 
 log = logging.getLogger("agentui.runtime")
 
@@ -76,6 +93,12 @@ class Query:
     answered: anyio.Event
     answer: str | None = None
     resolved: bool = False
+    # Approvals only: the call in question, and the person's choice and reason.
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+    call_id: str | None = None
+    choice: ApprovalChoice | None = None
+    reason: str = ""
 
 
 class _AgentHost:
@@ -103,6 +126,11 @@ class _AgentHost:
 
     def active_seconds(self) -> float:
         return self._control.active_seconds()
+
+    async def approve(self, call: ToolCall) -> ApprovalDecision:
+        return await self._runtime.ask_approval(
+            self.agent_id, call.name, call.arguments, call_id=call.id
+        )
 
     async def add_usage(self, usage: Usage) -> None:
         await self._control.checkpoint()
@@ -138,7 +166,13 @@ class Runtime:
         ids: IdSource | None = None,
         last_seq: int = 0,
         prices: PriceTable | None = None,
+        workflow: WorkflowName = "plain",
+        approve_all: bool = False,
     ) -> None:
+        """`workflow` is what a root task runs unless `start` says otherwise; `approve_all`
+        lets tools marked `needs_approval` run without asking (the `--yes` flag)."""
+        if workflow not in WORKFLOWS:
+            raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         self.provider = provider
         self.prices = prices if prices is not None else DEFAULT_PRICES
         self.tools = tools if tools is not None else ToolRegistry([ASK_USER])
@@ -152,6 +186,10 @@ class Runtime:
         self._tree = AgentTree()
         self._controls: dict[str, AgentControl] = {}
         self._queries: dict[str, Query] = {}
+        self.workflow: WorkflowName = workflow
+        self.approvals = ApprovalPolicy(approve_all=approve_all)
+        self._next_workflow: dict[str, WorkflowName] = {}  # agent -> what its next run runs
+        self._reports: dict[str, WorkflowReport] = {}
         self._task_group: TaskGroup | None = None
         self._service_scopes: list[anyio.CancelScope] = []
         self._closing = False
@@ -230,8 +268,17 @@ class Runtime:
     def node(self, agent_id: str) -> AgentNode:
         return self._tree.get(agent_id)
 
+    def subtree(self, agent_id: str) -> list[AgentNode]:
+        """The agent and all its descendants, parents before children."""
+        return self._tree.subtree(agent_id)
+
     def open_queries(self) -> list[Query]:
         return [q for q in self._queries.values() if not q.resolved]
+
+    def workflow_report(self, agent_id: str) -> WorkflowReport | None:
+        """The report of the agent's six-step workflow once it completed, else None."""
+        self._tree.get(agent_id)
+        return self._reports.get(agent_id)
 
     async def wait(self, agent_id: str) -> AgentNode:
         """Wait until the agent's current run has ended; return its node."""
@@ -247,10 +294,18 @@ class Runtime:
         name: str | None = None,
         parent_id: str | None = None,
         instructions: str | None = None,
+        workflow: WorkflowName | None = None,
     ) -> str:
-        """Create an agent for `task` and start it; returns its id."""
+        """Create an agent for `task` and start it; returns its id.
+
+        `workflow` defaults to the runtime's for a root and to "plain" for a subagent.
+        """
         if self._task_group is None or self._closing:
             raise AgentUIError("the runtime is not running: use `async with Runtime(...)`")
+        if workflow is None:
+            workflow = self.workflow if parent_id is None else "plain"
+        elif workflow not in WORKFLOWS:
+            raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         if parent_id is not None:
             parent = self._tree.get(parent_id)
             name = name or f"{parent.name}.{len(parent.children) + 1}"
@@ -270,6 +325,7 @@ class Runtime:
         self._tree.add(node)
         control = AgentControl(node, self.clock)
         self._controls[agent_id] = control
+        self._next_workflow[agent_id] = workflow
         self._bus.emit(AgentSpawned, agent_id, parent_id=parent_id, name=node.name, task=task)
         self._task_group.start_soon(self._run_agent, control, task, name=f"agent {agent_id}")
         return agent_id
@@ -323,14 +379,14 @@ class Runtime:
             control = self._controls[node.id]
             if node.status.is_live and control.resume():
                 self._bus.emit(ExecutionResumed, node.id)
-                self._bus.emit(InterventionApplied, node.id, kind="resume")
+                self._intervened(control, "resume")
                 self._settle(control, "resumed by the person")
 
     def cancel(self, agent_id: str, reason: str = "cancelled by the person") -> None:
         """Cancel the agent and its live descendants; siblings are untouched."""
         node = self._tree.get(agent_id)
         self._refuse_if_ended(node, "cancel")
-        self._bus.emit(InterventionApplied, agent_id, kind="cancel", detail=reason)
+        self._intervened(self._controls[agent_id], "cancel", reason)
         for member in self._tree.subtree(agent_id):
             control = self._controls[member.id]
             if member.status.is_live:
@@ -342,7 +398,7 @@ class Runtime:
         node = self._tree.get(agent_id)
         if node.status is AgentStatus.DELETED:
             raise CommandRefusedError(f"agent {agent_id} is already deleted")
-        self._bus.emit(InterventionApplied, agent_id, kind="delete")
+        self._intervened(self._controls[agent_id], "delete")
         for member in self._tree.subtree(agent_id):
             control = self._controls[member.id]
             member.user_comment = UserComment.DELETE
@@ -386,7 +442,7 @@ class Runtime:
             for part, value in (("instructions", instructions), ("content", content))
             if value is not None
         )
-        self._bus.emit(InterventionApplied, agent_id, kind="modify", detail=f"new {changed}")
+        self._intervened(control, "modify", f"new {changed}")
         self._settle(control, f"modified: new {changed}")
 
     def comment(self, agent_id: str, text: str) -> None:
@@ -398,14 +454,20 @@ class Runtime:
             )
         control.node.user_comment = UserComment.COMMENT
         control.node.comment = text
-        self._bus.emit(InterventionApplied, agent_id, kind="comment", detail=text)
+        self._intervened(control, "comment", text)
         self._queue_note(control, f"A note from the person: {text}")
 
     def answer(self, query_id: str, text: str | None) -> None:
-        """Answer an open query, or decline it with None."""
-        query = self._queries.get(query_id)
-        if query is None or query.resolved:
-            raise UnknownQueryError(query_id)
+        """Answer an open query, or decline it with None.
+
+        An approval takes "once", "always" or "reject" (and "yes", "no", "reject: reason", ...);
+        None or any other text rejects it, the text being the reason (see approval.py).
+        """
+        query = self._open_query(query_id)
+        if query.kind == "approval":
+            choice, reason = parse_answer(text)
+            self._decide(query, choice, reason)
+            return
         query.resolved = True
         query.answer = text
         if text is None:
@@ -416,16 +478,180 @@ class Runtime:
             self._bus.emit(QueryAnswered, query.agent_id, query_id=query_id, answer=text)
         query.answered.set()
 
+    def approve(self, query_id: str, decision: ApprovalChoice, reason: str | None = None) -> None:
+        """Decide an open approval: allow the call "once", allow the tool "always" (for the
+        rest of this runtime's life), or "reject" it; a rejection's reason goes to the model."""
+        query = self._open_query(query_id)
+        if query.kind != "approval":
+            raise CommandRefusedError(
+                f"query {query_id} is a {query.kind}, not an approval: answer it with answer()"
+            )
+        if decision not in APPROVAL_CHOICES:
+            raise CommandRefusedError(
+                f"unknown approval decision {decision!r}; choose one of {APPROVAL_CHOICES}"
+            )
+        self._decide(query, decision, (reason or "").strip())
+
     # -- services offered to tools -------------------------------------------------------
 
     async def ask_user(self, agent_id: str, prompt: str, kind: str = "question") -> str | None:
         control = self._control(agent_id)
         await control.checkpoint()
         query = Query(self._ids.next("q"), agent_id, prompt, kind, anyio.Event())
+        await self._await_query(control, query)
+        return query.answer
+
+    async def ask_approval(
+        self,
+        agent_id: str,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        call_id: str | None = None,
+    ) -> ApprovalDecision:
+        """May the agent's call of `tool` run? Asks the person unless approvals are off or
+        they always allowed this tool; every answer is an `approval:decided` event."""
+        control = self._control(agent_id)
+        await control.checkpoint()
+        standing = self.approvals.standing_decision(tool)
+        if standing is not None:
+            self._bus.emit(
+                ApprovalDecided,
+                agent_id,
+                tool=tool,
+                call_id=call_id,
+                decision="always",
+                source=standing,
+            )
+            return ApprovalDecision(approved=True)
+        query = Query(
+            self._ids.next("q"),
+            agent_id,
+            approval_prompt(tool, arguments),
+            "approval",
+            anyio.Event(),
+            tool=tool,
+            arguments=arguments,
+            call_id=call_id,
+        )
+        await self._await_query(control, query)
+        return ApprovalDecision(approved=query.choice != "reject", reason=query.reason)
+
+    def fork(self, parent_id: str, prompt: str, *, name: str | None = None) -> str:
+        """Start a subagent of `parent_id` on `prompt` (plain loop); returns its id, the handle.
+
+        Refused with LimitExceededError past `limits.max_depth` or `limits.max_live_children`.
+        """
+        parent = self._tree.get(parent_id)
+        if not parent.status.is_live:
+            raise CommandRefusedError(f"agent {parent_id} is {parent.status}; it cannot fork")
+        depth = self._tree.depth(parent_id) + 1
+        if depth > self.limits.max_depth:
+            raise LimitExceededError(
+                "max_depth",
+                f"cannot fork: a subagent of {parent.name} would be at depth {depth}, "
+                f"and the limit is {self.limits.max_depth}",
+            )
+        live = [c for c in parent.children if self._tree.get(c).status.is_live]
+        if len(live) >= self.limits.max_live_children:
+            raise LimitExceededError(
+                "max_live_children",
+                f"cannot fork: {parent.name} already has {len(live)} running subagents, the "
+                f"limit; wait for one to finish first",
+            )
+        return self.start(prompt, parent_id=parent_id, name=name, workflow="plain")
+
+    async def join(self, caller_id: str, handle: str) -> SubagentOutcome:
+        """Wait until `handle`, a subagent (at any depth) of `caller_id`, has ended."""
+        handle = handle.strip()
+        if handle not in self._tree or not self._is_descendant(handle, caller_id):
+            raise CommandRefusedError(
+                f"{handle!r} is not a subagent of {self._tree.get(caller_id).name}; "
+                "wait takes a handle that fork returned"
+            )
+        node = await self.wait(handle)
+        error = node.error
+        if node.status in (AgentStatus.CANCELLED, AgentStatus.DELETED):
+            error = error or self._controls[handle].stop_reason
+        return SubagentOutcome(handle, node.name, node.status.value, node.result, error)
+
+    def watch_pause(self, agent_id: str, listener: PauseListener) -> Callable[[], None]:
+        """Call `listener(True)` when the agent pauses and `listener(False)` when it resumes
+        (at once with True if it is paused now); returns a function that stops it."""
+        return self._control(agent_id).watch_pause(listener)
+
+    def stop_subagent(self, agent_id: str, reason: str) -> None:
+        """End a live subagent and its subtree on its parent's behalf (not an intervention)."""
+        for member in self._tree.subtree(agent_id):
+            control = self._controls[member.id]
+            if member.status.is_live:
+                control.stop_reason = control.stop_reason or reason
+                control.scope.cancel()
+
+    # -- queries -------------------------------------------------------------------------
+
+    def _open_query(self, query_id: str) -> Query:
+        query = self._queries.get(query_id)
+        if query is None or query.resolved:
+            raise UnknownQueryError(query_id)
+        return query
+
+    def _decide(self, query: Query, choice: ApprovalChoice, reason: str) -> None:
+        """Resolve an approval query with the person's choice; "always" also settles the
+        other open approvals of the same tool."""
+        assert query.tool is not None
+        query.resolved = True
+        query.choice, query.reason = choice, reason
+        if choice == "reject":
+            declined = f"rejected: {reason}" if reason else "rejected"
+            self._bus.emit(QueryDeclined, query.agent_id, query_id=query.id, reason=declined)
+        else:
+            query.answer = "allowed once" if choice == "once" else "always allowed"
+            self._bus.emit(QueryAnswered, query.agent_id, query_id=query.id, answer=query.answer)
+        self._bus.emit(
+            ApprovalDecided,
+            query.agent_id,
+            tool=query.tool,
+            call_id=query.call_id,
+            decision=choice,
+            reason=reason,
+            query_id=query.id,
+        )
+        query.answered.set()
+        if choice != "always":
+            return
+        self.approvals.always_allowed.add(query.tool)
+        for other in self.open_queries():
+            if other.kind == "approval" and other.tool == query.tool:
+                other.resolved = True
+                other.choice, other.answer = "always", "always allowed (an earlier answer)"
+                self._bus.emit(
+                    QueryAnswered, other.agent_id, query_id=other.id, answer=other.answer
+                )
+                self._bus.emit(
+                    ApprovalDecided,
+                    other.agent_id,
+                    tool=other.tool,
+                    call_id=other.call_id,
+                    decision="always",
+                    query_id=other.id,
+                    source="remembered",
+                )
+                other.answered.set()
+
+    async def _await_query(self, control: AgentControl, query: Query) -> None:
+        """Raise `query` and wait, as `awaiting_user`, until it is resolved."""
+        agent_id = control.node.id
+        kind = query.kind
         self._queries[query.id] = query
         control.open_queries.add(query.id)
         control.activity_changed()
-        self._bus.emit(QueryRaised, agent_id, query_id=query.id, prompt=prompt, kind=kind)
+        extra: dict[str, Any] = {}
+        if kind == "approval":
+            extra = {"tool": query.tool, "arguments": query.arguments, "choices": APPROVAL_CHOICES}
+        self._bus.emit(
+            QueryRaised, agent_id, query_id=query.id, prompt=query.prompt, kind=kind, **extra
+        )
         self._settle(control, f"waiting for the person ({kind})")
         try:
             await query.answered.wait()
@@ -440,13 +666,24 @@ class Runtime:
                 )
             elif control.node.status.is_live:
                 self._settle(control, "answered" if query.answer is not None else "declined")
-        return query.answer
 
     # -- internals -----------------------------------------------------------------------
 
     def _control(self, agent_id: str) -> AgentControl:
         self._tree.get(agent_id)  # raises UnknownAgentError with a clear message
         return self._controls[agent_id]
+
+    def _is_descendant(self, agent_id: str, ancestor_id: str) -> bool:
+        node = self._tree.get(agent_id)
+        while node.parent_id is not None:
+            if node.parent_id == ancestor_id:
+                return True
+            node = self._tree.get(node.parent_id)
+        return False
+
+    def _intervened(self, control: AgentControl, kind: InterventionKind, detail: str = "") -> None:
+        control.interventions.append(kind)
+        self._bus.emit(InterventionApplied, control.node.id, kind=kind, detail=detail)
 
     def _refuse_if_ended(self, node: AgentNode, command: str) -> None:
         if not node.status.is_live:
@@ -480,7 +717,7 @@ class Runtime:
         if control.pause():
             self._bus.emit(ExecutionPaused, control.node.id, reason=reason)
             if intervention:
-                self._bus.emit(InterventionApplied, control.node.id, kind="pause")
+                self._intervened(control, "pause")
             self._settle(control, reason)
 
     def _queue_note(self, control: AgentControl, text: str) -> None:
@@ -517,6 +754,9 @@ class Runtime:
             streaming=self.streaming,
         )
         execution_id = self._ids.next("x")
+        # A follow-up run (`send`) continues the conversation with the plain loop.
+        workflow = self._next_workflow.pop(node.id, "plain")
+        runner = SixStepWorkflow(self, host, loop, control) if workflow == "six-step" else None
         node.runs += 1
         node.result = node.error = None
         node.started_at = self.clock.now()
@@ -534,7 +774,9 @@ class Runtime:
                     ExecutionStarted, execution_id=execution_id, task=task, run=node.runs
                 )
                 try:
-                    result = await loop.run(task)
+                    result = await (runner.run(task) if runner is not None else loop.run(task))
+                except DecisionError as exc:
+                    await self._fail(host, node, execution_id, str(exc), "decision")
                 except LimitExceededError as exc:
                     await self._fail(host, node, execution_id, str(exc), exc.limit)
                 except ProviderError as exc:
@@ -548,6 +790,8 @@ class Runtime:
                     )
                 else:
                     node.result = result.text
+                    if runner is not None and runner.report is not None:
+                        self._reports[node.id] = runner.report
                     await host.emit(
                         ExecutionCompleted,
                         execution_id=execution_id,

@@ -43,11 +43,15 @@ from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 ALL_AGENTS = "*"
+LIVE_NOT_PAUSED = (
+    AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
+)  # fmt: skip
 READ_ONLY_REFUSED = {
     "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
     "next_question",
 }  # fmt: skip
 TASK_PLACEHOLDER = "What should the agents do? (enter starts a new task)"
+CONTINUE_DEFAULT = "Continue where you left off."
 
 
 class AgentUIApp(App[int]):
@@ -89,6 +93,7 @@ class AgentUIApp(App[int]):
         self.model = RunViewModel()
         self.selected_id: str | None = None  # the agent every agent key acts on
         self._select_when_shown: str | None = None
+        self._continuing: str | None = None  # the prompt sends a follow-up to this ended agent
         self.show_all = False  # transcript: every agent interleaved, or the selected one
         self.monologue_selected_only = False
         self._events: Subscription | ReplayFeed | None = None
@@ -296,7 +301,16 @@ class AgentUIApp(App[int]):
     @on(Input.Submitted, "#prompt")
     def _task_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        if text:
+        if self._continuing is not None:
+            agent_id, self._continuing = self._continuing, None
+            event.input.clear()
+            event.input.placeholder = TASK_PLACEHOLDER
+            assert self.runtime is not None
+            self._command(
+                "continue", lambda _: self.runtime.send(agent_id, text or CONTINUE_DEFAULT)
+            )  # type: ignore[union-attr]
+            self.tree_view.focus()
+        elif text:
             event.input.clear()
             self._start_task(text)
 
@@ -334,7 +348,8 @@ class AgentUIApp(App[int]):
         live = status is not None and status.is_live
         applies: dict[str, bool] = {
             "pause": live and status is not AgentStatus.PAUSED,
-            "resume": status is AgentStatus.PAUSED,
+            # resume a paused agent, or continue one that ended (a follow-up, or after a crash)
+            "resume": status is not None and status not in (AgentStatus.DELETED, *LIVE_NOT_PAUSED),
             "toggle_pause": live,
             "cancel": live,
             "interrupt": True,
@@ -374,6 +389,16 @@ class AgentUIApp(App[int]):
 
     def action_resume(self) -> None:
         assert self.runtime is not None
+        status = self._selected()
+        if status is not None and status.is_final and self.selected_id is not None:
+            # An ended agent continues from its conversation with a message from the person.
+            self._continuing = self.selected_id
+            name = self.model.agents[self.selected_id].name
+            self.prompt_view.placeholder = (
+                f"Message for {name} (enter continues it; empty: {CONTINUE_DEFAULT!r}; esc cancels)"
+            )
+            self.prompt_view.focus()
+            return
         self._command("resume", self.runtime.resume)
 
     def action_toggle_pause(self) -> None:
@@ -388,6 +413,8 @@ class AgentUIApp(App[int]):
 
     def action_interrupt(self) -> None:
         if isinstance(self.focused, Input):  # leaving the task prompt, not stopping anyone
+            self._continuing = None
+            self.prompt_view.placeholder = TASK_PLACEHOLDER
             self.tree_view.focus()
             return
         status = self._selected()
@@ -453,6 +480,8 @@ class AgentUIApp(App[int]):
     # -- other actions -------------------------------------------------------------------
 
     def action_new_task(self) -> None:
+        self._continuing = None
+        self.prompt_view.placeholder = TASK_PLACEHOLDER
         self.prompt_view.focus()
 
     def action_next_question(self) -> None:

@@ -1,26 +1,40 @@
 """The `agentui` command.
 
     agentui [TASK]                     open the app (asks for a task when none is given)
+    agentui --resume [ID|last] [TASK]  reopen a saved session in the app
     agentui run [--json] TASK          run headless; one JSON event per line with --json
+    agentui sessions [--json]          list saved sessions
+    agentui replay [ID|last] [--speed X]       play a session back, read-only
+    agentui export [ID|last] --format md|json [-o FILE]
+    agentui config path|show           where the config file is; every effective setting
     agentui --version
 
-The model is Claude when ANTHROPIC_API_KEY is set, else the offline scripted model;
-`--provider` chooses. Textual is imported only when the app opens, so headless runs start fast.
+Settings come from the config file, then AGENTUI_* environment variables, then flags (see
+core/config.py). The model is Claude when ANTHROPIC_API_KEY is set, else the offline scripted
+model. The app and `run` record a session unless `--no-session`. Textual is imported only when
+a screen opens, so headless runs and the other commands start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
 import os
+import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from agentui.core import __version__
+from agentui.core.config import ConfigError, Flag, LoadedConfig, format_settings, load_config
 from agentui.core.errors import AgentUIError
 from agentui.core.headless import run_headless
-from agentui.core.limits import Limits
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.providers.base import Provider
 from agentui.core.providers.claude_defaults import (
     DEFAULT_MODEL,
     DEFAULT_NARRATOR_MODEL,
@@ -31,6 +45,15 @@ from agentui.core.providers.claude_defaults import (
 )
 from agentui.core.providers.factory import default_provider_name, make_provider
 from agentui.core.runtime import Runtime
+from agentui.core.session.export import EXPORT_FORMATS, export_session
+from agentui.core.session.reader import SessionLog, read_session
+from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.resume import ResumePlan, open_for_resume
+from agentui.core.session.store import LAST, find_session, list_sessions, sessions_dir
+from agentui.core.session.writer import NewSession, SessionWriter
+
+if TYPE_CHECKING:
+    from .app import AgentUIApp
 
 NO_KEY_NOTICE = "ANTHROPIC_API_KEY is not set: running on the offline scripted model"
 
@@ -57,8 +80,9 @@ def _positive_seconds(text: str) -> float:
     return value
 
 
-def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float) -> None:
-    model = parser.add_argument_group("model")
+def _add_setting_options(parser: argparse.ArgumentParser) -> None:
+    """Options that override a setting of the config file (and its environment variable)."""
+    model = parser.add_argument_group("model (override the config file and AGENTUI_* variables)")
     model.add_argument(
         "--provider",
         metavar="NAME",
@@ -75,23 +99,31 @@ def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: floa
         metavar="ID",
         help=f"model that writes the monologue (default on Claude: {DEFAULT_NARRATOR_MODEL})",
     )
-    model.add_argument(
+    limits = parser.add_argument_group("limits (override the config file's [limits])")
+    limits.add_argument("--max-iterations", type=int, metavar="N")
+    limits.add_argument("--tool-timeout", type=_positive_seconds, metavar="SECONDS")
+
+
+def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float) -> None:
+    _add_setting_options(parser)
+    claude = parser.add_argument_group("Claude")
+    claude.add_argument(
         "--thinking-budget",
         type=_thinking_budget,
         default=DEFAULT_THINKING_BUDGET,
         metavar="TOKENS",
-        help="Claude: tokens for thinking, 0 for none: the budget of models before 4.6, "
+        help="tokens for thinking, 0 for none: the budget of models before 4.6, "
         f"room on top of the answer's for later ones (default {DEFAULT_THINKING_BUDGET})",
     )
-    model.add_argument(
+    claude.add_argument(
         "--timeout",
         type=_positive_seconds,
         default=DEFAULT_TIMEOUT_S,
         metavar="SECONDS",
-        help=f"Claude: longest wait for the API to send more before a request fails "
+        help=f"longest wait for the API to send more before a request fails "
         f"(default {DEFAULT_TIMEOUT_S:g})",
     )
-    model.add_argument(
+    claude.add_argument(
         "--record",
         metavar="DIR",
         help="save every model exchange as a JSON file in DIR (play back: --provider replay:DIR)",
@@ -105,26 +137,40 @@ def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: floa
         metavar="SECONDS",
         help=f"seconds between streamed chunks (default {default_pace:g})",
     )
-    limits = parser.add_argument_group("limits")
-    limits.add_argument("--max-iterations", type=int, default=Limits().max_iterations, metavar="N")
-    limits.add_argument(
-        "--tool-timeout", type=float, default=Limits().tool_timeout_s, metavar="SECONDS"
+    parser.add_argument(
+        "--no-session",
+        action="store_true",
+        help=f"do not record this run as a session (they are kept in {sessions_dir()})",
+    )
+
+
+def _add_theme_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--theme", metavar="NAME", help="the theme to draw with (default: the last one picked)"
     )
 
 
 def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui",
-        description="Run and steer trees of LLM agents in your terminal. "
-        "`agentui run --help` for the headless mode.",
+        description="Run and steer trees of LLM agents in your terminal. Other commands: "
+        "run (headless), sessions, replay, export, config; `agentui COMMAND --help`.",
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
     parser.add_argument("--version", action="version", version=f"agentui {__version__}")
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const=LAST,
+        metavar="ID",
+        help="reopen a saved session: `last` (the default), an id or the start of one",
+    )
     parser.add_argument(
         "--no-monologue",
         action="store_true",
         help="do not narrate the agents' work in the sidebar (it is on by default)",
     )
+    _add_theme_option(parser)
     _add_provider_options(parser, default_pace=0.02)
     return parser
 
@@ -152,26 +198,67 @@ def _run_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _settle_provider(args: argparse.Namespace) -> str | None:
-    """Fill in the provider and narrator model the options left open; return a notice to show.
+# -- settings ----------------------------------------------------------------------------------
 
-    A script file means the scripted model. The narrator model is only stored here: the
-    monologue service reads it from `args.narrator_model`.
+
+def _flags(args: argparse.Namespace) -> dict[str, Flag]:
+    """The settings the person gave as options (absent ones are None and left out)."""
+    options = {
+        "provider": "--provider",
+        "model": "--model",
+        "narrator_model": "--narrator-model",
+        "theme": "--theme",
+        "limits.max_iterations": "--max-iterations",
+        "limits.tool_timeout_s": "--tool-timeout",
+    }
+    flags = {
+        key: Flag(option, getattr(args, option[2:].replace("-", "_"), None))
+        for key, option in options.items()
+    }
+    if getattr(args, "no_monologue", False):
+        flags["monologue.enabled"] = Flag("--no-monologue", False)
+    return {key: flag for key, flag in flags.items() if flag.value is not None}
+
+
+def _settle_provider(args: argparse.Namespace) -> str | None:
+    """Apply config, environment and options to `args`; return a notice to show, if any.
+
+    Leaves on `args`: `config` (the LoadedConfig), `provider`, `model`, `narrator_model`
+    (None: the monologue config's own model). A script file means the scripted model unless
+    `--provider` says otherwise. Raises ConfigError for a bad setting.
     """
+    loaded = load_config(_flags(args))
+    config = loaded.config
+    args.config = loaded
     notice = None
-    if args.provider is None:
-        args.provider = "scripted" if args.script else default_provider_name(os.environ)
-        if args.provider == "scripted" and not args.script:
+    args.provider = config.provider
+    if args.script and loaded.source("provider") != "flag --provider":
+        args.provider = "scripted"  # a script file means the scripted model
+    elif args.provider is None:
+        args.provider = default_provider_name(os.environ)
+        if args.provider == "scripted":
             notice = NO_KEY_NOTICE
-    if args.narrator_model is not None:
-        args.narrator_model = resolve_model(args.narrator_model)
-    elif args.provider == "anthropic":
+    args.model = config.model
+    if config.narrator_model is not None:
+        args.narrator_model = resolve_model(config.narrator_model)
+    elif args.provider == "anthropic" and loaded.source("monologue.model") == "default":
         args.narrator_model = DEFAULT_NARRATOR_MODEL
+    else:
+        args.narrator_model = None
     return notice
 
 
-def _runtime_factory(args: argparse.Namespace) -> Runtime:
-    provider = make_provider(
+def _monologue_config(args: argparse.Namespace, *, enabled: bool) -> MonologueConfig:
+    loaded: LoadedConfig = args.config
+    config = loaded.config.monologue_config()
+    update: dict[str, Any] = {"enabled": enabled}
+    if args.narrator_model is not None:
+        update["model"] = args.narrator_model
+    return config.model_copy(update=update)
+
+
+def _provider(args: argparse.Namespace) -> Provider:
+    return make_provider(
         args.provider,
         model=args.model,
         script=args.script,
@@ -180,26 +267,72 @@ def _runtime_factory(args: argparse.Namespace) -> Runtime:
         timeout_s=args.timeout,
         record=args.record,
     )
-    limits = Limits(max_iterations=args.max_iterations, tool_timeout_s=args.tool_timeout)
-    return Runtime(provider, limits=limits)
 
 
-def _monologue_config(args: argparse.Namespace, *, enabled: bool) -> MonologueConfig:
-    if args.narrator_model is None:
-        return MonologueConfig(enabled=enabled)
-    return MonologueConfig(enabled=enabled, model=args.narrator_model)
+def _runtime_factory(args: argparse.Namespace) -> Runtime:
+    """A runtime as the settled `args` say; recording a session unless `--no-session`.
+
+    With `args.resume_plan` it continues that session: numbering, ids, its agents adopted
+    (which needs the running event loop: call it from the app or inside `anyio.run`).
+    """
+    provider = _provider(args)
+    config = args.config.config
+    # Issue 4's options go here when the runtime takes them:
+    #   workflow=config.workflow, approve_all=config.approval.policy == "yes"
+    options: dict[str, Any] = {"limits": config.limits, "prices": config.price_table()}
+    plan: ResumePlan | None = getattr(args, "resume_plan", None)
+    if plan is not None:
+        options.update(last_seq=plan.last_seq, ids=plan.id_source())
+    runtime: Runtime
+    if args.no_session:
+        runtime = Runtime(provider, **options)
+    else:
+        target = (
+            plan.continued_session()
+            if plan is not None
+            else NewSession(provider=provider.name, model=provider.model)
+        )
+        runtime = RecordingRuntime(provider, session=SessionWriter(target), **options)
+    if plan is not None:
+        plan.adopt_into(runtime)
+    return runtime
+
+
+def _fail(message: str, code: int = 2) -> int:
+    for line in message.splitlines():
+        print(f"agentui: {line}", file=sys.stderr)
+    return code
+
+
+def _warn(warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        print(f"agentui: warning: {warning}", file=sys.stderr)
+
+
+def _accepts(function: Callable[..., Any], parameter: str) -> bool:
+    return parameter in inspect.signature(function).parameters
+
+
+# -- headless ----------------------------------------------------------------------------------
 
 
 def _run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
-    notice = _settle_provider(args)
+    made: list[Runtime] = []
+
+    def make_runtime() -> Runtime:
+        runtime = _runtime_factory(args)
+        made.append(runtime)
+        return runtime
+
     try:
-        _runtime_factory(args)  # fail fast on a bad script or option, before anything prints
+        notice = _settle_provider(args)
+        _provider(args)  # fail fast on a bad script or option, before anything prints
         if notice:
             print(f"agentui: {notice}", file=sys.stderr)
-        return anyio.run(
+        code = anyio.run(
             lambda: run_headless(
-                lambda: _runtime_factory(args),
+                make_runtime,
                 args.task,
                 json_output=args.json,
                 answers=args.answer,
@@ -210,37 +343,222 @@ def _run(argv: Sequence[str]) -> int:
             )
         )
     except AgentUIError as exc:
-        print(f"agentui: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     except KeyboardInterrupt:
         print("agentui: interrupted", file=sys.stderr)
         return 130
+    for runtime in made:
+        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
+            _warn([runtime.session.error])
+    return code
+
+
+# -- the app -----------------------------------------------------------------------------------
 
 
 def _app(argv: Sequence[str]) -> int:
     args = _app_parser().parse_args(argv)
-    notice = _settle_provider(args)  # the status bar says when the offline model runs
     try:
-        _runtime_factory(args)
+        app = _build_app(args)
     except AgentUIError as exc:
-        print(f"agentui: {exc}", file=sys.stderr)
-        return 2
-    from .app import AgentUIApp  # Textual loads only for the app
-
-    app = AgentUIApp(
-        runtime_factory=lambda: _runtime_factory(args),
-        initial_task=args.task,
-        notice="offline scripted model (no ANTHROPIC_API_KEY)" if notice else "",
-        monologue=_monologue_config(args, enabled=not args.no_monologue),
-    )
+        return _fail(str(exc))
     app.run()
     return app.return_code or 0
 
 
+def _build_app(args: argparse.Namespace) -> AgentUIApp:
+    """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
+    offline = _settle_provider(args)  # the status bar says when the offline model runs
+    plan = open_for_resume(args.resume) if args.resume is not None else None
+    args.resume_plan = plan
+    _provider(args)  # fail fast on a bad script or option, before the screen opens
+    notices = ["offline scripted model (no ANTHROPIC_API_KEY)"] if offline else []
+    if plan is not None:
+        _warn(plan.log.warnings)
+        count = len(plan.interrupted)
+        interrupted = f": {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
+        notices.append(f"resumed {plan.log.id}{interrupted}")
+    from .app import AgentUIApp  # Textual loads only for the app
+
+    options: dict[str, Any] = {
+        "initial_task": args.task,
+        "notice": " · ".join(notices),
+        "monologue": _monologue_config(args, enabled=args.config.config.monologue.enabled),
+    }
+    if plan is not None:
+        options["history"] = plan.history
+    _add_theme(options, AgentUIApp, args.config)
+    return AgentUIApp(runtime_factory=lambda: _runtime_factory(args), **options)
+
+
+def _add_theme(options: dict[str, Any], app_class: type, loaded: LoadedConfig) -> None:
+    theme = loaded.config.theme
+    if theme is not None and _accepts(app_class, "theme"):
+        options["theme"] = theme
+
+
+# -- sessions ----------------------------------------------------------------------------------
+
+
+def _sessions(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui sessions",
+        description=f"List saved sessions, oldest first (kept in {sessions_dir()}).",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per session")
+    args = parser.parse_args(argv)
+    infos = list_sessions()
+    if args.json:
+        for info in infos:
+            print(
+                json.dumps(
+                    {
+                        "id": info.id,
+                        "started": info.started,
+                        "task": info.task,
+                        "status": info.status,
+                        "agents": info.agents,
+                        "tokens": info.tokens,
+                        "path": str(info.path),
+                        "problem": info.problem,
+                    },
+                    ensure_ascii=False,
+                )
+            )
+        return 0
+    if not infos:
+        print(f"No sessions yet (they are kept in {sessions_dir()}).")
+        return 0
+    rows = [("ID", "STARTED", "STATUS", "AGENTS", "TOKENS", "TASK")]
+    for info in infos:
+        started = datetime.fromtimestamp(info.started).astimezone().strftime("%Y-%m-%d %H:%M")
+        task = " ".join(info.task.split()) or info.problem
+        rows.append((info.id, started, info.status, str(info.agents), f"{info.tokens:,}", task))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
+    room = max(shutil.get_terminal_size((100, 24)).columns - sum(widths) - 10, 20)
+    for row in rows:
+        cells = [
+            row[0].ljust(widths[0]),
+            row[1].ljust(widths[1]),
+            row[2].ljust(widths[2]),
+            row[3].rjust(widths[3]),
+            row[4].rjust(widths[4]),
+            row[5] if len(row[5]) <= room else row[5][: room - 1] + "…",
+        ]
+        print("  ".join(cells).rstrip())
+    return 0
+
+
+def _load_session(reference: str) -> SessionLog:
+    log = read_session(find_session(reference))
+    _warn(log.warnings)
+    return log
+
+
+def _replay_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentui replay",
+        description="Play a saved session back in the app, read-only, at its recorded pace.",
+    )
+    parser.add_argument("session", nargs="?", default=LAST, help="id, start of one, or last")
+    parser.add_argument(
+        "--speed",
+        type=_positive_seconds,
+        default=1.0,
+        metavar="X",
+        help="how many times faster than recorded (default 1; long pauses are shortened)",
+    )
+    _add_theme_option(parser)
+    return parser
+
+
+def _replay(argv: Sequence[str]) -> int:
+    args = _replay_parser().parse_args(argv)
+    try:
+        app = _build_replay(args)
+    except AgentUIError as exc:
+        return _fail(str(exc))
+    app.run()
+    return app.return_code or 0
+
+
+def _build_replay(args: argparse.Namespace) -> AgentUIApp:
+    loaded = load_config(_flags(args))
+    log = _load_session(args.session)
+    from .app import AgentUIApp  # Textual loads only for the app
+    from .replay_feed import ReplayFeed
+
+    options: dict[str, Any] = {}
+    _add_theme(options, AgentUIApp, loaded)
+    return AgentUIApp(replay=ReplayFeed(log.events, args.speed), **options)
+
+
+def _export(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui export",
+        description="Write a session's agent tree, every agent's transcript and the monologue.",
+    )
+    parser.add_argument("session", nargs="?", default=LAST, help="id, start of one, or last")
+    parser.add_argument("--format", choices=EXPORT_FORMATS, default="md", help="default md")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    args = parser.parse_args(argv)
+    try:
+        text = export_session(_load_session(args.session), args.format)
+    except AgentUIError as exc:
+        return _fail(str(exc))
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).expanduser().write_text(text, "utf-8")
+    except OSError as exc:
+        return _fail(f"cannot write {args.output}: {exc.strerror or exc}", 1)
+    return 0
+
+
+# -- config ------------------------------------------------------------------------------------
+
+
+def _config(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui config", description="Where the config file is, and what is in effect."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="path|show")
+    commands.add_parser("path", help="print the config file's path")
+    show = commands.add_parser(
+        "show",
+        help="every effective setting and where it came from",
+        description="Every effective setting as TOML, with its source: default, file, "
+        "env VARIABLE or flag --option. Options given here show their effect.",
+    )
+    _add_setting_options(show)
+    _add_theme_option(show)
+    show.add_argument("--no-monologue", action="store_true")
+    args = parser.parse_args(argv)
+    if args.command == "path":
+        from agentui.core.config import config_path
+
+        print(config_path())
+        return 0
+    try:
+        loaded = load_config(_flags(args))
+    except ConfigError as exc:
+        return _fail(str(exc))
+    sys.stdout.write(format_settings(loaded))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] == "run":
-        return _run(argv[1:])
+    commands: dict[str, Callable[[Sequence[str]], int]] = {
+        "run": _run,
+        "sessions": _sessions,
+        "replay": _replay,
+        "export": _export,
+        "config": _config,
+    }
+    if argv and argv[0] in commands:
+        return commands[argv[0]](argv[1:])
     return _app(argv)
 
 

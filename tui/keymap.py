@@ -20,7 +20,7 @@ class Key:
 KEYS: tuple[Key, ...] = (
     Key("n", "new_task", "New", "Start a new task (a new root agent)"),
     Key("p", "pause", "Pause", "Pause the selected agent"),
-    Key("r", "resume", "Resume", "Resume the selected agent"),
+    Key("r", "resume", "Resume", "Resume a paused agent, or continue an ended one with a message"),
     Key("space", "toggle_pause", "Pause/resume", "Pause or resume the selected agent", show=False),
     Key("c", "cancel", "Cancel", "Cancel the selected agent and its subagents"),
     Key("d", "delete", "Delete", "Delete the selected agent and its subagents (asks first)"),

@@ -127,6 +127,9 @@ class RunViewModel:
         if agent is None:
             return
         match event:
+            case ev.ExecutionStarted(run=run, task=task) if run > 1:
+                # A continued run: the person's message starts a new part of the transcript.
+                self._add(agent, Entry(agent.id, "task", task, title="follow-up"), changes)
             case ev.TextDelta(iteration=iteration, delta=delta):
                 self._stream(agent, "text", iteration, delta, changes)
             case ev.ThinkingDelta(iteration=iteration, delta=delta):

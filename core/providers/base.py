@@ -32,7 +32,12 @@ class ProviderRequest:
     # "narrator": the monologue's narrator asks for a summary of agent `agent_id`'s recent
     # events; the agent itself is not calling. Providers may answer it differently (the scripted
     # one narrates instead of playing the agent's script, and never consumes a scripted turn).
-    purpose: Literal["agent", "narrator"] = "agent"
+    # "decision": the workflow asks the agent's model for one structured decision, named in
+    # `decision`, as a JSON object matching `response_schema` (the scripted provider plays
+    # these from its own lists, apart from the agent's turns).
+    purpose: Literal["agent", "narrator", "decision"] = "agent"
+    decision: str = ""
+    response_schema: dict[str, Any] | None = None
 
 
 # Neutral stream events. A stream yields any number of deltas, then exactly one StreamEnd.

@@ -16,6 +16,19 @@ A script is JSON or TOML:
 Each agent walks its own list, one turn per model call. A turn may also fail (`error`), stream
 malformed tool arguments (`raw_arguments`), or hang after some chunks (`hang_after_chunks`)
 so tests can cancel or pause a stream at an exact point.
+
+The six-step workflow's structured decisions (clarify, questions, subquestions, resolution)
+come from their own lists, so an agent's turns stay the same under either workflow. A decision
+turn's `text` is the model's reply, normally the JSON object:
+
+    [[decisions.main.clarify]]
+    text = '{"ambiguous": true, "question": "Which city?"}'
+
+    [[decisions."*".subquestions]]
+    text = '{"subquestions": ["Venues", "Catering"]}'
+
+A decision with no list (for the agent or "*") gets `{}`, the neutral answer ("no"); a list
+that runs out fails like an agent's.
 """
 
 from __future__ import annotations
@@ -70,6 +83,8 @@ class Script(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     agents: dict[str, list[Turn]] = Field(default_factory=dict)
+    # agent name (or "*") -> decision name -> its replies, in order
+    decisions: dict[str, dict[str, list[Turn]]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _not_empty(self) -> Script:
@@ -81,6 +96,12 @@ class Script(BaseModel):
         if agent_name in self.agents:
             return self.agents[agent_name]
         return self.agents.get("*")
+
+    def decision_turns(self, agent_name: str, decision: str) -> list[Turn] | None:
+        own = self.decisions.get(agent_name, {})
+        if decision in own:
+            return own[decision]
+        return self.decisions.get("*", {}).get(decision)
 
     @classmethod
     def for_all(cls, *turns: Turn) -> Script:

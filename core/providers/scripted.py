@@ -1,6 +1,8 @@
 """The scripted provider: the offline default model. Deterministic, with no network.
 
 Without a script it plays the demo (see demo.py); with one it plays exactly the scripted turns.
+Workflow decisions (`purpose="decision"`) are played from the script's decision lists, or the
+demo's, apart from the agent's turns.
 Text streams in chunks of a few characters at `pace_s` seconds per chunk (0: as fast as the
 event loop allows, still yielding between chunks so other agents and commands interleave).
 """
@@ -30,12 +32,14 @@ from .base import (
     ToolUseStop,
     UsageReport,
 )
-from .demo import demo_turn
+from .demo import demo_decision, demo_turn
 from .narration import narration_turn
 from .script import Script, Turn
 
 CHARS_PER_TOKEN = 3.5
 YIELD_EVERY_CHUNKS = 4  # the usual offline estimate; real providers report exact usage
+# Every workflow decision validates `{}` as "no" (see workflow/decisions.py).
+NEUTRAL_DECISION = "{}"
 
 
 def _estimate_tokens(text: str) -> int:
@@ -73,6 +77,7 @@ class ScriptedProvider:
         self.requests: list[ProviderRequest] = []
         self.closed_early = 0  # streams closed before they finished (cancel, pause + cancel)
         self._cursor: defaultdict[str, int] = defaultdict(int)
+        self._decision_cursor: defaultdict[tuple[str, str], int] = defaultdict(int)
         self._tool_ids = 0
         self._ticks = 0
 
@@ -81,6 +86,8 @@ class ScriptedProvider:
             # The monologue's narrator, not an agent: answer from the request itself, and leave
             # every agent's script (and its cursor) untouched.
             return narration_turn(request)
+        if request.purpose == "decision":
+            return self._decision_turn(request)
         if self.script is None:
             return demo_turn(request)
         turns = self.script.turns_for(request.agent_name)
@@ -95,6 +102,22 @@ class ScriptedProvider:
                 f"(it has {len(turns)}, call {index + 1} asked for another)"
             )
         self._cursor[request.agent_id] = index + 1
+        return turns[index]
+
+    def _decision_turn(self, request: ProviderRequest) -> Turn:
+        if self.script is None:
+            return demo_decision(request)
+        turns = self.script.decision_turns(request.agent_name, request.decision)
+        if turns is None:
+            return Turn(text=NEUTRAL_DECISION)
+        key = (request.agent_id, request.decision)
+        index = self._decision_cursor[key]
+        if index >= len(turns):
+            raise ProviderError(
+                f"the script ran out of {request.decision!r} decisions for agent "
+                f"{request.agent_name!r} (it has {len(turns)}, call {index + 1} asked for another)"
+            )
+        self._decision_cursor[key] = index + 1
         return turns[index]
 
     def _chunks(self, text: str, rng: random.Random) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import anyio
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, Subscription
 from agentui.core.providers.script import Script, Turn
@@ -32,3 +33,39 @@ async def events_until(subscription: Subscription, stop: Callable[[Event], bool]
 
 def of_type(events: list[Event], *types: str) -> list[Event]:
     return [e for e in events if e.type in types]
+
+
+class Recorder:
+    """Reads a lossless subscription and keeps every event read so far."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.sub: Subscription = runtime.subscribe(maxsize=None)
+        self.events: list[Event] = []
+
+    async def wait_for(self, predicate: Callable[[Event], bool], count: int = 1) -> list[Event]:
+        """Read until `count` events (read now or before) satisfy `predicate`."""
+        matched = [e for e in self.events if predicate(e)]
+        with anyio.fail_after(10):  # safety net only
+            while len(matched) < count:
+                event = await self.sub.get()
+                self.events.append(event)
+                if predicate(event):
+                    matched.append(event)
+        return matched
+
+    def sync(self) -> list[Event]:
+        """Take in everything pending; return what was new."""
+        new = self.sub.drain()
+        self.events.extend(new)
+        return new
+
+    def of(self, *types: str, agent_id: str | None = None) -> list[Event]:
+        return [
+            e
+            for e in self.events
+            if e.type in types and (agent_id is None or e.agent_id == agent_id)
+        ]
+
+
+def is_type(type_: str, agent_id: str | None = None) -> Callable[[Event], bool]:
+    return lambda e: e.type == type_ and (agent_id is None or e.agent_id == agent_id)

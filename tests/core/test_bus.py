@@ -24,6 +24,7 @@ from agentui.core.events import (
 )
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.usage import Usage
+from agentui.core.workflow.report import ChildReport, QuestionReport, WorkflowReport
 
 
 def new_bus() -> tuple[EventBus, FrozenClock]:
@@ -432,9 +433,24 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     "hook:error": {"hook": "before:llm", "error": "RuntimeError: x"},
     "agent:spawned": {"parent_id": "a1", "name": "main.1", "task": "sub task"},
     "agent:status": {"old": "running", "new": "paused", "reason": "paused by the person"},
-    "query:raised": {"query_id": "q1", "prompt": "Which port?", "kind": "question"},
+    "query:raised": {
+        "query_id": "q1",
+        "prompt": "Allow python to run?",
+        "kind": "approval",
+        "tool": "python",
+        "arguments": {"code": "print(1)"},
+        "choices": ["once", "always", "reject"],
+    },
     "query:answered": {"query_id": "q1", "answer": "8080"},
     "query:declined": {"query_id": "q1", "reason": "declined by the person"},
+    "approval:decided": {
+        "tool": "python",
+        "call_id": "toolu_0001",
+        "decision": "reject",
+        "reason": "not today",
+        "query_id": "q1",
+        "source": "person",
+    },
     "intervention:applied": {"kind": "modify", "detail": "new instructions"},
     "note:queued": {"text": "A note from the person: hi"},
     "usage:updated": {"delta": USAGE, "total": USAGE + USAGE},
@@ -451,6 +467,26 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "usage": USAGE,
     },
     "monologue:error": {"error": "narrator timed out"},
+    "workflow:step": {"step": 3, "name": "subquestions"},
+    "workflow:decision": {
+        "decision": "clarify",
+        "attempt": 1,
+        "ok": True,
+        "value": {"ambiguous": True, "question": "Which city?"},
+    },
+    "workflow:result": {
+        "report": WorkflowReport(
+            answer="Lisbon it is.",
+            children=[
+                ChildReport(id="a2", name="main.1", task="venues", status="completed", result="x")
+            ],
+            questions=[QuestionReport(step="clarify", question="Which city?", answer="Lisbon")],
+            usage=USAGE,
+            total_usage=USAGE + USAGE,
+            duration_s=1.5,
+            interventions=["comment"],
+        )
+    },
 }
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
-import re
 import select
 import shutil
 import struct
@@ -15,11 +14,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pyte
 import pytest
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
-ANSI = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>]|\x1b\][^\x07]*\x07")
 SAFETY_NET_S = 60.0  # only bounds a hung run; nothing waits for time to pass
 
 
@@ -32,26 +31,29 @@ def _agentui() -> list[str]:
 
 
 class Terminal:
+    """The app on a pseudo-terminal; pyte keeps the screen a person would see."""
+
     def __init__(
         self, argv: list[str], env: dict[str, str], size: tuple[int, int] = (120, 36)
     ) -> None:
+        columns, rows = size
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the app
             os.execvpe(argv[0], argv, env)
-        columns, rows = size
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.raw = b""
+        self.screen = pyte.Screen(columns, rows)
+        self._stream = pyte.ByteStream(self.screen)
 
     def text(self) -> str:
-        return ANSI.sub(b"", self.raw).decode("utf-8", "replace")
+        """What is on the screen now, line by line."""
+        return "\n".join(self.screen.display)
 
     def read_until(self, done: Callable[[], bool], what: str) -> None:
         deadline = time.monotonic() + SAFETY_NET_S
         while not done():
             if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"timed out waiting for {what}; screen text: {self.text()[-2000:]}"
-                )
+                raise AssertionError(f"timed out waiting for {what}; the screen:\n{self.text()}")
             ready, _, _ = select.select([self.fd], [], [], 0.5)
             if ready:
                 try:
@@ -61,6 +63,7 @@ class Terminal:
                 if not chunk:
                     return
                 self.raw += chunk
+                self._stream.feed(chunk)
 
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
@@ -86,10 +89,14 @@ def test_start_answer_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
     for pane in ("agents", "transcript", "monologue"):
         assert pane in text, f"the {pane} pane is on screen"
     assert "offline scripted model" in text
-    # ctrl+n puts the focus on the waiting question before the typed keys arrive.
-    term.send(b"\x0elots of cake\r")
+    # As a person does: wait for the answer box to take the focus (its keys show in the
+    # footer), type, see it typed, press enter.
+    term.read_until(lambda: "esc Decline" in term.text(), "the question to take the focus")
+    term.send(b"lots of cake")
+    term.read_until(lambda: "lots of cake" in term.text(), "the typed answer")
+    term.send(b"\r")
     term.read_until(lambda: "done 1" in term.text(), "the agent to finish")
-    assert "lots of cake" in term.text()
+    term.read_until(lambda: "answer: lots of cake" in term.text(), "the answer on screen")
     term.send(b"\x11")  # ctrl+q: nothing runs any more, so it quits without asking
     assert term.wait_exit() == 0
     assert b"\x1b[?1049l" in term.raw, "the alternate screen was left: the terminal is clean"

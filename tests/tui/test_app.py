@@ -294,3 +294,37 @@ async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None
         assert "Pause the selected agent" in titles
         assert "Resume the selected agent" not in titles, "resume does not apply to a running agent"
         assert "Show every key" in titles
+
+
+async def test_r_continues_an_ended_agent_with_a_message() -> None:
+    script = Script.for_all(Turn(text="first"), Turn(text="second"))
+    app = make_app("two parts", script)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        app.tree_view.focus()
+        await pilot.pause()
+        assert app.check_action("resume", ()) is True
+        await pilot.press("r")
+        assert app.focused is app.prompt_view and "Message for main" in app.prompt_view.placeholder
+        await pilot.press(*"and more", "enter")
+        await settle(
+            pilot,
+            lambda: provider_of(app).requests[-1:] != [] and len(provider_of(app).requests) == 2,
+        )
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert provider_of(app).requests[1].messages[-1].text == "and more"
+        assert [e.text for e in app.model.agents["a1"].entries if e.kind == "text"] == [
+            "first",
+            "second",
+        ]
+
+
+async def test_r_with_an_empty_message_continues_where_it_stopped() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("c")
+        await settle(pilot, has_status(app, "a1", S.CANCELLED))
+        await pilot.press("r", "enter")
+        await settle(pilot, lambda: len(provider_of(app).requests) == 2)
+        assert provider_of(app).requests[1].messages[-1].text == "Continue where you left off."

@@ -1,0 +1,357 @@
+"""agentui's settings: `config.toml`, then environment variables, then command-line flags.
+
+The file is TOML at `config_dir()/config.toml` (`platformdirs.user_config_dir("agentui")`, or
+AGENTUI_CONFIG_DIR). Every key is optional:
+
+    provider = "anthropic"        # scripted | anthropic | replay:DIR
+    model = "sonnet"              # the agents' model (an alias or an id)
+    narrator_model = "haiku"      # the monologue's model (wins over [monologue] model)
+    theme = "agentui-dark"
+    workflow = "six-step"         # six-step | plain
+
+    [limits]                      # any field of core/limits.py's Limits
+    max_iterations = 25
+    tool_timeout_s = 30
+
+    [approval]
+    policy = "ask"                # ask | yes (run tools that need approval without asking)
+
+    [monologue]                   # any field of MonologueConfig
+    enabled = true
+
+    [prices."claude-sonnet-4-6"]  # USD per million tokens; replaces that model's entry
+    input = 3.0
+    output = 15.0
+    cache_write = 3.75
+    cache_read = 0.30
+
+Environment variables (ENV_VARIABLES) override the file; flags override both. Each effective
+value remembers where it came from, for `agentui config show`. A bad file, variable or flag
+raises ConfigError with one message naming where, which key, and what is wrong. API keys are
+never read from here: they stay in the environment (ANTHROPIC_API_KEY).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import AgentUIError
+from .limits import Limits
+from .monologue.config import MonologueConfig
+from .paths import config_dir
+from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
+
+CONFIG_FILE = "config.toml"
+PROVIDERS = ("scripted", "anthropic")
+REPLAY_PREFIX = "replay:"
+
+Workflow = Literal["six-step", "plain"]
+ApprovalPolicy = Literal["ask", "yes"]
+
+
+class ConfigError(AgentUIError):
+    """A setting is invalid; the message names the file (or variable, or flag) and the key."""
+
+
+class ApprovalConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # ask: a tool that needs approval waits for the person; yes: it runs (like --yes).
+    policy: ApprovalPolicy = "ask"
+
+
+class Config(BaseModel):
+    """The whole file. Unset keys keep their defaults; None means "the built-in choice"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    provider: str | None = None  # None: anthropic when ANTHROPIC_API_KEY is set, else scripted
+    model: str | None = None  # None: the provider's default
+    narrator_model: str | None = None  # None: [monologue] model, or Claude's narrator default
+    theme: str | None = None  # None: the theme the app remembers, else its default
+    workflow: Workflow = "six-step"
+    limits: Limits = Field(default_factory=Limits)
+    approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
+    monologue: MonologueConfig = Field(default_factory=MonologueConfig)
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+
+    @field_validator("provider")
+    @classmethod
+    def _known_provider(cls, value: str | None) -> str | None:
+        if value is None or value in PROVIDERS:
+            return value
+        if value.startswith(REPLAY_PREFIX) and value[len(REPLAY_PREFIX) :]:
+            return value
+        raise ValueError(f"must be scripted, anthropic or replay:DIR (got {value!r})")
+
+    @field_validator("model", "narrator_model", "theme")
+    @classmethod
+    def _not_blank(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must not be empty (leave the key out for the default)")
+        return value
+
+    def price_table(self) -> PriceTable:
+        """The built-in prices with the file's entries over them."""
+        return PriceTable.from_dict(
+            {k: v.model_dump() for k, v in self.prices.items()}, base=DEFAULT_PRICES
+        )
+
+    def monologue_config(self) -> MonologueConfig:
+        """[monologue] with `narrator_model` applied."""
+        if self.narrator_model is None:
+            return self.monologue
+        return self.monologue.model_copy(update={"model": self.narrator_model})
+
+
+# Settings an environment variable may set, by dotted key. An empty variable counts as unset.
+_ENV_WANTED: dict[str, str] = {
+    "provider": "AGENTUI_PROVIDER",
+    "model": "AGENTUI_MODEL",
+    "narrator_model": "AGENTUI_NARRATOR_MODEL",
+    "theme": "AGENTUI_THEME",
+    "workflow": "AGENTUI_WORKFLOW",
+    "approval.policy": "AGENTUI_APPROVAL",
+    "monologue.enabled": "AGENTUI_MONOLOGUE",
+    "limits.max_iterations": "AGENTUI_MAX_ITERATIONS",
+    "limits.tool_timeout_s": "AGENTUI_TOOL_TIMEOUT",
+    "limits.max_depth": "AGENTUI_MAX_DEPTH",
+    "limits.max_live_children": "AGENTUI_MAX_CHILDREN",
+}
+# Tables of the file whose keys are settings of their own (shown and sourced one by one).
+SECTIONS: dict[str, type[BaseModel]] = {
+    "limits": Limits,
+    "approval": ApprovalConfig,
+    "monologue": MonologueConfig,
+}
+
+
+def _exists(key: str) -> bool:
+    section, _, name = key.partition(".")
+    model = SECTIONS.get(section)
+    return name in model.model_fields if model is not None and name else key in Config.model_fields
+
+
+# Only settings this version has: the limits grow with the runtime.
+ENV_VARIABLES: dict[str, str] = {k: v for k, v in _ENV_WANTED.items() if _exists(k)}
+
+
+def config_path() -> Path:
+    return config_dir() / CONFIG_FILE
+
+
+@dataclass(frozen=True, slots=True)
+class Flag:
+    """A value given on the command line, with the option that gave it (for messages)."""
+
+    option: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Setting:
+    key: str  # dotted: "limits.max_iterations", "prices.claude-haiku-4-5"
+    value: Any
+    source: str  # "default", "file", "env AGENTUI_MODEL", "flag --model"
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedConfig:
+    config: Config
+    path: Path
+    file_found: bool
+    # Where each value that is not a default came from, by dotted key.
+    sources: dict[str, str] = field(default_factory=dict)
+
+    def source(self, key: str) -> str:
+        return self.sources.get(key, "default")
+
+    def settings(self) -> list[Setting]:
+        """Every effective value, in file order, with its source."""
+        out: list[Setting] = []
+        data = self.config.model_dump(mode="json")
+        for key, value in data.items():
+            if key == "prices":
+                for model, price in self.config.price_table().models.items():
+                    dotted = f"prices.{model}"
+                    out.append(Setting(dotted, price.model_dump(), self.source(dotted)))
+            elif key in SECTIONS:
+                for name, inner in value.items():
+                    dotted = f"{key}.{name}"
+                    out.append(Setting(dotted, inner, self.source(dotted)))
+            else:
+                out.append(Setting(key, value, self.source(key)))
+        return out
+
+
+def load_config(
+    flags: Mapping[str, Flag] | None = None,
+    *,
+    environ: Mapping[str, str] = os.environ,
+    path: Path | None = None,
+) -> LoadedConfig:
+    """The effective settings: defaults < the file < environment variables < `flags`.
+
+    `flags` maps dotted keys to the values the person gave on the command line (leave out
+    the options they did not give). Raises ConfigError naming the culprit.
+    """
+    path = path if path is not None else config_path()
+    raw = _read_file(path)
+    try:
+        Config.model_validate(raw)
+    except ValidationError as exc:
+        raise _config_error(exc, lambda key: f"config file {path}") from None
+    sources = {key: "file" for key in _file_keys(raw)}
+    data = copy.deepcopy(raw)
+    for key, variable in ENV_VARIABLES.items():
+        value = environ.get(variable, "")
+        if value.strip():
+            _set(data, key, value.strip())
+            sources[key] = f"env {variable}"
+    for key, given in (flags or {}).items():
+        if given.value is not None:
+            _set(data, key, given.value)
+            sources[key] = f"flag {given.option}"
+
+    def origin(key: str) -> str:
+        source = sources.get(key, "file")
+        if source.startswith("env "):
+            return f"environment variable {source[4:]}"
+        if source.startswith("flag "):
+            return f"option {source[5:]}"
+        return f"config file {path}"
+
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        raise _config_error(exc, origin) from None
+    return LoadedConfig(config, path, path.is_file(), sources)
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path}: cannot be read: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path}: not valid TOML: {exc}") from None
+
+
+def _file_keys(raw: Mapping[str, Any]) -> list[str]:
+    keys: list[str] = []
+    for key, value in raw.items():
+        if (key in SECTIONS or key == "prices") and isinstance(value, dict):
+            keys.extend(f"{key}.{inner}" for inner in value)
+        else:
+            keys.append(key)
+    return keys
+
+
+def _set(data: dict[str, Any], key: str, value: Any) -> None:
+    section, _, name = key.partition(".")
+    if name:
+        table = data.get(section)
+        if not isinstance(table, dict):
+            table = data[section] = {}
+        table[name] = value
+    else:
+        data[key] = value
+
+
+_SECRET_WORDS = ("key", "token", "secret", "password")
+
+
+def _config_error(exc: ValidationError, origin: Any) -> ConfigError:
+    """One message: a line per problem, each naming where, the key and what is wrong."""
+    lines: list[str] = []
+    for error in exc.errors():
+        key = ".".join(str(p) for p in error["loc"]) or "(the file)"
+        lines.append(f"{origin(key)}: {key}: {_problem(key, error)}")
+    return ConfigError("\n".join(lines))
+
+
+def _problem(key: str, error: Any) -> str:
+    if error["type"] == "extra_forbidden":
+        if any(word in key.lower() for word in _SECRET_WORDS):
+            return (
+                "not a setting: API keys are read from the environment (ANTHROPIC_API_KEY), "
+                "never from a file"
+            )
+        return "not a setting agentui knows (a typo, or the wrong table?)"
+    if error["type"] == "missing":
+        return "missing: this table needs it"
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if (
+        "input" in error
+        and error["type"] not in ("missing",)
+        and not isinstance(error["input"], dict | list)
+    ):
+        message += f" (got {error['input']!r})"
+    return message
+
+
+# What an unset key means, for `config show`.
+_UNSET = {
+    "model": "the provider's default",
+    "narrator_model": "[monologue] model; on Claude claude-haiku-4-5",
+    "theme": "the theme last picked in the app",
+}
+_ALIGN = 56  # comments line up unless a value is longer than this
+
+
+def format_settings(loaded: LoadedConfig, environ: Mapping[str, str] = os.environ) -> str:
+    """`agentui config show`: every effective value as TOML, with where it came from."""
+    found = "" if loaded.file_found else " (not found: nothing read from it)"
+    lines = [
+        f"# config file: {loaded.path}{found}",
+        "# sources: default, file, env VARIABLE, flag --option",
+    ]
+    rows: list[tuple[str, str]] = []
+    for setting in loaded.settings():
+        key, value, source = setting.key, setting.value, setting.source
+        if key.startswith("prices."):
+            key = "prices." + _toml_key(key.removeprefix("prices."))
+        if key == "provider" and value is None:
+            has_key = bool(environ.get("ANTHROPIC_API_KEY"))
+            value = "anthropic" if has_key else "scripted"
+            source += " (ANTHROPIC_API_KEY is set)" if has_key else " (no ANTHROPIC_API_KEY)"
+        if value is None:
+            rows.append((f"# {key} = (not set: {_UNSET.get(key, 'built-in')})", source))
+        else:
+            rows.append((f"{key} = {_toml_value(value)}", source))
+    width = min(max(len(text) for text, _ in rows), _ALIGN)
+    lines += [f"{text:<{width}}  # {source}" for text, source in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_key(key: str) -> str:
+    bare = key.replace("-", "").replace("_", "").isalnum() and key.isascii()
+    return key if bare else _toml_value(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_toml_key(str(k))} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(str(value))

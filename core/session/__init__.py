@@ -1,0 +1,54 @@
+"""Sessions: every run's events in an append-only JSON Lines file, and what is built from it.
+
+    writer.py     SessionWriter: the service that writes a runtime's events (batched, off-loop)
+    recording.py  RecordingRuntime: a Runtime that attaches its writer when it starts
+    store.py      where sessions live, their ids, listing, `last`
+    reader.py     loading a file (a torn last line is skipped with a warning)
+    fold.py       events -> SessionState: the tree, transcripts, monologue
+    resume.py     a saved session back in a runtime; interrupted agents closed as cancelled
+    export.py     Markdown and JSON
+
+The format: line 1 is a header (records.py), then events exactly as `agentui run --json`
+prints them, with conversation records between them. API keys never enter any of it.
+"""
+
+from __future__ import annotations
+
+from .errors import SessionCorruptError, SessionError
+from .export import EXPORT_FORMATS, export_session
+from .fold import INTERRUPTED, SessionFold, SessionState, fold_log, fold_session
+from .reader import SessionLog, read_header, read_session
+from .recording import RecordingRuntime
+from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
+from .resume import ResumePlan, open_for_resume, plan_resume
+from .store import SessionInfo, find_session, list_sessions, sessions_dir
+from .writer import ContinuedSession, NewSession, SessionWriter
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "FORMAT_VERSION",
+    "INTERRUPTED",
+    "ContinuedSession",
+    "ConversationRecord",
+    "NewSession",
+    "RecordingRuntime",
+    "ResumePlan",
+    "SessionCorruptError",
+    "SessionError",
+    "SessionFold",
+    "SessionHeader",
+    "SessionInfo",
+    "SessionLog",
+    "SessionState",
+    "SessionWriter",
+    "export_session",
+    "find_session",
+    "fold_log",
+    "fold_session",
+    "list_sessions",
+    "open_for_resume",
+    "plan_resume",
+    "read_header",
+    "read_session",
+    "sessions_dir",
+]

@@ -1,0 +1,168 @@
+"""A session as Markdown (to read) or JSON (to process): the tree, every transcript, the monologue.
+
+Both come from the same fold (fold.py). Markdown keeps each agent's own text verbatim (it is
+usually Markdown already); thinking, tool results and questions are quoted around it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from ..tree import AgentNode
+from .fold import SessionState, fold_session
+from .reader import SessionLog
+from .transcript import TranscriptItem
+
+ExportFormat = Literal["md", "json"]
+EXPORT_FORMATS: tuple[ExportFormat, ...] = ("md", "json")
+JSON_EXPORT_VERSION = 1
+
+
+def export_session(log: SessionLog, fmt: ExportFormat) -> str:
+    state = fold_session(log)
+    if fmt == "md":
+        return to_markdown(log, state)
+    return to_json(log, state)
+
+
+# -- JSON ------------------------------------------------------------------------------------
+
+
+def to_json(log: SessionLog, state: SessionState) -> str:
+    agents: dict[str, Any] = {}
+    for node in state.agents.values():
+        data = node.with_history()
+        data["transcript"] = [_item_json(i) for i in state.transcripts.get(node.id, [])]
+        agents[node.id] = data
+    document = {
+        "format": "agentui-export",
+        "version": JSON_EXPORT_VERSION,
+        "session": log.header.model_dump(mode="json", exclude={"record"}),
+        "status": state.status,
+        "tokens": state.tokens,
+        "narrator_tokens": state.narrator_usage.total_tokens,
+        "roots": [n.id for n in state.roots()],
+        "agents": agents,
+        "monologue": [
+            {"agent_id": line.agent_id, **line.entry.model_dump(mode="json")}
+            for line in state.monologue
+        ],
+        "warnings": list(log.warnings),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _item_json(item: TranscriptItem) -> dict[str, Any]:
+    return {
+        "kind": item.kind,
+        "text": item.text,
+        "ts": item.ts,
+        "title": item.title,
+        "key": item.key,
+        "iteration": item.iteration,
+        "detail": item.detail,
+        "failed": item.failed,
+        "open": item.open,
+        "interrupted": item.interrupted,
+    }
+
+
+# -- Markdown --------------------------------------------------------------------------------
+
+
+def to_markdown(log: SessionLog, state: SessionState) -> str:
+    header = log.header
+    out: list[str] = [f"# Session {header.id}", ""]
+    out.append(f"- Task: {_one_line(header.task)}")
+    out.append(f"- Started: {_when(header.started)}")
+    out.append(f"- Status: {state.status}")
+    out.append(f"- Agents: {len(state.agents)} · tokens: {state.tokens:,}")
+    out.append(f"- Model: {header.provider} {header.model} · agentui {header.agentui}")
+    for warning in log.warnings:
+        out.append(f"- Note: {warning}")
+    out += ["", "## Agent tree", ""]
+    for node, depth in _walk(state):
+        out.append(f"{'  ' * depth}- {_node_line(node)}")
+    for node, _ in _walk(state):
+        out += ["", f"## {node.name} ({node.id})", ""]
+        out.append(f"Status: {node.status.value} · tokens: {node.usage.total_tokens:,}")
+        if node.error:
+            out.append(f"Error: {node.error}")
+        out.append("")
+        for item in state.transcripts.get(node.id, []):
+            out += [*_item_markdown(item), ""]
+        if node.result is not None:
+            out += ["**Result:**", "", node.result, ""]
+    if state.monologue:
+        out += ["", "## Monologue", ""]
+        for line in state.monologue:
+            entry = line.entry
+            out.append(
+                f"- {_when(entry.timestamp, time_only=True)} **{entry.agent_name}**: "
+                f"{_one_line(entry.text)}"
+            )
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _walk(state: SessionState) -> list[tuple[AgentNode, int]]:
+    """Every agent, depth first in spawn order, with its depth."""
+    out: list[tuple[AgentNode, int]] = []
+    stack = [(n, 0) for n in reversed(state.roots())]
+    while stack:
+        node, depth = stack.pop()
+        out.append((node, depth))
+        children = [state.agents[c] for c in node.children if c in state.agents]
+        stack.extend((c, depth + 1) for c in reversed(children))
+    return out
+
+
+def _node_line(node: AgentNode) -> str:
+    line = f"**{node.name}** ({node.id}) · {node.status.value} · {_one_line(node.task)}"
+    if node.usage.total_tokens:
+        line += f" · {node.usage.total_tokens:,} tokens"
+    return line
+
+
+def _item_markdown(item: TranscriptItem) -> list[str]:
+    match item.kind:
+        case "task":
+            return ["**Task:**", "", item.text]
+        case "text":
+            return [item.text + (" *[interrupted]*" if item.interrupted else "")]
+        case "thinking":
+            return ["*Thinking:*", "", _quote(item.text)]
+        case "tool":
+            call = f"**Tool** `{item.title}`" + (f" ({item.text})" if item.text else "")
+            if not item.detail:
+                return [call]
+            label = "failed" if item.failed else "result"
+            return [call, "", f"{label}:", "", _fence(item.detail)]
+        case "question":
+            answer = item.detail if not item.open else "(not answered)"
+            return [f"**Question ({item.title}):** {item.text}", "", f"**Answer:** {answer}"]
+        case "error":
+            return [f"**{item.title.capitalize() or 'Error'}:** {item.text}"]
+        case _:
+            return [f"*{item.title.capitalize() or 'Notice'}:* {item.text}"]
+
+
+def _quote(text: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines())
+
+
+def _fence(text: str) -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}\n{text}\n{fence}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _when(ts: float, *, time_only: bool = False) -> str:
+    moment = datetime.fromtimestamp(ts, UTC)
+    return moment.strftime("%H:%M:%S") if time_only else moment.strftime("%Y-%m-%d %H:%M:%S UTC")

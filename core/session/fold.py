@@ -1,0 +1,230 @@
+"""State as a fold over a session's events: the tree, every transcript, the monologue.
+
+The same fold serves resume, `agentui sessions` and export: `fold_session(log)` (or a
+`SessionFold` fed event by event). Replay plays the events themselves into the app, whose view
+model folds them the same way (a test checks that the transcripts agree). Nodes come from events alone; each node's conversation comes from the
+conversation records (see records.py), which keep what events cannot: instructions, thinking
+signatures and the exact tool pairs.
+
+Known gap: the replacement content of a modify is not in any event, so `user_content` stays
+None (the modified task is in the conversation itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .. import events as ev
+from ..conversation import Conversation
+from ..monologue.entry import NarrativeEntry
+from ..tree import AgentNode, AgentStatus, UserComment
+from ..usage import Usage
+from .reader import SessionLog
+from .records import ConversationRecord
+from .transcript import TranscriptBuilder, TranscriptItem
+
+# What an agent that was still running when its session ended is marked with. Runtime.adopt
+# says the same, so a resumed runtime and a fold of its log agree.
+INTERRUPTED = "interrupted: the session ended while it ran"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenQuery:
+    query_id: str
+    agent_id: str
+    prompt: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class MonologueLine:
+    agent_id: str
+    entry: NarrativeEntry
+
+
+@dataclass(slots=True)
+class SessionState:
+    agents: dict[str, AgentNode] = field(default_factory=dict)  # in spawn order
+    transcripts: dict[str, list[TranscriptItem]] = field(default_factory=dict)
+    monologue: list[MonologueLine] = field(default_factory=list)
+    narrator_usage: Usage = field(default_factory=Usage)
+    open_queries: dict[str, OpenQuery] = field(default_factory=dict)  # in the order raised
+    # Text of a response still streaming when the log ends, per agent (cut off by a crash).
+    streaming: dict[str, str] = field(default_factory=dict)
+    # Per agent, the outcomes of the tool calls of its latest response, by call id:
+    # (content, is_error), as the loop puts them in the conversation.
+    tool_results: dict[str, dict[str, tuple[str, bool]]] = field(default_factory=dict)
+    last_seq: int = 0
+    last_ts: float = 0.0
+    ids: set[str] = field(default_factory=set)  # every agent, query and execution id seen
+
+    def roots(self) -> list[AgentNode]:
+        return [n for n in self.agents.values() if n.parent_id is None]
+
+    def live(self) -> list[AgentNode]:
+        return [n for n in self.agents.values() if n.status.is_live]
+
+    @property
+    def tokens(self) -> int:
+        """The agents' tokens (the narrator's are counted apart, in `narrator_usage`)."""
+        return sum(n.usage.total_tokens for n in self.agents.values())
+
+    @property
+    def status(self) -> str:
+        """One word for the whole session, as `agentui sessions` shows it."""
+        if not self.agents:
+            return "empty"
+        if self.live():
+            return "interrupted"
+        ends = {n.status for n in self.roots()}
+        for status in (AgentStatus.ERROR, AgentStatus.CANCELLED):
+            if status in ends:
+                return status.value
+        if AgentStatus.COMPLETED in ends:
+            return "completed"
+        return "deleted"
+
+
+class SessionFold:
+    """Apply events and conversation records in order; read `state` at any point."""
+
+    def __init__(self) -> None:
+        self.state = SessionState()
+        self._transcripts: dict[str, TranscriptBuilder] = {}
+        self._conversations: dict[str, Conversation] = {}
+
+    def apply_all(self, events: Iterable[ev.Event]) -> None:
+        for event in events:
+            self.apply(event)
+
+    def apply_record(self, record: ConversationRecord) -> None:
+        conversation = self._conversations.setdefault(record.agent_id, Conversation())
+        if record.instructions is not None:
+            conversation.instructions = record.instructions
+        conversation.messages = conversation.messages[: record.keep] + [
+            m.model_copy(deep=True) for m in record.append
+        ]
+        node = self.state.agents.get(record.agent_id)
+        if node is not None:
+            node.conversation = conversation
+
+    def apply(self, event: ev.Event) -> None:
+        state = self.state
+        state.last_seq = max(state.last_seq, event.seq)
+        state.last_ts = max(state.last_ts, event.ts)
+        agent_id = event.agent_id
+        if isinstance(event, ev.AgentSpawned):
+            self._spawn(event)
+            return
+        node = state.agents.get(agent_id)
+        if node is None:
+            return  # an event of an agent the log never introduced: nothing to attach it to
+        self._transcripts[agent_id].apply(event)
+        match event:
+            case ev.StatusChanged(new=new, reason=reason):
+                node.status = AgentStatus(new)
+                if node.status.is_final:
+                    node.ended_at = event.ts
+                if node.status is AgentStatus.CANCELLED and reason == INTERRUPTED:
+                    node.error = reason
+            case ev.ExecutionStarted(run=run, execution_id=execution_id):
+                state.ids.add(execution_id)
+                node.runs = run
+                node.started_at = event.ts
+                node.ended_at = node.result = node.error = None
+            case ev.ExecutionCompleted(result=result, execution_id=execution_id):
+                state.ids.add(execution_id)
+                node.result = result
+            case ev.ExecutionFailed(error=error, execution_id=execution_id):
+                state.ids.add(execution_id)
+                node.error = error
+            case ev.UsageUpdated(total=total, total_cost_usd=cost):
+                node.usage = total
+                node.cost_usd = cost
+            case ev.InterventionApplied(kind="delete"):
+                for member in self._subtree(agent_id):
+                    member.user_comment = UserComment.DELETE
+            case ev.InterventionApplied(kind="modify"):
+                node.user_comment = UserComment.MODIFY
+            case ev.InterventionApplied(kind="comment", detail=detail):
+                node.user_comment = UserComment.COMMENT
+                node.comment = detail
+            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):
+                state.ids.add(query_id)
+                state.open_queries[query_id] = OpenQuery(query_id, agent_id, prompt, kind)
+            case ev.QueryAnswered(query_id=query_id) | ev.QueryDeclined(query_id=query_id):
+                state.open_queries.pop(query_id, None)
+            case ev.LLMRequested():
+                state.streaming[agent_id] = ""
+            case ev.TextDelta(delta=delta) if agent_id in state.streaming:
+                state.streaming[agent_id] += delta
+            case ev.LLMResponded():
+                state.streaming.pop(agent_id, None)
+                state.tool_results[agent_id] = {}
+            case ev.LLMFailed() | ev.ExecutionCancelled():
+                state.streaming.pop(agent_id, None)
+            case ev.ToolCompleted(call_id=call_id, result=result):
+                state.tool_results.setdefault(agent_id, {})[call_id] = (result, False)
+            case ev.ToolFailed(call_id=call_id, error=error):
+                state.tool_results.setdefault(agent_id, {})[call_id] = (error, True)
+            case ev.MonologueGenerated(entry=entry, usage=usage):
+                state.monologue.append(MonologueLine(agent_id, entry))
+                state.narrator_usage = state.narrator_usage + usage
+            case _:
+                pass
+
+    def _spawn(self, event: ev.AgentSpawned) -> None:
+        state = self.state
+        node = AgentNode(
+            id=event.agent_id,
+            parent_id=event.parent_id,
+            name=event.name,
+            task=event.task,
+            created_at=event.ts,
+        )
+        conversation = self._conversations.get(event.agent_id)
+        if conversation is not None:
+            node.conversation = conversation
+        parent = state.agents.get(event.parent_id) if event.parent_id else None
+        if parent is not None:
+            parent.children.append(node.id)
+        state.agents[node.id] = node
+        state.ids.add(node.id)
+        builder = self._transcripts[node.id] = TranscriptBuilder()
+        builder.apply(event)
+        state.transcripts[node.id] = builder.items
+
+    def _subtree(self, agent_id: str) -> list[AgentNode]:
+        out: list[AgentNode] = []
+        stack = [agent_id]
+        while stack:
+            node = self.state.agents.get(stack.pop())
+            if node is not None:
+                out.append(node)
+                stack.extend(node.children)
+        return out
+
+
+def fold_session(log: SessionLog) -> SessionState:
+    """The state a session's log describes, as of its last line."""
+    return fold_log(log).state
+
+
+def fold_log(log: SessionLog) -> SessionFold:
+    """A fold fed the whole log, to read or to carry on with more events.
+
+    Records and events are applied in file order: a record follows the events that caused it.
+    """
+    fold = SessionFold()
+    records = iter(log.conversations)
+    pending = next(records, None)
+    for event in log.events:
+        while pending is not None and pending.seq < event.seq:
+            fold.apply_record(pending)
+            pending = next(records, None)
+        fold.apply(event)
+    while pending is not None:
+        fold.apply_record(pending)
+        pending = next(records, None)
+    return fold

@@ -1,0 +1,51 @@
+"""The lines of a session file that are not events: its header and conversation records.
+
+A session file is JSON Lines. Line 1 is the header. Every other line is either an event exactly
+as `Event.model_dump_json()` writes it (it has a `type`), or a record the writer adds (it has a
+`record`). Conversation records keep each agent's conversation exactly (instructions, thinking
+signatures, tool pairs), which the events alone cannot: see `ConversationRecord`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..conversation import Message
+
+FORMAT_VERSION = 1
+
+
+class SessionHeader(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    record: Literal["header"] = "header"
+    format: int = FORMAT_VERSION
+    agentui: str  # the version that created the file
+    id: str
+    started: float  # epoch seconds
+    task: str  # the first root agent's task
+    provider: str
+    model: str
+
+
+class ConversationRecord(BaseModel):
+    """A change to one agent's conversation: keep its first `keep` messages, then add `append`.
+
+    Written after the events that caused it, in the same flush, whenever the conversation an
+    agent will send next differs from what the file already holds. Replaying every record in
+    order rebuilds the conversation as of the last flush; `seq` is the newest event written
+    before the record. The writer reads the conversation when it encodes a batch, so a record
+    may run a step ahead of the events beside it (an agent that moved on meanwhile), never
+    behind them.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    record: Literal["conversation"] = "conversation"
+    agent_id: str
+    seq: int
+    instructions: str | None = None  # None: unchanged since the previous record
+    keep: int = Field(ge=0)
+    append: list[Message] = Field(default_factory=list)

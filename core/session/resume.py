@@ -1,0 +1,144 @@
+"""Resuming a saved session: its agents back in a new runtime, as they were.
+
+Finished agents come back as they ended. An agent that was still live when the session ended (a
+crash, a kill) comes back cancelled and marked interrupted, exactly as if it had been cancelled
+at that moment: the events that a cancel would have emitted are added (`closing`: open questions
+declined, `execution:cancelled` with the text it was streaming, `agent:status` to cancelled),
+and its conversation gets what a cancel leaves in it (the streamed text as an interrupted
+message, a result for every tool call: the real one when the tool had finished, else "not
+run"). `Runtime.send(id, text)` then continues any ended agent from its saved conversation.
+
+    plan = open_for_resume("last")
+
+    def make_runtime() -> Runtime:  # called inside the event loop: adopting needs it
+        runtime = RecordingRuntime(provider, session=SessionWriter(plan.continued_session()),
+                                   last_seq=plan.last_seq, ids=plan.id_source())
+        plan.adopt_into(runtime)
+        return runtime
+
+    app = AgentUIApp(make_runtime, history=plan.history)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import events as ev
+from ..conversation import Conversation, Message, TextBlock, ToolResultBlock
+from ..ids import IdSource
+from ..runtime import Runtime
+from ..tree import AgentNode
+from .errors import SessionError
+from .fold import INTERRUPTED, SessionState, fold_log
+from .lock import is_locked
+from .reader import SessionLog, read_session
+from .store import find_session
+from .writer import ContinuedSession
+
+DECLINED_REASON = "the session ended"
+NOT_RUN = "not run: the session ended"
+
+
+@dataclass(slots=True)
+class ResumePlan:
+    log: SessionLog
+    state: SessionState  # after the closing events, conversations repaired
+    closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
+    interrupted: list[str]  # ids of the agents that were live when the session ended
+    saved_conversations: dict[str, Conversation]  # as the file holds them, before repairs
+
+    @property
+    def history(self) -> list[ev.Event]:
+        """Every saved event, then the closing ones: what the app shows before new work."""
+        return [*self.log.events, *self.closing]
+
+    @property
+    def last_seq(self) -> int:
+        """Where the resumed runtime's numbering continues."""
+        return self.closing[-1].seq if self.closing else self.log.last_seq
+
+    def id_source(self) -> IdSource:
+        """Ids for the resumed runtime that never repeat one of the session's."""
+        ids = IdSource()
+        for identifier in self.state.ids:
+            ids.observe(identifier)
+        return ids
+
+    def adopt_into(self, runtime: Runtime) -> None:
+        """Put every agent of the session into `runtime` (parents first), without running it."""
+        for node in self.state.agents.values():
+            runtime.adopt(
+                node.model_copy(update={"conversation": node.conversation.model_copy(deep=True)})
+            )
+
+    def continued_session(self) -> ContinuedSession:
+        """Where and how a writer appends the resumed run to the same file."""
+        return ContinuedSession(
+            path=self.log.path,
+            append_at=self.log.valid_bytes,
+            preamble=tuple(self.closing),
+            conversations=self.saved_conversations,
+        )
+
+
+def plan_resume(log: SessionLog) -> ResumePlan:
+    fold = fold_log(log)
+    state = fold.state
+    saved = {i: n.conversation.model_copy(deep=True) for i, n in state.agents.items()}
+    interrupted = [node for node in state.agents.values() if node.status.is_live]
+    streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
+    closing = _closing_events(state, interrupted, streaming)
+    fold.apply_all(closing)
+    for node in interrupted:
+        results = state.tool_results.get(node.id, {})
+        close_conversation(node.conversation, streaming[node.id], results)
+    return ResumePlan(log, state, closing, [n.id for n in interrupted], saved)
+
+
+def open_for_resume(reference: str) -> ResumePlan:
+    """Find, check and load a session to resume: `last`, an id, a unique id prefix, a path."""
+    path = find_session(reference)
+    if is_locked(path):
+        raise SessionError(
+            f"session {path.stem} is still open in another agentui; close that one first"
+        )
+    return plan_resume(read_session(path))
+
+
+def _closing_events(
+    state: SessionState, interrupted: list[AgentNode], streaming: dict[str, str]
+) -> list[ev.Event]:
+    closing: list[ev.Event] = []
+    seq = state.last_seq
+    ts = state.last_ts  # the last moment the session is known to have been alive
+
+    def add(cls: type[ev.Event], agent_id: str, **fields: object) -> None:
+        nonlocal seq
+        seq += 1
+        closing.append(cls(seq=seq, ts=ts, agent_id=agent_id, **fields))
+
+    for node in interrupted:
+        for query in [q for q in state.open_queries.values() if q.agent_id == node.id]:
+            add(ev.QueryDeclined, node.id, query_id=query.query_id, reason=DECLINED_REASON)
+        add(ev.ExecutionCancelled, node.id, reason=INTERRUPTED, partial_text=streaming[node.id])
+        add(ev.StatusChanged, node.id, old=node.status.value, new="cancelled", reason=INTERRUPTED)
+    return closing
+
+
+def close_conversation(
+    conversation: Conversation, partial_text: str, tool_results: dict[str, tuple[str, bool]]
+) -> None:
+    """Leave the conversation as a cancel at the end of the session would have left it."""
+    last = conversation.messages[-1] if conversation.messages else None
+    if last is not None and last.role == "assistant" and last.tool_uses:
+        # Its tools were running: every tool_use needs its result, or the model refuses the
+        # conversation. A tool that finished has its real result in the log.
+        results: list[ToolResultBlock] = []
+        for use in last.tool_uses:
+            content, is_error = tool_results.get(use.id, (NOT_RUN, True))
+            results.append(ToolResultBlock(tool_use_id=use.id, content=content, is_error=is_error))
+        conversation.append(Message(role="user", content=list(results)))
+    if partial_text:
+        conversation.append(
+            Message(role="assistant", content=[TextBlock(text=partial_text)], interrupted=True)
+        )

@@ -1,0 +1,115 @@
+"""Where sessions live, how they are named, listed and found.
+
+Sessions are `<id>.jsonl` files in `data_dir()/sessions` (`platformdirs.user_data_dir("agentui")`
+unless AGENTUI_DATA_DIR says otherwise). An id is the UTC start time plus a short random
+suffix, `20260101T093000Z-4f1c`: ids sort by start to the second, and two sessions started in
+the same second still get different files.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..paths import data_dir
+from .errors import SessionError
+from .fold import fold_session
+from .lock import is_locked
+from .reader import read_header, read_session
+
+SUFFIX = ".jsonl"
+LAST = "last"
+
+
+def sessions_dir() -> Path:
+    return data_dir() / "sessions"
+
+
+def new_session_id(started: float) -> str:
+    stamp = datetime.fromtimestamp(started, UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{stamp}-{secrets.token_hex(2)}"
+
+
+def session_path(session_id: str, directory: Path | None = None) -> Path:
+    return (directory if directory is not None else sessions_dir()) / f"{session_id}{SUFFIX}"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """One line of `agentui sessions`."""
+
+    id: str
+    path: Path
+    started: float
+    task: str
+    status: str  # a SessionState.status, "running" while a process writes it, or "unreadable"
+    agents: int
+    tokens: int
+    problem: str = ""  # why it is unreadable
+
+
+def session_files(directory: Path | None = None) -> list[Path]:
+    folder = directory if directory is not None else sessions_dir()
+    try:
+        return sorted(p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file())
+    except FileNotFoundError:
+        return []
+
+
+def describe(path: Path) -> SessionInfo:
+    """Read a session just enough to list it; a broken one is listed as unreadable."""
+    try:
+        log = read_session(path, skip_deltas=True)
+    except SessionError as exc:
+        return SessionInfo(path.stem, path, _mtime(path), "", "unreadable", 0, 0, str(exc))
+    state = fold_session(log)
+    status = "running" if is_locked(path) else state.status
+    return SessionInfo(
+        log.id, path, log.header.started, log.header.task, status, len(state.agents), state.tokens
+    )
+
+
+def list_sessions(directory: Path | None = None) -> list[SessionInfo]:
+    """Every session, oldest first."""
+    infos = [describe(p) for p in session_files(directory)]
+    return sorted(infos, key=lambda i: (i.started, _mtime(i.path), i.id))
+
+
+def find_session(reference: str, directory: Path | None = None) -> Path:
+    """The file for `last`, a full id, a unique start of one, or a path to a session file."""
+    given = Path(reference).expanduser()
+    if reference != LAST and given.suffix == SUFFIX and given.is_file():
+        return given
+    files = session_files(directory)
+    if not files:
+        raise SessionError(f"there are no sessions yet (in {directory or sessions_dir()})")
+    if reference == LAST:
+        return max(files, key=_newest_first_key)
+    exact = [p for p in files if p.stem == reference]
+    if exact:
+        return exact[0]
+    matches = [p for p in files if p.stem.startswith(reference)]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise SessionError(f"no session {reference!r}; `agentui sessions` lists them")
+    shown = ", ".join(p.stem for p in matches[:5])
+    more = f" and {len(matches) - 5} more" if len(matches) > 5 else ""
+    raise SessionError(f"{reference!r} matches {len(matches)} sessions ({shown}{more})")
+
+
+def _newest_first_key(path: Path) -> tuple[float, float, str]:
+    try:
+        started = read_header(path).started
+    except SessionError:
+        started = float("-inf")  # an unreadable file is never `last`
+    return (started, _mtime(path), path.stem)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

@@ -1,0 +1,309 @@
+"""SessionWriter: the service that appends every event of a runtime to its session file.
+
+It reads a lossless subscription, turns each batch into lines on the event loop, and writes them
+in a worker thread (`anyio.to_thread`), so a slow disk never blocks an agent. Lines are flushed
+to the operating system at least every `flush_interval_s` (100 ms) and at once after any
+`agent:status` event; a crash (even SIGKILL) loses at most what came after the last flush, and a
+line cut in half is skipped on load (see reader.py). No fsync: surviving a crash of the process
+is the goal, not a power cut.
+
+After the events of a batch it adds a conversation record for each agent whose conversation may
+have changed (see records.py). The file is created at the first event, so opening the app and
+quitting leaves nothing behind. A disk error stops the log (reported in `error`), never the
+agents.
+
+    async with Runtime(provider) as runtime:
+        writer = SessionWriter(NewSession(provider="scripted", model="scripted-1"))
+        writer.attach(runtime)
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+import anyio
+import anyio.to_thread
+
+from .. import __version__
+from ..conversation import Conversation
+from ..errors import AgentUIError, UnknownAgentError
+from ..events import AgentSpawned, Event, Subscription
+from .lock import try_lock
+from .records import ConversationRecord, SessionHeader
+from .store import new_session_id, session_path, sessions_dir
+
+if TYPE_CHECKING:
+    from ..runtime import Runtime
+
+log = logging.getLogger("agentui.session")
+
+FLUSH_INTERVAL_S = 0.1
+
+# Events around which an agent's conversation changes: its task or a follow-up message is in
+# (execution:start), notes and modifications are folded in (llm:request), the response is
+# appended (llm:response), tool results are appended (iteration:complete), or the run ended.
+CONVERSATION_EVENTS = frozenset(
+    {
+        "execution:start",
+        "llm:request",
+        "llm:response",
+        "iteration:complete",
+        "execution:complete",
+        "execution:error",
+        "execution:cancelled",
+        "agent:status",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewSession:
+    """Start a new session file in `directory` (default: `sessions_dir()`)."""
+
+    provider: str
+    model: str
+    directory: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuedSession:
+    """Append to a saved session (resume), from `append_at` (a torn tail is cut off first).
+
+    `preamble` holds events to write before the runtime's own: those that close what the
+    session left open. `conversations` are the agents' conversations as the file holds them.
+    """
+
+    path: Path
+    append_at: int
+    preamble: Sequence[Event] = ()
+    conversations: Mapping[str, Conversation] = field(default_factory=dict)
+
+
+class SessionWriter:
+    def __init__(
+        self, target: NewSession | ContinuedSession, *, flush_interval_s: float = FLUSH_INTERVAL_S
+    ) -> None:
+        self.target = target
+        self.flush_interval_s = flush_interval_s
+        self.path: Path | None = target.path if isinstance(target, ContinuedSession) else None
+        self.error: str | None = None  # why the log stopped, when it did
+        self.written_seq = 0  # every event up to this seq is in the file (flushed)
+        self._runtime: Runtime | None = None
+        self._subscription: Subscription | None = None
+        self._file: IO[bytes] | None = None
+        self.header: SessionHeader | None = None  # a new session's, once it has one
+        self._encoded_seq = 0
+        self._known: dict[str, tuple[str, list[str]]] = {}
+        if isinstance(target, ContinuedSession):
+            for agent_id, conversation in target.conversations.items():
+                self._known[agent_id] = _dump(conversation)
+        self._progress: anyio.Event | None = None  # made in attach: it needs the event loop
+        self._done = False
+
+    @property
+    def session_id(self) -> str | None:
+        return self.path.stem if self.path is not None else None
+
+    # -- attaching -----------------------------------------------------------------------
+
+    def attach(self, runtime: Runtime) -> None:
+        """Start writing `runtime`'s events (call it inside `async with runtime`)."""
+        if self._runtime is not None:
+            raise AgentUIError("this session writer is already attached")
+        self._runtime = runtime
+        self._progress = anyio.Event()
+        # Subscribe now, not when the service first runs, so no event is missed.
+        self._subscription = runtime.subscribe(maxsize=None)
+        try:
+            runtime.run_service(self._serve, name="session writer")
+        except BaseException:
+            self._subscription.close()
+            raise
+
+    async def wait_written(self, seq: int) -> None:
+        """Return once every event up to `seq` is flushed (or the writer stopped)."""
+        while self.written_seq < seq and not self._done:
+            if self._progress is None:
+                raise AgentUIError("the session writer is not attached to a runtime")
+            await self._progress.wait()
+
+    # -- the service ---------------------------------------------------------------------
+
+    async def _serve(self) -> None:
+        assert self._subscription is not None
+        subscription = self._subscription
+        pending: list[str] = []
+        try:
+            if isinstance(self.target, ContinuedSession) and self.target.preamble:
+                self._encode(list(self.target.preamble), pending)
+                await self._flush(pending)
+            deadline: float | None = None
+            while self.error is None:
+                batch: list[Event] | None = None
+                timeout = None if deadline is None else max(deadline - anyio.current_time(), 0)
+                with anyio.move_on_after(timeout):
+                    batch = await subscription.next_batch()
+                if batch is not None:
+                    if not batch:
+                        break  # the runtime shut down
+                    urgent = self._encode(batch, pending)
+                    if deadline is None:
+                        deadline = anyio.current_time() + self.flush_interval_s
+                    if not urgent and anyio.current_time() < deadline:
+                        continue
+                await self._flush(pending)
+                deadline = None
+        finally:
+            with anyio.CancelScope(shield=True):
+                if self.error is None:
+                    self._encode(subscription.drain(), pending)
+                    self._check_every_conversation(pending)
+                    await self._flush(pending)
+                subscription.close()
+                await self._close()
+                self._done = True
+                self._notify()
+
+    # -- turning events into lines (on the event loop) -----------------------------------
+
+    def _encode(self, batch: list[Event], pending: list[str]) -> bool:
+        """Append the batch's lines to `pending`; True when it must be flushed now."""
+        urgent = False
+        touched: dict[str, None] = {}  # agents whose conversation may have changed, in order
+        for event in batch:
+            if self.path is None:
+                pending.append(self._start(event))
+            pending.append(event.model_dump_json() + "\n")
+            if event.type == "agent:status":
+                urgent = True
+            if event.type in CONVERSATION_EVENTS:
+                touched[event.agent_id] = None
+        if batch:
+            self._encoded_seq = batch[-1].seq
+        for agent_id in touched:
+            self._add_conversation_change(agent_id, pending)
+        return urgent
+
+    def _start(self, first: Event) -> str:
+        """Name the new file and return its header line."""
+        assert isinstance(self.target, NewSession) and self._runtime is not None
+        started = self._runtime.clock.now()
+        session_id = new_session_id(started)
+        directory = self.target.directory if self.target.directory is not None else sessions_dir()
+        self.path = session_path(session_id, directory)
+        task = first.task if isinstance(first, AgentSpawned) else ""
+        self.header = SessionHeader(
+            agentui=__version__,
+            id=session_id,
+            started=started,
+            task=task,
+            provider=self.target.provider,
+            model=self.target.model,
+        )
+        return self.header.model_dump_json() + "\n"
+
+    def _add_conversation_change(self, agent_id: str, pending: list[str]) -> None:
+        assert self._runtime is not None
+        try:
+            conversation = self._runtime.node(agent_id).conversation
+        except UnknownAgentError:
+            return
+        instructions, dumped = _dump(conversation)
+        known = self._known.get(agent_id)
+        known_instructions, known_dumped = known if known is not None else (None, [])
+        keep = 0
+        for mine, theirs in zip(dumped, known_dumped, strict=False):
+            if mine != theirs:
+                break
+            keep += 1
+        changed_instructions = known is None or instructions != known_instructions
+        if not changed_instructions and keep == len(dumped) == len(known_dumped):
+            return
+        self._known[agent_id] = (instructions, dumped)
+        record = ConversationRecord(
+            agent_id=agent_id,
+            seq=self._encoded_seq,
+            instructions=instructions if changed_instructions else None,
+            keep=keep,
+            append=conversation.messages[keep:],
+        )
+        pending.append(record.model_dump_json() + "\n")
+
+    def _check_every_conversation(self, pending: list[str]) -> None:
+        """At shutdown: whatever changed without an event that says so is saved too."""
+        if self._runtime is None or self.path is None:
+            return
+        for agent_id in self._runtime.tree()["agents"]:
+            self._add_conversation_change(agent_id, pending)
+
+    # -- writing (in a worker thread) ----------------------------------------------------
+
+    async def _flush(self, pending: list[str]) -> None:
+        if not pending or self.error is not None:
+            pending.clear()
+            return
+        try:
+            await anyio.to_thread.run_sync(self._write, pending, self._encoded_seq)
+        except OSError as exc:
+            self._fail(f"cannot write {self.path}: {exc.strerror or exc}")
+        except AgentUIError as exc:
+            self._fail(str(exc))
+        finally:
+            self._notify()
+
+    def _write(self, pending: list[str], seq: int) -> None:
+        """Runs in a worker thread while the writer task waits for it.
+
+        It empties `pending` only once the lines are written: a cancel that lands before the
+        thread starts leaves them for the final flush, one that lands after never repeats them.
+        """
+        data = "".join(pending).encode("utf-8")
+        if self._file is None:
+            self._file = self._open()
+        self._file.write(data)
+        self._file.flush()
+        pending.clear()
+        self.written_seq = max(self.written_seq, seq)
+
+    def _open(self) -> IO[bytes]:
+        assert self.path is not None
+        if isinstance(self.target, ContinuedSession):
+            file = self.path.open("r+b")
+            if not try_lock(file):
+                file.close()
+                raise AgentUIError(f"{self.path} is being written by another agentui")
+            file.truncate(self.target.append_at)  # drops a torn last line, if any
+            file.seek(0, 2)
+            return file
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        file = self.path.open("xb")
+        try_lock(file)  # a brand-new file: nobody else can hold it
+        return file
+
+    async def _close(self) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            try:
+                await anyio.to_thread.run_sync(file.close)
+            except OSError as exc:
+                self._fail(f"cannot close {self.path}: {exc.strerror or exc}")
+
+    def _fail(self, error: str) -> None:
+        if self.error is None:
+            self.error = error
+            log.error("session log stopped: %s", error)
+        if self._subscription is not None:
+            self._subscription.close()  # a log that cannot write must not hold every event
+
+    def _notify(self) -> None:
+        if self._progress is not None:
+            self._progress.set()
+            self._progress = anyio.Event()
+
+
+def _dump(conversation: Conversation) -> tuple[str, list[str]]:
+    return conversation.instructions, [m.model_dump_json() for m in conversation.messages]

@@ -1,0 +1,71 @@
+"""python: the model runs code in a sandboxed process, with fork/wait/ask_user at hand.
+
+The tool needs the person's approval by default (`needs_approval`); `Runtime(approve_all=True)`
+(the `--yes` flag) or `PythonToolConfig(needs_approval=False)` runs it without asking. It keeps
+its own timeout, which does not count time paused or spent waiting on subagents or the person,
+so the loop's tool timeout does not apply to it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .sandbox import SandboxLimits, SandboxRun
+from .tool import Tool, ToolContext
+
+DESCRIPTION = """Run Python 3 code in a new sandboxed process and return what it prints \
+(stdout and stderr together); the value of a final expression is printed too. Each call starts \
+from scratch in an empty temporary directory: nothing carries over between calls. Limits: \
+{timeout_s:g} s of running time, {cpu_s} s of CPU, {memory_mb} MB of memory, about \
+{max_output_bytes} bytes of output (the middle of longer output is cut).
+Ready to use in the code, without import:
+- fork(prompt) -> handle: start a subagent on a self-contained task; it works in parallel.
+- wait(handle) -> str: wait for that subagent's result (raises AgentError if it failed or was \
+stopped).
+- ask_user(question) -> str | None: ask the person and wait (None if they decline)."""
+
+
+class PythonToolConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    timeout_s: float = Field(60.0, gt=0)  # running time: not paused, not waiting on requests
+    cpu_s: int = Field(30, ge=1)
+    memory_mb: int = Field(1024, ge=32)  # address space, so generous
+    max_output_bytes: int = Field(20_000, ge=100)
+    needs_approval: bool = True
+    executable: str = sys.executable  # the interpreter agentui runs on
+
+
+class PythonArguments(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    code: Annotated[str, Field(description="The Python code to run, as a script.", min_length=1)]
+
+
+def python_tool(config: PythonToolConfig | None = None) -> Tool:
+    config = config or PythonToolConfig()
+    limits = SandboxLimits(
+        timeout_s=config.timeout_s,
+        cpu_s=config.cpu_s,
+        memory_mb=config.memory_mb,
+        max_output_bytes=config.max_output_bytes,
+    )
+
+    async def run(arguments: BaseModel, context: ToolContext) -> str:
+        assert isinstance(arguments, PythonArguments)
+        sandbox = SandboxRun(
+            limits, context.services, context.agent_id, executable=config.executable
+        )
+        return await sandbox.run(arguments.code)
+
+    return Tool.from_model(
+        PythonArguments,
+        run,
+        name="python",
+        description=DESCRIPTION.format(**config.model_dump()),
+        no_timeout=True,
+        needs_approval=config.needs_approval,
+    )

@@ -1,0 +1,300 @@
+"""One run of model-written Python in its own process: start, serve, limit, pause, kill, report.
+
+The process is `python -I` (no environment variables of Python's, no user site, no script
+directory on the path) in a fresh temporary directory, with an environment that holds nothing
+but a PATH and a locale: no API key, no token. It leads its own process group, so a kill takes
+whatever it started with it; nothing it started outlives the run (short of a new session).
+
+While it runs, its requests (fork, wait, ask_user; see sandbox_child.py) are served through the
+agent's services, its output is read as it comes (the middle is cut past the cap, so the pipe
+never fills and blocks it), a watchdog kills it at the wall-clock timeout, and the agent's
+pause stops the whole group (SIGSTOP) until resume (SIGCONT). The timeout counts only time the
+code could run: not paused, not waiting on a request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from anyio.abc import ByteReceiveStream, ByteSendStream, Process
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from ..errors import AgentUIError
+from .active_time import ActiveTime
+from .tool import AgentServices, ToolError
+
+CHILD_SOURCE = (Path(__file__).parent / "sandbox_child.py").read_text(encoding="utf-8")
+CODE_FILE = "main.py"
+# Variables a child may inherit; everything else (API keys, tokens, ...) stays behind.
+PASSED_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
+MAX_REQUEST_BYTES = 1_000_000
+# After the process has gone, how long its output may take to drain (a stray holder of the pipe
+# outside the process group must not hold the tool forever).
+DRAIN_S = 2.0
+REAP_S = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class SandboxLimits:
+    timeout_s: float
+    cpu_s: int
+    memory_mb: int
+    max_output_bytes: int
+
+
+# Numeric libraries reserve address space per thread; one thread each keeps `import numpy`
+# within the memory limit (RLIMIT_AS counts reserved, not used, memory).
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def scrubbed_environment(workdir: str) -> dict[str, str]:
+    env = {name: os.environ[name] for name in PASSED_VARIABLES if name in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.update(ONE_THREAD, HOME=workdir, TMPDIR=workdir)
+    return env
+
+
+class OutputCap:
+    """The head and the tail of a stream of bytes; what lies between past the cap is counted."""
+
+    def __init__(self, limit: int) -> None:
+        self._head_limit = limit * 2 // 3
+        self._tail_limit = limit - self._head_limit
+        self._head = bytearray()
+        self._tail = bytearray()
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> None:
+        room = self._head_limit - len(self._head)
+        if room > 0:
+            self._head += data[:room]
+            data = data[room:]
+        if not data:
+            return
+        self._tail += data
+        excess = len(self._tail) - self._tail_limit
+        if excess > 0:
+            del self._tail[:excess]
+            self.dropped += excess
+
+    def text(self) -> str:
+        head = self._head.decode("utf-8", errors="replace")
+        tail = self._tail.decode("utf-8", errors="replace")
+        if not self.dropped:
+            return head + tail
+        cut = f"\n[output cut: {self.dropped} bytes in the middle were not shown]\n"
+        return head + cut + tail
+
+
+class SandboxRun:
+    def __init__(
+        self,
+        limits: SandboxLimits,
+        services: AgentServices,
+        agent_id: str,
+        *,
+        executable: str,
+    ) -> None:
+        self._limits = limits
+        self._services = services
+        self._agent_id = agent_id
+        self._executable = executable
+        self._output = OutputCap(limits.max_output_bytes)
+        self._clock = ActiveTime(anyio.current_time)
+        self._clock_changed = anyio.Event()
+        self._pgid: int | None = None
+        self._stopped = False  # SIGSTOP sent and not yet undone
+        self.pid: int | None = None
+        self.timed_out = False
+        self.protocol_error: str | None = None
+
+    async def run(self, code: str) -> str:
+        workdir = tempfile.mkdtemp(prefix="agentui-python-")
+        try:
+            await anyio.Path(workdir, CODE_FILE).write_text(code, encoding="utf-8")
+            returncode = await self._run_in(workdir)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(shutil.rmtree, workdir, True)
+        return self._report(returncode)
+
+    async def _run_in(self, workdir: str) -> int:
+        config = {"cpu_s": self._limits.cpu_s, "memory_bytes": self._limits.memory_mb << 20}
+        command = [self._executable, "-I", "-B", "-u", "-X", "utf8", "-c", CHILD_SOURCE]
+        # Shielded: a cancel that lands mid-spawn must not lose the handle of a live process;
+        # it is delivered at the next await, inside the `try` that kills it.
+        with anyio.CancelScope(shield=True):
+            process = await anyio.open_process(
+                [*command, json.dumps(config)],
+                cwd=workdir,
+                env=scrubbed_environment(workdir),
+                start_new_session=True,  # its own process group: one signal reaches all of it
+            )
+        self.pid = self._pgid = process.pid
+        unwatch = self._services.watch_pause(self._agent_id, self._on_pause)
+        try:
+            return await self._supervise(process)
+        finally:
+            unwatch()
+            with anyio.CancelScope(shield=True):
+                # Cancelled (the agent was stopped) or done: the group goes, then we reap.
+                self._kill_group()
+                with anyio.move_on_after(REAP_S):
+                    await process.aclose()
+
+    async def _supervise(self, process: Process) -> int:
+        replies, requests, output = process.stdin, process.stdout, process.stderr
+        assert replies is not None and requests is not None and output is not None
+        async with anyio.create_task_group() as group:
+            drain = anyio.CancelScope()
+            group.start_soon(self._pump, output, drain)
+            helpers = anyio.CancelScope()
+
+            async def serve_and_watch() -> None:
+                with helpers:
+                    async with anyio.create_task_group() as inner:
+                        inner.start_soon(self._serve, requests, replies)
+                        inner.start_soon(self._watchdog)
+
+            group.start_soon(serve_and_watch)
+            returncode = await process.wait()
+            helpers.cancel()
+            # What the code started and left behind. The leader is reaped by now (asyncio's
+            # child watcher does that at once), but its group id names the group while any
+            # member lives; an empty group only answers "no such process".
+            self._kill_group()
+            drain.deadline = anyio.current_time() + DRAIN_S
+        return returncode
+
+    # -- the pieces ----------------------------------------------------------------------
+
+    async def _pump(self, output: ByteReceiveStream, scope: anyio.CancelScope) -> None:
+        with scope:
+            async for chunk in output:
+                self._output.feed(chunk)
+
+    async def _watchdog(self) -> None:
+        while True:
+            remaining = self._limits.timeout_s - self._clock.elapsed()
+            if remaining <= 0:
+                self.timed_out = True
+                self._kill_group()
+                return
+            changed = self._clock_changed
+            if self._clock.running:
+                with anyio.move_on_after(remaining):
+                    await changed.wait()
+            else:
+                await changed.wait()
+
+    def _suspend_clock(self) -> None:
+        self._clock.suspend()
+        self._tick()
+
+    def _resume_clock(self) -> None:
+        self._clock.resume()
+        self._tick()
+
+    def _tick(self) -> None:
+        self._clock_changed.set()
+        self._clock_changed = anyio.Event()
+
+    def _on_pause(self, paused: bool) -> None:
+        if paused == self._stopped:
+            return
+        self._stopped = paused
+        if paused:
+            self._signal(signal.SIGSTOP)
+            self._suspend_clock()
+        else:
+            self._signal(signal.SIGCONT)
+            self._resume_clock()
+
+    async def _serve(self, requests: ByteReceiveStream, replies: ByteSendStream) -> None:
+        reader = BufferedByteReceiveStream(requests)
+        while True:
+            try:
+                line = await reader.receive_until(b"\n", MAX_REQUEST_BYTES)
+            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.BrokenResourceError):
+                return
+            except anyio.DelimiterNotFound:
+                self.protocol_error = f"a request to the runtime was over {MAX_REQUEST_BYTES} bytes"
+                self._kill_group()
+                return
+            self._suspend_clock()
+            try:
+                reply = await self._handle(line)
+            finally:
+                self._resume_clock()
+            try:
+                await replies.send(json.dumps(reply).encode() + b"\n")
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                return
+
+    async def _handle(self, line: bytes) -> dict[str, Any]:
+        try:
+            request = json.loads(line)
+            op = request["op"]
+        except (ValueError, TypeError, KeyError):
+            return {"id": None, "ok": False, "error": "a request that is not valid JSON"}
+        reply: dict[str, Any] = {"id": request.get("id"), "ok": True}
+        services, agent_id = self._services, self._agent_id
+        try:
+            if op == "fork":
+                reply["value"] = services.fork(agent_id, str(request["prompt"]))
+            elif op == "wait":
+                outcome = await services.join(agent_id, str(request["handle"]))
+                if outcome.ok:
+                    reply["value"] = outcome.describe()
+                else:
+                    reply.update(ok=False, error=outcome.describe())
+            elif op == "ask_user":
+                question = str(request["question"])
+                reply["value"] = await services.ask_user(agent_id, question, "question")
+            else:
+                reply.update(ok=False, error=f"unknown request {op!r}")
+        except AgentUIError as exc:
+            reply.update(ok=False, error=str(exc))
+        except KeyError as exc:
+            reply.update(ok=False, error=f"the {op} request lacks {exc}")
+        return reply
+
+    def _signal(self, signum: int) -> None:
+        if self._pgid is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
+            os.killpg(self._pgid, signum)
+
+    def _kill_group(self) -> None:
+        self._signal(signal.SIGKILL)
+
+    # -- the result ----------------------------------------------------------------------
+
+    def _report(self, returncode: int) -> str:
+        output = self._output.text()
+        limits = self._limits
+        if self.timed_out:
+            reason = f"stopped: the code ran longer than its time limit of {limits.timeout_s:g} s"
+        elif self.protocol_error is not None:
+            reason = f"stopped: {self.protocol_error}"
+        elif returncode == 0:
+            return output if output.strip() else "(the code ran and printed nothing)"
+        elif returncode == -signal.SIGXCPU:  # sent only by the CPU time limit
+            reason = f"stopped: the code used up its CPU time limit of {limits.cpu_s} s"
+        elif "MemoryError" in output:
+            reason = f"the code ran out of memory: its limit is {limits.memory_mb} MB"
+        elif returncode < 0:
+            reason = f"the process was killed by {signal.Signals(-returncode).name}"
+        else:
+            reason = f"exit code {returncode}"
+        raise ToolError(f"{output.rstrip()}\n[{reason}]".lstrip("\n"))

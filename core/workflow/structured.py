@@ -1,0 +1,123 @@
+"""Structured decisions: ask the agent's model for one JSON object, validate it, retry.
+
+The request is marked `purpose="decision"` and carries the decision's name and JSON Schema; the
+instructions say to answer with the JSON object only. An answer that does not parse or validate
+is sent back with the error, at most `limits.decision_retries` times, then DecisionError ends
+the agent with a clear message. Decision calls stream no deltas and keep nothing in the
+conversation: only the parsed value matters, reported as a `workflow:decision` event.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TypeVar
+
+from pydantic import ValidationError
+
+from ..conversation import Message, TextBlock, sliding_window, user_text
+from ..errors import DecisionError
+from ..events import DecisionMade
+from ..loop import AgenticLoop, LoopHost
+from ..providers.base import ProviderRequest
+from . import prompts
+from .decisions import Decision
+
+D = TypeVar("D", bound=Decision)
+
+DECISION_MAX_TOKENS = 1024  # a decision is a few short strings
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*|\s*```$")
+
+
+class InvalidDecision(ValueError):
+    """The model's reply is not a valid answer; the message says why, for the model to fix."""
+
+
+def parse_decision(cls: type[D], text: str) -> D:
+    """The decision in `text`: a JSON object, alone or in a code fence, valid for `cls`."""
+    body = _FENCE.sub("", text.strip())
+    start, end = body.find("{"), body.rfind("}")
+    if start < 0 or end < start:
+        raise InvalidDecision("the reply holds no JSON object")
+    try:
+        data = json.loads(body[start : end + 1])
+    except json.JSONDecodeError as exc:
+        raise InvalidDecision(
+            f"the JSON does not parse ({exc.msg} at position {exc.pos})"
+        ) from None
+    try:
+        return cls.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in error['loc']) or '(object)'}: {error['msg']}"
+            for error in exc.errors()
+        )
+        raise InvalidDecision(problems) from None
+
+
+def _with_prompt(messages: list[Message], prompt: str) -> list[Message]:
+    """The messages with `prompt` as the person's last words (joined to a trailing user turn)."""
+    if messages and messages[-1].role == "user":
+        last = messages[-1]
+        joined = Message(role="user", content=[*last.content, TextBlock(text=prompt)])
+        return [*messages[:-1], joined]
+    return [*messages, user_text(prompt)]
+
+
+class DecisionMaker:
+    """Asks one agent's model for decisions, from that agent's conversation."""
+
+    def __init__(self, host: LoopHost, loop: AgenticLoop) -> None:
+        self._host = host
+        self._loop = loop
+
+    def _request(self, cls: type[Decision], prompt: str, retry: list[Message]) -> ProviderRequest:
+        loop, conversation = self._loop, self._loop.conversation
+        schema = cls.model_json_schema()
+        messages = sliding_window(conversation.messages, loop.limits.max_messages)
+        return ProviderRequest(
+            model=loop.provider.model,
+            instructions=conversation.instructions
+            + prompts.JSON_RULES.format(schema=prompts.schema_text(schema)),
+            messages=[*_with_prompt(messages, prompt), *retry],
+            tools=[],
+            max_tokens=DECISION_MAX_TOKENS,
+            thinking_budget=0,  # a quick judgement; the real work thinks in the loop
+            agent_id=self._host.agent_id,
+            agent_name=self._host.agent_name,
+            iteration=loop.iteration,
+            purpose="decision",
+            decision=cls.name,
+            response_schema=schema,
+        )
+
+    async def decide(self, cls: type[D], prompt: str) -> D:
+        attempts = self._loop.limits.decision_retries + 1
+        retry: list[Message] = []  # the invalid replies so far, each with its error
+        error = ""
+        for attempt in range(1, attempts + 1):
+            # Interventions land here too: a comment or a modify counts for this decision.
+            self._host.apply_interventions(self._loop.conversation)
+            turn = await self._loop.complete(self._request(cls, prompt, retry), visible=False)
+            await self._host.add_usage(turn.usage)
+            try:
+                value = parse_decision(cls, turn.text)
+            except InvalidDecision as exc:
+                error = str(exc)
+                await self._host.emit(
+                    DecisionMade, decision=cls.name, attempt=attempt, ok=False, error=error
+                )
+                retry += [
+                    Message(role="assistant", content=[TextBlock(text=turn.text or "(empty)")]),
+                    user_text(prompts.INVALID.format(error=error)),
+                ]
+                continue
+            await self._host.emit(
+                DecisionMade,
+                decision=cls.name,
+                attempt=attempt,
+                ok=True,
+                value=value.model_dump(mode="json"),
+            )
+            return value
+        raise DecisionError(cls.name, attempts, error)

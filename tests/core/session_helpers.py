@@ -1,0 +1,71 @@
+"""Helpers for the session tests: runtimes that record into a temporary directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+from agentui.core.clock import FrozenClock
+from agentui.core.events import Event, Subscription
+from agentui.core.providers.script import Script, Turn
+from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.registry import ToolRegistry
+from agentui.core.tools.tool import Tool, tool
+
+SAFETY_NET_S = 10  # bounds a hung test; nothing here waits for time to pass
+
+
+def recorded_runtime(
+    directory: Path,
+    *turns: Turn,
+    script: Script | None = None,
+    tools: list[Tool] | None = None,
+    flush_interval_s: float = 0.1,
+    **options: object,
+) -> RecordingRuntime:
+    """A scripted runtime on a frozen clock that writes its session into `directory`."""
+    writer = SessionWriter(
+        NewSession(provider="scripted", model="scripted-1", directory=directory),
+        flush_interval_s=flush_interval_s,
+    )
+    provider = ScriptedProvider(script if script is not None else Script.for_all(*turns))
+    options.setdefault("clock", FrozenClock())
+    return RecordingRuntime(
+        provider,
+        session=writer,
+        tools=ToolRegistry([ASK_USER, *(tools or [])]),
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def gate_tool(release: anyio.Event, name: str = "gate") -> Tool:
+    """A tool that holds its agent until `release` is set."""
+
+    async def gate() -> str:
+        await release.wait()
+        return "released"
+
+    gate.__name__ = name
+    gate.__doc__ = "Wait for the test."
+    return tool(no_timeout=True)(gate)
+
+
+def echo_tool() -> Tool:
+    @tool
+    async def echo(text: str) -> str:
+        """Say it back."""
+        return f"echo: {text}"
+
+    return echo
+
+
+async def next_event(events: Subscription, kind: str, agent_id: str | None = None) -> Event:
+    """Read until the first event of `kind` (of `agent_id`, when given)."""
+    with anyio.fail_after(SAFETY_NET_S):
+        async for event in events:
+            if event.type == kind and (agent_id is None or event.agent_id == agent_id):
+                return event
+    raise AssertionError(f"the stream ended before a {kind} event")

@@ -1,0 +1,86 @@
+"""Export: Markdown that holds every agent's words, JSON that holds the whole fold."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+from agentui.core.events import LLMResponded
+from agentui.core.monologue.attach import attach_monologue
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.session.export import export_session
+from agentui.core.session.reader import SessionLog, read_session
+
+from .session_helpers import SAFETY_NET_S, echo_tool, recorded_runtime
+
+pytestmark = pytest.mark.anyio
+
+SCRIPT = Script(
+    agents={
+        "main": [
+            Turn(
+                thinking="First I echo.\nThen I answer.",
+                text="Checking with **echo**.",
+                tool_calls=[ScriptedToolCall(name="echo", arguments={"text": "```fenced```"})],
+            ),
+            Turn(text="# The plan\n\n1. Book Lisbon.\n2. Invite everyone."),
+        ],
+        "main.1": [Turn(text="Venues: the *Old Mill* and the harbour hall.")],
+    }
+)
+
+
+async def _session(tmp_path: Path) -> SessionLog:
+    runtime = recorded_runtime(tmp_path, script=SCRIPT, tools=[echo_tool()])
+    async with runtime:
+        narration = attach_monologue(runtime, runtime.provider, MonologueConfig())
+        root = runtime.start("Plan the launch")
+        child = runtime.start("Find venues", parent_id=root)
+        await runtime.wait(child)
+        await runtime.wait(root)
+        with anyio.fail_after(SAFETY_NET_S):
+            await narration.wait_idle()
+    assert runtime.session.path is not None
+    return read_session(runtime.session.path)
+
+
+async def test_markdown_holds_every_agent_s_text(tmp_path: Path) -> None:
+    log = await _session(tmp_path)
+    exported = tmp_path / "session.md"
+    exported.write_text(export_session(log, "md"), "utf-8")
+
+    markdown = exported.read_text("utf-8")  # read back, as a person would open it
+    said = [e.text for e in log.events if isinstance(e, LLMResponded) and e.text]
+    assert len(said) == 3
+    for text in said:
+        assert text in markdown
+    assert "## main (a1)" in markdown and "## main.1 (a2)" in markdown
+    assert "  - **main.1** (a2) · completed · Find venues" in markdown, "the tree nests"
+    assert "> First I echo.\n> Then I answer." in markdown
+    assert "````\necho: ```fenced```\n````" in markdown, "a result never breaks its fence"
+    assert "## Monologue" in markdown
+    for line in [e for e in log.events if e.type == "monologue"]:
+        assert line.entry.text.split()[0] in markdown  # type: ignore[attr-defined]
+
+
+async def test_json_holds_the_tree_transcripts_conversations_and_monologue(
+    tmp_path: Path,
+) -> None:
+    log = await _session(tmp_path)
+    document = json.loads(export_session(log, "json"))
+
+    assert document["format"] == "agentui-export"
+    assert document["session"]["id"] == log.id
+    assert document["roots"] == ["a1"]
+    root = document["agents"]["a1"]
+    assert root["children"] == ["a2"]
+    assert root["status"] == "completed"
+    assert root["result"] == "# The plan\n\n1. Book Lisbon.\n2. Invite everyone."
+    kinds = [item["kind"] for item in root["transcript"]]
+    assert kinds[:4] == ["task", "thinking", "text", "tool"]
+    assert root["conversation"]["messages"][0]["content"][0]["text"] == "Plan the launch"
+    assert document["monologue"] and document["monologue"][0]["agent_id"] in ("a1", "a2")
+    assert document["narrator_tokens"] > 0

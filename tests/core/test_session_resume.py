@@ -1,0 +1,216 @@
+"""Resume: a saved session back in a runtime; what was live comes back interrupted, continuable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+from agentui.core.clock import FrozenClock
+from agentui.core.conversation import ToolResultBlock
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.session.errors import SessionError
+from agentui.core.session.fold import INTERRUPTED, fold_session
+from agentui.core.session.reader import read_session
+from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.resume import NOT_RUN, ResumePlan, open_for_resume, plan_resume
+from agentui.core.session.writer import SessionWriter
+from agentui.core.tree import AgentStatus as S
+
+from .session_helpers import (
+    SAFETY_NET_S,
+    echo_tool,
+    gate_tool,
+    next_event,
+    recorded_runtime,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+async def _crash_image(runtime: RecordingRuntime, until_seq: int, tmp_path: Path) -> Path:
+    """Copy the session file as a crash right after `until_seq` was flushed would leave it."""
+    with anyio.fail_after(SAFETY_NET_S):
+        await runtime.session.wait_written(until_seq)
+    assert runtime.session.path is not None
+    crashed = tmp_path / "crashed" / runtime.session.path.name
+    crashed.parent.mkdir(exist_ok=True)
+    crashed.write_bytes(runtime.session.path.read_bytes())
+    return crashed
+
+
+def _resumed(plan: ResumePlan, script: Script) -> RecordingRuntime:
+    runtime = RecordingRuntime(
+        ScriptedProvider(script),
+        session=SessionWriter(plan.continued_session()),
+        clock=FrozenClock(),
+        last_seq=plan.last_seq,
+        ids=plan.id_source(),
+    )
+    plan.adopt_into(runtime)
+    return runtime
+
+
+async def test_an_agent_cut_off_mid_stream_comes_back_interrupted(tmp_path: Path) -> None:
+    runtime = recorded_runtime(
+        tmp_path, Turn(text="Here is my half-written answ", hang_after_chunks=3)
+    )
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Write the answer")
+        deltas = [await next_event(events, "text:delta", root) for _ in range(3)]
+        crashed = await _crash_image(runtime, deltas[-1].seq, tmp_path)
+        runtime.cancel(root)
+    streamed = "".join(d.delta for d in deltas)  # type: ignore[attr-defined]
+
+    plan = plan_resume(read_session(crashed))
+
+    assert plan.interrupted == [root]
+    node = plan.state.agents[root]
+    assert (node.status, node.error) == (S.CANCELLED, INTERRUPTED)
+    kinds = [e.type for e in plan.closing]
+    assert kinds == ["execution:cancelled", "agent:status"]
+    assert plan.closing[0].partial_text == streamed  # type: ignore[attr-defined]
+    assert [e.seq for e in plan.history] == list(range(1, plan.last_seq + 1))
+    last = node.conversation.messages[-1]
+    assert (last.role, last.text, last.interrupted) == ("assistant", streamed, True)
+
+
+async def test_tools_running_at_the_crash_get_their_results_or_not_run(tmp_path: Path) -> None:
+    release = anyio.Event()
+    script = Script.for_all(
+        Turn(
+            text="Two tools.",
+            tool_calls=[
+                ScriptedToolCall(name="echo", arguments={"text": "one"}),
+                ScriptedToolCall(name="gate"),
+            ],
+        ),
+        Turn(text="unused"),
+    )
+    runtime = recorded_runtime(tmp_path, script=script, tools=[echo_tool(), gate_tool(release)])
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Use both tools")
+        gate = await next_event(events, "tool:start", root)
+        gate = await next_event(events, "tool:start", root)  # the second: the gate
+        crashed = await _crash_image(runtime, gate.seq, tmp_path)
+        runtime.cancel(root)
+
+    plan = plan_resume(read_session(crashed))
+
+    results = plan.state.agents[root].conversation.messages[-1].tool_results
+    by_id = {r.tool_use_id: r for r in results}
+    echo_id, gate_id = [u.id for u in plan.state.agents[root].conversation.messages[-2].tool_uses]
+    assert by_id[echo_id] == ToolResultBlock(tool_use_id=echo_id, content="echo: one")
+    assert by_id[gate_id] == ToolResultBlock(tool_use_id=gate_id, content=NOT_RUN, is_error=True)
+
+
+async def test_an_open_question_is_declined_when_the_session_ended(tmp_path: Path) -> None:
+    script = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
+        Turn(text="unused"),
+    )
+    runtime = recorded_runtime(tmp_path, script=script)
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Ask me")
+        raised = await next_event(events, "query:raised", root)
+        waiting = await next_event(events, "agent:status", root)
+        crashed = await _crash_image(runtime, max(raised.seq, waiting.seq), tmp_path)
+        runtime.cancel(root)
+
+    plan = plan_resume(read_session(crashed))
+
+    assert [e.type for e in plan.closing] == [
+        "query:declined",
+        "execution:cancelled",
+        "agent:status",
+    ]
+    assert plan.closing[-1].old == "awaiting_user"  # type: ignore[attr-defined]
+    assert plan.state.open_queries == {}
+    (result,) = plan.state.agents[root].conversation.messages[-1].tool_results
+    assert (result.content, result.is_error) == (NOT_RUN, True)
+
+
+async def test_a_resumed_agent_continues_its_saved_conversation_in_the_same_file(
+    tmp_path: Path,
+) -> None:
+    runtime = recorded_runtime(
+        tmp_path,
+        script=Script(
+            agents={
+                "main": [Turn(text="Working on it", hang_after_chunks=1)],
+                "main.1": [Turn(text="Child finished.")],
+            }
+        ),
+    )
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Long task")
+        child = runtime.start("Small part", parent_id=root)
+        streaming = child_done = False
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in events:
+                streaming = streaming or (event.agent_id == root and event.type == "text:delta")
+                child_done = child_done or (
+                    event.agent_id == child and getattr(event, "new", "") == "completed"
+                )
+                if streaming and child_done:
+                    break
+        crashed = await _crash_image(runtime, event.seq, tmp_path)
+
+        runtime.cancel(root)
+    # A crash also tears the line being written.
+    with crashed.open("ab") as file:
+        file.write(b'{"type":"text:delta","seq":')
+
+    plan = open_for_resume(str(crashed))
+    assert plan.log.warnings and plan.interrupted == [root]
+    resumed = _resumed(plan, Script.for_all(Turn(text="Picked up where I left off.")))
+    async with resumed:
+        new_events = resumed.subscribe(maxsize=None)
+        assert resumed.node(child).status is S.COMPLETED
+        assert resumed.node(root).status is S.CANCELLED
+        resumed.send(root, "Please go on.")
+        node = await resumed.wait(root)
+        assert node.result == "Picked up where I left off."
+        assert resumed.start("A new task") == "a3", "new ids never repeat saved ones"
+        await resumed.wait("a3")
+    sent = resumed.provider.requests[0].messages  # type: ignore[attr-defined]
+    assert sent[0].text == "Long task"
+    assert (sent[-2].text, sent[-2].interrupted) == ("Working on it"[: len(sent[-2].text)], True)
+    assert sent[-1].text == "Please go on."
+    assert new_events.drain()[0].seq == plan.last_seq + 1
+
+    reread = read_session(crashed)
+    assert reread.warnings == [], "the torn tail was cut off before appending"
+    assert reread.header == plan.log.header
+    assert [e.seq for e in reread.events] == list(range(1, reread.last_seq + 1))
+    state = fold_session(reread)
+    assert {i: n.snapshot() for i, n in state.agents.items()} == resumed.tree()["agents"]
+    for agent_id, saved in state.agents.items():
+        assert saved.conversation.model_dump(mode="json") == resumed.agent(agent_id)["conversation"]
+
+
+async def test_a_session_still_being_written_cannot_be_resumed(tmp_path: Path) -> None:
+    release = anyio.Event()
+    runtime = recorded_runtime(
+        tmp_path,
+        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
+        Turn(text="done"),
+        tools=[gate_tool(release)],
+    )
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("hold")
+        started = await next_event(events, "tool:start", root)
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(started.seq)
+        assert runtime.session.path is not None
+        with pytest.raises(SessionError, match="still open in another agentui"):
+            open_for_resume(str(runtime.session.path))
+        release.set()
+        await runtime.wait(root)
+    assert open_for_resume(str(runtime.session.path)).interrupted == []

@@ -1,0 +1,117 @@
+"""Where sessions live, how they are listed and found."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import anyio
+import pytest
+from agentui.core.providers.script import ScriptedToolCall, Turn
+from agentui.core.session.errors import SessionError
+from agentui.core.session.store import (
+    find_session,
+    list_sessions,
+    new_session_id,
+    sessions_dir,
+)
+
+from .session_helpers import SAFETY_NET_S, gate_tool, next_event, recorded_runtime
+
+pytestmark = pytest.mark.anyio
+
+
+def _header(session_id: str, started: float, task: str) -> str:
+    return json.dumps(
+        {
+            "record": "header",
+            "format": 1,
+            "agentui": "0.1.0",
+            "id": session_id,
+            "started": started,
+            "task": task,
+            "provider": "scripted",
+            "model": "scripted-1",
+        }
+    )
+
+
+def test_sessions_live_in_the_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENTUI_DATA_DIR", str(tmp_path))
+    assert sessions_dir() == tmp_path / "sessions"
+
+
+def test_ids_sort_by_start_and_never_collide() -> None:
+    ids = [new_session_id(1_767_225_600.0 + n) for n in (0, 1, 3600)]
+    assert ids == sorted(ids)
+    assert re.fullmatch(r"20260101T000000Z-[0-9a-f]{4}", ids[0])
+    same_second = {new_session_id(1_767_225_600.0) for _ in range(50)}
+    assert len(same_second) > 1
+
+
+async def test_listing_shows_id_start_task_status_agents_and_tokens(tmp_path: Path) -> None:
+    runtime = recorded_runtime(tmp_path, Turn(text="done"))
+    async with runtime:
+        root = runtime.start("First task")
+        runtime.start("A part of it", parent_id=root)
+        await runtime.wait(root)
+        await runtime.wait("a2")
+    (broken := tmp_path / "20250101T000000Z-dead.jsonl").write_text("not json\n")
+
+    infos = {i.status: i for i in list_sessions(tmp_path)}
+
+    assert set(infos) == {"unreadable", "completed"}
+    assert "not a session file" in infos["unreadable"].problem
+    info = infos["completed"]
+    assert runtime.session.path is not None
+    assert (info.id, info.path) == (runtime.session.path.stem, runtime.session.path)
+    assert (info.task, info.agents) == ("First task", 2)
+    assert info.tokens == sum(runtime.node(a).usage.total_tokens for a in ("a1", "a2"))
+    assert broken.exists()
+
+
+async def test_a_session_being_written_lists_as_running(tmp_path: Path) -> None:
+    release = anyio.Event()
+    runtime = recorded_runtime(
+        tmp_path,
+        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
+        Turn(text="done"),
+        tools=[gate_tool(release)],
+    )
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("hold")
+        started = await next_event(events, "tool:start", root)
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(started.seq)
+        assert [i.status for i in list_sessions(tmp_path)] == ["running"]
+        release.set()
+        await runtime.wait(root)
+    assert [i.status for i in list_sessions(tmp_path)] == ["completed"]
+
+
+def test_find_by_last_id_prefix_or_path(tmp_path: Path) -> None:
+    for session_id, started in (
+        ("20260101T000000Z-aaaa", 1_767_225_600.0),
+        ("20260102T000000Z-bbbb", 1_767_312_000.0),
+        ("20260102T000000Z-bbcc", 1_767_312_000.5),
+    ):
+        (tmp_path / f"{session_id}.jsonl").write_text(_header(session_id, started, "t") + "\n")
+
+    assert find_session("last", tmp_path).stem == "20260102T000000Z-bbcc"
+    assert find_session("20260101", tmp_path).stem == "20260101T000000Z-aaaa"
+    assert find_session("20260102T000000Z-bbbb", tmp_path).stem == "20260102T000000Z-bbbb"
+    elsewhere = tmp_path / "copy" / "mine.jsonl"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(_header("mine", 0.0, "t") + "\n")
+    assert find_session(str(elsewhere), tmp_path) == elsewhere
+    with pytest.raises(SessionError, match="matches 2 sessions"):
+        find_session("20260102T000000Z-bb", tmp_path)
+    with pytest.raises(SessionError, match="no session 'nope'"):
+        find_session("nope", tmp_path)
+
+
+def test_find_without_any_session_says_so(tmp_path: Path) -> None:
+    with pytest.raises(SessionError, match="no sessions yet"):
+        find_session("last", tmp_path / "empty")
