@@ -15,6 +15,9 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 # Snapshots show clock times: render them in one zone on every machine.
 os.environ["TZ"] = "UTC"
 time.tzset()
+# Exact-script command tests play the bare loop; the six-step default is tested on its own
+# (tests/core/test_workflow.py, test_demo_workflow.py, and the workflow e2e test).
+os.environ["AGENTUI_WORKFLOW"] = "plain"
 # Never read or write the developer's own config, sessions or remembered theme.
 _sandbox = tempfile.mkdtemp(prefix="agentui-tests-")
 for _name, _sub in (

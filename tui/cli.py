@@ -51,6 +51,7 @@ from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import ResumePlan, open_for_resume
 from agentui.core.session.store import LAST, find_session, list_sessions, sessions_dir
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.tools.builtin import builtin_tools
 
 if TYPE_CHECKING:
     from .app import AgentUIApp
@@ -98,6 +99,20 @@ def _add_setting_options(parser: argparse.ArgumentParser) -> None:
         "--narrator-model",
         metavar="ID",
         help=f"model that writes the monologue (default on Claude: {DEFAULT_NARRATOR_MODEL})",
+    )
+    steering = parser.add_argument_group("workflow and approvals")
+    steering.add_argument(
+        "--workflow",
+        choices=("six-step", "plain"),
+        help="six-step: clarify, ask, split into subagents, work, resolve (default); "
+        "plain: the bare agentic loop",
+    )
+    steering.add_argument(
+        "--yes",
+        action="store_const",
+        const="yes",
+        dest="approval_policy",
+        help="run tools that need approval (the python tool) without asking",
     )
     limits = parser.add_argument_group("limits (override the config file's [limits])")
     limits.add_argument("--max-iterations", type=int, metavar="N")
@@ -201,6 +216,10 @@ def _run_parser() -> argparse.ArgumentParser:
 # -- settings ----------------------------------------------------------------------------------
 
 
+def _dest(option: str) -> str:
+    return {"--yes": "approval_policy"}.get(option, option[2:].replace("-", "_"))
+
+
 def _flags(args: argparse.Namespace) -> dict[str, Flag]:
     """The settings the person gave as options (absent ones are None and left out)."""
     options = {
@@ -210,10 +229,11 @@ def _flags(args: argparse.Namespace) -> dict[str, Flag]:
         "theme": "--theme",
         "limits.max_iterations": "--max-iterations",
         "limits.tool_timeout_s": "--tool-timeout",
+        "workflow": "--workflow",
+        "approval.policy": "--yes",
     }
     flags = {
-        key: Flag(option, getattr(args, option[2:].replace("-", "_"), None))
-        for key, option in options.items()
+        key: Flag(option, getattr(args, _dest(option), None)) for key, option in options.items()
     }
     if getattr(args, "no_monologue", False):
         flags["monologue.enabled"] = Flag("--no-monologue", False)
@@ -277,9 +297,16 @@ def _runtime_factory(args: argparse.Namespace) -> Runtime:
     """
     provider = _provider(args)
     config = args.config.config
-    # Issue 4's options go here when the runtime takes them:
-    #   workflow=config.workflow, approve_all=config.approval.policy == "yes"
-    options: dict[str, Any] = {"limits": config.limits, "prices": config.price_table()}
+    options: dict[str, Any] = {
+        "limits": config.limits,
+        "prices": config.price_table(),
+        "workflow": config.workflow,
+        "approve_all": config.approval.policy == "yes",
+    }
+    if config.workflow == "six-step":
+        # ask_user, fork, wait and the sandboxed python tool. The plain loop keeps ask_user
+        # alone so exact scripts and the plain offline demo stay as they were.
+        options["tools"] = builtin_tools()
     plan: ResumePlan | None = getattr(args, "resume_plan", None)
     if plan is not None:
         options.update(last_seq=plan.last_seq, ids=plan.id_source())

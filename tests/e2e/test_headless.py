@@ -278,3 +278,14 @@ def test_reader_going_away_exits_141_without_a_traceback(tmp_path: Path) -> None
     assert parse_event(first).type == "agent:spawned"
     assert returncode == 141
     assert "Traceback" not in stderr
+
+
+def test_the_default_six_step_workflow_runs_offline_end_to_end(tmp_path: Path) -> None:
+    env = child_env()
+    env.pop("AGENTUI_WORKFLOW", None)  # the command's own default
+    run = agentui("run", "--json", "--yes", "--answer", "cake", TASK, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    events = json_events(run.stdout)
+    steps = [e.step for e in events if e.type == "workflow:step"]  # type: ignore[attr-defined]
+    assert steps[:1] == [1] and 6 in steps
+    assert any(e.type == "workflow:result" for e in events)

@@ -39,6 +39,7 @@ SECRET = "sk-ant-test-SESSION-SECRET-0123456789"
 
 def child_env(home: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTUI_"))}
+    env["AGENTUI_WORKFLOW"] = "plain"  # exact scripts play the bare loop
     env.update(
         PYTHONUNBUFFERED="1",
         NO_COLOR="1",
