@@ -383,14 +383,17 @@ def _run(argv: Sequence[str]) -> int:
 # -- the app -----------------------------------------------------------------------------------
 
 
-def _app(argv: Sequence[str]) -> int:
-    args = _app_parser().parse_args(argv)
+def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.Namespace) -> int:
     try:
-        app = _build_app(args)
+        app = build(args)
     except AgentUIError as exc:
         return _fail(str(exc))
     app.run()
     return app.return_code or 0
+
+
+def _app(argv: Sequence[str]) -> int:
+    return _run_app(_build_app, _app_parser().parse_args(argv))
 
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
@@ -500,13 +503,7 @@ def _replay_parser() -> argparse.ArgumentParser:
 
 
 def _replay(argv: Sequence[str]) -> int:
-    args = _replay_parser().parse_args(argv)
-    try:
-        app = _build_replay(args)
-    except AgentUIError as exc:
-        return _fail(str(exc))
-    app.run()
-    return app.return_code or 0
+    return _run_app(_build_replay, _replay_parser().parse_args(argv))
 
 
 def _build_replay(args: argparse.Namespace) -> AgentUIApp:

@@ -30,6 +30,8 @@ from agentui.core.tree import AgentStatus, UserComment
 from agentui.core.turn import AssistantTurn
 from agentui.core.usage import Usage
 
+from .helpers import Recorder as BaseRecorder
+
 S = AgentStatus
 GATE = "wait_for_signal"
 PAUSE_EVENTS = ["execution:paused", "intervention:applied", "agent:status"]
@@ -79,31 +81,10 @@ def match(type_: str, agent_id: str | None = None, **fields: Any) -> Callable[[E
     return predicate
 
 
-class Recorder:
-    """Reads a lossless subscription and keeps every event read so far."""
+class Recorder(BaseRecorder):
+    """The shared recorder, read per agent: `of(agent_id, *types)`."""
 
-    def __init__(self, runtime: Runtime) -> None:
-        self.sub: Subscription = runtime.subscribe(maxsize=None)
-        self.events: list[Event] = []
-
-    async def wait_for(self, predicate: Callable[[Event], bool], count: int = 1) -> list[Event]:
-        """Read until `count` events (read now or before) satisfy `predicate`."""
-        matched = [e for e in self.events if predicate(e)]
-        with anyio.fail_after(5):  # safety net only
-            while len(matched) < count:
-                event = await self.sub.get()
-                self.events.append(event)
-                if predicate(event):
-                    matched.append(event)
-        return matched
-
-    def sync(self) -> list[Event]:
-        """Take in everything pending; return what was new."""
-        new = self.sub.drain()
-        self.events.extend(new)
-        return new
-
-    def of(self, agent_id: str, *types: str) -> list[Event]:
+    def of(self, agent_id: str, *types: str) -> list[Event]:  # type: ignore[override]
         return [e for e in self.events if e.agent_id == agent_id and (not types or e.type in types)]
 
     def statuses(self, agent_id: str) -> list[tuple[str, str]]:
