@@ -33,7 +33,7 @@ from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
 from .view_model import BatchChanges, Entry, RunViewModel
 from .widgets.agent_tree import AgentTree
-from .widgets.blocks import AnswerInput
+from .widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
 from .widgets.confirm import ConfirmScreen
 from .widgets.help import HelpScreen
 from .widgets.modify import Modification, ModifyScreen
@@ -213,11 +213,20 @@ class AgentUIApp(App[int]):
                 if query_id in self.model.open_queries
                 else None
             )
-            if agent is not None:
+            entry = self.model.entry_for_query(query_id)
+            if agent is None:
+                continue
+            if entry is not None and entry.title == "approval":
+                self.notify(
+                    f"{agent.name} wants to run {entry.tool} (y allow · a always · n reject)",
+                    title="Approval needed",
+                )
+            else:
                 self.notify(f"{agent.name} asks you something (ctrl+n)", title="Waiting for you")
         # Keystrokes should answer, not trigger agent keys: move focus to the question when the
-        # person is not typing somewhere else.
-        if not isinstance(self.focused, Input) and self.screen is self.screen_stack[0]:
+        # person is not typing or deciding somewhere else.
+        busy = isinstance(self.focused, Input) or self._focused_query() is not None
+        if not busy and self.screen is self.screen_stack[0]:
             self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
 
     def _tick(self) -> None:
@@ -292,9 +301,19 @@ class AgentUIApp(App[int]):
         if transcript.source not in (agent_id, ALL_AGENTS):
             return
         block = transcript.block_for_query(query_id)
-        if block is not None and block.input is not None:
-            self.screen.set_focus(block.input)  # at once: keys already queued must land here
+        target = block.focus_target() if block is not None else None
+        if block is not None and target is not None:
+            self.screen.set_focus(target)  # at once: keys already queued must land here
             transcript.scroll_to_widget(block, animate=False)
+
+    def _focused_query(self) -> str | None:
+        """The open query whose block holds the focus, if any."""
+        if self.focused is None:
+            return None
+        for node in self.focused.ancestors_with_self:
+            if isinstance(node, QueryBlock):
+                return node.query_id if node.entry.open else None
+        return None
 
     # -- tasks and answers ---------------------------------------------------------------
 
@@ -328,9 +347,20 @@ class AgentUIApp(App[int]):
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:
-        assert self.runtime is not None
+        self._settle_query(lambda runtime: runtime.answer(event.query_id, event.text))
+
+    @on(ApprovalBlock.Decided)
+    def _decided(self, event: ApprovalBlock.Decided) -> None:
+        self._settle_query(
+            lambda runtime: runtime.approve(event.query_id, event.choice, event.reason or None)
+        )
+
+    def _settle_query(self, settle: Callable[[Runtime], None]) -> None:
+        if self.runtime is None:
+            self.notify("This is a replay: nothing can be answered here.", severity="warning")
+            return
         try:
-            self.runtime.answer(event.query_id, event.text)
+            settle(self.runtime)
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
         self.tree_view.focus()
@@ -488,7 +518,7 @@ class AgentUIApp(App[int]):
         queries = list(self.model.open_queries)
         if not queries:
             return
-        current = self.focused.query_id if isinstance(self.focused, AnswerInput) else None
+        current = self._focused_query()
         after = queries.index(current) + 1 if current in queries else 0
         self._focus_question(queries[after % len(queries)])
 

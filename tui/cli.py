@@ -302,11 +302,10 @@ def _runtime_factory(args: argparse.Namespace) -> Runtime:
         "prices": config.price_table(),
         "workflow": config.workflow,
         "approve_all": config.approval.policy == "yes",
+        # ask_user, fork, wait and the sandboxed python tool under either workflow: the
+        # workflow decides the steps around the loop, not what the loop may call.
+        "tools": builtin_tools(),
     }
-    if config.workflow == "six-step":
-        # ask_user, fork, wait and the sandboxed python tool. The plain loop keeps ask_user
-        # alone so exact scripts and the plain offline demo stay as they were.
-        options["tools"] = builtin_tools()
     plan: ResumePlan | None = getattr(args, "resume_plan", None)
     if plan is not None:
         options.update(last_seq=plan.last_seq, ids=plan.id_source())

@@ -54,6 +54,7 @@ KEYS: tuple[Key, ...] = (
 # Keys handled by Textual or by widgets themselves, listed on the help screen for completeness.
 BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "On a waiting agent: jump to its question. In a question: answer it."),
+    ("y / a / n", "On a tool approval: allow once, always allow the tool (this run), reject"),
     ("tab / shift+tab", "Move between the tree, the transcript and the monologue"),
     ("ctrl+p", "Command palette: every action by name"),
     ("ctrl+q", "Quit"),

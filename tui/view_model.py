@@ -33,6 +33,7 @@ class Entry:
     detail: str = ""  # a tool's result, a question's answer
     open: bool = False  # a question still waiting for its answer
     interrupted: bool = False  # text cut short (cancel, or a failed attempt)
+    tool: str = ""  # the tool an approval question is about
     uid: int = field(default_factory=lambda: next(_uids))
 
 
@@ -158,10 +159,18 @@ class RunViewModel:
                         ),
                         changes,
                     )
-            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):
+            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind, tool=tool):
                 self._add(
                     agent,
-                    Entry(agent.id, "question", prompt, title=kind, key=query_id, open=True),
+                    Entry(
+                        agent.id,
+                        "question",
+                        prompt,
+                        title=kind,
+                        key=query_id,
+                        open=True,
+                        tool=tool or "",
+                    ),
                     changes,
                 )
                 agent.open_queries.append(query_id)
@@ -171,7 +180,7 @@ class RunViewModel:
             case ev.QueryAnswered(query_id=query_id, answer=answer):
                 self._close_query(agent, query_id, answer, changes)
             case ev.QueryDeclined(query_id=query_id, reason=reason):
-                self._close_query(agent, query_id, f"(declined: {reason})", changes)
+                self._close_query(agent, query_id, reason, changes, declined=True)
             case ev.StatusChanged(new=new, reason=reason):
                 agent.status = AgentStatus(new)
                 if new == AgentStatus.RUNNING and agent.started_ts is None:
@@ -229,11 +238,22 @@ class RunViewModel:
         return True
 
     def _close_query(
-        self, agent: AgentView, query_id: str, answer: str, changes: BatchChanges
+        self,
+        agent: AgentView,
+        query_id: str,
+        answer: str,
+        changes: BatchChanges,
+        *,
+        declined: bool = False,
     ) -> None:
         entry = self._entries_by_key.get((agent.id, query_id))
         if entry is not None:
-            entry.detail, entry.open = answer, False
+            if entry.title == "approval":
+                # The decision speaks for itself: "allowed once", "rejected: too risky".
+                entry.detail, entry.failed = answer, declined
+            else:
+                entry.detail = f"(declined: {answer})" if declined else answer
+            entry.open = False
             self._changed(entry, changes)
         self.open_queries.pop(query_id, None)
         if query_id in agent.open_queries:

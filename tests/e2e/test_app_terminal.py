@@ -75,7 +75,7 @@ class Terminal:
         return os.waitstatus_to_exitcode(status)
 
 
-def test_start_answer_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
+def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env |= {
         "TERM": "xterm-256color",
@@ -95,8 +95,13 @@ def test_start_answer_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
     term.send(b"lots of cake")
     term.read_until(lambda: "lots of cake" in term.text(), "the typed answer")
     term.send(b"\r")
+    # Then the demo runs the python tool, which needs the person's approval.
+    term.read_until(lambda: "Allow once (y)" in term.text(), "the approval buttons")
+    term.read_until(lambda: "y Allow once" in term.text(), "the approval to take the focus")
+    term.send(b"y")
+    term.read_until(lambda: "✓ allowed once" in term.text(), "the decision on screen")
     term.read_until(lambda: "done 1" in term.text(), "the agent to finish")
-    term.read_until(lambda: "answer: lots of cake" in term.text(), "the answer on screen")
+    term.read_until(lambda: "lots of cake" in term.text(), "the answer used in the result")
     term.send(b"\x11")  # ctrl+q: nothing runs any more, so it quits without asking
     assert term.wait_exit() == 0
     assert b"\x1b[?1049l" in term.raw, "the alternate screen was left: the terminal is clean"

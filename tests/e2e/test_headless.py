@@ -100,16 +100,24 @@ def test_json_output_round_trips_through_parse_event(tmp_path: Path) -> None:
 # -- answering the demo's question -------------------------------------------------------------
 
 
+def questions(events: list[Event]) -> list[Event]:
+    """The demo's question (its python call raises an approval query too)."""
+    return [e for e in of_type(events, "query:raised") if e.kind == "question"]  # type: ignore[attr-defined]
+
+
 def test_answer_option_answers_the_question(tmp_path: Path) -> None:
     answer = "only vegetarian restaurants"
-    run = agentui("run", "--json", "--answer", answer, TASK, cwd=tmp_path)
+    run = agentui("run", "--json", "--answer", answer, "--answer", "yes", TASK, cwd=tmp_path)
 
     assert run.returncode == 0, run.stderr
     events = json_events(run.stdout)
-    (raised,) = of_type(events, "query:raised")
-    (answered,) = of_type(events, "query:answered")
+    (raised,) = questions(events)
+    answered, approved = of_type(events, "query:answered")
     assert answered.query_id == raised.query_id  # type: ignore[attr-defined]
     assert answered.answer == answer  # type: ignore[attr-defined]
+    assert approved.answer == "allowed once"  # type: ignore[attr-defined]
+    (ran,) = [e for e in of_type(events, "tool:complete") if e.name == "python"]  # type: ignore[attr-defined]
+    assert "words; the longest is" in ran.result  # type: ignore[attr-defined]
     assert not of_type(events, "query:declined")
     assert answer in root_result(events)
 
@@ -130,7 +138,7 @@ def test_answers_come_from_stdin_without_answer_option(tmp_path: Path) -> None:
 
     assert run.returncode == 0, run.stderr
     events = json_events(run.stdout)
-    (answered,) = of_type(events, "query:answered")
+    answered = of_type(events, "query:answered")[0]
     assert answered.answer == answer  # type: ignore[attr-defined]
     assert answer in root_result(events)
 
@@ -140,9 +148,10 @@ def test_stdin_at_eof_declines_and_still_completes(tmp_path: Path) -> None:
 
     assert run.returncode == 0, run.stderr
     events = json_events(run.stdout)
-    (raised,) = of_type(events, "query:raised")
-    (declined,) = of_type(events, "query:declined")
+    (raised,) = questions(events)
+    declined, rejected = of_type(events, "query:declined")
     assert declined.query_id == raised.query_id  # type: ignore[attr-defined]
+    assert rejected.reason == "rejected: the person declined to approve it"  # type: ignore[attr-defined]
     assert not of_type(events, "query:answered")
     assert "left the focus to me" in root_result(events)
     statuses = [e for e in of_type(events, "agent:status") if e.agent_id == events[0].agent_id]

@@ -35,6 +35,7 @@ from .stub_server import StubServer, sse_reply
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 TASK = "Plan a trip to Lisbon"
 SECRET = "sk-ant-test-SESSION-SECRET-0123456789"
+ANSWER_ITERATION = 3  # the plain demo asks, then runs python, then answers
 
 
 def child_env(home: Path, **extra: str) -> dict[str, str]:
@@ -164,7 +165,11 @@ def killed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Event],
         for line in child.stdout:  # each read waits on the child's own output
             event = parse_event(line)
             printed.append(event)
-            if target is None and event.type == "text:delta" and event.iteration == 2:  # type: ignore[attr-defined]
+            if (
+                target is None
+                and event.type == "text:delta"
+                and event.iteration == ANSWER_ITERATION
+            ):  # type: ignore[attr-defined]
                 target = event.seq  # the final answer has begun streaming
             if target is not None:
                 flushed_past = _flushed(home)
@@ -213,7 +218,7 @@ def test_everything_up_to_the_last_flush_is_back(killed: tuple[Path, list[Event]
     streamed = "".join(
         e.delta  # type: ignore[attr-defined]
         for e in log.events
-        if e.type == "text:delta" and e.iteration == 2  # type: ignore[attr-defined]
+        if e.type == "text:delta" and e.iteration == ANSWER_ITERATION  # type: ignore[attr-defined]
     )
     assert streamed and state.streaming[root.id] == streamed
 
@@ -298,7 +303,11 @@ async def test_replay_plays_the_session_back_read_only(
             app.flush_events()
             root = app.model.agents["a1"]
             assert root.status is S.COMPLETED
-            answer = next(e for e in log.events if isinstance(e, LLMResponded) and e.iteration == 2)
+            answer = next(
+                e
+                for e in log.events
+                if isinstance(e, LLMResponded) and e.iteration == ANSWER_ITERATION
+            )
             assert root.entries[-1].text == answer.text
             assert app.model.narratives, "the monologue plays back too"
             assert app.check_action("pause", ()) is None
@@ -398,7 +407,7 @@ def test_config_path_and_show_say_where_each_value_came_from(tmp_path: Path) -> 
 
 
 def test_config_limits_reach_the_run_and_flags_win(tmp_path: Path) -> None:
-    # The demo needs two model calls (a question, then the answer): one iteration is too few.
+    # The demo needs three model calls (a question, python, the answer): one is too few.
     write_config(tmp_path, "[limits]\nmax_iterations = 1\n")
     limited = agentui("run", "--answer", "x", TASK, home=tmp_path)
     assert limited.returncode == 1

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.script import Script, ScriptedError, Turn
+from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
+from agentui.core.tools.python import python_tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from textual.pilot import Pilot
@@ -63,6 +64,26 @@ async def _until_question(pilot: Pilot[int]) -> None:
 
 def test_pending_inline_question(snap_compare: Any) -> None:
     assert snap_compare(_asking_app(), run_before=_until_question, terminal_size=SIZE)
+
+
+def test_pending_tool_approval(snap_compare: Any) -> None:
+    code = "import statistics\nprint(statistics.mean([3, 5, 8]))"
+    script = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="python", arguments={"code": code})])
+    )
+    app = make_app("Average the scores", script, tools=[python_tool()])
+    assert snap_compare(app, run_before=_until_question, terminal_size=SIZE)
+
+
+def test_continue_an_ended_agent_with_r(snap_compare: Any) -> None:
+    app = make_app("Summarise the report", Script.for_all(Turn(text="A short summary.")))
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        app.tree_view.focus()
+        await pilot.press("r")
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
 def test_modify_modal(snap_compare: Any) -> None:

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
 from ..view_model import Entry
 
@@ -199,19 +202,26 @@ class AnswerInput(Input):
         self.post_message(self.Answered(self.query_id, None))
 
 
-class QuestionBlock(EntryBlock):
-    """A question from an agent, answered in place: the input sits right under it."""
+class QueryBlock(EntryBlock):
+    """Something an agent waits on the person for, settled in place in the transcript."""
 
     DEFAULT_CSS = """
-    QuestionBlock { height: auto; layout: vertical; }
-    QuestionBlock > Static { height: auto; }
+    QueryBlock { height: auto; layout: vertical; }
+    QueryBlock > Static { height: auto; }
     """
 
     def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
         super().__init__(entry, agent_label)
         self._prompt = Static(self._prompt_text(), classes="question-prompt")
         self._answer = Static("", classes="question-answer")
-        self.input: AnswerInput | None = AnswerInput(entry.key) if entry.open else None
+
+    @property
+    def query_id(self) -> str:
+        return self.entry.key
+
+    def focus_target(self) -> Widget | None:
+        """Where keys should go while it waits (None once settled)."""
+        raise NotImplementedError
 
     def _prompt_text(self) -> Text:
         text = Text()
@@ -222,14 +232,25 @@ class QuestionBlock(EntryBlock):
         text.append(self.entry.text)
         return text
 
+    def on_mount(self) -> None:
+        self.refresh_entry()
+
+
+class QuestionBlock(QueryBlock):
+    """A question from an agent, answered in place: the input sits right under it."""
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        self.input: AnswerInput | None = AnswerInput(entry.key) if entry.open else None
+
+    def focus_target(self) -> Widget | None:
+        return self.input
+
     def compose(self) -> ComposeResult:
         yield self._prompt
         if self.input is not None:
             yield self.input
         yield self._answer
-
-    def on_mount(self) -> None:
-        self.refresh_entry()
 
     def refresh_entry(self) -> None:
         self.set_class(self.entry.open, "open")
@@ -248,11 +269,119 @@ class QuestionBlock(EntryBlock):
             )
 
 
+class ReasonInput(Input):
+    """Why the person rejects a tool call: the model reads it. Enter or esc rejects."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "reject", "Reject", tooltip="Reject with the reason typed so far")
+    ]
+
+    def __init__(self) -> None:
+        super().__init__(
+            placeholder="Reason to reject (the model reads it)",
+            classes="reason-input",
+            compact=True,
+        )
+
+    def action_reject(self) -> None:
+        self.post_message(self.Submitted(self, self.value))
+
+
+class ApprovalBlock(QueryBlock):
+    """A tool call waiting for approval: allow it once, always allow the tool for this run,
+    or reject it with a reason. The block takes the keys itself, so a stray enter meant for
+    something else never approves anything."""
+
+    can_focus = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "decide('once')", "Allow once"),
+        Binding("a", "decide('always')", "Always allow (this run)"),
+        Binding("n", "reason", "Reject…"),
+        Binding("escape", "decide('reject')", "Reject"),
+    ]
+
+    class Decided(Message):
+        def __init__(self, query_id: str, choice: ApprovalChoice, reason: str) -> None:
+            super().__init__()
+            self.query_id = query_id
+            self.choice: ApprovalChoice = choice
+            self.reason = reason
+
+    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        tool = entry.tool or "this tool"
+        self._controls: Widget | None = None
+        self.reason: ReasonInput | None = None
+        if entry.open:
+            self.reason = ReasonInput()
+            self._controls = Vertical(
+                # One per line: fits any transcript width. Content keeps a label literal.
+                Button(Content("Allow once (y)"), id="once", variant="success", compact=True),
+                Button(
+                    Content(f"Always allow {tool} (a)"),
+                    id="always",
+                    variant="primary",
+                    compact=True,
+                    tooltip="For the rest of this run, without asking again",
+                ),
+                Button(
+                    Content("Reject, with a reason (n)"), id="reject", variant="error", compact=True
+                ),
+                classes="approval-buttons",
+            )
+
+    def focus_target(self) -> Widget | None:
+        return self if self.entry.open else None
+
+    def compose(self) -> ComposeResult:
+        yield self._prompt
+        if self._controls is not None and self.reason is not None:
+            yield self._controls
+            yield self.reason
+        yield self._answer
+
+    def refresh_entry(self) -> None:
+        self.set_class(self.entry.open, "open")
+        if self.entry.open:
+            return
+        for widget in (self._controls, self.reason):
+            if widget is not None:
+                widget.remove()
+        self._controls = self.reason = None
+        self.can_focus = False
+        rejected = self.entry.failed
+        mark = ("✗ ", "bold red") if rejected else ("✓ ", "bold green")
+        self._answer.update(Text.assemble(mark, self.entry.detail))
+
+    def action_decide(self, choice: ApprovalChoice) -> None:
+        if not self.entry.open:
+            return
+        reason = self.reason.value.strip() if self.reason is not None else ""
+        self.post_message(self.Decided(self.query_id, choice, reason if choice == "reject" else ""))
+
+    def action_reason(self) -> None:
+        if self.reason is not None:
+            self.reason.focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id in APPROVAL_CHOICES:
+            self.action_decide(event.button.id)  # type: ignore[arg-type]
+
+    @on(Input.Submitted)
+    def _reason_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_decide("reject")
+
+
 def block_for(entry: Entry, agent_label: str | None = None) -> EntryBlock:
     if entry.kind == "text":
         return AnswerBlock(entry, agent_label)
     if entry.kind in ("thinking", "tool"):
         return FoldBlock(entry, agent_label)
     if entry.kind == "question":
+        if entry.title == "approval":
+            return ApprovalBlock(entry, agent_label)
         return QuestionBlock(entry, agent_label)
     return NoteBlock(entry, agent_label)

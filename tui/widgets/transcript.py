@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Button
 
 from ..view_model import Entry
-from .blocks import EntryBlock, FoldBlock, QuestionBlock, block_for
+from .blocks import EntryBlock, FoldBlock, QueryBlock, block_for
 
 MAX_BLOCKS = 200
 PAGE = 100
@@ -82,9 +82,9 @@ class Transcript(VerticalScroll):
         if self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
             self._trim()
 
-    def block_for_query(self, query_id: str) -> QuestionBlock | None:
+    def block_for_query(self, query_id: str) -> QueryBlock | None:
         for block in self._blocks.values():
-            if isinstance(block, QuestionBlock) and block.entry.key == query_id:
+            if isinstance(block, QueryBlock) and block.query_id == query_id:
                 return block
         return None
 
