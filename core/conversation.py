@@ -21,6 +21,14 @@ class ThinkingBlock(BaseModel):
     signature: str | None = None
 
 
+class RedactedThinkingBlock(BaseModel):
+    """Thinking the API encrypted. Opaque to us; it goes back verbatim in later requests, or
+    multi-turn tool use with thinking is rejected."""
+
+    type: Literal["redacted_thinking"] = "redacted_thinking"
+    data: str
+
+
 class ToolUseBlock(BaseModel):
     type: Literal["tool_use"] = "tool_use"
     id: str
@@ -36,7 +44,8 @@ class ToolResultBlock(BaseModel):
 
 
 ContentBlock = Annotated[
-    TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock, Field(discriminator="type")
+    TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ToolResultBlock,
+    Field(discriminator="type"),
 ]
 
 

@@ -132,6 +132,21 @@ class LLMFailed(Event):
     retryable: bool
 
 
+class LLMAbandoned(Event):
+    """The response being streamed was cut off on purpose and its request is sent again.
+
+    A pause closes a stream that holds a network connection (the server would not wait);
+    the request goes again from the start on resume, and is not a retry. Emitted on resume,
+    before the new `llm:request`. The abandoned attempt's text never enters the conversation:
+    show it as cut short, apart from the new response.
+    """
+
+    type: Literal["llm:abandoned"] = "llm:abandoned"
+    iteration: int
+    reason: str
+    partial_text: str = ""  # the abandoned attempt's text, "" when it streamed none
+
+
 class TextDelta(Event):
     type: Literal["text:delta"] = "text:delta"
     coalescible: ClassVar[bool] = True
@@ -144,6 +159,16 @@ class ThinkingDelta(Event):
     coalescible: ClassVar[bool] = True
     iteration: int
     delta: str
+
+
+class ThinkingRedacted(Event):
+    """The model thought, but the API sent that thinking encrypted: there is no text to show.
+
+    The block itself is kept in the conversation and goes back to the model verbatim.
+    """
+
+    type: Literal["thinking:redacted"] = "thinking:redacted"
+    iteration: int
 
 
 # -- tools -----------------------------------------------------------------------------------
@@ -325,8 +350,10 @@ AnyEvent = Annotated[
     | LLMRequested
     | LLMResponded
     | LLMFailed
+    | LLMAbandoned
     | TextDelta
     | ThinkingDelta
+    | ThinkingRedacted
     | ToolDetected
     | ToolStarted
     | ToolCompleted

@@ -14,7 +14,16 @@ from typing import TextIO
 import anyio
 import anyio.to_thread
 
-from .events import Event, MonologueGenerated, QueryRaised, TextDelta, ToolStarted
+from .events import (
+    Event,
+    LLMAbandoned,
+    LLMFailed,
+    LLMResponded,
+    MonologueGenerated,
+    QueryRaised,
+    TextDelta,
+    ToolStarted,
+)
 from .monologue.attach import attach_monologue
 from .monologue.config import MonologueConfig
 from .runtime import Runtime
@@ -28,6 +37,7 @@ class HeadlessPrinter:
         self._json = json_output
         self._root = root_id
         self._root_iteration = 0
+        self._streamed = False  # root text written since the last response began
 
     closed = False  # the reader went away (e.g. `| head`)
 
@@ -54,7 +64,17 @@ class HeadlessPrinter:
             if self._root_iteration and event.iteration != self._root_iteration:
                 self._out.write("\n\n")
             self._root_iteration = event.iteration
+            self._streamed = True
             self._out.write(event.delta)
+        elif isinstance(event, LLMResponded) and event.agent_id == self._root:
+            self._streamed = False  # that text is the answer's now
+        elif isinstance(event, LLMFailed | LLMAbandoned) and event.agent_id == self._root:
+            # The text streamed so far will not be part of the answer: say so where it shows.
+            if self._streamed:
+                self._out.write("\n[cut short]\n\n")
+                self._root_iteration, self._streamed = 0, False
+            what = event.error if isinstance(event, LLMFailed) else event.reason
+            self._err.write(f"\n[{event.agent_id}] model: {what}\n")
         elif isinstance(event, ToolStarted):
             self._err.write(f"\n[{event.agent_id}] tool {event.call.name}\n")
         elif isinstance(event, QueryRaised) and event.choices:  # an approval

@@ -19,11 +19,13 @@ from .events import (
     HookFailed,
     IterationCompleted,
     IterationStarted,
+    LLMAbandoned,
     LLMFailed,
     LLMRequested,
     LLMResponded,
     TextDelta,
     ThinkingDelta,
+    ThinkingRedacted,
     ToolCallInfo,
     ToolCompleted,
     ToolDetected,
@@ -44,7 +46,15 @@ from .hooks import (
     ToolResultChange,
 )
 from .limits import Limits
-from .providers.base import Provider, ProviderRequest, TextChunk, ThinkingChunk
+from .providers.base import (
+    Provider,
+    ProviderRequest,
+    RedactedThinking,
+    TextChunk,
+    ThinkingChunk,
+    holds_connection,
+)
+from .tools.active_deadline import ActiveDeadline
 from .tools.registry import ToolOutcome, ToolRegistry
 from .tools.tool import AgentServices, ToolContext
 from .turn import AssistantTurn, ToolCall, TurnBuilder
@@ -91,6 +101,8 @@ class LoopResult:
     iterations: int
     stop_reason: str | None
 
+
+ABANDONED_ON_PAUSE = "paused mid-response, so the stream was closed"
 
 # Stop reasons that end a run with an error on the node rather than a result.
 FAILING_STOP_REASONS = {
@@ -263,7 +275,11 @@ class AgenticLoop:
     async def _complete(
         self, request: ProviderRequest, *, visible: bool
     ) -> tuple[AssistantTurn, float]:
-        """The response and how long its successful attempt took."""
+        """The response and how long its successful attempt took.
+
+        Every attempt's tokens count, the failed and abandoned ones' too (they were billed).
+        A stream a pause closed is sent again on resume and is not a retry.
+        """
         attempt = 0
         while True:
             if visible:
@@ -275,10 +291,16 @@ class AgenticLoop:
                     tool_names=[t.name for t in request.tools],
                 )
             started = self.host.active_seconds()
+            builder = TurnBuilder()
+            if visible:
+                self._builder = builder
             try:
-                turn = await self._stream(request, visible=visible)
-                return turn, self.host.active_seconds() - started
+                turn = await self._attempt(request, builder, visible=visible)
+                if turn is None:
+                    await self._abandoned(builder, visible=visible)  # waits for resume
+                    continue
             except ProviderError as exc:
+                await self._count_partial_usage(builder)
                 retry = exc.retryable and attempt < self.limits.llm_retries
                 await self.host.emit(
                     LLMFailed, iteration=self.iteration, error=str(exc), retryable=retry
@@ -291,16 +313,66 @@ class AgenticLoop:
                 # llm:error above; it never enters the conversation.
                 await self._sleep(self.limits.retry_backoff_s * 2**attempt)
                 attempt += 1
+                continue
+            except anyio.get_cancelled_exc_class():
+                # Cancelled or deleted: what was streamed is kept, marked interrupted.
+                partial = builder.partial_text() if visible else ""
+                if partial:
+                    self.conversation.append(
+                        Message(
+                            role="assistant", content=[TextBlock(text=partial)], interrupted=True
+                        )
+                    )
+                raise
+            if visible:
+                self._builder = None
+            return turn, self.host.active_seconds() - started
+
+    async def _attempt(
+        self, request: ProviderRequest, builder: TurnBuilder, *, visible: bool
+    ) -> AssistantTurn | None:
+        """One attempt; None when a pause closed its stream (see `holds_connection`)."""
+        if not holds_connection(self.provider):
+            return await self._stream(request, builder, visible=visible)
+        await self.host.checkpoint()
+        with anyio.CancelScope() as closed_by_pause:
+            # Called from the pause command itself, so a silent stream closes at once too,
+            # not at its next chunk.
+            def close_on_pause(paused: bool) -> None:
+                if paused:
+                    closed_by_pause.cancel()
+
+            unwatch = self.host.services.watch_pause(self.host.agent_id, close_on_pause)
+            try:
+                return await self._stream(request, builder, visible=visible)
+            finally:
+                unwatch()
+        return None
+
+    async def _abandoned(self, builder: TurnBuilder, *, visible: bool) -> None:
+        """Report an attempt a pause closed (once resumed: reports wait at the pause gate)."""
+        await self._count_partial_usage(builder)
+        if visible:
+            await self.host.emit(
+                LLMAbandoned,
+                iteration=self.iteration,
+                reason=ABANDONED_ON_PAUSE,
+                partial_text=builder.partial_text(),
+            )
+            self._builder = None
+
+    async def _count_partial_usage(self, builder: TurnBuilder) -> None:
+        if builder.usage.total_tokens:
+            await self.host.add_usage(builder.usage)
 
     @property
     def partial_text(self) -> str:
         """Text of the response being streamed: what is kept as interrupted if we are cut off."""
         return self._builder.partial_text() if self._builder is not None else ""
 
-    async def _stream(self, request: ProviderRequest, *, visible: bool) -> AssistantTurn:
-        builder = TurnBuilder()
-        if visible:
-            self._builder = builder
+    async def _stream(
+        self, request: ProviderRequest, builder: TurnBuilder, *, visible: bool
+    ) -> AssistantTurn:
         stream = self.provider.stream(request)
         emit, checkpoint = self.host.emit, self.host.checkpoint
         streaming = self.streaming and visible
@@ -314,20 +386,13 @@ class AgenticLoop:
                     await emit(TextDelta, iteration=self.iteration, delta=chunk.text)
                 elif isinstance(chunk, ThinkingChunk) and chunk.text:
                     await emit(ThinkingDelta, iteration=self.iteration, delta=chunk.text)
-        except anyio.get_cancelled_exc_class():
-            partial = builder.partial_text() if visible else ""
-            if partial:
-                self.conversation.append(
-                    Message(role="assistant", content=[TextBlock(text=partial)], interrupted=True)
-                )
-            raise
+                elif isinstance(chunk, RedactedThinking):
+                    await emit(ThinkingRedacted, iteration=self.iteration)
         finally:
             close = getattr(stream, "aclose", None)
             if close is not None:
                 with anyio.CancelScope(shield=True):
                     await close()
-        if visible:
-            self._builder = None
         return builder.finish()
 
     async def _responded(
@@ -445,14 +510,21 @@ class AgenticLoop:
     async def _execute_with_timeout(
         self, call: ToolCall, arguments: dict[str, Any]
     ) -> ToolOutcome | None:
-        """The outcome, or None when the call ran out of time."""
+        """The outcome, or None when the call ran out of time. Time paused does not count."""
         item = self.tools.get(call.name)
         timeout: float | None = self.limits.tool_timeout_s
         if item is not None:
             timeout = None if item.no_timeout else (item.timeout_s or timeout)
         context = ToolContext(self.host.agent_id, call.id, self.iteration, self.host.services)
-        with anyio.move_on_after(timeout):
+        if timeout is None:
             return await self.tools.execute(call.name, arguments, context)
+        deadline = ActiveDeadline(timeout, self.host.active_seconds)
+        unwatch = self.host.services.watch_pause(self.host.agent_id, deadline.on_pause)
+        try:
+            with deadline.scope:
+                return await self.tools.execute(call.name, arguments, context)
+        finally:
+            unwatch()
         return None
 
     async def _tool_timed_out(self, call: ToolCall) -> ToolOutcome:

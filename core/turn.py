@@ -6,8 +6,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .conversation import ContentBlock, Message, TextBlock, ThinkingBlock, ToolUseBlock
+from .conversation import (
+    ContentBlock,
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolUseBlock,
+)
 from .providers.base import (
+    RedactedThinking,
     StreamEnd,
     StreamEvent,
     TextChunk,
@@ -72,6 +80,9 @@ class TurnBuilder:
                 if signature:
                     self._open_signature = signature
                     self._close()  # a signature ends its thinking block
+            case RedactedThinking(data=data):
+                self._close()
+                self._turn.content.append(RedactedThinkingBlock(data=data))
             case ToolUseStart(id=call_id, name=name):
                 self._close()
                 self._args[call_id] = []
@@ -125,3 +136,8 @@ class TurnBuilder:
 
     def partial_text(self) -> str:
         return "".join(self._text_parts)
+
+    @property
+    def usage(self) -> Usage:
+        """The newest usage the stream reported: what an attempt cut short has cost so far."""
+        return self._turn.usage

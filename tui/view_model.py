@@ -111,6 +111,7 @@ class RunViewModel:
             and last.kind == kind
             and last.iteration == iteration
             and not last.interrupted
+            and not last.title  # a titled entry (redacted thinking) takes no more text
         ):
             last.text += text
             self._changed(last, changes)
@@ -135,6 +136,10 @@ class RunViewModel:
                 self._stream(agent, "text", iteration, delta, changes)
             case ev.ThinkingDelta(iteration=iteration, delta=delta):
                 self._stream(agent, "thinking", iteration, delta, changes)
+            case ev.ThinkingRedacted(iteration=iteration):
+                text = "encrypted by the API; it goes back to the model unread"
+                entry = Entry(agent.id, "thinking", text, title="redacted", iteration=iteration)
+                self._add(agent, entry, changes)
             case ev.ToolStarted(call=call):
                 self._add(
                     agent,
@@ -198,17 +203,24 @@ class RunViewModel:
                 self._add(
                     agent, Entry(agent.id, "error", error, title="error", failed=True), changes
                 )
-            case ev.LLMFailed(error=error, retryable=retryable):
-                self._interrupt_text(agent, changes)
+            case ev.LLMFailed(error=error, retryable=retryable, iteration=iteration):
+                self._interrupt_stream(agent, changes, iteration)
                 note = "retrying" if retryable else "giving up"
                 self._add(
                     agent,
                     Entry(agent.id, "error", f"{error} ({note})", title="model error", failed=True),
                     changes,
                 )
+            case ev.LLMAbandoned(reason=reason, iteration=iteration):
+                self._interrupt_stream(agent, changes, iteration)
+                self._add(
+                    agent,
+                    Entry(agent.id, "notice", f"{reason}; asking the model again", title="cut"),
+                    changes,
+                )
             case ev.ExecutionCancelled(partial_text=partial):
                 if partial:
-                    self._interrupt_text(agent, changes)
+                    self._interrupt_stream(agent, changes)
             case ev.NoteQueued(text=text):
                 self._add(agent, Entry(agent.id, "notice", text, title="note"), changes)
             case ev.UsageUpdated(total=total):
@@ -221,9 +233,17 @@ class RunViewModel:
                 self.narrator_tokens += usage.total_tokens
                 changes.narratives.append((agent.id, entry))
 
-    def _interrupt_text(self, agent: AgentView, changes: BatchChanges) -> None:
+    def _interrupt_stream(
+        self, agent: AgentView, changes: BatchChanges, iteration: int | None = None
+    ) -> None:
+        """The response streaming into the last entry stopped short: whatever comes next
+        starts an entry of its own, never merged into the cut one. With `iteration`, only a
+        response of that iteration was cut (an attempt that streamed nothing leaves the
+        previous, finished response alone)."""
         last = agent.entries[-1] if agent.entries else None
-        if last is not None and last.kind == "text" and not last.interrupted:
+        if iteration is not None and last is not None and last.iteration != iteration:
+            return
+        if last is not None and last.kind in ("text", "thinking") and not last.interrupted:
             last.interrupted = True
             self._changed(last, changes)
 

@@ -1,9 +1,10 @@
 """Claude through the official anthropic SDK (`AsyncAnthropic`, `messages.stream`).
 
 `stream()` is an async generator around the SDK's `async with`: closing it early (the loop does
-on cancel, pause-then-cancel and delete) leaves the `async with` and closes the HTTP stream at
-once. The SDK retries before the first byte; failures after it become retryable ProviderErrors
-that the loop retries (see anthropic_errors.py).
+on cancel, delete and pause) leaves the `async with` and closes the HTTP stream at once. It
+`holds_connection`, so a pause closes the stream and the loop sends the request again on resume.
+The SDK retries before the first byte; failures after it become retryable ProviderErrors that
+the loop retries (see anthropic_errors.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ DEFAULT_MAX_RETRIES = 2  # the SDK's attempts before the first byte, after the f
 
 class AnthropicProvider:
     name = "anthropic"
+    holds_connection = True  # a paused stream is closed, not held: see base.Provider
 
     def __init__(
         self,

@@ -6,7 +6,8 @@ The conversation model is looser than the API, so the mapping repairs what the A
   a `pause_turn` continuation, for one, leaves two assistant messages in a row);
 - in a user message tool results come first, as the API requires;
 - empty text blocks and empty messages are dropped, and thinking without a signature (from
-  another provider) is dropped: the API only accepts thinking it signed;
+  another provider) is dropped: the API only accepts thinking it signed; redacted thinking goes
+  back verbatim;
 - an interrupted assistant message is sent as its plain text (its tool calls never ran);
 - a window that starts with the assistant gets a short user message in front.
 """
@@ -16,7 +17,14 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from ..conversation import Message, TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock
+from ..conversation import (
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from ..errors import ProviderError
 from .base import ProviderRequest
 from .claude_defaults import MIN_THINKING_BUDGET
@@ -43,6 +51,8 @@ def _block(block: Any, *, interrupted: bool) -> ApiBlock | None:
         if not block.signature:
             return None
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
+    if isinstance(block, RedactedThinkingBlock):
+        return {"type": "redacted_thinking", "data": block.data}
     if isinstance(block, ToolUseBlock):
         return {"type": "tool_use", "id": block.id, "name": block.name, "input": block.input}
     if isinstance(block, ToolResultBlock):

@@ -4,6 +4,9 @@
 `message_delta`, `message_stop`) and, after each delta, a helper event repeating it (`text`,
 `thinking`, `input_json`, `signature`, `citation`). Only the raw ones are read; the helpers would
 count every piece twice.
+
+Usage is reported as it grows (at `message_start` and each `message_delta`), not only at the
+end, so an attempt that fails half-way still counts the tokens it cost.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 from ..usage import Usage
 from .base import (
+    RedactedThinking,
     StreamEnd,
     StreamEvent,
     TextChunk,
@@ -47,6 +51,7 @@ class StreamTranslator:
         match event.type:
             case "message_start":
                 self._start(event.message.usage)
+                return [UsageReport(self._usage)]
             case "content_block_start":
                 return self._block_start(event.index, event.content_block)
             case "content_block_delta":
@@ -56,9 +61,10 @@ class StreamTranslator:
             case "message_delta":
                 self._stop_reason = event.delta.stop_reason or self._stop_reason
                 self._update_usage(event.usage)
+                return [UsageReport(self._usage)]
             case "message_stop":
                 self.finished = True
-                return [UsageReport(self._usage), StreamEnd(self._stop_reason or "end_turn")]
+                return [StreamEnd(self._stop_reason or "end_turn")]
         return []
 
     # -- usage ---------------------------------------------------------------------------
@@ -96,7 +102,11 @@ class StreamTranslator:
                     "tool_use", tool_id=block.id, initial_input=initial
                 )
                 return [ToolUseStart(block.id, block.name)]
-        # redacted_thinking, server tools and their results: nothing the loop can show or run.
+            case "redacted_thinking":
+                # It comes whole, with no deltas; it must go back exactly as it came.
+                self._blocks[index] = _OpenBlock("redacted_thinking")
+                return [RedactedThinking(block.data)]
+        # Server tools and their results: nothing the loop can show or run.
         self._blocks[index] = _OpenBlock(block.type)
         return []
 

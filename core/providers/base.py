@@ -56,6 +56,13 @@ class ThinkingChunk:
 
 
 @dataclass(frozen=True, slots=True)
+class RedactedThinking:
+    """A thinking block the API encrypted: opaque, shown as redacted, sent back verbatim."""
+
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
 class ToolUseStart:
     id: str
     name: str
@@ -74,7 +81,9 @@ class ToolUseStop:
 
 @dataclass(frozen=True, slots=True)
 class UsageReport:
-    usage: Usage  # cumulative for this response
+    # Cumulative for this response. May come more than once (the newest counts), so a response
+    # cut short still tells what its tokens so far cost.
+    usage: Usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,15 +92,37 @@ class StreamEnd:
 
 
 StreamEvent = (
-    TextChunk | ThinkingChunk | ToolUseStart | ToolArgsDelta | ToolUseStop | UsageReport | StreamEnd
+    TextChunk
+    | ThinkingChunk
+    | RedactedThinking
+    | ToolUseStart
+    | ToolArgsDelta
+    | ToolUseStop
+    | UsageReport
+    | StreamEnd
 )
 
 
 @runtime_checkable
 class Provider(Protocol):
+    """A model backend.
+
+    Optional capability, read with `holds_connection(provider)` (not a member here, so providers
+    without it still match): a provider whose stream holds a network connection open sets the
+    class attribute `holds_connection = True`. Pausing its agent then closes the stream at once
+    and the request is sent again on resume (a server would not wait for a paused reader).
+    Without it, a paused stream is held where it is and resumes with nothing lost (the scripted
+    provider, a replay).
+    """
+
     name: str
     model: str
 
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         """Stream one response. Closing the iterator early must close the underlying stream."""
         ...
+
+
+def holds_connection(provider: object) -> bool:
+    """Whether the provider's streams hold a network connection (see Provider)."""
+    return bool(getattr(provider, "holds_connection", False))

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from ..usage import Usage
 from .base import (
     ProviderRequest,
+    RedactedThinking,
     StreamEnd,
     StreamEvent,
     TextChunk,
@@ -33,6 +34,7 @@ FORMAT = 1
 _EVENT_TYPES: dict[str, type[Any]] = {
     "text": TextChunk,
     "thinking": ThinkingChunk,
+    "redacted_thinking": RedactedThinking,
     "tool_use_start": ToolUseStart,
     "tool_args": ToolArgsDelta,
     "tool_use_stop": ToolUseStop,

@@ -18,7 +18,7 @@ import anyio
 import anyio.to_thread
 
 from ..errors import AgentUIError, ProviderError
-from .base import Provider, ProviderRequest, StreamEvent
+from .base import Provider, ProviderRequest, StreamEvent, holds_connection
 from .exchange import Exchange, RecordedError, event_to_json, exchange_key, request_to_json
 
 REDACTED = "[redacted]"
@@ -51,6 +51,12 @@ class RecordingProvider:
     @property
     def model(self) -> str:
         return self.inner.model
+
+    # A pause closes the inner provider's stream when it holds a connection: the exchange is
+    # saved as "closed" and the request sent again is the next exchange (see replay.py).
+    @property
+    def holds_connection(self) -> bool:
+        return holds_connection(self.inner)
 
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         key = exchange_key(request)

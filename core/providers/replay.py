@@ -3,6 +3,11 @@
 Each agent (by name) walks its own recorded exchanges in order. The request must be the one
 recorded; a different one fails at once, non-retryable, naming the first difference, since
 the rest of the recording could no longer be trusted.
+
+An exchange closed early and then sent again unchanged is one a pause cut off (the recorded
+provider held a connection, so pausing closed its stream and resuming asked again). A replay
+holds no connection and is not paused there: it skips the cut-off exchange and plays the
+answer to the request sent again.
 """
 
 from __future__ import annotations
@@ -80,10 +85,21 @@ class ReplayProvider:
 
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         key = exchange_key(request)
-        index = self._cursor[key]
+        index = self._past_resent(key, self._cursor[key])
         self._cursor[key] = index + 1
         # The request is serialised now: the loop goes on changing the conversation.
         return self._play(request_to_json(request), key, index)
+
+    def _past_resent(self, key: Key, index: int) -> int:
+        """The index past exchanges that a pause cut off and that were then sent again."""
+        recorded = self._exchanges.get(key, [])
+        while (
+            index + 1 < len(recorded)
+            and recorded[index].outcome == "closed"
+            and recorded[index + 1].request == recorded[index].request
+        ):
+            index += 1
+        return index
 
     def _match(self, sent: dict[str, Any], key: Key, index: int) -> Exchange:
         recorded = self._exchanges.get(key, [])

@@ -162,7 +162,7 @@ class SessionFold:
             case ev.LLMResponded():
                 state.streaming.pop(agent_id, None)
                 state.tool_results[agent_id] = {}
-            case ev.LLMFailed() | ev.ExecutionCancelled():
+            case ev.LLMFailed() | ev.LLMAbandoned() | ev.ExecutionCancelled():
                 state.streaming.pop(agent_id, None)
             case ev.ToolCompleted(call_id=call_id, result=result):
                 state.tool_results.setdefault(agent_id, {})[call_id] = (result, False)

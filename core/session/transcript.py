@@ -12,6 +12,10 @@ from typing import Literal
 
 from .. import events as ev
 
+# What stands for thinking the API sent encrypted (the block itself goes back to the model).
+# The app's transcript says the same (tui/view_model.py).
+REDACTED_THINKING = "encrypted by the API; it goes back to the model unread"
+
 ItemKind = Literal["task", "text", "thinking", "tool", "question", "notice", "error"]
 
 
@@ -50,15 +54,23 @@ class TranscriptBuilder:
             and last.kind == kind
             and last.iteration == event.iteration
             and not last.interrupted
+            and not last.title  # a placeholder (redacted thinking) is never extended
         ):
             last.text += event.delta
         else:
             self._add(TranscriptItem(kind, event.delta, event.ts, iteration=event.iteration))
 
-    def interrupt_text(self) -> None:
-        """Mark the text being streamed as cut short."""
+    def interrupt_stream(self, iteration: int | None = None) -> None:
+        """Mark the text or thinking being streamed as cut short: what comes next starts an
+        item of its own, never merged into the cut one. With `iteration`, only a stream of
+        that iteration (an earlier, finished response is left alone)."""
         last = self.items[-1] if self.items else None
-        if last is not None and last.kind == "text" and not last.interrupted:
+        if (
+            last is not None
+            and last.kind in ("text", "thinking")
+            and not last.interrupted
+            and (iteration is None or last.iteration == iteration)
+        ):
             last.interrupted = True
 
     def apply(self, event: ev.Event) -> None:
@@ -69,6 +81,12 @@ class TranscriptBuilder:
                 self._stream("text", event)
             case ev.ThinkingDelta():
                 self._stream("thinking", event)
+            case ev.ThinkingRedacted(iteration=iteration):
+                self._add(
+                    TranscriptItem(
+                        "thinking", REDACTED_THINKING, event.ts, "redacted", iteration=iteration
+                    )
+                )
             case ev.ToolStarted(call=call):
                 self._add(
                     TranscriptItem(
@@ -100,15 +118,20 @@ class TranscriptBuilder:
             case ev.ExecutionFailed(error=error):
                 self._add(TranscriptItem("error", error, event.ts, "error", failed=True))
             case ev.LLMFailed(error=error, retryable=retryable):
-                self.interrupt_text()
+                self.interrupt_stream()
                 note = "retrying" if retryable else "giving up"
                 self._add(
                     TranscriptItem(
                         "error", f"{error} ({note})", event.ts, "model error", failed=True
                     )
                 )
+            case ev.LLMAbandoned(reason=reason, iteration=iteration):
+                self.interrupt_stream(iteration)
+                self._add(
+                    TranscriptItem("notice", f"{reason}; asking the model again", event.ts, "cut")
+                )
             case ev.ExecutionCancelled(partial_text=partial) if partial:
-                self.interrupt_text()
+                self.interrupt_stream()
             case ev.NoteQueued(text=text):
                 self._add(TranscriptItem("notice", text, event.ts, "note"))
             case _:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 import anyio
+import anyio.lowlevel
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, Subscription
+from agentui.core.providers.base import ProviderRequest, StreamEvent
 from agentui.core.providers.script import Script, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
@@ -69,3 +71,46 @@ class Recorder:
 
 def is_type(type_: str, agent_id: str | None = None) -> Callable[[Event], bool]:
     return lambda e: e.type == type_ and (agent_id is None or e.agent_id == agent_id)
+
+
+class ConnectedProvider:
+    """A provider whose streams hold a (pretend) network connection, so a pause closes them.
+
+    It plays `streams` in order, one per request; `None` in a stream makes it go silent there
+    until it is closed, an exception is raised there. `closed` is set when a stream is closed
+    before its end.
+    """
+
+    name = "connected"
+    model = "connected-1"
+    holds_connection = True
+
+    def __init__(self, *streams: list[StreamEvent | Exception | None]) -> None:
+        self._streams = list(streams)
+        self.requests: list[ProviderRequest] = []
+        self.closed_early = 0
+        self.closed = anyio.Event()
+
+    def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        self.requests.append(request)
+        return self._play(self._streams[len(self.requests) - 1])
+
+    async def _play(
+        self, events: list[StreamEvent | Exception | None]
+    ) -> AsyncIterator[StreamEvent]:
+        finished = False
+        try:
+            for event in events:
+                await anyio.lowlevel.checkpoint()
+                if event is None:
+                    await anyio.sleep_forever()
+                elif isinstance(event, Exception):
+                    finished = True  # a failure, not a close
+                    raise event
+                else:
+                    yield event
+            finished = True
+        finally:
+            if not finished:
+                self.closed_early += 1
+                self.closed.set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from agentui.core.conversation import (
     Message,
+    RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
@@ -133,6 +134,25 @@ def test_an_interrupted_message_is_sent_as_its_plain_text() -> None:
         "role": "assistant",
         "content": [{"type": "text", "text": "Half an answer"}],
     }
+
+
+def test_redacted_thinking_goes_back_verbatim_but_not_from_an_interrupted_message() -> None:
+    messages = [
+        user_text("Task."),
+        assistant(
+            RedactedThinkingBlock(data="opaque=="),
+            ToolUseBlock(id="t1", name="lookup", input={"q": "port"}),
+        ),
+        user(ToolResultBlock(tool_use_id="t1", content="8080")),
+        assistant(RedactedThinkingBlock(data="cut"), TextBlock(text="Half"), interrupted=True),
+    ]
+
+    mapped = api_messages(messages)
+    assert mapped[1]["content"] == [
+        {"type": "redacted_thinking", "data": "opaque=="},
+        {"type": "tool_use", "id": "t1", "name": "lookup", "input": {"q": "port"}},
+    ]
+    assert mapped[3]["content"] == [{"type": "text", "text": "Half"}]
 
 
 def test_unsigned_thinking_empty_text_and_empty_messages_are_dropped() -> None:

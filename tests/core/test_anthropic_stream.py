@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from agentui.core.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock
 from agentui.core.providers.anthropic_stream import StreamTranslator
 from agentui.core.providers.base import (
+    RedactedThinking,
     StreamEnd,
     TextChunk,
     ThinkingChunk,
@@ -14,6 +16,7 @@ from agentui.core.providers.base import (
     ToolUseStop,
     UsageReport,
 )
+from agentui.core.turn import TurnBuilder
 from agentui.core.usage import Usage
 from anthropic.types import (
     RawContentBlockDeltaEvent,
@@ -69,20 +72,48 @@ def translate(*events: Any) -> tuple[list[Any], StreamTranslator]:
     return out, translator
 
 
-def test_redacted_thinking_and_server_tool_blocks_are_skipped() -> None:
+def test_redacted_thinking_comes_through_whole_and_server_tool_blocks_are_skipped() -> None:
     out, translator = translate(
         start(),
-        block_start(0, {"type": "redacted_thinking", "data": "opaque"}),
+        block_start(0, {"type": "redacted_thinking", "data": "opaque=="}),
         stop(0),
-        block_start(1, {"type": "text", "text": ""}),
-        delta(1, {"type": "text_delta", "text": "Hi"}),
+        block_start(
+            1, {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+        ),
         stop(1),
+        block_start(2, {"type": "text", "text": ""}),
+        delta(2, {"type": "text_delta", "text": "Hi"}),
+        stop(2),
         message_delta("end_turn", output_tokens=3),
         RawMessageStopEvent(type="message_stop"),
     )
 
-    assert out[:-2] == [TextChunk("Hi")]
+    usage = [e for e in out if isinstance(e, UsageReport)]
+    assert [e for e in out if not isinstance(e, UsageReport)] == [
+        RedactedThinking("opaque=="),
+        TextChunk("Hi"),
+        StreamEnd("end_turn"),
+    ]
+    assert usage[-1].usage.output_tokens == 3
     assert translator.finished
+
+
+def test_a_redacted_block_is_kept_in_the_turn_between_its_neighbours() -> None:
+    builder = TurnBuilder()
+    for event in (
+        ThinkingChunk("Plan."),
+        ThinkingChunk("", signature="sig"),
+        RedactedThinking("opaque=="),
+        TextChunk("Done."),
+        StreamEnd("end_turn"),
+    ):
+        builder.feed(event)
+
+    assert builder.finish().content == [
+        ThinkingBlock(thinking="Plan.", signature="sig"),
+        RedactedThinkingBlock(data="opaque=="),
+        TextBlock(text="Done."),
+    ]
 
 
 def test_a_tool_use_with_its_input_whole_still_sends_the_arguments() -> None:
@@ -92,7 +123,7 @@ def test_a_tool_use_with_its_input_whole_still_sends_the_arguments() -> None:
         stop(0),
     )
 
-    assert out == [
+    assert out[1:] == [  # after message_start's usage
         ToolUseStart("t1", "lookup"),
         ToolArgsDelta("t1", '{"q": "x"}'),
         ToolUseStop("t1"),
@@ -108,10 +139,10 @@ def test_a_signature_closes_its_thinking_block() -> None:
         stop(0),
     )
 
-    assert out == [ThinkingChunk("Plan."), ThinkingChunk("", signature="sig")]
+    assert out[1:] == [ThinkingChunk("Plan."), ThinkingChunk("", signature="sig")]
 
 
-def test_usage_is_cumulative_and_message_delta_overrides_what_it_names() -> None:
+def test_usage_is_reported_as_it_grows_and_message_delta_overrides_what_it_names() -> None:
     out, _ = translate(
         start(cache_creation_input_tokens=5, cache_read_input_tokens=6),
         message_delta("max_tokens", output_tokens=40, cache_read_input_tokens=9),
@@ -119,17 +150,18 @@ def test_usage_is_cumulative_and_message_delta_overrides_what_it_names() -> None
         RawMessageStopEvent(type="message_stop"),
     )
 
-    assert out == [
-        UsageReport(
+    def usage(output: int, cache_read: int) -> UsageReport:
+        return UsageReport(
             Usage(
                 input_tokens=10,
-                output_tokens=50,
+                output_tokens=output,
                 cache_creation_input_tokens=5,
-                cache_read_input_tokens=9,
+                cache_read_input_tokens=cache_read,
             )
-        ),
-        StreamEnd("max_tokens"),
-    ]
+        )
+
+    # From message_start on, so an attempt cut short still knows what it cost.
+    assert out == [usage(1, 6), usage(40, 9), usage(50, 9), StreamEnd("max_tokens")]
 
 
 def test_a_stream_without_message_stop_is_not_finished() -> None:

@@ -416,8 +416,10 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "skipped": True,
     },
     "llm:error": {"iteration": 1, "error": "overloaded", "retryable": True},
+    "llm:abandoned": {"iteration": 1, "reason": "paused mid-response", "partial_text": "Hal"},
     "text:delta": {"iteration": 1, "delta": "Hel"},
     "thinking:delta": {"iteration": 1, "delta": "Hmm"},
+    "thinking:redacted": {"iteration": 1},
     "tool:detected": {"iteration": 1, "calls": [CALL]},
     "tool:start": {"iteration": 1, "call": CALL},
     "tool:complete": {

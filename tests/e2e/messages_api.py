@@ -49,6 +49,11 @@ def thinking(*pieces: str, signature: str) -> Block:
     return Block({"type": "thinking", "thinking": "", "signature": ""}, deltas)
 
 
+def redacted_thinking(data: str) -> Block:
+    """Thinking the API encrypted: the whole block at its start, no deltas."""
+    return Block({"type": "redacted_thinking", "data": data})
+
+
 def tool_use(call_id: str, name: str, *json_pieces: str) -> Block:
     return Block(
         {"type": "tool_use", "id": call_id, "name": name, "input": {}},

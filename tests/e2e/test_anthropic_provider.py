@@ -6,7 +6,7 @@ No internet: the SDK talks to 127.0.0.1. Waits are on events and conditions, eac
 
 from __future__ import annotations
 
-import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,13 +25,23 @@ from agentui.core.providers.base import Provider
 from agentui.core.providers.recording import RecordingProvider
 from agentui.core.providers.replay import ReplayProvider
 from agentui.core.runtime import Runtime
+from agentui.core.session.transcript import TranscriptBuilder
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentNode, AgentStatus
 from agentui.core.usage import Usage
 
-from .messages_api import MODEL, message_start, response, stream_error, text, thinking, tool_use
-from .stub_server import Drop, Hold, Signal, StubServer, Wait, error_reply, sse_reply
+from .messages_api import (
+    MODEL,
+    message_start,
+    redacted_thinking,
+    response,
+    stream_error,
+    text,
+    thinking,
+    tool_use,
+)
+from .stub_server import Drop, Hold, StubServer, error_reply, sse_reply
 
 SECRET = "sk-test-SECRET"
 TASK = "What is the port?"
@@ -160,6 +170,38 @@ async def test_thinking_text_and_tool_use_reassemble_and_the_tool_result_goes_ba
             ],
         },
     ]
+
+
+@pytest.mark.anyio
+async def test_redacted_thinking_goes_back_verbatim_with_the_tool_round_trip() -> None:
+    opaque = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"
+    async with StubServer() as stub, claude(stub, thinking_budget=1024) as provider:
+        stub.reply(
+            sse_reply(
+                response(
+                    thinking("Let me see.", signature="sig-1"),
+                    redacted_thinking(opaque),
+                    tool_use("toolu_02", "lookup", '{"query": "port"}'),
+                    stop_reason="tool_use",
+                )
+            ),
+            sse_reply(response(text("It is 8080."))),
+        )
+        events, node = await run(provider)
+
+    assert node.status is AgentStatus.COMPLETED
+    assert node.result == "It is 8080."
+    assert deltas(events, "thinking:delta") == ["Let me see."], "no made-up text for it"
+    assert [e.iteration for e in of_type(events, "thinking:redacted")] == [1]
+    second = stub.requests[1].json()
+    assert second["messages"][1] == {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking", "thinking": "Let me see.", "signature": "sig-1"},
+            {"type": "redacted_thinking", "data": opaque},
+            {"type": "tool_use", "id": "toolu_02", "name": "lookup", "input": {"query": "port"}},
+        ],
+    }
 
 
 # -- stop reasons --------------------------------------------------------------------------------
@@ -387,39 +429,101 @@ async def test_stopping_an_agent_mid_stream_closes_the_connection_at_once(comman
     assert [e.partial_text for e in cancelled] == ["Slowly, "]
 
 
+# -- pause closes the stream; resume asks again -------------------------------------------------
+
+
+async def pause_mid_stream(
+    provider: Provider, stub: StubServer
+) -> tuple[list[Event], AgentNode, Any]:
+    """Pause at the first text piece (the stream then goes silent), wait until the stub saw the
+    client go away, resume; the events, the node and its conversation."""
+    async with make_runtime(provider, llm_retries=0) as runtime:
+        events = runtime.subscribe(maxsize=None)
+        agent_id = runtime.start(TASK)
+        seen: list[Event] = []
+        with anyio.fail_after(SAFETY_S):
+            async for event in events:
+                seen.append(event)
+                if event.type == "text:delta":
+                    break
+            runtime.pause(agent_id)
+            await stub.wait_for_disconnect()  # closed though the stream sends nothing more
+            assert len(stub.requests) == 1, "nothing is asked while paused"
+            while_paused = events.drain()
+            assert [e.type for e in while_paused] == [
+                "execution:paused",
+                "intervention:applied",
+                "agent:status",
+            ], "the agent itself says nothing while paused"
+            seen += while_paused
+            runtime.resume(agent_id)
+            node = await runtime.wait(agent_id)
+        history = runtime.agent(agent_id)["conversation"]["messages"]
+    return seen + events.drain(), node, history
+
+
+def slow_then_whole(stub: StubServer) -> None:
+    stub.reply(
+        sse_reply([message_start(input_tokens=12), *text("Half an ").steps(0)[:2], Hold()]),
+        sse_reply(response(text("A whole answer."), input_tokens=12, output_tokens=7)),
+    )
+
+
 @pytest.mark.anyio
-async def test_pause_mid_stream_holds_the_stream_and_resume_finishes_it() -> None:
-    rest, all_sent = asyncio.Event(), asyncio.Event()
+async def test_pause_mid_stream_closes_the_connection_and_resume_asks_again() -> None:
     async with StubServer() as stub, claude(stub) as provider:
-        stub.reply(
-            sse_reply(
-                [
-                    message_start(),
-                    *text("First ", "second.").steps(0)[:2],
-                    Wait(rest),
-                    *text("First ", "second.").steps(0)[2:],
-                    *response()[-2:],
-                    Signal(all_sent),
-                ]
-            )
-        )
-        async with make_runtime(provider) as runtime:
-            events = runtime.subscribe(maxsize=None)
-            agent_id = runtime.start(TASK)
-            with anyio.fail_after(SAFETY_S):
-                async for event in events:
-                    if event.type == "text:delta":
-                        break
-                runtime.pause(agent_id)
-                rest.set()
-                await all_sent.wait()  # the whole response came while the agent was paused
-                assert not [e for e in events.drain() if e.type == "text:delta"]
-                runtime.resume(agent_id)
-                node = await runtime.wait(agent_id)
+        slow_then_whole(stub)
+        events, node, history = await pause_mid_stream(provider, stub)
+
+    assert stub.disconnects == 1
+    first, second = stub.requests
+    assert second.json() == first.json(), "the same request, from the start"
+    assert second.headers["x-stainless-retry-count"] == "0", "a new request, not the SDK's retry"
+    assert node.status is AgentStatus.COMPLETED
+    assert node.result == "A whole answer."
+    assert "Half an" not in str(history), "the abandoned text never enters the conversation"
+    model_events = ("text:delta", "llm:request", "llm:error", "llm:abandoned", "llm:response")
+    assert [e.type for e in events if e.type in model_events] == [
+        "llm:request",
+        "text:delta",
+        "llm:abandoned",
+        "llm:request",
+        "text:delta",
+        "llm:response",
+    ], "not a failure: no llm:error, and llm_retries=0 did not stop it"
+    (abandoned,) = of_type(events, "llm:abandoned")
+    assert abandoned.partial_text == "Half an "
+    transcript = TranscriptBuilder()
+    for event in events:
+        transcript.apply(event)
+    texts = [(i.text, i.interrupted) for i in transcript.items if i.kind == "text"]
+    assert texts == [("Half an ", True), ("A whole answer.", False)]
+    # The abandoned attempt's tokens count too: it was billed.
+    assert [u.delta for u in of_type(events, "usage:updated")] == [
+        Usage(input_tokens=12, output_tokens=1),
+        Usage(input_tokens=12, output_tokens=7),
+    ]
+    assert node.usage == Usage(input_tokens=24, output_tokens=8)
+
+
+@pytest.mark.anyio
+async def test_a_recorded_pause_replays_the_request_sent_again(tmp_path: Path) -> None:
+    async with StubServer() as stub, claude(stub) as provider:
+        slow_then_whole(stub)
+        recorder = RecordingProvider(provider, tmp_path)
+        assert recorder.holds_connection, "the recorder passes the capability through"
+        await pause_mid_stream(recorder, stub)
+
+    outcomes = [
+        json.loads((tmp_path / f"main-{i:04d}.json").read_text())["outcome"] for i in (0, 1)
+    ]
+    assert outcomes == ["closed", "complete"]
+    events, node = await run(ReplayProvider(tmp_path))  # nobody pauses the replay
 
     assert node.status is AgentStatus.COMPLETED
-    assert node.result == "First second."
-    assert (len(stub.requests), stub.disconnects) == (1, 0), "held, not closed and asked again"
+    assert node.result == "A whole answer."
+    assert deltas(events) == ["A whole answer."], "the cut-off exchange is skipped"
+    assert not of_type(events, "llm:abandoned")
 
 
 # -- usage and cost ------------------------------------------------------------------------------
@@ -458,6 +562,33 @@ async def test_usage_and_cost_are_reported() -> None:
     assert update.total_cost_usd == pytest.approx(cost)
     assert node.usage == expected
     assert node.cost_usd == pytest.approx(cost)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("failure", ["error event", "dropped connection"])
+async def test_the_tokens_of_a_failed_attempt_count_in_usage_and_cost(failure: str) -> None:
+    cut = stream_error() if failure == "error event" else Drop()
+    async with StubServer() as stub, claude(stub) as provider:
+        stub.reply(
+            sse_reply([message_start(input_tokens=1000), *text("Half").steps(0)[:2], cut]),
+            sse_reply(response(text("Whole."), input_tokens=1000, output_tokens=500)),
+        )
+        events, node = await run(provider)
+
+    assert node.status is AgentStatus.COMPLETED
+    failed, succeeded = (
+        Usage(input_tokens=1000, output_tokens=1),
+        Usage(input_tokens=1000, output_tokens=500),
+    )
+    updates = of_type(events, "usage:updated")
+    assert [u.delta for u in updates] == [failed, succeeded]
+    assert node.usage == failed + succeeded
+    price = DEFAULT_PRICES.models[MODEL]
+    cost = (2000 * price.input + 501 * price.output) / 1e6
+    assert updates[-1].total_cost_usd == pytest.approx(cost)
+    assert node.cost_usd == pytest.approx(cost)
+    kinds = [e.type for e in events if e.type in ("usage:updated", "llm:error", "llm:response")]
+    assert kinds == ["usage:updated", "llm:error", "usage:updated", "llm:response"]
 
 
 # -- the key, recording and replay --------------------------------------------------------------

@@ -79,3 +79,72 @@ def test_cost_tokens_errors_and_narratives_are_totalled() -> None:
     assert (agent.tokens, agent.cost_usd, agent.error) == (15, 0.5, "boom")
     assert model.last_error == ("main", "boom")
     assert changes.narratives == [("a1", entry)] and model.narrator_tokens == 7
+
+
+def test_an_abandoned_attempt_stays_cut_and_the_new_one_streams_apart() -> None:
+    bus = EventBus(FrozenClock())
+    sub = bus.subscribe(maxsize=None)
+    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="first tho")
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="Half an ans")
+    bus.emit(ev.LLMAbandoned, "a1", iteration=1, reason="paused", partial_text="Half an ans")
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="again")
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="A whole answer")
+    model = RunViewModel()
+    model.apply(sub.drain())
+    shown = [(e.kind, e.text, e.interrupted) for e in model.agents["a1"].entries[1:]]
+    assert shown == [
+        ("thinking", "first tho", False),
+        ("text", "Half an ans", True),
+        ("notice", "paused; asking the model again", False),
+        ("thinking", "again", False),
+        ("text", "A whole answer", False),
+    ]
+
+
+def test_redacted_thinking_is_an_entry_of_its_own() -> None:
+    bus = EventBus(FrozenClock())
+    sub = bus.subscribe(maxsize=None)
+    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus.emit(ev.ThinkingRedacted, "a1", iteration=1)
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="visible")
+    model = RunViewModel()
+    model.apply(sub.drain())
+    redacted, visible = model.agents["a1"].entries[1:]
+    assert (redacted.kind, redacted.title) == ("thinking", "redacted")
+    assert (visible.kind, visible.text, visible.title) == ("thinking", "visible", "")
+
+
+def test_an_approval_closes_with_its_decision() -> None:
+    bus = EventBus(FrozenClock())
+    sub = bus.subscribe(maxsize=None)
+    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    for query_id in ("q1", "q2"):
+        bus.emit(
+            ev.QueryRaised,
+            "a1",
+            query_id=query_id,
+            prompt="Allow python to run?",
+            kind="approval",
+            tool="python",
+        )
+    bus.emit(ev.QueryAnswered, "a1", query_id="q1", answer="allowed once")
+    bus.emit(ev.QueryDeclined, "a1", query_id="q2", reason="rejected: too risky")
+    model = RunViewModel()
+    model.apply(sub.drain())
+    allowed, rejected = model.agents["a1"].entries[1:]
+    assert (allowed.tool, allowed.detail, allowed.failed) == ("python", "allowed once", False)
+    assert (rejected.detail, rejected.failed) == ("rejected: too risky", True)
+
+
+def test_a_failure_of_a_later_call_leaves_the_finished_response_alone() -> None:
+    bus = EventBus(FrozenClock())
+    sub = bus.subscribe(maxsize=None)
+    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="A finished answer")
+    bus.emit(ev.LLMAbandoned, "a1", iteration=2, reason="paused")
+    bus.emit(ev.LLMFailed, "a1", iteration=2, error="overloaded", retryable=True)
+    model = RunViewModel()
+    model.apply(sub.drain())
+    answer = model.agents["a1"].entries[1]
+    assert (answer.text, answer.interrupted) == ("A finished answer", False)

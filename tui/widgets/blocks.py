@@ -158,11 +158,15 @@ class FoldBlock(EntryBlock):
             text.append(f"{self.agent_label} › ", style="bold")
         if entry.kind == "thinking":
             text.append("thinking", style="italic")
+            if entry.title:
+                text.append(f" ({entry.title})", style="italic")
             if self.folded:
                 text.append("  " + _one_line(entry.text), style="dim italic")
             else:
                 text.append("\n")
                 text.append(entry.text, style="dim italic")
+            if entry.interrupted:
+                text.append("  (cut short)", style="italic dim")
             return text
         text.append(entry.title, style="bold")
         if self.folded:
