@@ -130,6 +130,8 @@ class LLMFailed(Event):
     iteration: int
     error: str
     retryable: bool
+    # False for a hidden call (a workflow decision): no text of it was shown, so none is cut.
+    streamed: bool = True
 
 
 class LLMAbandoned(Event):

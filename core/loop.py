@@ -90,6 +90,11 @@ class LoopHost(Protocol):
         """Count a response's usage (emitted like any event: not while paused)."""
         ...
 
+    def count_usage_now(self, usage: Usage) -> None:
+        """Count usage at once, past the pause gate: for an attempt being cancelled, whose
+        tokens were billed all the same."""
+        ...
+
     async def approve(self, call: ToolCall) -> ApprovalDecision:
         """Ask whether a call of a tool marked `needs_approval` may run (the person decides)."""
         ...
@@ -303,7 +308,11 @@ class AgenticLoop:
                 await self._count_partial_usage(builder)
                 retry = exc.retryable and attempt < self.limits.llm_retries
                 await self.host.emit(
-                    LLMFailed, iteration=self.iteration, error=str(exc), retryable=retry
+                    LLMFailed,
+                    iteration=self.iteration,
+                    error=str(exc),
+                    retryable=retry,
+                    streamed=visible,
                 )
                 if visible:
                     self._builder = None  # the failed attempt's text is not kept anywhere
@@ -315,6 +324,8 @@ class AgenticLoop:
                 attempt += 1
                 continue
             except anyio.get_cancelled_exc_class():
+                if builder.usage.total_tokens:
+                    self.host.count_usage_now(builder.usage)
                 # Cancelled or deleted: what was streamed is kept, marked interrupted.
                 partial = builder.partial_text() if visible else ""
                 if partial:

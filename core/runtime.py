@@ -134,6 +134,9 @@ class _AgentHost:
 
     async def add_usage(self, usage: Usage) -> None:
         await self._control.checkpoint()
+        self.count_usage_now(usage)
+
+    def count_usage_now(self, usage: Usage) -> None:
         node = self._control.node
         node.usage = node.usage + usage
         cost = self._runtime.prices.cost(self._runtime.provider.model, usage)

@@ -204,7 +204,8 @@ class RunViewModel:
                     agent, Entry(agent.id, "error", error, title="error", failed=True), changes
                 )
             case ev.LLMFailed(error=error, retryable=retryable, iteration=iteration):
-                self._interrupt_stream(agent, changes, iteration)
+                if event.streamed:
+                    self._interrupt_stream(agent, changes, iteration)
                 note = "retrying" if retryable else "giving up"
                 self._add(
                     agent,

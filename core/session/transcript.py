@@ -117,8 +117,9 @@ class TranscriptBuilder:
                 self._add(TranscriptItem("notice", f"{new}: {reason}", event.ts))
             case ev.ExecutionFailed(error=error):
                 self._add(TranscriptItem("error", error, event.ts, "error", failed=True))
-            case ev.LLMFailed(error=error, retryable=retryable):
-                self.interrupt_stream()
+            case ev.LLMFailed(error=error, retryable=retryable, streamed=streamed):
+                if streamed:
+                    self.interrupt_stream(event.iteration)
                 note = "retrying" if retryable else "giving up"
                 self._add(
                     TranscriptItem(

@@ -511,6 +511,26 @@ async def test_a_failing_agent_stops_its_running_subagents() -> None:
     assert runtime.node("a2").status is S.CANCELLED
 
 
+async def test_a_failed_decision_call_is_retried_and_marked_as_not_streamed() -> None:
+    script = Script(
+        agents={"main": [Turn(text="The answer.")]},
+        decisions={
+            "main": {
+                "resolution": [
+                    Turn(error=ScriptedError(message="busy", retryable=True)),
+                    decide(uncertain=False),
+                ]
+            }
+        },
+    )
+    runtime, _ = build(script, limits=Limits(retry_backoff_s=0))
+    async with runtime:
+        root, recorder, _ = await drive(runtime, "Task", [])
+    assert runtime.node(root).status is S.COMPLETED
+    (failed,) = recorder.of("llm:error")
+    assert failed.streamed is False, "no shown text belongs to a hidden call"  # type: ignore[attr-defined]
+
+
 # -- choosing the workflow -------------------------------------------------------------------
 
 

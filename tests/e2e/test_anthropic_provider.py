@@ -411,7 +411,9 @@ async def test_a_stream_that_stalls_past_the_timeout_is_retried() -> None:
 @pytest.mark.parametrize("command", ["cancel", "delete"])
 async def test_stopping_an_agent_mid_stream_closes_the_connection_at_once(command: str) -> None:
     async with StubServer() as stub, claude(stub) as provider:
-        stub.reply(sse_reply([message_start(), *text("Slowly, ").steps(0)[:2], Hold()]))
+        stub.reply(
+            sse_reply([message_start(input_tokens=40), *text("Slowly, ").steps(0)[:2], Hold()])
+        )
         async with make_runtime(provider) as runtime:
             events = runtime.subscribe(maxsize=None)
             agent_id = runtime.start(TASK)
@@ -425,8 +427,13 @@ async def test_stopping_an_agent_mid_stream_closes_the_connection_at_once(comman
 
     assert stub.disconnects == 1
     assert node.status is (AgentStatus.CANCELLED if command == "cancel" else AgentStatus.DELETED)
-    cancelled = [e for e in events.drain() if e.type == "execution:cancelled"]
+    after = events.drain()
+    cancelled = [e for e in after if e.type == "execution:cancelled"]
     assert [e.partial_text for e in cancelled] == ["Slowly, "]
+    # The cut attempt was billed: its tokens so far count.
+    (update,) = [e for e in after if e.type == "usage:updated"]
+    assert update.delta.input_tokens == 40  # type: ignore[attr-defined]
+    assert node.usage.input_tokens == 40 and node.cost_usd
 
 
 # -- pause closes the stream; resume asks again -------------------------------------------------

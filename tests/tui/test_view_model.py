@@ -148,3 +148,16 @@ def test_a_failure_of_a_later_call_leaves_the_finished_response_alone() -> None:
     model.apply(sub.drain())
     answer = model.agents["a1"].entries[1]
     assert (answer.text, answer.interrupted) == ("A finished answer", False)
+
+
+def test_a_failed_hidden_decision_call_cuts_no_text() -> None:
+    bus = EventBus(FrozenClock())
+    sub = bus.subscribe(maxsize=None)
+    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="The answer")
+    bus.emit(ev.LLMFailed, "a1", iteration=1, error="overloaded", retryable=True, streamed=False)
+    model = RunViewModel()
+    model.apply(sub.drain())
+    answer, error = model.agents["a1"].entries[1:]
+    assert (answer.text, answer.interrupted) == ("The answer", False)
+    assert error.text == "overloaded (retrying)"
