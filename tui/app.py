@@ -12,13 +12,6 @@ from pathlib import Path
 from typing import ClassVar
 
 import anyio
-from agentui.core.clock import Clock, SystemClock
-from agentui.core.errors import AgentUIError
-from agentui.core.events import Event, Subscription
-from agentui.core.monologue.attach import attach_monologue
-from agentui.core.monologue.config import MonologueConfig
-from agentui.core.runtime import Runtime
-from agentui.core.tree import AgentStatus
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
@@ -26,6 +19,14 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Tree
 from textual.worker import Worker
+
+from agentui.core.clock import Clock, SystemClock
+from agentui.core.errors import AgentUIError
+from agentui.core.events import Event, Subscription
+from agentui.core.monologue.attach import attach_monologue
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.runtime import Runtime
+from agentui.core.tree import AgentStatus
 
 from .keymap import KEYS, bindings
 from .replay_feed import ReplayFeed

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
+
 from agentui.core import __version__
 from agentui.core.config import ConfigError, Flag, LoadedConfig, format_settings, load_config
 from agentui.core.errors import AgentUIError

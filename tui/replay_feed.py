@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import anyio
+
 from agentui.core.events import Event
 
 # A long silence in the recording (the person away) is shortened to this when replayed.

@@ -15,9 +15,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from agentui.core.paths import config_dir
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from agentui.core.paths import config_dir
 
 # agentui's own variables with defaults, so Textual's built-in themes work too.
 AGENT_VARIABLES: dict[str, str] = {

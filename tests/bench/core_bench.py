@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 import anyio
+
 from agentui.core import __version__
 from agentui.core.events import Event
 from agentui.core.providers.script import Script, Turn

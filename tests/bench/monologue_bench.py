@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 import anyio
+
 from agentui.core.limits import Limits
 from agentui.core.monologue import MonologueConfig, attach_monologue
 from agentui.core.providers.script import Script, ScriptedToolCall, Turn

@@ -26,6 +26,11 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+from rich.console import RenderableType
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Markdown
+
 from agentui.core.events import TextDelta
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.base import (
@@ -40,10 +45,6 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.usage import Usage
 from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import AnswerBlock
-from rich.console import RenderableType
-from textual.app import App, ComposeResult
-from textual.screen import Screen
-from textual.widgets import Markdown
 
 
 class PerfClock:

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Callable
 
 import anyio
 import anyio.lowlevel
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, Subscription
 from agentui.core.providers.base import ProviderRequest, StreamEvent

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import anyio
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, Subscription
 from agentui.core.providers.script import Script, Turn

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from anthropic.types import (
+    RawContentBlockDeltaEvent,
+    RawContentBlockStartEvent,
+    RawContentBlockStopEvent,
+    RawMessageDeltaEvent,
+    RawMessageStartEvent,
+    RawMessageStopEvent,
+)
+
 from agentui.core.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock
 from agentui.core.providers.anthropic_stream import StreamTranslator
 from agentui.core.providers.base import (
@@ -18,14 +27,6 @@ from agentui.core.providers.base import (
 )
 from agentui.core.turn import TurnBuilder
 from agentui.core.usage import Usage
-from anthropic.types import (
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawContentBlockStopEvent,
-    RawMessageDeltaEvent,
-    RawMessageStartEvent,
-    RawMessageStopEvent,
-)
 
 
 def start(**usage: int) -> RawMessageStartEvent:

@@ -7,6 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.approval import parse_answer
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import CommandRefusedError, UnknownQueryError

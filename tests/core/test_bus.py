@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import (
     AnyEvent,

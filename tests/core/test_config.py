@@ -6,6 +6,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+
 from agentui.core.config import (
     ENV_VARIABLES,
     Config,

@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agentui.core.conversation import (
     Conversation,
     Message,
@@ -20,8 +23,6 @@ from agentui.core.conversation import (
     sliding_window,
     user_text,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True)
 

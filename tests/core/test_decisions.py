@@ -6,6 +6,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.providers.script import Script, Turn
 from agentui.core.providers.scripted import ScriptedProvider

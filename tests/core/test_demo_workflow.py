@@ -6,6 +6,7 @@ import io
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import QueryRaised
 from agentui.core.headless import run_headless

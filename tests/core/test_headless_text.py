@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.headless import run_headless
 from agentui.core.providers.script import Script, ScriptedError, Turn

@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import anyio.lowlevel
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import TextBlock, ToolResultBlock
 from agentui.core.errors import (

@@ -7,6 +7,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, user_text
 from agentui.core.errors import CommandRefusedError

@@ -6,10 +6,11 @@ from typing import Any
 
 import anyio
 import pytest
+from pydantic import ValidationError
+
 from agentui.core.clock import FrozenClock
 from agentui.core.monologue import AgentCallbacks, MonologueConfig, NarrativeEntry, monologue
 from agentui.core.providers.base import Provider
-from pydantic import ValidationError
 
 from .test_monologue_fakes import FakeNarrator, Gate
 

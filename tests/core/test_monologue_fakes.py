@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterable
 
 import anyio
+
 from agentui.core.clock import FrozenClock
 from agentui.core.monologue.action import Action, ActionKind
 from agentui.core.monologue.config import MonologueConfig

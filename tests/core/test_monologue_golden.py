@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.events import MonologueFailed, MonologueGenerated, QueryRaised
 from agentui.core.monologue import MonologueConfig, attach_monologue
 from agentui.core.providers.base import ProviderRequest, StreamEvent, TextChunk

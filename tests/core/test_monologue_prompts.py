@@ -4,6 +4,8 @@ truncation, the wait signal."""
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
+
 from agentui.core.monologue.action import MAX_DETAIL_CHARS, Action, ActionKind
 from agentui.core.monologue.config import MonologueConfig, MonologueConfigError
 from agentui.core.monologue.narrator import NarrationAsk, Narrator, extract_text
@@ -21,7 +23,6 @@ from agentui.core.monologue.prompts import (
     truncate,
     user_prompt,
 )
-from pydantic import ValidationError
 
 from .test_monologue_fakes import FakeNarrator, call, result, text, thought
 

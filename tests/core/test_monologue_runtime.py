@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
+
 from agentui.core.errors import AgentUIError, ProviderError
 from agentui.core.events import (
     Event,

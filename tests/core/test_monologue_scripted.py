@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import NarrationAsk, Narrator
 from agentui.core.providers.base import ProviderRequest, TextChunk

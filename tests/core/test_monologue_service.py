@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
+
 from agentui.core.errors import ProviderError
 from agentui.core.monologue.prompts import FORCED_NOTE, WAIT_SIGNAL
 from agentui.core.usage import Usage

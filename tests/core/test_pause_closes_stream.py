@@ -11,6 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import ProviderError
 from agentui.core.events import Event

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import UsageUpdated
 from agentui.core.pricing import DEFAULT_PRICES, ModelPrice, PriceTable
@@ -12,7 +14,6 @@ from agentui.core.providers.script import Script, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.usage import Usage
-from pydantic import ValidationError
 
 USAGE = Usage(
     input_tokens=1_000_000,

@@ -12,6 +12,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.control import AgentControl
 from agentui.core.events import QueryRaised

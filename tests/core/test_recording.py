@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import user_text
 from agentui.core.errors import AgentUIError

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import RedactedThinkingBlock, TextBlock, ToolUseBlock
 from agentui.core.events import Event

@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import ScriptError
 from agentui.core.events import Event, ExecutionCancelled, QueryRaised, TextDelta

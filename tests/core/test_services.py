@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import anyio
 import pytest
+
 from agentui.core.errors import AgentUIError, UnknownAgentError
 from agentui.core.events import Event, MonologueFailed, Subscription
 from agentui.core.providers.script import Turn

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.events import LLMResponded
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig

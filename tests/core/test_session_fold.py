@@ -6,6 +6,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
 from agentui.core.monologue.attach import attach_monologue

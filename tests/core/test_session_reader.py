@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from agentui.core.providers.script import Turn
 from agentui.core.session.errors import SessionCorruptError, SessionError
 from agentui.core.session.reader import read_header, read_session

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.providers.script import ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.store import (

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.events import parse_event
 from agentui.core.providers.script import ScriptedToolCall, Turn
 from agentui.core.session.reader import read_session

@@ -10,6 +10,7 @@ import math
 
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.limits import Limits
 from agentui.core.providers.script import ScriptedToolCall, Turn

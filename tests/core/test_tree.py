@@ -6,6 +6,7 @@ import itertools
 import json
 
 import pytest
+
 from agentui.core.errors import AgentUIError, IllegalTransitionError, UnknownAgentError
 from agentui.core.providers.script import Turn
 from agentui.core.tree import ALLOWED, AgentNode, AgentStatus, AgentTree, check_transition

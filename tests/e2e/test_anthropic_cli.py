@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 import pytest
+
 from agentui.tui.cli import _run_parser, _settle_provider
 
 from .messages_api import MODEL, response, text, tool_use

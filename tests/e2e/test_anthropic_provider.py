@@ -16,6 +16,7 @@ from typing import Any
 import anthropic
 import anyio
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
 from agentui.core.limits import Limits

@@ -10,6 +10,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+
 from agentui.core import __version__
 from agentui.core.events import Event, parse_event
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+
 from agentui.core.events import Event, LLMResponded, parse_event
 from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import INTERRUPTED, fold_session

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import anyio
+from textual.pilot import Pilot
+
 from agentui.core.clock import FrozenClock
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.script import Script
@@ -15,7 +17,6 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool
 from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
-from textual.pilot import Pilot
 
 
 def make_app(

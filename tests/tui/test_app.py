@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from rich.console import Console
+from textual.command import CommandPalette
+from textual.widgets import Input, Static, TextArea
+
 from agentui.core.providers.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
@@ -11,9 +15,6 @@ from agentui.tui.widgets.confirm import ConfirmScreen
 from agentui.tui.widgets.help import HelpScreen
 from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.transcript import Transcript
-from rich.console import Console
-from textual.command import CommandPalette
-from textual.widgets import Input, Static, TextArea
 
 from .helpers import gate_tool, has_status, kinds, make_app, provider_of, settle
 

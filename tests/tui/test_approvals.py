@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Button
+
 from agentui.core.providers.script import Script, ScriptedToolCall, Turn
 from agentui.core.tools.tool import Tool, tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.view_model import Entry
 from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
-from textual.widgets import Button
 
 from .helpers import has_status, make_app, provider_of, settle
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
 from agentui.core.providers.script import Script, Turn

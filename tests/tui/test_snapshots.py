@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
+
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.tools.python import python_tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
-from textual.pilot import Pilot
 
 from .helpers import has_status, make_app, settle
 

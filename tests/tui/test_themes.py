@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from agentui.tui.theme_files import AGENT_VARIABLES, ThemeFileError, load_themes, parse_theme
 from agentui.tui.ui_state import load_ui_state
 

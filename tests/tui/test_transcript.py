@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Button
+
 from agentui.tui.view_model import Entry
 from agentui.tui.widgets.blocks import (
     PARAGRAPHS_PER_CHUNK,
@@ -12,8 +15,6 @@ from agentui.tui.widgets.blocks import (
     freeze_point,
 )
 from agentui.tui.widgets.transcript import MAX_BLOCKS, PAGE, Transcript
-from textual.app import App, ComposeResult
-from textual.widgets import Button
 
 pytestmark = pytest.mark.anyio
 

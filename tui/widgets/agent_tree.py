@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
-from agentui.core.tree import AgentStatus
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
+
+from agentui.core.tree import AgentStatus
 
 from ..view_model import AgentView
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.text import Text
@@ -20,6 +19,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
+
+from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 
 from ..view_model import Entry
 

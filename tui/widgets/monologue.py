@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from agentui.core.monologue.entry import NarrativeEntry
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
+
+from agentui.core.monologue.entry import NarrativeEntry
 
 MAX_SHOWN = 300
 

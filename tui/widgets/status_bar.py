@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from agentui.core.tree import AgentStatus
 from rich.text import Text
 from textual.widgets import Static
+
+from agentui.core.tree import AgentStatus
 
 from ..view_model import RunViewModel
 from .agent_tree import format_elapsed
