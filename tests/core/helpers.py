@@ -13,6 +13,7 @@ from agentui.core.providers.base import ProviderRequest, StreamEvent
 from agentui.core.providers.script import Script, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
+from agentui.core.tools.tool import Tool, tool
 
 
 def scripted_runtime(
@@ -32,6 +33,18 @@ async def events_until(subscription: Subscription, stop: Callable[[Event], bool]
         if stop(event):
             return seen
     return seen
+
+
+def deploy_tool(runs: list[str]) -> Tool:
+    """A tool `deploy(target)` that needs the person's approval; `runs` lists its targets."""
+
+    @tool(needs_approval=True)
+    async def deploy(target: str) -> str:
+        """Deploy to a target."""
+        runs.append(target)
+        return f"deployed to {target}"
+
+    return deploy
 
 
 def of_type(events: list[Event], *types: str) -> list[Event]:

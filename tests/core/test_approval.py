@@ -19,24 +19,14 @@ from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tools.tool import Tool, tool
+from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentStatus
 
-from .helpers import Recorder, is_type
+from .helpers import Recorder, deploy_tool, is_type
 
 pytestmark = pytest.mark.anyio
 
 S = AgentStatus
-
-
-def deploy_tool(runs: list[str]) -> Tool:
-    @tool(needs_approval=True)
-    async def deploy(target: str) -> str:
-        """Deploy to a target."""
-        runs.append(target)
-        return f"deployed to {target}"
-
-    return deploy
 
 
 def deploy(target: str = "staging") -> Turn:

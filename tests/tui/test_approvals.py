@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button
 
 from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.tools.tool import Tool, tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.view_model import Entry
 from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
 
+from ..core.helpers import deploy_tool
 from .helpers import has_status, make_app, provider_of, settle
 
 pytestmark = pytest.mark.anyio
@@ -20,18 +24,16 @@ DEPLOY = Turn(tool_calls=[ScriptedToolCall(name="deploy", arguments={"target": "
 DEPLOY_TWICE = Script.for_all(DEPLOY, DEPLOY, Turn(text="shipped"))
 
 
-def deploy_tool(runs: list[str]) -> Tool:
-    @tool(needs_approval=True)
-    async def deploy(target: str) -> str:
-        """Deploy to a target."""
-        runs.append(target)
-        return f"deployed to {target}"
-
-    return deploy
-
-
-def approval_app(runs: list[str], script: Script = DEPLOY_TWICE) -> AgentUIApp:
-    return make_app("Ship it", script, tools=[deploy_tool(runs)])
+@asynccontextmanager
+async def pending_approval(
+    script: Script = DEPLOY_TWICE,
+) -> AsyncIterator[tuple[AgentUIApp, Pilot[int], list[str]]]:
+    """The app once its first deploy call waits for approval; `runs` lists deploys done."""
+    runs: list[str] = []
+    app = make_app("Ship it", script, tools=[deploy_tool(runs)])
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        yield app, pilot, runs
 
 
 def approvals(app: AgentUIApp) -> list[Entry]:
@@ -47,10 +49,7 @@ def last_tool_result(app: AgentUIApp) -> tuple[str, bool]:
 
 
 async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() -> None:
-    runs: list[str] = []
-    app = approval_app(runs)
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval() as (app, _, runs):
         assert app.model.agents["a1"].status is S.AWAITING_USER
         block = app.query_one(ApprovalBlock)
         assert app.focused is block, "keys go to the approval, not to the agent keys"
@@ -68,10 +67,7 @@ async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() 
 
 
 async def test_y_allows_once_and_the_next_call_asks_again() -> None:
-    runs: list[str] = []
-    app = approval_app(runs)
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval() as (app, pilot, runs):
         await pilot.press("y")
         await settle(pilot, lambda: len(approvals(app)) == 2 and bool(app.model.open_queries))
         assert runs == ["prod"]
@@ -85,10 +81,7 @@ async def test_y_allows_once_and_the_next_call_asks_again() -> None:
 
 
 async def test_a_always_allows_the_tool_for_the_rest_of_the_run() -> None:
-    runs: list[str] = []
-    app = approval_app(runs)
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval() as (app, pilot, runs):
         await pilot.press("a")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"], "the second call ran without asking"
@@ -98,10 +91,11 @@ async def test_a_always_allows_the_tool_for_the_rest_of_the_run() -> None:
 
 
 async def test_n_takes_a_reason_that_goes_back_to_the_model() -> None:
-    runs: list[str] = []
-    app = approval_app(runs, Script.for_all(DEPLOY, Turn(text="understood")))
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval(Script.for_all(DEPLOY, Turn(text="understood"))) as (
+        app,
+        pilot,
+        runs,
+    ):
         await pilot.press("n")
         assert isinstance(app.focused, ReasonInput)
         await pilot.press(*"not on a Friday", "enter")
@@ -114,10 +108,11 @@ async def test_n_takes_a_reason_that_goes_back_to_the_model() -> None:
 
 
 async def test_escape_rejects_without_a_reason() -> None:
-    runs: list[str] = []
-    app = approval_app(runs, Script.for_all(DEPLOY, Turn(text="understood")))
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval(Script.for_all(DEPLOY, Turn(text="understood"))) as (
+        app,
+        pilot,
+        runs,
+    ):
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == []
@@ -126,20 +121,14 @@ async def test_escape_rejects_without_a_reason() -> None:
 
 
 async def test_the_buttons_decide_too() -> None:
-    runs: list[str] = []
-    app = approval_app(runs)
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval() as (app, pilot, runs):
         await pilot.click("#always")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"]
 
 
 async def test_enter_on_the_tree_does_not_approve() -> None:
-    runs: list[str] = []
-    app = approval_app(runs)
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with pending_approval() as (app, pilot, runs):
         app.tree_view.focus()
         await pilot.press("enter")  # on a waiting node: jumps to the approval, decides nothing
         await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))

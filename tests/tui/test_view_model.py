@@ -4,16 +4,28 @@ from __future__ import annotations
 
 from agentui.core import events as ev
 from agentui.core.clock import FrozenClock
-from agentui.core.events import EventBus
+from agentui.core.events import EventBus, Subscription
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.usage import Usage
 from agentui.tui.view_model import RunViewModel
 
 
-def test_deltas_grow_one_entry_per_iteration_and_kind() -> None:
+def one_agent() -> tuple[EventBus, Subscription]:
+    """A bus on which agent a1 ("main", task "t") was spawned, and a subscription from before."""
     bus = EventBus(FrozenClock())
     sub = bus.subscribe(maxsize=None)
     bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    return bus, sub
+
+
+def folded(sub: Subscription) -> RunViewModel:
+    model = RunViewModel()
+    model.apply(sub.drain())
+    return model
+
+
+def test_deltas_grow_one_entry_per_iteration_and_kind() -> None:
+    bus, sub = one_agent()
     bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="hm")
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="Hel")
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="lo")
@@ -27,13 +39,10 @@ def test_deltas_grow_one_entry_per_iteration_and_kind() -> None:
 
 
 def test_a_tool_result_updates_its_entry_and_reports_it_changed() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     call = ev.ToolCallInfo(id="c1", name="add", arguments={"a": 1})
     bus.emit(ev.ToolStarted, "a1", iteration=1, call=call)
-    model = RunViewModel()
-    model.apply(sub.drain())
+    model = folded(sub)
     bus.emit(ev.ToolCompleted, "a1", iteration=1, call_id="c1", name="add", result="2")
     changes = model.apply(sub.drain())
     tool = model.agents["a1"].entries[-1]
@@ -42,9 +51,7 @@ def test_a_tool_result_updates_its_entry_and_reports_it_changed() -> None:
 
 
 def test_questions_open_and_close_with_their_answer() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     bus.emit(ev.QueryRaised, "a1", query_id="q1", prompt="Which city?", kind="question")
     model = RunViewModel()
     changes = model.apply(sub.drain())
@@ -57,9 +64,7 @@ def test_questions_open_and_close_with_their_answer() -> None:
 
 
 def test_cost_tokens_errors_and_narratives_are_totalled() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     usage = Usage(input_tokens=10, output_tokens=5)
     bus.emit(ev.UsageUpdated, "a1", delta=usage, total=usage, cost_usd=0.5, total_cost_usd=0.5)
     bus.emit(ev.ExecutionFailed, "a1", execution_id="x1", error="boom", kind="provider")
@@ -82,16 +87,13 @@ def test_cost_tokens_errors_and_narratives_are_totalled() -> None:
 
 
 def test_an_abandoned_attempt_stays_cut_and_the_new_one_streams_apart() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="first tho")
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="Half an ans")
     bus.emit(ev.LLMAbandoned, "a1", iteration=1, reason="paused", partial_text="Half an ans")
     bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="again")
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="A whole answer")
-    model = RunViewModel()
-    model.apply(sub.drain())
+    model = folded(sub)
     shown = [(e.kind, e.text, e.interrupted) for e in model.agents["a1"].entries[1:]]
     assert shown == [
         ("thinking", "first tho", False),
@@ -103,22 +105,17 @@ def test_an_abandoned_attempt_stays_cut_and_the_new_one_streams_apart() -> None:
 
 
 def test_redacted_thinking_is_an_entry_of_its_own() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     bus.emit(ev.ThinkingRedacted, "a1", iteration=1)
     bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="visible")
-    model = RunViewModel()
-    model.apply(sub.drain())
+    model = folded(sub)
     redacted, visible = model.agents["a1"].entries[1:]
     assert (redacted.kind, redacted.title) == ("thinking", "redacted")
     assert (visible.kind, visible.text, visible.title) == ("thinking", "visible", "")
 
 
 def test_an_approval_closes_with_its_decision() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     for query_id in ("q1", "q2"):
         bus.emit(
             ev.QueryRaised,
@@ -130,34 +127,27 @@ def test_an_approval_closes_with_its_decision() -> None:
         )
     bus.emit(ev.QueryAnswered, "a1", query_id="q1", answer="allowed once")
     bus.emit(ev.QueryDeclined, "a1", query_id="q2", reason="rejected: too risky")
-    model = RunViewModel()
-    model.apply(sub.drain())
+    model = folded(sub)
     allowed, rejected = model.agents["a1"].entries[1:]
     assert (allowed.tool, allowed.detail, allowed.failed) == ("python", "allowed once", False)
     assert (rejected.detail, rejected.failed) == ("rejected: too risky", True)
 
 
 def test_a_failure_of_a_later_call_leaves_the_finished_response_alone() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="A finished answer")
     bus.emit(ev.LLMAbandoned, "a1", iteration=2, reason="paused")
     bus.emit(ev.LLMFailed, "a1", iteration=2, error="overloaded", retryable=True)
-    model = RunViewModel()
-    model.apply(sub.drain())
+    model = folded(sub)
     answer = model.agents["a1"].entries[1]
     assert (answer.text, answer.interrupted) == ("A finished answer", False)
 
 
 def test_a_failed_hidden_decision_call_cuts_no_text() -> None:
-    bus = EventBus(FrozenClock())
-    sub = bus.subscribe(maxsize=None)
-    bus.emit(ev.AgentSpawned, "a1", parent_id=None, name="main", task="t")
+    bus, sub = one_agent()
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="The answer")
     bus.emit(ev.LLMFailed, "a1", iteration=1, error="overloaded", retryable=True, streamed=False)
-    model = RunViewModel()
-    model.apply(sub.drain())
+    model = folded(sub)
     answer, error = model.agents["a1"].entries[1:]
     assert (answer.text, answer.interrupted) == ("The answer", False)
     assert error.text == "overloaded (retrying)"
