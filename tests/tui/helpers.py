@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 import anyio
 from textual.pilot import Pilot
@@ -85,3 +86,22 @@ def kinds(app: AgentUIApp, agent_id: str) -> list[str]:
     """The kinds of an agent's transcript entries so far ([] before it appears)."""
     agent = app.model.agents.get(agent_id)
     return [e.kind for e in agent.entries] if agent is not None else []
+
+
+def a1_is(status: AgentStatus) -> Callable[[AgentUIApp], bool]:
+    """The first agent has `status` on screen."""
+    return lambda app: status_of(app, "a1")() is status
+
+
+@asynccontextmanager
+async def app_when(
+    until: Callable[[AgentUIApp], bool],
+    task: str | None = None,
+    script: Script | None = None,
+    **options: object,
+) -> AsyncIterator[tuple[AgentUIApp, Pilot[int]]]:
+    """The app (as `make_app` builds it) once `until(app)` holds."""
+    app = make_app(task, script, **options)  # type: ignore[arg-type]
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: until(app))
+        yield app, pilot

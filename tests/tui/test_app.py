@@ -16,7 +16,7 @@ from agentui.tui.widgets.help import HelpScreen
 from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.transcript import Transcript
 
-from .helpers import gate_tool, has_status, kinds, make_app, provider_of, settle
+from .helpers import a1_is, app_when, gate_tool, has_status, kinds, make_app, provider_of, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -37,9 +37,7 @@ async def test_a_task_typed_in_the_prompt_starts_a_root_agent() -> None:
 
 
 async def test_n_starts_another_task_beside_the_first() -> None:
-    app = make_app("first", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "first", HOLD) as (app, pilot):
         await pilot.press("n")
         assert app.focused is app.query_one("#prompt", Input)
         await pilot.press(*"second", "enter")
@@ -49,9 +47,7 @@ async def test_n_starts_another_task_beside_the_first() -> None:
 
 
 async def test_a_question_is_answered_inline_under_it() -> None:
-    app = make_app("Plan a party")
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
         assert isinstance(app.focused, AnswerInput), "typing goes to the waiting question"
         assert app.model.agents["a1"].status is S.AWAITING_USER
         await pilot.press(*"cake", "enter")
@@ -62,9 +58,7 @@ async def test_a_question_is_answered_inline_under_it() -> None:
 
 
 async def test_escape_in_the_answer_box_declines() -> None:
-    app = make_app("Plan a party")
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
@@ -72,9 +66,7 @@ async def test_escape_in_the_answer_box_declines() -> None:
 
 
 async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
-    app = make_app("Plan a party")
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
         app.query_one("#tree").focus()
         await pilot.pause()
         await pilot.press("enter")
@@ -83,9 +75,7 @@ async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
 
 
 async def test_ctrl_n_moves_between_questions_of_several_agents() -> None:
-    app = make_app("first")
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: len(app.model.open_queries) == 1)
+    async with app_when(lambda app: len(app.model.open_queries) == 1, "first") as (app, pilot):
         app.query_one("#tree").focus()
         await pilot.pause()
         await pilot.press("n", *"second", "enter")
@@ -103,12 +93,9 @@ async def test_ctrl_n_moves_between_questions_of_several_agents() -> None:
 
 async def test_pause_stops_the_agent_until_resume() -> None:
     release = anyio.Event()
-    app = make_app("gated", GATED, tools=[gate_tool(release)])
-    async with app.run_test() as pilot:
-        await settle(
-            pilot,
-            lambda: "tool" in kinds(app, "a1"),
-        )
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "gated", GATED, tools=[gate_tool(release)]
+    ) as (app, pilot):
         await pilot.press("p")
         await settle(pilot, has_status(app, "a1", S.PAUSED))
         release.set()  # the tool returns, but a paused agent emits nothing
@@ -123,9 +110,7 @@ async def test_pause_stops_the_agent_until_resume() -> None:
 
 
 async def test_space_toggles_pause_on_the_tree() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("space")
         await settle(pilot, has_status(app, "a1", S.PAUSED))
         await pilot.press("space")
@@ -133,12 +118,7 @@ async def test_space_toggles_pause_on_the_tree() -> None:
 
 
 async def test_cancel_key_cancels_and_keeps_the_partial_text() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(
-            pilot,
-            lambda: "text" in kinds(app, "a1"),
-        )
+    async with app_when(lambda app: "text" in kinds(app, "a1"), "hold", HOLD) as (app, pilot):
         await pilot.press("c")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
         text = next(e for e in app.model.agents["a1"].entries if e.kind == "text")
@@ -146,17 +126,13 @@ async def test_cancel_key_cancels_and_keeps_the_partial_text() -> None:
 
 
 async def test_escape_interrupts_the_selected_agent() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
 
 
 async def test_delete_asks_first_and_keeps_the_agent_on_no() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("d")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
@@ -169,12 +145,9 @@ async def test_delete_asks_first_and_keeps_the_agent_on_no() -> None:
 
 async def test_modify_changes_the_next_request() -> None:
     release = anyio.Event()
-    app = make_app("original task", GATED, tools=[gate_tool(release)])
-    async with app.run_test() as pilot:
-        await settle(
-            pilot,
-            lambda: "tool" in kinds(app, "a1"),
-        )
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "original task", GATED, tools=[gate_tool(release)]
+    ) as (app, pilot):
         await pilot.press("m")
         assert isinstance(app.screen, ModifyScreen)
         app.screen.query_one("#content", TextArea).text = "the modified task"
@@ -188,12 +161,9 @@ async def test_modify_changes_the_next_request() -> None:
 
 async def test_modify_escape_discards() -> None:
     release = anyio.Event()
-    app = make_app("original task", GATED, tools=[gate_tool(release)])
-    async with app.run_test() as pilot:
-        await settle(
-            pilot,
-            lambda: "tool" in kinds(app, "a1"),
-        )
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "original task", GATED, tools=[gate_tool(release)]
+    ) as (app, pilot):
         await pilot.press("m")
         app.screen.query_one("#content", TextArea).text = "never applied"
         await pilot.press("escape")
@@ -204,9 +174,10 @@ async def test_modify_escape_discards() -> None:
 
 
 async def test_keys_that_do_not_apply_are_refused() -> None:
-    app = make_app("done quickly", Script.for_all(Turn(text="done")))
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+    async with app_when(a1_is(S.COMPLETED), "done quickly", Script.for_all(Turn(text="done"))) as (
+        app,
+        pilot,
+    ):
         assert app.check_action("pause", ()) is None
         assert app.check_action("cancel", ()) is None
         assert app.check_action("delete", ()) is True
@@ -215,9 +186,7 @@ async def test_keys_that_do_not_apply_are_refused() -> None:
 
 
 async def test_a_shows_every_agent_interleaved_and_labelled() -> None:
-    app = make_app("first", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "first", HOLD) as (app, pilot):
         await pilot.press("n", *"second", "enter")
         await settle(pilot, has_status(app, "a2", S.RUNNING))
         await pilot.press("a")
@@ -254,9 +223,7 @@ async def test_theme_picker_switches_the_theme() -> None:
 
 
 async def test_quit_asks_while_agents_run_and_stay_keeps_them() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")
@@ -278,9 +245,9 @@ async def test_quit_without_running_agents_does_not_ask() -> None:
 
 
 async def test_agent_text_that_looks_like_markup_prints_literally() -> None:
-    app = make_app("Markup", Script.for_all(Turn(text="use [bold]x[/] and [/]")))
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+    async with app_when(
+        a1_is(S.COMPLETED), "Markup", Script.for_all(Turn(text="use [bold]x[/] and [/]"))
+    ) as (app, _pilot):
         tail = app.query_one(AnswerBlock).query_one(".answer-tail", Static)
         console = Console(record=True, width=60)
         console.print(tail.content)
@@ -288,9 +255,7 @@ async def test_agent_text_that_looks_like_markup_prints_literally() -> None:
 
 
 async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, _pilot):
         titles = {command.title for command in app.get_system_commands(app.screen)}
         assert "Pause the selected agent" in titles
         assert "Resume the selected agent" not in titles, "resume does not apply to a running agent"
@@ -299,9 +264,7 @@ async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None
 
 async def test_r_continues_an_ended_agent_with_a_message() -> None:
     script = Script.for_all(Turn(text="first"), Turn(text="second"))
-    app = make_app("two parts", script)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+    async with app_when(a1_is(S.COMPLETED), "two parts", script) as (app, pilot):
         app.tree_view.focus()
         await pilot.pause()
         assert app.check_action("resume", ()) is True
@@ -321,9 +284,7 @@ async def test_r_continues_an_ended_agent_with_a_message() -> None:
 
 
 async def test_r_with_an_empty_message_continues_where_it_stopped() -> None:
-    app = make_app("hold", HOLD)
-    async with app.run_test() as pilot:
-        await settle(pilot, has_status(app, "a1", S.RUNNING))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("c")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
         await pilot.press("r", "enter")

@@ -16,7 +16,7 @@ from agentui.tui.view_model import Entry
 from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
 
 from ..core.helpers import deploy_tool
-from .helpers import has_status, make_app, provider_of, settle
+from .helpers import app_when, has_status, provider_of, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -30,9 +30,10 @@ async def pending_approval(
 ) -> AsyncIterator[tuple[AgentUIApp, Pilot[int], list[str]]]:
     """The app once its first deploy call waits for approval; `runs` lists deploys done."""
     runs: list[str] = []
-    app = make_app("Ship it", script, tools=[deploy_tool(runs)])
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+    asking = app_when(
+        lambda app: bool(app.model.open_queries), "Ship it", script, tools=[deploy_tool(runs)]
+    )
+    async with asking as (app, pilot):
         yield app, pilot, runs
 
 
