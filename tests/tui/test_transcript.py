@@ -98,6 +98,25 @@ async def test_a_long_answer_freezes_into_chunks_and_keeps_every_character() -> 
         assert block._frozen + len(entry.text[block._frozen :]) == len(entry.text)
 
 
+async def test_an_answer_that_arrives_long_in_one_batch_is_shown_whole() -> None:
+    # A resumed session's backlog or a fast replay: the entry is new and already past a chunk
+    # when the flush both mounts it and reports it changed.
+    app = TranscriptApp()
+    text = "".join(f"Paragraph {i}.\n\n" for i in range(PARAGRAPHS_PER_CHUNK * 2 + 3))
+    entries: list[Entry] = []
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", entries)
+        await pilot.pause()
+        entry = Entry("a1", "text", text)
+        entries.append(entry)
+        transcript.sync({entry.uid})
+        await pilot.pause()
+        block = transcript.query_one(AnswerBlock)
+        assert len(block.query(".answer-chunk")) == 2
+        assert block._shown_length == len(text)
+
+
 def test_freeze_point_never_cuts_inside_a_code_fence() -> None:
     text = "a\n\n```\nx\n\ny\n\nz\n```\n\nb\n\nc"
     cut = freeze_point(text, 2)

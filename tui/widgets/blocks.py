@@ -114,6 +114,8 @@ class AnswerBlock(EntryBlock):
         self.refresh_entry()
 
     def refresh_entry(self) -> None:
+        if self._tail.parent is None:
+            return  # not composed yet: on_mount draws it, with everything up to then
         text = self.entry.text
         if len(text) == self._shown_length and self.entry.interrupted == self._shown_interrupted:
             return
