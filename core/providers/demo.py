@@ -70,6 +70,11 @@ def _answer_from_person(messages: list[Message]) -> str | None:
     return None
 
 
+def _subagents_working(messages: list[Message]) -> bool:
+    started = workflow_prompts.SUBAGENTS_STARTED.partition("{")[0]
+    return any(text.startswith(started) for text in _user_texts(messages))
+
+
 def _subagent_results(messages: list[Message]) -> list[str]:
     """One line per subagent from the workflow's results note, if it came."""
     lines: list[str] = []
@@ -178,6 +183,16 @@ def demo_turn(request: ProviderRequest) -> Turn:
         else "You left the focus to me, so I kept to the essentials."
     )
     found = _subagent_results(messages)
+    if not found and _subagents_working(messages):
+        # Step 4 of the workflow: the full answer comes once the subagents report back.
+        return Turn(
+            thinking="My subagents cover parts of this; I note my own part and wait for them.",
+            text=(
+                f"My own part of {short!r} is done"
+                + (f", focusing on *{_short(answer, 80)}*." if answer else ".")
+                + " I'll write the full answer once my subagents report back."
+            ),
+        )
     subagents = "What my subagents found:\n\n" + "\n".join(found) + "\n\n" if found else ""
     return Turn(
         thinking="I have enough to answer. I'll structure it so it is easy to check.",

@@ -60,6 +60,13 @@ async def test_the_demo_runs_every_step_offline() -> None:
     assert "You asked me to focus on: *good food*." in node.result
     assert "What my subagents found:" in node.result
     assert "- **main.1** (completed):" in node.result and "- **main.2** (completed):" in node.result
+    # Step 4 notes the agent's own part; the full answer is written once, at step 6.
+    said = [e.text for e in recorder.of("llm:response") if e.agent_id == root and e.text]  # type: ignore[attr-defined]
+    assert said[-2] == (
+        f"My own part of {TASK!r} is done, focusing on *good food*. "
+        "I'll write the full answer once my subagents report back."
+    )
+    assert [text.startswith("## ") for text in said].count(True) == 1
     report = runtime.workflow_report(root)
     assert report is not None and len(report.children) == 2 and report.questions[0].answer
 
