@@ -31,8 +31,6 @@ _WORDS: dict[str, ApprovalChoice] = {
 _LETTERS: dict[str, ApprovalChoice] = {"y": "once", "a": "always", "n": "reject"}
 _FIRST_WORD = re.compile(r"[a-z]+")
 
-ARGUMENT_PREVIEW_CHARS = 400
-
 
 def parse_answer(text: str | None) -> tuple[ApprovalChoice, str]:
     """The choice and reason a typed answer (None: declined) stands for."""
@@ -53,13 +51,12 @@ def parse_answer(text: str | None) -> tuple[ApprovalChoice, str]:
 
 
 def prompt(tool: str, arguments: dict[str, Any]) -> str:
-    """What the person reads: the tool and, in short, what it would be called with."""
+    """What the person reads: the tool and everything it would be called with (never cut:
+    approving code one cannot see in full is no approval)."""
     if set(arguments) == {"code"} and isinstance(arguments["code"], str):
         shown = arguments["code"].strip("\n")  # the Python tool: code reads best as code
     else:
         shown = json.dumps(arguments, ensure_ascii=False, indent=None)
-    if len(shown) > ARGUMENT_PREVIEW_CHARS:
-        shown = shown[: ARGUMENT_PREVIEW_CHARS - 1] + "…"
     return f"Allow {tool} to run?\n{shown}"
 
 

@@ -200,7 +200,9 @@ class AgentUIApp(App[int]):
         tree.relabel(self.model.agents[i] for i in changes.relabel)
         self.transcript_view.sync(changes.changed_entries)
         self.monologue_view.add(changes.narratives)
-        if changes.new_queries:
+        if changes.closed_queries:
+            self._leave_settled_query()
+        if changes.new_queries and self.runtime is not None:  # a replay asks nobody anything
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
             self.refresh_bindings()
@@ -219,8 +221,7 @@ class AgentUIApp(App[int]):
                 continue
             if entry is not None and entry.title == "approval":
                 self.notify(
-                    f"{agent.name} wants to run {entry.tool} (y allow · a always · n reject)",
-                    title="Approval needed",
+                    f"{agent.name} wants to run {entry.tool} (ctrl+n)", title="Approval needed"
                 )
             else:
                 self.notify(f"{agent.name} asks you something (ctrl+n)", title="Waiting for you")
@@ -306,6 +307,18 @@ class AgentUIApp(App[int]):
         if block is not None and target is not None:
             self.screen.set_focus(target)  # at once: keys already queued must land here
             transcript.scroll_to_widget(block, animate=False)
+
+    def _leave_settled_query(self) -> None:
+        """A query settled while it held the focus (answered elsewhere, its agent cancelled):
+        give the keys back to the app."""
+        focused = self.focused
+        if focused is None:
+            return
+        for node in focused.ancestors_with_self:
+            if isinstance(node, QueryBlock):
+                if not node.entry.open:
+                    self.tree_view.focus()
+                return
 
     def _focused_query(self) -> str | None:
         """The open query whose block holds the focus, if any."""
@@ -547,7 +560,10 @@ class AgentUIApp(App[int]):
         plural = "s are" if running != 1 else " is"
         self.push_screen(
             ConfirmScreen(
-                f"{running} agent{plural} still running. Quit and cancel them?", "Quit", "Stay"
+                f"{running} agent{plural} not finished (working, paused or waiting for you). "
+                "Quit and cancel them?",
+                "Quit",
+                "Stay",
             ),
             confirmed,
         )

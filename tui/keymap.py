@@ -29,7 +29,7 @@ KEYS: tuple[Key, ...] = (
         "escape",
         "interrupt",
         "Interrupt",
-        "Decline the focused question, else interrupt the selected agent",
+        "Decline the focused question or approval, else interrupt the selected agent",
         show=False,
     ),
     Key("ctrl+n", "next_question", "Next question", "Jump to the next agent waiting for you"),
@@ -54,7 +54,8 @@ KEYS: tuple[Key, ...] = (
 # Keys handled by Textual or by widgets themselves, listed on the help screen for completeness.
 BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "On a waiting agent: jump to its question. In a question: answer it."),
-    ("y / a / n", "On a tool approval: allow once, always allow the tool (this run), reject"),
+    ("1 / 2 / 3", "On a tool approval: allow once, always allow the tool, reject with a reason"),
+    ("x", "In the transcript: fold or unfold thinking and tool calls"),
     ("tab / shift+tab", "Move between the tree, the transcript and the monologue"),
     ("ctrl+p", "Command palette: every action by name"),
     ("ctrl+q", "Quit"),

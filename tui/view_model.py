@@ -160,7 +160,13 @@ class RunViewModel:
                     self._add(
                         agent,
                         Entry(
-                            agent.id, "tool", "", title=name, key=call_id, detail=error, failed=True
+                            agent.id,
+                            "tool",
+                            "not run",
+                            title=name,
+                            key=call_id,
+                            detail=error,
+                            failed=True,
                         ),
                         changes,
                     )

@@ -127,8 +127,8 @@ def _node_line(node: AgentNode) -> str:
 
 def _item_markdown(item: TranscriptItem) -> list[str]:
     match item.kind:
-        case "task":
-            return ["**Task:**", "", item.text]
+        case "task":  # the task, or a follow-up message that continued the agent
+            return [f"**{(item.title or 'task').capitalize()}:**", "", item.text]
         case "text":
             return [item.text + (" *[interrupted]*" if item.interrupted else "")]
         case "thinking":

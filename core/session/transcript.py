@@ -77,6 +77,9 @@ class TranscriptBuilder:
         match event:
             case ev.AgentSpawned(task=task):
                 self._add(TranscriptItem("task", task, event.ts, title="task"))
+            case ev.ExecutionStarted(run=run, task=task) if run > 1:
+                # A continued run: the person's message starts a new part, as on screen.
+                self._add(TranscriptItem("task", task, event.ts, title="follow-up"))
             case ev.TextDelta():
                 self._stream("text", event)
             case ev.ThinkingDelta():
@@ -100,7 +103,7 @@ class TranscriptBuilder:
                     # rejected before it started: there is no tool block yet
                     self._add(
                         TranscriptItem(
-                            "tool", "", event.ts, name, call_id, detail=error, failed=True
+                            "tool", "not run", event.ts, name, call_id, detail=error, failed=True
                         )
                     )
             case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):

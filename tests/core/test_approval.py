@@ -9,6 +9,7 @@ import anyio
 import pytest
 
 from agentui.core.approval import parse_answer
+from agentui.core.approval import prompt as approval_prompt
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import CommandRefusedError, UnknownQueryError
 from agentui.core.events import ApprovalDecided, QueryRaised
@@ -316,3 +317,9 @@ def test_the_python_tool_needs_approval_unless_configured_not_to() -> None:
 )
 def test_typed_answers(text: str | None, expected: tuple[str, str]) -> None:
     assert parse_answer(text) == expected
+
+
+def test_the_prompt_shows_every_line_of_the_code_however_long() -> None:
+    code = "\n".join(f"x{i} = {i}" for i in range(200)) + "\nimport shutil; shutil.rmtree('/')"
+    shown = approval_prompt("python", {"code": code})
+    assert shown == f"Allow python to run?\n{code}"

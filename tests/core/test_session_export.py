@@ -85,3 +85,23 @@ async def test_json_holds_the_tree_transcripts_conversations_and_monologue(
     assert root["conversation"]["messages"][0]["content"][0]["text"] == "Plan the launch"
     assert document["monologue"] and document["monologue"][0]["agent_id"] in ("a1", "a2")
     assert document["narrator_tokens"] > 0
+
+
+async def test_a_continued_agent_keeps_its_runs_apart(tmp_path: Path) -> None:
+    script = Script.for_all(Turn(text="The first answer."), Turn(text="The second answer."))
+    runtime = recorded_runtime(tmp_path, script=script)
+    async with runtime:
+        root = runtime.start("Plan the launch")
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.wait(root)
+            runtime.send(root, "Now the budget.")
+            await runtime.wait(root)
+    assert runtime.session.path is not None
+    markdown = export_session(read_session(runtime.session.path), "md")
+    first, follow_up, second = (
+        markdown.index("The first answer."),
+        markdown.index("**Follow-up:**\n\nNow the budget."),
+        markdown.index("The second answer."),
+    )
+    assert first < follow_up < second
+    assert "*[interrupted]*" not in markdown

@@ -96,9 +96,9 @@ def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> Non
     term.read_until(lambda: "lots of cake" in term.text(), "the typed answer")
     term.send(b"\r")
     # Then the demo runs the python tool, which needs the person's approval.
-    term.read_until(lambda: "Allow once (y)" in term.text(), "the approval buttons")
-    term.read_until(lambda: "y Allow once" in term.text(), "the approval to take the focus")
-    term.send(b"y")
+    term.read_until(lambda: "3 Reject, with a reason" in term.text(), "the approval buttons")
+    term.read_until(lambda: "1 Allow once  2" in term.text(), "the approval's keys in the footer")
+    term.send(b"1")
     term.read_until(lambda: "✓ allowed once" in term.text(), "the decision on screen")
     term.read_until(lambda: "done 1" in term.text(), "the agent to finish")
     term.read_until(lambda: "lots of cake" in term.text(), "the answer used in the result")

@@ -49,6 +49,9 @@ def last_tool_result(app: AgentUIApp) -> tuple[str, bool]:
     return results[-1].content, results[-1].is_error
 
 
+ONE_DEPLOY = Script.for_all(DEPLOY, Turn(text="understood"))
+
+
 async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() -> None:
     async with pending_approval() as (app, _, runs):
         assert app.model.agents["a1"].status is S.AWAITING_USER
@@ -56,34 +59,35 @@ async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() 
         assert app.focused is block, "keys go to the approval, not to the agent keys"
         labels = [str(b.label) for b in block.query(Button)]
         assert labels == [
-            "Allow once (y)",
-            "Always allow deploy (a)",
-            "Reject, with a reason (n)",
+            "1 Allow once",
+            "2 Always allow deploy this session",
+            "3 Reject, with a reason",
         ]
         assert "deploy" in block.entry.text and "prod" in block.entry.text
         active = app.active_bindings
-        assert all(active[key].node is block for key in ("y", "a", "n", "escape"))
-        assert all(active[key].binding.show for key in ("y", "a", "n")), "listed in the footer"
+        assert all(active[key].node is block for key in ("1", "2", "3", "escape"))
+        assert all(active[key].binding.show for key in ("1", "2", "3")), "listed in the footer"
+        assert active["a"].node is app, "the app's letter keys still mean what they mean"
         assert runs == [], "nothing runs before the person decides"
 
 
-async def test_y_allows_once_and_the_next_call_asks_again() -> None:
+async def test_1_allows_once_and_the_next_call_asks_again() -> None:
     async with pending_approval() as (app, pilot, runs):
-        await pilot.press("y")
+        await pilot.press("1")
         await settle(pilot, lambda: len(approvals(app)) == 2 and bool(app.model.open_queries))
         assert runs == ["prod"]
         first, second = approvals(app)
         assert (first.open, first.detail, first.failed) == (False, "allowed once", False)
         assert second.open
         assert app.focused is app.transcript_view.block_for_query(second.key)
-        await pilot.press("y")
+        await pilot.press("1")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"]
 
 
-async def test_a_always_allows_the_tool_for_the_rest_of_the_run() -> None:
+async def test_2_always_allows_the_tool_for_the_rest_of_the_session() -> None:
     async with pending_approval() as (app, pilot, runs):
-        await pilot.press("a")
+        await pilot.press("2")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"], "the second call ran without asking"
         (only,) = approvals(app)
@@ -91,13 +95,9 @@ async def test_a_always_allows_the_tool_for_the_rest_of_the_run() -> None:
         assert app.model.agents["a1"].entries[-1].text == "shipped"
 
 
-async def test_n_takes_a_reason_that_goes_back_to_the_model() -> None:
-    async with pending_approval(Script.for_all(DEPLOY, Turn(text="understood"))) as (
-        app,
-        pilot,
-        runs,
-    ):
-        await pilot.press("n")
+async def test_3_takes_a_reason_that_goes_back_to_the_model() -> None:
+    async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
+        await pilot.press("3")
         assert isinstance(app.focused, ReasonInput)
         await pilot.press(*"not on a Friday", "enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
@@ -106,14 +106,22 @@ async def test_n_takes_a_reason_that_goes_back_to_the_model() -> None:
         (entry,) = approvals(app)
         assert (entry.detail, entry.failed) == ("rejected: not on a Friday", True)
         assert not app.query(ReasonInput), "the controls go once it is decided"
+        tool = next(e for e in app.model.agents["a1"].entries if e.kind == "tool")
+        assert (tool.text, tool.failed) == ("not run", True)
+
+
+async def test_escape_in_the_reason_box_goes_back_without_deciding() -> None:
+    async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
+        await pilot.press("3", *"hm", "escape")
+        block = app.query_one(ApprovalBlock)
+        assert app.focused is block and block.entry.open
+        await pilot.press("1")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert runs == ["prod"]
 
 
 async def test_escape_rejects_without_a_reason() -> None:
-    async with pending_approval(Script.for_all(DEPLOY, Turn(text="understood"))) as (
-        app,
-        pilot,
-        runs,
-    ):
+    async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == []
@@ -121,8 +129,10 @@ async def test_escape_rejects_without_a_reason() -> None:
         assert (entry.detail, entry.failed) == ("rejected", True)
 
 
-async def test_the_buttons_decide_too() -> None:
+async def test_the_buttons_decide_and_reject_asks_for_the_reason_first() -> None:
     async with pending_approval() as (app, pilot, runs):
+        await pilot.click("#reject")
+        assert isinstance(app.focused, ReasonInput) and app.model.open_queries
         await pilot.click("#always")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"]
@@ -134,3 +144,39 @@ async def test_enter_on_the_tree_does_not_approve() -> None:
         await pilot.press("enter")  # on a waiting node: jumps to the approval, decides nothing
         await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))
         assert app.model.open_queries and runs == []
+
+
+async def test_an_approval_settled_by_a_cancel_gives_the_keys_back() -> None:
+    async with pending_approval() as (app, pilot, runs):
+        assert isinstance(app.focused, ApprovalBlock)
+        app.runtime.cancel("a1")  # type: ignore[union-attr]
+        await settle(pilot, has_status(app, "a1", S.CANCELLED))
+        assert app.focused is app.tree_view
+        await pilot.press("a")
+        assert app.show_all, "a is the app's key again"
+        assert runs == []
+
+
+async def test_long_code_is_shown_whole() -> None:
+    code = "\n".join(f"x{i} = {i}" for i in range(60)) + "\nimport shutil; shutil.rmtree('/tmp/x')"
+    script = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="deploy", arguments={"target": code})])
+    )
+    async with pending_approval(script) as (app, _, runs):
+        block = app.query_one(ApprovalBlock)
+        assert "shutil.rmtree('/tmp/x')" in block.entry.text
+        assert runs == []
+
+
+async def test_a_new_approval_does_not_steal_the_focus_and_ctrl_n_reaches_it() -> None:
+    async with pending_approval() as (app, pilot, _):
+        first = app.focused
+        assert isinstance(first, ApprovalBlock)
+        app.runtime.start("Ship it again")  # type: ignore[union-attr]
+        await settle(pilot, lambda: len(app.model.open_queries) == 2)
+        assert app.focused is first, "the person is deciding the first one"
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        second = app.focused
+        assert isinstance(second, ApprovalBlock) and second.query_id != first.query_id
+        assert second.entry.agent_id == "a2"

@@ -277,33 +277,34 @@ class QuestionBlock(QueryBlock):
 
 
 class ReasonInput(Input):
-    """Why the person rejects a tool call: the model reads it. Enter or esc rejects."""
+    """Why the person rejects a tool call: the model reads it. Enter rejects; esc goes back to
+    the choices without deciding anything."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "reject", "Reject", tooltip="Reject with the reason typed so far")
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back to the choices")]
 
     def __init__(self) -> None:
         super().__init__(
-            placeholder="Reason to reject (the model reads it)",
-            classes="reason-input",
-            compact=True,
+            placeholder="Reason (the model reads it)", classes="reason-input", compact=True
         )
 
-    def action_reject(self) -> None:
-        self.post_message(self.Submitted(self, self.value))
+    def action_back(self) -> None:
+        if self.parent is not None:
+            self.screen.set_focus(self.parent)  # type: ignore[arg-type]
 
 
 class ApprovalBlock(QueryBlock):
-    """A tool call waiting for approval: allow it once, always allow the tool for this run,
-    or reject it with a reason. The block takes the keys itself, so a stray enter meant for
-    something else never approves anything."""
+    """A tool call waiting for approval: allow it once, always allow the tool (for the rest of
+    this session), or reject it with a reason.
+
+    The choices are digits, as in other agent terminals, so neither a stray enter nor one of
+    the app's letter keys (a, n, ...) pressed out of habit decides anything.
+    """
 
     can_focus = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "decide('once')", "Allow once"),
-        Binding("a", "decide('always')", "Always allow (this run)"),
-        Binding("n", "reason", "Reject…"),
+        Binding("1", "decide('once')", "Allow once"),
+        Binding("2", "decide('always')", "Always allow"),
+        Binding("3", "reason", "Reject…"),
         Binding("escape", "decide('reject')", "Reject"),
     ]
 
@@ -323,22 +324,26 @@ class ApprovalBlock(QueryBlock):
             self.reason = ReasonInput()
             self._controls = Vertical(
                 # One per line: fits any transcript width. Content keeps a label literal.
-                Button(Content("Allow once (y)"), id="once", variant="success", compact=True),
+                Button(Content("1 Allow once"), id="once", variant="success", compact=True),
                 Button(
-                    Content(f"Always allow {tool} (a)"),
+                    Content(f"2 Always allow {tool} this session"),
                     id="always",
                     variant="primary",
                     compact=True,
-                    tooltip="For the rest of this run, without asking again",
+                    tooltip="Until agentui quits, for every agent, without asking again",
                 ),
                 Button(
-                    Content("Reject, with a reason (n)"), id="reject", variant="error", compact=True
+                    Content("3 Reject, with a reason"), id="reject", variant="error", compact=True
                 ),
                 classes="approval-buttons",
             )
 
     def focus_target(self) -> Widget | None:
         return self if self.entry.open else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Once decided (by anyone), the choices are gone and the keys are the app's again.
+        return self.entry.open if action in ("decide", "reason") else True
 
     def compose(self) -> ComposeResult:
         yield self._prompt
@@ -373,7 +378,9 @@ class ApprovalBlock(QueryBlock):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id in APPROVAL_CHOICES:
+        if event.button.id == "reject":
+            self.action_reason()  # the reason first, as with the key
+        elif event.button.id in APPROVAL_CHOICES:
             self.action_decide(event.button.id)  # type: ignore[arg-type]
 
     @on(Input.Submitted)

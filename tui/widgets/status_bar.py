@@ -10,6 +10,8 @@ from agentui.core.tree import AgentStatus
 from ..view_model import RunViewModel
 from .agent_tree import format_elapsed
 
+NOTICE_CHARS = 48
+
 
 class StatusBar(Static):
     def show(
@@ -22,6 +24,7 @@ class StatusBar(Static):
     ) -> None:
         agents = model.agents.values()
         running = sum(a.status in (AgentStatus.RUNNING, AgentStatus.MODIFIED) for a in agents)
+        paused = sum(a.status is AgentStatus.PAUSED for a in agents)
         waiting = len(model.open_queries)
         done = sum(a.status.is_final for a in agents)
         tokens = sum(a.tokens for a in agents)
@@ -30,8 +33,12 @@ class StatusBar(Static):
         text.append(provider, style="bold")
         text.append(f" {model_id}")
         if notice:
-            text.append(f"  {notice}", style="italic")
+            # Kept short so the counts stay on screen; the provider's notice comes first.
+            shown = notice if len(notice) <= NOTICE_CHARS else notice[: NOTICE_CHARS - 1] + "…"
+            text.append(f"  {shown}", style="italic")
         text.append(f"  │ running {running}")
+        if paused:
+            text.append(f"  paused {paused}")
         text.append(f"  waiting for you {waiting}", style="bold reverse" if waiting else "")
         text.append(f"  done {done}")
         text.append(f"  │ {tokens:,} tok")
