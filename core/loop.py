@@ -324,7 +324,7 @@ class AgenticLoop:
                 attempt += 1
                 continue
             except anyio.get_cancelled_exc_class():
-                if builder.usage.total_tokens:
+                if builder.usage.total_tokens and not builder.usage_counted:
                     self.host.count_usage_now(builder.usage)
                 # Cancelled or deleted: what was streamed is kept, marked interrupted.
                 partial = builder.partial_text() if visible else ""
@@ -373,8 +373,16 @@ class AgenticLoop:
             self._builder = None
 
     async def _count_partial_usage(self, builder: TurnBuilder) -> None:
-        if builder.usage.total_tokens:
+        """Count a cut attempt's tokens, once. Reported like any event (after a pause); a
+        cancel that lands while this waits at the pause gate counts them at once instead."""
+        if builder.usage_counted or not builder.usage.total_tokens:
+            return
+        builder.usage_counted = True
+        try:
             await self.host.add_usage(builder.usage)
+        except anyio.get_cancelled_exc_class():
+            self.host.count_usage_now(builder.usage)
+            raise
 
     @property
     def partial_text(self) -> str:

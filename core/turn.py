@@ -65,6 +65,7 @@ class TurnBuilder:
         self._open_parts: list[str] = []
         self._open_signature: str | None = None
         self._text_parts: list[str] = []  # every text piece, for the partial answer
+        self.usage_counted = False  # the loop counted this (cut) attempt's tokens already
         self._args: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
 

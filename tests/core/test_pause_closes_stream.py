@@ -158,6 +158,9 @@ async def test_cancel_while_paused_keeps_the_cut_text_as_interrupted() -> None:
     assert [e.partial_text for e in rec.of("execution:cancelled")] == ["Half "]  # type: ignore[attr-defined]
     assert (last.role, last.text, last.interrupted) == ("assistant", "Half ", True)
     assert not rec.of("llm:abandoned"), "cancelled before resume: nothing is sent again"
+    # The cut attempt was billed: its tokens count, once, though the pause held their report.
+    assert [e.delta for e in rec.of("usage:updated")] == [CUT_USAGE]  # type: ignore[attr-defined]
+    assert node.usage == CUT_USAGE
 
 
 async def test_a_provider_without_a_connection_holds_its_stream_through_a_pause() -> None:
