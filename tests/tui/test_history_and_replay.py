@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
+from agentui.core.events import Event, QueryRaised
 from agentui.core.providers.script import Script, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.replay_feed import ReplayFeed
+from agentui.tui.widgets.blocks import ApprovalBlock
 
 from .helpers import make_app, settle
 
@@ -59,3 +60,28 @@ async def test_history_is_shown_before_new_work() -> None:
 def test_replay_speed_must_be_positive() -> None:
     with pytest.raises(ValueError):
         ReplayFeed([], speed=0)
+
+
+async def test_a_replayed_question_asks_nobody_and_takes_no_keys() -> None:
+    bus_events = await _recorded_run()
+    raised = QueryRaised(
+        seq=len(bus_events) + 1,
+        ts=bus_events[-1].ts,
+        agent_id="a1",
+        query_id="q1",
+        prompt="Allow python to run?\nprint(1)",
+        kind="approval",
+        tool="python",
+    )
+    app = AgentUIApp(
+        replay=ReplayFeed([*bus_events, raised], speed=1000.0),
+        clock=FrozenClock(),
+        remember_theme=False,
+    )
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: app.replay is not None and app.replay.done)
+        app.flush_events()
+        await pilot.pause()
+        assert "q1" in app.model.open_queries
+        assert not app._notifications, "no bell, no 'approval needed' over a replay"
+        assert not isinstance(app.focused, ApprovalBlock)
