@@ -60,7 +60,7 @@ async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() 
         labels = [str(b.label) for b in block.query(Button)]
         assert labels == [
             "1 Allow once",
-            "2 Always allow deploy this session",
+            "2 Always allow deploy",
             "3 Reject, with a reason",
         ]
         assert "deploy" in block.entry.text and "prod" in block.entry.text

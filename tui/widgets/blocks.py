@@ -326,7 +326,7 @@ class ApprovalBlock(QueryBlock):
                 # One per line: fits any transcript width. Content keeps a label literal.
                 Button(Content("1 Allow once"), id="once", variant="success", compact=True),
                 Button(
-                    Content(f"2 Always allow {tool} this session"),
+                    Content(f"2 Always allow {tool}"),
                     id="always",
                     variant="primary",
                     compact=True,
