@@ -191,7 +191,7 @@ class SessionFold:
             parent.children.append(node.id)
         state.agents[node.id] = node
         state.ids.add(node.id)
-        builder = self._transcripts[node.id] = TranscriptBuilder()
+        builder = self._transcripts[node.id] = TranscriptBuilder(node.id)
         builder.apply(event)
         state.transcripts[node.id] = builder.items
 

@@ -1,51 +1,80 @@
-"""An agent's transcript as a person saw it: blocks of text, thinking, tools and questions.
+"""An agent's transcript as a person sees it: blocks of text, thinking, tools and questions.
 
-Built from events alone, with the same blocks the app's transcript pane shows, so an export
-reads like the screen did. (The conversation sent to the model is a different thing: it lives
-in the conversation records, see records.py.)
+Built from events alone. The app's transcript pane and the session export both use this one
+fold, so an export reads exactly like the screen did. (The conversation sent to the model is a
+different thing: it lives in the conversation records, see records.py.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 from .. import events as ev
 
 # What stands for thinking the API sent encrypted (the block itself goes back to the model).
-# The app's transcript says the same (tui/view_model.py).
 REDACTED_THINKING = "encrypted by the API; it goes back to the model unread"
 
 ItemKind = Literal["task", "text", "thinking", "tool", "question", "notice", "error"]
 
+_uids = itertools.count(1)
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, eq=False)
 class TranscriptItem:
     """One block. Mutable while folding: text grows, a tool gets its result."""
 
+    agent_id: str
     kind: ItemKind
     text: str
-    ts: float
     title: str = ""  # tool name, question kind, "error", ...
-    key: str = ""  # tool call id or query id
+    key: str = ""  # tool call id or query id, to find the item again
     iteration: int = 0
-    detail: str = ""  # a tool's result, a question's answer
+    detail: str = ""  # a tool's result, a question's answer, an approval's decision
     failed: bool = False
     open: bool = False  # a question still waiting for its answer
     interrupted: bool = False  # text cut short (cancel, a failed attempt, a crash)
+    tool: str = ""  # the tool an approval question is about
+    ts: float = 0.0  # when it began
+    uid: int = field(default_factory=lambda: next(_uids))  # identity, for redrawing
+
+
+ItemListener = Callable[[TranscriptItem], None]
+
+
+def _ignore(item: TranscriptItem) -> None:
+    return None
 
 
 class TranscriptBuilder:
     """Folds one agent's events into its transcript items, in order."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        agent_id: str = "",
+        *,
+        on_added: ItemListener = _ignore,
+        on_changed: ItemListener = _ignore,
+    ) -> None:
+        self.agent_id = agent_id
         self.items: list[TranscriptItem] = []
         self._by_key: dict[str, TranscriptItem] = {}
+        # The app redraws only what changed: it hears of every item added or changed.
+        self._on_added = on_added
+        self._on_changed = on_changed
 
-    def _add(self, item: TranscriptItem) -> None:
+    def item(self, key: str) -> TranscriptItem | None:
+        """The tool call's or query's item."""
+        return self._by_key.get(key)
+
+    def _new(self, kind: ItemKind, text: str, event: ev.Event, **fields: object) -> None:
+        item = TranscriptItem(self.agent_id, kind, text, ts=event.ts, **fields)  # type: ignore[arg-type]
         self.items.append(item)
         if item.key:
             self._by_key[item.key] = item
+        self._on_added(item)
 
     def _stream(self, kind: ItemKind, event: ev.TextDelta | ev.ThinkingDelta) -> None:
         last = self.items[-1] if self.items else None
@@ -57,8 +86,9 @@ class TranscriptBuilder:
             and not last.title  # a placeholder (redacted thinking) is never extended
         ):
             last.text += event.delta
+            self._on_changed(last)
         else:
-            self._add(TranscriptItem(kind, event.delta, event.ts, iteration=event.iteration))
+            self._new(kind, event.delta, event, iteration=event.iteration)
 
     def interrupt_stream(self, iteration: int | None = None) -> None:
         """Mark the text or thinking being streamed as cut short: what comes next starts an
@@ -72,72 +102,63 @@ class TranscriptBuilder:
             and (iteration is None or last.iteration == iteration)
         ):
             last.interrupted = True
+            self._on_changed(last)
 
     def apply(self, event: ev.Event) -> None:
         match event:
             case ev.AgentSpawned(task=task):
-                self._add(TranscriptItem("task", task, event.ts, title="task"))
+                self._new("task", task, event, title="task")
             case ev.ExecutionStarted(run=run, task=task) if run > 1:
-                # A continued run: the person's message starts a new part, as on screen.
-                self._add(TranscriptItem("task", task, event.ts, title="follow-up"))
+                # A continued run: the person's message starts a new part of the transcript.
+                self._new("task", task, event, title="follow-up")
             case ev.TextDelta():
                 self._stream("text", event)
             case ev.ThinkingDelta():
                 self._stream("thinking", event)
             case ev.ThinkingRedacted(iteration=iteration):
-                self._add(
-                    TranscriptItem(
-                        "thinking", REDACTED_THINKING, event.ts, "redacted", iteration=iteration
-                    )
+                self._new(
+                    "thinking", REDACTED_THINKING, event, title="redacted", iteration=iteration
                 )
             case ev.ToolStarted(call=call):
-                self._add(
-                    TranscriptItem(
-                        "tool", format_arguments(call.arguments), event.ts, call.name, call.id
-                    )
+                self._new(
+                    "tool", format_arguments(call.arguments), event, title=call.name, key=call.id
                 )
             case ev.ToolCompleted(call_id=call_id, result=result):
                 self._finish(call_id, result, failed=False)
             case ev.ToolFailed(call_id=call_id, error=error, name=name):
                 if not self._finish(call_id, error, failed=True):
                     # rejected before it started: there is no tool block yet
-                    self._add(
-                        TranscriptItem(
-                            "tool", "not run", event.ts, name, call_id, detail=error, failed=True
-                        )
+                    self._new(
+                        "tool", "not run", event, title=name, key=call_id, detail=error, failed=True
                     )
-            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):
-                self._add(TranscriptItem("question", prompt, event.ts, kind, query_id, open=True))
+            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind, tool=tool):
+                self._new(
+                    "question", prompt, event, title=kind, key=query_id, open=True, tool=tool or ""
+                )
             case ev.QueryAnswered(query_id=query_id, answer=answer):
-                self._close(query_id, answer)
+                self._close(query_id, answer, declined=False)
             case ev.QueryDeclined(query_id=query_id, reason=reason):
-                self._close(query_id, f"(declined: {reason})")
+                self._close(query_id, reason, declined=True)
             case ev.StatusChanged(new=new, reason=reason) if new in (
                 "cancelled",
                 "deleted",
                 "modified",
             ):
-                self._add(TranscriptItem("notice", f"{new}: {reason}", event.ts))
+                self._new("notice", f"{new}: {reason}", event)
             case ev.ExecutionFailed(error=error):
-                self._add(TranscriptItem("error", error, event.ts, "error", failed=True))
+                self._new("error", error, event, title="error", failed=True)
             case ev.LLMFailed(error=error, retryable=retryable, streamed=streamed):
                 if streamed:
                     self.interrupt_stream(event.iteration)
                 note = "retrying" if retryable else "giving up"
-                self._add(
-                    TranscriptItem(
-                        "error", f"{error} ({note})", event.ts, "model error", failed=True
-                    )
-                )
+                self._new("error", f"{error} ({note})", event, title="model error", failed=True)
             case ev.LLMAbandoned(reason=reason, iteration=iteration):
                 self.interrupt_stream(iteration)
-                self._add(
-                    TranscriptItem("notice", f"{reason}; asking the model again", event.ts, "cut")
-                )
+                self._new("notice", f"{reason}; asking the model again", event, title="cut")
             case ev.ExecutionCancelled(partial_text=partial) if partial:
                 self.interrupt_stream()
             case ev.NoteQueued(text=text):
-                self._add(TranscriptItem("notice", text, event.ts, "note"))
+                self._new("notice", text, event, title="note")
             case _:
                 pass
 
@@ -146,12 +167,20 @@ class TranscriptBuilder:
         if item is None:
             return False
         item.detail, item.failed = result, failed
+        self._on_changed(item)
         return True
 
-    def _close(self, query_id: str, answer: str) -> None:
+    def _close(self, query_id: str, answer: str, *, declined: bool) -> None:
         item = self._by_key.get(query_id)
-        if item is not None:
-            item.detail, item.open = answer, False
+        if item is None:
+            return
+        if item.title == "approval":
+            # The decision speaks for itself: "allowed once", "rejected: too risky".
+            item.detail, item.failed = answer, declined
+        else:
+            item.detail = f"(declined: {answer})" if declined else answer
+        item.open = False
+        self._on_changed(item)
 
 
 def format_arguments(arguments: dict[str, object]) -> str:

@@ -17,8 +17,8 @@ from agentui.core.runtime import Runtime
 from agentui.core.session.fold import INTERRUPTED, SessionState, fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.transcript import TranscriptBuilder, TranscriptItem
 from agentui.core.tree import AgentNode, AgentStatus
-from agentui.tui.view_model import RunViewModel
 
 from .session_helpers import SAFETY_NET_S, echo_tool, gate_tool, next_event, recorded_runtime
 
@@ -104,20 +104,23 @@ async def test_the_fold_gives_back_every_conversation_exactly(tmp_path: Path) ->
     assert [m.interrupted for m in state.agents["a4"].conversation.messages][-1]
 
 
-async def test_transcripts_match_what_the_app_showed(tmp_path: Path) -> None:
+async def test_transcripts_read_back_match_the_live_ones(tmp_path: Path) -> None:
+    # The app folds the live events with the same builder: the file gives back the screen.
     runtime, emitted = await _launch(tmp_path)
     state = _fold(runtime)
-    screen = RunViewModel()
-    screen.apply(emitted)
+    live: dict[str, TranscriptBuilder] = {}
+    for event in emitted:
+        live.setdefault(event.agent_id, TranscriptBuilder(event.agent_id)).apply(event)
 
-    def shape(items: list) -> list[tuple]:  # type: ignore[type-arg]
+    def shape(items: list[TranscriptItem]) -> list[tuple[object, ...]]:
         return [
             (i.kind, i.text, i.title, i.key, i.detail, i.failed, i.open, i.interrupted)
             for i in items
         ]
 
-    for agent_id, view in screen.agents.items():
-        assert shape(state.transcripts[agent_id]) == shape(view.entries), agent_id
+    assert set(live) == set(state.transcripts)
+    for agent_id, builder in live.items():
+        assert shape(state.transcripts[agent_id]) == shape(builder.items), agent_id
     root_texts = [i.text for i in state.transcripts["a1"] if i.kind == "text"]
     assert root_texts[-1] == "The launch is planned for Lisbon, cheaply."
     (question,) = [i for i in state.transcripts["a1"] if i.kind == "question"]
