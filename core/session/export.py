@@ -130,7 +130,7 @@ def _item_markdown(item: TranscriptItem) -> list[str]:
         case "task":  # the task, or a follow-up message that continued the agent
             return [f"**{(item.title or 'task').capitalize()}:**", "", item.text]
         case "text":
-            return [item.text + (" *[interrupted]*" if item.interrupted else "")]
+            return [item.text + (" *[cut short]*" if item.interrupted else "")]
         case "thinking":
             return ["*Thinking:*", "", _quote(item.text)]
         case "tool":

@@ -91,18 +91,16 @@ class TranscriptBuilder:
             self._new(kind, event.delta, event, iteration=event.iteration)
 
     def interrupt_stream(self, iteration: int | None = None) -> None:
-        """Mark the text or thinking being streamed as cut short: what comes next starts an
-        item of its own, never merged into the cut one. With `iteration`, only a stream of
-        that iteration (an earlier, finished response is left alone)."""
-        last = self.items[-1] if self.items else None
-        if (
-            last is not None
-            and last.kind in ("text", "thinking")
-            and not last.interrupted
-            and (iteration is None or last.iteration == iteration)
-        ):
-            last.interrupted = True
-            self._on_changed(last)
+        """Mark the response being streamed (its thinking and text) as cut short: what comes
+        next starts items of its own, never merged into the cut ones. With `iteration`, only a
+        response of that iteration (an earlier, finished response is left alone)."""
+        for item in reversed(self.items):
+            if item.kind not in ("text", "thinking") or item.interrupted:
+                break
+            if iteration is not None and item.iteration != iteration:
+                break
+            item.interrupted = True
+            self._on_changed(item)
 
     def apply(self, event: ev.Event) -> None:
         match event:

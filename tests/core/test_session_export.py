@@ -104,4 +104,4 @@ async def test_a_continued_agent_keeps_its_runs_apart(tmp_path: Path) -> None:
         markdown.index("The second answer."),
     )
     assert first < follow_up < second
-    assert "*[interrupted]*" not in markdown
+    assert "*[cut short]*" not in markdown

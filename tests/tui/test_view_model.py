@@ -96,7 +96,7 @@ def test_an_abandoned_attempt_stays_cut_and_the_new_one_streams_apart() -> None:
     model = folded(sub)
     shown = [(e.kind, e.text, e.interrupted) for e in model.agents["a1"].entries[1:]]
     assert shown == [
-        ("thinking", "first tho", False),
+        ("thinking", "first tho", True),
         ("text", "Half an ans", True),
         ("notice", "paused; asking the model again", False),
         ("thinking", "again", False),

@@ -130,7 +130,7 @@ class AnswerBlock(EntryBlock):
         tail = text[self._frozen :]
         parts: list[RenderableType] = [Markdown(tail)] if tail.strip() else []
         if self.entry.interrupted:
-            parts.append(Text("(interrupted)", style="italic dim"))
+            parts.append(Text("(cut short)", style="italic dim"))
         self._tail.update(parts[0] if len(parts) == 1 else Group(*parts))
 
 
