@@ -77,8 +77,11 @@ def _read(request: ProviderRequest) -> _Reading:
     return reading
 
 
+_MARKUP = re.compile(r"^#+\s*|\*\*")  # a heading's hashes, bold stars: noise in a quote
+
+
 def _snippet(text: str) -> str:
-    text = text.rstrip("….,;: ")
+    text = " ".join(_MARKUP.sub("", text).split()).rstrip("….,;: ")
     if len(text) <= SNIPPET_CHARS:
         return text
     cut = text[:SNIPPET_CHARS].rsplit(" ", 1)[0]
@@ -111,15 +114,16 @@ def _body(reading: _Reading) -> str:
         clauses.append(f"I'm calling {_names(reading.calls)}")
     elif reading.waiting_on:
         clauses.append(f"and now I'm waiting on {_names(reading.waiting_on)}")
-    if not clauses and reading.thoughts:
-        clauses.append(f"I'm thinking it over: {_snippet(reading.thoughts[-1])}")
+    # At the end, what was written says more than what was thought on the way.
+    if not clauses and reading.thoughts and not (reading.ended and reading.texts):
+        clauses.append(f'I\'m thinking: "{_snippet(reading.thoughts[-1])}"')
     if reading.texts and (not clauses or reading.ended):
-        said = f"I wrote: {_snippet(reading.texts[-1])}"
-        clauses.append(f"then {said[2:]}" if clauses else said)  # "then wrote: ..."
+        said = f'"{_snippet(reading.texts[-1])}"'
+        clauses.append(f"and wrote {said}" if clauses else f"I wrote {said}")
     if not clauses:
         clauses.append("I'm getting started")
     line = ", ".join(clauses)
-    return line if line.endswith((".", "!", "?", "…")) else line + "."
+    return line if line.rstrip('"').endswith((".", "!", "?", "…")) else line + "."
 
 
 def narrate(request: ProviderRequest) -> str:

@@ -33,9 +33,12 @@ def test_lines_from_results_failures_thoughts_and_text() -> None:
         'I used lookup and got "found: 8080", and now I\'m waiting on ask_user.'
     )
     assert narrate(request(thought("Where is the port set?"))) == (
-        "I'm thinking it over: Where is the port set?"
+        'I\'m thinking: "Where is the port set?"'
     )
-    assert narrate(request(text("The port is 8080."))) == "I wrote: The port is 8080."
+    assert narrate(request(text("The port is 8080."))) == 'I wrote "The port is 8080".'
+    assert narrate(request(thought("Plan."), text("The answer."), final_status="completed")) == (
+        'Done. I wrote "The answer".'
+    ), "at the end, what it wrote, not what it thought on the way"
 
 
 def test_it_waits_on_a_bare_call_unless_it_may_not() -> None:
@@ -48,7 +51,7 @@ def test_it_waits_on_a_bare_call_unless_it_may_not() -> None:
 
 def test_the_closing_line_says_how_it_ended_and_repeats_are_marked() -> None:
     assert narrate(request(call(), result(), text("Done."), final_status="completed")) == (
-        'Done. I used lookup and got "found: 8080", then wrote: Done.'
+        'Done. I used lookup and got "found: 8080", and wrote "Done".'
     )
     line = narrate(request(call(), result()))
     assert narrate(request(call(), result(), history=(line,))) == f"Still at it: {line}"
@@ -57,7 +60,7 @@ def test_the_closing_line_says_how_it_ended_and_repeats_are_marked() -> None:
 def test_long_details_are_cut_at_a_word() -> None:
     long = "the configuration file lists every port the service listens on"
     assert narrate(request(call(), result(detail=long))) == (
-        'I used lookup and got "the configuration file lists every port…".'
+        'I used lookup and got "the configuration file lists every port…"'
     )
 
 
@@ -75,3 +78,7 @@ async def test_narrator_requests_leave_the_agents_script_alone() -> None:
 
 async def _text(provider: ScriptedProvider, req: ProviderRequest) -> str:
     return "".join([e.text async for e in provider.stream(req) if isinstance(e, TextChunk)])
+
+
+def test_a_quote_leaves_markdown_marks_out() -> None:
+    assert narrate(request(text("## Plan\n\n**Result:** done"))) == 'I wrote "Plan Result: done".'
