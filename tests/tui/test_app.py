@@ -44,6 +44,9 @@ async def test_n_starts_another_task_beside_the_first() -> None:
         await settle(pilot, lambda: "a2" in app.model.agents)
         assert app.model.agents["a2"].parent_id is None
         assert app.selected_id == "a2"
+        await pilot.pause()
+        cursor = app.tree_view.cursor_node
+        assert cursor is not None and cursor.data == "a2", "the highlight is what keys act on"
 
 
 async def test_a_question_is_answered_inline_under_it() -> None:
@@ -290,3 +293,19 @@ async def test_r_with_an_empty_message_continues_where_it_stopped() -> None:
         await pilot.press("r", "enter")
         await settle(pilot, lambda: len(provider_of(app).requests) == 2)
         assert provider_of(app).requests[1].messages[-1].text == "Continue where you left off."
+
+
+async def test_a_half_typed_answer_survives_switching_agents() -> None:
+    async with app_when(lambda app: bool(app.model.open_queries), "first") as (app, pilot):
+        await pilot.press(*"half an ans")
+        app.tree_view.focus()
+        await pilot.press("n", *"second", "enter")
+        await settle(pilot, lambda: app.selected_id == "a2")
+        app.tree_view.focus()
+        await pilot.press("up")
+        await settle(pilot, lambda: app.selected_id == "a1")
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert isinstance(app.focused, AnswerInput)
+        assert app.focused.query_id in app.model.agents["a1"].open_queries
+        assert app.focused.value == "half an ans"

@@ -112,7 +112,13 @@ class AgentTree(Tree[str]):
             if node is not None:
                 node.set_label(agent_label(agent, now, palette))
 
-    def select_agent(self, agent_id: str) -> None:
+    def select_agent(self, agent_id: str, *, retry: bool = True) -> None:
+        """Put the cursor on the agent's node, so the highlight and the agent keys agree."""
         node = self._agent_nodes.get(agent_id)
-        if node is not None:
-            self.move_cursor(node)
+        if node is None:
+            return
+        if node.line < 0 and retry:
+            # Added in this batch: the node has no line until the tree is laid out again.
+            self.call_after_refresh(self.select_agent, agent_id, retry=False)
+            return
+        self.move_cursor(node)

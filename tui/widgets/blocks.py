@@ -199,9 +199,11 @@ class AnswerInput(Input):
             self.query_id = query_id
             self.text = text
 
-    def __init__(self, query_id: str) -> None:
+    def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(
-            placeholder="Type your answer · enter sends · esc declines", classes="answer-input"
+            value,
+            placeholder="Type your answer · enter sends · esc declines",
+            classes="answer-input",
         )
         self.query_id = query_id
 
@@ -217,10 +219,19 @@ class QueryBlock(EntryBlock):
     QueryBlock > Static { height: auto; }
     """
 
-    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
+    def __init__(
+        self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+    ) -> None:
         super().__init__(entry, agent_label)
         self._prompt = Static(self._prompt_text(), classes="question-prompt")
         self._answer = Static("", classes="question-answer")
+        # Half-typed answers outlive the block: the transcript rebuilds it on every switch.
+        self.drafts: dict[str, str] = drafts if drafts is not None else {}
+
+    @on(Input.Changed)
+    def _keep_draft(self, event: Input.Changed) -> None:
+        if self.entry.open:
+            self.drafts[self.query_id] = event.value
 
     @property
     def query_id(self) -> str:
@@ -246,9 +257,12 @@ class QueryBlock(EntryBlock):
 class QuestionBlock(QueryBlock):
     """A question from an agent, answered in place: the input sits right under it."""
 
-    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
-        super().__init__(entry, agent_label)
-        self.input: AnswerInput | None = AnswerInput(entry.key) if entry.open else None
+    def __init__(
+        self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(entry, agent_label, drafts)
+        draft = self.drafts.get(entry.key, "")
+        self.input: AnswerInput | None = AnswerInput(entry.key, draft) if entry.open else None
 
     def focus_target(self) -> Widget | None:
         return self.input
@@ -262,6 +276,7 @@ class QuestionBlock(QueryBlock):
     def refresh_entry(self) -> None:
         self.set_class(self.entry.open, "open")
         if not self.entry.open:
+            self.drafts.pop(self.query_id, None)
             if self.input is not None:
                 self.input.remove()
                 self.input = None
@@ -282,9 +297,9 @@ class ReasonInput(Input):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "back", "Back to the choices")]
 
-    def __init__(self) -> None:
+    def __init__(self, value: str = "") -> None:
         super().__init__(
-            placeholder="Reason (the model reads it)", classes="reason-input", compact=True
+            value, placeholder="Reason (the model reads it)", classes="reason-input", compact=True
         )
 
     def action_back(self) -> None:
@@ -315,13 +330,15 @@ class ApprovalBlock(QueryBlock):
             self.choice: ApprovalChoice = choice
             self.reason = reason
 
-    def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
-        super().__init__(entry, agent_label)
+    def __init__(
+        self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(entry, agent_label, drafts)
         tool = entry.tool or "this tool"
         self._controls: Widget | None = None
         self.reason: ReasonInput | None = None
         if entry.open:
-            self.reason = ReasonInput()
+            self.reason = ReasonInput(self.drafts.get(entry.key, ""))
             self._controls = Vertical(
                 # One per line: fits any transcript width. Content keeps a label literal.
                 Button(Content("1 Allow once"), id="once", variant="success", compact=True),
@@ -356,6 +373,7 @@ class ApprovalBlock(QueryBlock):
         self.set_class(self.entry.open, "open")
         if self.entry.open:
             return
+        self.drafts.pop(self.query_id, None)
         for widget in (self._controls, self.reason):
             if widget is not None:
                 widget.remove()
@@ -389,13 +407,15 @@ class ApprovalBlock(QueryBlock):
         self.action_decide("reject")
 
 
-def block_for(entry: Entry, agent_label: str | None = None) -> EntryBlock:
+def block_for(
+    entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+) -> EntryBlock:
     if entry.kind == "text":
         return AnswerBlock(entry, agent_label)
     if entry.kind in ("thinking", "tool"):
         return FoldBlock(entry, agent_label)
     if entry.kind == "question":
         if entry.title == "approval":
-            return ApprovalBlock(entry, agent_label)
-        return QuestionBlock(entry, agent_label)
+            return ApprovalBlock(entry, agent_label, drafts)
+        return QuestionBlock(entry, agent_label, drafts)
     return NoteBlock(entry, agent_label)

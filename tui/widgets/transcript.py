@@ -37,6 +37,7 @@ class Transcript(VerticalScroll):
         self._end = 0
         self._blocks: dict[int, EntryBlock] = {}
         self._earlier = Button("", id="earlier", classes="earlier")
+        self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -91,7 +92,7 @@ class Transcript(VerticalScroll):
     # -- mounting ------------------------------------------------------------------------
 
     def _make(self, entry: Entry) -> EntryBlock:
-        block = block_for(entry, self._label(entry))
+        block = block_for(entry, self._label(entry), self.drafts)
         self._blocks[entry.uid] = block
         return block
 
