@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import anyio
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.containers import Horizontal
@@ -43,6 +43,9 @@ from .widgets.status_bar import StatusBar
 from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
+# A question arriving this soon after the person pressed an app key does not take the focus:
+# the keys they are typing mean what they meant (n, then a task, is not an answer).
+KEY_GRACE_S = 1.5
 ALL_AGENTS = "*"
 LIVE_NOT_PAUSED = (
     AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
@@ -102,6 +105,7 @@ class AgentUIApp(App[int]):
         self._runtime_ready: anyio.Event | None = None
         self._runtime_stop: anyio.Event | None = None
         self._runtime_worker: Worker[None] | None = None
+        self._last_app_key = -KEY_GRACE_S  # clock.monotonic() of the last key the app handled
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -228,8 +232,14 @@ class AgentUIApp(App[int]):
         # Keystrokes should answer, not trigger agent keys: move focus to the question when the
         # person is not typing or deciding somewhere else.
         busy = isinstance(self.focused, Input) or self._focused_query() is not None
-        if not busy and self.screen is self.screen_stack[0]:
+        typing = self.clock.monotonic() - self._last_app_key < KEY_GRACE_S
+        if not busy and not typing and self.screen is self.screen_stack[0]:
             self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys reach here unless an input took them; keys deciding a question do not count.
+        if self._focused_query() is None:
+            self._last_app_key = self.clock.monotonic()
 
     def _tick(self) -> None:
         live = [a for a in self.model.agents.values() if a.status.is_live]
@@ -271,11 +281,12 @@ class AgentUIApp(App[int]):
             self.model.narratives, self.selected_id if self.monologue_selected_only else None
         )
 
-    def _select(self, agent_id: str) -> None:
+    def _select(self, agent_id: str, *, move_cursor: bool = True) -> None:
         if agent_id == self.selected_id:
             return
         self.selected_id = agent_id
-        self.tree_view.select_agent(agent_id)
+        if move_cursor:
+            self.tree_view.select_agent(agent_id)
         if not self.show_all:
             self._show_transcript()
         if self.monologue_selected_only:
@@ -284,8 +295,12 @@ class AgentUIApp(App[int]):
 
     @on(Tree.NodeHighlighted, "#tree")
     def _agent_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
+        # The cursor is where the person put it: follow it, never move it back. A highlight
+        # the cursor has already left (keys pressed quickly) is out of date.
+        if event.node is not self.tree_view.cursor_node:
+            return
         if event.node.data is not None and event.node.data in self.model.agents:
-            self._select(event.node.data)
+            self._select(event.node.data, move_cursor=False)
 
     @on(Tree.NodeSelected, "#tree")
     def _agent_chosen(self, event: Tree.NodeSelected[str]) -> None:
@@ -481,13 +496,13 @@ class AgentUIApp(App[int]):
         )
 
         def confirmed(yes: bool | None) -> None:
+            # The agent the dialog named, whatever is selected by the time of the answer.
             if yes and self.runtime is not None:
-                self._command("delete", self.runtime.delete)
+                self._command("delete", lambda _: self.runtime.delete(agent.id))  # type: ignore[union-attr]
 
+        told = " and its parent is told" if agent.parent_id else ""
         self.push_screen(
-            ConfirmScreen(
-                f"Delete {what}? Running work stops now and its parent is told.", "Delete", "Keep"
-            ),
+            ConfirmScreen(f"Delete {what}? Running work stops now{told}.", "Delete", "Keep"),
             confirmed,
         )
 

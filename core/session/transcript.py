@@ -77,18 +77,22 @@ class TranscriptBuilder:
         self._on_added(item)
 
     def _stream(self, kind: ItemKind, event: ev.TextDelta | ev.ThinkingDelta) -> None:
-        last = self.items[-1] if self.items else None
-        if (
-            last is not None
-            and last.kind == kind
-            and last.iteration == event.iteration
-            and not last.interrupted
-            and not last.title  # a placeholder (redacted thinking) is never extended
-        ):
-            last.text += event.delta
-            self._on_changed(last)
-        else:
-            self._new(kind, event.delta, event, iteration=event.iteration)
+        # A notice that arrives mid-stream (modified, a note) does not split the response:
+        # its text keeps growing in the same item, above the notice.
+        for item in reversed(self.items):
+            if item.kind == "notice":
+                continue
+            if (
+                item.kind == kind
+                and item.iteration == event.iteration
+                and not item.interrupted
+                and not item.title  # a placeholder (redacted thinking) is never extended
+            ):
+                item.text += event.delta
+                self._on_changed(item)
+                return
+            break
+        self._new(kind, event.delta, event, iteration=event.iteration)
 
     def interrupt_stream(self, iteration: int | None = None) -> None:
         """Mark the response being streamed (its thinking and text) as cut short: what comes
@@ -137,12 +141,13 @@ class TranscriptBuilder:
                 self._close(query_id, answer, declined=False)
             case ev.QueryDeclined(query_id=query_id, reason=reason):
                 self._close(query_id, reason, declined=True)
-            case ev.StatusChanged(new=new, reason=reason) if new in (
+            case ev.StatusChanged(old=old, new=new, reason=reason) if new in (
                 "cancelled",
                 "deleted",
                 "modified",
-            ):
-                self._new("notice", f"{new}: {reason}", event)
+            ) and not (new == "modified" and old == "paused"):  # a resume, not a new change
+                said = reason if reason.startswith(f"{new}:") else f"{new}: {reason}"
+                self._new("notice", said, event)
             case ev.ExecutionFailed(error=error):
                 self._new("error", error, event, title="error", failed=True)
             case ev.LLMFailed(error=error, retryable=retryable, streamed=streamed):

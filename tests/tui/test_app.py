@@ -309,3 +309,58 @@ async def test_a_half_typed_answer_survives_switching_agents() -> None:
         assert isinstance(app.focused, AnswerInput)
         assert app.focused.query_id in app.model.agents["a1"].open_queries
         assert app.focused.value == "half an ans"
+
+
+async def test_quick_arrows_in_the_tree_settle_on_the_last_agent() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        for task in ("one", "two", "three"):
+            app.runtime.start(task, parent_id="a1")  # type: ignore[union-attr]
+        await settle(pilot, lambda: len(app.tree_view._agent_nodes) == 4)
+        tree = app.tree_view
+        tree.focus()
+        await pilot.pause()
+        # Keys faster than the app handles them: the highlights queue up behind each other.
+        tree.action_cursor_down()
+        tree.action_cursor_down()
+        tree.action_cursor_down()
+        tree.action_cursor_up()
+        for _ in range(50):  # a ping-pong of highlights would still be going
+            await pilot.pause()
+        cursor = app.tree_view.cursor_node
+        assert cursor is not None and cursor.data == "a3" == app.selected_id
+        assert app.transcript_view.source == "a3"
+
+
+async def test_delete_removes_the_agent_the_dialog_named() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("n", *"second", "enter")
+        await settle(pilot, has_status(app, "a2", S.RUNNING))
+        app.tree_view.focus()
+        await pilot.press("d")  # about a2, the selected one
+        assert isinstance(app.screen, ConfirmScreen)
+        app._select("a1")  # the selection moves while the dialog is open
+        await pilot.press("y")
+        await settle(pilot, has_status(app, "a2", S.DELETED))
+        assert app.model.agents["a1"].status is S.RUNNING
+
+
+async def test_a_question_does_not_take_keys_the_person_is_typing() -> None:
+    release = anyio.Event()
+    script = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
+        Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
+        Turn(text="done"),
+    )
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
+    ) as (app, pilot):
+        app.tree_view.focus()
+        await pilot.press("a")  # the person is at the keys
+        release.set()
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert app.focused is app.tree_view, "the question waits; the keys stay the person's"
+        await pilot.press("n", *"second", "enter")
+        await settle(pilot, lambda: "a2" in app.model.agents)
+        assert app.model.agents["a2"].task == "second"
+        (question,) = [e for e in app.model.agents["a1"].entries if e.kind == "question"]
+        assert question.open and question.detail == ""
