@@ -46,6 +46,7 @@ FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 # A question arriving this soon after the person pressed an app key does not take the focus:
 # the keys they are typing mean what they meant (n, then a task, is not an answer).
 KEY_GRACE_S = 1.5
+NARROW_COLUMNS = 80  # below this the monologue pane is hidden
 ALL_AGENTS = "*"
 LIVE_NOT_PAUSED = (
     AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
@@ -235,6 +236,13 @@ class AgentUIApp(App[int]):
         typing = self.clock.monotonic() - self._last_app_key < KEY_GRACE_S
         if not busy and not typing and self.screen is self.screen_stack[0]:
             self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under 80 columns the transcript needs the room more than the monologue does.
+        narrow = event.size.width < NARROW_COLUMNS
+        if self.monologue_view.display == narrow:
+            self.monologue_view.display = not narrow
+            self.tree_view.styles.min_width = 16 if narrow else None
 
     def on_key(self, event: events.Key) -> None:
         # Keys reach here unless an input took them; keys deciding a question do not count.

@@ -364,3 +364,14 @@ async def test_a_question_does_not_take_keys_the_person_is_typing() -> None:
         assert app.model.agents["a2"].task == "second"
         (question,) = [e for e in app.model.agents["a1"].entries if e.kind == "question"]
         assert question.open and question.detail == ""
+
+
+async def test_a_narrow_terminal_gives_the_transcript_the_monologue_s_room() -> None:
+    app = make_app("hold", HOLD)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        assert not app.monologue_view.display
+        assert app.transcript_view.size.width >= 40
+        await pilot.resize_terminal(110, 30)
+        await pilot.pause()
+        assert app.monologue_view.display

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.widgets import Button
 
 from agentui.tui.view_model import Entry
 from agentui.tui.widgets.blocks import (
+    LINES_PER_CHUNK,
     PARAGRAPHS_PER_CHUNK,
     AnswerBlock,
     EntryBlock,
@@ -117,8 +119,48 @@ async def test_an_answer_that_arrives_long_in_one_batch_is_shown_whole() -> None
         assert block._shown_length == len(text)
 
 
-def test_freeze_point_never_cuts_inside_a_code_fence() -> None:
+def test_freeze_point_cuts_between_paragraphs_outside_code() -> None:
     text = "a\n\n```\nx\n\ny\n\nz\n```\n\nb\n\nc"
     cut = freeze_point(text, 2)
-    assert text[:cut].count("```") % 2 == 0
-    assert freeze_point("one paragraph, unfinished", 1) == 0
+    assert cut is not None and cut.fence is None
+    assert text[: cut.at].count("```") % 2 == 0
+    assert freeze_point("one paragraph, unfinished", 1) is None
+
+
+def test_a_long_code_block_is_cut_by_lines_and_the_fence_carried_over() -> None:
+    code = "".join(f"line {i}\n" for i in range(10))
+    text = f"Intro\n~~~~python\n{code}~~~~\nafter\n"
+    cut = freeze_point(text, 24, max_lines=5)
+    assert cut is not None and cut.fence == "~~~~python"
+    assert text[: cut.at] == "Intro\n~~~~python\nline 0\nline 1\nline 2\n"
+    rest = freeze_point(text[cut.at :], 24, cut.fence, max_lines=5)
+    assert rest is not None and rest.fence == "~~~~python"
+    assert freeze_point("unfinished line without its newline", 1, max_lines=1) is None
+
+
+async def test_a_long_streamed_code_block_renders_as_code_in_every_chunk() -> None:
+    app = TranscriptApp()
+    lines = [f"value_{i} = {i}  # [bold]not markup[/]" for i in range(LINES_PER_CHUNK * 2 + 7)]
+    entry = Entry("a1", "text", "")
+    async with app.run_test(size=(120, 40)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", [entry])
+        await pilot.pause()
+        entry.text = "Here:\n```python\n"
+        for line in lines:  # a line per flush, as a model streams code
+            entry.text += line + "\n"
+            transcript.sync({entry.uid})
+        entry.text += "```\nDone.\n"
+        transcript.sync({entry.uid})
+        await pilot.pause()
+        block = transcript.query_one(AnswerBlock)
+        chunks = list(block.query(".answer-chunk"))
+        assert len(chunks) == 2
+        console = Console(record=True, width=110)
+        for widget in [*chunks, block.query_one(".answer-tail")]:
+            console.print(widget.content)  # type: ignore[attr-defined]
+        shown = console.export_text()
+        for line in lines:
+            assert line in shown, "every line of code, literally"
+        assert "```" not in shown, "the fences split across chunks never show as text"
+        assert "Done." in shown

@@ -5,6 +5,8 @@ Agent text is never parsed as Rich markup: plain parts are `Text`, answers are M
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -24,10 +26,13 @@ from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 
 from ..view_model import Entry
 
-# A streamed answer is shown as Markdown in chunks of this many paragraphs: finished chunks are
-# rendered once, only the growing tail is rendered again at each flush.
+# A streamed answer is shown as Markdown in chunks of this many paragraphs (or lines, for long
+# code blocks and line-by-line output): finished chunks are rendered once, only the growing
+# tail is rendered again at each flush.
 PARAGRAPHS_PER_CHUNK = 24
+LINES_PER_CHUNK = 80
 PREVIEW_CHARS = 100
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def _one_line(text: str, limit: int = PREVIEW_CHARS) -> str:
@@ -35,26 +40,42 @@ def _one_line(text: str, limit: int = PREVIEW_CHARS) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def freeze_point(text: str, paragraphs: int) -> int:
-    """Where to cut `text` after at least `paragraphs` complete paragraphs, outside code fences.
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """Where a finished chunk ends, and the code fence still open there (if any): the chunk
+    closes it and the rest of the answer opens it again, so both render as code."""
 
-    Returns 0 when there are not enough complete paragraphs yet.
-    """
-    count = 0
-    in_fence = False
-    position = 0
-    cut = 0
-    for line in text.splitlines(keepends=True):
+    at: int
+    fence: str | None = None  # the fence's opening line, e.g. "```python"
+
+
+def freeze_point(
+    text: str, paragraphs: int, fence: str | None = None, max_lines: int = LINES_PER_CHUNK
+) -> Cut | None:
+    """Where to cut `text` (which starts inside `fence`, if given): after `paragraphs`
+    complete paragraphs outside code, or after `max_lines` complete lines anywhere.
+    None while there is not enough yet."""
+    open_fence = fence
+    count = position = 0
+    for lines, line in enumerate(text.splitlines(keepends=True), start=1):
+        if not line.endswith("\n"):
+            break  # the line is still being written
         position += len(line)
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
-        elif not stripped and not in_fence and position < len(text):
+        marker = _FENCE.match(line)
+        if marker and (open_fence is None or line.strip().startswith(_closer(open_fence))):
+            open_fence = None if open_fence is not None else line.rstrip("\n").strip()
+        elif not line.strip() and open_fence is None and position < len(text):
             count += 1
             if count >= paragraphs:
-                cut = position
-                break
-    return cut
+                return Cut(position)
+        if lines >= max_lines and position < len(text):
+            return Cut(position, open_fence)
+    return None
+
+
+def _closer(opening: str) -> str:
+    found = _FENCE.match(opening)
+    return found.group(1) if found else "```"
 
 
 class EntryBlock(Widget):
@@ -101,6 +122,7 @@ class AnswerBlock(EntryBlock):
     def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
         super().__init__(entry, agent_label)
         self._frozen = 0  # characters of entry.text already in frozen chunks
+        self._fence: str | None = None  # a code fence open where the frozen chunks end
         self._tail = Static("", classes="answer-tail")
         self._shown_length = -1
         self._shown_interrupted = False
@@ -113,6 +135,11 @@ class AnswerBlock(EntryBlock):
     def on_mount(self) -> None:
         self.refresh_entry()
 
+    def _reopened(self, part: str) -> str:
+        """`part` as Markdown of its own: inside a code fence the frozen chunks left open,
+        it opens that fence again."""
+        return f"{self._fence}\n{part}" if self._fence is not None else part
+
     def refresh_entry(self) -> None:
         if self._tail.parent is None:
             return  # not composed yet: on_mount draws it, with everything up to then
@@ -121,14 +148,17 @@ class AnswerBlock(EntryBlock):
             return
         self._shown_length, self._shown_interrupted = len(text), self.entry.interrupted
         while True:
-            cut = freeze_point(text[self._frozen :], PARAGRAPHS_PER_CHUNK)
-            if not cut:
+            cut = freeze_point(text[self._frozen :], PARAGRAPHS_PER_CHUNK, self._fence)
+            if cut is None:
                 break
-            chunk = text[self._frozen : self._frozen + cut]
+            chunk = self._reopened(text[self._frozen : self._frozen + cut.at])
+            if cut.fence is not None:
+                chunk += _closer(cut.fence) + "\n"
             self.mount(Static(Markdown(chunk), classes="answer-chunk"), before=self._tail)
-            self._frozen += cut
+            self._frozen += cut.at
+            self._fence = cut.fence
         tail = text[self._frozen :]
-        parts: list[RenderableType] = [Markdown(tail)] if tail.strip() else []
+        parts: list[RenderableType] = [Markdown(self._reopened(tail))] if tail.strip() else []
         if self.entry.interrupted:
             parts.append(Text("(cut short)", style="italic dim"))
         self._tail.update(parts[0] if len(parts) == 1 else Group(*parts))
