@@ -163,8 +163,10 @@ class AgentUIApp(App[int]):
         remembered = load_ui_state().get("theme") if self._remember_theme else None
         wanted = self._theme_choice or remembered or DEFAULT_THEME
         if wanted not in self.available_themes:
-            self.notify(f"Unknown theme {wanted!r}; using {DEFAULT_THEME}.", severity="warning")
-            wanted = DEFAULT_THEME
+            # The person's last pick, if it still exists, beats the default.
+            fallback = remembered if remembered in self.available_themes else DEFAULT_THEME
+            self.notify(f"Unknown theme {wanted!r}; using {fallback}.", severity="warning")
+            wanted = fallback
         self.theme = wanted
         self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed(theme.name))
 

@@ -84,6 +84,11 @@ async def test_the_app_starts_despite_a_broken_theme_and_remembers_the_choice() 
         unknown = make_app(remember_theme=False, theme="no-such-theme")
         async with unknown.run_test():
             assert unknown.theme == "agentui-dark"
+        last = load_ui_state()["theme"]
+        assert last != "agentui-dark"
+        typo = make_app(remember_theme=True, theme="no-such-theme")
+        async with typo.run_test():
+            assert typo.theme == last, "a typo falls back to the last theme used"
     finally:
         for path in themes_dir.iterdir():
             path.unlink()
