@@ -83,11 +83,14 @@ def to_markdown(log: SessionLog, state: SessionState) -> str:
     for warning in log.warnings:
         out.append(f"- Note: {warning}")
     out += ["", "## Agent tree", ""]
+    # A session that ended mid-run leaves live agents behind: they were cut off (as --resume
+    # shows them), not still working or waiting.
+    cut_off = state.status == "interrupted"
     for node, depth in _walk(state):
-        out.append(f"{'  ' * depth}- {_node_line(node)}")
+        out.append(f"{'  ' * depth}- {_node_line(node, cut_off)}")
     for node, _ in _walk(state):
         out += ["", f"## {node.name} ({node.id})", ""]
-        out.append(f"Status: {node.status.value} · tokens: {node.usage.total_tokens:,}")
+        out.append(f"Status: {_status(node, cut_off)} · tokens: {node.usage.total_tokens:,}")
         if node.error:
             out.append(f"Error: {node.error}")
         out.append("")
@@ -118,8 +121,14 @@ def _walk(state: SessionState) -> list[tuple[AgentNode, int]]:
     return out
 
 
-def _node_line(node: AgentNode) -> str:
-    line = f"**{node.name}** ({node.id}) · {node.status.value} · {_one_line(node.task)}"
+def _status(node: AgentNode, cut_off: bool) -> str:
+    if cut_off and node.status.is_live:
+        return f"{node.status.value}, interrupted when the session ended"
+    return node.status.value
+
+
+def _node_line(node: AgentNode, cut_off: bool) -> str:
+    line = f"**{node.name}** ({node.id}) · {_status(node, cut_off)} · {_one_line(node.task)}"
     if node.usage.total_tokens:
         line += f" · {node.usage.total_tokens:,} tokens"
     return line
