@@ -217,15 +217,17 @@ class AgentUIApp(App[int]):
 
     def _questions_arrived(self, changes: BatchChanges) -> None:
         self.bell()
-        for query_id in changes.new_queries:
-            agent = (
-                self.model.agents[self.model.open_queries.get(query_id, "")]
-                if query_id in self.model.open_queries
-                else None
+        raised = [q for q in changes.new_queries if q in self.model.open_queries]
+        if len(raised) > 1:
+            # One toast for a burst: a dozen agents asking at once must not bury the screen.
+            self.notify(
+                f"{len(raised)} agents are waiting for you (ctrl+n goes from one to the next)",
+                title="Waiting for you",
             )
+        elif raised:
+            (query_id,) = raised
+            agent = self.model.agents[self.model.open_queries[query_id]]
             entry = self.model.entry_for_query(query_id)
-            if agent is None:
-                continue
             if entry is not None and entry.title == "approval":
                 self.notify(
                     f"{agent.name} wants to run {entry.tool} (ctrl+n)", title="Approval needed"

@@ -375,3 +375,16 @@ async def test_a_narrow_terminal_gives_the_transcript_the_monologue_s_room() -> 
         await pilot.resize_terminal(110, 30)
         await pilot.pause()
         assert app.monologue_view.display
+
+
+async def test_many_questions_at_once_make_one_notification() -> None:
+    ask = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
+    hold = Turn(text="one two three four five six seven", hang_after_chunks=2)
+    script = Script(agents={"main": [hold], "*": [ask]})
+    async with app_when(a1_is(S.RUNNING), "hold", script) as (app, pilot):
+        assert app.runtime is not None
+        for index in range(5):
+            app.runtime.start(f"ask {index}", parent_id="a1")
+        await settle(pilot, lambda: len(app.model.open_queries) == 5)
+        # The five questions came in one or a few flushes: far fewer toasts than questions.
+        assert 1 <= len(app._notifications) < 5
