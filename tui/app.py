@@ -438,7 +438,9 @@ class AgentUIApp(App[int]):
         yield from super().get_system_commands(screen)
         for key in KEYS:
             if key.palette and self.check_action(key.action, ()):
-                yield SystemCommand(key.description, f"key: {key.key}", self._runner(key.action))
+                # The footer's word first, so "All agents" finds what the footer calls so.
+                title = f"{key.label}: {key.description}"
+                yield SystemCommand(title, f"key: {key.key}", self._runner(key.action))
 
     def _runner(self, action: str) -> Callable[[], object]:
         return lambda: self.run_action(action)
@@ -562,6 +564,9 @@ class AgentUIApp(App[int]):
         current = self._focused_query()
         after = queries.index(current) + 1 if current in queries else 0
         self._focus_question(queries[after % len(queries)])
+
+    def action_toggle_folds(self) -> None:
+        self.transcript_view.action_toggle_folds()
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all

@@ -46,6 +46,7 @@ KEYS: tuple[Key, ...] = (
         "Monologue: the selected agent only, or every agent",
         show=False,
     ),
+    Key("x", "toggle_folds", "Fold", "Fold or unfold thinking and tool calls", show=False),
     Key("t", "change_theme", "Theme", "Pick a theme", show=False),
     Key("question_mark", "help", "Help", "Show every key"),
     Key("q", "quit", "Quit", "Quit (asks first while agents are running)"),
@@ -55,7 +56,6 @@ KEYS: tuple[Key, ...] = (
 BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "On a waiting agent: jump to its question. In a question: answer it."),
     ("1 / 2 / 3", "On a tool approval: allow once, always allow the tool, reject with a reason"),
-    ("x", "In the transcript: fold or unfold thinking and tool calls"),
     ("tab / shift+tab", "Move between the tree, the transcript and the monologue"),
     ("ctrl+p", "Command palette: every action by name"),
     ("ctrl+q", "Quit"),

@@ -260,9 +260,11 @@ async def test_agent_text_that_looks_like_markup_prints_literally() -> None:
 async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, _pilot):
         titles = {command.title for command in app.get_system_commands(app.screen)}
-        assert "Pause the selected agent" in titles
-        assert "Resume the selected agent" not in titles, "resume does not apply to a running agent"
-        assert "Show every key" in titles
+        assert "Pause: Pause the selected agent" in titles
+        assert not any(t.startswith("Resume:") for t in titles), "resume does not apply now"
+        assert "Help: Show every key" in titles
+        assert any(t.startswith("All agents:") for t in titles), "found by the footer's word"
+        assert "Fold: Fold or unfold thinking and tool calls" in titles
 
 
 async def test_r_continues_an_ended_agent_with_a_message() -> None:
