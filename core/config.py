@@ -49,6 +49,7 @@ from .limits import Limits
 from .monologue.config import MonologueConfig
 from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
+from .validation import error_location
 
 CONFIG_FILE = "config.toml"
 PROVIDERS = ("scripted", "anthropic")
@@ -278,7 +279,7 @@ def _config_error(exc: ValidationError, origin: Any) -> ConfigError:
     """One message: a line per problem, each naming where, the key and what is wrong."""
     lines: list[str] = []
     for error in exc.errors():
-        key = ".".join(str(p) for p in error["loc"]) or "(the file)"
+        key = error_location(error, "(the file)")
         lines.append(f"{origin(key)}: {key}: {_problem(key, error)}")
     return ConfigError("\n".join(lines))
 

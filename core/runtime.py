@@ -390,11 +390,7 @@ class Runtime:
         node = self._tree.get(agent_id)
         self._refuse_if_ended(node, "cancel")
         self._intervened(self._controls[agent_id], "cancel", reason)
-        for member in self._tree.subtree(agent_id):
-            control = self._controls[member.id]
-            if member.status.is_live:
-                control.stop_reason = control.stop_reason or reason
-                control.scope.cancel()
+        self._stop_subtree(agent_id, reason)
 
     def delete(self, agent_id: str) -> None:
         """Stop the agent and its subtree, mark them deleted, and tell the parent."""
@@ -585,6 +581,10 @@ class Runtime:
 
     def stop_subagent(self, agent_id: str, reason: str) -> None:
         """End a live subagent and its subtree on its parent's behalf (not an intervention)."""
+        self._stop_subtree(agent_id, reason)
+
+    def _stop_subtree(self, agent_id: str, reason: str) -> None:
+        """Cancel every live agent from `agent_id` down; the first reason given is kept."""
         for member in self._tree.subtree(agent_id):
             control = self._controls[member.id]
             if member.status.is_live:

@@ -338,23 +338,22 @@ class AgentUIApp(App[int]):
     def _leave_settled_query(self) -> None:
         """A query settled while it held the focus (answered elsewhere, its agent cancelled):
         give the keys back to the app."""
-        focused = self.focused
-        if focused is None:
-            return
-        for node in focused.ancestors_with_self:
-            if isinstance(node, QueryBlock):
-                if not node.entry.open:
-                    self.tree_view.focus()
-                return
+        block = self._focused_block()
+        if block is not None and not block.entry.open:
+            self.tree_view.focus()
 
     def _focused_query(self) -> str | None:
         """The open query whose block holds the focus, if any."""
+        block = self._focused_block()
+        return block.query_id if block is not None and block.entry.open else None
+
+    def _focused_block(self) -> QueryBlock | None:
+        """The question or approval block the focus is in (on it, or in its input)."""
         if self.focused is None:
             return None
-        for node in self.focused.ancestors_with_self:
-            if isinstance(node, QueryBlock):
-                return node.query_id if node.entry.open else None
-        return None
+        return next(
+            (n for n in self.focused.ancestors_with_self if isinstance(n, QueryBlock)), None
+        )
 
     # -- tasks and answers ---------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ..errors import AgentUIError
+from ..validation import describe_errors
 
 # The narrator is meant to be cheap: short aliases name a model family, the table says which
 # concrete id each means today. A config may override the table or name an id directly.
@@ -61,8 +62,4 @@ class MonologueConfig(BaseModel):
         try:
             return cls.model_validate(dict(data))
         except ValidationError as exc:
-            problems = "; ".join(
-                f"monologue.{'.'.join(str(p) for p in e['loc']) or '(table)'}: {e['msg']}"
-                for e in exc.errors()
-            )
-            raise MonologueConfigError(problems) from None
+            raise MonologueConfigError(describe_errors(exc, "(table)", "monologue.")) from None

@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ..errors import ScriptError
 from ..usage import Usage
+from ..validation import describe_errors
 
 
 class ScriptedToolCall(BaseModel):
@@ -126,7 +127,5 @@ class Script(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in e['loc']) or '(top)'}: {e['msg']}" for e in exc.errors()
-            )
+            problems = describe_errors(exc, "(top)")
             raise ScriptError(f"script {path} is invalid: {problems}") from None

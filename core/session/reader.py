@@ -16,6 +16,7 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from ..events import AnyEvent, Event, event_adapter
+from ..validation import error_location
 from .errors import SessionCorruptError, SessionError
 from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
 
@@ -155,7 +156,7 @@ def _add(log: SessionLog, line: bytes) -> None:
 
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
-    where = ".".join(str(p) for p in error["loc"])
+    where = error_location(error, "")
     return f"{where}: {error['msg']}" if where else error["msg"]
 
 

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from ..providers.base import ToolSpec
 from ..subagent import SubagentOutcome
+from ..validation import describe_errors
 
 
 class AgentServices(Protocol):
@@ -55,11 +56,7 @@ Handler = Callable[[Any, ToolContext], Awaitable[Any]]
 
 
 def _format_validation_error(tool_name: str, exc: ValidationError) -> str:
-    problems = []
-    for error in exc.errors():
-        where = ".".join(str(part) for part in error["loc"]) or "(arguments)"
-        problems.append(f"{where}: {error['msg']}")
-    return f"invalid arguments for {tool_name}: " + "; ".join(problems)
+    return f"invalid arguments for {tool_name}: " + describe_errors(exc, "(arguments)")
 
 
 def render_result(value: Any) -> str:

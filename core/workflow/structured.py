@@ -20,6 +20,7 @@ from ..errors import DecisionError
 from ..events import DecisionMade
 from ..loop import AgenticLoop, LoopHost
 from ..providers.base import ProviderRequest
+from ..validation import describe_errors
 from . import prompts
 from .decisions import Decision
 
@@ -48,11 +49,7 @@ def parse_decision(cls: type[D], text: str) -> D:
     try:
         return cls.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in error['loc']) or '(object)'}: {error['msg']}"
-            for error in exc.errors()
-        )
-        raise InvalidDecision(problems) from None
+        raise InvalidDecision(describe_errors(exc, "(object)")) from None
 
 
 def _with_prompt(messages: list[Message], prompt: str) -> list[Message]:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
 
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, Subscription
-from agentui.core.providers.script import Script, Turn
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
@@ -70,3 +72,29 @@ async def next_event(events: Subscription, kind: str, agent_id: str | None = Non
             if event.type == kind and (agent_id is None or event.agent_id == agent_id):
                 return event
     raise AssertionError(f"the stream ended before a {kind} event")
+
+
+@asynccontextmanager
+async def session_being_written(directory: Path) -> AsyncIterator[RecordingRuntime]:
+    """A recording runtime whose agent waits at a gate, with what it did so far on disk.
+
+    When the block ends the gate opens and the agent completes before the runtime closes.
+    """
+    release = anyio.Event()
+    runtime = recorded_runtime(
+        directory,
+        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
+        Turn(text="done"),
+        tools=[gate_tool(release)],
+    )
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("hold")
+        started = await next_event(events, "tool:start", root)
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(started.seq)
+        try:
+            yield runtime
+        finally:
+            release.set()
+        await runtime.wait(root)

@@ -25,6 +25,7 @@ from .session_helpers import (
     gate_tool,
     next_event,
     recorded_runtime,
+    session_being_written,
 )
 
 pytestmark = pytest.mark.anyio
@@ -196,22 +197,8 @@ async def test_a_resumed_agent_continues_its_saved_conversation_in_the_same_file
 
 
 async def test_a_session_still_being_written_cannot_be_resumed(tmp_path: Path) -> None:
-    release = anyio.Event()
-    runtime = recorded_runtime(
-        tmp_path,
-        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
-        Turn(text="done"),
-        tools=[gate_tool(release)],
-    )
-    async with runtime:
-        events = runtime.subscribe(maxsize=None)
-        root = runtime.start("hold")
-        started = await next_event(events, "tool:start", root)
-        with anyio.fail_after(SAFETY_NET_S):
-            await runtime.session.wait_written(started.seq)
+    async with session_being_written(tmp_path) as runtime:
         assert runtime.session.path is not None
         with pytest.raises(SessionError, match="still open in another agentui"):
             open_for_resume(str(runtime.session.path))
-        release.set()
-        await runtime.wait(root)
     assert open_for_resume(str(runtime.session.path)).interrupted == []

@@ -6,10 +6,9 @@ import json
 import re
 from pathlib import Path
 
-import anyio
 import pytest
 
-from agentui.core.providers.script import ScriptedToolCall, Turn
+from agentui.core.providers.script import Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.store import (
     find_session,
@@ -18,7 +17,10 @@ from agentui.core.session.store import (
     sessions_dir,
 )
 
-from .session_helpers import SAFETY_NET_S, gate_tool, next_event, recorded_runtime
+from .session_helpers import (
+    recorded_runtime,
+    session_being_written,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -73,22 +75,8 @@ async def test_listing_shows_id_start_task_status_agents_and_tokens(tmp_path: Pa
 
 
 async def test_a_session_being_written_lists_as_running(tmp_path: Path) -> None:
-    release = anyio.Event()
-    runtime = recorded_runtime(
-        tmp_path,
-        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
-        Turn(text="done"),
-        tools=[gate_tool(release)],
-    )
-    async with runtime:
-        events = runtime.subscribe(maxsize=None)
-        root = runtime.start("hold")
-        started = await next_event(events, "tool:start", root)
-        with anyio.fail_after(SAFETY_NET_S):
-            await runtime.session.wait_written(started.seq)
+    async with session_being_written(tmp_path):
         assert [i.status for i in list_sessions(tmp_path)] == ["running"]
-        release.set()
-        await runtime.wait(root)
     assert [i.status for i in list_sessions(tmp_path)] == ["completed"]
 
 

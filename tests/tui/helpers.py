@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-import anyio
 from textual.pilot import Pilot
 
 from agentui.core.clock import FrozenClock
@@ -15,7 +14,7 @@ from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tools.tool import Tool, tool
+from agentui.core.tools.tool import Tool
 from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
 
@@ -68,18 +67,6 @@ def status_of(app: AgentUIApp, agent_id: str) -> Callable[[], AgentStatus | None
 
 def has_status(app: AgentUIApp, agent_id: str, status: AgentStatus) -> Callable[[], bool]:
     return lambda: status_of(app, agent_id)() is status
-
-
-def gate_tool(release: anyio.Event) -> Tool:
-    """A tool `gate` that holds its agent until `release` is set."""
-
-    @tool(no_timeout=True)
-    async def gate() -> str:
-        """Wait for the test."""
-        await release.wait()
-        return "released"
-
-    return gate
 
 
 def kinds(app: AgentUIApp, agent_id: str) -> list[str]:

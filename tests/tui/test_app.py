@@ -16,7 +16,8 @@ from agentui.tui.widgets.help import HelpScreen
 from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.transcript import Transcript
 
-from .helpers import a1_is, app_when, gate_tool, has_status, kinds, make_app, provider_of, settle
+from ..core.session_helpers import gate_tool
+from .helpers import a1_is, app_when, has_status, kinds, make_app, provider_of, settle
 
 pytestmark = pytest.mark.anyio
 
