@@ -31,7 +31,7 @@ class AgentControl:
         # Interventions waiting for the agent's next model call.
         self.pending_instructions: str | None = None
         self.pending_content: str | None = None
-        self.notes: list[str] = []
+        self.notes: list[tuple[str, str]] = []  # (note id, text), oldest first
         self.open_queries: set[str] = set()
         self.interventions: list[str] = []  # kinds applied to this agent, in order (a report)
         self._pause_listeners: list[PauseListener] = []

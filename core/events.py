@@ -274,20 +274,44 @@ class ApprovalDecided(Event):
     source: Literal["person", "remembered", "policy"] = "person"
 
 
-InterventionKind = Literal["pause", "resume", "cancel", "delete", "modify", "comment"]
+# "comment" is what sessions written before steer existed call a steer.
+InterventionKind = Literal["pause", "resume", "cancel", "delete", "modify", "steer", "comment"]
+ModifiedPart = Literal["instructions", "task"]
 
 
 class InterventionApplied(Event):
     type: Literal["intervention:applied"] = "intervention:applied"
     kind: InterventionKind
     detail: str = ""
+    # A modify's new text, so every front end shows the new task at once (None: unchanged).
+    instructions: str | None = None
+    content: str | None = None
 
 
 class NoteQueued(Event):
-    """Text the agent will see in its next model call (a comment, a child's deletion, ...)."""
+    """Text the agent will see in its next model call (a steer, a child's deletion, ...)."""
 
     type: Literal["note:queued"] = "note:queued"
     text: str
+    note_id: str = ""
+    from_person: bool = False  # a steer: the person's own words
+
+
+class NotesDelivered(Event):
+    """Queued notes and a pending modify went into the conversation for the next model call."""
+
+    type: Literal["note:delivered"] = "note:delivered"
+    note_ids: list[str] = Field(default_factory=list)
+    modified: list[ModifiedPart] = Field(default_factory=list)
+
+
+class InterventionsUnused(Event):
+    """A run ended before the model read what the person queued (a steer, a modify): it is
+    kept, and a continued run (`send`) delivers it."""
+
+    type: Literal["intervention:unused"] = "intervention:unused"
+    note_ids: list[str] = Field(default_factory=list)
+    modified: list[ModifiedPart] = Field(default_factory=list)
 
 
 class UsageUpdated(Event):
@@ -370,6 +394,8 @@ AnyEvent = Annotated[
     | ApprovalDecided
     | InterventionApplied
     | NoteQueued
+    | NotesDelivered
+    | InterventionsUnused
     | UsageUpdated
     | WorkflowStepStarted
     | DecisionMade

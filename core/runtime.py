@@ -49,7 +49,10 @@ from .events import (
     ExecutionStarted,
     InterventionApplied,
     InterventionKind,
+    InterventionsUnused,
+    ModifiedPart,
     NoteQueued,
+    NotesDelivered,
     QueryAnswered,
     QueryDeclined,
     QueryRaised,
@@ -428,7 +431,7 @@ class Runtime:
         node = control.node
         if not node.status.is_live:
             raise CommandRefusedError(
-                f"agent {agent_id} is {node.status}; only a live agent can be modified"
+                f"{node.name} is {node.status}; only a live agent can be modified"
             )
         if instructions is not None:
             control.pending_instructions = instructions
@@ -438,23 +441,35 @@ class Runtime:
         node.user_comment = UserComment.MODIFY
         changed = " and ".join(
             part
-            for part, value in (("instructions", instructions), ("content", content))
+            for part, value in (("instructions", instructions), ("task", content))
             if value is not None
         )
-        self._intervened(control, "modify", f"new {changed}")
+        self._bus.emit(
+            InterventionApplied,
+            node.id,
+            kind="modify",
+            detail=changed,
+            instructions=instructions,
+            content=content,
+        )
+        control.interventions.append("modify")
         self._settle(control, f"modified: new {changed}")
 
-    def comment(self, agent_id: str, text: str) -> None:
-        """Pass a note from the person into the agent's next model call."""
+    def steer(self, agent_id: str, text: str) -> None:
+        """Queue the person's message into the agent's next model call, without stopping it."""
         control = self._control(agent_id)
-        if not control.node.status.is_live:
+        node = control.node
+        if not text.strip():
+            raise CommandRefusedError("an empty message steers nothing")
+        if not node.status.is_live:
             raise CommandRefusedError(
-                f"agent {agent_id} is {control.node.status}; it will not read a comment"
+                f"{node.name} is {node.status} and will make no further model call; "
+                "continue it with the message instead"
             )
-        control.node.user_comment = UserComment.COMMENT
-        control.node.comment = text
-        self._intervened(control, "comment", text)
-        self._queue_note(control, f"A note from the person: {text}")
+        node.user_comment = UserComment.COMMENT
+        node.comment = text
+        self._intervened(control, "steer", text)
+        self._queue_note(control, text, from_person=True)
 
     def answer(self, query_id: str, text: str | None) -> None:
         """Answer an open query, or decline it with None.
@@ -723,13 +738,19 @@ class Runtime:
                 self._intervened(control, "pause")
             self._settle(control, reason)
 
-    def _queue_note(self, control: AgentControl, text: str) -> None:
-        control.notes.append(text)
-        self._bus.emit(NoteQueued, control.node.id, text=text)
+    def _queue_note(self, control: AgentControl, text: str, *, from_person: bool = False) -> None:
+        note_id = self._ids.next("n")
+        # The model is told whose words a steer is; the event keeps them as typed.
+        said = f"A message from the person: {text}" if from_person else text
+        control.notes.append((note_id, said))
+        self._bus.emit(
+            NoteQueued, control.node.id, text=text, note_id=note_id, from_person=from_person
+        )
 
     def _apply_interventions(self, control: AgentControl, conversation: Conversation) -> None:
         notes: list[str] = []
-        if control.has_pending_modification:
+        modified = self._pending_parts(control)
+        if modified:
             if control.pending_instructions is not None:
                 conversation.instructions = control.pending_instructions
             if control.pending_content is not None:
@@ -739,10 +760,33 @@ class Runtime:
             )
             control.pending_instructions = control.pending_content = None
             self._settle(control, "modification applied")
-        notes.extend(control.notes)
+        delivered = [note_id for note_id, _ in control.notes]
+        notes.extend(text for _, text in control.notes)
         control.notes.clear()
         if notes:
             conversation.add_user_note("\n".join(notes))
+            self._bus.emit(NotesDelivered, control.node.id, note_ids=delivered, modified=modified)
+
+    @staticmethod
+    def _pending_parts(control: AgentControl) -> list[ModifiedPart]:
+        parts: list[ModifiedPart] = []
+        if control.pending_instructions is not None:
+            parts.append("instructions")
+        if control.pending_content is not None:
+            parts.append("task")
+        return parts
+
+    def _report_unused(self, control: AgentControl) -> None:
+        """The run ended with a steer or modify the model never read: say so (a continued
+        run still delivers it)."""
+        modified = self._pending_parts(control)
+        if control.notes or modified:
+            self._bus.emit(
+                InterventionsUnused,
+                control.node.id,
+                note_ids=[note_id for note_id, _ in control.notes],
+                modified=modified,
+            )
 
     async def _run_agent(self, control: AgentControl, task: str) -> None:
         node = control.node
@@ -814,6 +858,8 @@ class Runtime:
                 )
                 final = AgentStatus.DELETED if control.delete_requested else AgentStatus.CANCELLED
                 self._set_status(node, final, reason)
+            if node.status is not AgentStatus.DELETED:
+                self._report_unused(control)
             if control.paused:
                 control.resume()
             control.done.set()

@@ -119,6 +119,9 @@ class RunViewModel:
                 elif agent.status is AgentStatus.RUNNING:
                     agent.ended_ts = None
                 changes.relabel.add(agent.id)
+            case ev.InterventionApplied(kind="modify", content=str(content)):
+                agent.task = content  # the tree and the transcript's title show it at once
+                changes.relabel.add(agent.id)
             case ev.ExecutionFailed(error=error):
                 agent.error = error
                 self.last_error = (agent.name, error)

@@ -145,9 +145,11 @@ class SessionFold:
             case ev.InterventionApplied(kind="delete"):
                 for member in self._subtree(agent_id):
                     member.user_comment = UserComment.DELETE
-            case ev.InterventionApplied(kind="modify"):
+            case ev.InterventionApplied(kind="modify", content=content):
                 node.user_comment = UserComment.MODIFY
-            case ev.InterventionApplied(kind="comment", detail=detail):
+                if content is not None:
+                    node.user_content = content
+            case ev.InterventionApplied(kind="steer" | "comment", detail=detail):
                 node.user_comment = UserComment.COMMENT
                 node.comment = detail
             case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):

@@ -17,7 +17,14 @@ from .. import events as ev
 # What stands for thinking the API sent encrypted (the block itself goes back to the model).
 REDACTED_THINKING = "encrypted by the API; it goes back to the model unread"
 
-ItemKind = Literal["task", "text", "thinking", "tool", "question", "notice", "error"]
+ItemKind = Literal["task", "text", "thinking", "tool", "question", "steer", "notice", "error"]
+
+# How a steer's line reads as it goes: queued, then read by the model, or never read.
+STEER_QUEUED = "queued for its next model call"
+STEER_DELIVERED = "delivered with its next model call"
+STEER_UNUSED = (
+    "not delivered: it ended before another model call (r continues it; it reads this first)"
+)
 
 _uids = itertools.count(1)
 
@@ -141,13 +148,11 @@ class TranscriptBuilder:
                 self._close(query_id, answer, declined=False)
             case ev.QueryDeclined(query_id=query_id, reason=reason):
                 self._close(query_id, reason, declined=True)
-            case ev.StatusChanged(old=old, new=new, reason=reason) if new in (
-                "cancelled",
-                "deleted",
-                "modified",
-            ) and not (new == "modified" and old == "paused"):  # a resume, not a new change
+            case ev.StatusChanged(new=new, reason=reason) if new in ("cancelled", "deleted"):
                 said = reason if reason.startswith(f"{new}:") else f"{new}: {reason}"
                 self._new("notice", said, event)
+            case ev.InterventionApplied(kind="modify", instructions=instructions, content=content):
+                self._new("notice", _modification(instructions, content), event, title="modified")
             case ev.ExecutionFailed(error=error):
                 self._new("error", error, event, title="error", failed=True)
             case ev.LLMFailed(error=error, retryable=retryable, streamed=streamed):
@@ -160,10 +165,35 @@ class TranscriptBuilder:
                 self._new("notice", f"{reason}; asking the model again", event, title="cut")
             case ev.ExecutionCancelled(partial_text=partial) if partial:
                 self.interrupt_stream()
+            case ev.NoteQueued(text=text, from_person=True, note_id=note_id):
+                self._new("steer", text, event, title="you", key=note_id, detail=STEER_QUEUED)
             case ev.NoteQueued(text=text):
                 self._new("notice", text, event, title="note")
+            case ev.NotesDelivered(note_ids=note_ids):
+                self._mark_notes(note_ids, STEER_DELIVERED)
+            case ev.InterventionsUnused(note_ids=note_ids, modified=modified):
+                self._mark_notes(note_ids, STEER_UNUSED, failed=True)
+                if modified:
+                    what = {
+                        ("instructions",): "new instructions were",
+                        ("task",): "new task was",
+                    }.get(tuple(modified), "new instructions and task were")
+                    self._new(
+                        "notice",
+                        f"the {what} not used: it ended before another model call. "
+                        "r continues it under them.",
+                        event,
+                        title="not used",
+                    )
             case _:
                 pass
+
+    def _mark_notes(self, note_ids: list[str], detail: str, *, failed: bool = False) -> None:
+        for note_id in note_ids:
+            item = self._by_key.get(note_id)
+            if item is not None and item.kind == "steer":
+                item.detail, item.failed = detail, failed
+                self._on_changed(item)
 
     def _finish(self, call_id: str, result: str, *, failed: bool) -> bool:
         item = self._by_key.get(call_id)
@@ -184,6 +214,14 @@ class TranscriptBuilder:
             item.detail = f"(declined: {answer})" if declined else answer
         item.open = False
         self._on_changed(item)
+
+
+def _modification(instructions: str | None, content: str | None) -> str:
+    """What a modify changed, by name: 'new task: ...', never the status it left behind."""
+    if content is None:
+        return "new instructions, from its next model call"
+    changed = "new instructions and task" if instructions is not None else "new task"
+    return f"{changed}, from its next model call: {content}"
 
 
 def format_arguments(arguments: dict[str, object]) -> str:

@@ -454,8 +454,10 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "query_id": "q1",
         "source": "person",
     },
-    "intervention:applied": {"kind": "modify", "detail": "new instructions"},
-    "note:queued": {"text": "A note from the person: hi"},
+    "intervention:applied": {"kind": "modify", "detail": "task", "content": "new task"},
+    "note:queued": {"text": "hi", "note_id": "n-1", "from_person": True},
+    "note:delivered": {"note_ids": ["n-1"], "modified": ["task"]},
+    "intervention:unused": {"note_ids": ["n-2"], "modified": ["instructions"]},
     "usage:updated": {"delta": USAGE, "total": USAGE + USAGE},
     "monologue": {
         "entry": NarrativeEntry(
@@ -487,7 +489,7 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
             usage=USAGE,
             total_usage=USAGE + USAGE,
             duration_s=1.5,
-            interventions=["comment"],
+            interventions=["steer"],
         )
     },
 }

@@ -1,5 +1,5 @@
 """Interventions through the Runtime on the scripted provider: pause, resume, cancel, delete,
-modify, comment, queries and shutdown. Deterministic: no sleeps, only events and checkpoints."""
+modify, steer, queries and shutdown. Deterministic: no sleeps, only events and checkpoints."""
 
 from __future__ import annotations
 
@@ -478,7 +478,7 @@ async def test_delete_of_a_completed_agent_marks_it_deleted() -> None:
             runtime.send(a, "more")
 
 
-# -- modify and comment --------------------------------------------------------------------
+# -- modify and steer ----------------------------------------------------------------------
 
 
 @pytest.mark.anyio
@@ -535,6 +535,15 @@ async def test_modify_changes_the_next_request(
         ]
         [change] = rec.of(a, "intervention:applied")
         assert change.kind == "modify"  # type: ignore[attr-defined]
+        # The new text is in the event, so a screen shows the new task at once.
+        assert (change.instructions, change.content) == (instructions, content)  # type: ignore[attr-defined]
+        named = {("NEW INSTRUCTIONS", None): "instructions", (None, "NEW TASK TEXT"): "task"}
+        assert change.detail == named.get((instructions, content), "instructions and task")  # type: ignore[attr-defined]
+        [delivered] = rec.of(a, "note:delivered")
+        assert delivered.modified == [  # type: ignore[attr-defined]
+            part for part, v in (("instructions", instructions), ("task", content)) if v
+        ]
+        assert not rec.of(a, "intervention:unused")
 
 
 @pytest.mark.anyio
@@ -589,14 +598,14 @@ async def test_modify_before_the_agent_starts() -> None:
 
 
 @pytest.mark.anyio
-async def test_comment_reaches_the_next_request() -> None:
+async def test_steer_reaches_the_next_request_and_says_when() -> None:
     release = anyio.Event()
     runtime, provider = build(Script.for_all(call_gate(), Turn(text="noted")), release=release)
     async with runtime:
         rec = Recorder(runtime)
         a = runtime.start("task")
         await rec.wait_for(match("tool:start", a))
-        runtime.comment(a, "Prefer metric units.")
+        runtime.steer(a, "Prefer metric units.")
         assert runtime.node(a).status is S.RUNNING
         assert runtime.node(a).comment == "Prefer metric units."
         assert runtime.node(a).user_comment is UserComment.COMMENT
@@ -604,15 +613,62 @@ async def test_comment_reaches_the_next_request() -> None:
         await runtime.wait(a)
         rec.sync()
         [note] = rec.of(a, "note:queued")
-        assert note.text == "A note from the person: Prefer metric units."  # type: ignore[attr-defined]
+        assert note.text == "Prefer metric units."  # type: ignore[attr-defined]
+        assert note.from_person  # type: ignore[attr-defined]
         [change] = rec.of(a, "intervention:applied")
-        assert (change.kind, change.detail) == ("comment", "Prefer metric units.")  # type: ignore[attr-defined]
+        assert (change.kind, change.detail) == ("steer", "Prefer metric units.")  # type: ignore[attr-defined]
+        [delivered] = rec.of(a, "note:delivered")
+        assert delivered.note_ids == [note.note_id]  # type: ignore[attr-defined]
+        [second_request] = rec.of(a, "llm:request")[1:]
+        assert note.seq < delivered.seq < second_request.seq
+        assert not rec.of(a, "intervention:unused")
         first, second = requests_of(provider, a)
         assert not any("Prefer metric units." in t for t in texts(first))
         last = second.messages[-1]
         assert last.role == "user"
         assert last.tool_results and last.tool_results[0].content == "released"
-        assert any("Prefer metric units." in t for t in texts(second))
+        assert any("A message from the person: Prefer metric units." in t for t in texts(second))
+
+
+@pytest.mark.anyio
+async def test_a_steer_the_agent_never_reads_is_reported_unused_and_a_continue_delivers_it() -> (
+    None
+):
+    release = anyio.Event()
+    # The tool call is the agent's last act: after it, the model is not asked again.
+    runtime, provider = build(Script.for_all(call_gate(), Turn(text="done")), release=release)
+    async with runtime:
+        rec = Recorder(runtime)
+        a = runtime.start("task")
+        await rec.wait_for(match("tool:start", a))
+        runtime.modify(a, content="a better task")
+        release.set()
+        await runtime.wait(a)
+        rec.sync()
+        # Modified during its last tool call, the model's next call still reads it.
+        assert rec.of(a, "note:delivered")
+
+    runtime, provider = build(
+        Script.for_all(Turn(text="a long answer", hang_after_chunks=1), Turn(text="more"))
+    )
+    async with runtime:
+        rec = Recorder(runtime)
+        a = runtime.start("task")
+        await rec.wait_for(match("text:delta", a))  # its last model call is under way
+        runtime.steer(a, "Also cover costs.")
+        runtime.cancel(a)
+        await runtime.wait(a)
+        rec.sync()
+        [unused] = rec.of(a, "intervention:unused")
+        [note] = rec.of(a, "note:queued")
+        assert unused.note_ids == [note.note_id]  # type: ignore[attr-defined]
+        assert not rec.of(a, "note:delivered")
+        with pytest.raises(CommandRefusedError, match="will make no further model call"):
+            runtime.steer(a, "too late")
+        runtime.send(a, "Go on.")
+        await rec.wait_for(match("note:delivered", a))
+        await runtime.wait(a)
+        assert any("Also cover costs." in t for t in texts(requests_of(provider, a)[-1]))
 
 
 # -- refused commands ----------------------------------------------------------------------
@@ -641,7 +697,7 @@ async def test_commands_on_ended_agents_are_refused() -> None:
                 lambda i=agent_id: runtime.cancel(i),
                 lambda i=agent_id: runtime.modify(i, instructions="new"),
                 lambda i=agent_id: runtime.modify(i, content="new"),
-                lambda i=agent_id: runtime.comment(i, "hello"),
+                lambda i=agent_id: runtime.steer(i, "hello"),
             ]
             for command in commands:
                 with pytest.raises(CommandRefusedError):
@@ -663,7 +719,7 @@ async def test_unknown_agent_ids_raise() -> None:
             lambda: runtime.cancel("nope"),
             lambda: runtime.delete("nope"),
             lambda: runtime.modify("nope", content="x"),
-            lambda: runtime.comment("nope", "x"),
+            lambda: runtime.steer("nope", "x"),
             lambda: runtime.send("nope", "x"),
             lambda: runtime.agent("nope"),
             lambda: runtime.node("nope"),

@@ -450,7 +450,7 @@ async def test_modify_while_waiting_changes_the_next_calls() -> None:
     assert report_of(runtime).interventions == ["modify"]
 
 
-async def test_a_comment_reaches_the_next_model_call_as_a_note() -> None:
+async def test_a_steer_reaches_the_next_model_call_as_a_note() -> None:
     release = anyio.Event()
 
     @tool(name=GATE, no_timeout=True)
@@ -467,13 +467,13 @@ async def test_a_comment_reaches_the_next_model_call_as_a_note() -> None:
         recorder = Recorder(runtime)
         root = runtime.start("Task")
         await recorder.wait_for(is_type("tool:start"))
-        runtime.comment(root, "Prefer trains.")
+        runtime.steer(root, "Prefer trains.")
         release.set()
         with anyio.fail_after(10):
             await runtime.wait(root)
     second = turns_of(provider, root)[1]
-    assert "A note from the person: Prefer trains." in user_texts(second.messages)
-    assert report_of(runtime).interventions == ["comment"]
+    assert "A message from the person: Prefer trains." in user_texts(second.messages)
+    assert report_of(runtime).interventions == ["steer"]
 
 
 async def test_deleting_the_agent_stops_it_and_its_subagents() -> None:
