@@ -3,7 +3,7 @@
     writer.py     SessionWriter: the service that writes a runtime's events (batched, off-loop)
     recording.py  RecordingRuntime: a Runtime that attaches its writer when it starts
     store.py      where sessions live, their ids, listing, `last`
-    reader.py     loading a file (a torn last line is skipped with a warning)
+    reader.py     loading a file (damaged lines are skipped with a warning naming each)
     fold.py       events -> SessionState: the tree, transcripts, monologue
     resume.py     a saved session back in a runtime; interrupted agents closed as cancelled
     export.py     Markdown and JSON
@@ -14,7 +14,7 @@ prints them, with conversation records between them. API keys never enter any of
 
 from __future__ import annotations
 
-from .errors import SessionCorruptError, SessionError
+from .errors import SessionError
 from .export import EXPORT_FORMATS, export_session
 from .fold import INTERRUPTED, SessionFold, SessionState, fold_log, fold_session
 from .reader import SessionLog, read_header, read_session
@@ -33,7 +33,6 @@ __all__ = [
     "NewSession",
     "RecordingRuntime",
     "ResumePlan",
-    "SessionCorruptError",
     "SessionError",
     "SessionFold",
     "SessionHeader",

@@ -1,9 +1,12 @@
 """Loading a session file: its header, its events and its conversation records.
 
-A line counts only when it ends with a newline: the writer writes whole lines, so a final piece
-without one is the tail of a write cut short by a crash. That piece, or a last whole line that
-does not parse, is skipped with a warning. Any other line that does not parse means the file was
-damaged or edited: that is an error naming the line.
+Damage never costs more than the damaged lines. A line that does not parse (not UTF-8, not
+JSON, or JSON that is not a valid event or record) is skipped with a warning naming it, and
+everything written whole around it is kept. A line counts only when it ends with a newline:
+the writer writes whole lines, so a final piece without one (or a last whole line that does
+not parse) is the tail of a write cut short by a crash, which is skipped too but not counted
+as damage. A damaged header leaves the events readable under a stand-in header; a file in
+which nothing parses is not a session file.
 """
 
 from __future__ import annotations
@@ -15,18 +18,27 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from ..events import AnyEvent, Event, event_adapter
+from ..events import AgentSpawned, AnyEvent, Event, TextDelta, ThinkingDelta, event_adapter
 from ..validation import error_location
-from .errors import SessionCorruptError, SessionError
+from .errors import SessionError
 from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
 
-# Prefixes of the lines a quick scan (listing) may skip unparsed: text streams as many small
-# events that change nothing a listing shows. `model_dump_json` writes `type` first.
-_DELTA_PREFIXES = (b'{"type":"text:delta"', b'{"type":"thinking:delta"')
+# Prefixes of the lines a quick scan (listing) checks but does not keep: text streams as many
+# small events that change nothing a listing shows. `model_dump_json` writes `type` first.
+_DELTA_MODELS: dict[bytes, type[Event]] = {
+    b'{"type":"text:delta"': TextDelta,
+    b'{"type":"thinking:delta"': ThinkingDelta,
+}
+_DELTA_PREFIXES = tuple(_DELTA_MODELS)
 
 _KNOWN_TYPES: frozenset[str] = frozenset(
     member.model_fields["type"].default for member in get_args(get_args(AnyEvent)[0])
 )
+
+# Past this many, damaged lines are summed up in one warning instead of one each.
+MAX_LINE_WARNINGS = 20
+
+UNKNOWN = "unknown"  # what a stand-in header says for what only the lost header knew
 
 
 @dataclass(slots=True)
@@ -42,6 +54,8 @@ class SessionLog:
     valid_bytes: int = 0
     # Events of types this version does not know (a newer agentui wrote them): left out.
     unknown_events: int = 0
+    # Numbers of the damaged lines that were skipped (a crash's torn tail is not among them).
+    damaged_lines: list[int] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -56,8 +70,18 @@ class _Problem(Exception):
     """A line that does not parse (kept apart from pydantic's errors to name the line)."""
 
 
+@dataclass(slots=True)
+class _Body:
+    """What the lines after the header hold, gathered while reading."""
+
+    events: list[Event] = field(default_factory=list)
+    conversations: list[ConversationRecord] = field(default_factory=list)
+    unknown_events: int = 0
+
+
 def read_session(path: Path, *, skip_deltas: bool = False) -> SessionLog:
-    """Load a session file. `skip_deltas` leaves text and thinking deltas out (for listings)."""
+    """Load a session file. `skip_deltas` checks text and thinking deltas but leaves them out
+    (for listings: they change nothing a listing shows, yet damage in them still counts)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -66,54 +90,132 @@ def read_session(path: Path, *, skip_deltas: bool = False) -> SessionLog:
         raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
     pieces = data.split(b"\n")
     tail = pieces.pop()  # b"" when the file ends with a newline, as the writer leaves it
-    warnings: list[str] = []
-    if tail:
-        warnings.append(
-            f"{path}:{len(pieces) + 1}: skipped an incomplete last line "
-            "(the session ended in the middle of a write)"
-        )
-    valid_bytes = len(data) - len(tail)
     if not pieces:
         raise SessionError(f"{path}: not a session file: it has no header line")
+    header: SessionHeader | None = None
     try:
         header = _header(pieces[0])
     except _Problem as exc:
-        raise SessionError(f"{path}: not a session file: {exc}") from None
-    if header.format > FORMAT_VERSION:
+        header_problem = str(exc)
+    if header is not None and header.format > FORMAT_VERSION:
         raise SessionError(
             f"{path}: written in session format {header.format} by agentui {header.agentui}; "
             f"this agentui reads format {FORMAT_VERSION} and older: upgrade it"
         )
-    log = SessionLog(path, header, warnings=warnings, valid_bytes=valid_bytes)
+
+    body = _Body()
+    damaged: dict[int, str] = {}  # line number -> what is wrong with it
+    tail_notes: list[str] = []
+    valid_bytes = len(data) - len(tail)
     last = len(pieces) - 1
-    for index in range(1, len(pieces)):
+    first_recovered = False  # a header-less file whose line 1 is an event
+    for index in range(0 if header is None else 1, len(pieces)):
         line = pieces[index]
-        if skip_deltas and line.startswith(_DELTA_PREFIXES):
+        skipped = skip_deltas and line.startswith(_DELTA_PREFIXES)
+        if skipped and _is_valid_delta(line):
             continue
         try:
-            _add(log, line)
+            _add(body, line, keep=not skipped)
         except _Problem as exc:
+            if index == 0:
+                continue  # the damaged header: reported once, below
             if index == last and not tail:
-                warnings.append(
+                tail_notes.append(
                     f"{path}:{index + 1}: skipped a damaged last line "
                     f"(the session ended in the middle of a write): {exc}"
                 )
-                log.valid_bytes -= len(line) + 1
+                valid_bytes -= len(line) + 1
                 continue
-            raise SessionCorruptError(str(path), index + 1, str(exc)) from None
-    if log.unknown_events:
+            damaged[index + 1] = str(exc)
+        else:
+            first_recovered = first_recovered or index == 0
+    if tail:
+        tail_notes.append(
+            f"{path}:{len(pieces) + 1}: skipped an incomplete last line "
+            "(the session ended in the middle of a write)"
+        )
+
+    warnings: list[str] = []
+    damaged_lines = list(damaged)
+    if header is None:
+        if not body.events and not body.conversations:
+            raise SessionError(f"{path}: not a session file: {header_problem}")
+        header = _stand_in_header(path, body.events)
+        if not first_recovered:
+            damaged_lines.insert(0, 1)
         warnings.append(
-            f"{path}: left out {log.unknown_events} event(s) of types this agentui does not "
+            f"{path}:1: the session header is damaged ({header_problem}): its events are "
+            "recovered under a stand-in header (id from the file name, start from the first "
+            "event, provider and model unknown)"
+        )
+    warnings += _line_warnings(path, damaged)
+    warnings += tail_notes
+    if body.unknown_events:
+        warnings.append(
+            f"{path}: left out {body.unknown_events} event(s) of types this agentui does not "
             "know (written by a newer version)"
         )
-    return log
+    for agent_id in _conversation_gaps(body.conversations):
+        warnings.append(
+            f"{path}: agent {agent_id!r} lost part of its saved conversation with a damaged "
+            "line; continuing it sends the model what is left"
+        )
+    return SessionLog(
+        path,
+        header,
+        events=body.events,
+        conversations=body.conversations,
+        warnings=warnings,
+        valid_bytes=valid_bytes,
+        unknown_events=body.unknown_events,
+        damaged_lines=damaged_lines,
+    )
+
+
+def _line_warnings(path: Path, damaged: dict[int, str]) -> list[str]:
+    numbers = list(damaged)  # in line order
+    out = [f"{path}:{n}: skipped a damaged line: {damaged[n]}" for n in numbers[:MAX_LINE_WARNINGS]]
+    rest = numbers[MAX_LINE_WARNINGS:]
+    if rest:
+        shown = ", ".join(str(n) for n in rest[:10]) + (", ..." if len(rest) > 10 else "")
+        out.append(f"{path}: skipped {len(rest)} more damaged lines (lines {shown})")
+    return out
+
+
+def _stand_in_header(path: Path, events: list[Event]) -> SessionHeader:
+    """What can be known of a session whose header line is lost: enough to list and resume it."""
+    task = next((e.task for e in events if isinstance(e, AgentSpawned) and e.parent_id is None), "")
+    return SessionHeader(
+        agentui=UNKNOWN,
+        id=path.stem,
+        started=events[0].ts if events else _mtime(path),
+        task=task,
+        provider=UNKNOWN,
+        model=UNKNOWN,
+    )
+
+
+def _conversation_gaps(conversations: list[ConversationRecord]) -> list[str]:
+    """Agents with a record that keeps more messages than the records before it hold."""
+    held: dict[str, int] = {}
+    gaps: dict[str, None] = {}
+    for record in conversations:
+        have = held.get(record.agent_id, 0)
+        if record.keep > have:
+            gaps[record.agent_id] = None
+        held[record.agent_id] = min(have, record.keep) + len(record.append)
+    return list(gaps)
 
 
 def _json(line: bytes) -> dict[str, Any]:
     if not line.strip():
         raise _Problem("the line is empty")
     try:
-        value = json.loads(line)
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _Problem(f"not UTF-8 text (a bad byte at column {exc.start + 1})") from None
+    try:
+        value = json.loads(text)
     except ValueError as exc:
         raise _Problem(f"not valid JSON ({exc})") from None
     if not isinstance(value, dict):
@@ -131,12 +233,13 @@ def _header(line: bytes) -> SessionHeader:
         raise _Problem(f"bad header: {_first_error(exc)}") from None
 
 
-def _add(log: SessionLog, line: bytes) -> None:
+def _add(body: _Body, line: bytes, *, keep: bool = True) -> None:
+    """Check one line and, when `keep`, add what it holds; raise _Problem when damaged."""
     value = _json(line)
     record = value.get("record")
     if record == "conversation":
         try:
-            log.conversations.append(ConversationRecord.model_validate(value))
+            body.conversations.append(ConversationRecord.model_validate(value))
         except ValidationError as exc:
             raise _Problem(f"bad conversation record: {_first_error(exc)}") from None
         return
@@ -146,18 +249,42 @@ def _add(log: SessionLog, line: bytes) -> None:
     if not isinstance(kind, str):
         raise _Problem("neither an event (no `type`) nor a record")
     if kind not in _KNOWN_TYPES:
-        log.unknown_events += 1
+        body.unknown_events += 1
         return
     try:
-        log.events.append(event_adapter.validate_python(value))
+        event = event_adapter.validate_python(value)
     except ValidationError as exc:
         raise _Problem(f"bad {kind} event: {_first_error(exc)}") from None
+    if keep:
+        body.events.append(event)
+
+
+def _is_valid_delta(line: bytes) -> bool:
+    """The quick check of a delta a listing leaves out: pydantic parses the bytes itself.
+
+    Only a yes is final: anything it rejects goes through the full check, which names the
+    problem, so a listing and a full read always count the same damaged lines.
+    """
+    if b'"record"' in line:
+        return False
+    try:
+        _DELTA_MODELS[line[: line.index(b'",') + 1]].model_validate_json(line)
+    except (ValueError, KeyError):
+        return False
+    return True
 
 
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
     where = error_location(error, "")
     return f"{where}: {error['msg']}" if where else error["msg"]
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def read_header(path: Path) -> SessionHeader:

@@ -44,10 +44,12 @@ class SessionInfo:
     path: Path
     started: float
     task: str
-    status: str  # a SessionState.status, "running" while a process writes it, or "unreadable"
+    # A SessionState.status, "running" while a process writes it, "damaged (N lines skipped)"
+    # when lines were lost, or "unreadable".
+    status: str
     agents: int
     tokens: int
-    problem: str = ""  # why it is unreadable
+    problem: str = ""  # why it is unreadable, or what its damaged lines lost
 
 
 def session_files(directory: Path | None = None) -> list[Path]:
@@ -65,9 +67,22 @@ def describe(path: Path) -> SessionInfo:
     except SessionError as exc:
         return SessionInfo(path.stem, path, _mtime(path), "", "unreadable", 0, 0, str(exc))
     state = fold_session(log)
-    status = "running" if is_locked(path) else state.status
+    status, problem = state.status, ""
+    if log.damaged_lines:
+        skipped = len(log.damaged_lines)
+        status = f"damaged ({skipped} line{'s' if skipped != 1 else ''} skipped)"
+        problem = f"{state.status}; " + "; ".join(log.warnings)
+    if is_locked(path):
+        status = "running"
     return SessionInfo(
-        log.id, path, log.header.started, log.header.task, status, len(state.agents), state.tokens
+        log.id,
+        path,
+        log.header.started,
+        log.header.task,
+        status,
+        len(state.agents),
+        state.tokens,
+        problem,
     )
 
 
@@ -104,7 +119,10 @@ def _newest_first_key(path: Path) -> tuple[float, float, str]:
     try:
         started = read_header(path).started
     except SessionError:
-        started = float("-inf")  # an unreadable file is never `last`
+        try:  # a damaged header: sorted by the stand-in header, as the listing sorts it
+            started = read_session(path, skip_deltas=True).header.started
+        except SessionError:
+            started = float("-inf")  # an unreadable file is never `last`
     return (started, _mtime(path), path.stem)
 
 

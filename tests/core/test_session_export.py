@@ -105,3 +105,25 @@ async def test_a_continued_agent_keeps_its_runs_apart(tmp_path: Path) -> None:
     )
     assert first < follow_up < second
     assert "*[cut short]*" not in markdown
+
+
+async def test_a_damaged_session_exports_everything_else_and_says_what_was_skipped(
+    tmp_path: Path,
+) -> None:
+    whole = await _session(tmp_path)
+    lines = whole.path.read_bytes().split(b"\n")
+    spawned_child = next(i for i, line in enumerate(lines) if b'"agent_id":"a2"' in line)
+    damaged = spawned_child + 3  # a line of the child's run, past its spawn
+    lines[damaged] = b'{"type": "llm:response", "seq": 12, \xff'
+    whole.path.write_bytes(b"\n".join(lines))
+
+    log = read_session(whole.path)
+    markdown = export_session(log, "md")
+    document = json.loads(export_session(log, "json"))
+
+    assert f"- Note: {whole.path}:{damaged + 1}: skipped a damaged line: not UTF-8" in markdown
+    for text in [e.text for e in whole.events if isinstance(e, LLMResponded) and e.text]:
+        assert text in markdown, "every answer is still there"
+    assert document["warnings"] == log.warnings
+    assert set(document["agents"]) == {"a1", "a2"}
+    assert document["status"] == "completed"

@@ -1,4 +1,5 @@
-"""Loading session files: a torn tail is skipped with a warning, damage elsewhere is an error."""
+"""Loading session files: a damaged line anywhere is skipped with a warning naming it, and every
+line written whole around it is kept."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from agentui.core.providers.script import Turn
-from agentui.core.session.errors import SessionCorruptError, SessionError
-from agentui.core.session.reader import read_header, read_session
+from agentui.core.session.errors import SessionError
+from agentui.core.session.fold import fold_session
+from agentui.core.session.reader import MAX_LINE_WARNINGS, UNKNOWN, read_header, read_session
 
 from .session_helpers import recorded_runtime
 
@@ -63,16 +65,130 @@ async def test_a_damaged_last_whole_line_is_skipped_with_a_warning(tmp_path: Pat
     assert log.valid_bytes == size
 
 
-async def test_a_corrupt_middle_line_is_an_error_naming_the_line(tmp_path: Path) -> None:
-    path = await _session(tmp_path)
-    lines = path.read_bytes().split(b"\n")
-    lines[3] = b'{"type": "text:delta", "seq": "not a number"}'
-    path.write_bytes(b"\n".join(lines))
+def _lines(path: Path) -> list[bytes]:
+    return path.read_bytes().split(b"\n")[:-1]
 
-    with pytest.raises(SessionCorruptError) as caught:
-        read_session(path)
-    assert caught.value.line == 4
-    assert str(caught.value).startswith(f"{path}:4: bad text:delta event")
+
+def _write_lines(path: Path, lines: list[bytes]) -> None:
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+
+
+def _line_of(lines: list[bytes], kind: bytes, nth: int = 0) -> int:
+    """The index of the `nth` line of an event type or record kind."""
+    found = [i for i, line in enumerate(lines) if kind in line[:40]]
+    return found[nth]
+
+
+DAMAGE = {
+    "bad JSON": b"garbage {",
+    "valid JSON, not a valid event": b'{"type": "text:delta", "seq": "not a number"}',
+    "invalid UTF-8": b'{"type":"text:delta","seq":9,"delta":"\xff\xfe"}',
+    "cut short": b'{"type":"agent:status","seq":2,"ts":1767',
+    "empty": b"",
+    "not an object": b"[1, 2, 3]",
+    "unknown record": b'{"record": "mystery"}',
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
+@pytest.mark.parametrize("kind", [b"text:delta", b"agent:status", b'"conversation"'])
+async def test_a_damaged_middle_line_is_skipped_and_the_rest_is_kept(
+    tmp_path: Path, kind: bytes, damage: bytes
+) -> None:
+    path = await _session(tmp_path)
+    whole = read_session(path)
+    lines = _lines(path)
+    index = _line_of(lines, kind)
+    assert 0 < index < len(lines) - 1, "a line in the middle"
+    lost = lines[index]
+    lines[index] = damage
+    _write_lines(path, lines)
+
+    log = read_session(path)
+
+    assert log.damaged_lines == [index + 1]
+    (warning,) = [w for w in log.warnings if "skipped" in w]
+    assert warning.startswith(f"{path}:{index + 1}: skipped a damaged line: ")
+    kept = [e for e in whole.events if e.model_dump_json().encode() != lost]
+    assert log.events == kept, "every other event is kept, in order"
+    assert len(log.conversations) == len(whole.conversations) - (kind == b'"conversation"')
+    assert log.valid_bytes == path.stat().st_size, "a resumed session appends after it"
+    assert log.header == whole.header
+
+
+async def test_a_damaged_delta_still_leaves_the_rest_of_the_text(tmp_path: Path) -> None:
+    path = await _session(tmp_path)
+    lines = _lines(path)
+    lines[_line_of(lines, b"text:delta", 1)] = b"\x00\x00\x00"
+    _write_lines(path, lines)
+
+    state = fold_session(read_session(path))
+
+    (root,) = state.roots()
+    assert root.result == "The answer is 42.", "the llm:response line holds the whole text"
+    assert state.status == "completed"
+
+
+async def test_many_damaged_lines_are_summed_up_after_the_first_ones(tmp_path: Path) -> None:
+    path = await _session(tmp_path)
+    whole = read_session(path)
+    lines = _lines(path)
+    padding = [b"junk"] * (MAX_LINE_WARNINGS + 5)
+    _write_lines(path, [lines[0], *padding, *lines[1:]])
+
+    log = read_session(path)
+
+    assert log.damaged_lines == list(range(2, MAX_LINE_WARNINGS + 7))
+    assert len(log.warnings) == MAX_LINE_WARNINGS + 1
+    assert log.warnings[-1] == (
+        f"{path}: skipped 5 more damaged lines (lines {', '.join(str(n) for n in range(22, 27))})"
+    )
+    assert log.events == whole.events
+
+
+async def test_a_damaged_header_keeps_the_events_under_a_stand_in(tmp_path: Path) -> None:
+    path = await _session(tmp_path)
+    whole = read_session(path)
+    lines = _lines(path)
+    lines[0] = lines[0][:30]  # the header itself cut short
+    _write_lines(path, lines)
+
+    log = read_session(path)
+
+    assert log.events == whole.events and log.conversations == whole.conversations
+    assert log.damaged_lines == [1]
+    (warning,) = log.warnings
+    assert warning.startswith(f"{path}:1: the session header is damaged (not valid JSON")
+    assert (log.id, log.header.task) == (path.stem, "What is the answer?")
+    assert log.header.started == whole.events[0].ts
+    assert (log.header.provider, log.header.model, log.header.agentui) == (UNKNOWN,) * 3
+    assert fold_session(log).status == "completed"
+    with pytest.raises(SessionError, match="not a session file"):
+        read_header(path)  # the quick look says what it sees; the full read recovers
+
+
+async def test_a_missing_header_line_loses_no_event(tmp_path: Path) -> None:
+    path = await _session(tmp_path)
+    whole = read_session(path)
+    _write_lines(path, _lines(path)[1:])
+
+    log = read_session(path)
+
+    assert log.events == whole.events
+    assert log.damaged_lines == [], "nothing was skipped"
+    assert "the first line is not a session header" in log.warnings[0]
+
+
+async def test_a_lost_conversation_record_is_named_per_agent(tmp_path: Path) -> None:
+    path = await _session(tmp_path)
+    lines = _lines(path)
+    lines[_line_of(lines, b'"conversation"', 0)] = b"lost"
+    _write_lines(path, lines)
+
+    log = read_session(path)
+
+    assert log.damaged_lines and len(log.conversations) == 1
+    assert any("agent 'a1' lost part of its saved conversation" in w for w in log.warnings)
 
 
 async def test_unknown_event_types_from_a_newer_version_are_left_out(tmp_path: Path) -> None:

@@ -202,3 +202,35 @@ async def test_a_session_still_being_written_cannot_be_resumed(tmp_path: Path) -
         with pytest.raises(SessionError, match="still open in another agentui"):
             open_for_resume(str(runtime.session.path))
     assert open_for_resume(str(runtime.session.path)).interrupted == []
+
+
+async def test_a_session_with_a_damaged_line_resumes_and_keeps_growing(tmp_path: Path) -> None:
+    runtime = recorded_runtime(tmp_path, Turn(text="First answer."))
+    async with runtime:
+        root = runtime.start("Answer twice")
+        await runtime.wait(root)
+    path = runtime.session.path
+    assert path is not None
+    lines = path.read_bytes().split(b"\n")
+    damaged = next(i for i, line in enumerate(lines) if b'"iteration:start"' in line)
+    lines[damaged] = b'{"type":"iteration:start","seq":4,"ts":17672'
+    path.write_bytes(b"\n".join(lines))
+
+    plan = open_for_resume(str(path))
+
+    assert plan.log.damaged_lines == [damaged + 1]
+    assert plan.interrupted == [] and plan.state.agents[root].status is S.COMPLETED
+    resumed = _resumed(plan, Script.for_all(Turn(text="Second answer.")))
+    async with resumed:
+        resumed.send(root, "Again, please.")
+        assert (await resumed.wait(root)).result == "Second answer."
+    sent = resumed.provider.requests[0].messages  # type: ignore[attr-defined]
+    assert [m.text for m in sent] == ["Answer twice", "First answer.", "Again, please."]
+
+    reread = read_session(path)
+    assert reread.damaged_lines == [damaged + 1], "the damage stays where it was, nothing new"
+    assert reread.last_seq > plan.last_seq
+    assert (fold_session(reread).status, fold_session(reread).agents[root].runs) == (
+        "completed",
+        2,
+    )

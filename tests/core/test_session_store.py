@@ -104,3 +104,43 @@ def test_find_by_last_id_prefix_or_path(tmp_path: Path) -> None:
 def test_find_without_any_session_says_so(tmp_path: Path) -> None:
     with pytest.raises(SessionError, match="no sessions yet"):
         find_session("last", tmp_path / "empty")
+
+
+async def _finished_session(directory: Path) -> Path:
+    runtime = recorded_runtime(directory, Turn(text="The answer is 42."))
+    async with runtime:
+        await runtime.wait(runtime.start("First task"))
+    assert runtime.session.path is not None
+    return runtime.session.path
+
+
+@pytest.mark.parametrize("kind", [b'"text:delta"', b'"agent:status"'])
+async def test_a_damaged_line_lists_as_damaged_with_its_count(tmp_path: Path, kind: bytes) -> None:
+    path = await _finished_session(tmp_path)
+    lines = path.read_bytes().split(b"\n")
+    first, second = [i for i, line in enumerate(lines) if kind in line[:30]][:2]
+    lines[first] = lines[first][:-5]  # cut short
+    lines[second] = lines[second].replace(b'"seq":', b'"seq":"x","was":')  # not an event
+    path.write_bytes(b"\n".join(lines))
+
+    (info,) = list_sessions(tmp_path)
+
+    assert info.status == "damaged (2 lines skipped)"
+    assert (info.task, info.agents) == ("First task", 1)
+    assert f"{path}:{first + 1}: skipped a damaged line: not valid JSON" in info.problem
+    assert f"{path}:{second + 1}: skipped a damaged line: bad {kind.decode()[1:-1]}" in info.problem
+
+
+async def test_a_session_with_a_damaged_header_is_listed_and_can_be_last(tmp_path: Path) -> None:
+    older = tmp_path / "20250101T000000Z-aaaa.jsonl"
+    older.write_text(_header(older.stem, 1_735_689_600.0, "older") + "\n")
+    path = await _finished_session(tmp_path)  # the frozen clock starts in 2026
+    lines = path.read_bytes().split(b"\n")
+    lines[0] = b'{"record": "header", "format"'
+    path.write_bytes(b"\n".join(lines))
+
+    infos = list_sessions(tmp_path)
+
+    assert [(i.id, i.task) for i in infos] == [(older.stem, "older"), (path.stem, "First task")]
+    assert infos[1].status == "damaged (1 line skipped)"
+    assert find_session("last", tmp_path) == path

@@ -353,15 +353,42 @@ def test_an_unknown_session_is_one_clear_line(tmp_path: Path) -> None:
         assert "Traceback" not in run.stderr
 
 
-def test_a_damaged_session_names_the_line(finished: Path, tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_damaged_session_is_listed_exported_and_replayed_without_the_line(
+    finished: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.copytree(finished / "data", tmp_path / "data")
     (path,) = session_files(tmp_path)
-    lines = path.read_text("utf-8").splitlines(keepends=True)
-    lines[2] = "garbage\n"
-    path.write_text("".join(lines), "utf-8")
-    run = agentui("export", "last", home=tmp_path)
-    assert run.returncode == 2
-    assert run.stderr.startswith(f"agentui: {path}:3: not valid JSON")
+    lines = path.read_bytes().split(b"\n")
+    lines[2] = b"garbage"
+    lines[5] = b'{"type": "text:delta", "seq": 6, "delta": "\xff"}'
+    path.write_bytes(b"\n".join(lines))
+    warnings = [
+        f"agentui: warning: {path}:3: skipped a damaged line: not valid JSON",
+        f"agentui: warning: {path}:6: skipped a damaged line: not UTF-8 text",
+    ]
+
+    listed = agentui("sessions", home=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    _, row = listed.stdout.splitlines()
+    assert "  damaged (2 lines skipped)  " in row and TASK[:15] in row
+
+    export = agentui("export", "last", "--format", "md", home=tmp_path)
+    assert export.returncode == 0, export.stderr
+    stderr = export.stderr.splitlines()
+    assert len(stderr) == 2 and all(a.startswith(b) for a, b in zip(stderr, warnings, strict=True))
+    log = only_session(tmp_path)
+    said = [e.text for e in log.events if isinstance(e, LLMResponded) and e.text]
+    assert said and all(words in export.stdout for words in said)
+    assert "Traceback" not in export.stderr
+
+    use_home(monkeypatch, tmp_path)
+    app = _build_replay(_replay_parser().parse_args(["last", "--speed", "1000"]))
+    with anyio.fail_after(TIMEOUT_S):
+        async with app.run_test() as pilot:
+            await settle(pilot, lambda: app.replay is not None and app.replay.done)
+            app.flush_events()
+            assert app.model.agents["a1"].status is S.COMPLETED
 
 
 # -- config ------------------------------------------------------------------------------------
