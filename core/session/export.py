@@ -1,7 +1,8 @@
 """A session as Markdown (to read) or JSON (to process): the tree, every transcript, the monologue.
 
 Both come from the same fold (fold.py). Markdown keeps each agent's own text verbatim (it is
-usually Markdown already); thinking, tool results and questions are quoted around it.
+usually Markdown already); thinking, tool results and questions are quoted around it. Markdown
+is read in a terminal, so its control characters are made visible; JSON keeps exact strings.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from ..terminal_text import visible_controls
 from ..tree import AgentNode
 from .fold import SessionState, fold_session
 from .reader import SessionLog
@@ -106,7 +108,8 @@ def to_markdown(log: SessionLog, state: SessionState) -> str:
                 f"- {_when(entry.timestamp, time_only=True)} **{entry.agent_name}**: "
                 f"{_one_line(entry.text)}"
             )
-    return "\n".join(out).rstrip("\n") + "\n"
+    # Once over the whole document: every piece in it came from the log, hence from the data.
+    return visible_controls("\n".join(out).rstrip("\n") + "\n")
 
 
 def _walk(state: SessionState) -> list[tuple[AgentNode, int]]:
