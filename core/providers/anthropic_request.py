@@ -1,4 +1,5 @@
-"""Our request as Messages API parameters: system text, messages, tools and thinking.
+"""Our request as Messages API parameters: system text, messages, tools, thinking and the
+response's JSON Schema (structured output).
 
 The conversation model is looser than the API, so the mapping repairs what the API would reject:
 - messages with role "system" join the instructions in `system`;
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import re
 from typing import Any, Literal
+
+from anthropic import transform_schema
 
 from ..conversation import (
     Message,
@@ -36,6 +39,10 @@ WINDOW_START = "(Earlier messages of this conversation were left out to save spa
 # claude-sonnet-4-6, claude-3-7-sonnet-20250219; a dated id like claude-opus-4-20250514 has
 # no minor version.
 ADAPTIVE_SINCE = (4, 6)
+# Structured output (`output_config.format`) holds the reply to a JSON Schema by constrained
+# decoding; the API has it for Claude 4.5 and later and refuses it before. Earlier models get
+# the schema only in the instructions (see workflow/structured.py).
+STRUCTURED_OUTPUT_SINCE = (4, 5)
 _VERSION = re.compile(r"claude-(?:[a-z]+-)?(\d+)-(\d{1,2})(?!\d)")
 
 ApiBlock = dict[str, Any]
@@ -104,17 +111,39 @@ def system_text(request: ProviderRequest) -> str:
     return "\n\n".join(part for part in parts if part.strip())
 
 
+def _version(model: str) -> tuple[int, int] | None:
+    match = _VERSION.search(model)
+    return None if match is None else (int(match.group(1)), int(match.group(2)))
+
+
 def thinking_form(model: str) -> Literal["adaptive", "budget"]:
     """How the model takes thinking; an id without a version keeps the fixed-budget form."""
-    match = _VERSION.search(model)
-    if match is None:
-        return "budget"
-    version = (int(match.group(1)), int(match.group(2)))
-    return "adaptive" if version >= ADAPTIVE_SINCE else "budget"
+    version = _version(model)
+    return "adaptive" if version is not None and version >= ADAPTIVE_SINCE else "budget"
+
+
+def has_structured_output(model: str) -> bool:
+    """Whether the model takes `output_config.format`; an id without a version is not sent it
+    (the API would refuse the whole request, where instructions alone still may work)."""
+    version = _version(model)
+    return version is not None and version >= STRUCTURED_OUTPUT_SINCE
+
+
+def output_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """`output_config.format` for a JSON Schema, in the subset the API takes.
+
+    The SDK's `transform_schema` closes objects (`additionalProperties: false`) and moves what
+    the API does not check (`maxItems`, `minLength`, defaults) into descriptions, so the model
+    still reads them and our validation still enforces them.
+    """
+    return {"type": "json_schema", "schema": transform_schema(schema)}
 
 
 def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> dict[str, Any]:
     """Keyword arguments for `client.messages.stream(...)`.
+
+    A request that declares a `response_schema` (a workflow decision) asks for structured
+    output, so the reply is a JSON object valid for the schema, on models that have it.
 
     `request.thinking_budget`, when set, wins over the provider's `thinking_budget`; 0 turns
     thinking off. A model before 4.6 gets it as its fixed budget; a later one thinks as much as
@@ -134,6 +163,8 @@ def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> 
             {"name": t.name, "description": t.description, "input_schema": t.input_schema}
             for t in request.tools
         ]
+    if request.response_schema is not None and has_structured_output(request.model):
+        params["output_config"] = {"format": output_format(request.response_schema)}
     budget = request.thinking_budget if request.thinking_budget is not None else thinking_budget
     if budget:
         if budget < MIN_THINKING_BUDGET:

@@ -33,10 +33,13 @@ class ProviderRequest:
     # events; the agent itself is not calling. Providers may answer it differently (the scripted
     # one narrates instead of playing the agent's script, and never consumes a scripted turn).
     # "decision": the workflow asks the agent's model for one structured decision, named in
-    # `decision`, as a JSON object matching `response_schema` (the scripted provider plays
-    # these from its own lists, apart from the agent's turns).
+    # `decision` (the scripted provider plays these from its own lists, apart from the agent's
+    # turns).
     purpose: Literal["agent", "narrator", "decision"] = "agent"
     decision: str = ""
+    # The JSON Schema the response's text must be an instance of (None: free text). A provider
+    # with structured output holds the model to it (Claude: `output_config.format`); the text
+    # is then the JSON object alone. The scripted model answers from it what no script says.
     response_schema: dict[str, Any] | None = None
 
 

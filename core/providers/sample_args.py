@@ -1,4 +1,9 @@
-"""Valid example arguments from a tool's JSON Schema, so the scripted model can call any tool."""
+"""Values from a JSON Schema, so the scripted model can call any tool and answer any schema.
+
+`sample_arguments` fills every property with an example (a tool call that shows something);
+`minimal_instance` gives the least a schema allows (required properties only, false, empty,
+the lowest number): for a workflow decision, the neutral answer ("no").
+"""
 
 from __future__ import annotations
 
@@ -82,4 +87,49 @@ def _sample(schema: dict[str, Any], defs: dict[str, Any], name: str) -> Any:
         return _number(schema, integer=False)
     if kind == "boolean":
         return True
+    return None
+
+
+def minimal_instance(schema: dict[str, Any]) -> Any:
+    """The smallest value valid for `schema` (a `$ref` resolves against its `$defs`)."""
+    return _minimal(schema, schema.get("$defs", {}))
+
+
+def _minimal(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
+    if "$ref" in schema:
+        return _minimal(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            # A null option is the least of all; else the first option.
+            options = schema[key]
+            if key != "allOf" and any(o.get("type") == "null" for o in options):
+                return None
+            return _minimal(options[0], defs)
+    kind = schema.get("type", "object")
+    if isinstance(kind, list):
+        kind = "null" if "null" in kind else kind[0]
+    if kind == "object":
+        properties: dict[str, Any] = schema.get("properties", {})
+        return {key: _minimal(properties.get(key, {}), defs) for key in schema.get("required", [])}
+    if kind == "array":
+        count = int(schema.get("minItems", 0))
+        return [_minimal(schema.get("items", {}), defs) for _ in range(count)]
+    if kind == "string":
+        if schema.get("format") in _FORMAT_EXAMPLES:
+            return _FORMAT_EXAMPLES[schema["format"]]
+        return "a" * int(schema.get("minLength", 0))
+    if kind in ("integer", "number"):
+        if "minimum" in schema:
+            value = schema["minimum"]
+        elif "exclusiveMinimum" in schema:
+            value = schema["exclusiveMinimum"] + 1
+        else:  # no lower bound: zero, unless the upper bound is below it
+            value = min(0, schema.get("maximum", 0), schema.get("exclusiveMaximum", 1) - 1)
+        return int(value) if kind == "integer" else float(value)
+    if kind == "boolean":
+        return False
     return None

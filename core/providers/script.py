@@ -27,8 +27,9 @@ turn's `text` is the model's reply, normally the JSON object:
     [[decisions."*".subquestions]]
     text = '{"subquestions": ["Venues", "Catering"]}'
 
-A decision with no list (for the agent or "*") gets `{}`, the neutral answer ("no"); a list
-that runs out fails like an agent's.
+A decision with no list (for the agent or "*") gets the smallest value its request's schema
+allows, which for each workflow decision is `{}`, the neutral answer ("no"); a list that runs
+out fails like an agent's.
 """
 
 from __future__ import annotations

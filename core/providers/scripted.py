@@ -2,7 +2,8 @@
 
 Without a script it plays the demo (see demo.py); with one it plays exactly the scripted turns.
 Workflow decisions (`purpose="decision"`) are played from the script's decision lists, or the
-demo's, apart from the agent's turns.
+demo's, apart from the agent's turns; a decision no list covers gets the smallest value valid
+for the schema the request declares (for the workflow's decisions, "no").
 Text streams in chunks of a few characters at `pace_s` seconds per chunk (0: as fast as the
 event loop allows, still yielding between chunks so other agents and commands interleave).
 """
@@ -34,12 +35,11 @@ from .base import (
 )
 from .demo import demo_decision, demo_turn
 from .narration import narration_turn
+from .sample_args import minimal_instance
 from .script import Script, Turn
 
-CHARS_PER_TOKEN = 3.5
-YIELD_EVERY_CHUNKS = 4  # the usual offline estimate; real providers report exact usage
-# Every workflow decision validates `{}` as "no" (see workflow/decisions.py).
-NEUTRAL_DECISION = "{}"
+CHARS_PER_TOKEN = 3.5  # the usual offline estimate; real providers report exact usage
+YIELD_EVERY_CHUNKS = 4
 
 
 def _estimate_tokens(text: str) -> int:
@@ -109,7 +109,7 @@ class ScriptedProvider:
             return demo_decision(request)
         turns = self.script.decision_turns(request.agent_name, request.decision)
         if turns is None:
-            return Turn(text=NEUTRAL_DECISION)
+            return Turn(text=json.dumps(minimal_instance(request.response_schema or {})))
         key = (request.agent_id, request.decision)
         index = self._decision_cursor[key]
         if index >= len(turns):

@@ -1,8 +1,9 @@
 """The structured decisions the six-step workflow asks the model for, as pydantic models.
 
 Every field defaults to "nothing to do", so `{}` is a valid answer to each decision and means
-"no": not ambiguous, nothing missing, no subquestions, no uncertainty. A script that does not
-script a decision gets that neutral answer from the scripted provider.
+"no": not ambiguous, nothing missing, no subquestions, no uncertainty. That neutral answer is
+also what the workflow goes on with when the model gives no valid answer (`neutral_meaning`
+says what it means, for the notice that tells the person).
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ class Decision(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     name: ClassVar[str]
+    neutral_meaning: ClassVar[str]  # what the neutral answer (`cls()`) means, in a few words
 
 
 class ClarifyDecision(Decision):
     """Step 1: is the task ambiguous? If so, the one question that settles it."""
 
     name: ClassVar[str] = "clarify"
+    neutral_meaning: ClassVar[str] = "the task is clear enough"
 
     ambiguous: bool = False
     question: Text | None = None
@@ -43,6 +46,7 @@ class QuestionsDecision(Decision):
     """Step 2: blocking questions about critical missing information (empty: none)."""
 
     name: ClassVar[str] = "questions"
+    neutral_meaning: ClassVar[str] = "nothing is missing"
 
     questions: list[Text] = Field(default_factory=list, max_length=MAX_QUESTIONS_PER_ROUND)
 
@@ -51,6 +55,7 @@ class SubquestionsDecision(Decision):
     """Step 3: independent subquestions for subagents to explore in parallel (0 to 4)."""
 
     name: ClassVar[str] = "subquestions"
+    neutral_meaning: ClassVar[str] = "no subagents"
 
     subquestions: list[Text] = Field(default_factory=list, max_length=MAX_SUBQUESTIONS)
 
@@ -59,6 +64,7 @@ class ResolutionDecision(Decision):
     """Step 6: does an uncertainty remain that only the person can resolve?"""
 
     name: ClassVar[str] = "resolution"
+    neutral_meaning: ClassVar[str] = "nothing is left to ask"
 
     uncertain: bool = False
     question: Text | None = None

@@ -34,6 +34,8 @@ class WorkflowReport(BaseModel):
     questions: list[QuestionReport] = Field(default_factory=list)
     # Subquestions proposed but not started (a depth or live-children limit refused them).
     skipped_subquestions: list[str] = Field(default_factory=list)
+    # Decisions the model gave no valid answer to, which went on with their neutral answer.
+    fallback_decisions: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)  # the agent's own model calls
     total_usage: Usage = Field(default_factory=Usage)  # the agent and all its subagents
     duration_s: float = 0.0  # active time: not paused, not waiting for the person

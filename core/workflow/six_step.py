@@ -13,6 +13,10 @@
 6. Summary and resolution: the subagents' results are collected; if an uncertainty remains
    the agent asks one final question; when anything new came in, one more turn of the loop
    writes the final answer. A WorkflowReport goes out as a `workflow:result` event.
+
+Steps 1, 2, 3 and 6 are structured decisions (structured.py). One the model gives no valid
+answer to goes on with its neutral answer, with a notice; only a failed answer (steps 4 and
+6's last turn) fails the agent.
 """
 
 from __future__ import annotations
@@ -168,6 +172,7 @@ class SixStepWorkflow:
             children=children,
             questions=list(self._questions),
             skipped_subquestions=list(self._skipped),
+            fallback_decisions=list(self._decisions.fallbacks),
             usage=node.usage,
             total_usage=total,
             duration_s=self._control.active_seconds(),

@@ -1,10 +1,15 @@
 """Structured decisions: ask the agent's model for one JSON object, validate it, retry.
 
-The request is marked `purpose="decision"` and carries the decision's name and JSON Schema; the
-instructions say to answer with the JSON object only. An answer that does not parse or validate
-is sent back with the error, at most `limits.decision_retries` times, then DecisionError ends
-the agent with a clear message. Decision calls stream no deltas and keep nothing in the
-conversation: only the parsed value matters, reported as a `workflow:decision` event.
+The request is marked `purpose="decision"` and declares the decision's name and JSON Schema
+(`response_schema`), so a provider that has structured output can hold the model to it (Claude:
+`output_config.format`); the instructions also say to answer with the JSON object only, for a
+provider that has not. An answer that does not parse or validate is sent back with the error, at
+most `limits.decision_retries` times. If the model still gives no valid answer, the workflow goes
+on with the decision's neutral answer (not ambiguous, no questions, no subquestions, nothing left
+to ask) and says so in an `llm:error` event, which the transcript and headless mode show: a
+decision is a judgement the agent can do without, unlike its answer. Decision calls stream no
+deltas and keep nothing in the conversation: only the parsed value matters, reported as a
+`workflow:decision` event.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pydantic import ValidationError
 
 from ..conversation import Message, TextBlock, sliding_window, user_text
 from ..errors import DecisionError
-from ..events import DecisionMade
+from ..events import DecisionMade, LLMFailed
 from ..loop import AgenticLoop, LoopHost
 from ..providers.base import ProviderRequest
 from ..validation import describe_errors
@@ -67,6 +72,7 @@ class DecisionMaker:
     def __init__(self, host: LoopHost, loop: AgenticLoop) -> None:
         self._host = host
         self._loop = loop
+        self.fallbacks: list[str] = []  # decisions that went on with their neutral answer
 
     def _request(self, cls: type[Decision], prompt: str, retry: list[Message]) -> ProviderRequest:
         loop, conversation = self._loop, self._loop.conversation
@@ -117,4 +123,17 @@ class DecisionMaker:
                 value=value.model_dump(mode="json"),
             )
             return value
-        raise DecisionError(cls.name, attempts, error)
+        return await self._fall_back(cls, attempts, error)
+
+    async def _fall_back(self, cls: type[D], attempts: int, error: str) -> D:
+        """The neutral answer, with a notice that says why and what it means."""
+        failure = DecisionError(cls.name, attempts, error)
+        self.fallbacks.append(cls.name)
+        await self._host.emit(
+            LLMFailed,
+            iteration=self._loop.iteration,
+            error=f"{failure}. Going on with the neutral answer: {cls.neutral_meaning}.",
+            retryable=False,
+            streamed=False,  # a hidden call: no shown text is cut
+        )
+        return cls()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from agentui.core.conversation import (
@@ -17,10 +19,12 @@ from agentui.core.errors import ProviderError
 from agentui.core.providers.anthropic_request import (
     WINDOW_START,
     api_messages,
+    has_structured_output,
     request_params,
     thinking_form,
 )
 from agentui.core.providers.base import ProviderRequest, ToolSpec
+from agentui.core.workflow.decisions import QuestionsDecision
 
 
 def assistant(*blocks: object, interrupted: bool = False) -> Message:
@@ -244,3 +248,65 @@ def test_the_thinking_form_follows_the_model_version(model: str, form: str) -> N
 def test_a_thinking_budget_below_the_minimum_is_refused() -> None:
     with pytest.raises(ProviderError, match="at least 1024"):
         request_params(request(user_text("Task.")), thinking_budget=100)
+
+
+# -- structured output ---------------------------------------------------------------------
+
+
+def test_a_declared_response_schema_asks_for_structured_output() -> None:
+    schema = QuestionsDecision.model_json_schema()
+    sent = copy.deepcopy(schema)
+    params = request_params(
+        request(user_text("Task."), purpose="decision", response_schema=sent, thinking_budget=0),
+        thinking_budget=2048,
+    )
+
+    assert params["output_config"] == {
+        "format": {
+            "type": "json_schema",
+            # In the subset the API takes: closed, with what it does not check described.
+            "schema": {
+                "type": "object",
+                "description": schema["description"],
+                "title": "QuestionsDecision",
+                "properties": {
+                    "questions": {
+                        "type": "array",
+                        "title": "Questions",
+                        "items": {"type": "string", "description": "{minLength: 1}"},
+                        "description": "{maxItems: 3}",
+                    }
+                },
+                "additionalProperties": False,
+            },
+        }
+    }
+    assert sent == schema, "the request's own schema is left as it was"
+    assert "tools" not in params and "thinking" not in params
+
+
+def test_free_text_requests_ask_for_no_format() -> None:
+    assert "output_config" not in request_params(request(user_text("Task.")), thinking_budget=None)
+
+
+@pytest.mark.parametrize(
+    ("model", "structured"),
+    [
+        ("claude-haiku-4-5", True),
+        ("claude-sonnet-4-5-20250929", True),
+        ("claude-sonnet-4-6", True),
+        ("claude-opus-4-8", True),
+        ("claude-opus-5-5-20261001", True),
+        ("claude-opus-4-1", False),
+        ("claude-opus-4-20250514", False),
+        ("claude-3-7-sonnet-20250219", False),
+        ("my-proxy-model", False),
+    ],
+)
+def test_structured_output_is_asked_of_models_that_have_it(model: str, structured: bool) -> None:
+    assert has_structured_output(model) is structured
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+    params = request_params(
+        request(user_text("Task."), model=model, response_schema=schema), thinking_budget=None
+    )
+    assert ("output_config" in params) is structured

@@ -1,16 +1,28 @@
-"""Structured decisions: parsing and validating the model's JSON, and scripting decisions."""
+"""Structured decisions: parsing and validating the model's JSON, scripting decisions, the
+neutral answer a decision falls back to, and how that fallback is shown."""
 
 from __future__ import annotations
 
+import io
+import json
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agentui.core.clock import FrozenClock
+from agentui.core.conversation import user_text
+from agentui.core.events import Event
+from agentui.core.headless import HeadlessPrinter
+from agentui.core.providers.base import ProviderRequest, StreamEnd, TextChunk
+from agentui.core.providers.sample_args import minimal_instance
 from agentui.core.providers.script import Script, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
+from agentui.core.session.transcript import TranscriptBuilder
 from agentui.core.tree import AgentStatus
 from agentui.core.workflow.decisions import (
     DECISIONS,
@@ -103,3 +115,140 @@ async def test_a_script_that_runs_out_of_decisions_fails_like_one_out_of_turns()
         "the script ran out of 'questions' decisions for agent 'main' "
         "(it has 1, call 2 asked for another)"
     )
+
+
+# -- the neutral answer, from the schema a request declares ---------------------------------
+
+
+@pytest.mark.parametrize("cls", list(DECISIONS.values()), ids=list(DECISIONS))
+def test_the_smallest_instance_of_each_decision_schema_is_its_neutral_answer(cls: type) -> None:
+    assert cls.model_validate(minimal_instance(cls.model_json_schema())) == cls()
+
+
+@pytest.mark.parametrize(
+    ("schema", "least"),
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}}}, {}),
+        (
+            {
+                "type": "object",
+                "required": ["n", "tags", "kind", "when", "maybe"],
+                "properties": {
+                    "n": {"type": "integer", "minimum": 2},
+                    "tags": {"type": "array", "items": {"type": "string", "minLength": 2}},
+                    "kind": {"enum": ["first", "second"]},
+                    "when": {"type": "string", "format": "date"},
+                    "maybe": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                },
+            },
+            {"n": 2, "tags": [], "kind": "first", "when": "2026-01-01", "maybe": None},
+        ),
+        (
+            {
+                "$defs": {
+                    "Item": {
+                        "type": "object",
+                        "required": ["ok"],
+                        "properties": {"ok": {"type": "boolean"}},
+                    }
+                },
+                "type": "array",
+                "minItems": 1,
+                "items": {"$ref": "#/$defs/Item"},
+            },
+            [{"ok": False}],
+        ),
+        ({"type": "number", "exclusiveMinimum": 0}, 1.0),
+        ({"type": "integer", "maximum": -3}, -3),
+        ({"type": "string", "minLength": 3}, "aaa"),
+    ],
+)
+def test_the_smallest_instance_keeps_to_what_the_schema_requires(
+    schema: dict[str, Any], least: Any
+) -> None:
+    assert minimal_instance(schema) == least
+
+
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "ambiguous": st.booleans(),
+            "question": st.one_of(st.none(), st.text(max_size=20)),
+        },
+    )
+)
+def test_any_clarify_reply_either_validates_or_says_why(data: dict[str, Any]) -> None:
+    """Whatever object a schema-bound model sends, parsing never fails with anything else."""
+    try:
+        value = parse_decision(ClarifyDecision, json.dumps(data))
+    except InvalidDecision as exc:
+        assert str(exc)
+    else:
+        assert not value.ambiguous or value.question
+
+
+async def _one_decision(provider: ScriptedProvider, schema: dict[str, Any]) -> str:
+    request = ProviderRequest(
+        model="scripted-1",
+        instructions="",
+        messages=[user_text("Task")],
+        agent_id="a1",
+        agent_name="main",
+        purpose="decision",
+        decision="estimate",
+        response_schema=schema,
+    )
+    pieces: list[str] = []
+    async for event in provider.stream(request):
+        if isinstance(event, TextChunk):
+            pieces.append(event.text)
+        assert not isinstance(event, StreamEnd) or event.stop_reason == "end_turn"
+    return "".join(pieces)
+
+
+@pytest.mark.anyio
+async def test_the_scripted_model_answers_an_unscripted_decision_from_its_schema() -> None:
+    """It knows no decision by name: what the request declares is all it reads."""
+    schema = {
+        "type": "object",
+        "required": ["days", "sure"],
+        "properties": {"days": {"type": "integer", "minimum": 1}, "sure": {"type": "boolean"}},
+    }
+    provider = ScriptedProvider(Script.for_all(Turn(text="x")))
+    assert json.loads(await _one_decision(provider, schema)) == {"days": 1, "sure": False}
+
+
+# -- a decision the model never answers validly ---------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_the_fallback_notice_shows_in_the_transcript_and_on_headless_stderr() -> None:
+    script = Script(
+        agents={"main": [Turn(text="Done anyway.")]},
+        decisions={"main": {"subquestions": [Turn(text="two, maybe three")] * 3}},
+    )
+    runtime = Runtime(ScriptedProvider(script), clock=FrozenClock(), workflow="six-step")
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Task")
+        with anyio.fail_after(10):
+            node = await runtime.wait(root)
+    seen: list[Event] = events.drain()
+    assert node.status is AgentStatus.COMPLETED and node.result == "Done anyway."
+    said = (
+        "the model gave no valid answer to the 'subquestions' decision in 3 attempts: "
+        "the reply holds no JSON object. Going on with the neutral answer: no subagents."
+    )
+    transcript = TranscriptBuilder(root)
+    for event in seen:
+        transcript.apply(event)
+    assert [item.text for item in transcript.items if item.kind == "error"] == [
+        f"{said} (giving up)"
+    ]
+    out, err = io.StringIO(), io.StringIO()
+    printer = HeadlessPrinter(out, err, json_output=False, root_id=root)
+    for event in seen:
+        printer.show(event)
+    assert f"[{root}] model: {said}" in err.getvalue()
+    assert out.getvalue().strip() == "Done anyway."  # the answer alone on stdout

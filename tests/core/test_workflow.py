@@ -360,26 +360,44 @@ async def test_invalid_decisions_are_retried_with_the_error_fed_back() -> None:
     assert runtime.node(root).status is S.COMPLETED
 
 
-async def test_a_decision_that_stays_invalid_fails_the_agent_clearly() -> None:
+GARBAGE = [Turn(text="{not json"), Turn(text="I would rather not say.")]
+NEUTRAL_MEANING = {
+    "clarify": "the task is clear enough",
+    "questions": "nothing is missing",
+    "subquestions": "no subagents",
+    "resolution": "nothing is left to ask",
+}
+
+
+@pytest.mark.parametrize("decision", list(NEUTRAL_MEANING))
+async def test_a_decision_that_stays_invalid_goes_on_with_its_neutral_answer(
+    decision: str,
+) -> None:
     script = Script(
-        agents={"main": [Turn(text="never reached")]},
-        decisions={
-            "main": {"clarify": [Turn(text="{not json"), Turn(text='{"ambiguous": "maybe"}')]}
-        },
+        agents={"main": [Turn(text="Done anyway.")]},
+        decisions={"main": {decision: GARBAGE}},
     )
     runtime, provider = build(script, limits=Limits(decision_retries=1))
     async with runtime:
-        root, recorder, _ = await drive(runtime, "Task", [])
+        root, recorder, raised = await drive(runtime, "Task", [])
     node = runtime.node(root)
-    assert node.status is S.ERROR
-    (failed,) = recorder.of("execution:error")
-    assert failed.kind == "decision"  # type: ignore[attr-defined]
-    assert node.error is not None
-    assert node.error.startswith(
-        "the model gave no valid answer to the 'clarify' decision in 2 attempts"
+    assert node.status is S.COMPLETED and node.result == "Done anyway."
+    assert raised == [] and node.children == []  # neutral: nothing asked, nothing split
+    made = [(e.decision, e.attempt, e.ok) for e in recorder.of("workflow:decision")]  # type: ignore[attr-defined]
+    assert (decision, 1, False) in made and (decision, 2, False) in made
+    # The notice: one llm:error that says what failed and what the agent goes on with.
+    (notice,) = recorder.of("llm:error")
+    assert notice.streamed is False and notice.retryable is False  # type: ignore[attr-defined]
+    assert notice.error == (  # type: ignore[attr-defined]
+        f"the model gave no valid answer to the {decision!r} decision in 2 attempts: "
+        f"the reply holds no JSON object. "
+        f"Going on with the neutral answer: {NEUTRAL_MEANING[decision]}."
     )
-    assert "ambiguous" in node.error
-    assert turns_of(provider, root) == []
+    assert report_of(runtime).fallback_decisions == [decision]
+    # Every other decision was still asked, and the agent did its work.
+    assert [r.decision for r in decisions_of(provider)].count(decision) == 2
+    assert {r.decision for r in decisions_of(provider)} == set(NEUTRAL_MEANING)
+    assert len(turns_of(provider, root)) == 1
 
 
 # -- step 5: interventions -------------------------------------------------------------------
