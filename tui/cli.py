@@ -52,6 +52,7 @@ from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import ResumePlan, open_for_resume
 from agentui.core.session.store import LAST, find_session, list_sessions, sessions_dir
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.terminal_text import visible_controls
 from agentui.core.tools.builtin import builtin_tools
 
 if TYPE_CHECKING:
@@ -326,14 +327,14 @@ def _runtime_factory(args: argparse.Namespace) -> Runtime:
 
 
 def _fail(message: str, code: int = 2) -> int:
-    for line in message.splitlines():
-        print(f"agentui: {line}", file=sys.stderr)
+    for line in message.splitlines():  # a message may quote a file or a model
+        print(f"agentui: {visible_controls(line)}", file=sys.stderr)
     return code
 
 
 def _warn(warnings: Sequence[str]) -> None:
     for warning in warnings:
-        print(f"agentui: warning: {warning}", file=sys.stderr)
+        print(f"agentui: warning: {visible_controls(warning)}", file=sys.stderr)
 
 
 def _accepts(function: Callable[..., Any], parameter: str) -> bool:
@@ -462,8 +463,9 @@ def _sessions(argv: Sequence[str]) -> int:
     rows = [("ID", "STARTED", "STATUS", "AGENTS", "TOKENS", "TASK")]
     for info in infos:
         started = datetime.fromtimestamp(info.started).astimezone().strftime("%Y-%m-%d %H:%M")
-        task = " ".join(info.task.split()) or info.problem
-        rows.append((info.id, started, info.status, str(info.agents), f"{info.tokens:,}", task))
+        task = visible_controls(" ".join(info.task.split()) or info.problem)
+        ident = visible_controls(info.id)  # from a file name, which may hold anything
+        rows.append((ident, started, info.status, str(info.agents), f"{info.tokens:,}", task))
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     room = max(shutil.get_terminal_size((100, 24)).columns - sum(widths) - 10, 20)
     for row in rows:
@@ -568,7 +570,7 @@ def _config(argv: Sequence[str]) -> int:
         loaded = load_config(_flags(args))
     except ConfigError as exc:
         return _fail(str(exc))
-    sys.stdout.write(format_settings(loaded))
+    sys.stdout.write(visible_controls(format_settings(loaded)))  # values from a file
     return 0
 
 
