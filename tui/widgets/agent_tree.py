@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
 from ..view_model import AgentView
@@ -57,10 +58,10 @@ def agent_label(agent: AgentView, now: float, palette: dict[str, str]) -> Text:
     label.append(glyph, style=Style(color=colour, bold=True))
     label.append(" ")
     label.append(
-        agent.name,
+        visible_controls(agent.name),
         style=Style(bold=not ended, dim=ended, strike=agent.status is AgentStatus.DELETED),
     )
-    task = " ".join(agent.task.split())
+    task = visible_controls(" ".join(agent.task.split()))
     if len(task) > TASK_CHARS:
         task = task[: TASK_CHARS - 1] + "…"
     label.append(f" {task}", style=Style(dim=True))

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from agentui.core.monologue.entry import NarrativeEntry
+from agentui.core.terminal_text import visible_controls
 
 MAX_SHOWN = 300
 
@@ -20,12 +21,12 @@ EMPTY_OFF = "The monologue is off for this run."
 
 def render_narrative(entry: NarrativeEntry) -> Text:
     text = Text()
-    text.append(entry.agent_name, style="bold")
+    text.append(visible_controls(entry.agent_name), style="bold")
     text.append(f"  {time.strftime('%H:%M:%S', time.localtime(entry.timestamp))}", style="dim")
     if entry.metadata.is_final:
         text.append("  final", style="bold italic")
     text.append("\n")
-    text.append(entry.text)
+    text.append(visible_controls(entry.text))
     return text
 
 

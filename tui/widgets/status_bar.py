@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
 from ..view_model import RunViewModel
@@ -30,8 +31,9 @@ class StatusBar(Static):
         tokens = sum(a.tokens for a in agents)
         costs = [a.cost_usd for a in agents if a.cost_usd is not None]
         text = Text(" ")
-        text.append(provider, style="bold")
-        text.append(f" {model_id}")
+        text.append(visible_controls(provider), style="bold")
+        text.append(f" {visible_controls(model_id)}")
+        notice = visible_controls(notice)  # it may quote a model's error or a file
         if notice:
             # Kept short so the counts stay on screen; the provider's notice comes first.
             shown = notice if len(notice) <= NOTICE_CHARS else notice[: NOTICE_CHARS - 1] + "…"
@@ -50,5 +52,5 @@ class StatusBar(Static):
             text.append(f"  │ {format_elapsed(elapsed)}")
         if model.last_error is not None:
             name, error = model.last_error
-            text.append(f"  │ {name}: {error}", style="bold red")
+            text.append(f"  │ {visible_controls(f'{name}: {error}')}", style="bold red")
         self.update(text)
