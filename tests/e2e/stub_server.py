@@ -6,6 +6,11 @@ a pause, a wait for the test's signal or a signal to it, a hold (send nothing mo
 drop (cut the connection). The server keeps every request it got, headers included, and counts
 clients that went away in the middle of a reply.
 
+A request with no reply scripted goes to the server's `responder`, when it has one: a model
+that answers from the request itself. `MinimalModel` is such a model, independent of ours: it
+answers a request that asks for structured output (`output_config.format`) with the smallest
+instance of the declared JSON Schema, and anything else with a short plain text.
+
 It speaks just enough HTTP/1.1 for httpx2: keep-alive, Content-Length request bodies.
 """
 
@@ -14,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -109,11 +115,15 @@ class _ClientGone(Exception):
 # -- the server ------------------------------------------------------------------------------------
 
 
+Responder = Callable[[SeenRequest], Reply]
+
+
 class StubServer:
     """`async with StubServer() as stub:` then point the SDK at `stub.url`."""
 
-    def __init__(self) -> None:
+    def __init__(self, responder: Responder | None = None) -> None:
         self.replies: deque[Reply] = deque()
+        self.responder = responder  # answers what no scripted reply does
         self.requests: list[SeenRequest] = []
         self.disconnects = 0  # clients that went away in the middle of a reply
         self._disconnected = asyncio.Event()
@@ -158,7 +168,7 @@ class StubServer:
         try:
             while (request := await self._read_request(reader)) is not None:
                 self.requests.append(request)
-                reply = self.replies.popleft() if self.replies else _unscripted()
+                reply = self._reply_to(request)
                 if not await self._send(reply, reader, writer):
                     break
         except _ClientGone:
@@ -169,6 +179,13 @@ class StubServer:
             self._writers.discard(writer)
             self._handlers.discard(task)
             writer.transport.abort()
+
+    def _reply_to(self, request: SeenRequest) -> Reply:
+        if self.replies:
+            return self.replies.popleft()
+        if self.responder is not None:
+            return self.responder(request)
+        return _unscripted()
 
     def _went_away(self) -> None:
         self.disconnects += 1
@@ -254,3 +271,61 @@ def _reason(status: int) -> str:
 
 def _unscripted() -> Reply:
     return error_reply(500, "api_error", "the stub server has no reply scripted for this request")
+
+
+# -- a model that answers from the request -------------------------------------------------------
+
+
+def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """The smallest value valid for a JSON Schema: required properties only, empty strings and
+    arrays (or as short as `minLength`/`minItems` allow), the lowest number, false, the first
+    enum value, the first option of an `anyOf`."""
+    defs = schema.get("$defs", {}) if defs is None else defs
+    if "$ref" in schema:
+        return minimal_instance(defs[schema["$ref"].split("/")[-1]], defs)
+    if "const" in schema:
+        return schema["const"]
+    if "enum" in schema:
+        return schema["enum"][0]
+    for combined in ("anyOf", "oneOf", "allOf"):
+        if combined in schema:
+            return minimal_instance(schema[combined][0], defs)
+    kind = schema.get("type", "object")
+    if isinstance(kind, list):
+        kind = kind[0]
+    match kind:
+        case "object":
+            properties = schema.get("properties", {})
+            return {
+                name: minimal_instance(properties.get(name, {}), defs)
+                for name in schema.get("required", [])
+            }
+        case "array":
+            return [minimal_instance(schema.get("items", {}), defs)] * schema.get("minItems", 0)
+        case "string":
+            return "x" * schema.get("minLength", 0)
+        case "integer" | "number":
+            return schema.get("minimum", schema.get("exclusiveMinimum", -1) + 1)
+        case "boolean":
+            return False
+    return None
+
+
+@dataclass
+class MinimalModel:
+    """Answers structured requests with the smallest valid instance of their schema."""
+
+    plain_text: str = "Done."
+
+    def answer(self, body: dict[str, Any]) -> str:
+        output_format = (body.get("output_config") or {}).get("format") or {}
+        if output_format.get("type") == "json_schema":
+            return json.dumps(minimal_instance(output_format["schema"]))
+        return self.plain_text
+
+    def __call__(self, request: SeenRequest) -> Reply:
+        from .messages_api import response, text  # messages_api imports this module
+
+        answer = self.answer(request.json())
+        middle = len(answer) // 2
+        return sse_reply(response(text(answer[:middle], answer[middle:])))
