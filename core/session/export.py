@@ -161,7 +161,9 @@ def _item_markdown(item: TranscriptItem) -> list[str]:
 
 
 def _quote(text: str) -> str:
-    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines())
+    # Only newlines break lines: a lone CR (or VT, FF, ...) stays in, to be shown visibly.
+    lines = text.removesuffix("\n").split("\n")
+    return "\n".join(f"> {line}" if line else ">" for line in lines)
 
 
 def _fence(text: str) -> str:
