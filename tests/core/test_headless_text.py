@@ -7,14 +7,26 @@ import io
 import pytest
 
 from agentui.core.clock import FrozenClock
-from agentui.core.headless import run_headless
+from agentui.core.events import (
+    ExecutionCompleted,
+    LLMAbandoned,
+    LLMFailed,
+    LLMResponded,
+    MonologueGenerated,
+    QueryRaised,
+    TextDelta,
+    ToolCallInfo,
+    ToolStarted,
+    parse_event,
+)
+from agentui.core.headless import HeadlessPrinter, run_headless
+from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.providers.scripted import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
-
-pytestmark = pytest.mark.anyio
+from agentui.core.usage import Usage
 
 
 async def run_text(script: Script, tools: list[Tool] | None = None) -> tuple[int, str, str]:
@@ -35,6 +47,7 @@ async def run_text(script: Script, tools: list[Tool] | None = None) -> tuple[int
     return status, stdout.getvalue(), stderr.getvalue()
 
 
+@pytest.mark.anyio
 async def test_a_failed_attempt_s_text_is_marked_cut_short_on_stderr() -> None:
     script = Script.for_all(
         Turn(
@@ -54,6 +67,7 @@ async def test_a_failed_attempt_s_text_is_marked_cut_short_on_stderr() -> None:
     assert stderr.index("[cut short]") < stderr.index("model: overloaded")
 
 
+@pytest.mark.anyio
 async def test_text_before_a_tool_call_is_progress_not_answer() -> None:
     script = Script.for_all(
         Turn(text="Let me look that up.", tool_calls=[ScriptedToolCall(name="lookup")]),
@@ -69,6 +83,7 @@ async def test_text_before_a_tool_call_is_progress_not_answer() -> None:
     assert "8080" not in stderr
 
 
+@pytest.mark.anyio
 async def test_a_root_that_fails_prints_nothing_on_stdout() -> None:
     script = Script.for_all(
         Turn(
@@ -83,3 +98,80 @@ async def test_a_root_that_fails_prints_nothing_on_stdout() -> None:
     assert stdout == ""
     assert "[cut short]" in stderr
     assert "did not complete" in stderr
+
+
+HOSTILE = "t\x1b]0;T\x07 c\x1b]52;c;aGk=\x07 b\x08 n\x00 r\rR \x9b \u202e"
+SHOWN = "t␛]0;T␇ c␛]52;c;aGk=␇ b␈ n␀ r␍R \\x9b <U+202E>"
+
+
+def test_every_string_the_printer_writes_shows_controls_visibly() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    printer = HeadlessPrinter(stdout, stderr, json_output=False, root_id="a1")
+    common = {"ts": 0.0, "agent_id": "a1"}
+    metadata = NarrativeMetadata(
+        event_count=1, history_length=0, is_final=False, model="m", latency_ms=0.0
+    )
+    entry = NarrativeEntry(
+        timestamp=0.0, agent_name=f"n{HOSTILE}", task_id="a1", text=HOSTILE, metadata=metadata
+    )
+    call = ToolCallInfo(id="c1", name=f"tool{HOSTILE}", arguments={})
+    for event in [
+        TextDelta(seq=1, iteration=1, delta=f"cut {HOSTILE}", **common),
+        LLMAbandoned(seq=2, iteration=1, reason=f"gone {HOSTILE}", **common),
+        LLMResponded(
+            seq=3,
+            iteration=1,
+            text=f"first {HOSTILE}",
+            stop_reason="tool_use",
+            tool_calls=[call],
+            usage=Usage(),
+            duration_s=0.0,
+            **common,
+        ),
+        ToolStarted(seq=4, iteration=1, call=call, **common),
+        QueryRaised(
+            seq=5,
+            query_id="q1",
+            prompt=f"ok? {HOSTILE}",
+            kind="approval",
+            choices=["yes"],
+            **common,
+        ),
+        QueryRaised(seq=6, query_id="q2", prompt=f"why? {HOSTILE}", kind="question", **common),
+        MonologueGenerated(seq=7, entry=entry, usage=Usage(), **common),
+        LLMFailed(seq=8, iteration=2, error=f"down {HOSTILE}", retryable=True, **common),
+        ExecutionCompleted(
+            seq=9,
+            execution_id="e1",
+            result=f"final {HOSTILE}",
+            iterations=2,
+            duration_s=0.0,
+            **common,
+        ),
+    ]:
+        printer.show(event)
+
+    assert stdout.getvalue() == f"final {SHOWN}\n"
+    err = stderr.getvalue()
+    for shown in (
+        f"[a1] cut {SHOWN} [cut short]\n",
+        f"[a1] model: gone {SHOWN}\n",
+        f"[a1] first {SHOWN}\n",
+        f"[a1] tool tool{SHOWN}\n",
+        f"[a1] approval: ok? {SHOWN}\n",
+        f"[a1] question: why? {SHOWN}\n",
+        f"[n{SHOWN}] {SHOWN}\n",
+        f"[a1] model: down {SHOWN}\n",
+    ):
+        assert shown in err
+    assert not {c for c in err if (ord(c) < 0x20 and c != "\n") or 0x7F <= ord(c) <= 0x9F}
+
+
+def test_json_lines_keep_the_exact_strings() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    printer = HeadlessPrinter(stdout, stderr, json_output=True, root_id="a1")
+    printer.show(TextDelta(seq=1, ts=0.0, agent_id="a1", iteration=1, delta=HOSTILE))
+
+    assert parse_event(stdout.getvalue()).delta == HOSTILE  # type: ignore[attr-defined]
+    assert "\x1b" not in stdout.getvalue(), "JSON escapes control characters itself"
+    assert stderr.getvalue() == ""
