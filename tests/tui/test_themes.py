@@ -1,13 +1,28 @@
-"""Theme files: the shipped ones load, user ones are added, broken ones warn, the choice sticks."""
+"""Theme files: the shipped ones load, user ones are added, broken ones warn, the choice sticks.
+
+Every problem in a user's theme file is found at load: the theme is skipped with a warning that
+names the file, the key and the value, and it never reaches the picker, where it would crash the
+app.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
 import pytest
+from textual.command import CommandList, CommandPalette
+from textual.theme import Theme
 
-from agentui.tui.theme_files import AGENT_VARIABLES, ThemeFileError, load_themes, parse_theme
+from agentui.tui.theme_files import (
+    AGENT_VARIABLES,
+    ThemeFile,
+    ThemeFileError,
+    known_variables,
+    load_themes,
+    parse_theme,
+)
 from agentui.tui.ui_state import load_ui_state
 
 from .helpers import make_app
@@ -32,22 +47,93 @@ def test_the_shipped_themes_load_with_every_status_colour() -> None:
         assert set(AGENT_VARIABLES) <= set(theme.variables), theme.name
 
 
-@pytest.mark.parametrize(
-    ("text", "problem"),
-    [
-        ("name = 'x'\nprimary = '#000'\ncolour = 'red'", "unknown key 'colour'"),
-        ("primary = '#000'", "'name' is required"),
-        ("name = 'x'\nprimary = 'not a colour'", "'primary' is not a colour"),
-        (
-            "name = 'x'\nprimary = '#000'\n[variables]\nagent-running = 'nope'",
-            "'agent-running' is not a colour",
-        ),
-        ("name = [", "not valid TOML"),
-    ],
-)
+BASE = "name = 'x'\nprimary = '#000'\n"
+
+BROKEN = {
+    "unknown key": (BASE + "colour = 'red'", "colour: not a theme key; theme keys are name,"),
+    "no name": ("primary = '#000'", "name: required"),
+    "empty name": ("name = ''\nprimary = '#000'", "name: String should have at least 1"),
+    "name with an escape": ('name = "x\\u001b[2J"\nprimary = "#000"', r"(got 'x\x1b[2J')"),
+    "not a colour": (
+        "name = 'x'\nprimary = 'not a colour'",
+        "primary: not a colour such as 'red', '#RRGGBB' or 'rgb(r, g, b)' (got 'not a colour')",
+    ),
+    "a number for a colour": (
+        BASE + "surface = 5",
+        "surface: Input should be a valid string (got 5)",
+    ),
+    "dark as text": (BASE + "dark = 'no'", "dark: Input should be a valid boolean (got 'no')"),
+    "spread as text": (
+        BASE + "luminosity_spread = 'wide'",
+        "luminosity_spread: Input should be a valid number (got 'wide')",
+    ),
+    "spread out of range": (BASE + "luminosity_spread = -0.5", "greater than or equal to 0"),
+    "alpha not finite": (BASE + "text_alpha = nan", "text_alpha: Input should be a finite number"),
+    "ansi as number": (BASE + "ansi = 1", "ansi: Input should be a valid boolean (got 1)"),
+    "status colour": (
+        BASE + "[variables]\nagent-running = 'nope'",
+        "variables: agent-running is not a colour (got 'nope')",
+    ),
+    "textual colour variable": (
+        BASE + "[variables]\nfooter-key-foreground = 'nope'",
+        "variables: footer-key-foreground is not a colour (got 'nope')",
+    ),
+    "text style variable": (
+        BASE + "[variables]\nblock-cursor-text-style = 'shiny'",
+        "block-cursor-text-style is not a value for text-style",
+    ),
+    "escape in a variable": (
+        BASE + '[variables]\nagent-done = "\\u001b[31m"',
+        r"agent-done must be one plain CSS value (no control characters, ';', '{' or '}') "
+        r"(got '\x1b[31m')",
+    ),
+    "CSS smuggled into a variable": (
+        BASE + "[variables]\nborder = 'red; background: blue'",
+        "border must be one plain CSS value",
+    ),
+    "unknown variable": (
+        BASE + "[variables]\nagent-runing = '#fff'",
+        "agent-runing is not a variable Textual or agentui uses (a typo?)",
+    ),
+    "variable not text": (BASE + "[variables]\nborder = 5", "variables.border: Input should be"),
+    "variables not a table": (BASE + "variables = 5", "variables: Input should be a valid dict"),
+    "not TOML": ("name = [", "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize(("text", "problem"), BROKEN.values(), ids=BROKEN.keys())
 def test_a_broken_theme_file_says_what_is_wrong(text: str, problem: str) -> None:
-    with pytest.raises(ThemeFileError, match=problem):
+    with pytest.raises(ThemeFileError) as caught:
         parse_theme(text, "mine.toml")
+    message = str(caught.value)
+    assert message.startswith("mine.toml: ")
+    assert problem in message
+    assert "\x1b" not in message, "the value is quoted, its escapes made visible"
+
+
+def test_every_problem_in_a_file_is_named_once() -> None:
+    text = BASE.replace("'#000'", "'nope'") + "dark = 'no'\n[variables]\nborder = 'bad'\n"
+    with pytest.raises(ThemeFileError) as caught:
+        parse_theme(text, "mine.toml")
+    message = str(caught.value)
+    for named in ("(got 'nope')", "(got 'no')", "(got 'bad')"):
+        assert message.count(named) == 1, message
+
+
+def test_the_file_model_has_exactly_theme_s_fields() -> None:
+    assert set(ThemeFile.model_fields) == {f.name for f in dataclasses.fields(Theme)}
+
+
+def test_every_variable_may_be_set_to_its_default_and_to_other_values_of_its_kind() -> None:
+    variables = "\n".join(f"{name} = {value!r}" for name, value in known_variables().items())
+    theme = parse_theme(f"{BASE}[variables]\n{variables}\n", "all.toml")
+    assert theme.variables == known_variables()
+    kinds = (
+        "[variables]\nagent-done = 'ansi_green'\ntext = 'auto 60%'\n"
+        "block-cursor-text-style = 'bold underline'\nlink-background = 'initial'\n"
+        "footer-key-background = 'transparent'\nborder = 'rgb(10, 20, 30)'\n"
+    )
+    assert parse_theme(BASE + "luminosity_spread = 1\ntext_alpha = 0\n" + kinds, "k.toml")
 
 
 def test_user_themes_load_and_broken_ones_become_warnings() -> None:
@@ -92,3 +178,45 @@ async def test_the_app_starts_despite_a_broken_theme_and_remembers_the_choice() 
     finally:
         for path in themes_dir.iterdir():
             path.unlink()
+
+
+async def test_a_running_app_skips_broken_user_themes_and_never_offers_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AGENTUI_CONFIG_DIR", str(tmp_path))
+    themes_dir = tmp_path / "themes"
+    themes_dir.mkdir()
+    broken = {
+        "dark-as-text": "dark = 'no'",
+        "wide-spread": "luminosity_spread = 'wide'",
+        "bad-variable": "[variables]\nfooter-key-foreground = 'nope'",
+        "bad-style": "[variables]\nblock-cursor-text-style = 'shiny'",
+    }
+    for name, extra in broken.items():
+        (themes_dir / f"{name}.toml").write_text(f"name = '{name}'\nprimary = '#123456'\n{extra}\n")
+    (themes_dir / "mine.toml").write_text(GOOD)
+
+    app = make_app()
+    async with app.run_test() as pilot:
+        assert app.theme == "agentui-dark", "the app started as usual"
+        skipped = [n.message for n in app._notifications if n.title == "Theme file skipped"]
+        assert sorted(Path(m.split(": ")[0]).stem for m in skipped) == sorted(broken)
+        app.query_one("#tree").focus()
+        await pilot.press("t")
+        assert isinstance(app.screen, CommandPalette)
+        commands = app.screen.query_one(CommandList)
+        for _ in range(50):  # the palette fills in from a worker: a few turns of the loop
+            await pilot.pause()
+            if commands.option_count == len(app.available_themes):
+                break
+        offered = {
+            str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)
+        }
+        assert "mine" in offered and "agentui-light" in offered
+        assert not offered & set(broken)
+        await pilot.press(*"mine")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.theme == "mine" and app.is_running
+        assert app.get_css_variables()["agent-running"] == "#00ff00"
