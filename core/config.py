@@ -35,21 +35,22 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .errors import AgentUIError
 from .limits import Limits
 from .monologue.config import MonologueConfig
 from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
-from .validation import error_location
+from .validation import describe_problem, error_location
 
 CONFIG_FILE = "config.toml"
 PROVIDERS = ("scripted", "anthropic")
@@ -58,9 +59,22 @@ REPLAY_PREFIX = "replay:"
 Workflow = Literal["six-step", "plain"]
 ApprovalPolicy = Literal["ask", "yes"]
 
+# Numbers given as options rather than settings (`--pace`, `--timeout`, `--speed`) are checked
+# as settings are: finite, and not below their least value.
+Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+PositiveSeconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
 
 class ConfigError(AgentUIError):
     """A setting is invalid; the message names the file (or variable, or flag) and the key."""
+
+
+def checked_number(text: str, kind: Any) -> Any:
+    """`text` as a number of `kind` (Seconds, PositiveSeconds); ValueError names it once."""
+    try:
+        return TypeAdapter(kind).validate_python(text)
+    except ValidationError as exc:
+        raise ValueError(describe_problem(exc.errors()[0])) from None
 
 
 class ApprovalConfig(BaseModel):
@@ -208,7 +222,7 @@ def load_config(
     path = path if path is not None else config_path()
     raw = _read_file(path)
     try:
-        Config.model_validate(raw)
+        _check_finite(Config.model_validate(raw), raw, lambda key: f"config file {path}")
     except ValidationError as exc:
         raise _config_error(exc, lambda key: f"config file {path}") from None
     sources = {key: "file" for key in _file_keys(raw)}
@@ -235,7 +249,39 @@ def load_config(
         config = Config.model_validate(data)
     except ValidationError as exc:
         raise _config_error(exc, origin) from None
+    _check_finite(config, data, origin)
     return LoadedConfig(config, path, path.is_file(), sources)
+
+
+def _check_finite(config: Config, given: Mapping[str, Any], origin: Any) -> None:
+    """Refuse an infinite or NaN number anywhere: a limit, timeout or price is a real amount.
+
+    pydantic lets `inf` (or "inf", or 1e999) through a float field unless the field says
+    otherwise, and the sections' models live with the code that uses them; one check here
+    covers every number a file, variable or flag can set.
+    """
+    lines: list[str] = []
+
+    def walk(value: Any, where: tuple[str, ...]) -> None:
+        if isinstance(value, dict):
+            for name, inner in value.items():
+                walk(inner, (*where, str(name)))
+        elif isinstance(value, float) and not math.isfinite(value):
+            key = ".".join(where)
+            written = _given(given, where)
+            lines.append(f"{origin(key)}: {key}: must be a finite number (got {written!r})")
+
+    walk(config.model_dump(), ())
+    if lines:
+        raise ConfigError("\n".join(lines))
+
+
+def _given(data: Mapping[str, Any], where: tuple[str, ...]) -> Any:
+    """The value as the person wrote it (a variable's text, a file's number)."""
+    value: Any = data
+    for part in where:
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value
 
 
 def _read_file(path: Path) -> dict[str, Any]:
@@ -294,14 +340,7 @@ def _problem(key: str, error: Any) -> str:
         return "not a setting agentui knows (a typo, or the wrong table?)"
     if error["type"] == "missing":
         return "missing: this table needs it"
-    message = str(error["msg"]).removeprefix("Value error, ")
-    if (
-        "input" in error
-        and error["type"] not in ("missing",)
-        and not isinstance(error["input"], dict | list)
-    ):
-        message += f" (got {error['input']!r})"
-    return message
+    return describe_problem(error)
 
 
 # What an unset key means, for `config show`.

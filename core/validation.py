@@ -15,14 +15,15 @@ def error_location(error: Any, whole: str) -> str:
 def describe_problem(error: Any) -> str:
     """What is wrong with one value, naming the value once: `message (got value)`.
 
-    Validators therefore say what is wrong without quoting the value; a table or list is not
-    quoted (its own errors point inside it).
+    pydantic's own checks do not name the value, so it is added; a validator of ours (a
+    `value_error`) names it itself where it helps. A table or list is not quoted: its own
+    errors point inside it.
     """
     message = str(error["msg"]).removeprefix("Value error, ")
     value = error.get("input")
-    if error["type"] != "missing" and "input" in error and not isinstance(value, dict | list):
-        message += f" (got {value!r})"
-    return message
+    if error["type"] in ("missing", "value_error") or isinstance(value, dict | list):
+        return message
+    return f"{message} (got {value!r})"
 
 
 def describe_errors(exc: ValidationError, whole: str, prefix: str = "") -> str:

@@ -62,7 +62,7 @@ def _is_colour(value: str) -> bool:
 
 def _colour(value: str) -> str:
     if not _is_colour(value):
-        raise ValueError("not a colour such as 'red', '#RRGGBB' or 'rgb(r, g, b)'")
+        raise ValueError(f"not a colour such as 'red', '#RRGGBB' or 'rgb(r, g, b)' (got {value!r})")
     return value
 
 
@@ -97,7 +97,7 @@ class ThemeFile(BaseModel):
     @classmethod
     def _printable(cls, value: str) -> str:
         if not value.isprintable():
-            raise ValueError("must be printable text (no control characters)")
+            raise ValueError(f"must be printable text, without control characters (got {value!r})")
         return value
 
     @field_validator("variables")

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agentui.core.config import (
     ENV_VARIABLES,
     Config,
     ConfigError,
     Flag,
+    PositiveSeconds,
+    Seconds,
+    checked_number,
     config_path,
     format_settings,
     load_config,
@@ -243,6 +249,122 @@ def test_a_bad_flag_is_named(tmp_path: Path) -> None:
             path=tmp_path / "none.toml",
         )
     assert str(caught.value).startswith("option --max-iterations: limits.max_iterations: ")
+
+
+# -- numbers: negative, NaN and infinite values are refused, each named once --------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "problem"),
+    [
+        ("[limits]\ntool_timeout_s = inf\n", "limits.tool_timeout_s", "finite number (got inf)"),
+        ("[limits]\ntool_timeout_s = nan\n", "limits.tool_timeout_s", "greater than 0 (got nan)"),
+        ("[limits]\ntool_timeout_s = -1\n", "limits.tool_timeout_s", "greater than 0 (got -1)"),
+        ("[limits]\nmax_duration_s = inf\n", "limits.max_duration_s", "finite number (got inf)"),
+        ("[limits]\nretry_backoff_s = -0.5\n", "limits.retry_backoff_s", "(got -0.5)"),
+        ("[limits]\nretry_backoff_s = +inf\n", "limits.retry_backoff_s", "(got inf)"),
+        ("[limits]\nmax_tool_calls = -3\n", "limits.max_tool_calls", "(got -3)"),
+        ("[limits]\nmax_iterations = inf\n", "limits.max_iterations", "finite number (got inf)"),
+        ("[monologue]\ntimeout_s = inf\n", "monologue.timeout_s", "finite number (got inf)"),
+        (
+            '[prices."claude-3.5"]\ninput = inf\noutput = 1.0\ncache_write = 1.0\ncache_read = 1.0\n',
+            "prices.claude-3.5.input",
+            "finite number (got inf)",
+        ),
+    ],
+)
+def test_a_number_out_of_range_or_not_finite_in_the_file_is_refused(
+    tmp_path: Path, text: str, key: str, problem: str
+) -> None:
+    path = _file(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={}, path=path)
+    message = str(caught.value)
+    assert message.startswith(f"config file {path}: {key}: "), message
+    assert message.endswith(problem) and message.count("(got ") == 1, message
+
+
+@pytest.mark.parametrize("written", ["inf", "-inf", "nan", "NaN", "Infinity", "1e999", "-1", "0"])
+def test_a_timeout_variable_must_be_a_finite_positive_number(tmp_path: Path, written: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={"AGENTUI_TOOL_TIMEOUT": written}, path=tmp_path / "none.toml")
+    message = str(caught.value)
+    assert message.startswith("environment variable AGENTUI_TOOL_TIMEOUT: limits.tool_timeout_s: ")
+    assert message.count(repr(written)) == 1 and message.count("(got ") == 1, message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize("written", ["inf", "nan", "-1", "2.5"])
+def test_a_count_variable_must_be_a_whole_number_in_range(tmp_path: Path, written: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={"AGENTUI_MAX_CHILDREN": written}, path=tmp_path / "none.toml")
+    message = str(caught.value)
+    assert message.startswith("environment variable AGENTUI_MAX_CHILDREN: limits.max_live_children")
+    assert message.count(repr(written)) == 1, message
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan, -2.0])
+def test_a_timeout_flag_must_be_a_finite_positive_number(tmp_path: Path, value: float) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(
+            {"limits.tool_timeout_s": Flag("--tool-timeout", value)},
+            environ={},
+            path=tmp_path / "none.toml",
+        )
+    message = str(caught.value)
+    assert message.startswith("option --tool-timeout: limits.tool_timeout_s: ")
+    assert message.endswith(f"(got {value!r})") and message.count("(got ") == 1, message
+
+
+def test_a_bad_provider_variable_is_named_once(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={"AGENTUI_PROVIDER": "openai"}, path=tmp_path / "none.toml")
+    assert str(caught.value) == (
+        "environment variable AGENTUI_PROVIDER: provider: "
+        "must be scripted, anthropic or replay:DIR (got 'openai')"
+    )
+
+
+def test_a_derived_problem_names_the_value_once(tmp_path: Path) -> None:
+    path = _file(tmp_path, "[monologue]\nmin_buffer = 5\nmax_buffer = 2\n")
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={}, path=path)
+    assert str(caught.value).endswith(
+        ": monologue.max_buffer: max_buffer (2) must be at least min_buffer (5)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "problem"),
+    [
+        ("-1", Seconds, "Input should be greater than or equal to 0 (got '-1')"),
+        ("nan", Seconds, "Input should be a finite number (got 'nan')"),
+        ("inf", PositiveSeconds, "Input should be a finite number (got 'inf')"),
+        ("0", PositiveSeconds, "Input should be greater than 0 (got '0')"),
+        ("soon", Seconds, "unable to parse string as a number (got 'soon')"),
+    ],
+)
+def test_numbers_given_as_options_are_checked_like_settings(
+    text: str, kind: object, problem: str
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        checked_number(text, kind)
+    assert str(caught.value).endswith(problem)
+    assert (checked_number("0", Seconds), checked_number("0.25", PositiveSeconds)) == (0.0, 0.25)
+
+
+@settings(derandomize=True)  # the same examples on every run
+@given(st.floats() | st.integers().map(float))
+def test_any_timeout_is_either_a_finite_positive_setting_or_one_message(value: float) -> None:
+    environ = {"AGENTUI_TOOL_TIMEOUT": repr(value)}
+    try:
+        loaded = load_config(environ=environ, path=Path("/nonexistent/config.toml"))
+    except ConfigError as exc:
+        assert str(exc).count("\n") == 0 and str(exc).count(repr(repr(value))) == 1
+        assert not (math.isfinite(value) and value > 0)
+    else:
+        timeout = loaded.config.limits.tool_timeout_s
+        assert math.isfinite(timeout) and timeout > 0 and timeout == value
 
 
 # -- config show -------------------------------------------------------------------------------

@@ -478,6 +478,64 @@ def test_a_bad_environment_variable_is_named(tmp_path: Path) -> None:
     assert run.stderr.startswith("agentui: environment variable AGENTUI_PROVIDER: provider: ")
 
 
+@pytest.mark.parametrize(
+    ("options", "environment", "message"),
+    [
+        (
+            ["--pace", "-1"],
+            {},
+            "argument --pace: Input should be greater than or equal to 0 (got '-1')",
+        ),
+        (["--pace", "nan"], {}, "argument --pace: Input should be a finite number (got 'nan')"),
+        (
+            ["--tool-timeout", "inf"],
+            {},
+            "argument --tool-timeout: Input should be a finite number (got 'inf')",
+        ),
+        (
+            ["--timeout=-inf"],
+            {},
+            "argument --timeout: Input should be a finite number (got '-inf')",
+        ),
+        (
+            ["--thinking-budget", "-5"],
+            {},
+            "argument --thinking-budget: at least 1024 tokens, or 0 for no thinking (got -5)",
+        ),
+        (
+            [],
+            {"AGENTUI_TOOL_TIMEOUT": "inf"},
+            "agentui: environment variable AGENTUI_TOOL_TIMEOUT: limits.tool_timeout_s: "
+            "must be a finite number (got 'inf')",
+        ),
+        (
+            [],
+            {"AGENTUI_PROVIDER": "openai"},
+            "agentui: environment variable AGENTUI_PROVIDER: provider: "
+            "must be scripted, anthropic or replay:DIR (got 'openai')",
+        ),
+    ],
+)
+def test_a_bad_number_or_name_is_one_message_naming_it_once_and_exit_2(
+    tmp_path: Path, options: list[str], environment: dict[str, str], message: str
+) -> None:
+    run = agentui("run", *options, TASK, home=tmp_path, **environment)
+    assert run.returncode == 2
+    last = run.stderr.splitlines()[-1]
+    assert last.endswith(message), run.stderr
+    assert run.stderr.count("(got ") == 1 and "Traceback" not in run.stderr
+    assert run.stdout == "" and session_files(tmp_path) == []
+
+
+def test_infinity_in_the_config_file_is_refused(tmp_path: Path) -> None:
+    path = write_config(tmp_path, "[limits]\nmax_duration_s = inf\n")
+    run = agentui("run", TASK, home=tmp_path)
+    assert run.returncode == 2
+    assert run.stderr == (
+        f"agentui: config file {path}: limits.max_duration_s: must be a finite number (got inf)\n"
+    )
+
+
 # -- secrets -----------------------------------------------------------------------------------
 
 
