@@ -31,7 +31,16 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from agentui.core import __version__
-from agentui.core.config import ConfigError, Flag, LoadedConfig, format_settings, load_config
+from agentui.core.config import (
+    ConfigError,
+    Flag,
+    LoadedConfig,
+    PositiveSeconds,
+    Seconds,
+    checked_number,
+    format_settings,
+    load_config,
+)
 from agentui.core.errors import AgentUIError
 from agentui.core.headless import run_headless
 from agentui.core.monologue.config import MonologueConfig
@@ -74,13 +83,19 @@ def _thinking_budget(text: str) -> int:
 
 
 def _positive_seconds(text: str) -> float:
+    return _number(text, PositiveSeconds)
+
+
+def _seconds(text: str) -> float:
+    return _number(text, Seconds)
+
+
+def _number(text: str, kind: Any) -> Any:
+    """Checked as the settings' numbers are: finite and in range (core/config.py)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0 (got {text})")
-    return value
+        return checked_number(text, kind)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_setting_options(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +164,7 @@ def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: floa
     scripted.add_argument("--script", metavar="FILE", help="play this JSON/TOML script")
     scripted.add_argument(
         "--pace",
-        type=float,
+        type=_seconds,
         default=default_pace,
         metavar="SECONDS",
         help=f"seconds between streamed chunks (default {default_pace:g})",
