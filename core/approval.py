@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from .tools.sandbox_mode import choose_sandbox
+
 ApprovalChoice = Literal["once", "always", "reject"]
 APPROVAL_CHOICES: list[str] = list(get_args(ApprovalChoice))
 
@@ -52,12 +54,16 @@ def parse_answer(text: str | None) -> tuple[ApprovalChoice, str]:
 
 def prompt(tool: str, arguments: dict[str, Any]) -> str:
     """What the person reads: the tool and everything it would be called with (never cut:
-    approving code one cannot see in full is no approval)."""
+    approving code one cannot see in full is no approval), and for python code, a sandbox
+    that is limited (the code would run as the person, with their files)."""
     if set(arguments) == {"code"} and isinstance(arguments["code"], str):
         shown = arguments["code"].strip("\n")  # the Python tool: code reads best as code
     else:
         shown = json.dumps(arguments, ensure_ascii=False, indent=None)
-    return f"Allow {tool} to run?\n{shown}"
+    question = f"Allow {tool} to run?"
+    if tool == "python" and not (sandbox := choose_sandbox()).bwrap:  # bubblewrap goes unsaid
+        question += f"\n{sandbox.describe()}"
+    return f"{question}\n{shown}"
 
 
 @dataclass(slots=True)

@@ -373,6 +373,9 @@ def _run(argv: Sequence[str]) -> int:
         _provider(args)  # fail fast on a bad script or option, before anything prints
         if notice:
             print(f"agentui: {notice}", file=sys.stderr)
+        from agentui.core.termination import end_on_termination_signals
+
+        end_on_termination_signals()  # SIGTERM, SIGHUP: the same orderly end as Ctrl+C
         code = anyio.run(
             lambda: run_headless(
                 make_runtime,
@@ -404,6 +407,9 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
         app = build(args)
     except AgentUIError as exc:
         return _fail(str(exc))
+    from agentui.core.termination import end_on_termination_signals
+
+    end_on_termination_signals(app.exit)  # SIGTERM, SIGHUP: quit in order
     app.run()
     return app.return_code or 0
 
@@ -586,6 +592,9 @@ def _config(argv: Sequence[str]) -> int:
     except ConfigError as exc:
         return _fail(str(exc))
     sys.stdout.write(visible_controls(format_settings(loaded)))  # values from a file
+    from agentui.core.tools.sandbox_mode import choose_sandbox
+
+    print(visible_controls(f"# {choose_sandbox().describe()}"))
     return 0
 
 

@@ -4,6 +4,10 @@ The tool needs the person's approval by default (`needs_approval`); `Runtime(app
 (the `--yes` flag) or `PythonToolConfig(needs_approval=False)` runs it without asking. It keeps
 its own timeout, which does not count time paused or spent waiting on subagents or the person,
 so the loop's tool timeout does not apply to it.
+
+The sandbox is bubblewrap where it works, else limited (see sandbox_mode.py); the person's
+approval prompt says which. Building the tool guards agentui's own process (not dumpable, a
+subreaper: see core/process_guard.py) before any code can run.
 """
 
 from __future__ import annotations
@@ -11,9 +15,12 @@ from __future__ import annotations
 import sys
 from typing import Annotated
 
+import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field
 
+from .. import process_guard
 from .sandbox import SandboxLimits, SandboxRun
+from .sandbox_mode import SandboxSetting, choose_sandbox
 from .tool import Tool, ToolContext
 
 DESCRIPTION = """Run Python 3 code in a new sandboxed process and return what it prints \
@@ -37,6 +44,8 @@ class PythonToolConfig(BaseModel):
     max_output_bytes: int = Field(20_000, ge=100)
     needs_approval: bool = True
     executable: str = sys.executable  # the interpreter agentui runs on
+    # None: AGENTUI_SANDBOX, else auto (bubblewrap when it works here); limited: never bwrap.
+    sandbox: SandboxSetting | None = None
 
 
 class PythonArguments(BaseModel):
@@ -47,6 +56,7 @@ class PythonArguments(BaseModel):
 
 def python_tool(config: PythonToolConfig | None = None) -> Tool:
     config = config or PythonToolConfig()
+    process_guard.guard_this_process()
     limits = SandboxLimits(
         timeout_s=config.timeout_s,
         cpu_s=config.cpu_s,
@@ -56,8 +66,13 @@ def python_tool(config: PythonToolConfig | None = None) -> Tool:
 
     async def run(arguments: BaseModel, context: ToolContext) -> str:
         assert isinstance(arguments, PythonArguments)
+        choice = await anyio.to_thread.run_sync(choose_sandbox, config.sandbox)
         sandbox = SandboxRun(
-            limits, context.services, context.agent_id, executable=config.executable
+            limits,
+            context.services,
+            context.agent_id,
+            executable=config.executable,
+            sandbox=choice,
         )
         return await sandbox.run(arguments.code)
 

@@ -2,13 +2,19 @@
 
 The process is `python -I` (no environment variables of Python's, no user site, no script
 directory on the path) in a fresh temporary directory, with an environment that holds nothing
-but a PATH and a locale: no API key, no token. It leads its own process group, so a kill takes
-whatever it started with it; nothing it started outlives the run (short of a new session).
+but a PATH and a locale: no API key, no token. Under bubblewrap (see bubblewrap.py) it sees
+nothing of the machine but read-only system files and that directory; in limited mode (no
+bubblewrap) it runs as the person, with their files, and only the process guard stands
+between it and agentui (see core/process_guard.py).
+
+Nothing it starts outlives the run: its whole process tree is killed when the run ends,
+processes in a session of their own too (found through their parents, or adopted by agentui
+once their parent is gone), and when agentui ends, however it ends.
 
 While it runs, its requests (fork, wait, ask_user; see sandbox_child.py) are served through the
 agent's services, its output is read as it comes (the middle is cut past the cap, so the pipe
 never fills and blocks it), a watchdog kills it at the wall-clock timeout, and the agent's
-pause stops the whole group (SIGSTOP) until resume (SIGCONT). The timeout counts only time the
+pause stops the whole tree (SIGSTOP) until resume (SIGCONT). The timeout counts only time the
 code could run: not paused, not waiting on a request.
 """
 
@@ -29,8 +35,12 @@ import anyio.to_thread
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from anyio.streams.buffered import BufferedByteReceiveStream
 
+from .. import process_guard
 from ..errors import AgentUIError
+from ..process_tree import kill_tree, signal_tree
+from . import bubblewrap
 from .active_time import ActiveTime
+from .sandbox_mode import SandboxChoice
 from .tool import AgentServices, ToolError
 
 CHILD_SOURCE = (Path(__file__).parent / "sandbox_child.py").read_text(encoding="utf-8")
@@ -104,21 +114,27 @@ class SandboxRun:
         agent_id: str,
         *,
         executable: str,
+        sandbox: SandboxChoice,
     ) -> None:
         self._limits = limits
         self._services = services
         self._agent_id = agent_id
         self._executable = executable
+        self._sandbox = sandbox
         self._output = OutputCap(limits.max_output_bytes)
         self._clock = ActiveTime(anyio.current_time)
         self._clock_changed = anyio.Event()
         self._pgid: int | None = None
         self._stopped = False  # SIGSTOP sent and not yet undone
+        self._exited = False  # reaped: its pid may name another process now
         self.pid: int | None = None
         self.timed_out = False
         self.protocol_error: str | None = None
 
     async def run(self, code: str) -> str:
+        if self._sandbox.problem:
+            raise ToolError(self._sandbox.describe())
+        process_guard.guard_this_process()  # before any code can look at agentui
         workdir = tempfile.mkdtemp(prefix="agentui-python-")
         try:
             await anyio.Path(workdir, CODE_FILE).write_text(code, encoding="utf-8")
@@ -129,28 +145,48 @@ class SandboxRun:
         return self._report(returncode)
 
     async def _run_in(self, workdir: str) -> int:
-        config = {"cpu_s": self._limits.cpu_s, "memory_bytes": self._limits.memory_mb << 20}
-        command = [self._executable, "-I", "-B", "-u", "-X", "utf8", "-c", CHILD_SOURCE]
+        limited = self._sandbox.bwrap is None
+        config = {
+            "cpu_s": self._limits.cpu_s,
+            "memory_bytes": self._limits.memory_mb << 20,
+            # The child dies with agentui; under bubblewrap, bwrap itself sees to that.
+            "parent": os.getpid() if limited else None,
+        }
+        argv = [self._executable, "-I", "-B", "-u", "-X", "utf8", "-c", CHILD_SOURCE]
+        argv.append(json.dumps(config))
+        if self._sandbox.bwrap is not None:
+            argv = bubblewrap.command(
+                self._sandbox.bwrap, workdir, argv, executable=self._executable
+            )
         # Shielded: a cancel that lands mid-spawn must not lose the handle of a live process;
         # it is delivered at the next await, inside the `try` that kills it.
         with anyio.CancelScope(shield=True):
             process = await anyio.open_process(
-                [*command, json.dumps(config)],
+                argv,
                 cwd=workdir,
                 env=scrubbed_environment(workdir),
-                start_new_session=True,  # its own process group: one signal reaches all of it
+                start_new_session=True,  # its own session and group, away from agentui's
             )
-        self.pid = self._pgid = process.pid
+            self.pid = self._pgid = process.pid
+            process_guard.register(process.pid)
+            started = process_guard.start_ticks(process.pid)
         unwatch = self._services.watch_pause(self._agent_id, self._on_pause)
         try:
-            return await self._supervise(process)
+            returncode = await self._supervise(process)
         finally:
             unwatch()
             with anyio.CancelScope(shield=True):
-                # Cancelled (the agent was stopped) or done: the group goes, then we reap.
-                self._kill_group()
+                # Cancelled (the agent was stopped) or done: the tree goes, then we reap.
+                self._kill_all()
                 with anyio.move_on_after(REAP_S):
                     await process.aclose()
+                self._exited = True
+                process_guard.unregister(process.pid)
+                # What lost its parent on the way was adopted by agentui: those go too.
+                process_guard.sweep_orphans(started)
+        if not limited and returncode > 128:
+            returncode = 128 - returncode  # bwrap reports death by signal N as exit 128 + N
+        return returncode
 
     async def _supervise(self, process: Process) -> int:
         replies, requests, output = process.stdin, process.stdout, process.stderr
@@ -168,11 +204,13 @@ class SandboxRun:
 
             group.start_soon(serve_and_watch)
             returncode = await process.wait()
+            self._exited = True
             helpers.cancel()
             # What the code started and left behind. The leader is reaped by now (asyncio's
             # child watcher does that at once), but its group id names the group while any
-            # member lives; an empty group only answers "no such process".
-            self._kill_group()
+            # member lives; an empty group only answers "no such process". Members that left
+            # the group are adopted orphans now: swept when the run ends.
+            self._kill_all()
             drain.deadline = anyio.current_time() + DRAIN_S
         return returncode
 
@@ -188,7 +226,7 @@ class SandboxRun:
             remaining = self._limits.timeout_s - self._clock.elapsed()
             if remaining <= 0:
                 self.timed_out = True
-                self._kill_group()
+                self._kill_all()
                 return
             changed = self._clock_changed
             if self._clock.running:
@@ -229,7 +267,7 @@ class SandboxRun:
                 return
             except anyio.DelimiterNotFound:
                 self.protocol_error = f"a request to the runtime was over {MAX_REQUEST_BYTES} bytes"
-                self._kill_group()
+                self._kill_all()
                 return
             self._suspend_clock()
             try:
@@ -270,13 +308,21 @@ class SandboxRun:
         return reply
 
     def _signal(self, signum: int) -> None:
+        """`signum` to the group and, while the root lives, to every process below it."""
         if self._pgid is None:
             return
+        if not self._exited:
+            signal_tree(self._pgid, signum)
         with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone
             os.killpg(self._pgid, signum)
 
-    def _kill_group(self) -> None:
-        self._signal(signal.SIGKILL)
+    def _kill_all(self) -> None:
+        if self._pgid is None:
+            return
+        if not self._exited:
+            kill_tree(self._pgid)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._pgid, signal.SIGKILL)
 
     # -- the result ----------------------------------------------------------------------
 

@@ -6,14 +6,22 @@ line each way); 2 is the output pipe, and the code's stdout is pointed there too
 prints comes back in order. The code finds `fork`, `wait`, `ask_user` and `AgentError` ready to
 use (also as `from agentui import fork, wait, ask_user`). Limits are set before the code runs,
 soft and hard alike, so the code cannot raise them again.
+
+On Linux the process dies with agentui (a parent-death signal), adopts whatever its children
+leave behind (a child subreaper), and kills every process below it before it exits, those in
+a session of their own too. agentui kills the same tree when it stops the code.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import ctypes
+import ctypes.util
 import json
 import os
 import resource
+import signal
 import sys
 import threading
 import traceback
@@ -21,6 +29,8 @@ import types
 from typing import Any, TextIO
 
 CODE_FILE = "main.py"
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 
 
 class AgentError(Exception):
@@ -74,6 +84,58 @@ def _set_limits(cpu_s: int | None, memory_bytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
 
 
+def _prctl(option: int, value: int) -> None:
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(ctypes.util.find_library("c")).prctl(option, value, 0, 0, 0)
+
+
+def _guard(parent: int | None) -> None:
+    """Die with `parent` (agentui; None: bubblewrap does that), adopt the code's orphans."""
+    if parent is not None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # agentui went before the signal was set: follow it
+            os._exit(1)
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _below(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] not in ("Z", "X"):
+            children.setdefault(int(fields[1]), []).append(int(name))
+    found, frontier = [], [root]
+    while frontier:
+        frontier = [pid for parent in frontier for pid in children.get(parent, [])]
+        found += frontier
+    return found
+
+
+def _end_descendants() -> None:
+    """Stop every process below this one (stopped, none can fork), then kill and reap them."""
+    stopped: set[int] = set()
+    for _ in range(20):
+        fresh = [pid for pid in _below(os.getpid()) if pid not in stopped]
+        if not fresh:
+            break
+        for pid in fresh:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        stopped.update(fresh)
+    for pid in stopped:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        while True:  # every child, adopted ones too, until none is left
+            os.waitpid(-1, 0)
+
+
 def _run(source: str, namespace: dict[str, Any]) -> int:
     """Run the code as a script; print the value of a final expression, as a REPL would."""
     try:
@@ -108,6 +170,7 @@ def _run(source: str, namespace: dict[str, Any]) -> int:
 
 def main() -> None:
     config = json.loads(sys.argv[1])
+    _guard(config.get("parent"))
     replies = os.fdopen(os.dup(0), "r", encoding="utf-8")
     requests = os.fdopen(os.dup(1), "w", encoding="utf-8")
     null = os.open(os.devnull, os.O_RDONLY)
@@ -123,7 +186,11 @@ def main() -> None:
     sys.argv = [CODE_FILE]
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__, **api}
     _set_limits(config.get("cpu_s"), config.get("memory_bytes"))
-    sys.exit(_run(source, namespace))
+    try:
+        status = _run(source, namespace)
+    finally:
+        _end_descendants()  # also when the code calls sys.exit()
+    sys.exit(status)
 
 
 if __name__ == "__main__":

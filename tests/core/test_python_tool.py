@@ -4,9 +4,7 @@ fork/wait/ask_user from the code, pause (SIGSTOP) and cancel (nothing left behin
 from __future__ import annotations
 
 import os
-import re
 import sys
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -26,8 +24,10 @@ from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.sandbox import OutputCap
+from agentui.core.tools.sandbox_mode import choose_sandbox
 from agentui.core.tree import AgentNode, AgentStatus
 
+from ..processes import SANDBOXES, gone, marked, new_marker, parent, stopped, until
 from .helpers import Recorder
 
 pytestmark = [
@@ -68,15 +68,6 @@ async def run(code: str, config: PythonToolConfig = QUICK, **kwargs: Any) -> tup
         with anyio.fail_after(30):  # safety net only
             await runtime.wait(root)
     return tool_result(provider)
-
-
-def gone(pid: int) -> bool:
-    """The process has exited (a zombie nobody reaped yet counts as gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    return stat.rsplit(")", 1)[1].split()[0] == "Z"
 
 
 # -- output ---------------------------------------------------------------------------------
@@ -134,7 +125,7 @@ async def test_the_environment_is_scrubbed_and_the_directory_fresh(
     key, names, cwd, listing = content.splitlines()
     assert key == "None"
     assert "sk-ant-test-secret" not in content and "t0ken" not in content
-    allowed = {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "HOME", "TMPDIR"}
+    allowed = {"PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "HOME", "TMPDIR", "PWD"}  # bwrap: PWD
     allowed |= {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"}
     assert set(eval(names)) <= allowed
     assert os.path.basename(cwd).startswith("agentui-python-")
@@ -235,7 +226,9 @@ async def test_the_python_tool_asks_for_approval_by_default() -> None:
         (raised,) = await recorder.wait_for(
             lambda e: isinstance(e, QueryRaised) and e.kind == "approval"
         )
-        assert raised.prompt == "Allow python to run?\nprint('approved')"  # type: ignore[attr-defined]
+        sandbox = choose_sandbox()
+        said = "" if sandbox.bwrap else f"{sandbox.describe()}\n"  # only a limited one is said
+        assert raised.prompt == f"Allow python to run?\n{said}print('approved')"  # type: ignore[attr-defined]
         runtime.approve(raised.query_id, "once")  # type: ignore[attr-defined]
         with anyio.fail_after(30):
             await runtime.wait(root)
@@ -244,30 +237,38 @@ async def test_the_python_tool_asks_for_approval_by_default() -> None:
 
 # -- pause and cancel ------------------------------------------------------------------------
 
-REPORTS_PIDS = (
-    "import os, subprocess, sys\n"
-    "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
-    "ask_user(f'pids {os.getpid()} {child.pid}')\n"
+# The code starts a child in a session of its own (out of its process group), marked so the
+# test finds it from outside (under bubblewrap the pids the code sees are not ours), then asks.
+STARTS_A_CHILD = (
+    "import subprocess, sys\n"
+    "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}],\n"
+    "                         start_new_session=True)\n"
+    "ask_user('started')\n"
     "print('after the question')\n"
 )
 
 
-async def _pids(recorder: Recorder) -> tuple[str, list[int]]:
+async def _started(recorder: Recorder, marker: str) -> tuple[str, list[int]]:
+    """The question's id, and the pids (ours) of the code's process and of its child."""
     (raised,) = await recorder.wait_for(lambda e: isinstance(e, QueryRaised))
-    assert isinstance(raised, QueryRaised)
-    match = re.fullmatch(r"pids (\d+) (\d+)", raised.prompt)
-    assert match, raised.prompt
-    return raised.query_id, [int(match[1]), int(match[2])]
+    assert isinstance(raised, QueryRaised) and raised.prompt == "started"
+    (child,) = marked(marker)
+    return raised.query_id, [parent(child), child]
 
 
 @pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="needs pidfd_open (Linux)")
+@pytest.mark.parametrize("sandbox", SANDBOXES)
 @pytest.mark.parametrize("command", ["cancel", "delete"])
-async def test_stopping_the_agent_kills_the_process_and_its_children(command: str) -> None:
-    runtime, _ = build(REPORTS_PIDS)
+async def test_stopping_the_agent_kills_the_process_and_its_children(
+    command: str, sandbox: str
+) -> None:
+    marker = new_marker()
+    config = QUICK.model_copy(update={"sandbox": sandbox})
+    runtime, _ = build(STARTS_A_CHILD.format(marker=marker), config)
     async with runtime:
         recorder = Recorder(runtime)
         root = runtime.start("x")
-        _, pids = await _pids(recorder)
+        _, pids = await _started(recorder, marker)
         pidfds = [os.pidfd_open(pid) for pid in pids]
         try:
             getattr(runtime, command)(root)
@@ -282,27 +283,28 @@ async def test_stopping_the_agent_kills_the_process_and_its_children(command: st
     assert runtime.node(root).status is (S.CANCELLED if command == "cancel" else S.DELETED)
 
 
-@pytest.mark.skipif(not hasattr(os, "waitid"), reason="needs waitid")
-async def test_pausing_the_agent_stops_the_process_until_resume() -> None:
-    runtime, provider = build(REPORTS_PIDS)
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+async def test_pausing_the_agent_stops_the_process_and_its_children_until_resume(
+    sandbox: str,
+) -> None:
+    marker = new_marker()
+    config = QUICK.model_copy(update={"sandbox": sandbox})
+    runtime, provider = build(STARTS_A_CHILD.format(marker=marker), config)
     async with runtime:
         recorder = Recorder(runtime)
         root = runtime.start("x")
-        query_id, (pid, _) = await _pids(recorder)
+        query_id, pids = await _started(recorder, marker)
         runtime.pause(root)
-
-        def wait_until_stopped() -> os.waitid_result | None:
-            return os.waitid(os.P_PID, pid, os.WSTOPPED | os.WNOWAIT)
-
-        with anyio.fail_after(10):  # the kernel reports the stop: no polling
-            info = await anyio.to_thread.run_sync(wait_until_stopped, abandon_on_cancel=True)
-        assert info is not None and info.si_code == os.CLD_STOPPED
+        # The kernel announces a stop only to the parent: look, until a deadline.
+        assert await until(lambda: all(stopped(pid) for pid in pids)), "all of it stops"
         runtime.resume(root)
+        assert await until(lambda: not any(stopped(pid) for pid in pids)), "and goes on"
         runtime.answer(query_id, "go on")
         with anyio.fail_after(30):
             await runtime.wait(root)
     assert tool_result(provider) == ("after the question\n", False)
     assert runtime.node(root).status is S.COMPLETED
+    assert await until(lambda: all(gone(pid) for pid in pids)), "the child went with the run"
 
 
 # -- the pieces ------------------------------------------------------------------------------
