@@ -252,6 +252,8 @@ async def _started(recorder: Recorder, marker: str) -> tuple[str, list[int]]:
     """The question's id, and the pids (ours) of the code's process and of its child."""
     (raised,) = await recorder.wait_for(lambda e: isinstance(e, QueryRaised))
     assert isinstance(raised, QueryRaised) and raised.prompt == "started"
+    # Popen returns once exec has begun; the command line shows a moment later.
+    assert await until(lambda: bool(marked(marker)))
     (child,) = marked(marker)
     return raised.query_id, [parent(child), child]
 
