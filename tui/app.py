@@ -3,6 +3,11 @@
 The app drives core only through Runtime commands and reads only events (plus `agent(id)` for
 the modify dialog). Events are drained from one subscription ~20 times a second and applied in
 one batch: never one widget update per token.
+
+Keys: letters are commands only on the panes (agent commands on the tree); a text box takes
+every printable key, and a key typed on a pane while a question's answer box (or a reason box)
+waits on screen goes into that box. Overlays open one at a time, and closing one gives the
+focus back to where it was, or to the question that waits.
 """
 
 from __future__ import annotations
@@ -12,12 +17,15 @@ from pathlib import Path
 from typing import ClassVar
 
 import anyio
+from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
+from textual.command import CommandPalette
 from textual.containers import Horizontal
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Tree
+from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
+from textual.widgets import Footer, TextArea, Tree
 from textual.worker import Worker
 
 from agentui.core.clock import Clock, SystemClock
@@ -28,24 +36,23 @@ from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentStatus
 
-from .keymap import KEYS, bindings
+from .keymap import KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
 from .view_model import BatchChanges, Entry, RunViewModel
 from .widgets.agent_tree import AgentTree
-from .widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
+from .widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock, QuestionBlock
+from .widgets.composer import Composer
 from .widgets.confirm import ConfirmScreen
 from .widgets.help import HelpScreen
 from .widgets.modify import Modification, ModifyScreen
 from .widgets.monologue import MonologueSidebar
+from .widgets.prompt import CONTINUE_DEFAULT, PromptBar, PromptMode
 from .widgets.status_bar import StatusBar
 from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
-# A question arriving this soon after the person pressed an app key does not take the focus:
-# the keys they are typing mean what they meant (n, then a task, is not an answer).
-KEY_GRACE_S = 1.5
 NARROW_COLUMNS = 80  # below this the monologue pane is hidden
 ALL_AGENTS = "*"
 LIVE_NOT_PAUSED = (
@@ -53,17 +60,18 @@ LIVE_NOT_PAUSED = (
 )  # fmt: skip
 READ_ONLY_REFUSED = {
     "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
-    "next_question",
+    "next_question", "steer",
 }  # fmt: skip
-TASK_PLACEHOLDER = "What should the agents do? (enter starts a new task)"
-CONTINUE_DEFAULT = "Continue where you left off."
+# Overlays that only show something: opening another overlay closes them first. The others
+# (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
+LIGHT_OVERLAYS = (CommandPalette, HelpScreen)
 
 
 class AgentUIApp(App[int]):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "agentui"
     AUTO_FOCUS = None  # focus follows the run: the tree, or a question that waits
-    BINDINGS: ClassVar[list[BindingType]] = bindings()
+    BINDINGS: ClassVar[list[BindingType]] = app_bindings()
 
     def __init__(
         self,
@@ -98,7 +106,6 @@ class AgentUIApp(App[int]):
         self.model = RunViewModel()
         self.selected_id: str | None = None  # the agent every agent key acts on
         self._select_when_shown: str | None = None
-        self._continuing: str | None = None  # the prompt sends a follow-up to this ended agent
         self.show_all = False  # transcript: every agent interleaved, or the selected one
         self.monologue_selected_only = False
         self._events: Subscription | ReplayFeed | None = None
@@ -106,7 +113,7 @@ class AgentUIApp(App[int]):
         self._runtime_ready: anyio.Event | None = None
         self._runtime_stop: anyio.Event | None = None
         self._runtime_worker: Worker[None] | None = None
-        self._last_app_key = -KEY_GRACE_S  # clock.monotonic() of the last key the app handled
+        self._quit_dialog: ConfirmScreen | None = None
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -115,13 +122,14 @@ class AgentUIApp(App[int]):
         self.tree_view = AgentTree(self.clock.now, id="tree")
         self.transcript_view = Transcript(id="transcript")
         self.monologue_view = MonologueSidebar(enabled=self.monologue_enabled, id="monologue")
-        self.prompt_view = Input(placeholder=TASK_PLACEHOLDER, id="prompt")
+        self.prompt_bar = PromptBar(id="prompt-bar")
+        self.prompt_view = self.prompt_bar.box
         self.status_view = StatusBar(id="status")
         with Horizontal(id="panes"):
             yield self.tree_view
             yield self.transcript_view
             yield self.monologue_view
-        yield self.prompt_view
+        yield self.prompt_bar
         yield self.status_view
         yield Footer()
 
@@ -138,7 +146,7 @@ class AgentUIApp(App[int]):
         if self.replay is not None:
             self._events = self.replay
             self.run_worker(self.replay.play(), name="replay")
-            self.prompt_view.display = False  # read-only: there is nothing to type
+            self.prompt_bar.display = False  # read-only: there is nothing to type
             self.tree_view.focus()
             return
         assert self._runtime_factory is not None
@@ -213,6 +221,10 @@ class AgentUIApp(App[int]):
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
             self.refresh_bindings()
+            if not self.show_all:
+                self._title_transcript()
+        if self._quit_dialog is not None:
+            self._quit_dialog.ask(self._quit_question())
         self._refresh_status()
 
     def _questions_arrived(self, changes: BatchChanges) -> None:
@@ -234,12 +246,15 @@ class AgentUIApp(App[int]):
                 )
             else:
                 self.notify(f"{agent.name} asks you something (ctrl+n)", title="Waiting for you")
-        # Keystrokes should answer, not trigger agent keys: move focus to the question when the
-        # person is not typing or deciding somewhere else.
-        busy = isinstance(self.focused, Input) or self._focused_query() is not None
-        typing = self.clock.monotonic() - self._last_app_key < KEY_GRACE_S
-        if not busy and not typing and self.screen is self.screen_stack[0]:
+        # Keystrokes should answer, not trigger agent keys: move the cursor to the question
+        # unless the person is writing or deciding somewhere else (then the notification and
+        # the footer's ctrl+n say where it is). Under an overlay, closing it brings them here.
+        if not self._person_is_busy() and self.screen is self.screen_stack[0]:
             self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
+
+    def _person_is_busy(self) -> bool:
+        """Writing in a text box, or deciding an approval: the cursor stays where it is."""
+        return isinstance(self.focused, TextArea) or self._focused_query() is not None
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 80 columns the transcript needs the room more than the monologue does.
@@ -247,11 +262,6 @@ class AgentUIApp(App[int]):
         if self.monologue_view.display == narrow:
             self.monologue_view.display = not narrow
             self.tree_view.styles.min_width = 16 if narrow else None
-
-    def on_key(self, event: events.Key) -> None:
-        # Keys reach here unless an input took them; keys deciding a question do not count.
-        if self._focused_query() is None:
-            self._last_app_key = self.clock.monotonic()
 
     def _tick(self) -> None:
         live = [a for a in self.model.agents.values() if a.status.is_live]
@@ -282,11 +292,21 @@ class AgentUIApp(App[int]):
         transcript = self.transcript_view
         if self.show_all:
             transcript.show(ALL_AGENTS, self.model.timeline, self._label_for)
-            transcript.border_title = "transcript · all agents"
         elif self.selected_id is not None:
             agent = self.model.agents[self.selected_id]
             transcript.show(agent.id, agent.entries)
-            transcript.border_title = f"transcript · {agent.name}"
+        self._title_transcript()
+
+    def _title_transcript(self) -> None:
+        """The pane's title names what it shows: every agent, or one agent and its task (a
+        modified task shows at once)."""
+        if self.show_all:
+            self.transcript_view.border_title = "transcript · all agents"
+        elif self.selected_id is not None:
+            agent = self.model.agents[self.selected_id]
+            self.transcript_view.border_title = Text.assemble(
+                "transcript · ", agent.name, " · ", " ".join(agent.task.split())
+            )
 
     def _show_monologue(self) -> None:
         self.monologue_view.show(
@@ -319,6 +339,42 @@ class AgentUIApp(App[int]):
         agent = self.model.agents.get(event.node.data or "")
         if agent is not None and agent.open_queries:
             self._focus_question(agent.open_queries[0])
+
+    def waiting_box(self) -> Composer | None:
+        """A text box on screen that waits for the person's words: an open question's answer
+        box or a reason being written in the transcript, else a steer or continue message
+        begun in the prompt. Printable keys typed on a pane go there."""
+        if self.screen is not self.screen_stack[0]:
+            return None
+        selected = self.selected_id
+        found: list[tuple[bool, Composer]] = []
+        for block in self.transcript_view.open_query_blocks():
+            box: Composer | None = None
+            if isinstance(block, QuestionBlock):
+                box = block.input
+            elif isinstance(block, ApprovalBlock):
+                box = block.reason_waiting()
+            if box is not None and box.display:
+                found.append((block.entry.agent_id != selected, box))
+        if found:
+            return min(found, key=lambda pair: pair[0])[1]  # the selected agent's first
+        if self.prompt_bar.mode.kind != "task" and self.prompt_bar.display:
+            return self.prompt_view
+        return None
+
+    def type_into_waiting_box(self, event: events.Key) -> bool:
+        """Called by the panes before their keys act: a printable key goes into the text box
+        that waits, never to a command. True when it went there."""
+        if not event.is_printable or event.character is None:
+            return False
+        box = self.waiting_box()
+        if box is None:
+            return False
+        event.stop()
+        event.prevent_default()
+        self.screen.set_focus(box)
+        box.insert(event.character)
+        return True
 
     def _focus_question(self, query_id: str, switch: bool = True) -> None:
         agent_id = self.model.open_queries.get(query_id)
@@ -357,21 +413,64 @@ class AgentUIApp(App[int]):
 
     # -- tasks and answers ---------------------------------------------------------------
 
-    @on(Input.Submitted, "#prompt")
-    def _task_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if self._continuing is not None:
-            agent_id, self._continuing = self._continuing, None
-            event.input.clear()
-            event.input.placeholder = TASK_PLACEHOLDER
-            assert self.runtime is not None
-            self._command(
-                "continue", lambda _: self.runtime.send(agent_id, text or CONTINUE_DEFAULT)
-            )  # type: ignore[union-attr]
-            self.tree_view.focus()
-        elif text:
-            event.input.clear()
-            self._start_task(text)
+    @on(Composer.Submitted, "#prompt")
+    def _prompt_submitted(self, event: Composer.Submitted) -> None:
+        event.stop()
+        text = event.text.strip()
+        mode = self.prompt_bar.mode
+        if mode.kind == "task":
+            if text:
+                self.prompt_view.clear()
+                self._start_task(text)
+            return
+        if self.runtime is None or mode.agent_id is None:
+            return
+        agent_id = mode.agent_id
+        if mode.kind == "continue":
+            if self._run(f"continue {mode.agent_name}", self.runtime.send, agent_id, text or
+                         CONTINUE_DEFAULT):  # fmt: skip
+                self._leave_prompt()
+            return
+        if not text:
+            self.notify("Type a message first (esc leaves the prompt).", severity="warning")
+            return
+        agent = self.model.agents.get(agent_id)
+        if agent is not None and not agent.status.is_live:
+            self._offer_continue(agent_id, event.text)
+            return
+        if self._run(f"steer {mode.agent_name}", self.runtime.steer, agent_id, event.text):
+            self._leave_prompt()
+
+    def _offer_continue(self, agent_id: str, text: str) -> None:
+        """A steer for an agent that makes no further model call: keep the words, and offer
+        to continue the agent with them instead."""
+        agent = self.model.agents[agent_id]
+        self.prompt_bar.set_mode(PromptMode("continue", agent_id, agent.name), text)
+        self.prompt_view.focus()
+        self.notify(
+            f"{agent.name} has ended and will read no more messages. "
+            "Enter continues it with your message; esc keeps it as it is.",
+            title="Not steered",
+            severity="warning",
+            timeout=8,
+        )
+
+    def _run(self, what: str, command: Callable[..., None], *args: str) -> bool:
+        try:
+            command(*args)
+        except AgentUIError as exc:
+            self.notify(f"{what}: {exc}", severity="warning")
+            return False
+        return True
+
+    def action_leave_prompt(self) -> None:
+        self._leave_prompt()
+
+    def _leave_prompt(self) -> None:
+        """Back to a new-task prompt, and the keys back to the tree."""
+        if self.prompt_bar.mode.kind != "task":
+            self.prompt_bar.set_mode(PromptMode(), "")
+        self.tree_view.focus()
 
     def _start_task(self, task: str) -> None:
         if self.runtime is None:
@@ -404,12 +503,17 @@ class AgentUIApp(App[int]):
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
         self.tree_view.focus()
+        self.transcript_view.follow()  # answered: what the agent does next is what to watch
 
     # -- which keys apply ----------------------------------------------------------------
 
     def _selected(self) -> AgentStatus | None:
         agent = self.model.agents.get(self.selected_id or "")
         return agent.status if agent is not None else None
+
+    def _selected_waits(self) -> bool:
+        agent = self.model.agents.get(self.selected_id or "")
+        return agent is not None and bool(agent.open_queries)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.runtime is None and action in READ_ONLY_REFUSED:
@@ -425,8 +529,9 @@ class AgentUIApp(App[int]):
             "interrupt": True,
             "delete": status is not None and status is not AgentStatus.DELETED,
             "modify": live,
-            "next_question": bool(self.model.open_queries),
+            "steer": status is not None and status is not AgentStatus.DELETED,
             "toggle_all": bool(self.model.agents),
+            "answer_selected": self.runtime is not None and self._selected_waits(),
             "toggle_monologue_filter": self.monologue_enabled,
         }
         if action in applies:
@@ -439,7 +544,7 @@ class AgentUIApp(App[int]):
             if key.palette and self.check_action(key.action, ()):
                 # The footer's word first, so "All agents" finds what the footer calls so.
                 title = f"{key.label}: {key.description}"
-                yield SystemCommand(title, f"key: {key.key}", self._runner(key.action))
+                yield SystemCommand(title, f"key: {display_key(key.key)}", self._runner(key.action))
 
     def _runner(self, action: str) -> Callable[[], object]:
         return lambda: self.run_action(action)
@@ -464,11 +569,8 @@ class AgentUIApp(App[int]):
         status = self._selected()
         if status is not None and status.is_final and self.selected_id is not None:
             # An ended agent continues from its conversation with a message from the person.
-            self._continuing = self.selected_id
             name = self.model.agents[self.selected_id].name
-            self.prompt_view.placeholder = (
-                f"Message for {name} (enter continues it; empty: {CONTINUE_DEFAULT!r}; esc cancels)"
-            )
+            self.prompt_bar.set_mode(PromptMode("continue", self.selected_id, name), "")
             self.prompt_view.focus()
             return
         self._command("resume", self.runtime.resume)
@@ -483,12 +585,25 @@ class AgentUIApp(App[int]):
         assert self.runtime is not None
         self._command("cancel", self.runtime.cancel)
 
-    def action_interrupt(self) -> None:
-        if isinstance(self.focused, Input):  # leaving the task prompt, not stopping anyone
-            self._continuing = None
-            self.prompt_view.placeholder = TASK_PLACEHOLDER
-            self.tree_view.focus()
+    def action_answer_selected(self) -> None:
+        agent = self.model.agents.get(self.selected_id or "")
+        if agent is not None and agent.open_queries:
+            self._focus_question(agent.open_queries[0])
+        else:
+            self.tree_view.action_select_cursor()
+
+    def action_steer(self) -> None:
+        agent = self.model.agents.get(self.selected_id or "")
+        if agent is None:
+            self.notify("Select an agent first.", severity="warning")
             return
+        if not agent.status.is_live:
+            self._offer_continue(agent.id, "")
+            return
+        self.prompt_bar.set_mode(PromptMode("steer", agent.id, agent.name), "")
+        self.prompt_view.focus()
+
+    def action_interrupt(self) -> None:
         status = self._selected()
         if status is not None and status.is_live:
             assert self.runtime is not None
@@ -514,7 +629,7 @@ class AgentUIApp(App[int]):
                 self._command("delete", lambda _: self.runtime.delete(agent.id))  # type: ignore[union-attr]
 
         told = " and its parent is told" if agent.parent_id else ""
-        self.push_screen(
+        self._open_overlay(
             ConfirmScreen(f"Delete {what}? Running work stops now{told}.", "Delete", "Keep"),
             confirmed,
         )
@@ -545,20 +660,23 @@ class AgentUIApp(App[int]):
                     ),
                 )
 
-        self.push_screen(
+        self._open_overlay(
             ModifyScreen(data["name"], data["conversation"]["instructions"], content), apply
         )
 
     # -- other actions -------------------------------------------------------------------
 
     def action_new_task(self) -> None:
-        self._continuing = None
-        self.prompt_view.placeholder = TASK_PLACEHOLDER
+        if self.prompt_bar.mode.kind != "task":
+            self.prompt_bar.set_mode(PromptMode(), "")
         self.prompt_view.focus()
 
     def action_next_question(self) -> None:
+        if self.screen is not self.screen_stack[0]:
+            return  # an overlay is open: closing it brings the focus to the question
         queries = list(self.model.open_queries)
         if not queries:
+            self.notify("Nobody is waiting for you.", timeout=3)
             return
         current = self._focused_query()
         after = queries.index(current) + 1 if current in queries else 0
@@ -576,28 +694,96 @@ class AgentUIApp(App[int]):
         self._show_monologue()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        if not isinstance(self.screen, HelpScreen):
+            self._open_overlay(HelpScreen())
+
+    def action_command_palette(self) -> None:
+        if not isinstance(self.screen, CommandPalette) and self._make_room():
+            super().action_command_palette()
+
+    def action_change_theme(self) -> None:
+        if not isinstance(self.screen, CommandPalette) and self._make_room():
+            super().action_change_theme()
 
     async def action_quit(self) -> None:
+        if self._quit_dialog is not None:
+            if self.screen is self._quit_dialog:
+                self._quit_dialog.dismiss(True)  # ctrl+q again: the deliberate second press
+            return
         running = self.model.live_count() if self.runtime is not None else 0
         if not running:
             await self._stop_runtime_and_exit()
             return
 
         async def confirmed(yes: bool | None) -> None:
+            self._quit_dialog = None
             if yes:
                 await self._stop_runtime_and_exit()
 
+        dialog = ConfirmScreen(self._quit_question(), "Quit", "Stay", risky_key="ctrl+q")
+        if self._open_overlay(dialog, confirmed):
+            self._quit_dialog = dialog
+
+    def _quit_question(self) -> str:
+        """Counted again at every flush while the dialog is open: the answer is given to
+        what is true when it is given."""
+        running = self.model.live_count()
+        if not running:
+            return "Every agent has finished. Quit?"
         plural = "s are" if running != 1 else " is"
-        self.push_screen(
-            ConfirmScreen(
-                f"{running} agent{plural} not finished (working, paused or waiting for you). "
-                "Quit and cancel them?",
-                "Quit",
-                "Stay",
-            ),
-            confirmed,
+        return (
+            f"{running} agent{plural} not finished (working, paused or waiting for you). "
+            "Quit and cancel them?"
         )
+
+    # -- overlays and focus --------------------------------------------------------------
+
+    def _make_room(self) -> bool:
+        """One overlay at a time: a light one (help, palette) gives way to the next; one that
+        holds a decision or typed text does not, and the new one is refused."""
+        if len(self.screen_stack) == 1:
+            return True
+        top = self.screen
+        if isinstance(top, LIGHT_OVERLAYS):
+            self.pop_screen()
+            return len(self.screen_stack) == 1
+        name = "the dialog" if isinstance(top, ConfirmScreen) else "the Modify window"
+        self.notify(f"Close {name} first (esc).", severity="warning", timeout=3)
+        return False
+
+    def _open_overlay(
+        self, screen: ModalScreen[object], callback: Callable[[object], object] | None = None
+    ) -> bool:
+        if not self._make_room():
+            return False
+        self.push_screen(screen, callback)
+        return True
+
+    def pop_screen(self):  # type: ignore[no-untyped-def]
+        popped = super().pop_screen()
+        if len(self.screen_stack) == 1:
+            # Back on the main screen: the keys must land where the screen says they will.
+            self.call_after_refresh(self._restore_focus)
+        return popped
+
+    def _restore_focus(self) -> None:
+        if len(self.screen_stack) != 1:
+            return
+        focused = self.focused
+        alive = (
+            focused is not None
+            and focused.is_attached
+            and focused.display
+            and not (isinstance(focused, QueryBlock | AnswerInput) and not _is_open(focused))
+        )
+        if alive:
+            return
+        waiting = self.model.agents.get(self.selected_id or "")
+        if waiting is not None and waiting.open_queries:
+            self._focus_question(waiting.open_queries[0], switch=False)
+            if self.focused is not None and self.focused.is_attached:
+                return
+        self.tree_view.focus()
 
     async def _stop_runtime_and_exit(self) -> None:
         # Let the runtime cancel its agents and record their ends before the app goes.
@@ -605,3 +791,9 @@ class AgentUIApp(App[int]):
             self._runtime_stop.set()
             await self._runtime_worker.wait()
         self.exit(0)
+
+
+def _is_open(widget: Widget) -> bool:
+    """Whether the question or approval a widget belongs to still waits."""
+    block = next((n for n in widget.ancestors_with_self if isinstance(n, QueryBlock)), None)
+    return block is not None and block.entry.open

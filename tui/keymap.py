@@ -1,10 +1,21 @@
-"""Every key of the app in one table: the bindings, the help screen and the palette read it."""
+"""Every key of the app in one table: the bindings, the help screen and the palette read it.
+
+Where a key works is part of the key. Letters are commands only where nobody types: agent
+commands on the agent tree, view keys on the three panes. A text box takes every printable key,
+so prose typed into it can never pause, cancel or delete anything; keys that work everywhere
+carry a modifier (ctrl+...) or are function keys.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from textual.binding import Binding
+
+# agent: on the tree (they act on the selected agent); view: on the tree, the transcript and
+# the monologue; everywhere: in text boxes too (never a printable key).
+Scope = Literal["agent", "view", "everywhere"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,58 +24,119 @@ class Key:
     action: str
     label: str  # short, for the footer
     description: str  # one line, for the help screen and the command palette
+    scope: Scope
     show: bool = True  # in the footer
     palette: bool = True  # offered in the command palette
 
 
 KEYS: tuple[Key, ...] = (
-    Key("n", "new_task", "New", "Start a new task (a new root agent)"),
-    Key("p", "pause", "Pause", "Pause the selected agent"),
-    Key("r", "resume", "Resume", "Resume a paused agent, or continue an ended one with a message"),
-    Key("space", "toggle_pause", "Pause/resume", "Pause or resume the selected agent", show=False),
-    Key("c", "cancel", "Cancel", "Cancel the selected agent and its subagents"),
-    Key("d", "delete", "Delete", "Delete the selected agent and its subagents (asks first)"),
-    Key("m", "modify", "Modify", "Change the selected agent's instructions or task"),
+    # First, so a narrow footer that cuts the rest still shows them.
+    Key("question_mark", "help", "Help", "Show every key", "view"),
+    Key("q", "quit", "Quit", "Quit (asks first while agents are running)", "view"),
+    Key("p", "pause", "Pause", "Pause the selected agent", "agent"),
+    Key(
+        "r",
+        "resume",
+        "Resume",
+        "Resume a paused agent, or continue an ended one with a message",
+        "agent",
+    ),
+    Key(
+        "space",
+        "toggle_pause",
+        "Pause/resume",
+        "Pause or resume the selected agent",
+        "agent",
+        show=False,
+    ),
+    Key(
+        "s", "steer", "Steer", "Send the selected agent a message for its next model call", "agent"
+    ),
+    Key("c", "cancel", "Cancel", "Cancel the selected agent and its subagents", "agent"),
+    Key(
+        "d", "delete", "Delete", "Delete the selected agent and its subagents (asks first)", "agent"
+    ),
+    Key("m", "modify", "Modify", "Change the selected agent's instructions or task", "agent"),
     Key(
         "escape",
         "interrupt",
         "Interrupt",
-        "Decline the focused question or approval, else interrupt the selected agent",
+        "Interrupt (cancel) the selected agent",
+        "agent",
         show=False,
     ),
-    Key("ctrl+n", "next_question", "Next question", "Jump to the next agent waiting for you"),
+    Key("n", "new_task", "New", "Start a new task (a new root agent)", "view"),
     Key(
         "a",
         "toggle_all",
         "All agents",
         "Show every agent's transcript, interleaved, or just the selected one",
+        "view",
     ),
     Key(
         "f",
         "toggle_monologue_filter",
         "Filter",
         "Monologue: the selected agent only, or every agent",
+        "view",
         show=False,
     ),
-    Key("x", "toggle_folds", "Fold", "Fold or unfold thinking and tool calls", show=False),
-    Key("t", "change_theme", "Theme", "Pick a theme", show=False),
-    Key("question_mark", "help", "Help", "Show every key"),
-    Key("q", "quit", "Quit", "Quit (asks first while agents are running)"),
+    Key("x", "toggle_folds", "Fold", "Fold or unfold thinking and tool calls", "view", show=False),
+    Key("t", "change_theme", "Theme", "Pick a theme", "view", show=False),
+    Key(
+        "ctrl+n",
+        "next_question",
+        "Waiting",
+        "Jump to the next agent waiting for you",
+        "everywhere",
+    ),
+    Key(
+        "f1",
+        "help",
+        "Help",
+        "Show every key (also from a text box)",
+        "everywhere",
+        show=False,
+        palette=False,
+    ),
 )
 
 # Keys handled by Textual or by widgets themselves, listed on the help screen for completeness.
 BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
-    ("enter", "On a waiting agent: jump to its question. In a question: answer it."),
+    ("enter", "On a waiting agent: jump to its question. In a text box: send it."),
+    ("ctrl+j", "In a text box: a new line (shift+enter too, where the terminal tells it apart)"),
+    ("esc", "In a text box: leave it (an answer box: decline the question)"),
     ("1 / 2 / 3", "On a tool approval: allow once, always allow the tool, reject with a reason"),
-    ("tab / shift+tab", "Move between the tree, the transcript and the monologue"),
+    ("tab / shift+tab", "Move between the tree, the transcript, the monologue and the prompt"),
     ("ctrl+p", "Command palette: every action by name"),
-    ("ctrl+q", "Quit"),
+    ("ctrl+q", "Quit (asks first while agents are running; ctrl+q again confirms)"),
 )
 
+AGENT_KEYS = tuple(k for k in KEYS if k.scope == "agent")
+VIEW_KEYS = tuple(k for k in KEYS if k.scope == "view")
+# The tree's footer: help and quit first (a narrow footer cuts from the right), then what acts
+# on the selected agent, then the view keys.
+LEADING_KEYS = VIEW_KEYS[:2]
+TRAILING_VIEW_KEYS = VIEW_KEYS[2:]
+EVERYWHERE_KEYS = tuple(k for k in KEYS if k.scope == "everywhere")
 
-def bindings() -> list[Binding]:
-    return [Binding(k.key, k.action, k.label, show=k.show) for k in KEYS]
+
+def bindings(keys: tuple[Key, ...]) -> list[Binding]:
+    """Bindings for a pane: the actions are the app's, whichever widget holds the keys."""
+    return [Binding(k.key, f"app.{k.action}", k.label, show=k.show) for k in keys]
+
+
+def app_bindings() -> list[Binding]:
+    return [Binding(k.key, k.action, k.label, show=k.show) for k in EVERYWHERE_KEYS]
+
+
+def shadowing(keys: tuple[Key, ...], action: str) -> list[Binding]:
+    """Hidden bindings that take `keys` over inside a widget (its footer then does not offer
+    the outer widget's commands for them)."""
+    return [Binding(k.key, action, k.label, show=False) for k in keys]
 
 
 def display_key(key: str) -> str:
-    return {"question_mark": "?", "escape": "esc", "space": "space"}.get(key, key)
+    """A key as people write it: `?`, `esc`, not Textual's `question_mark`, `escape`."""
+    names = {"question_mark": "?", "escape": "esc", "space": "space"}
+    return ",".join(names.get(part, part) for part in key.split(","))

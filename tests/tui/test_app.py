@@ -6,7 +6,7 @@ import anyio
 import pytest
 from rich.console import Console
 from textual.command import CommandPalette
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Static, TextArea
 
 from agentui.core.providers.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
@@ -30,7 +30,7 @@ GATED = Script.for_all(
 async def test_a_task_typed_in_the_prompt_starts_a_root_agent() -> None:
     app = make_app()
     async with app.run_test() as pilot:
-        assert app.focused is app.query_one("#prompt", Input)
+        assert app.focused is app.prompt_view
         await pilot.press(*"Plan a party", "enter")
         await settle(pilot, lambda: "a1" in app.model.agents)
         assert app.model.agents["a1"].task == "Plan a party"
@@ -40,7 +40,7 @@ async def test_a_task_typed_in_the_prompt_starts_a_root_agent() -> None:
 async def test_n_starts_another_task_beside_the_first() -> None:
     async with app_when(a1_is(S.RUNNING), "first", HOLD) as (app, pilot):
         await pilot.press("n")
-        assert app.focused is app.query_one("#prompt", Input)
+        assert app.focused is app.prompt_view
         await pilot.press(*"second", "enter")
         await settle(pilot, lambda: "a2" in app.model.agents)
         assert app.model.agents["a2"].parent_id is None
@@ -80,9 +80,9 @@ async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
 
 async def test_ctrl_n_moves_between_questions_of_several_agents() -> None:
     async with app_when(lambda app: len(app.model.open_queries) == 1, "first") as (app, pilot):
-        app.query_one("#tree").focus()
+        app.prompt_view.focus()
         await pilot.pause()
-        await pilot.press("n", *"second", "enter")
+        await pilot.press(*"second", "enter")
         await settle(pilot, lambda: len(app.model.open_queries) == 2)
         seen = set()
         for _ in range(2):
@@ -139,11 +139,14 @@ async def test_delete_asks_first_and_keeps_the_agent_on_no() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("d")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
+        assert app.focused is not None and app.focused.id == "safe", "it opens on Keep"
+        await pilot.press(*"yes delete it y", "enter")  # no letter confirms; enter keeps
         assert not isinstance(app.screen, ConfirmScreen)
         assert app.model.agents["a1"].status is S.RUNNING
         await pilot.press("d")
-        await pilot.press("y")
+        await pilot.press("escape")
+        assert app.model.agents["a1"].status is S.RUNNING
+        await pilot.press("d", "tab", "enter")  # the deliberate way: to Delete, then enter
         await settle(pilot, has_status(app, "a1", S.DELETED))
 
 
@@ -230,10 +233,11 @@ async def test_quit_asks_while_agents_run_and_stay_keeps_them() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("q")
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
+        await pilot.press("y", "q", "escape")  # letters answer nothing; esc stays
+        assert not isinstance(app.screen, ConfirmScreen)
         assert app.is_running and app.model.agents["a1"].status is S.RUNNING
         runtime = app.runtime
-        await pilot.press("q", "y")
+        await pilot.press("ctrl+q", "ctrl+q")  # asked, then the deliberate second press
         await pilot.pause()
     assert app.return_code == 0
     assert runtime is not None and runtime.node("a1").status is S.CANCELLED
@@ -275,7 +279,8 @@ async def test_r_continues_an_ended_agent_with_a_message() -> None:
         await pilot.pause()
         assert app.check_action("resume", ()) is True
         await pilot.press("r")
-        assert app.focused is app.prompt_view and "Message for main" in app.prompt_view.placeholder
+        assert app.focused is app.prompt_view
+        assert "Message that continues main" in app.prompt_view.placeholder
         await pilot.press(*"and more", "enter")
         await settle(
             pilot,
@@ -301,8 +306,8 @@ async def test_r_with_an_empty_message_continues_where_it_stopped() -> None:
 async def test_a_half_typed_answer_survives_switching_agents() -> None:
     async with app_when(lambda app: bool(app.model.open_queries), "first") as (app, pilot):
         await pilot.press(*"half an ans")
-        app.tree_view.focus()
-        await pilot.press("n", *"second", "enter")
+        app.prompt_view.focus()
+        await pilot.press(*"second", "enter")
         await settle(pilot, lambda: app.selected_id == "a2")
         app.tree_view.focus()
         await pilot.press("up")
@@ -342,12 +347,12 @@ async def test_delete_removes_the_agent_the_dialog_named() -> None:
         await pilot.press("d")  # about a2, the selected one
         assert isinstance(app.screen, ConfirmScreen)
         app._select("a1")  # the selection moves while the dialog is open
-        await pilot.press("y")
+        await pilot.press("tab", "enter")
         await settle(pilot, has_status(app, "a2", S.DELETED))
         assert app.model.agents["a1"].status is S.RUNNING
 
 
-async def test_a_question_does_not_take_keys_the_person_is_typing() -> None:
+async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> None:
     release = anyio.Event()
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="gate")]),
@@ -357,16 +362,30 @@ async def test_a_question_does_not_take_keys_the_person_is_typing() -> None:
     async with app_when(
         lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
     ) as (app, pilot):
-        app.tree_view.focus()
-        await pilot.press("a")  # the person is at the keys
+        app.prompt_view.focus()
+        await pilot.press(*"sec")  # the person is writing the next task
         release.set()
         await settle(pilot, lambda: bool(app.model.open_queries))
-        assert app.focused is app.tree_view, "the question waits; the keys stay the person's"
-        await pilot.press("n", *"second", "enter")
+        assert app.focused is app.prompt_view, "the question waits; the words stay whole"
+        assert app._notifications, "a notification says who waits (ctrl+n)"
+        await pilot.press(*"ond", "enter")
         await settle(pilot, lambda: "a2" in app.model.agents)
         assert app.model.agents["a2"].task == "second"
         (question,) = [e for e in app.model.agents["a1"].entries if e.kind == "question"]
         assert question.open and question.detail == ""
+
+
+async def test_a_question_takes_the_cursor_right_after_a_task_typed_in_the_prompt() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press(*"Plan a family trip", "enter")
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert isinstance(app.focused, AnswerInput), "the answer box has the cursor"
+        await pilot.press(*"daytime only, kids are 6 and 9", "enter")
+        await settle(pilot, lambda: app.model.agents["a1"].status.is_final)
+        assert app.model.agents["a1"].status is S.COMPLETED, "nothing was deleted or cancelled"
+        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        assert question.detail == "daytime only, kids are 6 and 9"
 
 
 async def test_a_narrow_terminal_gives_the_transcript_the_monologue_s_room() -> None:

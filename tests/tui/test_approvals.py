@@ -53,7 +53,7 @@ ONE_DEPLOY = Script.for_all(DEPLOY, Turn(text="understood"))
 
 
 async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() -> None:
-    async with pending_approval() as (app, _, runs):
+    async with pending_approval() as (app, _pilot, runs):
         assert app.model.agents["a1"].status is S.AWAITING_USER
         block = app.query_one(ApprovalBlock)
         assert app.focused is block, "keys go to the approval, not to the agent keys"
@@ -67,7 +67,10 @@ async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() 
         active = app.active_bindings
         assert all(active[key].node is block for key in ("1", "2", "3", "escape"))
         assert all(active[key].binding.show for key in ("1", "2", "3")), "listed in the footer"
-        assert active["a"].node is app, "the app's letter keys still mean what they mean"
+        assert not active["a"].binding.show, "the transcript's letter keys do nothing here"
+        await _pilot.press(*"no code needed")
+        assert not app.show_all and app.focused is block, "prose typed here starts nothing"
+        assert app.model.agents["a1"].status is S.AWAITING_USER
         assert runs == [], "nothing runs before the person decides"
 
 

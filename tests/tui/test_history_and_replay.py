@@ -45,7 +45,7 @@ async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
         assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
         for action in ("pause", "cancel", "delete", "modify", "new_task"):
             assert app.check_action(action, ()) is None
-        assert not app.prompt_view.display
+        assert not app.prompt_bar.display
 
 
 async def test_history_is_shown_before_new_work() -> None:

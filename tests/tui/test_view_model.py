@@ -156,10 +156,17 @@ def test_a_failed_hidden_decision_call_cuts_no_text() -> None:
 def test_a_notice_mid_stream_does_not_split_the_answer() -> None:
     bus, sub = one_agent()
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="lorem ipsum dol")
-    bus.emit(ev.StatusChanged, "a1", old="running", new="modified", reason="modified: new content")
+    bus.emit(ev.InterventionApplied, "a1", kind="modify", detail="task", content="new content")
+    bus.emit(ev.StatusChanged, "a1", old="running", new="modified", reason="modified: new task")
     bus.emit(ev.StatusChanged, "a1", old="modified", new="paused", reason="paused by the person")
     bus.emit(ev.StatusChanged, "a1", old="paused", new="modified", reason="resumed by the person")
+    bus.emit(ev.StatusChanged, "a1", old="modified", new="modified", reason="answered")
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="or sit amet")
     model = folded(sub)
     shown = [(e.kind, e.text) for e in model.agents["a1"].entries[1:]]
-    assert shown == [("text", "lorem ipsum dolor sit amet"), ("notice", "modified: new content")]
+    # One notice, naming what changed (never "modified: answered" or a resume).
+    assert shown == [
+        ("text", "lorem ipsum dolor sit amet"),
+        ("notice", "new task, from its next model call: new content"),
+    ]
+    assert model.agents["a1"].task == "new content", "the tree shows the new task at once"

@@ -12,6 +12,7 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -19,6 +20,7 @@ from textual.widgets.tree import TreeNode
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
+from ..keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
 from ..view_model import AgentView
 
 # status -> (glyph, theme variable with its colour)
@@ -81,10 +83,19 @@ def agent_label(agent: AgentView, now: float, palette: dict[str, str]) -> Text:
 class AgentTree(Tree[str]):
     """Agents by parent. Node data is the agent id."""
 
+    # The agent commands live here, where nobody types (space pauses/resumes instead of
+    # folding a node); enter on a waiting agent goes to its question.
     BINDINGS: ClassVar[list[BindingType]] = [
-        # space pauses/resumes here (the tree's own space would fold a node).
-        Binding("space", "app.toggle_pause", "Pause/resume", show=False),
+        *bindings(LEADING_KEYS),
+        Binding("enter", "app.answer_selected", "Answer"),
+        *bindings(AGENT_KEYS + TRAILING_VIEW_KEYS),
     ]
+
+    def on_key(self, event: events.Key) -> None:
+        # Before the keys act: a printable key goes into a text box that waits on screen.
+        type_through = getattr(self.app, "type_into_waiting_box", None)
+        if type_through is not None and self.app.focused is self:  # not keys from a child
+            type_through(event)
 
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]

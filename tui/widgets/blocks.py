@@ -20,11 +20,13 @@ from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Static, TextArea
 
 from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 
+from ..keymap import VIEW_KEYS, shadowing
 from ..view_model import Entry
+from .composer import NEWLINE_HINT, Composer
 
 # A streamed answer is shown as Markdown in chunks of this many paragraphs (or lines, for long
 # code blocks and line-by-line output): finished chunks are rendered once, only the growing
@@ -218,7 +220,7 @@ class FoldBlock(EntryBlock):
         return text
 
 
-class AnswerInput(Input):
+class AnswerInput(Composer):
     """The inline answer box under a question: enter answers, esc declines."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "decline", "Decline")]
@@ -232,7 +234,7 @@ class AnswerInput(Input):
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(
             value,
-            placeholder="Type your answer · enter sends · esc declines",
+            placeholder=f"Type your answer · enter sends · {NEWLINE_HINT} · esc declines",
             classes="answer-input",
         )
         self.query_id = query_id
@@ -242,12 +244,20 @@ class AnswerInput(Input):
 
 
 class QueryBlock(EntryBlock):
-    """Something an agent waits on the person for, settled in place in the transcript."""
+    """Something an agent waits on the person for, settled in place in the transcript.
+
+    Inside it, the transcript's letter keys (help, quit, new task, ...) do nothing: someone
+    typing a reason or an answer into the wrong place must not start anything.
+    """
 
     DEFAULT_CSS = """
     QueryBlock { height: auto; layout: vertical; }
     QueryBlock > Static { height: auto; }
     """
+    BINDINGS: ClassVar[list[BindingType]] = shadowing(VIEW_KEYS, "explain_keys")
+
+    def action_explain_keys(self) -> None:
+        """A letter reached the block itself: say what it takes instead."""
 
     def __init__(
         self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
@@ -258,10 +268,10 @@ class QueryBlock(EntryBlock):
         # Half-typed answers outlive the block: the transcript rebuilds it on every switch.
         self.drafts: dict[str, str] = drafts if drafts is not None else {}
 
-    @on(Input.Changed)
-    def _keep_draft(self, event: Input.Changed) -> None:
-        if self.entry.open:
-            self.drafts[self.query_id] = event.value
+    @on(TextArea.Changed)
+    def _keep_draft(self, event: TextArea.Changed) -> None:
+        if self.entry.open and isinstance(event.text_area, Composer):
+            self.drafts[self.query_id] = event.text_area.value
 
     @property
     def query_id(self) -> str:
@@ -312,16 +322,14 @@ class QuestionBlock(QueryBlock):
                 self.input = None
             self._answer.update(Text.assemble(("answer: ", "bold"), self.entry.detail))
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
+    @on(Composer.Submitted)
+    def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         if self.input is not None:
-            self.post_message(
-                AnswerInput.Answered(self.input.query_id, event.value.strip() or None)
-            )
+            self.post_message(AnswerInput.Answered(self.input.query_id, event.text.strip() or None))
 
 
-class ReasonInput(Input):
+class ReasonInput(Composer):
     """Why the person rejects a tool call: the model reads it. Enter rejects; esc goes back to
     the choices without deciding anything."""
 
@@ -329,12 +337,15 @@ class ReasonInput(Input):
 
     def __init__(self, value: str = "") -> None:
         super().__init__(
-            value, placeholder="Reason (the model reads it)", classes="reason-input", compact=True
+            value,
+            placeholder=f"Reason (the model reads it) · enter rejects · {NEWLINE_HINT} · esc back",
+            classes="reason-input",
         )
 
     def action_back(self) -> None:
-        if self.parent is not None:
-            self.screen.set_focus(self.parent)  # type: ignore[arg-type]
+        block = self.parent
+        if isinstance(block, ApprovalBlock):
+            block.hide_reason()
 
 
 class ApprovalBlock(QueryBlock):
@@ -342,7 +353,8 @@ class ApprovalBlock(QueryBlock):
     this session), or reject it with a reason.
 
     The choices are digits, as in other agent terminals, so neither a stray enter nor one of
-    the app's letter keys (a, n, ...) pressed out of habit decides anything.
+    the app's letter keys (a, n, ...) pressed out of habit decides anything. Other printable
+    keys do nothing here (a word typed at it is not a command); the reason box appears with 3.
     """
 
     can_focus = True
@@ -367,8 +379,12 @@ class ApprovalBlock(QueryBlock):
         tool = entry.tool or "this tool"
         self._controls: Widget | None = None
         self.reason: ReasonInput | None = None
+        self._hinted = False  # the keys were explained once already
         if entry.open:
-            self.reason = ReasonInput(self.drafts.get(entry.key, ""))
+            draft = self.drafts.get(entry.key, "")
+            self.reason = ReasonInput(draft)
+            # Shown once the person chose to reject (or had begun a reason before a rebuild).
+            self.reason.display = bool(draft)
             self._controls = Vertical(
                 # One per line: fits any transcript width. Content keeps a label literal.
                 Button(Content("1 Allow once"), id="once", variant="success", compact=True),
@@ -421,7 +437,37 @@ class ApprovalBlock(QueryBlock):
 
     def action_reason(self) -> None:
         if self.reason is not None:
+            self.reason.display = True
             self.reason.focus()
+
+    def hide_reason(self) -> None:
+        """Back to the choices: the reason box goes (what was typed stays for next time)."""
+        if self.reason is not None:
+            self.screen.set_focus(self)
+            self.reason.display = bool(self.reason.text)
+
+    def reason_waiting(self) -> ReasonInput | None:
+        """The reason box, while it is shown and waits for the person's words."""
+        reason = self.reason
+        return reason if reason is not None and reason.display and self.entry.open else None
+
+    def on_key(self, event: events.Key) -> None:
+        # Printable keys that reach the block itself (not its reason box) are not the app's
+        # commands: a word typed here must not cancel or delete anything.
+        if event.is_printable and event.key not in ("1", "2", "3"):
+            event.stop()
+            event.prevent_default()
+            self.action_explain_keys()
+
+    def action_explain_keys(self) -> None:
+        if self._hinted or not self.entry.open:
+            return
+        self._hinted = True
+        self.notify(
+            "1 allows once, 2 always allows, 3 rejects with a reason (esc: reject).",
+            title="Approval",
+            timeout=4,
+        )
 
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
@@ -431,8 +477,8 @@ class ApprovalBlock(QueryBlock):
         elif event.button.id in APPROVAL_CHOICES:
             self.action_decide(event.button.id)  # type: ignore[arg-type]
 
-    @on(Input.Submitted)
-    def _reason_submitted(self, event: Input.Submitted) -> None:
+    @on(Composer.Submitted)
+    def _reason_submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         self.action_decide("reject")
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button
 
+from ..keymap import VIEW_KEYS, bindings
 from ..view_model import Entry
 from .blocks import EntryBlock, FoldBlock, QueryBlock, block_for
 
@@ -24,9 +25,7 @@ PAGE = 100
 
 
 class Transcript(VerticalScroll):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("x", "toggle_folds", "Fold/unfold", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings(VIEW_KEYS)
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -38,6 +37,7 @@ class Transcript(VerticalScroll):
         self._blocks: dict[int, EntryBlock] = {}
         self._earlier = Button("", id="earlier", classes="earlier")
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
+        self._follow_wanted = False
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -45,11 +45,34 @@ class Transcript(VerticalScroll):
     def on_mount(self) -> None:
         self._earlier.display = False
 
+    def on_key(self, event: events.Key) -> None:
+        type_through = getattr(self.app, "type_into_waiting_box", None)
+        if type_through is not None and self.app.focused is self:  # not keys from a child
+            type_through(event)
+
     def _follow_tail(self) -> None:
         # Anchor (follow the tail until the person scrolls up) only once the content overflows:
-        # an anchored container bottom-aligns short content.
-        if not self.is_anchored and self.max_scroll_y > 0:
+        # an anchored container bottom-aligns short content. A view at the end follows again,
+        # whatever released the anchor on the way (a scroll to a question, a resize).
+        if self.max_scroll_y > 0 and not self.is_anchored and self._at_end():
             self.anchor()
+
+    def _at_end(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y - 1 or self._follow_wanted
+
+    def follow(self) -> None:
+        """Go to the end and follow it from now on (after the person answered a question)."""
+        self._follow_wanted = True
+        self.call_after_refresh(self._jump_to_end)
+
+    def _jump_to_end(self) -> None:
+        self._follow_wanted = False
+        self.scroll_end(animate=False, immediate=True)
+        if self.max_scroll_y > 0:
+            self.anchor()
+
+    def open_query_blocks(self) -> list[QueryBlock]:
+        return [b for b in self._blocks.values() if isinstance(b, QueryBlock) and b.entry.open]
 
     # -- what to show --------------------------------------------------------------------
 

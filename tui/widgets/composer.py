@@ -1,0 +1,125 @@
+"""A text box for the person's words: one line that grows, enter sends, ctrl+j starts a new line.
+
+Every place the person writes (the task prompt, an answer, a rejection's reason, a steer or
+continue message) is a Composer, so a multi-line paste arrives whole and the same keys work
+everywhere. Enter sends because that is what people expect of a prompt; a newline needs
+ctrl+j (every terminal sends it) or shift+enter / alt+enter where the terminal reports them.
+
+A paste longer than PASTE_FOLD_CHARS shows as one marker line ("[pasted text #1: 104,857
+characters]") and is sent whole: Textual's TextArea redraws a long line in full on every key,
+so 100 KB typed into the box itself would make each key slow.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import TextArea
+
+NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter"})
+NEWLINE_HINT = "ctrl+j new line"
+PASTE_FOLD_CHARS = 4000
+
+
+class Composer(TextArea):
+    DEFAULT_CSS = """
+    Composer {
+        height: auto;
+        max-height: 8;
+        min-height: 1;
+    }
+    """
+    # Shown in the footer while the box has the cursor: what this place accepts.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "send", "Send", priority=False),
+        Binding("ctrl+j", "newline", "New line"),
+    ]
+
+    class Submitted(Message):
+        """Enter was pressed: `text` is everything in the box, newlines included."""
+
+        def __init__(self, composer: Composer, text: str) -> None:
+            super().__init__()
+            self.composer = composer
+            self.text = text
+
+        @property
+        def control(self) -> Composer:
+            return self.composer
+
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        placeholder: str = "",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(
+            text,
+            soft_wrap=True,
+            tab_behavior="focus",
+            show_line_numbers=False,
+            compact=True,
+            highlight_cursor_line=False,
+            placeholder=placeholder,
+            id=id,
+            classes=classes,
+        )
+        # A fresh box opens with the cursor after what was there (a kept draft).
+        self.move_cursor(self.document.end)
+        self._pastes: dict[str, str] = {}  # marker -> the long text it stands for
+
+    @property
+    def value(self) -> str:
+        """What the box sends: its text with every paste marker still in it expanded."""
+        text = self.text
+        for marker, pasted in self._pastes.items():
+            text = text.replace(marker, pasted)
+        return text
+
+    def clear(self) -> None:  # type: ignore[override]
+        self._pastes.clear()
+        self.load_text("")
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        if len(event.text) <= PASTE_FOLD_CHARS or self.read_only:
+            await super()._on_paste(event)
+            return
+        event.stop()
+        event.prevent_default()
+        lines = event.text.count("\n") + 1
+        marker = f"[pasted text #{len(self._pastes) + 1}: {len(event.text):,} characters" + (
+            f", {lines:,} lines]" if lines > 1 else "]"
+        )
+        self._pastes[marker] = event.text
+        start, end = self.selection
+        result = self.replace(marker, start, end, maintain_selection_offset=False)
+        self.move_cursor(result.end_location)
+        self.focus()
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Enter sends and the newline keys insert a newline: both before TextArea's own
+        # handling, which would insert "\n" for enter.
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.action_send()
+            return
+        if event.key in NEWLINE_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.action_newline()
+            return
+        await super()._on_key(event)
+
+    def action_send(self) -> None:
+        self.post_message(self.Submitted(self, self.value))
+
+    def action_newline(self) -> None:
+        start, end = self.selection
+        result = self.replace("\n", start, end, maintain_selection_offset=False)
+        self.move_cursor(result.end_location)

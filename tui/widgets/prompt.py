@@ -1,0 +1,82 @@
+"""The prompt at the bottom: a new task, a steer for a running agent, or a message that
+continues an ended one. A label in front of the box says which, so the person always knows
+where enter sends the words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+from .composer import NEWLINE_HINT, Composer
+
+PromptKind = Literal["task", "steer", "continue"]
+CONTINUE_DEFAULT = "Continue where you left off."
+
+
+@dataclass(frozen=True, slots=True)
+class PromptMode:
+    kind: PromptKind = "task"
+    agent_id: str | None = None  # the agent a steer or continue is for
+    agent_name: str = ""
+
+    @property
+    def label(self) -> Text:
+        if self.kind == "task":
+            return Text("task ›", style="bold")
+        verb = "steer" if self.kind == "steer" else "continue"
+        return Text.assemble((f"{verb} ", "bold"), (self.agent_name, "bold reverse"), " ›")
+
+    @property
+    def placeholder(self) -> str:
+        if self.kind == "steer":
+            return (
+                f"Message for {self.agent_name}'s next model call · enter sends · "
+                f"{NEWLINE_HINT} · esc cancels"
+            )
+        if self.kind == "continue":
+            return (
+                f"Message that continues {self.agent_name} · enter sends (empty: "
+                f"{CONTINUE_DEFAULT!r}) · esc cancels"
+            )
+        return (
+            f"What should the agents do? · enter starts a new task · {NEWLINE_HINT} · ctrl+q quits"
+        )
+
+
+class PromptBox(Composer):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.leave_prompt", "Leave"),
+    ]
+
+
+class PromptBar(Horizontal):
+    DEFAULT_CSS = """
+    PromptBar { height: auto; }
+    PromptBar > #prompt-label { width: auto; padding: 0 1 0 0; }
+    PromptBar > PromptBox { width: 1fr; }
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.mode = PromptMode()
+        self.label = Static(self.mode.label, id="prompt-label")
+        self.box = PromptBox(placeholder=self.mode.placeholder, id="prompt")
+
+    def compose(self) -> ComposeResult:
+        yield self.label
+        yield self.box
+
+    def set_mode(self, mode: PromptMode, text: str | None = None) -> None:
+        """Point the prompt at a new task, or at one agent; `text` replaces what is typed."""
+        self.mode = mode
+        self.label.update(mode.label)
+        self.box.placeholder = mode.placeholder
+        if text is not None:
+            self.box.clear()
+            self.box.insert(text)
