@@ -1,0 +1,86 @@
+"""No process a python tool started outlives `agentui run`, whatever ends it: SIGTERM, SIGHUP
+(the terminal closed), and under bubblewrap even SIGKILL.
+
+The model code starts a sleeper in a session of its own, then blocks. The test finds the
+sleeper from outside by a marker on its command line (under bubblewrap the pid the code sees
+is not ours), ends agentui, and looks until the sleeper is gone (a bounded deadline: the
+kernel announces the end of a process only to its parent).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ..processes import BWRAP_ONLY, SANDBOXES, marked, new_marker, wait_until
+from .test_headless import TIMEOUT_S, child_env
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="Linux: /proc, prctl, namespaces"
+)
+
+BLOCKS_WITH_A_SLEEPER = (
+    "import subprocess, sys, time\n"
+    "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)', {marker!r}],\n"
+    "                 start_new_session=True)\n"
+    "print('started', flush=True)\n"
+    "time.sleep(600)\n"
+)
+
+
+def start_agentui(tmp_path: Path, marker: str, sandbox: str) -> subprocess.Popen[bytes]:
+    code = BLOCKS_WITH_A_SLEEPER.format(marker=marker)
+    call = {"tool_calls": [{"name": "python", "arguments": {"code": code}}]}
+    script = tmp_path / "sleeper.json"
+    script.write_text(json.dumps({"agents": {"main": [call, {"text": "done"}]}}))
+    command = [sys.executable, "-m", "agentui.tui.cli", "run", "--yes", "--script", str(script)]
+    return subprocess.Popen(
+        [*command, "Start a sleeper"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=(tmp_path / "stderr.txt").open("wb"),
+        env=child_env(AGENTUI_SANDBOX=sandbox),
+        cwd=tmp_path,
+    )
+
+
+def end_with(signum: int, tmp_path: Path, sandbox: str) -> int:
+    """Start agentui, wait for the sleeper, send `signum`; agentui's exit status once the
+    sleeper is gone (fails while it lives)."""
+    marker = new_marker()
+    agentui = start_agentui(tmp_path, marker, sandbox)
+    try:
+        assert wait_until(lambda: bool(marked(marker)), TIMEOUT_S), (
+            "the sleeper never started: " + (tmp_path / "stderr.txt").read_text()
+        )
+        agentui.send_signal(signum)
+        status = agentui.wait(TIMEOUT_S)
+        assert wait_until(lambda: not marked(marker)), "the sleeper outlived agentui"
+        return status
+    finally:
+        agentui.kill()
+        agentui.wait(TIMEOUT_S)
+        for pid in marked(marker):  # only if the test failed: leave nothing behind
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_a_termination_signal_ends_agentui_in_order_and_the_sleeper_with_it(
+    signum: int, sandbox: str, tmp_path: Path
+) -> None:
+    status = end_with(signum, tmp_path, sandbox)
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert status == 130 and "agentui: interrupted" in stderr, stderr  # as after Ctrl+C
+    assert "Traceback" not in stderr
+
+
+@BWRAP_ONLY
+def test_sigkill_of_agentui_takes_the_bubblewrapped_sleeper_with_it(tmp_path: Path) -> None:
+    assert end_with(signal.SIGKILL, tmp_path, "auto") == -signal.SIGKILL
