@@ -1,5 +1,5 @@
-"""No process a python tool started outlives `agentui run`, whatever ends it: SIGTERM, SIGHUP
-(the terminal closed), and under bubblewrap even SIGKILL.
+"""No process a python tool started outlives `agentui run` or the app, whatever ends it:
+SIGTERM, SIGHUP (the terminal closed), and under bubblewrap even SIGKILL.
 
 The model code starts a sleeper in a session of its own, then blocks. The test finds the
 sleeper from outside by a marker on its command line (under bubblewrap the pid the code sees
@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from ..processes import BWRAP_ONLY, SANDBOXES, marked, new_marker, wait_until
+from .test_app_terminal import Terminal
 from .test_headless import TIMEOUT_S, child_env
 
 pytestmark = pytest.mark.skipif(
@@ -84,3 +85,49 @@ def test_a_termination_signal_ends_agentui_in_order_and_the_sleeper_with_it(
 @BWRAP_ONLY
 def test_sigkill_of_agentui_takes_the_bubblewrapped_sleeper_with_it(tmp_path: Path) -> None:
     assert end_with(signal.SIGKILL, tmp_path, "auto") == -signal.SIGKILL
+
+
+# -- the app -------------------------------------------------------------------------------------
+
+
+def start_app(tmp_path: Path, marker: str, sandbox: str) -> Terminal:
+    code = BLOCKS_WITH_A_SLEEPER.format(marker=marker)
+    call = {"tool_calls": [{"name": "python", "arguments": {"code": code}}]}
+    script = tmp_path / "sleeper.json"
+    script.write_text(json.dumps({"agents": {"main": [call, {"text": "done"}]}}))
+    env = child_env(AGENTUI_SANDBOX=sandbox, TERM="xterm-256color")
+    argv = [sys.executable, "-m", "agentui.tui.cli", "--yes", "--script", str(script)]
+    return Terminal([*argv, "--pace", "0", "Start a sleeper"], env)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_sigterm_quits_the_app_in_order_and_the_sleeper_with_it(
+    sandbox: str, tmp_path: Path
+) -> None:
+    marker = new_marker()
+    term = start_app(tmp_path, marker, sandbox)
+    try:
+        term.read_until(lambda: bool(marked(marker)), "the sleeper to start")
+        os.kill(term.pid, signal.SIGTERM)
+        assert term.wait_exit() == 0
+        assert b"\x1b[?1049l" in term.raw, "the alternate screen was left: the terminal is clean"
+        assert wait_until(lambda: not marked(marker)), "the sleeper outlived the app"
+    finally:
+        for pid in marked(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_closing_the_terminal_ends_the_app_and_the_sleeper_with_it(
+    sandbox: str, tmp_path: Path
+) -> None:
+    marker = new_marker()
+    term = start_app(tmp_path, marker, sandbox)
+    try:
+        term.read_until(lambda: bool(marked(marker)), "the sleeper to start")
+        os.close(term.fd)  # the terminal goes: the kernel sends the app SIGHUP
+        os.waitpid(term.pid, 0)
+        assert wait_until(lambda: not marked(marker)), "the sleeper outlived the app"
+    finally:
+        for pid in marked(marker):
+            os.kill(pid, signal.SIGKILL)
