@@ -113,6 +113,7 @@ def read_session(path: Path, *, skip_deltas: bool = False) -> SessionLog:
         line = pieces[index]
         skipped = skip_deltas and line.startswith(_DELTA_PREFIXES)
         if skipped and _is_valid_delta(line):
+            first_recovered = first_recovered or index == 0
             continue
         try:
             _add(body, line, keep=not skipped)
