@@ -234,3 +234,25 @@ async def test_a_session_with_a_damaged_line_resumes_and_keeps_growing(tmp_path:
         "completed",
         2,
     )
+
+
+async def test_a_session_with_a_damaged_header_resumes_under_its_stand_in(tmp_path: Path) -> None:
+    runtime = recorded_runtime(tmp_path, Turn(text="First answer."))
+    async with runtime:
+        root = runtime.start("Answer twice")
+        await runtime.wait(root)
+    path = runtime.session.path
+    assert path is not None
+    data = path.read_bytes()
+    path.write_bytes(b"\x00" * 20 + data[data.index(b"\n") :])  # the header overwritten
+
+    plan = open_for_resume(str(path))
+
+    assert (plan.log.id, plan.log.header.task) == (path.stem, "Answer twice")
+    resumed = _resumed(plan, Script.for_all(Turn(text="Second answer.")))
+    async with resumed:
+        resumed.send(root, "Again, please.")
+        assert (await resumed.wait(root)).result == "Second answer."
+    reread = read_session(path)
+    assert reread.damaged_lines == [1]
+    assert fold_session(reread).agents[root].runs == 2
