@@ -114,6 +114,8 @@ class AgentUIApp(App[int]):
         self._runtime_stop: anyio.Event | None = None
         self._runtime_worker: Worker[None] | None = None
         self._quit_dialog: ConfirmScreen | None = None
+        # Where the keys were when an overlay opened (and the query it was in, if any).
+        self._focus_before: tuple[Widget | None, str | None] = (None, None)
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -139,6 +141,7 @@ class AgentUIApp(App[int]):
     async def on_mount(self) -> None:
         self._load_themes()
         self.tree_view.border_title = "agents"
+        self.transcript_view.name_of = self._name_of
         self.transcript_view.border_title = "transcript"
         self.monologue_view.border_title = "monologue"
         self.set_interval(1 / FLUSH_HZ, self.flush_events)
@@ -283,6 +286,10 @@ class AgentUIApp(App[int]):
         self.status_view.show(self.model, provider.name, provider.model, elapsed, notice)
 
     # -- selection and views -------------------------------------------------------------
+
+    def _name_of(self, agent_id: str) -> str:
+        agent = self.model.agents.get(agent_id)
+        return agent.name if agent is not None else agent_id
 
     def _label_for(self, entry: Entry) -> str | None:
         agent = self.model.agents.get(entry.agent_id)
@@ -742,6 +749,7 @@ class AgentUIApp(App[int]):
         """One overlay at a time: a light one (help, palette) gives way to the next; one that
         holds a decision or typed text does not, and the new one is refused."""
         if len(self.screen_stack) == 1:
+            self._focus_before = (self.focused, self._focused_query())
             return True
         top = self.screen
         if isinstance(top, LIGHT_OVERLAYS):
@@ -767,21 +775,26 @@ class AgentUIApp(App[int]):
         return popped
 
     def _restore_focus(self) -> None:
+        """Back where the keys were before the overlay, if that place still takes them; else
+        the question it was in (its block may have been rebuilt), the selected agent's
+        waiting question, or the tree."""
         if len(self.screen_stack) != 1:
             return
-        focused = self.focused
-        alive = (
-            focused is not None
-            and focused.is_attached
-            and focused.display
-            and not (isinstance(focused, QueryBlock | AnswerInput) and not _is_open(focused))
-        )
-        if alive:
+        before, query_id = self._focus_before
+        self._focus_before = (None, None)
+        if before is not None and _takes_keys(before):
+            self.screen.set_focus(before)
+            return
+        if query_id is not None and query_id in self.model.open_queries:
+            self._focus_question(query_id, switch=False)
+            if self._focused_query() == query_id:
+                return
+        if self.focused is not None and _takes_keys(self.focused) and before is None:
             return
         waiting = self.model.agents.get(self.selected_id or "")
         if waiting is not None and waiting.open_queries:
             self._focus_question(waiting.open_queries[0], switch=False)
-            if self.focused is not None and self.focused.is_attached:
+            if self._focused_query() is not None:
                 return
         self.tree_view.focus()
 
@@ -793,7 +806,9 @@ class AgentUIApp(App[int]):
         self.exit(0)
 
 
-def _is_open(widget: Widget) -> bool:
-    """Whether the question or approval a widget belongs to still waits."""
+def _takes_keys(widget: Widget) -> bool:
+    """Still on screen, shown, and not part of a question that was settled meanwhile."""
+    if not widget.is_attached or not widget.display or not widget.focusable:
+        return False
     block = next((n for n in widget.ancestors_with_self if isinstance(n, QueryBlock)), None)
-    return block is not None and block.entry.open
+    return block is None or block.entry.open

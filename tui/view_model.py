@@ -56,6 +56,8 @@ class RunViewModel:
         self.narratives: list[tuple[str, NarrativeEntry]] = []
         self.narrator_tokens = 0
         self.last_error: tuple[str, str] | None = None  # (agent name, error) for the status bar
+        # Tools the person allowed for the rest of the run ("always"), in the order allowed.
+        self.always_allowed: list[str] = []
         self._changes = BatchChanges()  # the batch being applied
 
     # -- reading -------------------------------------------------------------------------
@@ -122,6 +124,9 @@ class RunViewModel:
             case ev.InterventionApplied(kind="modify", content=str(content)):
                 agent.task = content  # the tree and the transcript's title show it at once
                 changes.relabel.add(agent.id)
+            case ev.ApprovalDecided(decision="always", tool=tool):
+                if tool not in self.always_allowed:
+                    self.always_allowed.append(tool)
             case ev.ExecutionFailed(error=error):
                 agent.error = error
                 self.last_error = (agent.name, error)

@@ -45,6 +45,7 @@ class TranscriptItem:
     interrupted: bool = False  # text cut short (cancel, a failed attempt, a crash)
     tool: str = ""  # the tool an approval question is about
     ts: float = 0.0  # when it began
+    settled_ts: float = 0.0  # when a steer was delivered (or found unused)
     uid: int = field(default_factory=lambda: next(_uids))  # identity, for redrawing
 
 
@@ -170,9 +171,9 @@ class TranscriptBuilder:
             case ev.NoteQueued(text=text):
                 self._new("notice", text, event, title="note")
             case ev.NotesDelivered(note_ids=note_ids):
-                self._mark_notes(note_ids, STEER_DELIVERED)
+                self._mark_notes(note_ids, STEER_DELIVERED, event.ts)
             case ev.InterventionsUnused(note_ids=note_ids, modified=modified):
-                self._mark_notes(note_ids, STEER_UNUSED, failed=True)
+                self._mark_notes(note_ids, STEER_UNUSED, event.ts, failed=True)
                 if modified:
                     what = {
                         ("instructions",): "new instructions were",
@@ -188,11 +189,13 @@ class TranscriptBuilder:
             case _:
                 pass
 
-    def _mark_notes(self, note_ids: list[str], detail: str, *, failed: bool = False) -> None:
+    def _mark_notes(
+        self, note_ids: list[str], detail: str, ts: float, *, failed: bool = False
+    ) -> None:
         for note_id in note_ids:
             item = self._by_key.get(note_id)
             if item is not None and item.kind == "steer":
-                item.detail, item.failed = detail, failed
+                item.detail, item.failed, item.settled_ts = detail, failed, ts
                 self._on_changed(item)
 
     def _finish(self, call_id: str, result: str, *, failed: bool) -> bool:

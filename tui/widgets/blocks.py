@@ -6,6 +6,7 @@ Agent text is never parsed as Rich markup: plain parts are `Text`, answers are M
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -110,6 +111,32 @@ class NoteBlock(EntryBlock):
         title = entry.title or entry.kind
         text.append(f"{title}: ", style="bold")
         text.append(entry.text)
+        return text
+
+
+class SteerBlock(EntryBlock):
+    """The person's message to one agent, and whether its next model call has read it."""
+
+    def __init__(self, entry: Entry, agent_name: str, agent_label: str | None = None) -> None:
+        super().__init__(entry, agent_label)
+        self.agent_name = agent_name
+
+    def refresh_entry(self) -> None:
+        self.set_class(self.entry.failed, "failed")
+        super().refresh_entry()
+
+    def render(self) -> RenderableType:
+        entry = self.entry
+        text = Text()
+        text.append(f"you → {self.agent_name}: ", style="bold")
+        text.append(entry.text)
+        mark = "✗ " if entry.failed else ("✓ " if entry.settled_ts else "… ")
+        when = (
+            time.strftime(" at %H:%M:%S", time.localtime(entry.settled_ts))
+            if entry.settled_ts
+            else ""
+        )
+        text.append(f"\n{mark}{entry.detail}{when}", style="dim italic")
         return text
 
 
@@ -484,8 +511,13 @@ class ApprovalBlock(QueryBlock):
 
 
 def block_for(
-    entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+    entry: Entry,
+    agent_label: str | None = None,
+    drafts: dict[str, str] | None = None,
+    agent_name: str = "",
 ) -> EntryBlock:
+    if entry.kind == "steer":
+        return SteerBlock(entry, agent_name or entry.agent_id, agent_label)
     if entry.kind == "text":
         return AnswerBlock(entry, agent_label)
     if entry.kind in ("thinking", "tool"):

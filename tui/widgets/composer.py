@@ -87,8 +87,7 @@ class Composer(TextArea):
 
     async def _on_paste(self, event: events.Paste) -> None:
         if len(event.text) <= PASTE_FOLD_CHARS or self.read_only:
-            await super()._on_paste(event)
-            return
+            return  # TextArea's own handler (Textual calls it next) inserts it as it is
         event.stop()
         event.prevent_default()
         lines = event.text.count("\n") + 1

@@ -44,7 +44,9 @@ class ModifyScreen(ModalScreen[Modification | None]):
             )
 
     def on_mount(self) -> None:
-        self.query_one("#content", TextArea).focus()
+        content = self.query_one("#content", TextArea)
+        content.move_cursor(content.document.end)  # to add to the task, the usual edit
+        content.focus()
 
     def action_apply(self) -> None:
         instructions = self.query_one("#instructions", TextArea).text

@@ -32,6 +32,8 @@ class Transcript(VerticalScroll):
         self.source: str | None = None  # an agent id, ALL_AGENTS, or None before any task
         self._entries: list[Entry] = []
         self._label: Callable[[Entry], str | None] = lambda entry: None
+        # Agent id -> the name people see (set by the app; a steer says whom it went to).
+        self.name_of: Callable[[str], str] = lambda agent_id: agent_id
         self._start = 0  # entries[_start:_end] are mounted
         self._end = 0
         self._blocks: dict[int, EntryBlock] = {}
@@ -115,7 +117,7 @@ class Transcript(VerticalScroll):
     # -- mounting ------------------------------------------------------------------------
 
     def _make(self, entry: Entry) -> EntryBlock:
-        block = block_for(entry, self._label(entry), self.drafts)
+        block = block_for(entry, self._label(entry), self.drafts, self.name_of(entry.agent_id))
         self._blocks[entry.uid] = block
         return block
 

@@ -1,0 +1,130 @@
+"""One overlay at a time, and the focus back where the keys work when one closes."""
+
+from __future__ import annotations
+
+import pytest
+from textual.command import CommandPalette
+
+from agentui.core.providers.script import Script, Turn
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.widgets.blocks import ApprovalBlock
+from agentui.tui.widgets.confirm import ConfirmScreen
+from agentui.tui.widgets.help import HelpScreen
+from agentui.tui.widgets.modify import ModifyScreen
+
+from .helpers import a1_is, app_when, make_app, settle
+from .test_approvals import pending_approval
+
+pytestmark = pytest.mark.anyio
+
+HOLD = Script.for_all(Turn(text="one two three four five six seven", hang_after_chunks=2))
+
+
+async def test_palette_quit_palette_does_not_crash_or_stack() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("ctrl+p", "ctrl+q", "ctrl+p")
+        await pilot.pause()
+        assert app.is_running
+        kinds = [type(screen) for screen in app.screen_stack[1:]]
+        assert kinds.count(CommandPalette) <= 1 and kinds.count(ConfirmScreen) <= 1
+        assert len(app.screen_stack) == 2, "one overlay at a time"
+
+
+async def test_repeated_ctrl_q_never_stacks_quit_dialogs() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("ctrl+q")
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape", "ctrl+q", "escape", "ctrl+q")
+        assert len(app.screen_stack) == 2
+        runtime = app.runtime
+        await pilot.press("ctrl+q")  # the second press on the dialog confirms
+        await pilot.pause()
+    assert app.return_code == 0
+    assert runtime is not None and runtime.node("a1").status is S.CANCELLED
+
+
+async def test_overlays_that_only_show_give_way_and_dialogs_do_not() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("ctrl+p")  # help only shows: the palette replaces it
+        assert isinstance(app.screen, CommandPalette) and len(app.screen_stack) == 2
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        await pilot.press("ctrl+p", "f1")  # typed text is open: nothing opens over it
+        assert isinstance(app.screen, ModifyScreen) and len(app.screen_stack) == 2
+
+
+async def test_closing_modify_gives_the_keys_back_to_a_place_where_they_work() -> None:
+    async with pending_approval() as (app, pilot, runs):
+        app.tree_view.focus()
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is app.tree_view, "back where it was"
+        await pilot.press("ctrl+n")
+        assert isinstance(app.focused, ApprovalBlock)
+        # From the approval, through the palette: modify opens, and its block is rebuilt
+        # (the old one is gone) while the window is open.
+        await pilot.press("ctrl+p", *"Modify", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ModifyScreen)
+        app._show_transcript()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.focused, ApprovalBlock) and app.focused.entry.open
+        assert app.active_bindings["1"].binding.show, "the footer offers the choices again"
+        await pilot.press(*"no code needed")  # prose after the dialog: nothing happens
+        assert app.model.agents["a1"].status is S.AWAITING_USER
+        await pilot.press("1")
+        await settle(pilot, lambda: runs == ["prod"])
+
+
+async def test_closing_an_overlay_returns_to_the_place_it_came_from() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.press(*"half a task", "f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is app.prompt_view and app.prompt_view.value == "half a task"
+
+
+async def test_ctrl_n_with_nobody_waiting_says_so() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert any("Nobody is waiting" in n.message for n in app._notifications)
+
+
+async def test_the_palette_shows_keys_as_people_write_them() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, _pilot):
+        helps = {c.help for c in app.get_system_commands(app.screen)}
+        assert "key: ?" in helps and "key: esc" in helps
+        assert not any("question_mark" in h or "escape" in h for h in helps)
+
+
+async def test_the_quit_question_counts_agents_when_it_is_answered() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("q")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "1 agent is not finished" in dialog._question
+        assert app.runtime is not None
+        app.runtime.cancel("a1")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert dialog._question == "Every agent has finished. Quit?"
+
+
+async def test_the_start_screen_says_how_to_quit() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        assert app.focused is app.prompt_view
+        assert "ctrl+q quits" in app.prompt_view.placeholder
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    assert app.return_code == 0

@@ -1,0 +1,153 @@
+"""Steering one running agent from the app, and a modify that says honestly what it did."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+from textual import events
+
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.widgets.blocks import AnswerInput, SteerBlock
+from agentui.tui.widgets.modify import ModifyScreen
+
+from ..core.session_helpers import gate_tool
+from .helpers import a1_is, app_when, provider_of, settle
+
+pytestmark = pytest.mark.anyio
+
+GATED = Script.for_all(Turn(tool_calls=[ScriptedToolCall(name="gate")]), Turn(text="after"))
+HOLD = Script.for_all(Turn(text="one two three four five six seven", hang_after_chunks=2))
+
+
+def steers(app, agent_id: str = "a1"):  # type: ignore[no-untyped-def]
+    return [e for e in app.model.agents[agent_id].entries if e.kind == "steer"]
+
+
+async def test_a_steer_reaches_the_next_model_call_and_says_when() -> None:
+    release = anyio.Event()
+    async with app_when(
+        lambda app: (
+            "tool" in [e.kind for e in app.model.agents.get("a1", None).entries]
+            if "a1" in app.model.agents
+            else False
+        ),
+        "gated",
+        GATED,
+        tools=[gate_tool(release)],
+    ) as (app, pilot):
+        await pilot.press("s", *"prefer trains", "enter")
+        await settle(pilot, lambda: bool(steers(app)))
+        (steer,) = steers(app)
+        assert steer.detail.startswith("queued") and not steer.settled_ts
+        assert app.model.agents["a1"].status is S.RUNNING, "not paused, not stopped"
+        block = app.transcript_view._blocks[steer.uid]
+        assert isinstance(block, SteerBlock)
+        assert "you → main: prefer trains" in str(block.render())
+        release.set()
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+        assert steer.detail.startswith("delivered") and steer.settled_ts
+        assert "delivered with its next model call at" in str(block.render())
+        second = provider_of(app).requests[1]
+        assert any("prefer trains" in m.text for m in second.messages)
+
+
+async def test_steering_an_ended_agent_offers_to_continue_it_instead() -> None:
+    script = Script.for_all(Turn(text="first"), Turn(text="second"))
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("s", *"also costs")
+        assert app.runtime is not None
+        app.runtime.cancel("a1")  # it ends while the person is still typing
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
+        assert app.prompt_view.value == "also costs"
+        assert any("will read no more messages" in n.message for n in app._notifications)
+        await pilot.press("enter")
+        await settle(pilot, lambda: len(provider_of(app).requests) == 2)
+        assert provider_of(app).requests[1].messages[-1].text == "also costs"
+    del script
+
+
+async def test_s_on_an_ended_agent_goes_straight_to_continue() -> None:
+    async with app_when(a1_is(S.COMPLETED), "done", Script.for_all(Turn(text="x"))) as (
+        app,
+        pilot,
+    ):
+        app.tree_view.focus()
+        await pilot.press("s")
+        assert app.prompt_bar.mode.kind == "continue" and app.focused is app.prompt_view
+
+
+async def test_modify_shows_the_new_task_at_once_and_names_what_changed() -> None:
+    release = anyio.Event()
+    async with app_when(
+        lambda app: (
+            "a1" in app.model.agents and "tool" in [e.kind for e in app.model.agents["a1"].entries]
+        ),
+        "old task",
+        GATED,
+        tools=[gate_tool(release)],
+    ) as (app, pilot):
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        editor = app.screen.query_one("#content")
+        editor.load_text("a much better task")  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await settle(pilot, lambda: app.model.agents["a1"].task == "a much better task")
+        assert "a much better task" in str(app.transcript_view.border_title)
+        label = app.tree_view._agent_nodes["a1"].label
+        assert "a much better" in str(label)
+        notices = [e.text for e in app.model.agents["a1"].entries if e.kind == "notice"]
+        assert notices == ["new task, from its next model call: a much better task"]
+        release.set()
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+        assert not any("not used" in e.title for e in app.model.agents["a1"].entries)
+
+
+async def test_a_modify_the_agent_never_reads_says_so_and_how_to_apply_it() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        assert app.runtime is not None
+        app.runtime.modify("a1", content="new task")
+        app.runtime.cancel("a1")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        (unused,) = [e for e in app.model.agents["a1"].entries if e.title == "not used"]
+        assert "new task was not used" in unused.text and "r continues it" in unused.text
+        assert not any("modified: answered" in e.text for e in app.model.agents["a1"].entries)
+
+
+async def test_a_multi_line_paste_and_ctrl_j_keep_their_lines() -> None:
+    ask = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
+    script = Script.for_all(ask, Turn(text="ok"))
+    async with app_when(lambda app: bool(app.model.open_queries), "ask", script) as (app, pilot):
+        box = app.focused
+        assert isinstance(box, AnswerInput)
+        app.post_message(events.Paste("first line\nsecond line"))  # as a terminal sends it
+        await pilot.pause()
+        await pilot.press("ctrl+j", *"third", "enter")
+        await settle(pilot, lambda: not app.model.open_queries)
+        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        assert question.detail == "first line\nsecond line\nthird"
+
+
+async def test_a_100_kb_paste_arrives_whole() -> None:
+    app_task = "x"
+    async with app_when(a1_is(S.RUNNING), app_task, HOLD) as (app, pilot):
+        app.prompt_view.focus()
+        pasted = ("word " * 20 + "\n") * 1000  # 101,000 characters
+        app.post_message(events.Paste(pasted))
+        await pilot.pause()
+        assert "[pasted text #1: 101,000 characters, 1,001 lines]" in app.prompt_view.text
+        await pilot.press(*" and go", "enter")
+        await settle(pilot, lambda: "a2" in app.model.agents)
+        assert app.model.agents["a2"].task == (pasted + " and go").strip()
+
+
+async def test_always_allowing_a_tool_shows_in_the_status_bar() -> None:
+    from .test_approvals import pending_approval
+
+    async with pending_approval() as (app, pilot, _runs):
+        await pilot.press("2")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+        assert "always allowed: deploy" in str(app.status_view.content)

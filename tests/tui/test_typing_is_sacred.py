@@ -1,0 +1,140 @@
+"""Typing never fires a command: whole sentences holding every command letter, typed into each
+place the person writes while agents run, arrive whole and change no agent."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import TextArea
+
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.app import AgentUIApp
+from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
+from agentui.tui.widgets.modify import ModifyScreen
+
+from .helpers import app_when, has_status, settle
+from .test_approvals import pending_approval
+
+pytestmark = pytest.mark.anyio
+
+# Every command letter (p r s c d m n a f x t q), digits, y, space, ? and punctuation.
+SENTENCE = "yes: pause, resume, steer, cancel? delete? modify! next fix tax quota 1 2 3"
+HOLD = Turn(text="one two three four five six seven", hang_after_chunks=2)
+ASK = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
+# main holds mid-answer; every other agent asks a question.
+RUNNING_AND_ASKING = Script(agents={"main": [HOLD], "*": [ASK, Turn(text="thanks")]})
+
+
+def statuses(app: AgentUIApp) -> dict[str, S]:
+    return {agent.id: agent.status for agent in app.model.agents.values()}
+
+
+async def type_sentence(app: AgentUIApp, pilot: Pilot[int]) -> dict[str, S]:
+    before = statuses(app)
+    await pilot.press(*SENTENCE)
+    await pilot.pause()
+    app.flush_events()
+    assert statuses(app) == before, "no agent changed status"
+    assert not app.show_all and not app.monologue_selected_only, "no view key acted"
+    assert len(app.screen_stack) == 1 or isinstance(app.screen, ModifyScreen), "no dialog"
+    return before
+
+
+async def test_the_task_prompt_takes_a_sentence_while_agents_run() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        app.prompt_view.focus()
+        await type_sentence(app, pilot)
+        assert app.prompt_view.value == SENTENCE
+
+
+async def test_an_answer_box_takes_a_sentence_while_agents_run() -> None:
+    async with asking_beside_a_running_agent() as (app, pilot):
+        assert isinstance(app.focused, AnswerInput), "the question took the cursor"
+        await type_sentence(app, pilot)
+        assert app.focused.value == SENTENCE
+
+
+async def test_keys_typed_on_the_tree_go_into_the_answer_box_that_waits() -> None:
+    async with asking_beside_a_running_agent() as (app, pilot):
+        box = app.focused
+        assert isinstance(box, AnswerInput)
+        app.tree_view.focus()
+        await pilot.pause()
+        await type_sentence(app, pilot)
+        assert app.focused is box and box.value == SENTENCE, "the first key moved the cursor"
+
+
+async def test_a_reject_reason_takes_a_sentence() -> None:
+    async with pending_approval() as (app, pilot, runs):
+        await pilot.press("3")
+        assert isinstance(app.focused, ReasonInput)
+        await type_sentence(app, pilot)
+        assert app.focused.value == SENTENCE and runs == []
+
+
+async def test_letters_typed_at_an_approval_itself_do_nothing() -> None:
+    async with pending_approval() as (app, pilot, runs):
+        assert isinstance(app.focused, ApprovalBlock)
+        before = statuses(app)
+        await pilot.press(*"no code needed, quit")
+        await pilot.pause()
+        assert statuses(app) == before and runs == [] and len(app.screen_stack) == 1
+        assert isinstance(app.focused, ApprovalBlock), "the keys stay on the approval"
+
+
+async def test_the_modify_editor_takes_a_sentence() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        editor = app.focused
+        assert isinstance(editor, TextArea)
+        await type_sentence(app, pilot)
+        assert editor.text.endswith(SENTENCE)
+
+
+async def test_a_steer_message_takes_a_sentence_and_reaches_the_agent() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        await pilot.press("s")
+        assert app.focused is app.prompt_view and app.prompt_bar.mode.kind == "steer"
+        await type_sentence(app, pilot)
+        assert app.prompt_view.value == SENTENCE
+        await pilot.press("enter")
+        await settle(pilot, lambda: "steer" in [e.kind for e in app.model.agents["a1"].entries])
+        assert app.model.agents["a1"].status is S.RUNNING, "steering does not stop it"
+        (steer,) = [e for e in app.model.agents["a1"].entries if e.kind == "steer"]
+        assert steer.text == SENTENCE
+        assert app.prompt_bar.mode.kind == "task", "the prompt is back to new tasks"
+
+
+async def test_a_continue_message_takes_a_sentence() -> None:
+    script = Script.for_all(Turn(text="first"), Turn(text="second"))
+    async with app_when(has_status_a1(S.COMPLETED), "two parts", script) as (app, pilot):
+        app.tree_view.focus()
+        await pilot.press("r")
+        assert app.prompt_bar.mode.kind == "continue"
+        await type_sentence(app, pilot)
+        assert app.prompt_view.value == SENTENCE
+
+
+def has_status_a1(status: S) -> Callable[[AgentUIApp], bool]:
+    return lambda app: has_status(app, "a1", status)()
+
+
+@asynccontextmanager
+async def asking_beside_a_running_agent() -> AsyncIterator[tuple[AgentUIApp, Pilot[int]]]:
+    """main runs (holding mid-answer) while its subagent main.1 waits for an answer, shown
+    with the cursor in its box."""
+
+    def ready(app: AgentUIApp) -> bool:
+        if app.runtime is not None and "a1" in app.model.agents and "a2" not in app.model.agents:
+            app.runtime.start("ask me", parent_id="a1")
+        return bool(app.model.open_queries) and has_status(app, "a1", S.RUNNING)()
+
+    async with app_when(ready, "hold", RUNNING_AND_ASKING) as (app, pilot):
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        yield app, pilot
