@@ -3,18 +3,26 @@
 With `json_output` every event is one JSON object per line on stdout. Otherwise stdout gets the
 root's final answer only, and progress (its other text, tool calls, questions) goes to stderr.
 Questions are answered from `answers` in order, then from lines of `stdin`; end of input declines.
+A stdin line `/steer NAME MESSAGE` (and each `steers` entry, "NAME: MESSAGE") is not an answer:
+it queues MESSAGE into agent NAME's next model call, as `s` does in the app.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TextIO
 
 import anyio
-import anyio.to_thread
+import anyio.from_thread
+import anyio.lowlevel
 
+from .errors import AgentUIError
 from .events import (
+    AgentSpawned,
     Event,
     ExecutionCancelled,
     ExecutionCompleted,
@@ -49,6 +57,7 @@ class HeadlessPrinter:
         self._err = stderr
         self._json = json_output
         self._root = root_id
+        self._names: dict[str, str] = {}  # agent id -> the name people see (main.1)
         self._attempt: list[str] = []  # the root's text streamed in the current model call
         # The root's latest reply without tool calls: its answer if the execution ends now,
         # progress if the root goes on (the six-step workflow takes more turns after one).
@@ -78,21 +87,24 @@ class HeadlessPrinter:
         if self._json:
             self._out.write(event.model_dump_json() + "\n")
             return
+        if isinstance(event, AgentSpawned):
+            self._names[event.agent_id] = event.name
+        name = self._names.get(event.agent_id, event.agent_id)
         if event.agent_id == self._root:
             self._root_text(event)
         if isinstance(event, LLMFailed | LLMAbandoned) and event.agent_id == self._root:
             what = event.error if isinstance(event, LLMFailed) else event.reason
-            self._progress(f"\n[{event.agent_id}] model: {what}\n")
+            self._progress(f"\n[{name}] model: {what}\n")
         elif isinstance(event, ToolStarted):
-            self._progress(f"\n[{event.agent_id}] tool {event.call.name}\n")
+            self._progress(f"\n[{name}] tool {event.call.name}\n")
         elif isinstance(event, QueryRaised) and event.choices:  # an approval
             choices = " / ".join(event.choices)
             self._progress(
-                f"\n[{event.agent_id}] {event.kind}: {event.prompt}\n"
+                f"\n[{name}] {event.kind}: {event.prompt}\n"
                 f"({choices}; a reason after reject goes to the model)\n> "
             )
         elif isinstance(event, QueryRaised):
-            self._progress(f"\n[{event.agent_id}] question: {event.prompt}\n> ")
+            self._progress(f"\n[{name}] question: {event.prompt}\n> ")
         elif isinstance(event, MonologueGenerated):
             self._progress(f"\n[{event.entry.agent_name}] {event.entry.text}\n")
 
@@ -130,7 +142,7 @@ class HeadlessPrinter:
 
     def _say(self, text: str) -> None:
         if text.strip():
-            self._progress(f"\n[{self._root}] {text}\n")
+            self._progress(f"\n[{self._names.get(self._root, self._root)}] {text}\n")
 
     def flush(self) -> None:
         if self.closed:
@@ -140,6 +152,114 @@ class HeadlessPrinter:
             self._err.flush()
         except BrokenPipeError:
             self._went_away()
+
+
+STEER_COMMAND = "/steer "
+
+
+@dataclass(frozen=True, slots=True)
+class Steer:
+    """A message for one agent's next model call, by the agent's name (main, main.1, ...)."""
+
+    agent_name: str
+    text: str
+
+    @classmethod
+    def parse(cls, spec: str) -> Steer:
+        """'main.1: prefer trains' -> Steer('main.1', 'prefer trains')."""
+        name, colon, text = spec.partition(":")
+        if not colon or not name.strip() or " " in name.strip() or not text.strip():
+            raise ValueError(
+                f"a steer is 'AGENT: MESSAGE', e.g. 'main: keep it short' (got {spec!r})"
+            )
+        return cls(name.strip(), text.strip())
+
+    @classmethod
+    def from_line(cls, line: str) -> Steer | None:
+        """A stdin line '/steer main.1 prefer trains', or None when the line is an answer."""
+        if not line.startswith(STEER_COMMAND):
+            return None
+        name, _, text = line[len(STEER_COMMAND) :].strip().partition(" ")
+        return cls(name, text.strip()) if name and text.strip() else None
+
+
+class _Steering:
+    """Delivers steers by name: at once to an agent that is running, or when it appears."""
+
+    def __init__(self, runtime: Runtime, stderr: TextIO, steers: list[Steer]) -> None:
+        self._runtime = runtime
+        self._stderr = stderr
+        self._waiting = list(steers)
+        self._names: dict[str, str] = {}  # name -> agent id
+
+    def spawned(self, event: AgentSpawned) -> None:
+        self._names[event.name] = event.agent_id
+        due = [s for s in self._waiting if s.agent_name == event.name]
+        self._waiting = [s for s in self._waiting if s.agent_name != event.name]
+        for steer in due:
+            self.send(steer)
+
+    def send(self, steer: Steer) -> None:
+        agent_id = self._names.get(steer.agent_name)
+        if agent_id is None:
+            self._waiting.append(steer)  # sent when an agent of that name starts
+            self._say(f"[you → {steer.agent_name}] waits until {steer.agent_name} starts")
+            return
+        try:
+            self._runtime.steer(agent_id, steer.text)
+        except AgentUIError as exc:
+            self._say(f"agentui: not steered: {exc}")
+            return
+        self._say(f"[you → {steer.agent_name}] {steer.text}")
+
+    def report_unsent(self) -> None:
+        for steer in self._waiting:
+            self._say(f"agentui: not steered: no agent named {steer.agent_name} started")
+
+    def _say(self, line: str) -> None:
+        self._stderr.write(visible_controls(line) + "\n")
+        self._stderr.flush()
+
+
+class _StdinLines:
+    """Lines of stdin as they come, read by a daemon thread (a read that never returns must
+    not hold up the exit): steer lines go to their agent at once, the others answer questions
+    in order."""
+
+    def __init__(self, stdin: TextIO, steering: _Steering) -> None:
+        self._steering = steering
+        self._send, self._answers = anyio.create_memory_object_stream[str | None](
+            max_buffer_size=math.inf
+        )
+        self._ended = False
+        token = anyio.lowlevel.current_token()
+        threading.Thread(
+            target=self._read, args=(stdin, token), name="agentui stdin", daemon=True
+        ).start()
+
+    def _read(self, stdin: TextIO, token: anyio.lowlevel.EventLoopToken) -> None:
+        try:
+            for line in iter(stdin.readline, ""):
+                anyio.from_thread.run_sync(self._take, line.rstrip("\n"), token=token)
+            anyio.from_thread.run_sync(self._send.send_nowait, None, token=token)
+        except (OSError, ValueError, RuntimeError):
+            return  # stdin closed, or the run is over and its loop gone
+
+    def _take(self, line: str) -> None:
+        steer = Steer.from_line(line)
+        if steer is not None:
+            self._steering.send(steer)
+        else:
+            self._send.send_nowait(line)
+
+    async def next_answer(self) -> str | None:
+        """The next line that is not a steer; None once stdin has ended."""
+        if self._ended:
+            return None
+        line = await self._answers.receive()
+        if line is None:
+            self._ended = True
+        return line
 
 
 async def run_headless(
@@ -152,6 +272,7 @@ async def run_headless(
     stdout: TextIO,
     stderr: TextIO,
     monologue: MonologueConfig | None = None,
+    steers: list[Steer] | None = None,
 ) -> int:
     """Run `task` to its end; the exit status is 0 when the root agent completed.
 
@@ -159,25 +280,25 @@ async def run_headless(
     the narrator's timeout) for the closing narratives before it ends.
     """
     pending_answers = list(answers)
-    stdin_open = True
+    lines: _StdinLines | None = None
+    steering: _Steering | None = None
+    reading = anyio.Lock()  # one question takes a line at a time, in the order they came
 
     async def answer(runtime: Runtime, query: QueryRaised) -> None:
-        nonlocal stdin_open
-        text: str | None = None
-        if pending_answers:
-            text = pending_answers.pop(0)
-        elif stdin_open:
-            line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
-            if line:
-                text = line.rstrip("\n")
+        async with reading:
+            if pending_answers:
+                text: str | None = pending_answers.pop(0)
             else:
-                stdin_open = False
+                assert lines is not None
+                text = await lines.next_answer()
         if any(q.id == query.query_id for q in runtime.open_queries()):
             runtime.answer(query.query_id, text)
 
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)  # lossless: every delta as emitted
         narration = attach_monologue(runtime, runtime.provider, monologue) if monologue else None
+        steering = _Steering(runtime, stderr, list(steers or []))
+        lines = _StdinLines(stdin, steering)
         root_id = runtime.start(task)
         printer = HeadlessPrinter(stdout, stderr, json_output=json_output, root_id=root_id)
         async with anyio.create_task_group() as answerers:
@@ -185,6 +306,8 @@ async def run_headless(
             while not done and not printer.closed:
                 for event in await events.next_batch():
                     printer.show(event)
+                    if isinstance(event, AgentSpawned):
+                        steering.spawned(event)
                     if isinstance(event, QueryRaised):
                         answerers.start_soon(answer, runtime, event)
                     if event.agent_id == root_id and event.type == "agent:status":
@@ -192,6 +315,7 @@ async def run_headless(
                 printer.flush()
             answerers.cancel_scope.cancel()
         node = runtime.node(root_id)
+        steering.report_unsent()
         if narration is not None and not printer.closed:
             with anyio.move_on_after(narration.config.timeout_s):
                 await narration.wait_idle()

@@ -42,7 +42,7 @@ from agentui.core.config import (
     load_config,
 )
 from agentui.core.errors import AgentUIError
-from agentui.core.headless import run_headless
+from agentui.core.headless import Steer, run_headless
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.base import Provider
 from agentui.core.providers.claude_defaults import (
@@ -207,6 +207,13 @@ def _app_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _steer(spec: str) -> Steer:
+    try:
+        return Steer.parse(spec)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _run_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui run",
@@ -220,6 +227,15 @@ def _run_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="TEXT",
         help="answer to the next question an agent asks (repeatable); then stdin is read",
+    )
+    parser.add_argument(
+        "--steer",
+        action="append",
+        default=[],
+        type=_steer,
+        metavar="AGENT: MESSAGE",
+        help="queue MESSAGE into agent AGENT's next model call (e.g. 'main: be brief'), once it "
+        "runs (repeatable); a stdin line '/steer AGENT MESSAGE' does the same mid-run",
     )
     parser.add_argument(
         "--monologue",
@@ -382,6 +398,7 @@ def _run(argv: Sequence[str]) -> int:
                 args.task,
                 json_output=args.json,
                 answers=args.answer,
+                steers=args.steer,
                 monologue=_monologue_config(args, enabled=args.monologue),
                 stdin=sys.stdin,
                 stdout=sys.stdout,

@@ -61,9 +61,9 @@ async def test_a_failed_attempt_s_text_is_marked_cut_short_on_stderr() -> None:
 
     assert status == 0, stderr
     assert stdout == "The whole answer.\n"
-    cut = stderr.split("[a1] ", 1)[1].split(" [cut short]\n", 1)[0]
+    cut = stderr.split("[main] ", 1)[1].split(" [cut short]\n", 1)[0]
     assert cut and "Half of a first try".startswith(cut)
-    assert "[a1] model: overloaded" in stderr
+    assert "[main] model: overloaded" in stderr
     assert stderr.index("[cut short]") < stderr.index("model: overloaded")
 
 
@@ -78,8 +78,8 @@ async def test_text_before_a_tool_call_is_progress_not_answer() -> None:
 
     assert status == 0, stderr
     assert stdout == "The port is 8080.\n"
-    assert "[a1] Let me look that up.\n" in stderr
-    assert stderr.index("Let me look that up.") < stderr.index("[a1] tool lookup")
+    assert "[main] Let me look that up.\n" in stderr
+    assert stderr.index("Let me look that up.") < stderr.index("[main] tool lookup")
     assert "8080" not in stderr
 
 

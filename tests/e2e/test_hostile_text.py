@@ -104,9 +104,9 @@ def test_text_mode_shows_controls_visibly_and_stdout_is_the_answer(tmp_path: Pat
     assert_no_control_bytes(run.stderr)
     stdout, stderr = run.stdout.decode(), run.stderr.decode()
     assert stdout == f"answer {SHOWN}\n", "stdout holds the final answer only"
-    assert f"[a1] before {SHOWN}\n" in stderr
-    assert f"[a1] question: q {SHOWN}\n" in stderr
-    assert "[a1] tool python" in stderr
+    assert f"[main] before {SHOWN}\n" in stderr
+    assert f"[main] question: q {SHOWN}\n" in stderr
+    assert "[main] tool python" in stderr
     assert "answer" not in stderr and "Traceback" not in stderr
 
 
@@ -156,7 +156,7 @@ def test_a_model_error_quoted_on_stderr_is_made_visible(tmp_path: Path) -> None:
     assert run.stdout == b"", "no answer, so nothing on stdout"
     assert_no_control_bytes(run.stderr)
     stderr = run.stderr.decode()
-    assert f"[a1] partial {SHOWN} [cut short]" in stderr
+    assert f"[main] partial {SHOWN} [cut short]" in stderr
     assert f"model: down {SHOWN}" in stderr
     assert "did not complete" in stderr
 
