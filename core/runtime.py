@@ -342,7 +342,7 @@ class Runtime:
         node = control.node
         if node.status not in (AgentStatus.COMPLETED, AgentStatus.ERROR, AgentStatus.CANCELLED):
             raise CommandRefusedError(
-                f"agent {agent_id} is {node.status}; only an ended agent can be continued"
+                f"{node.name} is {node.status}; only an ended agent can be continued"
             )
         if self._task_group is None or self._closing:
             raise AgentUIError("the runtime is not running")
@@ -399,7 +399,7 @@ class Runtime:
         """Stop the agent and its subtree, mark them deleted, and tell the parent."""
         node = self._tree.get(agent_id)
         if node.status is AgentStatus.DELETED:
-            raise CommandRefusedError(f"agent {agent_id} is already deleted")
+            raise CommandRefusedError(f"{node.name} is already deleted")
         self._intervened(self._controls[agent_id], "delete")
         for member in self._tree.subtree(agent_id):
             control = self._controls[member.id]
@@ -558,7 +558,7 @@ class Runtime:
         """
         parent = self._tree.get(parent_id)
         if not parent.status.is_live:
-            raise CommandRefusedError(f"agent {parent_id} is {parent.status}; it cannot fork")
+            raise CommandRefusedError(f"{parent.name} is {parent.status}; it cannot fork")
         depth = self._tree.depth(parent_id) + 1
         if depth > self.limits.max_depth:
             raise LimitExceededError(
@@ -705,7 +705,7 @@ class Runtime:
 
     def _refuse_if_ended(self, node: AgentNode, command: str) -> None:
         if not node.status.is_live:
-            raise CommandRefusedError(f"cannot {command} agent {node.id}: it is {node.status}")
+            raise CommandRefusedError(f"cannot {command} {node.name}: it is {node.status}")
 
     def _set_status(self, node: AgentNode, new: AgentStatus, reason: str) -> None:
         old = self._tree.set_status(node.id, new)

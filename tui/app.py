@@ -23,6 +23,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.command import CommandPalette
 from textual.containers import Horizontal
+from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Footer, TextArea, Tree
@@ -34,6 +35,7 @@ from agentui.core.events import Event, Subscription
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
+from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
 from .keymap import KEYS, app_bindings, display_key
@@ -134,6 +136,25 @@ class AgentUIApp(App[int]):
         yield self.prompt_bar
         yield self.status_view
         yield Footer()
+
+    def notify(  # type: ignore[override]
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast quotes names, tasks or errors that came from models or files: shown as
+        plain text with control characters visible, never as markup."""
+        super().notify(
+            visible_controls(message),
+            title=visible_controls(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return {**super().get_theme_variable_defaults(), **AGENT_VARIABLES}

@@ -463,7 +463,21 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
 def _add_theme(options: dict[str, Any], app_class: type, loaded: LoadedConfig) -> None:
     theme = loaded.config.theme
     if theme is not None and _accepts(app_class, "theme"):
+        _check_theme(theme)
         options["theme"] = theme
+
+
+def _check_theme(name: str) -> None:
+    """A theme named in config, a variable or --theme must exist: a bad setting, like any
+    other, stops before the screen opens (exit 2) instead of drawing something else."""
+    from textual.theme import BUILTIN_THEMES
+
+    from .theme_files import load_themes
+
+    themes, _ = load_themes()  # a broken file's warning shows in the app
+    known = sorted({theme.name for theme in themes} | set(BUILTIN_THEMES))
+    if name not in known:
+        raise AgentUIError(f"unknown theme {name!r}; the themes are: {', '.join(known)}")
 
 
 # -- sessions ----------------------------------------------------------------------------------

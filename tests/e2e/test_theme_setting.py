@@ -1,0 +1,20 @@
+"""A theme named in config, a variable or --theme that does not exist stops with status 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .test_headless import agentui, child_env
+
+
+def test_an_unknown_theme_flag_is_a_bad_setting(tmp_path: Path) -> None:
+    done = agentui("--theme", "nope", env=child_env(AGENTUI_CONFIG_DIR=str(tmp_path)))
+    assert done.returncode == 2
+    assert "unknown theme 'nope'" in done.stderr and "agentui-dark" in done.stderr
+
+
+def test_an_unknown_theme_in_the_config_file_is_a_bad_setting(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text('theme = "gone"\n', encoding="utf-8")
+    done = agentui(env=child_env(AGENTUI_CONFIG_DIR=str(tmp_path)))
+    assert done.returncode == 2
+    assert "unknown theme 'gone'" in done.stderr
