@@ -23,7 +23,7 @@ from .process_tree import all_processes, kill_tree, read_process
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 
-_lock = threading.Lock()
+_lock = threading.RLock()  # re-entered by a signal handler that interrupts a holder
 _guarded = False
 _running: set[int] = set()  # the root pid of each sandbox that runs now
 
