@@ -25,6 +25,7 @@ PR_SET_CHILD_SUBREAPER = 36
 
 _lock = threading.RLock()  # re-entered by a signal handler that interrupts a holder
 _guarded = False
+_subreaper = False  # the kernel took PR_SET_CHILD_SUBREAPER
 _running: set[int] = set()  # the root pid of each sandbox that runs now
 
 
@@ -37,18 +38,18 @@ def _prctl(option: int, value: int) -> bool:
 
 def guard_this_process() -> None:
     """Once per process, before any tool runs: not dumpable, a subreaper, cleaned up at exit."""
-    global _guarded
+    global _guarded, _subreaper
     with _lock:
         if _guarded:
             return
         _guarded = True
     _prctl(PR_SET_DUMPABLE, 0)
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
+    _subreaper = _prctl(PR_SET_CHILD_SUBREAPER, 1)
     atexit.register(stop_every_sandbox)
 
 
 def is_subreaper() -> bool:
-    return _guarded and sys.platform.startswith("linux")
+    return _subreaper
 
 
 def register(root: int) -> None:
