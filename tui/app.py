@@ -559,9 +559,11 @@ class AgentUIApp(App[int]):
             "modify": live,
             "steer": status is not None and status is not AgentStatus.DELETED,
             "toggle_all": bool(self.model.agents),
-            "answer_selected": self.runtime is not None and self._selected_waits(),
             "toggle_monologue_filter": self.monologue_enabled,
         }
+        if action == "answer_selected":
+            # Offered only on a waiting agent; else enter is the tree's own (fold a node).
+            return self.runtime is not None and self._selected_waits()
         if action in applies:
             return True if applies[action] else None  # None: shown greyed out, and refused
         return True

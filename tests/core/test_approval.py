@@ -319,7 +319,12 @@ def test_typed_answers(text: str | None, expected: tuple[str, str]) -> None:
     assert parse_answer(text) == expected
 
 
-def test_the_prompt_shows_every_line_of_the_code_however_long() -> None:
+def test_the_prompt_shows_every_line_of_the_code_however_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Limited on every machine, so the prompt is the same with or without bubblewrap.
+    monkeypatch.setenv("AGENTUI_SANDBOX", "limited")
     code = "\n".join(f"x{i} = {i}" for i in range(200)) + "\nimport shutil; shutil.rmtree('/')"
     shown = approval_prompt("python", {"code": code})
-    assert shown == f"Allow python to run?\n{code}"
+    limited = "sandbox: limited (AGENTUI_SANDBOX=limited): the code runs as you, with your files"
+    assert shown == f"Allow python to run?\n{limited}\n{code}"

@@ -250,5 +250,5 @@ async def test_the_fallback_notice_shows_in_the_transcript_and_on_headless_stder
     printer = HeadlessPrinter(out, err, json_output=False, root_id=root)
     for event in seen:
         printer.show(event)
-    assert f"[{root}] model: {said}" in err.getvalue()
+    assert f"[main] model: {said}" in err.getvalue()
     assert out.getvalue().strip() == "Done anyway."  # the answer alone on stdout

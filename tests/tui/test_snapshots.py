@@ -16,6 +16,23 @@ from agentui.tui.app import AgentUIApp
 from .helpers import has_status, make_app, settle
 
 SIZE = (110, 30)
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any) -> Any:
+    """snap_compare without toasts: they expire on the wall clock, so whether one is still
+    up when the picture is taken depends on the machine's speed."""
+
+    def compare(app: AgentUIApp, *, run_before: Any = None, **options: Any) -> bool:
+        async def then_quiet(pilot: Pilot[int]) -> None:
+            if run_before is not None:
+                await run_before(pilot)
+            pilot.app.clear_notifications()
+            await pilot.pause()
+
+        return bool(snap_compare(app, run_before=then_quiet, **options))
+
+    return compare
 HOLD = Turn(text="Working through the first part of the plan now.", hang_after_chunks=3)
 
 
@@ -67,7 +84,9 @@ def test_pending_inline_question(snap_compare: Any) -> None:
     assert snap_compare(_asking_app(), run_before=_until_question, terminal_size=SIZE)
 
 
-def test_pending_tool_approval(snap_compare: Any) -> None:
+def test_pending_tool_approval(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same picture with or without bubblewrap on the machine: the limited line shows.
+    monkeypatch.setenv("AGENTUI_SANDBOX", "limited")
     code = "import statistics\nprint(statistics.mean([3, 5, 8]))"
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="python", arguments={"code": code})])
@@ -138,6 +157,13 @@ def test_error_node(snap_compare: Any) -> None:
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
+def _at_the_end(app: AgentUIApp) -> Any:
+    """The transcript as drawn shows its end (what a following view shows), not only the
+    state behind it."""
+    view = app.transcript_view
+    return lambda: view.max_scroll_y == 0 or (view.is_anchored and view.is_vertical_scroll_end)
+
+
 def test_completed_run_at_80_by_24(snap_compare: Any) -> None:
     app = _asking_app()
 
@@ -145,7 +171,53 @@ def test_completed_run_at_80_by_24(snap_compare: Any) -> None:
         await _until_question(pilot)
         await pilot.press(*"cake", "enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        await settle(pilot, _at_the_end(app))
 
+    assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
+
+
+def test_answer_box_has_the_cursor_after_a_task_typed_in_the_prompt(snap_compare: Any) -> None:
+    app = make_app()
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await pilot.press(*"Plan a birthday party", "enter")
+        await _until_question(pilot)
+        await pilot.press(*"Saturday, ")
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def test_steer_box(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        await _spawn_children(pilot)
+        pilot.app.query_one("#tree").focus()
+        await pilot.press("s", *"Keep the budget under 2,000 EUR")
+
+    assert snap_compare(_tree_app(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_a_steered_message_in_the_transcript(snap_compare: Any) -> None:
+    app = _tree_app()
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        await _spawn_children(pilot)
+        app.tree_view.focus()
+        await pilot.press("s", *"Keep the budget under 2,000 EUR", "enter")
+        await settle(pilot, lambda: "steer" in [e.kind for e in app.model.agents["a1"].entries])
+        await settle(pilot, _at_the_end(app))
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def test_footer_at_80_by_24_keeps_help_and_quit(snap_compare: Any) -> None:
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, AgentUIApp)
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        app.tree_view.focus()
+        await pilot.pause()
+
+    app = make_app("Plan a product launch", Script(agents={"*": [HOLD]}))
     assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))
 
 
