@@ -33,6 +33,8 @@ def snap_compare(snap_compare: Any) -> Any:
         return bool(snap_compare(app, run_before=then_quiet, **options))
 
     return compare
+
+
 HOLD = Turn(text="Working through the first part of the plan now.", hang_after_chunks=3)
 
 
