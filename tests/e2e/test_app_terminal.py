@@ -105,3 +105,32 @@ def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> Non
     term.send(b"\x11")  # ctrl+q: nothing runs any more, so it quits without asking
     assert term.wait_exit() == 0
     assert b"\x1b[?1049l" in term.raw, "the alternate screen was left: the terminal is clean"
+
+
+def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) -> None:
+    """The path that lost the cursor: the task typed into the prompt, then the answer typed
+    as soon as the question is drawn, without waiting to see where the focus is."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env |= {
+        "TERM": "xterm-256color",
+        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
+        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
+        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
+    }
+    term = Terminal([*_agentui(), "--pace", "0"], env, size=(80, 24))
+    term.read_until(lambda: "What should the agents do?" in term.text(), "the prompt")
+    term.send(b"Plan a family trip\r")
+    term.read_until(lambda: "Type your answer" in term.text(), "the question's answer box")
+    term.send(b"daytime only, kids are 6 and 9")
+    term.read_until(lambda: "and 9" in term.text(), "the answer, typed in its box")
+    assert "daytime only, kids are 6" in term.text()
+    text = term.text()
+    assert "Delete main" not in text and "Quit and cancel" not in text, "no dialog opened"
+    term.send(b"\r")
+    term.read_until(lambda: "1 Allow once" in term.text(), "the approval")
+    term.read_until(lambda: "1 Allow once  2" in term.text(), "the approval's keys in the footer")
+    term.send(b"1")
+    term.read_until(lambda: "done 1" in term.text(), "the agent to finish")
+    assert "⌫" not in term.text() and "⊘" not in term.text(), "nothing deleted or cancelled"
+    term.send(b"\x11")
+    assert term.wait_exit() == 0
