@@ -68,6 +68,7 @@ def _item_json(item: TranscriptItem) -> dict[str, Any]:
         "failed": item.failed,
         "open": item.open,
         "interrupted": item.interrupted,
+        "settled_ts": item.settled_ts,
     }
 
 
@@ -91,13 +92,13 @@ def to_markdown(log: SessionLog, state: SessionState) -> str:
     for node, depth in _walk(state):
         out.append(f"{'  ' * depth}- {_node_line(node, cut_off)}")
     for node, _ in _walk(state):
-        out += ["", f"## {node.name} ({node.id})", ""]
+        out += ["", f"## {node.name}", ""]
         out.append(f"Status: {_status(node, cut_off)} · tokens: {node.usage.total_tokens:,}")
         if node.error:
             out.append(f"Error: {node.error}")
         out.append("")
         for item in state.transcripts.get(node.id, []):
-            out += [*_item_markdown(item), ""]
+            out += [*_item_markdown(item, node.name), ""]
         if node.result is not None:
             out += ["**Result:**", "", node.result, ""]
     if state.monologue:
@@ -131,14 +132,17 @@ def _status(node: AgentNode, cut_off: bool) -> str:
 
 
 def _node_line(node: AgentNode, cut_off: bool) -> str:
-    line = f"**{node.name}** ({node.id}) · {_status(node, cut_off)} · {_one_line(node.task)}"
+    line = f"**{node.name}** · {_status(node, cut_off)} · {_one_line(node.task)}"
     if node.usage.total_tokens:
         line += f" · {node.usage.total_tokens:,} tokens"
     return line
 
 
-def _item_markdown(item: TranscriptItem) -> list[str]:
+def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
     match item.kind:
+        case "steer":  # the person's message for the agent's next model call
+            when = f" at {_when(item.settled_ts, time_only=True)}" if item.settled_ts else ""
+            return [f"**You → {agent_name}:** {item.text}", "", f"*{item.detail}{when}*"]
         case "task":  # the task, or a follow-up message that continued the agent
             return [f"**{(item.title or 'task').capitalize()}:**", "", item.text]
         case "text":

@@ -15,7 +15,7 @@ from agentui.core.providers.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.export import export_session
 from agentui.core.session.reader import SessionLog, read_session
 
-from .session_helpers import SAFETY_NET_S, echo_tool, recorded_runtime
+from .session_helpers import SAFETY_NET_S, echo_tool, gate_tool, recorded_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -58,8 +58,9 @@ async def test_markdown_holds_every_agent_s_text(tmp_path: Path) -> None:
     assert len(said) == 3
     for text in said:
         assert text in markdown
-    assert "## main (a1)" in markdown and "## main.1 (a2)" in markdown
-    assert "  - **main.1** (a2) · completed · Find venues" in markdown, "the tree nests"
+    assert "## main\n" in markdown and "## main.1\n" in markdown
+    assert "(a1)" not in markdown and "(a2)" not in markdown, "names, as on screen; ids in JSON"
+    assert "  - **main.1** · completed · Find venues" in markdown, "the tree nests"
     assert "> First I echo.\n> Then I answer." in markdown
     assert "````\necho: ```fenced```\n````" in markdown, "a result never breaks its fence"
     assert "## Monologue" in markdown
@@ -127,3 +128,22 @@ async def test_a_damaged_session_exports_everything_else_and_says_what_was_skipp
     assert document["warnings"] == log.warnings
     assert set(document["agents"]) == {"a1", "a2"}
     assert document["status"] == "completed"
+
+
+async def test_a_steer_is_exported_with_when_the_model_read_it(tmp_path: Path) -> None:
+    release = anyio.Event()
+    script = Script.for_all(Turn(tool_calls=[ScriptedToolCall(name="gate")]), Turn(text="ok"))
+    runtime = recorded_runtime(tmp_path, script=script, tools=[gate_tool(release)])
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Plan")
+        with anyio.fail_after(SAFETY_NET_S):
+            while not any(e.type == "tool:start" for e in await events.next_batch()):
+                pass
+        runtime.steer(root, "Prefer trains.")
+        release.set()
+        await runtime.wait(root)
+    assert runtime.session.path is not None
+    markdown = export_session(read_session(runtime.session.path), "md")
+    assert "**You → main:** Prefer trains." in markdown
+    assert "*delivered with its next model call at " in markdown

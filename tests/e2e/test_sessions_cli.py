@@ -231,7 +231,7 @@ def test_a_killed_session_lists_as_interrupted(killed: tuple[Path, list[Event], 
     assert entry["status"] == "interrupted"
     exported = agentui("export", "last", "--format", "md", home=home)
     assert exported.returncode == 0, exported.stderr
-    assert "(a1) · running, interrupted when the session ended ·" in exported.stdout
+    assert "**main** · running, interrupted when the session ended ·" in exported.stdout
 
 
 def test_a_killed_session_resumes_with_its_agent_interrupted(
