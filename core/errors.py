@@ -39,6 +39,10 @@ class CommandRefusedError(AgentUIError):
     """A runtime command that does not apply to the agent in its current state."""
 
 
+class AgentEndedError(CommandRefusedError):
+    """A message for an agent that will make no further model call (continue it instead)."""
+
+
 class LimitExceededError(AgentUIError):
     """An agent ran into one of its limits (iterations, tool calls, duration)."""
 

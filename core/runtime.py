@@ -27,6 +27,7 @@ from .clock import Clock, SystemClock
 from .control import AgentControl, PauseListener
 from .conversation import Conversation, user_text
 from .errors import (
+    AgentEndedError,
     AgentUIError,
     CommandRefusedError,
     DecisionError,
@@ -462,7 +463,7 @@ class Runtime:
         if not text.strip():
             raise CommandRefusedError("an empty message steers nothing")
         if not node.status.is_live:
-            raise CommandRefusedError(
+            raise AgentEndedError(
                 f"{node.name} is {node.status} and will make no further model call; "
                 "continue it with the message instead"
             )

@@ -30,7 +30,7 @@ from textual.widgets import Footer, TextArea, Tree
 from textual.worker import Worker
 
 from agentui.core.clock import Clock, SystemClock
-from agentui.core.errors import AgentUIError
+from agentui.core.errors import AgentEndedError, AgentUIError
 from agentui.core.events import Event, Subscription
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
@@ -455,18 +455,20 @@ class AgentUIApp(App[int]):
             return
         agent_id = mode.agent_id
         if mode.kind == "continue":
-            if self._run(f"continue {mode.agent_name}", self.runtime.send, agent_id, text or
-                         CONTINUE_DEFAULT):  # fmt: skip
+            message = text or CONTINUE_DEFAULT
+            if self._run(f"continue {mode.agent_name}", self.runtime.send, agent_id, message):
                 self._leave_prompt()
             return
         if not text:
             self.notify("Type a message first (esc leaves the prompt).", severity="warning")
             return
-        agent = self.model.agents.get(agent_id)
-        if agent is not None and not agent.status.is_live:
-            self._offer_continue(agent_id, event.text)
-            return
-        if self._run(f"steer {mode.agent_name}", self.runtime.steer, agent_id, event.text):
+        try:
+            self.runtime.steer(agent_id, event.text)
+        except AgentEndedError:
+            self._offer_continue(agent_id, event.text)  # it ended while the words were typed
+        except AgentUIError as exc:
+            self.notify(f"steer {mode.agent_name}: {exc}", severity="warning")
+        else:
             self._leave_prompt()
 
     def _offer_continue(self, agent_id: str, text: str) -> None:
