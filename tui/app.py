@@ -563,6 +563,8 @@ class AgentUIApp(App[int]):
             "toggle_all": bool(self.model.agents),
             "toggle_monologue_filter": self.monologue_enabled,
         }
+        if action == "next_question":
+            return bool(self.model.open_queries)  # hidden (and falls through) when nobody waits
         if action == "answer_selected":
             # Offered only on a waiting agent; else enter is the tree's own (fold a node).
             return self.runtime is not None and self._selected_waits()
@@ -708,11 +710,14 @@ class AgentUIApp(App[int]):
             return  # an overlay is open: closing it brings the focus to the question
         queries = list(self.model.open_queries)
         if not queries:
-            self.notify("Nobody is waiting for you.", timeout=3)
+            self.action_nobody_waiting()
             return
         current = self._focused_query()
         after = queries.index(current) + 1 if current in queries else 0
         self._focus_question(queries[after % len(queries)])
+
+    def action_nobody_waiting(self) -> None:
+        self.notify("Nobody is waiting for you.", timeout=3)
 
     def action_toggle_folds(self) -> None:
         self.transcript_view.action_toggle_folds()

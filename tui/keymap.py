@@ -127,7 +127,12 @@ def bindings(keys: tuple[Key, ...]) -> list[Binding]:
 
 
 def app_bindings() -> list[Binding]:
-    return [Binding(k.key, k.action, k.label, show=k.show) for k in EVERYWHERE_KEYS]
+    # ctrl+n shows in the footer only while someone waits (that is the footer saying so);
+    # otherwise the same key falls through to a hidden binding that says nobody waits.
+    return [
+        *(Binding(k.key, k.action, k.label, show=k.show) for k in EVERYWHERE_KEYS),
+        Binding("ctrl+n", "nobody_waiting", "Waiting", show=False),
+    ]
 
 
 def shadowing(keys: tuple[Key, ...], action: str) -> list[Binding]:

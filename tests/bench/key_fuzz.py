@@ -107,9 +107,7 @@ async def fuzz(keys: int, seed: int) -> dict[str, object]:
         "quits": quits,
         "slowest_key": {"key": slowest[1], "ms": round(slowest[0] * 1000, 1)},
         "key_ms_p50": round(durations[len(durations) // 2] * 1000, 1) if durations else None,
-        "key_ms_p95": round(durations[int(len(durations) * 0.95)] * 1000, 1)
-        if durations
-        else None,
+        "key_ms_p95": round(durations[int(len(durations) * 0.95)] * 1000, 1) if durations else None,
         "crash_reports": crash_reports[:3],
     }
 
