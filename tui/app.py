@@ -310,11 +310,10 @@ class AgentUIApp(App[int]):
 
     def _name_of(self, agent_id: str) -> str:
         agent = self.model.agents.get(agent_id)
-        return agent.name if agent is not None else agent_id
+        return visible_controls(agent.name if agent is not None else agent_id)
 
     def _label_for(self, entry: Entry) -> str | None:
-        agent = self.model.agents.get(entry.agent_id)
-        return agent.name if agent is not None else entry.agent_id
+        return self._name_of(entry.agent_id)
 
     def _show_transcript(self) -> None:
         transcript = self.transcript_view
@@ -333,7 +332,7 @@ class AgentUIApp(App[int]):
         elif self.selected_id is not None:
             agent = self.model.agents[self.selected_id]
             self.transcript_view.border_title = Text.assemble(
-                "transcript · ", agent.name, " · ", " ".join(agent.task.split())
+                "transcript · ", agent.name, " · ", " ".join(visible_controls(agent.task).split())
             )
 
     def _show_monologue(self) -> None:

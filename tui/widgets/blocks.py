@@ -1,6 +1,7 @@
 """The blocks of a transcript, one widget per entry, each redrawn only when its entry changed.
 
-Agent text is never parsed as Rich markup: plain parts are `Text`, answers are Markdown.
+Agent text is never parsed as Rich markup: plain parts are `Text`, answers are Markdown. Every
+string from a model, a tool or a task goes through `visible_controls` (`shown`) first.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
 from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
+from agentui.core.terminal_text import visible_controls as shown
 
 from ..keymap import VIEW_KEYS, shadowing
 from ..view_model import Entry
@@ -39,7 +41,7 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def _one_line(text: str, limit: int = PREVIEW_CHARS) -> str:
-    line = " ".join(text.split())
+    line = " ".join(shown(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -109,8 +111,8 @@ class NoteBlock(EntryBlock):
         if self.agent_label:
             text.append(f"{self.agent_label} › ", style="bold")
         title = entry.title or entry.kind
-        text.append(f"{title}: ", style="bold")
-        text.append(entry.text)
+        text.append(f"{shown(title)}: ", style="bold")
+        text.append(shown(entry.text))
         return text
 
 
@@ -129,7 +131,7 @@ class SteerBlock(EntryBlock):
         entry = self.entry
         text = Text()
         text.append(f"you → {self.agent_name}: ", style="bold")
-        text.append(entry.text)
+        text.append(shown(entry.text))
         mark = "✗ " if entry.failed else ("✓ " if entry.settled_ts else "… ")
         when = (
             time.strftime(" at %H:%M:%S", time.localtime(entry.settled_ts))
@@ -183,11 +185,13 @@ class AnswerBlock(EntryBlock):
             chunk = self._reopened(text[self._frozen : self._frozen + cut.at])
             if cut.fence is not None:
                 chunk += _closer(cut.fence) + "\n"
-            self.mount(Static(Markdown(chunk), classes="answer-chunk"), before=self._tail)
+            self.mount(Static(Markdown(shown(chunk)), classes="answer-chunk"), before=self._tail)
             self._frozen += cut.at
             self._fence = cut.fence
         tail = text[self._frozen :]
-        parts: list[RenderableType] = [Markdown(self._reopened(tail))] if tail.strip() else []
+        parts: list[RenderableType] = (
+            [Markdown(shown(self._reopened(tail)))] if tail.strip() else []
+        )
         if self.entry.interrupted:
             parts.append(Text("(cut short)", style="italic dim"))
         self._tail.update(parts[0] if len(parts) == 1 else Group(*parts))
@@ -221,16 +225,16 @@ class FoldBlock(EntryBlock):
         if entry.kind == "thinking":
             text.append("thinking", style="italic")
             if entry.title:
-                text.append(f" ({entry.title})", style="italic")
+                text.append(f" ({shown(entry.title)})", style="italic")
             if self.folded:
                 text.append("  " + _one_line(entry.text), style="dim italic")
             else:
                 text.append("\n")
-                text.append(entry.text, style="dim italic")
+                text.append(shown(entry.text), style="dim italic")
             if entry.interrupted:
                 text.append("  (cut short)", style="italic dim")
             return text
-        text.append(entry.title, style="bold")
+        text.append(shown(entry.title), style="bold")
         if self.folded:
             text.append(f"({_one_line(entry.text, 60)})")
             if entry.detail:
@@ -240,10 +244,10 @@ class FoldBlock(EntryBlock):
                 text.append("  …", style="dim")
             return text
         text.append("\n")
-        text.append(entry.text or "(no arguments)")
+        text.append(shown(entry.text) or "(no arguments)")
         if entry.detail:
             text.append("\n→ ", style="dim")
-            text.append(entry.detail, style="red" if entry.failed else "")
+            text.append(shown(entry.detail), style="red" if entry.failed else "")
         return text
 
 
@@ -313,8 +317,8 @@ class QueryBlock(EntryBlock):
         if self.agent_label:
             text.append(f"{self.agent_label} › ", style="bold")
         kind = self.entry.title or "question"
-        text.append(f"{kind}: ", style="bold")
-        text.append(self.entry.text)
+        text.append(f"{shown(kind)}: ", style="bold")
+        text.append(shown(self.entry.text))
         return text
 
     def on_mount(self) -> None:
@@ -347,7 +351,7 @@ class QuestionBlock(QueryBlock):
             if self.input is not None:
                 self.input.remove()
                 self.input = None
-            self._answer.update(Text.assemble(("answer: ", "bold"), self.entry.detail))
+            self._answer.update(Text.assemble(("answer: ", "bold"), shown(self.entry.detail)))
 
     @on(Composer.Submitted)
     def _submitted(self, event: Composer.Submitted) -> None:
@@ -416,7 +420,7 @@ class ApprovalBlock(QueryBlock):
                 # One per line: fits any transcript width. Content keeps a label literal.
                 Button(Content("1 Allow once"), id="once", variant="success", compact=True),
                 Button(
-                    Content(f"2 Always allow {tool}"),
+                    Content(f"2 Always allow {shown(tool)}"),
                     id="always",
                     variant="primary",
                     compact=True,
@@ -454,7 +458,7 @@ class ApprovalBlock(QueryBlock):
         self.can_focus = False
         rejected = self.entry.failed
         mark = ("✗ ", "bold red") if rejected else ("✓ ", "bold green")
-        self._answer.update(Text.assemble(mark, self.entry.detail))
+        self._answer.update(Text.assemble(mark, shown(self.entry.detail)))
 
     def action_decide(self, choice: ApprovalChoice) -> None:
         if not self.entry.open:

@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static, TextArea
 
+from agentui.core.terminal_text import visible_controls
+
 
 @dataclass(frozen=True, slots=True)
 class Modification:
@@ -28,8 +30,9 @@ class ModifyScreen(ModalScreen[Modification | None]):
     def __init__(self, agent_name: str, instructions: str, content: str) -> None:
         super().__init__(classes="modify")
         self._agent_name = agent_name
-        self._instructions = instructions
-        self._content = content
+        # Shown (and compared) with control characters visible: a task may hold anything.
+        self._instructions = visible_controls(instructions)
+        self._content = visible_controls(content)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
