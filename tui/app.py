@@ -118,6 +118,7 @@ class AgentUIApp(App[int]):
         self._quit_dialog: ConfirmScreen | None = None
         # Where the keys were when an overlay opened (and the query it was in, if any).
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
+        self._arrived_under_overlay: str | None = None  # a question that came while one was open
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -273,7 +274,9 @@ class AgentUIApp(App[int]):
         # Keystrokes should answer, not trigger agent keys: move the cursor to the question
         # unless the person is writing or deciding somewhere else (then the notification and
         # the footer's ctrl+n say where it is). Under an overlay, closing it brings them here.
-        if not self._person_is_busy() and self.screen is self.screen_stack[0]:
+        if self.screen is not self.screen_stack[0]:
+            self._arrived_under_overlay = self._arrived_under_overlay or changes.new_queries[0]
+        elif not self._person_is_busy():
             self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
 
     def _person_is_busy(self) -> bool:
@@ -811,6 +814,13 @@ class AgentUIApp(App[int]):
             return
         before, query_id = self._focus_before
         self._focus_before = (None, None)
+        arrived, self._arrived_under_overlay = self._arrived_under_overlay, None
+        writing = isinstance(before, TextArea) and _takes_keys(before)
+        if arrived in self.model.open_queries and not writing and query_id is None:
+            # It came while the dialog was open: it takes the cursor now, as it would have.
+            self._focus_question(arrived, switch=False)
+            if self._focused_query() == arrived:
+                return
         if before is not None and _takes_keys(before):
             self.screen.set_focus(before)
             return

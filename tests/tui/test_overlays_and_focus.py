@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from textual.command import CommandPalette
 
-from agentui.core.providers.script import Script, Turn
+from agentui.core.providers.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
-from agentui.tui.widgets.blocks import ApprovalBlock
+from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock
 from agentui.tui.widgets.confirm import ConfirmScreen
 from agentui.tui.widgets.help import HelpScreen
 from agentui.tui.widgets.modify import ModifyScreen
@@ -128,3 +128,20 @@ async def test_the_start_screen_says_how_to_quit() -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_a_question_that_arrives_under_a_dialog_takes_the_cursor_when_it_closes() -> None:
+    ask = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
+    script = Script(agents={"main": [Turn(text="one two three", hang_after_chunks=1)], "*": [ask]})
+    async with app_when(a1_is(S.RUNNING), "hold", script) as (app, pilot):
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        assert app.runtime is not None
+        app.runtime.start("ask", parent_id=None)
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert isinstance(app.screen, HelpScreen), "the dialog stays until the person closes it"
+        app._select("a2")
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.focused, AnswerInput)
