@@ -1,15 +1,21 @@
 """Sessions: every run's events in an append-only JSON Lines file, and what is built from it.
 
-    writer.py     SessionWriter: the service that writes a runtime's events (batched, off-loop)
-    recording.py  RecordingRuntime: a Runtime that attaches its writer when it starts
-    store.py      where sessions live, their ids, listing, `last`
-    reader.py     loading a file (damaged lines are skipped with a warning naming each)
-    fold.py       events -> SessionState: the tree, transcripts, monologue
-    resume.py     a saved session back in a runtime; interrupted agents closed as cancelled
-    export.py     Markdown and JSON
+    writer.py       SessionWriter: the service that writes a runtime's events (batched, off-loop)
+    delta_merge.py  an agent's consecutive deltas as one event (what the writer writes)
+    elision.py      text a line leaves out because earlier lines hold it, and putting it back
+    summary.py      `<id>.summary.json`: a session's row in the listing, kept by the writer
+    recording.py    RecordingRuntime: a Runtime that attaches its writer when it starts
+    store.py        where sessions live, their ids, listing (from summaries), `last`
+    reader.py       loading a file (damaged lines are skipped with a warning naming each)
+    fold.py         events -> SessionState: the tree, transcripts, monologue
+    transcript.py   events -> an agent's transcript items (the screen's and the export's)
+    resume.py       a saved session back in a runtime; interrupted agents closed as cancelled
+    export.py       Markdown and JSON
 
-The format: line 1 is a header (records.py), then events exactly as `agentui run --json`
-prints them, with conversation records between them. API keys never enter any of it.
+The format (2): line 1 is a header (records.py), then events as `agentui run --json` prints
+them, except that each agent's consecutive deltas are merged per flush and a response or result
+that only repeats streamed text leaves it out, with conversation records between them. Format 1
+files (one line per delta, nothing left out) are read as well. API keys never enter any of it.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ None (the modified task is in the conversation itself).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from .. import events as ev
@@ -50,14 +50,20 @@ class SessionState:
     monologue: list[MonologueLine] = field(default_factory=list)
     narrator_usage: Usage = field(default_factory=Usage)
     open_queries: dict[str, OpenQuery] = field(default_factory=dict)  # in the order raised
-    # Text of a response still streaming when the log ends, per agent (cut off by a crash).
-    streaming: dict[str, str] = field(default_factory=dict)
+    # The pieces of a response still streaming when the log ends, per agent (cut off by a
+    # crash); `streaming` joins them.
+    streaming_parts: dict[str, list[str]] = field(default_factory=dict)
     # Per agent, the outcomes of the tool calls of its latest response, by call id:
     # (content, is_error), as the loop puts them in the conversation.
     tool_results: dict[str, dict[str, tuple[str, bool]]] = field(default_factory=dict)
     last_seq: int = 0
     last_ts: float = 0.0
     ids: set[str] = field(default_factory=set)  # every agent, query and execution id seen
+
+    @property
+    def streaming(self) -> dict[str, str]:
+        """Text of a response still streaming when the log ends, per agent."""
+        return {agent_id: "".join(parts) for agent_id, parts in self.streaming_parts.items()}
 
     def roots(self) -> list[AgentNode]:
         return [n for n in self.agents.values() if n.parent_id is None]
@@ -73,24 +79,36 @@ class SessionState:
     @property
     def status(self) -> str:
         """One word for the whole session, as `agentui sessions` shows it."""
-        if not self.agents:
-            return "empty"
-        if self.live():
-            return "interrupted"
-        ends = {n.status for n in self.roots()}
-        for status in (AgentStatus.ERROR, AgentStatus.CANCELLED):
-            if status in ends:
-                return status.value
-        if AgentStatus.COMPLETED in ends:
-            return "completed"
-        return "deleted"
+        return session_status(
+            [n.status for n in self.agents.values()], [n.status for n in self.roots()]
+        )
+
+
+def session_status(statuses: Collection[AgentStatus], root_statuses: Iterable[AgentStatus]) -> str:
+    """One word for a session from its agents' statuses (and its roots' among them)."""
+    if not statuses:
+        return "empty"
+    if any(status.is_live for status in statuses):
+        return "interrupted"
+    ends = set(root_statuses)
+    for status in (AgentStatus.ERROR, AgentStatus.CANCELLED):
+        if status in ends:
+            return status.value
+    if AgentStatus.COMPLETED in ends:
+        return "completed"
+    return "deleted"
 
 
 class SessionFold:
-    """Apply events and conversation records in order; read `state` at any point."""
+    """Apply events and conversation records in order; read `state` at any point.
 
-    def __init__(self) -> None:
+    `transcripts=False` leaves `state.transcripts` empty: resume and listings need the tree and
+    the conversations, not the blocks a screen or an export shows (the app builds its own).
+    """
+
+    def __init__(self, *, transcripts: bool = True) -> None:
         self.state = SessionState()
+        self.transcripts = transcripts
         self._transcripts: dict[str, TranscriptBuilder] = {}
         self._conversations: dict[str, Conversation] = {}
 
@@ -99,12 +117,12 @@ class SessionFold:
             self.apply(event)
 
     def apply_record(self, record: ConversationRecord) -> None:
+        """Rebuild the agent's conversation. Its messages are the record's own, not copies:
+        whoever changes the conversation (a resumed runtime) changes the log's records too."""
         conversation = self._conversations.setdefault(record.agent_id, Conversation())
         if record.instructions is not None:
             conversation.instructions = record.instructions
-        conversation.messages = conversation.messages[: record.keep] + [
-            m.model_copy(deep=True) for m in record.append
-        ]
+        conversation.messages = conversation.messages[: record.keep] + record.append
         node = self.state.agents.get(record.agent_id)
         if node is not None:
             node.conversation = conversation
@@ -120,7 +138,8 @@ class SessionFold:
         node = state.agents.get(agent_id)
         if node is None:
             return  # an event of an agent the log never introduced: nothing to attach it to
-        self._transcripts[agent_id].apply(event)
+        if self.transcripts:
+            self._transcripts[agent_id].apply(event)
         match event:
             case ev.StatusChanged(new=new, reason=reason):
                 node.status = AgentStatus(new)
@@ -158,14 +177,14 @@ class SessionFold:
             case ev.QueryAnswered(query_id=query_id) | ev.QueryDeclined(query_id=query_id):
                 state.open_queries.pop(query_id, None)
             case ev.LLMRequested():
-                state.streaming[agent_id] = ""
-            case ev.TextDelta(delta=delta) if agent_id in state.streaming:
-                state.streaming[agent_id] += delta
+                state.streaming_parts[agent_id] = []
+            case ev.TextDelta(delta=delta) if agent_id in state.streaming_parts:
+                state.streaming_parts[agent_id].append(delta)
             case ev.LLMResponded():
-                state.streaming.pop(agent_id, None)
+                state.streaming_parts.pop(agent_id, None)
                 state.tool_results[agent_id] = {}
             case ev.LLMFailed() | ev.LLMAbandoned() | ev.ExecutionCancelled():
-                state.streaming.pop(agent_id, None)
+                state.streaming_parts.pop(agent_id, None)
             case ev.ToolCompleted(call_id=call_id, result=result):
                 state.tool_results.setdefault(agent_id, {})[call_id] = (result, False)
             case ev.ToolFailed(call_id=call_id, error=error):
@@ -193,9 +212,10 @@ class SessionFold:
             parent.children.append(node.id)
         state.agents[node.id] = node
         state.ids.add(node.id)
-        builder = self._transcripts[node.id] = TranscriptBuilder(node.id)
-        builder.apply(event)
-        state.transcripts[node.id] = builder.items
+        if self.transcripts:
+            builder = self._transcripts[node.id] = TranscriptBuilder(node.id)
+            builder.apply(event)
+            state.transcripts[node.id] = builder.items
 
     def _subtree(self, agent_id: str) -> list[AgentNode]:
         out: list[AgentNode] = []
@@ -208,17 +228,17 @@ class SessionFold:
         return out
 
 
-def fold_session(log: SessionLog) -> SessionState:
+def fold_session(log: SessionLog, *, transcripts: bool = True) -> SessionState:
     """The state a session's log describes, as of its last line."""
-    return fold_log(log).state
+    return fold_log(log, transcripts=transcripts).state
 
 
-def fold_log(log: SessionLog) -> SessionFold:
+def fold_log(log: SessionLog, *, transcripts: bool = True) -> SessionFold:
     """A fold fed the whole log, to read or to carry on with more events.
 
     Records and events are applied in file order: a record follows the events that caused it.
     """
-    fold = SessionFold()
+    fold = SessionFold(transcripts=transcripts)
     records = iter(log.conversations)
     pending = next(records, None)
     for event in log.events:

@@ -1,8 +1,9 @@
 """The lines of a session file that are not events: its header and conversation records.
 
-A session file is JSON Lines. Line 1 is the header. Every other line is either an event exactly
-as `Event.model_dump_json()` writes it (it has a `type`), or a record the writer adds (it has a
-`record`). Conversation records keep each agent's conversation exactly (instructions, thinking
+A session file is JSON Lines. Line 1 is the header. Every other line is either an event as
+`Event.model_dump_json()` writes it (it has a `type`; an agent's consecutive deltas merged, a
+response's text left out when its deltas hold it: see elision.py), or a record the writer adds
+(it has a `record`). Conversation records keep each agent's conversation exactly (instructions, thinking
 signatures, tool pairs), which the events alone cannot: see `ConversationRecord`.
 """
 
@@ -14,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..conversation import Message
 
-FORMAT_VERSION = 1
+# 2: consecutive deltas merged, repeated text left out (elision.py). 1 is read as well.
+FORMAT_VERSION = 2
 
 
 class SessionHeader(BaseModel):

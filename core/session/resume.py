@@ -17,6 +17,10 @@ run"). `Runtime.send(id, text)` then continues any ended agent from its saved co
         return runtime
 
     app = AgentUIApp(make_runtime, history=plan.history)
+
+Folded once, copied never: the plan folds the log without transcripts (the app builds the
+screen's own from `history`), keeps the saved conversations as the JSON the writer compares
+against (not as deep copies), and `adopt_into` hands its agents over to the runtime as they are.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ from .fold import INTERRUPTED, SessionState, fold_log
 from .lock import is_locked
 from .reader import SessionLog, read_session
 from .store import find_session
-from .writer import ContinuedSession
+from .summary import SummaryTracker
+from .writer import ContinuedSession, DumpedConversation, dump_conversation
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"
@@ -42,10 +47,10 @@ NOT_RUN = "not run: the session ended"
 @dataclass(slots=True)
 class ResumePlan:
     log: SessionLog
-    state: SessionState  # after the closing events, conversations repaired
+    state: SessionState  # after the closing events, conversations repaired (no transcripts)
     closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
     interrupted: list[str]  # ids of the agents that were live when the session ended
-    saved_conversations: dict[str, Conversation]  # as the file holds them, before repairs
+    saved_conversations: dict[str, DumpedConversation]  # as the file holds them, before repairs
 
     @property
     def history(self) -> list[ev.Event]:
@@ -65,29 +70,36 @@ class ResumePlan:
         return ids
 
     def adopt_into(self, runtime: Runtime) -> None:
-        """Put every agent of the session into `runtime` (parents first), without running it."""
+        """Put every agent of the session into `runtime` (parents first), without running it.
+
+        The runtime takes the plan's conversations as they are (they are its from now on):
+        adopt a plan into one runtime only.
+        """
         for node in self.state.agents.values():
-            runtime.adopt(
-                node.model_copy(update={"conversation": node.conversation.model_copy(deep=True)})
-            )
+            runtime.adopt(node)
 
     def continued_session(self) -> ContinuedSession:
         """Where and how a writer appends the resumed run to the same file."""
+        damaged = bool(self.log.damaged_lines)
         return ContinuedSession(
             path=self.log.path,
             append_at=self.log.valid_bytes,
             preamble=tuple(self.closing),
             conversations=self.saved_conversations,
+            format=self.log.header.format,
+            # A summary cannot say what damaged lines lost: the listing reads such a file.
+            header=None if damaged else self.log.header,
+            summary=None if damaged else SummaryTracker.of(self.state),
         )
 
 
 def plan_resume(log: SessionLog) -> ResumePlan:
-    fold = fold_log(log)
+    fold = fold_log(log, transcripts=False)
     state = fold.state
-    saved = {i: n.conversation.model_copy(deep=True) for i, n in state.agents.items()}
+    saved = {i: dump_conversation(n.conversation) for i, n in state.agents.items()}
     interrupted = [node for node in state.agents.values() if node.status.is_live]
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
-    closing = _closing_events(state, interrupted, streaming)
+    closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))
     fold.apply_all(closing)
     for node in interrupted:
         results = state.tool_results.get(node.id, {})
@@ -106,10 +118,10 @@ def open_for_resume(reference: str) -> ResumePlan:
 
 
 def _closing_events(
-    state: SessionState, interrupted: list[AgentNode], streaming: dict[str, str]
+    state: SessionState, interrupted: list[AgentNode], streaming: dict[str, str], last_seq: int
 ) -> list[ev.Event]:
     closing: list[ev.Event] = []
-    seq = state.last_seq
+    seq = last_seq
     ts = state.last_ts  # the last moment the session is known to have been alive
 
     def add(cls: type[ev.Event], agent_id: str, **fields: object) -> None:

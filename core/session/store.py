@@ -1,13 +1,16 @@
 """Where sessions live, how they are named, listed and found.
 
 Sessions are `<id>.jsonl` files in `data_dir()/sessions` (`platformdirs.user_data_dir("agentui")`
-unless AGENTUI_DATA_DIR says otherwise). An id is the UTC start time plus a short random
+unless AGENTUI_DATA_DIR says otherwise), each with its row for the listing beside it in
+`<id>.summary.json` (summary.py). An id is the UTC start time plus a short random
 suffix, `20260101T093000Z-4f1c`: ids sort by start to the second, and two sessions started in
 the same second still get different files.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +21,7 @@ from .errors import SessionError
 from .fold import fold_session
 from .lock import is_locked
 from .reader import read_header, read_session
+from .summary import SessionSummary, read_summary, write_summary
 
 SUFFIX = ".jsonl"
 LAST = "last"
@@ -61,29 +65,73 @@ def session_files(directory: Path | None = None) -> list[Path]:
 
 
 def describe(path: Path) -> SessionInfo:
-    """Read a session just enough to list it; a broken one is listed as unreadable."""
+    """A session's row: from its summary when that describes the file as it is, else read.
+
+    A session being written is described by its summary as of its last flush that changed
+    the row. Reading a session that has no valid summary leaves one behind for next time.
+    """
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        return SessionInfo(path.stem, path, 0.0, "", "unreadable", 0, 0, str(exc))
+    running = is_locked(path)
+    summary = read_summary(path)
+    if summary is None or not (running or summary.describes(stat)):
+        summary = _summarize(path, stat, save=not running)
+        if isinstance(summary, str):
+            return SessionInfo(path.stem, path, stat.st_mtime, "", "unreadable", 0, 0, summary)
+    status = summary.status
+    if summary.damaged_lines:
+        skipped = summary.damaged_lines
+        status = f"damaged ({skipped} line{'s' if skipped != 1 else ''} skipped)"
+    if running:
+        status = "running"
+    return SessionInfo(
+        summary.id,
+        path,
+        summary.started,
+        summary.task,
+        status,
+        summary.agents,
+        summary.tokens,
+        summary.problem,
+    )
+
+
+def _summarize(path: Path, stat: os.stat_result, *, save: bool) -> SessionSummary | str:
+    """Read and fold the whole file for its row (or say why it is unreadable); `save` keeps
+    the row beside the file."""
     try:
         log = read_session(path, skip_deltas=True)
     except SessionError as exc:
-        return SessionInfo(path.stem, path, _mtime(path), "", "unreadable", 0, 0, str(exc))
-    state = fold_session(log)
-    status, problem = state.status, ""
-    if log.damaged_lines:
-        skipped = len(log.damaged_lines)
-        status = f"damaged ({skipped} line{'s' if skipped != 1 else ''} skipped)"
-        problem = f"{state.status}; " + "; ".join(log.warnings)
-    if is_locked(path):
-        status = "running"
-    return SessionInfo(
-        log.id,
-        path,
-        log.header.started,
-        log.header.task,
-        status,
-        len(state.agents),
-        state.tokens,
-        problem,
+        return str(exc)
+    state = fold_session(log, transcripts=False)
+    problem = f"{state.status}; " + "; ".join(log.warnings) if log.damaged_lines else ""
+    summary = SessionSummary(
+        id=log.id,
+        started=log.header.started,
+        task=log.header.task,
+        status=state.status,
+        agents=len(state.agents),
+        tokens=state.tokens,
+        damaged_lines=len(log.damaged_lines),
+        problem=problem,
+        size=stat.st_size,
+        mtime_ns=stat.st_mtime_ns,
     )
+    if save and _unchanged(path, stat):
+        # A folder we cannot write to only costs the next listing its speed.
+        with contextlib.suppress(OSError):
+            write_summary(path, summary)
+    return summary
+
+
+def _unchanged(path: Path, stat: os.stat_result) -> bool:
+    try:
+        now = path.stat()
+    except OSError:
+        return False
+    return (now.st_size, now.st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
 
 
 def list_sessions(directory: Path | None = None) -> list[SessionInfo]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Literal
 
 from .. import events as ev
@@ -29,24 +28,82 @@ STEER_UNUSED = (
 _uids = itertools.count(1)
 
 
-@dataclass(slots=True, eq=False)
 class TranscriptItem:
-    """One block. Mutable while folding: text grows, a tool gets its result."""
+    """One block. Mutable while folding: text grows, a tool gets its result.
 
-    agent_id: str
-    kind: ItemKind
-    text: str
-    title: str = ""  # tool name, question kind, "error", ...
-    key: str = ""  # tool call id or query id, to find the item again
-    iteration: int = 0
-    detail: str = ""  # a tool's result, a question's answer, an approval's decision
-    failed: bool = False
-    open: bool = False  # a question still waiting for its answer
-    interrupted: bool = False  # text cut short (cancel, a failed attempt, a crash)
-    tool: str = ""  # the tool an approval question is about
-    ts: float = 0.0  # when it began
-    settled_ts: float = 0.0  # when a steer was delivered (or found unused)
-    uid: int = field(default_factory=lambda: next(_uids))  # identity, for redrawing
+    Streamed text arrives in thousands of small pieces: `append_text` keeps them in a list and
+    `text` joins them when read (and keeps the join until the next piece), so an answer of n
+    pieces costs O(n) to build instead of the O(n²) of `text += piece`.
+    """
+
+    __slots__ = (
+        "_parts",
+        "agent_id",
+        "detail",
+        "failed",
+        "interrupted",
+        "iteration",
+        "key",
+        "kind",
+        "open",
+        "settled_ts",
+        "title",
+        "tool",
+        "ts",
+        "uid",
+    )
+
+    def __init__(
+        self,
+        agent_id: str,
+        kind: ItemKind,
+        text: str,
+        title: str = "",  # tool name, question kind, "error", ...
+        key: str = "",  # tool call id or query id, to find the item again
+        iteration: int = 0,
+        detail: str = "",  # a tool's result, a question's answer, an approval's decision
+        failed: bool = False,
+        open: bool = False,  # a question still waiting for its answer
+        interrupted: bool = False,  # text cut short (cancel, a failed attempt, a crash)
+        tool: str = "",  # the tool an approval question is about
+        ts: float = 0.0,  # when it began
+        settled_ts: float = 0.0,  # when a steer was delivered (or found unused)
+        uid: int | None = None,  # identity, for redrawing
+    ) -> None:
+        self.agent_id = agent_id
+        self.kind: ItemKind = kind
+        self._parts = [text]
+        self.title = title
+        self.key = key
+        self.iteration = iteration
+        self.detail = detail
+        self.failed = failed
+        self.open = open
+        self.interrupted = interrupted
+        self.tool = tool
+        self.ts = ts
+        self.settled_ts = settled_ts
+        self.uid = uid if uid is not None else next(_uids)
+
+    @property
+    def text(self) -> str:
+        parts = self._parts
+        if len(parts) != 1:
+            self._parts = parts = ["".join(parts)]
+        return parts[0]
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._parts = [value]
+
+    def append_text(self, piece: str) -> None:
+        self._parts.append(piece)
+
+    def __repr__(self) -> str:
+        return (
+            f"TranscriptItem({self.agent_id!r}, {self.kind!r}, {self.text!r}, "
+            f"title={self.title!r}, key={self.key!r}, iteration={self.iteration})"
+        )
 
 
 ItemListener = Callable[[TranscriptItem], None]
@@ -96,7 +153,7 @@ class TranscriptBuilder:
                 and not item.interrupted
                 and not item.title  # a placeholder (redacted thinking) is never extended
             ):
-                item.text += event.delta
+                item.append_text(event.delta)
                 self._on_changed(item)
                 return
             break

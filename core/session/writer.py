@@ -7,10 +7,14 @@ to the operating system at least every `flush_interval_s` (100 ms) and at once a
 line cut in half is skipped on load (see reader.py). No fsync: surviving a crash of the process
 is the goal, not a power cut.
 
-After the events of a batch it adds a conversation record for each agent whose conversation may
-have changed (see records.py). The file is created at the first event, so opening the app and
-quitting leaves nothing behind. A disk error stops the log (reported in `error`), never the
-agents.
+What waits for a flush is kept compact: an agent's consecutive text or thinking deltas become
+one line (delta_merge.py; so a line holds up to a flush interval of one block's stream), and a
+response or result that only repeats streamed text leaves it out (elision.py). After the events
+of a batch it adds a conversation record for each agent whose conversation may have changed
+(see records.py), and with each flush that changes the session's row in `agentui sessions`, it
+rewrites the summary beside the file (summary.py). The file is created at the first event, so
+opening the app and quitting leaves nothing behind. A disk error stops the log (reported in
+`error`), never the agents.
 
     async with Runtime(provider) as runtime:
         writer = SessionWriter(NewSession(provider="scripted", model="scripted-1"))
@@ -20,6 +24,7 @@ agents.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,9 +37,12 @@ from .. import __version__
 from ..conversation import Conversation
 from ..errors import AgentUIError, UnknownAgentError
 from ..events import AgentSpawned, Event, Subscription
+from .delta_merge import DeltaMerge
+from .elision import Elision
 from .lock import try_lock
-from .records import ConversationRecord, SessionHeader
+from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
 from .store import new_session_id, session_path, sessions_dir
+from .summary import SessionSummary, SummaryTracker, write_summary
 
 if TYPE_CHECKING:
     from ..runtime import Runtime
@@ -69,18 +77,28 @@ class NewSession:
     directory: Path | None = None
 
 
+# An agent's conversation as the writer compares it: its instructions and each message's JSON.
+DumpedConversation = tuple[str, list[str]]
+
+
 @dataclass(frozen=True, slots=True)
 class ContinuedSession:
     """Append to a saved session (resume), from `append_at` (a torn tail is cut off first).
 
     `preamble` holds events to write before the runtime's own: those that close what the
-    session left open. `conversations` are the agents' conversations as the file holds them.
+    session left open. `conversations` are the agents' conversations as the file holds them
+    (see `dump_conversation`). `format` is the file's (its header's): lines are left compact
+    only in a file whose readers expect it. With `header` and `summary` (the row as the file
+    stands) the writer keeps the file's summary up to date; without, it leaves none.
     """
 
     path: Path
     append_at: int
     preamble: Sequence[Event] = ()
-    conversations: Mapping[str, Conversation] = field(default_factory=dict)
+    conversations: Mapping[str, DumpedConversation] = field(default_factory=dict)
+    format: int = FORMAT_VERSION
+    header: SessionHeader | None = None
+    summary: SummaryTracker | None = None
 
 
 class SessionWriter:
@@ -95,12 +113,20 @@ class SessionWriter:
         self._runtime: Runtime | None = None
         self._subscription: Subscription | None = None
         self._file: IO[bytes] | None = None
-        self.header: SessionHeader | None = None  # a new session's, once it has one
+        self.header: SessionHeader | None = None  # the file's, once it has one
         self._encoded_seq = 0
-        self._known: dict[str, tuple[str, list[str]]] = {}
+        self._known: dict[str, DumpedConversation] = {}
+        self._waiting: DeltaMerge[str] = DeltaMerge()  # events and records not yet flushed
+        self._elision: Elision | None = Elision()
+        self._summary: SummaryTracker | None = SummaryTracker()
+        self._summary_written = True  # the summary describes the file as it stands
+        self._row: dict[str, object] | None = None  # a new row for the summary, at this flush
         if isinstance(target, ContinuedSession):
-            for agent_id, conversation in target.conversations.items():
-                self._known[agent_id] = _dump(conversation)
+            self._known.update(target.conversations)
+            self.header = target.header
+            self._summary = target.summary if target.header is not None else None
+            if target.format < 2:
+                self._elision = None  # its readers may not put back what is left out
         self._progress: anyio.Event | None = None  # made in attach: it needs the event loop
         self._done = False
 
@@ -139,7 +165,7 @@ class SessionWriter:
         pending: list[str] = []
         try:
             if isinstance(self.target, ContinuedSession) and self.target.preamble:
-                self._encode(list(self.target.preamble), pending)
+                self._encode(list(self.target.preamble))
                 await self._flush(pending)
             deadline: float | None = None
             while self.error is None:
@@ -150,7 +176,7 @@ class SessionWriter:
                 if batch is not None:
                     if not batch:
                         break  # the runtime shut down
-                    urgent = self._encode(batch, pending)
+                    urgent = self._encode(batch)
                     if deadline is None:
                         deadline = anyio.current_time() + self.flush_interval_s
                     if not urgent and anyio.current_time() < deadline:
@@ -160,9 +186,9 @@ class SessionWriter:
         finally:
             with anyio.CancelScope(shield=True):
                 if self.error is None:
-                    self._encode(subscription.drain(), pending)
-                    self._check_every_conversation(pending)
-                    await self._flush(pending)
+                    self._encode(subscription.drain())
+                    self._check_every_conversation()
+                    await self._flush(pending, final=True)
                 subscription.close()
                 await self._close()
                 self._done = True
@@ -170,14 +196,17 @@ class SessionWriter:
 
     # -- turning events into lines (on the event loop) -----------------------------------
 
-    def _encode(self, batch: list[Event], pending: list[str]) -> bool:
-        """Append the batch's lines to `pending`; True when it must be flushed now."""
+    def _encode(self, batch: list[Event]) -> bool:
+        """Take in the batch (and its conversation records); True when it must be flushed now."""
         urgent = False
         touched: dict[str, None] = {}  # agents whose conversation may have changed, in order
+        waiting, summary = self._waiting, self._summary
         for event in batch:
             if self.path is None:
-                pending.append(self._start(event))
-            pending.append(event.model_dump_json() + "\n")
+                waiting.add_other(self._start(event))
+            waiting.add(event)
+            if summary is not None:
+                summary.apply(event)
             if event.type == "agent:status":
                 urgent = True
             if event.type in CONVERSATION_EVENTS:
@@ -185,8 +214,19 @@ class SessionWriter:
         if batch:
             self._encoded_seq = batch[-1].seq
         for agent_id in touched:
-            self._add_conversation_change(agent_id, pending)
+            self._add_conversation_change(agent_id)
         return urgent
+
+    def _lines(self, pending: list[str]) -> None:
+        """Append what waits to `pending` as lines, in order, deltas merged."""
+        elision = self._elision
+        for item in self._waiting.take():
+            if isinstance(item, str):
+                pending.append(item)
+            elif elision is not None:
+                pending.append(elision.line(item))
+            else:
+                pending.append(item.model_dump_json() + "\n")
 
     def _start(self, first: Event) -> str:
         """Name the new file and return its header line."""
@@ -206,13 +246,13 @@ class SessionWriter:
         )
         return self.header.model_dump_json() + "\n"
 
-    def _add_conversation_change(self, agent_id: str, pending: list[str]) -> None:
+    def _add_conversation_change(self, agent_id: str) -> None:
         assert self._runtime is not None
         try:
             conversation = self._runtime.node(agent_id).conversation
         except UnknownAgentError:
             return
-        instructions, dumped = _dump(conversation)
+        instructions, dumped = dump_conversation(conversation)
         known = self._known.get(agent_id)
         known_instructions, known_dumped = known if known is not None else (None, [])
         keep = 0
@@ -231,19 +271,22 @@ class SessionWriter:
             keep=keep,
             append=conversation.messages[keep:],
         )
-        pending.append(record.model_dump_json() + "\n")
+        self._waiting.add_other(record.model_dump_json() + "\n")
 
-    def _check_every_conversation(self, pending: list[str]) -> None:
+    def _check_every_conversation(self) -> None:
         """At shutdown: whatever changed without an event that says so is saved too."""
         if self._runtime is None or self.path is None:
             return
         for agent_id in self._runtime.tree()["agents"]:
-            self._add_conversation_change(agent_id, pending)
+            self._add_conversation_change(agent_id)
 
     # -- writing (in a worker thread) ----------------------------------------------------
 
-    async def _flush(self, pending: list[str]) -> None:
-        if not pending or self.error is not None:
+    async def _flush(self, pending: list[str], *, final: bool = False) -> None:
+        self._lines(pending)
+        summary = self._summary
+        self._row = summary.row() if summary is not None and (summary.changed or final) else None
+        if self.error is not None or not (pending or (final and not self._summary_written)):
             pending.clear()
             return
         try:
@@ -261,15 +304,38 @@ class SessionWriter:
         It empties `pending` only once the lines are written: a cancel that lands before the
         thread starts leaves them for the final flush, one that lands after never repeats them.
         """
-        data = "".join(pending).encode("utf-8")
         if self._file is None:
-            self._file = self._open()
+            self._file = self._open(pending)
+        data = "".join(pending).encode("utf-8")
         self._file.write(data)
         self._file.flush()
         pending.clear()
         self.written_seq = max(self.written_seq, seq)
+        self._summary_written = data == b""
+        if self._row is not None:
+            self._write_summary(self._file, self._row)
 
-    def _open(self) -> IO[bytes]:
+    def _write_summary(self, file: IO[bytes], row: dict[str, object]) -> None:
+        """Rewrite the summary for the file as it now stands (a failure only costs speed)."""
+        assert self.path is not None and self.header is not None
+        header = self.header
+        stat = os.fstat(file.fileno())
+        summary = SessionSummary(
+            id=header.id,
+            started=header.started,
+            task=header.task,
+            size=stat.st_size,
+            mtime_ns=stat.st_mtime_ns,
+            **row,  # type: ignore[arg-type]
+        )
+        try:
+            write_summary(self.path, summary)
+        except OSError as exc:
+            log.warning("cannot write the summary of %s: %s", self.path, exc.strerror or exc)
+        else:
+            self._summary_written = True
+
+    def _open(self, pending: list[str]) -> IO[bytes]:
         assert self.path is not None
         if isinstance(self.target, ContinuedSession):
             file = self.path.open("r+b")
@@ -280,9 +346,22 @@ class SessionWriter:
             file.seek(0, 2)
             return file
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        file = self.path.open("xb")
-        try_lock(file)  # a brand-new file: nobody else can hold it
-        return file
+        for _ in range(100):
+            try:
+                file = self.path.open("xb")
+            except FileExistsError:
+                # Another session started in the same second drew the same suffix: draw again
+                # (the header, the first line waiting, names the file).
+                assert self.header is not None
+                self.header = self.header.model_copy(
+                    update={"id": new_session_id(self.header.started)}
+                )
+                self.path = self.path.with_name(self.header.id + self.path.suffix)
+                pending[0] = self.header.model_dump_json() + "\n"
+                continue
+            try_lock(file)  # a brand-new file: nobody else can hold it
+            return file
+        raise AgentUIError(f"cannot find a free session file name in {self.path.parent}")
 
     async def _close(self) -> None:
         file, self._file = self._file, None
@@ -305,5 +384,6 @@ class SessionWriter:
             self._progress = anyio.Event()
 
 
-def _dump(conversation: Conversation) -> tuple[str, list[str]]:
+def dump_conversation(conversation: Conversation) -> DumpedConversation:
+    """A conversation as the writer compares it (and as a resumed writer starts from)."""
     return conversation.instructions, [m.model_dump_json() for m in conversation.messages]

@@ -8,10 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.providers.script import Turn
+from agentui.core.providers.scripted.script import Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import fold_session
-from agentui.core.session.reader import MAX_LINE_WARNINGS, UNKNOWN, read_header, read_session
+from agentui.core.session.reader import (
+    MAX_LINE_WARNINGS,
+    UNKNOWN,
+    SessionLog,
+    read_header,
+    read_session,
+)
 
 from .session_helpers import recorded_runtime
 
@@ -32,7 +38,8 @@ async def test_a_whole_file_loads_without_warnings(tmp_path: Path) -> None:
     assert log.warnings == []
     assert log.valid_bytes == path.stat().st_size
     assert log.header.task == "What is the answer?"
-    assert [e.seq for e in log.events] == list(range(1, log.last_seq + 1))
+    seqs = [e.seq for e in log.events]
+    assert seqs[0] == 1 and seqs == sorted(set(seqs)), "in order (merged deltas leave gaps)"
     assert log.conversations, "conversation records are written beside the events"
     assert read_header(path) == log.header
 
@@ -110,23 +117,59 @@ async def test_a_damaged_middle_line_is_skipped_and_the_rest_is_kept(
     (warning,) = [w for w in log.warnings if "skipped" in w]
     assert warning.startswith(f"{path}:{index + 1}: skipped a damaged line: ")
     kept = [e for e in whole.events if e.model_dump_json().encode() != lost]
-    assert log.events == kept, "every other event is kept, in order"
+    if kind == b"text:delta":
+        # The response and the result repeat the lost text, which the file holds once (see
+        # elision.py): they miss it too, and a warning says so.
+        repeats = ("llm:response", "execution:complete")
+        assert [e for e in log.events if e.type not in repeats] == [
+            e for e in kept if e.type not in repeats
+        ]
+        missing = len(json.loads(lost)["delta"])
+        assert any(f"misses {missing} of its characters" in w for w in log.warnings)
+    else:
+        assert log.events == kept, "every other event is kept, in order"
     assert len(log.conversations) == len(whole.conversations) - (kind == b'"conversation"')
     assert log.valid_bytes == path.stat().st_size, "a resumed session appends after it"
     assert log.header == whole.header
 
 
-async def test_a_damaged_delta_still_leaves_the_rest_of_the_text(tmp_path: Path) -> None:
+async def test_a_damaged_delta_costs_only_its_own_text_and_says_so(tmp_path: Path) -> None:
     path = await _session(tmp_path)
     lines = _lines(path)
-    lines[_line_of(lines, b"text:delta", 1)] = b"\x00\x00\x00"
+    # Written over two flushes, the answer is (at least) two lines; make sure of it.
+    index = _line_of(lines, b"text:delta")
+    if b'"answer is 42."' in lines[index]:
+        whole = json.loads(lines[index])
+        second = {**whole, "seq": whole["seq"] + 1, "delta": whole["delta"][3:]}
+        whole["delta"] = whole["delta"][:3]
+        lines[index : index + 1] = [json.dumps(whole).encode(), json.dumps(second).encode()]
+    assert fold_session(read_session_of(path, lines)).agents["a1"].result == "The answer is 42."
+    last = max(i for i, line in enumerate(lines) if b'"text:delta"' in line[:40])
+    lost = json.loads(lines[last])["delta"]
+    lines[last] = b"\x00\x00\x00"
     _write_lines(path, lines)
 
-    state = fold_session(read_session(path))
+    log = read_session(path)
+    state = fold_session(log)
 
     (root,) = state.roots()
-    assert root.result == "The answer is 42.", "the llm:response line holds the whole text"
+    left = "The answer is 42."[: -len(lost)]
+    assert root.result == left, "the response and the result repeat only what is left"
+    assert [i.text for i in state.transcripts["a1"] if i.kind == "text"] == [left]
+    response = _line_of(lines, b"llm:response")
+    skipped, shortened = log.warnings
+    assert skipped.startswith(f"{path}:{last + 1}: skipped a damaged line")
+    assert shortened == (
+        f"{path}:{response + 1}: the response text of agent 'a1' misses {len(lost)} of its "
+        "characters (they were in a damaged line)"
+    )
+    assert root.conversation.messages[-1].text == "The answer is 42.", "resume sends it whole"
     assert state.status == "completed"
+
+
+def read_session_of(path: Path, lines: list[bytes]) -> SessionLog:
+    _write_lines(path, lines)
+    return read_session(path)
 
 
 async def test_many_damaged_lines_are_summed_up_after_the_first_ones(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import ToolResultBlock
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import INTERRUPTED, fold_session
 from agentui.core.session.reader import read_session
@@ -74,7 +74,8 @@ async def test_an_agent_cut_off_mid_stream_comes_back_interrupted(tmp_path: Path
     kinds = [e.type for e in plan.closing]
     assert kinds == ["execution:cancelled", "agent:status"]
     assert plan.closing[0].partial_text == streamed  # type: ignore[attr-defined]
-    assert [e.seq for e in plan.history] == list(range(1, plan.last_seq + 1))
+    seqs = [e.seq for e in plan.history]
+    assert seqs == sorted(set(seqs)) and seqs[-1] == plan.last_seq
     last = node.conversation.messages[-1]
     assert (last.role, last.text, last.interrupted) == ("assistant", streamed, True)
 
@@ -189,7 +190,8 @@ async def test_a_resumed_agent_continues_its_saved_conversation_in_the_same_file
     reread = read_session(crashed)
     assert reread.warnings == [], "the torn tail was cut off before appending"
     assert reread.header == plan.log.header
-    assert [e.seq for e in reread.events] == list(range(1, reread.last_seq + 1))
+    seqs = [e.seq for e in reread.events]
+    assert seqs == sorted(set(seqs)) and seqs[-1] <= reread.last_seq
     state = fold_session(reread)
     assert {i: n.snapshot() for i, n in state.agents.items()} == resumed.tree()["agents"]
     for agent_id, saved in state.agents.items():

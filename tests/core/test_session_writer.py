@@ -9,13 +9,13 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.events import parse_event
-from agentui.core.providers.script import ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.session.reader import read_session
 from agentui.core.session.records import FORMAT_VERSION
 from agentui.core.session.writer import SessionWriter
 
 from .session_helpers import SAFETY_NET_S, gate_tool, next_event, recorded_runtime
+from .session_story import assert_same_story
 
 pytestmark = pytest.mark.anyio
 
@@ -46,8 +46,7 @@ async def test_every_event_is_written_in_order_after_a_header(tmp_path: Path) ->
     assert header["task"] == "What is the answer?"
     assert header["id"] == path.stem
     assert (header["provider"], header["model"]) == ("scripted", "scripted-1")
-    written = [parse_event(line) for line in lines[1:] if '"record"' not in line[:12]]
-    assert written == emitted, "every event, deltas included, exactly as emitted"
+    assert_same_story(read_session(path).events, emitted)
     assert runtime.session.written_seq == emitted[-1].seq
 
 
