@@ -20,7 +20,7 @@ from ..conversation import Conversation
 from ..monologue.entry import NarrativeEntry
 from ..tree import AgentNode, AgentStatus, UserComment
 from ..usage import Usage
-from .reader import SessionLog
+from .reader import SessionLog, collector_paused
 from .records import ConversationRecord
 from .transcript import TranscriptBuilder, TranscriptItem
 
@@ -234,19 +234,30 @@ def fold_session(log: SessionLog, *, transcripts: bool = True) -> SessionState:
 
 
 def fold_log(log: SessionLog, *, transcripts: bool = True) -> SessionFold:
-    """A fold fed the whole log, to read or to carry on with more events.
+    """A fold fed the whole log, to read or to carry on with more events."""
+    return fold_parts(log.events, log.conversations, transcripts=transcripts)
+
+
+def fold_parts(
+    events: Iterable[ev.Event],
+    conversations: Iterable[ConversationRecord],
+    *,
+    transcripts: bool = True,
+) -> SessionFold:
+    """A fold fed a log's events and records (say, with deltas merged).
 
     Records and events are applied in file order: a record follows the events that caused it.
     """
     fold = SessionFold(transcripts=transcripts)
-    records = iter(log.conversations)
+    records = iter(conversations)
     pending = next(records, None)
-    for event in log.events:
-        while pending is not None and pending.seq < event.seq:
+    with collector_paused():
+        for event in events:
+            while pending is not None and pending.seq < event.seq:
+                fold.apply_record(pending)
+                pending = next(records, None)
+            fold.apply(event)
+        while pending is not None:
             fold.apply_record(pending)
             pending = next(records, None)
-        fold.apply(event)
-    while pending is not None:
-        fold.apply_record(pending)
-        pending = next(records, None)
     return fold

