@@ -1,5 +1,8 @@
 """SIGTERM and SIGHUP (a closed terminal) end agentui in order, as Ctrl+C (SIGINT) does.
 
+A second termination signal does not wait for the orderly end (it may be stuck on a terminal
+that is gone): every sandbox's tree is killed and the process exits at once.
+
 By default they do exactly what SIGINT does: inside `anyio.run` / `asyncio.run` the main task
 is cancelled, so the runtime cancels its agents, each python tool kills its process tree, and
 the session records the ends; outside, KeyboardInterrupt. A front end with its own way out
@@ -10,6 +13,7 @@ tree is killed at once first: the orderly way may be slow, or fail on a terminal
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from collections.abc import Callable
 from types import FrameType
@@ -22,8 +26,14 @@ TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 def end_on_termination_signals(stop: Callable[[], object] | None = None) -> None:
     """Install the handlers (from the main thread, before the event loop starts)."""
 
+    received = 0
+
     def handle(signum: int, frame: FrameType | None) -> None:
+        nonlocal received
+        received += 1
         stop_every_sandbox()
+        if received > 1:
+            os._exit(128 + signum)  # asked twice: no more waiting for an orderly end
         if stop is not None:
             try:
                 loop = asyncio.get_running_loop()
