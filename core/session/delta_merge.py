@@ -19,7 +19,7 @@ from typing import Generic, TypeVar
 
 from ..events import Event, TextDelta, ThinkingDelta
 
-Delta = TextDelta | ThinkingDelta
+_DELTAS = (TextDelta, ThinkingDelta)  # a tuple: checked for every event written
 T = TypeVar("T")
 
 
@@ -40,11 +40,11 @@ class DeltaMerge(Generic[T]):
 
     def add(self, event: Event) -> None:
         items = self._items
-        if isinstance(event, TextDelta | ThinkingDelta):
+        if isinstance(event, _DELTAS):
             index = self._open.get(event.agent_id)
             if index is not None:
                 first = items[index]
-                assert isinstance(first, TextDelta | ThinkingDelta)
+                assert isinstance(first, _DELTAS)
                 if first.type == event.type and first.iteration == event.iteration:
                     self._pieces[index].append(event.delta)
                     return
@@ -63,7 +63,7 @@ class DeltaMerge(Generic[T]):
         for index, pieces in self._pieces.items():
             if len(pieces) > 1:
                 first = items[index]
-                assert isinstance(first, TextDelta | ThinkingDelta)
+                assert isinstance(first, _DELTAS)
                 items[index] = first.model_copy(update={"delta": "".join(pieces)})
         self._items, self._open, self._pieces = [], {}, {}
         return items

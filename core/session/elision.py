@@ -32,6 +32,8 @@ from ..events import (
 TEXT_STREAMED = "text_streamed"
 RESULT_IS_RESPONSE = "result_is_response"
 
+_NEW_ATTEMPT = (LLMRequested, LLMFailed, LLMAbandoned)
+
 
 class Elision:
     """Follows the events in file order: what each agent streamed and last answered.
@@ -52,7 +54,7 @@ class Elision:
                 # (not only after an llm:request: one lost to damage must not cost the text)
                 streamed = self._streamed[agent_id] = (event.iteration, [])
             streamed[1].append(event.delta)
-        elif isinstance(event, LLMRequested | LLMFailed | LLMAbandoned):
+        elif isinstance(event, _NEW_ATTEMPT):
             self._streamed.pop(agent_id, None)  # a new attempt: what came before is not in it
         elif isinstance(event, LLMResponded):
             self._streamed.pop(agent_id, None)

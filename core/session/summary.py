@@ -22,6 +22,9 @@ from .fold import SessionState, session_status
 
 SUMMARY_SUFFIX = ".summary.json"
 
+# The events that change a row (checked first: the writer shows the tracker every event).
+_ROW_EVENTS = frozenset({"agent:spawned", "agent:status", "usage:updated"})
+
 
 class SessionSummary(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -88,6 +91,8 @@ class SummaryTracker:
         return tracker
 
     def apply(self, event: ev.Event) -> None:
+        if event.type not in _ROW_EVENTS:
+            return
         agent_id = event.agent_id
         if isinstance(event, ev.AgentSpawned):
             self._statuses[agent_id] = AgentStatus.PENDING
