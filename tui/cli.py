@@ -20,10 +20,10 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
-import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,32 +42,26 @@ from agentui.core.config import (
     load_config,
 )
 from agentui.core.errors import AgentUIError
-from agentui.core.headless import Steer, run_headless
-from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.base import Provider
-from agentui.core.providers.claude_defaults import (
+from agentui.core.providers.anthropic.defaults import (
     DEFAULT_MODEL,
     DEFAULT_NARRATOR_MODEL,
     DEFAULT_THINKING_BUDGET,
     DEFAULT_TIMEOUT_S,
     MIN_THINKING_BUDGET,
-    resolve_model,
 )
-from agentui.core.providers.factory import default_provider_name, make_provider
 from agentui.core.runtime import Runtime
 from agentui.core.session.export import EXPORT_FORMATS, export_session
 from agentui.core.session.reader import SessionLog, read_session
 from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.resume import ResumePlan, open_for_resume
+from agentui.core.session.resume import open_for_resume
 from agentui.core.session.store import LAST, find_session, list_sessions, sessions_dir
-from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.terminal_text import visible_controls
-from agentui.core.tools.builtin import builtin_tools
+
+from .assemble import Assembly, RunOptions, build_provider, build_runtime, monologue_config, settle
+from .headless import Steer, run_headless
 
 if TYPE_CHECKING:
     from .app import AgentUIApp
-
-NO_KEY_NOTICE = "ANTHROPIC_API_KEY is not set: running on the offline scripted model"
 
 
 def _thinking_budget(text: str) -> int:
@@ -273,88 +267,18 @@ def _flags(args: argparse.Namespace) -> dict[str, Flag]:
     return {key: flag for key, flag in flags.items() if flag.value is not None}
 
 
-def _settle_provider(args: argparse.Namespace) -> str | None:
-    """Apply config, environment and options to `args`; return a notice to show, if any.
-
-    Leaves on `args`: `config` (the LoadedConfig), `provider`, `model`, `narrator_model`
-    (None: the monologue config's own model). A script file means the scripted model unless
-    `--provider` says otherwise. Raises ConfigError for a bad setting.
-    """
-    loaded = load_config(_flags(args))
-    config = loaded.config
-    args.config = loaded
-    notice = None
-    args.provider = config.provider
-    if args.script and loaded.source("provider") != "flag --provider":
-        args.provider = "scripted"  # a script file means the scripted model
-    elif args.provider is None:
-        args.provider = default_provider_name(os.environ)
-        if args.provider == "scripted":
-            notice = NO_KEY_NOTICE
-    args.model = config.model
-    if config.narrator_model is not None:
-        args.narrator_model = resolve_model(config.narrator_model)
-    elif args.provider == "anthropic" and loaded.source("monologue.model") == "default":
-        args.narrator_model = DEFAULT_NARRATOR_MODEL
-    else:
-        args.narrator_model = None
-    return notice
-
-
-def _monologue_config(args: argparse.Namespace, *, enabled: bool) -> MonologueConfig:
-    loaded: LoadedConfig = args.config
-    config = loaded.config.monologue_config()
-    update: dict[str, Any] = {"enabled": enabled}
-    if args.narrator_model is not None:
-        update["model"] = args.narrator_model
-    return config.model_copy(update=update)
-
-
-def _provider(args: argparse.Namespace) -> Provider:
-    return make_provider(
-        args.provider,
-        model=args.model,
+def _assembly(args: argparse.Namespace) -> Assembly:
+    """The settings (config file, AGENTUI_* variables, options) and this run's own options,
+    settled on a provider. Raises ConfigError for a bad setting."""
+    options = RunOptions(
         script=args.script,
         pace_s=args.pace,
         thinking_budget=args.thinking_budget,
         timeout_s=args.timeout,
         record=args.record,
+        keep_session=not args.no_session,
     )
-
-
-def _runtime_factory(args: argparse.Namespace) -> Runtime:
-    """A runtime as the settled `args` say; recording a session unless `--no-session`.
-
-    With `args.resume_plan` it continues that session: numbering, ids, its agents adopted
-    (which needs the running event loop: call it from the app or inside `anyio.run`).
-    """
-    provider = _provider(args)
-    config = args.config.config
-    options: dict[str, Any] = {
-        "limits": config.limits,
-        "prices": config.price_table(),
-        "workflow": config.workflow,
-        "approve_all": config.approval.policy == "yes",
-        # ask_user, fork, wait and the sandboxed python tool under either workflow: the
-        # workflow decides the steps around the loop, not what the loop may call.
-        "tools": builtin_tools(),
-    }
-    plan: ResumePlan | None = getattr(args, "resume_plan", None)
-    if plan is not None:
-        options.update(last_seq=plan.last_seq, ids=plan.id_source())
-    runtime: Runtime
-    if args.no_session:
-        runtime = Runtime(provider, **options)
-    else:
-        target = (
-            plan.continued_session()
-            if plan is not None
-            else NewSession(provider=provider.name, model=provider.model)
-        )
-        runtime = RecordingRuntime(provider, session=SessionWriter(target), **options)
-    if plan is not None:
-        plan.adopt_into(runtime)
-    return runtime
+    return settle(load_config(_flags(args)), options)
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -378,18 +302,17 @@ def _accepts(function: Callable[..., Any], parameter: str) -> bool:
 def _run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
     made: list[Runtime] = []
-
-    def make_runtime() -> Runtime:
-        runtime = _runtime_factory(args)
-        made.append(runtime)
-        return runtime
-
     try:
-        notice = _settle_provider(args)
-        _provider(args)  # fail fast on a bad script or option, before anything prints
-        if notice:
-            print(f"agentui: {notice}", file=sys.stderr)
+        assembly = _assembly(args)
+        build_provider(assembly)  # fail fast on a bad script or option, before anything prints
+        if assembly.notice:
+            print(f"agentui: {assembly.notice}", file=sys.stderr)
         from agentui.core.termination import end_on_termination_signals
+
+        def make_runtime() -> Runtime:
+            runtime = build_runtime(assembly)
+            made.append(runtime)
+            return runtime
 
         end_on_termination_signals()  # SIGTERM, SIGHUP: the same orderly end as Ctrl+C
         code = anyio.run(
@@ -399,7 +322,7 @@ def _run(argv: Sequence[str]) -> int:
                 json_output=args.json,
                 answers=args.answer,
                 steers=args.steer,
-                monologue=_monologue_config(args, enabled=args.monologue),
+                monologue=monologue_config(assembly, enabled=args.monologue),
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 stderr=sys.stderr,
@@ -437,11 +360,12 @@ def _app(argv: Sequence[str]) -> int:
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
     """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
-    offline = _settle_provider(args)  # the status bar says when the offline model runs
+    assembly = _assembly(args)
     plan = open_for_resume(args.resume) if args.resume is not None else None
-    args.resume_plan = plan
-    _provider(args)  # fail fast on a bad script or option, before the screen opens
-    notices = ["offline scripted model (no ANTHROPIC_API_KEY)"] if offline else []
+    assembly = replace(assembly, resume=plan)
+    build_provider(assembly)  # fail fast on a bad script or option, before the screen opens
+    # the status bar says when the offline model runs
+    notices = ["offline scripted model (no ANTHROPIC_API_KEY)"] if assembly.notice else []
     if plan is not None:
         _warn(plan.log.warnings)
         count = len(plan.interrupted)
@@ -452,12 +376,12 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     options: dict[str, Any] = {
         "initial_task": args.task,
         "notice": " · ".join(notices),
-        "monologue": _monologue_config(args, enabled=args.config.config.monologue.enabled),
+        "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
     }
     if plan is not None:
         options["history"] = plan.history
-    _add_theme(options, AgentUIApp, args.config)
-    return AgentUIApp(runtime_factory=lambda: _runtime_factory(args), **options)
+    _add_theme(options, AgentUIApp, assembly.loaded)
+    return AgentUIApp(runtime_factory=lambda: build_runtime(assembly), **options)
 
 
 def _add_theme(options: dict[str, Any], app_class: type, loaded: LoadedConfig) -> None:

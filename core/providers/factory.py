@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import AgentUIError
+from .anthropic.defaults import DEFAULT_MODEL, DEFAULT_TIMEOUT_S, resolve_model
 from .base import Provider
-from .claude_defaults import DEFAULT_MODEL, DEFAULT_TIMEOUT_S, resolve_model
-from .script import Script
-from .scripted import ScriptedProvider
+from .scripted.provider import ScriptedProvider
+from .scripted.script import Script
 
 PROVIDER_NAMES = ("scripted", "anthropic", "replay:DIR")
 REPLAY_PREFIX = "replay:"
@@ -53,7 +53,7 @@ def make_provider(
         )
     elif name == "anthropic":
         # Imported here: the SDK costs start-up time that offline runs need not pay.
-        from .anthropic import AnthropicProvider
+        from .anthropic.provider import AnthropicProvider
 
         provider = AnthropicProvider(
             model=resolve_model(model or DEFAULT_MODEL),
@@ -63,7 +63,7 @@ def make_provider(
             timeout_s=timeout_s if timeout_s is not None else DEFAULT_TIMEOUT_S,
         )
     elif name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
-        from .replay import ReplayProvider
+        from .record.replay import ReplayProvider
 
         provider = ReplayProvider(
             Path(name[len(REPLAY_PREFIX) :]).expanduser(),
@@ -73,7 +73,7 @@ def make_provider(
         known = ", ".join(PROVIDER_NAMES)
         raise AgentUIError(f"unknown provider {name!r}; this version has: {known}")
     if record is not None:
-        from .recording import RecordingProvider
+        from .record.recorder import RecordingProvider
 
         key = environ.get(KEY_VARIABLE)
         provider = RecordingProvider(

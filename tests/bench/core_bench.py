@@ -34,8 +34,8 @@ import anyio
 
 from agentui.core import __version__
 from agentui.core.events import Event
-from agentui.core.providers.script import Script, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 

@@ -36,8 +36,8 @@ import anyio
 
 from agentui.core.limits import Limits
 from agentui.core.monologue import MonologueConfig, attach_monologue
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool

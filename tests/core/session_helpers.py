@@ -10,8 +10,8 @@ import anyio
 
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, Subscription
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.tools.ask_user import ASK_USER

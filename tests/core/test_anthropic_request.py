@@ -16,7 +16,7 @@ from agentui.core.conversation import (
     user_text,
 )
 from agentui.core.errors import ProviderError
-from agentui.core.providers.anthropic_request import (
+from agentui.core.providers.anthropic.request import (
     WINDOW_START,
     api_messages,
     has_structured_output,

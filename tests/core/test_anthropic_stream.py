@@ -14,7 +14,7 @@ from anthropic.types import (
 )
 
 from agentui.core.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock
-from agentui.core.providers.anthropic_stream import StreamTranslator
+from agentui.core.providers.anthropic.stream import StreamTranslator
 from agentui.core.providers.base import (
     RedactedThinking,
     StreamEnd,

@@ -14,8 +14,8 @@ from agentui.core.clock import FrozenClock
 from agentui.core.errors import CommandRefusedError, UnknownQueryError
 from agentui.core.events import ApprovalDecided, QueryRaised
 from agentui.core.hooks import ApprovalDecision, HookContext, HookManager, HookPoint
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import PythonToolConfig, python_tool

@@ -16,11 +16,10 @@ from hypothesis import strategies as st
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import user_text
 from agentui.core.events import Event
-from agentui.core.headless import HeadlessPrinter
 from agentui.core.providers.base import ProviderRequest, StreamEnd, TextChunk
-from agentui.core.providers.sample_args import minimal_instance
-from agentui.core.providers.script import Script, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.sample_args import minimal_instance
+from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.transcript import TranscriptBuilder
 from agentui.core.tree import AgentStatus
@@ -32,6 +31,7 @@ from agentui.core.workflow.decisions import (
     SubquestionsDecision,
 )
 from agentui.core.workflow.structured import InvalidDecision, parse_decision
+from agentui.tui.headless import HeadlessPrinter
 
 
 @pytest.mark.parametrize("cls", list(DECISIONS.values()), ids=list(DECISIONS))

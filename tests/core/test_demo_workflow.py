@@ -9,11 +9,11 @@ import pytest
 
 from agentui.core.clock import FrozenClock
 from agentui.core.events import QueryRaised
-from agentui.core.headless import run_headless
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tools.builtin import builtin_tools
 from agentui.core.tree import AgentStatus
+from agentui.tui.headless import run_headless
 
 from .helpers import Recorder
 

@@ -11,8 +11,8 @@ import pytest
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import CommandRefusedError, LimitExceededError
 from agentui.core.limits import Limits
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry

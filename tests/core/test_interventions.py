@@ -21,8 +21,8 @@ from agentui.core.errors import (
 from agentui.core.events import Event, QueryRaised, Subscription
 from agentui.core.hooks import HookContext, HookManager, HookPoint, LLMCallDecision
 from agentui.core.providers.base import ProviderRequest
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import DEFAULT_INSTRUCTIONS, Runtime
 from agentui.core.tools.ask_user import ASK_USER, DECLINED
 from agentui.core.tools.registry import ToolRegistry

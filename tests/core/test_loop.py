@@ -33,8 +33,8 @@ from agentui.core.hooks import (
     ToolResultChange,
 )
 from agentui.core.limits import Limits
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, ToolContext, ToolError, tool

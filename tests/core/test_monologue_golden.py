@@ -22,8 +22,8 @@ import pytest
 from agentui.core.events import MonologueFailed, MonologueGenerated, QueryRaised
 from agentui.core.monologue import MonologueConfig, attach_monologue
 from agentui.core.providers.base import ProviderRequest, StreamEvent, TextChunk
-from agentui.core.providers.script import ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool

@@ -15,7 +15,7 @@ from agentui.core.events import (
     UsageUpdated,
 )
 from agentui.core.monologue import MonologueConfig, attach_monologue
-from agentui.core.providers.script import ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry

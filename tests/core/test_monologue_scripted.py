@@ -7,9 +7,9 @@ import pytest
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import NarrationAsk, Narrator
 from agentui.core.providers.base import ProviderRequest, TextChunk
-from agentui.core.providers.narration import narrate
-from agentui.core.providers.script import Script, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.narration import narrate
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
 
 from .test_monologue_fakes import call, result, text, thought
 

@@ -24,9 +24,9 @@ from agentui.core.providers.base import (
     UsageReport,
     holds_connection,
 )
-from agentui.core.providers.recording import RecordingProvider
-from agentui.core.providers.replay import ReplayProvider
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.record.recorder import RecordingProvider
+from agentui.core.providers.record.replay import ReplayProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentStatus
 from agentui.core.usage import Usage

@@ -10,8 +10,8 @@ from pydantic import ValidationError
 from agentui.core.clock import FrozenClock
 from agentui.core.events import UsageUpdated
 from agentui.core.pricing import DEFAULT_PRICES, ModelPrice, PriceTable
-from agentui.core.providers.script import Script, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.usage import Usage
 

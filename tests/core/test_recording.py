@@ -16,10 +16,10 @@ from agentui.core.events import Event
 from agentui.core.limits import Limits
 from agentui.core.providers.base import Provider, ProviderRequest, StreamEvent, TextChunk
 from agentui.core.providers.factory import make_provider
-from agentui.core.providers.recording import REDACTED, RecordingProvider
-from agentui.core.providers.replay import ReplayProvider
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.record.recorder import REDACTED, RecordingProvider
+from agentui.core.providers.record.replay import ReplayProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool

@@ -22,9 +22,9 @@ from agentui.core.providers.base import (
     ToolUseStart,
     ToolUseStop,
 )
-from agentui.core.providers.exchange import event_from_json, event_to_json
-from agentui.core.providers.recording import RecordingProvider
-from agentui.core.providers.replay import ReplayProvider
+from agentui.core.providers.record.exchange import event_from_json, event_to_json
+from agentui.core.providers.record.recorder import RecordingProvider
+from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.runtime import Runtime
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session

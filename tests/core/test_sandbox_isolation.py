@@ -20,8 +20,8 @@ import pytest
 
 from agentui.core import process_guard
 from agentui.core.clock import FrozenClock
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools import bubblewrap
 from agentui.core.tools.python import PythonToolConfig, python_tool

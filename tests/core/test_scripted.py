@@ -12,8 +12,8 @@ import pytest
 from agentui.core.clock import FrozenClock
 from agentui.core.errors import ScriptError
 from agentui.core.events import Event, ExecutionCancelled, QueryRaised, TextDelta
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER, DECLINED
 from agentui.core.tools.registry import ToolRegistry

@@ -9,7 +9,7 @@ import pytest
 
 from agentui.core.errors import AgentUIError, UnknownAgentError
 from agentui.core.events import Event, MonologueFailed, Subscription
-from agentui.core.providers.script import Turn
+from agentui.core.providers.scripted.script import Turn
 from agentui.core.tree import AgentStatus as S
 
 from .helpers import scripted_runtime

@@ -11,8 +11,8 @@ from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.fold import INTERRUPTED, SessionState, fold_session
 from agentui.core.session.reader import read_session

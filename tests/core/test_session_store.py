@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.providers.script import Turn
+from agentui.core.providers.scripted.script import Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.store import (
     find_session,

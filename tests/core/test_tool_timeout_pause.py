@@ -13,7 +13,7 @@ import pytest
 
 from agentui.core.clock import FrozenClock
 from agentui.core.limits import Limits
-from agentui.core.providers.script import ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.active_deadline import ActiveDeadline
 from agentui.core.tools.registry import ToolRegistry

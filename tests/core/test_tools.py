@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 import pytest
 from pydantic import BaseModel, Field
 
-from agentui.core.providers.sample_args import sample_arguments
+from agentui.core.providers.scripted.sample_args import sample_arguments
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolOutcome, ToolRegistry
 from agentui.core.tools.tool import Tool, ToolArgumentError, ToolContext, ToolError, tool

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from agentui.core.errors import AgentUIError, IllegalTransitionError, UnknownAgentError
-from agentui.core.providers.script import Turn
+from agentui.core.providers.scripted.script import Turn
 from agentui.core.tree import ALLOWED, AgentNode, AgentStatus, AgentTree, check_transition
 
 from .helpers import scripted_runtime

@@ -15,8 +15,8 @@ from agentui.core.errors import AgentUIError
 from agentui.core.events import QueryRaised
 from agentui.core.limits import Limits
 from agentui.core.providers.base import ProviderRequest
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry

@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.tui.cli import _run_parser, _settle_provider
+from agentui.tui.cli import _assembly, _run_parser
 
 from .messages_api import MODEL, response, text, tool_use
 from .stub_server import StubServer, error_reply, sse_reply
@@ -212,6 +212,6 @@ def test_the_provider_and_narrator_model_are_settled_on_the_arguments(
         monkeypatch.setenv(name, value)
     args = _run_parser().parse_args(argv)
 
-    _settle_provider(args)
+    assembly = _assembly(args)
 
-    assert (args.provider, args.narrator_model) == (provider, narrator)
+    assert (assembly.provider, assembly.narrator_model) == (provider, narrator)

@@ -21,10 +21,10 @@ from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
 from agentui.core.limits import Limits
 from agentui.core.pricing import DEFAULT_PRICES
-from agentui.core.providers.anthropic import AnthropicProvider
+from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.providers.base import Provider
-from agentui.core.providers.recording import RecordingProvider
-from agentui.core.providers.replay import ReplayProvider
+from agentui.core.providers.record.recorder import RecordingProvider
+from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.runtime import Runtime
 from agentui.core.session.transcript import TranscriptBuilder
 from agentui.core.tools.registry import ToolRegistry

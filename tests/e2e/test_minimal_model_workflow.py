@@ -22,7 +22,7 @@ import pytest
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
 from agentui.core.limits import Limits
-from agentui.core.providers.anthropic import AnthropicProvider
+from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentNode, AgentStatus
 from agentui.core.workflow.decisions import DECISIONS

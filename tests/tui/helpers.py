@@ -9,8 +9,8 @@ from textual.pilot import Pilot
 
 from agentui.core.clock import FrozenClock
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.script import Script
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script
 from agentui.core.runtime import Runtime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry

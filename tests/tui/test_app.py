@@ -8,7 +8,7 @@ from rich.console import Console
 from textual.command import CommandPalette
 from textual.widgets import Static, TextArea
 
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
 from agentui.tui.widgets.confirm import ConfirmScreen

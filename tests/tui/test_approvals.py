@@ -9,7 +9,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button
 
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.view_model import Entry

@@ -6,8 +6,8 @@ import pytest
 
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, QueryRaised
-from agentui.core.providers.script import Script, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp

@@ -7,7 +7,7 @@ import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.widgets.modify import ModifyScreen

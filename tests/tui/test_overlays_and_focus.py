@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.command import CommandPalette
 
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock
 from agentui.tui.widgets.confirm import ConfirmScreen

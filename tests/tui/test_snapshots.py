@@ -8,7 +8,7 @@ import pytest
 from textual.pilot import Pilot
 
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.tools.python import python_tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp

@@ -6,7 +6,7 @@ import anyio
 import pytest
 from textual import events
 
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.widgets.blocks import AnswerInput, SteerBlock
 from agentui.tui.widgets.modify import ModifyScreen

@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agentui.core.providers.script import Script, ScriptedToolCall, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput

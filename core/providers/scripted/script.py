@@ -41,9 +41,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import ScriptError
-from ..usage import Usage
-from ..validation import describe_errors
+from ...errors import ScriptError
+from ...usage import Usage
+from ...validation import describe_errors
 
 
 class ScriptedToolCall(BaseModel):

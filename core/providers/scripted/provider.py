@@ -20,9 +20,9 @@ from dataclasses import replace
 import anyio
 import anyio.lowlevel
 
-from ..errors import ProviderError
-from ..usage import Usage
-from .base import (
+from ...errors import ProviderError
+from ...usage import Usage
+from ..base import (
     ProviderRequest,
     StreamEnd,
     StreamEvent,

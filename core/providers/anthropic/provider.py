@@ -4,7 +4,7 @@
 on cancel, delete and pause) leaves the `async with` and closes the HTTP stream at once. It
 `holds_connection`, so a pause closes the stream and the loop sends the request again on resume.
 The SDK retries before the first byte; failures after it become retryable ProviderErrors that
-the loop retries (see anthropic_errors.py).
+the loop retries (see errors.py).
 """
 
 from __future__ import annotations
@@ -15,18 +15,18 @@ import anthropic
 import anyio
 import httpx2
 
-from ..errors import AgentUIError, ProviderError
-from .anthropic_errors import provider_error
-from .anthropic_request import request_params
-from .anthropic_stream import StreamTranslator
-from .base import ProviderRequest, StreamEvent
-from .claude_defaults import (
+from ...errors import AgentUIError, ProviderError
+from ..base import ProviderRequest, StreamEvent
+from .defaults import (
     CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MIN_THINKING_BUDGET,
     resolve_model,
 )
+from .errors import provider_error
+from .request import request_params
+from .stream import StreamTranslator
 
 DEFAULT_MAX_RETRIES = 2  # the SDK's attempts before the first byte, after the first one
 

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from anthropic import transform_schema
 
-from ..conversation import (
+from ...conversation import (
     Message,
     RedactedThinkingBlock,
     TextBlock,
@@ -28,9 +28,9 @@ from ..conversation import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from ..errors import ProviderError
-from .base import ProviderRequest
-from .claude_defaults import MIN_THINKING_BUDGET
+from ...errors import ProviderError
+from ..base import ProviderRequest
+from .defaults import MIN_THINKING_BUDGET
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
 

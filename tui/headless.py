@@ -20,8 +20,8 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
-from .errors import AgentUIError
-from .events import (
+from agentui.core.errors import AgentUIError
+from agentui.core.events import (
     AgentSpawned,
     Event,
     ExecutionCancelled,
@@ -36,11 +36,11 @@ from .events import (
     TextDelta,
     ToolStarted,
 )
-from .monologue.attach import attach_monologue
-from .monologue.config import MonologueConfig
-from .runtime import Runtime
-from .terminal_text import visible_controls
-from .tree import AgentStatus
+from agentui.core.monologue.attach import attach_monologue
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.runtime import Runtime
+from agentui.core.terminal_text import visible_controls
+from agentui.core.tree import AgentStatus
 
 
 class HeadlessPrinter:

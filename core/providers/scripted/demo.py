@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from ..conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
-from ..tools.ask_user import DECLINED
-from ..workflow import prompts as workflow_prompts
-from ..workflow.decisions import ClarifyDecision, Decision, SubquestionsDecision
-from .base import ProviderRequest
+from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from ...tools.ask_user import DECLINED
+from ...workflow import prompts as workflow_prompts
+from ...workflow.decisions import ClarifyDecision, Decision, SubquestionsDecision
+from ..base import ProviderRequest
 from .sample_args import sample_arguments
 from .script import ScriptedToolCall, Turn
 

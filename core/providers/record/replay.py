@@ -22,8 +22,8 @@ import anyio
 import anyio.lowlevel
 from pydantic import ValidationError
 
-from ..errors import AgentUIError, ProviderError
-from .base import ProviderRequest, StreamEvent
+from ...errors import AgentUIError, ProviderError
+from ..base import ProviderRequest, StreamEvent
 from .exchange import (
     FORMAT,
     Exchange,

@@ -17,8 +17,8 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ..errors import AgentUIError, ProviderError
-from .base import Provider, ProviderRequest, StreamEvent, holds_connection
+from ...errors import AgentUIError, ProviderError
+from ..base import Provider, ProviderRequest, StreamEvent, holds_connection
 from .exchange import Exchange, RecordedError, event_to_json, exchange_key, request_to_json
 
 REDACTED = "[redacted]"

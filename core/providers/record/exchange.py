@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..usage import Usage
-from .base import (
+from ...usage import Usage
+from ..base import (
     ProviderRequest,
     RedactedThinking,
     StreamEnd,

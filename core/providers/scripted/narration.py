@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .base import ProviderRequest
+from ..base import ProviderRequest
 from .script import Turn
 
 WAIT = "..."

@@ -19,14 +19,14 @@ from agentui.core.events import (
     ToolStarted,
     parse_event,
 )
-from agentui.core.headless import HeadlessPrinter, run_headless
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
-from agentui.core.providers.script import Script, ScriptedError, ScriptedToolCall, Turn
-from agentui.core.providers.scripted import ScriptedProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.core.usage import Usage
+from agentui.tui.headless import HeadlessPrinter, run_headless
 
 
 async def run_text(script: Script, tools: list[Tool] | None = None) -> tuple[int, str, str]:

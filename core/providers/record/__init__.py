@@ -1,0 +1,1 @@
+"""Record and replay of provider exchanges (`--record DIR`, `--provider replay:DIR`)."""

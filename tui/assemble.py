@@ -1,0 +1,140 @@
+"""Runtime assembly: settings -> a provider, tools and a Runtime.
+
+The app and `agentui run` get their runtimes from here; cli.py parses arguments into the
+settings (core/config.py) and a run's own `RunOptions`, and dispatches.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from agentui.core.config import LoadedConfig
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.providers.anthropic.defaults import DEFAULT_NARRATOR_MODEL, resolve_model
+from agentui.core.providers.base import Provider
+from agentui.core.providers.factory import default_provider_name, make_provider
+from agentui.core.runtime import Runtime
+from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.resume import ResumePlan
+from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.tools.builtin import builtin_tools
+
+NO_KEY_NOTICE = "ANTHROPIC_API_KEY is not set: running on the offline scripted model"
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """A run's own options: given on the command line, never in the config file."""
+
+    script: str | None = None
+    pace_s: float = 0.0
+    thinking_budget: int | None = None  # Claude only; None: its default
+    timeout_s: float | None = None  # Claude only; None: its default
+    record: str | None = None  # save every model exchange in this directory
+    keep_session: bool = True  # record the run as a session (`--no-session` turns it off)
+
+
+@dataclass(frozen=True, slots=True)
+class Assembly:
+    """What a runtime is built from: the settings, the provider they settle on, the options."""
+
+    loaded: LoadedConfig
+    options: RunOptions
+    provider: str  # a name for make_provider: scripted, anthropic, replay:DIR
+    model: str | None  # None: the provider's default
+    narrator_model: str | None  # None: the monologue config's own model
+    notice: str | None = None  # to tell the person (the offline model runs for want of a key)
+    resume: ResumePlan | None = None  # continue this session instead of starting one
+
+
+def settle(
+    loaded: LoadedConfig, options: RunOptions, environ: Mapping[str, str] = os.environ
+) -> Assembly:
+    """Which provider, model and narrator model the settings and options come to.
+
+    A script file means the scripted model unless `--provider` says otherwise; with no
+    provider set anywhere it is Claude when an API key is set, else the offline model.
+    """
+    config = loaded.config
+    notice = None
+    provider = config.provider
+    if options.script and loaded.source("provider") != "flag --provider":
+        provider = "scripted"
+    elif provider is None:
+        provider = default_provider_name(environ)
+        if provider == "scripted":
+            notice = NO_KEY_NOTICE
+    narrator_model: str | None = None
+    if config.narrator_model is not None:
+        narrator_model = resolve_model(config.narrator_model)
+    elif provider == "anthropic" and loaded.source("monologue.model") == "default":
+        narrator_model = DEFAULT_NARRATOR_MODEL
+    return Assembly(
+        loaded=loaded,
+        options=options,
+        provider=provider,
+        model=config.model,
+        narrator_model=narrator_model,
+        notice=notice,
+    )
+
+
+def build_provider(assembly: Assembly) -> Provider:
+    """The provider the assembly names; raises AgentUIError for a bad script or option."""
+    options = assembly.options
+    return make_provider(
+        assembly.provider,
+        model=assembly.model,
+        script=options.script,
+        pace_s=options.pace_s,
+        thinking_budget=options.thinking_budget,
+        timeout_s=options.timeout_s,
+        record=options.record,
+    )
+
+
+def monologue_config(assembly: Assembly, *, enabled: bool) -> MonologueConfig:
+    """The settings' [monologue], with the settled narrator model."""
+    config = assembly.loaded.config.monologue_config()
+    update: dict[str, Any] = {"enabled": enabled}
+    if assembly.narrator_model is not None:
+        update["model"] = assembly.narrator_model
+    return config.model_copy(update=update)
+
+
+def build_runtime(assembly: Assembly) -> Runtime:
+    """A runtime as the assembly says, recording a session unless the options say not to.
+
+    With `assembly.resume` it continues that session: numbering, ids, its agents adopted
+    (which needs the running event loop: call it from the app or inside `anyio.run`).
+    """
+    provider = build_provider(assembly)
+    config = assembly.loaded.config
+    settings: dict[str, Any] = {
+        "limits": config.limits,
+        "prices": config.price_table(),
+        "workflow": config.workflow,
+        "approve_all": config.approval.policy == "yes",
+        # ask_user, fork, wait and the sandboxed python tool under either workflow: the
+        # workflow decides the steps around the loop, not what the loop may call.
+        "tools": builtin_tools(),
+    }
+    plan = assembly.resume
+    if plan is not None:
+        settings.update(last_seq=plan.last_seq, ids=plan.id_source())
+    runtime: Runtime
+    if not assembly.options.keep_session:
+        runtime = Runtime(provider, **settings)
+    else:
+        target = (
+            plan.continued_session()
+            if plan is not None
+            else NewSession(provider=provider.name, model=provider.model)
+        )
+        runtime = RecordingRuntime(provider, session=SessionWriter(target), **settings)
+    if plan is not None:
+        plan.adopt_into(runtime)
+    return runtime
