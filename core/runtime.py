@@ -191,6 +191,7 @@ class Runtime:
         self._ids = ids if ids is not None else IdSource()
         self._bus = EventBus(self.clock, last_seq=last_seq)
         self._tree = AgentTree()
+        self._roots = 0  # root agents so far (a count: listing the roots per start is quadratic)
         self._controls: dict[str, AgentControl] = {}
         self._queries: dict[str, Query] = {}
         self.workflow: WorkflowName = workflow
@@ -320,8 +321,7 @@ class Runtime:
         node = AgentNode(
             id=agent_id,
             parent_id=parent_id,
-            name=name
-            or ("main" if not self._tree.roots() else f"main{len(self._tree.roots()) + 1}"),
+            name=name or self._root_name(),
             task=task,
             created_at=self.clock.now(),
         )
@@ -353,6 +353,11 @@ class Runtime:
         control.stop_reason = None
         self._task_group.start_soon(self._run_agent, control, text, name=f"agent {agent_id}")
 
+    def _root_name(self) -> str:
+        """main, then main-2, main-3: never main2 beside main's child main.2."""
+        self._roots += 1
+        return "main" if self._roots == 1 else f"main-{self._roots}"
+
     def adopt(self, node: AgentNode) -> None:
         """Take in an agent rebuilt from a saved session, with its conversation, without running it.
 
@@ -363,6 +368,8 @@ class Runtime:
         if node.parent_id is not None and node.parent_id not in self._tree:
             raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
         node = node.model_copy(update={"children": []})
+        if node.parent_id is None:
+            self._roots += 1
         if node.status.is_live:
             node.status = AgentStatus.CANCELLED
             node.error = node.error or "interrupted: the session ended while it ran"

@@ -38,7 +38,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
-from .keymap import KEYS, app_bindings, display_key
+from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
@@ -55,7 +55,8 @@ from .widgets.status_bar import StatusBar
 from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
-NARROW_COLUMNS = 80  # below this the monologue pane is hidden
+NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
+INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
 ALL_AGENTS = "*"
 LIVE_NOT_PAUSED = (
     AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
@@ -64,6 +65,7 @@ READ_ONLY_REFUSED = {
     "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
     "next_question", "steer",
 }  # fmt: skip
+AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
 # Overlays that only show something: opening another overlay closes them first. The others
 # (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
 LIGHT_OVERLAYS = (CommandPalette, HelpScreen)
@@ -119,6 +121,7 @@ class AgentUIApp(App[int]):
         # Where the keys were when an overlay opened (and the query it was in, if any).
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
         self._arrived_under_overlay: str | None = None  # a question that came while one was open
+        self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -182,10 +185,9 @@ class AgentUIApp(App[int]):
         )
         await self._runtime_ready.wait()
         self._refresh_status()
+        self.prompt_view.focus()  # home: keys typed before anything else are words
         if self._initial_task:
             self._start_task(self._initial_task)
-        else:
-            self.prompt_view.focus()
 
     def _load_themes(self) -> None:
         themes, warnings = load_themes()
@@ -254,6 +256,15 @@ class AgentUIApp(App[int]):
 
     def _questions_arrived(self, changes: BatchChanges) -> None:
         self.bell()
+        takes_cursor = self.screen is self.screen_stack[0] and not self._person_is_busy()
+        if self.screen is not self.screen_stack[0]:
+            self._arrived_under_overlay = self._arrived_under_overlay or changes.new_queries[0]
+        elif takes_cursor:
+            self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
+        shown = self.transcript_view.source in (ALL_AGENTS, self.selected_id)
+        first_agent = self.model.open_queries.get(changes.new_queries[0])
+        if takes_cursor and shown and first_agent in (self.selected_id, None):
+            return  # the cursor is in its box already: a toast would only cover the screen
         raised = [q for q in changes.new_queries if q in self.model.open_queries]
         if len(raised) > 1:
             # One toast for a burst: a dozen agents asking at once must not bury the screen.
@@ -271,17 +282,14 @@ class AgentUIApp(App[int]):
                 )
             else:
                 self.notify(f"{agent.name} asks you something (ctrl+n)", title="Waiting for you")
-        # Keystrokes should answer, not trigger agent keys: move the cursor to the question
-        # unless the person is writing or deciding somewhere else (then the notification and
-        # the footer's ctrl+n say where it is). Under an overlay, closing it brings them here.
-        if self.screen is not self.screen_stack[0]:
-            self._arrived_under_overlay = self._arrived_under_overlay or changes.new_queries[0]
-        elif not self._person_is_busy():
-            self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
 
     def _person_is_busy(self) -> bool:
-        """Writing in a text box, or deciding an approval: the cursor stays where it is."""
-        return isinstance(self.focused, TextArea) or self._focused_query() is not None
+        """Writing in a text box (it holds words), or deciding an approval: the cursor stays
+        where it is. An empty prompt is not writing: a question takes the cursor from it."""
+        focused = self.focused
+        if isinstance(focused, TextArea) and focused.text.strip():
+            return True
+        return self._focused_query() is not None
 
     def on_resize(self, event: events.Resize) -> None:
         # Under 80 columns the transcript needs the room more than the monologue does.
@@ -388,23 +396,26 @@ class AgentUIApp(App[int]):
                 found.append((block.entry.agent_id != selected, box))
         if found:
             return min(found, key=lambda pair: pair[0])[1]  # the selected agent's first
-        if self.prompt_bar.mode.kind != "task" and self.prompt_bar.display:
-            return self.prompt_view
+        if self.prompt_bar.display and self.prompt_bar.mode.kind != "task":
+            return self.prompt_view  # a steer or continue message begun
         return None
 
-    def type_into_waiting_box(self, event: events.Key) -> bool:
-        """Called by the panes before their keys act: a printable key goes into the text box
-        that waits, never to a command. True when it went there."""
-        if not event.is_printable or event.character is None:
-            return False
-        box = self.waiting_box()
-        if box is None:
-            return False
-        event.stop()
-        event.prevent_default()
-        self.screen.set_focus(box)
-        box.insert(event.character)
-        return True
+    async def on_event(self, event: events.Event) -> None:
+        # A printable key for a pane while a text box waits goes to that box. Decided here,
+        # before the key is handed to the focused widget: keys of a burst (a fast typist, a
+        # paste without bracketed paste) are handed over one by one, each to the box.
+        if isinstance(event, events.Key) and event.is_printable:
+            focused = self.focused
+            if focused is None or focused in self._panes():
+                box = self.waiting_box()
+                if box is None and focused is self.tree_view and not self.model.agents:
+                    box = self.prompt_view  # nothing to command yet: words for a task
+                if box is not None:
+                    self.screen.set_focus(box)
+        await super().on_event(event)
+
+    def _panes(self) -> tuple[Widget, ...]:
+        return (self.tree_view, self.transcript_view, self.monologue_view)
 
     def _focus_question(self, query_id: str, switch: bool = True) -> None:
         agent_id = self.model.open_queries.get(query_id)
@@ -419,7 +430,9 @@ class AgentUIApp(App[int]):
         target = block.focus_target() if block is not None else None
         if block is not None and target is not None:
             self.screen.set_focus(target)  # at once: keys already queued must land here
-            transcript.scroll_to_widget(block, animate=False)
+            # After the layout that gives the block its height: its top (the question, the
+            # code) at the top of the pane, so what is asked is what is seen.
+            self.call_after_refresh(transcript.show_block, block)
 
     def _leave_settled_query(self) -> None:
         """A query settled while it held the focus (answered elsewhere, its agent cancelled):
@@ -459,7 +472,7 @@ class AgentUIApp(App[int]):
         if mode.kind == "continue":
             message = text or CONTINUE_DEFAULT
             if self._run(f"continue {mode.agent_name}", self.runtime.send, agent_id, message):
-                self._leave_prompt()
+                self._go_home()
             return
         if not text:
             self.notify("Type a message first (esc leaves the prompt).", severity="warning")
@@ -471,7 +484,7 @@ class AgentUIApp(App[int]):
         except AgentUIError as exc:
             self.notify(f"steer {mode.agent_name}: {exc}", severity="warning")
         else:
-            self._leave_prompt()
+            self._go_home()
 
     def _offer_continue(self, agent_id: str, text: str) -> None:
         """A steer for an agent that makes no further model call: keep the words, and offer
@@ -499,10 +512,23 @@ class AgentUIApp(App[int]):
         self._leave_prompt()
 
     def _leave_prompt(self) -> None:
-        """Back to a new-task prompt, and the keys back to the tree."""
+        """esc in the prompt: a steer or continue goes back to a new-task prompt (the cursor
+        stays); a new-task prompt gives the keys to the tree, where the commands are."""
         if self.prompt_bar.mode.kind != "task":
             self.prompt_bar.set_mode(PromptMode(), "")
+            self.prompt_view.focus()
+            return
         self.tree_view.focus()
+
+    def _go_home(self) -> None:
+        """After a message is sent or a question settled, the cursor goes back to the prompt
+        (as in other agent terminals): words typed next stay words."""
+        if self.prompt_bar.mode.kind != "task":
+            self.prompt_bar.set_mode(PromptMode(), "")
+        if self.prompt_bar.display:
+            self.prompt_view.focus()
+        else:
+            self.tree_view.focus()
 
     def _start_task(self, task: str) -> None:
         if self.runtime is None:
@@ -513,8 +539,9 @@ class AgentUIApp(App[int]):
         except AgentUIError as exc:
             self.notify(str(exc), severity="error")
             return
-        self._select_when_shown = agent_id  # its node appears at the next flush
-        self.tree_view.focus()
+        # Its node appears at the next flush. The cursor stays in the prompt, the place where
+        # the person was typing: keys typed on meanwhile stay words, never commands.
+        self._select_when_shown = agent_id
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:
@@ -534,7 +561,8 @@ class AgentUIApp(App[int]):
             settle(self.runtime)
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
-        self.tree_view.focus()
+        self.clear_notifications()  # "waiting for you" toasts are out of date now
+        self._go_home()
         self.transcript_view.follow()  # answered: what the agent does next is what to watch
 
     # -- which keys apply ----------------------------------------------------------------
@@ -551,6 +579,8 @@ class AgentUIApp(App[int]):
         if self.runtime is None and action in READ_ONLY_REFUSED:
             return None  # a replay only shows; nothing can be steered
         status = self._selected()
+        if status is None and action in AGENT_ACTIONS:
+            return False  # no agent yet: the footer keeps its room for what works
         live = status is not None and status.is_live
         applies: dict[str, bool] = {
             "pause": live and status is not AgentStatus.PAUSED,
@@ -640,13 +670,21 @@ class AgentUIApp(App[int]):
         self.prompt_view.focus()
 
     def action_interrupt(self) -> None:
-        status = self._selected()
-        if status is not None and status.is_live:
-            assert self.runtime is not None
-            self._command(
-                "interrupt",
-                lambda agent_id: self.runtime.cancel(agent_id, "interrupted by the person"),
-            )  # type: ignore[union-attr]
+        """esc twice: the first press says what the second will do, so an esc pressed to get
+        out of something never stops an agent by itself."""
+        agent = self.model.agents.get(self.selected_id or "")
+        if agent is None or not agent.status.is_live or self.runtime is None:
+            return
+        now = self.clock.monotonic()
+        armed, self._interrupt_armed = self._interrupt_armed, None
+        if armed is None or armed[0] != agent.id or now - armed[1] > INTERRUPT_WINDOW_S:
+            self._interrupt_armed = (agent.id, now)
+            self.notify(f"esc again interrupts {agent.name} (r continues it later).", timeout=3)
+            return
+        self._command(
+            "interrupt",
+            lambda agent_id: self.runtime.cancel(agent_id, "interrupted by the person"),  # type: ignore[union-attr]
+        )
 
     def action_delete(self) -> None:
         agent = self.model.agents.get(self.selected_id or "")

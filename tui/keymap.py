@@ -61,9 +61,8 @@ KEYS: tuple[Key, ...] = (
         "escape",
         "interrupt",
         "Interrupt",
-        "Interrupt (cancel) the selected agent",
+        "Interrupt (cancel) the selected agent: esc twice",
         "agent",
-        show=False,
     ),
     Key("n", "new_task", "New", "Start a new task (a new root agent)", "view"),
     Key(

@@ -120,7 +120,7 @@ LONG_B = "Bravo keeps streaming while alpha is paused. " * 6
 
 @pytest.mark.anyio
 async def test_pause_stops_all_emission_until_resume() -> None:
-    script = Script(agents={"main": [Turn(text=LONG_A)], "main2": [Turn(text=LONG_B)]})
+    script = Script(agents={"main": [Turn(text=LONG_A)], "main-2": [Turn(text=LONG_B)]})
     runtime, provider = build(script)
     async with runtime:
         rec = Recorder(runtime)
@@ -178,7 +178,7 @@ async def test_pause_stops_all_emission_until_resume() -> None:
 
 @pytest.mark.anyio
 async def test_pause_of_a_pending_agent_holds_it_before_it_starts() -> None:
-    script = Script(agents={"main": [Turn(text="held back")], "main2": [Turn(text="free")]})
+    script = Script(agents={"main": [Turn(text="held back")], "main-2": [Turn(text="free")]})
     runtime, provider = build(script)
     async with runtime:
         rec = Recorder(runtime)
@@ -382,7 +382,7 @@ async def test_cancelling_a_parent_cancels_its_subtree_only() -> None:
         main_1=[Turn(text="child streams on", hang_after_chunks=1)],
         main_2=[Turn(text="child two", hang_after_chunks=0)],
         main_1_1=[Turn(text="grandchild", hang_after_chunks=0)],
-        main2=[call_gate(), Turn(text="other root done")],
+        **{"main-2": [call_gate(), Turn(text="other root done")]},
     )
     runtime, _ = build(script, release=release)
     async with runtime:
@@ -677,7 +677,7 @@ async def test_a_steer_the_agent_never_reads_is_reported_unused_and_a_continue_d
 @pytest.mark.anyio
 async def test_commands_on_ended_agents_are_refused() -> None:
     script = Script(
-        agents={"main": [Turn(text="done")], "main2": [Turn(text="x", hang_after_chunks=0)]}
+        agents={"main": [Turn(text="done")], "main-2": [Turn(text="x", hang_after_chunks=0)]}
     )
     runtime, _ = build(script)
     async with runtime:
@@ -739,7 +739,7 @@ async def test_unknown_agent_ids_raise() -> None:
 
 @pytest.mark.anyio
 async def test_several_agents_wait_on_queries_at_once() -> None:
-    names = ["main", "main2", "main3"]
+    names = ["main", "main-2", "main3"]
     script = Script(
         agents={name: [ask(f"Question from {name}?"), Turn(text=f"{name} done")] for name in names}
     )
@@ -830,7 +830,7 @@ async def test_shutdown_cancels_every_agent_and_ends_subscriptions() -> None:
     script = Script(
         agents={
             "main": [Turn(text="streaming along", hang_after_chunks=1)],
-            "main2": [call_gate(), Turn(text="never")],
+            "main-2": [call_gate(), Turn(text="never")],
             "main3": [ask("Still there?"), Turn(text="never")],
             "main4": [Turn(text="finished early")],
         }

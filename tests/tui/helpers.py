@@ -87,8 +87,13 @@ async def app_when(
     script: Script | None = None,
     **options: object,
 ) -> AsyncIterator[tuple[AgentUIApp, Pilot[int]]]:
-    """The app (as `make_app` builds it) once `until(app)` holds."""
+    """The app (as `make_app` builds it) once `until(app)` holds, with the keys on the agent
+    tree (where the agent commands are) unless a question or approval holds the cursor. (The
+    app itself keeps the cursor in the prompt after a task starts.)"""
     app = make_app(task, script, **options)  # type: ignore[arg-type]
     async with app.run_test() as pilot:
         await settle(pilot, lambda: until(app))
+        if app._focused_query() is None:
+            app.tree_view.focus()
+            await pilot.pause()
         yield app, pilot

@@ -129,8 +129,13 @@ async def test_cancel_key_cancels_and_keeps_the_partial_text() -> None:
         assert text.interrupted and "one two three four five six seven".startswith(text.text)
 
 
-async def test_escape_interrupts_the_selected_agent() -> None:
+async def test_escape_twice_interrupts_the_selected_agent() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("escape")  # once: it says what a second esc does, nothing more
+        await pilot.pause()
+        app.flush_events()
+        assert app.model.agents["a1"].status is S.RUNNING
+        assert any("esc again interrupts main" in n.message for n in app._notifications)
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
 
@@ -196,11 +201,13 @@ async def test_a_shows_every_agent_interleaved_and_labelled() -> None:
     async with app_when(a1_is(S.RUNNING), "first", HOLD) as (app, pilot):
         await pilot.press("n", *"second", "enter")
         await settle(pilot, has_status(app, "a2", S.RUNNING))
+        assert app.focused is app.prompt_view, "the cursor stays where the task was typed"
+        app.tree_view.focus()
         await pilot.press("a")
         transcript = app.query_one(Transcript)
         assert transcript.source == "*"
         labels = {b.agent_label for b in transcript.query(EntryBlock)}
-        assert labels == {"main", "main2"}
+        assert labels == {"main", "main-2"}
         await pilot.press("a")
         assert transcript.source == app.selected_id
 
@@ -208,7 +215,13 @@ async def test_a_shows_every_agent_interleaved_and_labelled() -> None:
 async def test_help_lists_the_keys_and_escape_closes_it() -> None:
     app = make_app()
     async with app.run_test() as pilot:
+        await pilot.press("f1")  # from the prompt, where the cursor starts
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
         app.query_one("#tree").focus()
+        await pilot.press("question_mark")  # on an empty tree, letters are words
+        assert not isinstance(app.screen, HelpScreen) and app.prompt_view.text == "?"
+        app.query_one("#transcript").focus()
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
@@ -216,9 +229,7 @@ async def test_help_lists_the_keys_and_escape_closes_it() -> None:
 
 
 async def test_theme_picker_switches_the_theme() -> None:
-    app = make_app()
-    async with app.run_test() as pilot:
-        app.query_one("#tree").focus()
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         assert app.theme == "agentui-dark"
         await pilot.press("t")
         assert isinstance(app.screen, CommandPalette)
@@ -244,9 +255,10 @@ async def test_quit_asks_while_agents_run_and_stay_keeps_them() -> None:
 
 
 async def test_quit_without_running_agents_does_not_ask() -> None:
-    app = make_app()
-    async with app.run_test() as pilot:
-        app.query_one("#tree").focus()
+    async with app_when(a1_is(S.COMPLETED), "done", Script.for_all(Turn(text="x"))) as (
+        app,
+        pilot,
+    ):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0

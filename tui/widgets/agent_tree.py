@@ -12,7 +12,6 @@ from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
@@ -90,12 +89,6 @@ class AgentTree(Tree[str]):
         Binding("enter", "app.answer_selected", "Answer"),
         *bindings(AGENT_KEYS + TRAILING_VIEW_KEYS),
     ]
-
-    def on_key(self, event: events.Key) -> None:
-        # Before the keys act: a printable key goes into a text box that waits on screen.
-        type_through = getattr(self.app, "type_into_waiting_box", None)
-        if type_through is not None and self.app.focused is self:  # not keys from a child
-            type_through(event)
 
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]

@@ -414,8 +414,8 @@ class ApprovalBlock(QueryBlock):
         if entry.open:
             draft = self.drafts.get(entry.key, "")
             self.reason = ReasonInput(draft)
-            # Shown once the person chose to reject (or had begun a reason before a rebuild).
-            self.reason.display = bool(draft)
+            # Shown once the person chooses to reject (3, or the Reject button).
+            self.reason.display = False
             self._controls = Vertical(
                 # One per line: fits any transcript width. Content keeps a label literal.
                 Button(Content("1 Allow once"), id="once", variant="success", compact=True),
@@ -472,10 +472,11 @@ class ApprovalBlock(QueryBlock):
             self.reason.focus()
 
     def hide_reason(self) -> None:
-        """Back to the choices: the reason box goes (what was typed stays for next time)."""
+        """Back to the choices: the reason box goes (what was typed stays for next time, and
+        3 shows it again); hidden, it no longer takes keys typed elsewhere."""
         if self.reason is not None:
             self.screen.set_focus(self)
-            self.reason.display = bool(self.reason.text)
+            self.reason.display = False
 
     def reason_waiting(self) -> ReasonInput | None:
         """The reason box, while it is shown and waits for the person's words."""

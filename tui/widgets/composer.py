@@ -36,6 +36,7 @@ class Composer(TextArea):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "send", "Send", priority=False),
         Binding("ctrl+j", "newline", "New line"),
+        Binding("ctrl+q", "app.quit", "Quit", priority=True),  # shown here: a box has no q
     ]
 
     class Submitted(Message):
@@ -90,11 +91,13 @@ class Composer(TextArea):
             return  # TextArea's own handler (Textual calls it next) inserts it as it is
         event.stop()
         event.prevent_default()
-        lines = event.text.count("\n") + 1
+        # Terminals send a paste's line breaks as CR (tmux, many others): lines, as typed.
+        pasted = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        lines = pasted.count("\n") + 1
         marker = f"[pasted text #{len(self._pastes) + 1}: {len(event.text):,} characters" + (
             f", {lines:,} lines]" if lines > 1 else "]"
         )
-        self._pastes[marker] = event.text
+        self._pastes[marker] = pasted
         start, end = self.selection
         result = self.replace(marker, start, end, maintain_selection_offset=False)
         self.move_cursor(result.end_location)
@@ -113,7 +116,26 @@ class Composer(TextArea):
             event.prevent_default()
             self.action_newline()
             return
+        if event.key == "backspace" and self._delete_marker_before_cursor():
+            event.stop()
+            event.prevent_default()
+            return
         await super()._on_key(event)
+
+    def _delete_marker_before_cursor(self) -> bool:
+        """A paste marker goes whole, with the text it stands for: half a marker would send
+        its characters instead of the paste, and lose the paste without a word."""
+        start, end = self.selection
+        if start != end:
+            return False
+        row, column = end
+        before = self.document[row][:column]
+        for marker in self._pastes:
+            if before.endswith(marker):
+                self.replace("", (row, column - len(marker)), end, maintain_selection_offset=False)
+                del self._pastes[marker]
+                return True
+        return False
 
     def action_send(self) -> None:
         self.post_message(self.Submitted(self, self.value))

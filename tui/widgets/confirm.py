@@ -15,12 +15,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "answer(False)", "Keep", show=False),
+        Binding("escape", "answer(False)", "Keep / stay"),
     ]
 
     def __init__(self, question: str, risky: str, safe: str, *, risky_key: str = "") -> None:
@@ -39,6 +39,7 @@ class ConfirmScreen(ModalScreen[bool]):
                 yield Button(risky, variant="error", id="risky")
             hint = "tab, then enter, to choose " + self._risky if not self._risky_key else ""
             yield Static(Text(hint, style="dim"), id="hint")
+        yield Footer()  # this dialog's keys, not the screen's below it
 
     def on_mount(self) -> None:
         self.query_one("#safe", Button).focus()

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from ..keymap import BUILT_IN_KEYS, KEYS, display_key
 
@@ -28,7 +28,7 @@ def keys_table() -> Table:
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "dismiss_help", "Close"),
+        Binding("escape,question_mark,q,f1", "dismiss_help", "Close"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -36,6 +36,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text("agentui keys", style="bold"), id="title")
             yield Static(keys_table())
             yield Static(Text("esc closes", style="dim"), id="hint")
+        yield Footer()
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)

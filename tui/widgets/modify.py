@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static, TextArea
+from textual.widgets import Footer, Label, Static, TextArea
 
 from agentui.core.terminal_text import visible_controls
 
@@ -45,6 +45,7 @@ class ModifyScreen(ModalScreen[Modification | None]):
                 Text("ctrl+s applies from the agent's next model call · esc discards", style="dim"),
                 id="hint",
             )
+        yield Footer()  # this window's keys, not the screen's below it
 
     def on_mount(self) -> None:
         content = self.query_one("#content", TextArea)

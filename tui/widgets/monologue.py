@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
@@ -37,11 +36,6 @@ def render_narrative(entry: NarrativeEntry) -> Text:
 
 class MonologueSidebar(VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = bindings(VIEW_KEYS)
-
-    def on_key(self, event: events.Key) -> None:
-        type_through = getattr(self.app, "type_into_waiting_box", None)
-        if type_through is not None and self.app.focused is self:  # not keys from a child
-            type_through(event)
 
     def __init__(self, *, enabled: bool = True, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

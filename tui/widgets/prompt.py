@@ -51,7 +51,7 @@ class PromptMode:
 
 class PromptBox(Composer):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.leave_prompt", "Leave"),
+        Binding("escape", "app.leave_prompt", "Back"),
     ]
 
 

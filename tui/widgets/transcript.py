@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
@@ -39,7 +39,6 @@ class Transcript(VerticalScroll):
         self._blocks: dict[int, EntryBlock] = {}
         self._earlier = Button("", id="earlier", classes="earlier")
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
-        self._follow_wanted = False
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -47,31 +46,31 @@ class Transcript(VerticalScroll):
     def on_mount(self) -> None:
         self._earlier.display = False
 
-    def on_key(self, event: events.Key) -> None:
-        type_through = getattr(self.app, "type_into_waiting_box", None)
-        if type_through is not None and self.app.focused is self:  # not keys from a child
-            type_through(event)
+    def _showing_end(self) -> bool:
+        """The view, as drawn now, shows the end of the transcript."""
+        return self.max_scroll_y <= 0 or self.scroll_y >= self.max_scroll_y - 1
 
-    def _follow_tail(self) -> None:
-        # Anchor (follow the tail until the person scrolls up) only once the content overflows:
-        # an anchored container bottom-aligns short content. A view at the end follows again,
-        # whatever released the anchor on the way (a scroll to a question, a resize).
-        if self.max_scroll_y > 0 and not self.is_anchored and self._at_end():
-            self.anchor()
+    def _follow_tail(self, was_at_end: bool = True) -> None:
+        """After a batch is drawn: follow the tail if the view was at the end before it.
 
-    def _at_end(self) -> bool:
-        return self.scroll_y >= self.max_scroll_y - 1 or self._follow_wanted
+        Anchoring waits for the content to overflow (an anchored container bottom-aligns short
+        content). A view at the end follows again whatever released the anchor on the way (a
+        scroll to a question, a resize): Textual restores a released anchor only when the
+        scroll position changes, which a view already at the end never does.
+        """
+        if self.max_scroll_y <= 0:
+            return
+        if was_at_end and (not self.is_anchored or self._anchor_released):
+            self.anchor()  # scrolls to the end and clears the release
 
     def follow(self) -> None:
         """Go to the end and follow it from now on (after the person answered a question)."""
-        self._follow_wanted = True
-        self.call_after_refresh(self._jump_to_end)
+        self.call_after_refresh(self._follow_tail, True)
 
-    def _jump_to_end(self) -> None:
-        self._follow_wanted = False
-        self.scroll_end(animate=False, immediate=True)
-        if self.max_scroll_y > 0:
-            self.anchor()
+    def show_block(self, block: EntryBlock) -> None:
+        """Scroll so `block` starts at the top of the pane (as much of it as fits shows)."""
+        if block.is_attached:
+            self.scroll_to_widget(block, animate=False, top=True)
 
     def open_query_blocks(self) -> list[QueryBlock]:
         return [b for b in self._blocks.values() if isinstance(b, QueryBlock) and b.entry.open]
@@ -97,13 +96,14 @@ class Transcript(VerticalScroll):
 
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
-        self._mount_new()
+        was_at_end = self._showing_end()  # before this batch makes it longer
+        self._mount_new(was_at_end)
         for uid in changed:
             block = self._blocks.get(uid)
             if block is not None:
                 block.refresh_entry()
         if changed:
-            self.call_after_refresh(self._follow_tail)
+            self.call_after_refresh(self._follow_tail, was_at_end)
         # Trim only while following the tail, never under a person reading back.
         if self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
             self._trim()
@@ -121,13 +121,13 @@ class Transcript(VerticalScroll):
         self._blocks[entry.uid] = block
         return block
 
-    def _mount_new(self) -> None:
+    def _mount_new(self, was_at_end: bool = True) -> None:
         new = self._entries[self._end :]
         if new:
             self.mount_all([self._make(e) for e in new])
             self._end = len(self._entries)
         self._update_earlier()
-        self.call_after_refresh(self._follow_tail)
+        self.call_after_refresh(self._follow_tail, was_at_end)
 
     def _trim(self) -> None:
         excess = self._end - self._start - MAX_BLOCKS
