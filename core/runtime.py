@@ -213,7 +213,8 @@ class Runtime:
         return await self.aclose(*exc_info)
 
     async def aclose(self, *exc_info: Any) -> bool | None:
-        """Cancel every agent, then the services; return once no task of this runtime is left."""
+        """Cancel every agent, then the services; return once no task of this runtime is left,
+        and the provider is closed (once, also when the runtime ends by cancellation)."""
         if self._task_group is None:
             return None
         self._closing = True
@@ -233,6 +234,8 @@ class Runtime:
             return await group.__aexit__(*(exc_info or (None, None, None)))
         finally:
             self._bus.close()
+            with anyio.CancelScope(shield=True):  # a cancelled exit still closes the client
+                await self.provider.aclose()
 
     def run_service(self, service: Callable[[], Awaitable[None]], *, name: str) -> None:
         """Run a long-lived helper (narrator, session writer) in this runtime's task group.
@@ -317,6 +320,8 @@ class Runtime:
         if parent_id is not None:
             parent = self._tree.get(parent_id)
             name = name or f"{parent.name}.{len(parent.children) + 1}"
+        if parent_id is None:
+            self._roots += 1
         agent_id = self._ids.next("a")
         node = AgentNode(
             id=agent_id,
@@ -354,8 +359,7 @@ class Runtime:
         self._task_group.start_soon(self._run_agent, control, text, name=f"agent {agent_id}")
 
     def _root_name(self) -> str:
-        """main, then main-2, main-3: never main2 beside main's child main.2."""
-        self._roots += 1
+        """The nth root is main, main-2, main-3 (never main2 beside main's child main.2)."""
         return "main" if self._roots == 1 else f"main-{self._roots}"
 
     def adopt(self, node: AgentNode) -> None:

@@ -739,7 +739,7 @@ async def test_unknown_agent_ids_raise() -> None:
 
 @pytest.mark.anyio
 async def test_several_agents_wait_on_queries_at_once() -> None:
-    names = ["main", "main-2", "main3"]
+    names = ["main", "main-2", "main-3"]
     script = Script(
         agents={name: [ask(f"Question from {name}?"), Turn(text=f"{name} done")] for name in names}
     )
@@ -831,8 +831,8 @@ async def test_shutdown_cancels_every_agent_and_ends_subscriptions() -> None:
         agents={
             "main": [Turn(text="streaming along", hang_after_chunks=1)],
             "main-2": [call_gate(), Turn(text="never")],
-            "main3": [ask("Still there?"), Turn(text="never")],
-            "main4": [Turn(text="finished early")],
+            "main-3": [ask("Still there?"), Turn(text="never")],
+            "main-4": [Turn(text="finished early")],
         }
     )
     runtime, _ = build(script, release=release)

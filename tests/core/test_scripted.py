@@ -211,7 +211,7 @@ async def test_per_agent_scripts_with_fallback() -> None:
         main_id, _ = await run_to_end(runtime, "one")
         helper_id, _ = await run_to_end(runtime, "two", name="helper")
         other_id, _ = await run_to_end(runtime, "three")
-        assert runtime.node(other_id).name == "main3"
+        assert runtime.node(other_id).name == "main-3"
         results = [runtime.node(i).result for i in (main_id, helper_id, other_id)]
     assert results == ["I am main.", "I am the helper.", "I am anyone."]
 

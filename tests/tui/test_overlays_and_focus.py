@@ -145,3 +145,15 @@ async def test_a_question_that_arrives_under_a_dialog_takes_the_cursor_when_it_c
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.focused, AnswerInput)
+
+
+async def test_a_dialog_shows_its_own_keys_in_a_footer() -> None:
+    from textual.widgets import Footer
+
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("d")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog.query(Footer), "the footer below the dialog is the dialog's"
+        shown = {key: b.binding.description for key, b in dialog.active_bindings.items()}
+        assert shown.get("escape") == "Keep / stay" and "p" not in shown

@@ -151,3 +151,15 @@ async def test_always_allowing_a_tool_shows_in_the_status_bar() -> None:
         await pilot.press("2")
         await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
         assert "always allowed: deploy" in str(app.status_view.content)
+
+
+async def test_a_long_paste_keeps_its_lines_and_its_marker_goes_whole() -> None:
+    async with app_when(a1_is(S.RUNNING), "x", HOLD) as (app, pilot):
+        app.prompt_view.focus()
+        pasted = "line one\rline two\r" * 300  # a terminal's paste: CR between lines
+        app.post_message(events.Paste(pasted))
+        await pilot.pause()
+        assert app.prompt_view.value == pasted.replace("\r", "\n")
+        await pilot.press(*" ok", "backspace", "backspace", "backspace", "backspace")
+        assert app.prompt_view.text == "", "the marker went whole, with its paste"
+        assert app.prompt_view.value == ""

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
@@ -16,7 +17,7 @@ from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
 from agentui.tui.widgets.modify import ModifyScreen
 
-from .helpers import app_when, has_status, settle
+from .helpers import app_when, has_status, make_app, settle
 from .test_approvals import pending_approval
 
 pytestmark = pytest.mark.anyio
@@ -138,3 +139,62 @@ async def asking_beside_a_running_agent() -> AsyncIterator[tuple[AgentUIApp, Pil
         await pilot.press("ctrl+n")
         await pilot.pause()
         yield app, pilot
+
+
+async def test_a_burst_of_keys_on_the_tree_lands_whole_in_the_waiting_box() -> None:
+    async with asking_beside_a_running_agent() as (app, pilot):
+        box = app.focused
+        assert isinstance(box, AnswerInput)
+        app.tree_view.focus()
+        await pilot.pause()
+        # A paste without bracketed paste, or a fast typist: every key queued at once.
+        for character in "museums, please":
+            key = "space" if character == " " else ("comma" if character == "," else character)
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert box.value == "museums, please"
+        assert app.model.agents["a1"].status is S.RUNNING
+
+
+async def test_after_an_answer_the_cursor_is_back_in_the_prompt() -> None:
+    async with asking_beside_a_running_agent() as (app, pilot):
+        await pilot.press(*"cake", "enter")
+        await pilot.pause()
+        assert app.focused is app.prompt_view, "keys typed next are words, not commands"
+        await pilot.press(*"pause it")
+        assert app.prompt_view.value == "pause it"
+        assert app.model.agents["a1"].status is S.RUNNING
+
+
+async def test_words_typed_on_after_a_task_stay_whole_in_one_box() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press(*"Plan a trip", "enter", *"daytime only")  # typed on at once, the question on its way
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        # The question takes the cursor only from an empty prompt: the words are never split
+        # between the prompt and the answer box, and no letter ran a command.
+        box = app.query_one(AnswerInput)
+        assert sorted([app.prompt_view.value, box.value]) == ["", "daytime only"]
+        assert len(app.screen_stack) == 1 and app.model.agents["a1"].status is S.AWAITING_USER
+
+
+async def test_an_empty_tree_takes_words_for_the_prompt() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        app.tree_view.focus()
+        await pilot.press(*"this is my task")
+        assert app.focused is app.prompt_view and app.prompt_view.value == "this is my task"
+        assert len(app.screen_stack) == 1, "t opened no theme picker, q no dialog"
+
+
+async def test_a_reason_box_put_away_takes_no_keys_typed_on_the_tree() -> None:
+    async with pending_approval() as (app, pilot, _runs):
+        await pilot.press("3", *"too risky", "escape")
+        reason = app.query_one(ReasonInput)
+        assert not reason.display and reason.value == "too risky"
+        app.tree_view.focus()
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen), "m is the tree's again"
+        await pilot.press("escape")
+        assert app.query_one(ReasonInput).value == "too risky", "the reason is kept for later"
