@@ -170,7 +170,8 @@ async def test_after_an_answer_the_cursor_is_back_in_the_prompt() -> None:
 async def test_words_typed_on_after_a_task_stay_whole_in_one_box() -> None:
     app = make_app()
     async with app.run_test() as pilot:
-        await pilot.press(*"Plan a trip", "enter", *"daytime only")  # typed on at once, the question on its way
+        # Typed on at once, while the question is on its way.
+        await pilot.press(*"Plan a trip", "enter", *"daytime only")
         await settle(pilot, lambda: bool(app.model.open_queries))
         # The question takes the cursor only from an empty prompt: the words are never split
         # between the prompt and the answer box, and no letter ran a command.
