@@ -97,10 +97,12 @@ def to_markdown(log: SessionLog, state: SessionState) -> str:
         if node.error:
             out.append(f"Error: {node.error}")
         out.append("")
-        for item in state.transcripts.get(node.id, []):
+        items = state.transcripts.get(node.id, [])
+        for item in items:
             out += [*_item_markdown(item, node.name), ""]
-        if node.result is not None:
-            out += ["**Result:**", "", node.result, ""]
+        said_last = next((i.text for i in reversed(items) if i.kind == "text"), None)
+        if node.result is not None and node.result.strip() != (said_last or "").strip():
+            out += ["**Result:**", "", _nested(node.result), ""]
     if state.monologue:
         out += ["", "## Monologue", ""]
         for line in state.monologue:
@@ -146,7 +148,7 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
         case "task":  # the task, or a follow-up message that continued the agent
             return [f"**{(item.title or 'task').capitalize()}:**", "", item.text]
         case "text":
-            return [item.text + (" *[cut short]*" if item.interrupted else "")]
+            return [_nested(item.text) + (" *[cut short]*" if item.interrupted else "")]
         case "thinking":
             return ["*Thinking:*", "", _quote(item.text)]
         case "tool":
@@ -155,6 +157,12 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
                 return [call]
             label = "failed" if item.failed else "result"
             return [call, "", f"{label}:", "", _fence(item.detail)]
+        case "question" if item.title == "approval":
+            # The code asked about, as code: its lines must not run together.
+            question, _, shown = item.text.partition("\n")
+            decision = item.detail if not item.open else "(not decided)"
+            body = [_fence(shown), ""] if shown else []
+            return [f"**Approval:** {question}", "", *body, f"**Decision:** {decision}"]
         case "question":
             answer = item.detail if not item.open else "(not answered)"
             return [f"**Question ({item.title}):** {item.text}", "", f"**Answer:** {answer}"]
@@ -162,6 +170,23 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
             return [f"**{item.title.capitalize() or 'Error'}:** {item.text}"]
         case _:
             return [f"*{item.title.capitalize() or 'Notice'}:* {item.text}"]
+
+
+def _nested(text: str) -> str:
+    """An agent's Markdown inside this document: its headings moved two levels down, so its
+    '# Plan' does not stand beside the document's '## main' (code blocks left alone)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        marker = line.lstrip()[:3]
+        if marker in ("```", "~~~"):
+            fence = None if fence == marker else (fence or marker)
+        elif fence is None and line.startswith("#"):
+            level = len(line) - len(line.lstrip("#"))
+            if line[level : level + 1] in (" ", ""):
+                line = "#" * min(6, level + 2) + line[level:]
+        out.append(line)
+    return "\n".join(out)
 
 
 def _quote(text: str) -> str:

@@ -64,6 +64,8 @@ async def test_markdown_holds_every_agent_s_text(tmp_path: Path) -> None:
     assert "> First I echo.\n> Then I answer." in markdown
     assert "````\necho: ```fenced```\n````" in markdown, "a result never breaks its fence"
     assert "## Monologue" in markdown
+    assert "\n### The plan\n" in markdown, "an agent's headings sit below its own section"
+    assert "**Result:**" not in markdown, "an answer that is the result is written once"
     for line in [e for e in log.events if e.type == "monologue"]:
         assert line.entry.text.split()[0] in markdown  # type: ignore[attr-defined]
 
@@ -147,3 +149,21 @@ async def test_a_steer_is_exported_with_when_the_model_read_it(tmp_path: Path) -
     markdown = export_session(read_session(runtime.session.path), "md")
     assert "**You → main:** Prefer trains." in markdown
     assert "*delivered with its next model call at " in markdown
+
+
+def test_an_approval_s_code_is_exported_as_code() -> None:
+    from agentui.core.session.export import _item_markdown
+    from agentui.core.session.transcript import TranscriptItem
+
+    item = TranscriptItem(
+        "a1", "question", "Allow python to run?\nx = 1\nprint(x)", title="approval",
+        detail="allowed once",
+    )  # fmt: skip
+    lines = _item_markdown(item, "main")
+    assert lines == [
+        "**Approval:** Allow python to run?",
+        "",
+        "```\nx = 1\nprint(x)\n```",
+        "",
+        "**Decision:** allowed once",
+    ]
