@@ -292,6 +292,9 @@ async def run_headless(
                 assert lines is not None
                 text = await lines.next_answer()
         if any(q.id == query.query_id for q in runtime.open_queries()):
+            if text is None and not json_output:
+                what = "rejected" if query.choices else "declined"
+                stderr.write(f"(no answer: stdin has ended, so it is {what})\n")
             runtime.answer(query.query_id, text)
 
     async with make_runtime() as runtime:

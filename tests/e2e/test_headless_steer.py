@@ -35,3 +35,8 @@ def test_a_malformed_steer_flag_is_refused() -> None:
     done = agentui("run", "--steer", "no colon here", TASK)
     assert done.returncode == 2
     assert "a steer is 'AGENT: MESSAGE'" in done.stderr
+
+
+def test_a_question_left_unanswered_at_the_end_of_stdin_says_so() -> None:
+    done = agentui("run", TASK)  # stdin is empty: the question is declined
+    assert "(no answer: stdin has ended, so it is declined)" in done.stderr
