@@ -8,15 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ..errors import AgentUIError
+from ..providers.anthropic.defaults import MODEL_ALIASES, resolve_model
 from ..validation import describe_errors
-
-# The narrator is meant to be cheap: short aliases name a model family, the table says which
-# concrete id each means today. A config may override the table or name an id directly.
-MODEL_ALIASES: dict[str, str] = {
-    "haiku": "claude-haiku-4-5",
-    "sonnet": "claude-sonnet-4-5",
-    "opus": "claude-opus-4-5",
-}
 
 PresetName = Literal["default", "terse", "verbose"]
 
@@ -36,6 +29,7 @@ class MonologueConfig(BaseModel):
     max_buffer: int = Field(10, ge=1)
     history_size: int = Field(5, ge=0)  # earlier narratives re-injected; 0: none
     model: str = Field("haiku", min_length=1)  # an alias from `model_aliases`, or a model id
+    # The agents' table (one table for both); a config may replace it.
     model_aliases: dict[str, str] = Field(default_factory=lambda: dict(MODEL_ALIASES))
     preset: PresetName = "default"
     # Replaces the preset. May use {{agentName}}, {{events}} and {{history}}.
@@ -54,7 +48,7 @@ class MonologueConfig(BaseModel):
     @property
     def resolved_model(self) -> str:
         """The concrete model id the narrator asks for."""
-        return self.model_aliases.get(self.model, self.model)
+        return resolve_model(self.model, self.model_aliases)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> MonologueConfig:

@@ -67,7 +67,7 @@ def test_max_below_min_says_both_numbers() -> None:
 
 
 def test_model_aliases_resolve_and_ids_pass_through() -> None:
-    assert MonologueConfig(model="opus").resolved_model == "claude-opus-4-5"
+    assert MonologueConfig(model="opus").resolved_model == "claude-opus-4-8"
     assert MonologueConfig(model="claude-haiku-4-5-20251001").resolved_model == (
         "claude-haiku-4-5-20251001"
     )
@@ -184,7 +184,7 @@ def test_the_narrator_request() -> None:
     request = narrator.build_request(ask)
     assert request.purpose == "narrator"
     assert (request.agent_id, request.agent_name) == ("a7", "coder")
-    assert request.model == "claude-sonnet-4-5" and request.max_tokens == 120
+    assert request.model == "claude-sonnet-4-6" and request.max_tokens == 120
     assert request.tools == [] and len(request.messages) == 1
     assert request.messages[0].role == "user"
     assert request.messages[0].text == user_prompt(ask.actions, ask.history)

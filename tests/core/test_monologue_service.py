@@ -241,8 +241,8 @@ async def test_entry_fields() -> None:
     assert entry.agent_name == "coder" and entry.task_id == "a1"
     assert entry.text == "I looked it up."
     assert entry.timestamp == 1_767_225_600.0  # the narrator's (frozen) clock
-    assert entry.metadata.model == "claude-sonnet-4-5"
+    assert entry.metadata.model == "claude-sonnet-4-6"
     assert entry.metadata.latency_ms == 0.0
-    assert narrator.requests[0].model == "claude-sonnet-4-5"
+    assert narrator.requests[0].model == "claude-sonnet-4-6"
     assert narrator.requests[0].purpose == "narrator"
     assert narrator.requests[0].agent_id == "a1" and narrator.requests[0].tools == []
