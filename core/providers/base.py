@@ -125,6 +125,11 @@ class Provider(Protocol):
         """Stream one response. Closing the iterator early must close the underlying stream."""
         ...
 
+    async def aclose(self) -> None:
+        """Release what the provider holds (an HTTP client). The Runtime given the provider
+        calls it once, when it shuts down; a provider holding nothing does nothing."""
+        ...
+
 
 def holds_connection(provider: object) -> bool:
     """Whether the provider's streams hold a network connection (see Provider)."""

@@ -107,6 +107,9 @@ class PacedProvider:
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         return self._stream()
 
+    async def aclose(self) -> None:
+        pass
+
     async def _stream(self) -> AsyncIterator[StreamEvent]:
         self.started = time.perf_counter()
         for index, piece in enumerate(self.pieces):
@@ -136,6 +139,9 @@ class MultiProvider:
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         provider = self.by_agent.setdefault(request.agent_id, self._make())
         return provider.stream(request)
+
+    async def aclose(self) -> None:
+        pass
 
 
 class RenderingApp(AgentUIApp):

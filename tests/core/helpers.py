@@ -105,6 +105,9 @@ class ConnectedProvider:
         self.closed_early = 0
         self.closed = anyio.Event()
 
+    async def aclose(self) -> None:
+        pass
+
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         self.requests.append(request)
         return self._play(self._streams[len(self.requests) - 1])

@@ -60,6 +60,9 @@ class FakeNarrator:
         self.default = default
         self.requests: list[ProviderRequest] = []
 
+    async def aclose(self) -> None:
+        pass
+
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         self.requests.append(request)
         answer = self._answers.popleft() if self._answers else self.default

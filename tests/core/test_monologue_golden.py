@@ -75,6 +75,9 @@ class RecordingNarrator:
         self.model = inner.model
         self.calls: list[dict[str, Any]] = []
 
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         return self._record(request)
 

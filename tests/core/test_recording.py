@@ -230,6 +230,9 @@ class _Hanging:
     def stream(self, request: ProviderRequest) -> Any:
         return self._stream()
 
+    async def aclose(self) -> None:
+        pass
+
 
 async def _cancel_after_two_chunks(provider: Provider) -> list[Event]:
     async with runtime_on(provider) as runtime:

@@ -73,7 +73,8 @@ class AnthropicProvider:
         self.base_url = str(client.base_url).rstrip("/")
 
     async def aclose(self) -> None:
-        """Close the HTTP client this provider made (a client passed in is the caller's)."""
+        """Close the HTTP client this provider made (a client passed in is the caller's).
+        The Runtime given this provider calls it at shutdown."""
         if self._owns_client:
             await self._client.close()
 

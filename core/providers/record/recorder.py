@@ -58,6 +58,10 @@ class RecordingProvider:
     def holds_connection(self) -> bool:
         return holds_connection(self.inner)
 
+    async def aclose(self) -> None:
+        """Close the provider it records: the recorder is what the Runtime was given."""
+        await self.inner.aclose()
+
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         key = exchange_key(request)
         index = self._counts[key]

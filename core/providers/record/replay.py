@@ -83,6 +83,9 @@ class ReplayProvider:
         self.model = model or str(firsts[0].request.get("model", "replay"))
         self._cursor: defaultdict[Key, int] = defaultdict(int)
 
+    async def aclose(self) -> None:
+        """Nothing to release: the recording was read whole when the replay was made."""
+
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         key = exchange_key(request)
         index = self._past_resent(key, self._cursor[key])

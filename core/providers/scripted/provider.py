@@ -81,6 +81,9 @@ class ScriptedProvider:
         self._tool_ids = 0
         self._ticks = 0
 
+    async def aclose(self) -> None:
+        """Nothing to release: the scripted model holds no connection or file."""
+
     def _next_turn(self, request: ProviderRequest) -> Turn:
         if request.purpose == "narrator":
             # The monologue's narrator, not an agent: answer from the request itself, and leave
