@@ -23,8 +23,14 @@ from .process_guard import stop_every_sandbox
 TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
-def end_on_termination_signals(stop: Callable[[], object] | None = None) -> None:
-    """Install the handlers (from the main thread, before the event loop starts)."""
+def end_on_termination_signals(
+    stop: Callable[[], object] | None = None, *, on_hangup: Callable[[], object] | None = None
+) -> None:
+    """Install the handlers (from the main thread, before the event loop starts).
+
+    `on_hangup`, if given, replaces `stop` for SIGHUP: with the terminal gone, a front end
+    may have a quicker way out than the one that tidies the screen.
+    """
 
     received = 0
 
@@ -34,12 +40,13 @@ def end_on_termination_signals(stop: Callable[[], object] | None = None) -> None
         stop_every_sandbox()
         if received > 1:
             os._exit(128 + signum)  # asked twice: no more waiting for an orderly end
-        if stop is not None:
+        chosen = on_hangup if signum == signal.SIGHUP and on_hangup is not None else stop
+        if chosen is not None:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:  # not started yet, or already gone
                 raise KeyboardInterrupt from None
-            loop.call_soon_threadsafe(stop)
+            loop.call_soon_threadsafe(chosen)
             return
         signal.raise_signal(signal.SIGINT)
 

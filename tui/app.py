@@ -12,6 +12,7 @@ focus back to where it was, or to the question that waits.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -23,6 +24,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.command import CommandPalette
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -56,7 +58,8 @@ from .widgets.transcript import Transcript
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
-INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
+INTERRUPT_WINDOW_S = 3.0
+STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a plain exit  # the second esc must come this soon after the first
 ALL_AGENTS = "*"
 LIVE_NOT_PAUSED = (
     AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
@@ -874,6 +877,20 @@ class AgentUIApp(App[int]):
             if self._focused_query() is not None:
                 return
         self.tree_view.focus()
+
+    class StopRequested(Message):
+        """Quit in order, asked from outside the app's own handlers (a signal)."""
+
+    def stop_in_order(self) -> None:
+        """Quit as the Quit dialog does (the runtime cancels its agents and the session records
+        their ends), from outside the app: a SIGTERM, a closed terminal. A message, so the
+        stop runs inside the app, whoever asked."""
+        self.post_message(self.StopRequested())
+        # A terminal that has gone can leave the orderly way stuck: exit anyway, soon.
+        asyncio.get_running_loop().call_later(STOP_GRACE_S, self.exit)
+
+    async def on_agent_uiapp_stop_requested(self, message: StopRequested) -> None:
+        await self._stop_runtime_and_exit()
 
     async def _stop_runtime_and_exit(self) -> None:
         # Let the runtime cancel its agents and record their ends before the app goes.

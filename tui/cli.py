@@ -349,9 +349,22 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
         return _fail(str(exc))
     from agentui.core.termination import end_on_termination_signals
 
-    end_on_termination_signals(app.exit)  # SIGTERM, SIGHUP: quit in order
+    # SIGTERM: quit in order, as the Quit dialog does; SIGHUP (the terminal is gone): exit.
+    end_on_termination_signals(app.stop_in_order, on_hangup=app.exit)
     app.run()
+    _say_where_the_session_is(app)
     return app.return_code or 0
+
+
+def _say_where_the_session_is(app: AgentUIApp) -> None:
+    """After the screen is gone: which session this was, and how to open it again."""
+    session = getattr(app.runtime, "session", None)
+    session_id = getattr(session, "session_id", None)
+    if isinstance(session_id, str) and app.model.agents:
+        print(
+            f"agentui: session {session_id} saved; `agentui --resume {session_id}` reopens it",
+            file=sys.stderr,
+        )
 
 
 def _app(argv: Sequence[str]) -> int:
