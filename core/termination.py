@@ -24,12 +24,14 @@ TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def end_on_termination_signals(
-    stop: Callable[[], object] | None = None, *, on_hangup: Callable[[], object] | None = None
+    stop: Callable[[], object] | None = None, *, exit_on_hangup: bool = False
 ) -> None:
     """Install the handlers (from the main thread, before the event loop starts).
 
-    `on_hangup`, if given, replaces `stop` for SIGHUP: with the terminal gone, a front end
-    may have a quicker way out than the one that tidies the screen.
+    With `exit_on_hangup`, SIGHUP (the terminal is gone) exits at once once the sandboxes
+    are killed: a full-screen front end restoring a terminal that no longer exists can block
+    for ever (seen: Textual's writer queue). The session loses at most its last ~100 ms, as
+    with kill -9, and is resumed as any interrupted session is.
     """
 
     received = 0
@@ -38,15 +40,14 @@ def end_on_termination_signals(
         nonlocal received
         received += 1
         stop_every_sandbox()
-        if received > 1:
-            os._exit(128 + signum)  # asked twice: no more waiting for an orderly end
-        chosen = on_hangup if signum == signal.SIGHUP and on_hangup is not None else stop
-        if chosen is not None:
+        if received > 1 or (exit_on_hangup and signum == signal.SIGHUP):
+            os._exit(128 + signum)  # asked twice, or nowhere left to show anything
+        if stop is not None:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:  # not started yet, or already gone
                 raise KeyboardInterrupt from None
-            loop.call_soon_threadsafe(chosen)
+            loop.call_soon_threadsafe(stop)
             return
         signal.raise_signal(signal.SIGINT)
 

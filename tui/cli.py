@@ -350,7 +350,7 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     from agentui.core.termination import end_on_termination_signals
 
     # SIGTERM: quit in order, as the Quit dialog does; SIGHUP (the terminal is gone): exit.
-    end_on_termination_signals(app.stop_in_order, on_hangup=app.exit)
+    end_on_termination_signals(app.stop_in_order, exit_on_hangup=True)
     app.run()
     _say_where_the_session_is(app)
     return app.return_code or 0

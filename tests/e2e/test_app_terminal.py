@@ -105,6 +105,7 @@ def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> Non
     term.send(b"\x11")  # ctrl+q: nothing runs any more, so it quits without asking
     assert term.wait_exit() == 0
     assert b"\x1b[?1049l" in term.raw, "the alternate screen was left: the terminal is clean"
+    assert b"saved; `agentui --resume " in term.raw, "it says how to reopen the session"
 
 
 def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) -> None:

@@ -126,7 +126,9 @@ def test_closing_the_terminal_ends_the_app_and_the_sleeper_with_it(
     try:
         term.read_until(lambda: bool(marked(marker)), "the sleeper to start")
         os.close(term.fd)  # the terminal goes: the kernel sends the app SIGHUP
-        os.waitpid(term.pid, 0)
+        assert wait_until(lambda: os.waitpid(term.pid, os.WNOHANG) != (0, 0)), (
+            "the app outlived its terminal"
+        )
         assert wait_until(lambda: not marked(marker)), "the sleeper outlived the app"
     finally:
         for pid in marked(marker):
