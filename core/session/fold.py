@@ -24,6 +24,16 @@ from .reader import SessionLog, collector_paused
 from .records import ConversationRecord
 from .transcript import TranscriptBuilder, TranscriptItem
 
+# Event types the fold needs nothing from, or needs only in the guarded cases of `apply`.
+# A type in neither lands in `SessionFold.unfolded`, which a test over every type keeps empty.
+PASSED_OVER = frozenset({
+    "approval:decided", "execution:paused", "execution:resumed", "hook:error",
+    "intervention:applied", "intervention:unused", "iteration:complete", "iteration:start",
+    "monologue:error", "note:delivered", "note:queued", "query:raised", "text:delta",
+    "thinking:delta", "thinking:redacted", "tool:detected", "tool:start", "tool:timeout",
+    "workflow:decision", "workflow:result", "workflow:step",
+})  # fmt: skip
+
 # What an agent that was still running when its session ended is marked with. Runtime.adopt
 # says the same, so a resumed runtime and a fold of its log agree.
 INTERRUPTED = "interrupted: the session ended while it ran"
@@ -111,6 +121,7 @@ class SessionFold:
         self.transcripts = transcripts
         self._transcripts: dict[str, TranscriptBuilder] = {}
         self._conversations: dict[str, Conversation] = {}
+        self.unfolded: set[str] = set()  # event types met that no case folds (see PASSED_OVER)
 
     def apply_all(self, events: Iterable[ev.Event]) -> None:
         for event in events:
@@ -192,8 +203,10 @@ class SessionFold:
             case ev.MonologueGenerated(entry=entry, usage=usage):
                 state.monologue.append(MonologueLine(agent_id, entry))
                 state.narrator_usage = state.narrator_usage + usage
+            case _ if event.type in PASSED_OVER:
+                pass  # nothing of the tree's state, or a guarded case above did not apply
             case _:
-                pass
+                self.unfolded.add(event.type)  # a type this fold has not been taught
 
     def _spawn(self, event: ev.AgentSpawned) -> None:
         state = self.state

@@ -108,6 +108,16 @@ class TranscriptItem:
 
 ItemListener = Callable[[TranscriptItem], None]
 
+# Event types that make no block, or make one only in the guarded cases of `apply`. A type in
+# neither lands in `TranscriptBuilder.unfolded`, which a test over every type keeps empty.
+NOT_SHOWN = frozenset({
+    "agent:status", "approval:decided", "execution:cancelled", "execution:complete",
+    "execution:paused", "execution:resumed", "execution:start", "hook:error",
+    "intervention:applied", "iteration:complete", "iteration:start", "llm:request",
+    "llm:response", "monologue", "monologue:error", "tool:detected", "tool:timeout",
+    "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
+})  # fmt: skip
+
 
 def _ignore(item: TranscriptItem) -> None:
     return None
@@ -129,6 +139,7 @@ class TranscriptBuilder:
         # The app redraws only what changed: it hears of every item added or changed.
         self._on_added = on_added
         self._on_changed = on_changed
+        self.unfolded: set[str] = set()  # event types met that no case folds (see NOT_SHOWN)
 
     def item(self, key: str) -> TranscriptItem | None:
         """The tool call's or query's item."""
@@ -243,8 +254,10 @@ class TranscriptBuilder:
                         event,
                         title="not used",
                     )
+            case _ if event.type in NOT_SHOWN:
+                pass  # not a block of its own, or a guarded case above did not apply
             case _:
-                pass
+                self.unfolded.add(event.type)  # a type this fold has not been taught
 
     def _mark_notes(
         self, note_ids: list[str], detail: str, ts: float, *, failed: bool = False
