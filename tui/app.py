@@ -512,22 +512,24 @@ class AgentUIApp(App[int]):
         return True
 
     def action_leave_prompt(self) -> None:
-        self._leave_prompt()
-
-    def _leave_prompt(self) -> None:
         """esc in the prompt: a steer or continue goes back to a new-task prompt (the cursor
         stays); a new-task prompt gives the keys to the tree, where the commands are."""
-        if self.prompt_bar.mode.kind != "task":
-            self.prompt_bar.set_mode(PromptMode(), "")
+        if self._back_to_new_task():
             self.prompt_view.focus()
-            return
-        self.tree_view.focus()
+        else:
+            self.tree_view.focus()
+
+    def _back_to_new_task(self) -> bool:
+        """The prompt starts new tasks again; True when it was pointed at an agent."""
+        if self.prompt_bar.mode.kind == "task":
+            return False
+        self.prompt_bar.set_mode(PromptMode(), "")
+        return True
 
     def _go_home(self) -> None:
         """After a message is sent or a question settled, the cursor goes back to the prompt
         (as in other agent terminals): words typed next stay words."""
-        if self.prompt_bar.mode.kind != "task":
-            self.prompt_bar.set_mode(PromptMode(), "")
+        self._back_to_new_task()
         if self.prompt_bar.display:
             self.prompt_view.focus()
         else:
@@ -624,10 +626,7 @@ class AgentUIApp(App[int]):
         if self.selected_id is None:
             self.notify("Select an agent first.", severity="warning")
             return
-        try:
-            call(self.selected_id)
-        except AgentUIError as exc:
-            self.notify(f"{name}: {exc}", severity="warning")
+        self._run(name, call, self.selected_id)
 
     def action_pause(self) -> None:
         assert self.runtime is not None
@@ -744,8 +743,7 @@ class AgentUIApp(App[int]):
     # -- other actions -------------------------------------------------------------------
 
     def action_new_task(self) -> None:
-        if self.prompt_bar.mode.kind != "task":
-            self.prompt_bar.set_mode(PromptMode(), "")
+        self._back_to_new_task()
         self.prompt_view.focus()
 
     def action_next_question(self) -> None:
