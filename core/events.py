@@ -26,9 +26,9 @@ import anyio
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .clock import Clock
-from .monologue.entry import NarrativeEntry
+from .narrative import NarrativeEntry
 from .usage import Usage
-from .workflow.report import WorkflowReport
+from .workflow_report import WorkflowReport
 
 
 class Event(BaseModel):

@@ -2,8 +2,9 @@
 
     from agentui.core.monologue import MonologueConfig, attach_monologue
 
-Names are loaded on first use: events.py imports `monologue.entry`, and the service side
-imports events.py, so importing everything here eagerly would be circular.
+Names are loaded on first use, so reading one piece (say the config) does not load the service
+and the runtime it attaches to. NarrativeEntry lives in core/narrative.py, beside the events
+that carry it; it is exported here too.
 """
 
 from __future__ import annotations

@@ -35,12 +35,12 @@ from ..events import (
     ToolStarted,
     ToolTimedOut,
 )
+from ..narrative import NarrativeEntry
 from ..providers.base import Provider
 from ..tree import AgentNode, AgentStatus
 from ..usage import Usage
 from .action import Action, ActionKind
 from .config import MonologueConfig
-from .entry import NarrativeEntry
 from .narrator import Narrator
 from .service import MonologueService
 

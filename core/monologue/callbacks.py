@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .entry import NarrativeEntry
+from ..narrative import NarrativeEntry
 
 
 @dataclass(slots=True)

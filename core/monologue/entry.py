@@ -1,25 +1,8 @@
-"""NarrativeEntry: one first-person summary of an agent's recent events, as the bus carries it."""
+"""NarrativeEntry's old home: the type lives in core/narrative.py, beside the events that
+carry it; importers here still find it."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from ..narrative import NarrativeEntry, NarrativeMetadata
 
-
-class NarrativeMetadata(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    event_count: int  # agent events this narrative summarises
-    history_length: int  # earlier narratives re-injected into the narrator's prompt
-    is_final: bool  # written when the agent finished (the narrator could not wait)
-    model: str
-    latency_ms: float
-
-
-class NarrativeEntry(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    timestamp: float
-    agent_name: str
-    task_id: str  # the agent's id
-    text: str
-    metadata: NarrativeMetadata
+__all__ = ["NarrativeEntry", "NarrativeMetadata"]

@@ -20,10 +20,10 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
 
+from ..narrative import NarrativeEntry, NarrativeMetadata
 from ..usage import Usage
 from .action import Action
 from .config import MonologueConfig
-from .entry import NarrativeEntry, NarrativeMetadata
 from .narrator import Narration, NarrationAsk, Narrator, NarratorError
 
 log = logging.getLogger("agentui.monologue")

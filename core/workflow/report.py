@@ -1,42 +1,8 @@
-"""What a finished six-step workflow hands back besides its answer: who helped, what was asked."""
+"""WorkflowReport's old home: the types live in core/workflow_report.py, beside the events
+that carry them; importers here still find them."""
 
 from __future__ import annotations
 
-from typing import Literal
+from ..workflow_report import ChildReport, QuestionReport, QuestionStep, WorkflowReport
 
-from pydantic import BaseModel, Field
-
-from ..usage import Usage
-
-QuestionStep = Literal["clarify", "questions", "resolution"]
-
-
-class ChildReport(BaseModel):
-    """One subagent the workflow started for a subquestion, as it ended."""
-
-    id: str
-    name: str
-    task: str
-    status: str  # completed, error, cancelled, deleted
-    result: str | None = None
-    error: str | None = None
-
-
-class QuestionReport(BaseModel):
-    step: QuestionStep
-    question: str
-    answer: str | None  # None: the person declined
-
-
-class WorkflowReport(BaseModel):
-    answer: str
-    children: list[ChildReport] = Field(default_factory=list)
-    questions: list[QuestionReport] = Field(default_factory=list)
-    # Subquestions proposed but not started (a depth or live-children limit refused them).
-    skipped_subquestions: list[str] = Field(default_factory=list)
-    # Decisions the model gave no valid answer to, which went on with their neutral answer.
-    fallback_decisions: list[str] = Field(default_factory=list)
-    usage: Usage = Field(default_factory=Usage)  # the agent's own model calls
-    total_usage: Usage = Field(default_factory=Usage)  # the agent and all its subagents
-    duration_s: float = 0.0  # active time: not paused, not waiting for the person
-    interventions: list[str] = Field(default_factory=list)  # kinds, in the order applied
+__all__ = ["ChildReport", "QuestionReport", "QuestionStep", "WorkflowReport"]
