@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 Role = Literal["system", "user", "assistant"]
 
@@ -72,31 +73,69 @@ def user_text(text: str) -> Message:
     return Message(role="user", content=[TextBlock(text=text)])
 
 
+# Told of every change: keep the first `keep` messages, then add these; new instructions or None.
+ConversationListener = Callable[[int, list[Message], str | None], None]
+
+
 class Conversation(BaseModel):
-    """Instructions plus the growing list of messages of one agent, kept across its runs."""
+    """Instructions plus the growing list of messages of one agent, kept across its runs.
+
+    Change it only through its methods: each tells the listener (`watch`) what changed, which
+    the runtime publishes as a `conversation:changed` event. A message, once in the list, is
+    never changed in place (a note replaces the last user message with a longer copy), so the
+    events that carried it stay true.
+    """
 
     instructions: str = ""
     messages: list[Message] = Field(default_factory=list)
+    _listener: ConversationListener | None = PrivateAttr(default=None)
+
+    def watch(self, listener: ConversationListener | None) -> None:
+        self._listener = listener
+
+    def set_instructions(self, instructions: str) -> None:
+        if instructions != self.instructions:
+            self.instructions = instructions
+            self._changed(len(self.messages), [], instructions)
 
     def append(self, message: Message) -> None:
         self.messages.append(message)
+        self._changed(len(self.messages) - 1, [message])
 
     def add_user_note(self, text: str) -> None:
         """Attach text to the next user turn: into a trailing user message, else as a new one."""
         if self.messages and self.messages[-1].role == "user":
-            self.messages[-1].content.append(TextBlock(text=text))
+            last = self.messages[-1]
+            longer = last.model_copy(update={"content": [*last.content, TextBlock(text=text)]})
+            self.messages[-1] = longer
+            self._changed(len(self.messages) - 1, [longer])
         else:
-            self.messages.append(user_text(text))
+            self.append(user_text(text))
 
     def replace_task(self, content: str) -> None:
         """Swap the task text (the first user text) for new content; notes beside it stay."""
-        for message in self.messages:
+        for index, message in enumerate(self.messages):
             if message.role == "user" and not message.tool_results:
-                for index, block in enumerate(message.content):
+                for position, block in enumerate(message.content):
                     if isinstance(block, TextBlock):
-                        message.content[index] = TextBlock(text=content)
+                        blocks = list(message.content)
+                        blocks[position] = TextBlock(text=content)
+                        self.messages[index] = message.model_copy(update={"content": blocks})
+                        self._changed(index, self.messages[index:])
                         return
         self.messages.insert(0, user_text(content))
+        self._changed(0, list(self.messages))
+
+    def apply_change(self, keep: int, append: list[Message], instructions: str | None) -> None:
+        """Take a change as a listener was told it (a fold rebuilding the conversation)."""
+        if instructions is not None:
+            self.instructions = instructions
+        del self.messages[keep:]
+        self.messages.extend(append)
+
+    def _changed(self, keep: int, append: list[Message], instructions: str | None = None) -> None:
+        if self._listener is not None:
+            self._listener(keep, list(append), instructions)
 
 
 def _orphan_free_starts(messages: list[Message], offset: int) -> list[bool]:

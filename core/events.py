@@ -26,6 +26,7 @@ import anyio
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .clock import Clock
+from .conversation import Message
 from .narrative import NarrativeEntry
 from .usage import Usage
 from .workflow_report import WorkflowReport
@@ -323,6 +324,22 @@ class UsageUpdated(Event):
     total_cost_usd: float | None = None
 
 
+class ConversationChanged(Event):
+    """The agent's conversation (what it sends its model next) changed: keep its first `keep`
+    messages, then add `append`; `instructions` when they changed.
+
+    Every change is one of these, in order, so the conversation is a fold over them: a session
+    resumes from them and a viewer elsewhere can show what the model was sent. Messages are
+    never changed in place once appended (a note joining the last user message replaces that
+    message), so an event never changes after it is published.
+    """
+
+    type: Literal["conversation:changed"] = "conversation:changed"
+    keep: int = Field(ge=0)
+    append: list[Message] = Field(default_factory=list)
+    instructions: str | None = None  # None: unchanged
+
+
 # -- the six-step workflow ------------------------------------------------------------------
 
 
@@ -397,6 +414,7 @@ AnyEvent = Annotated[
     | NotesDelivered
     | InterventionsUnused
     | UsageUpdated
+    | ConversationChanged
     | WorkflowStepStarted
     | DecisionMade
     | WorkflowCompleted

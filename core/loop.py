@@ -173,7 +173,7 @@ class AgenticLoop:
         """Start an execution: the before:execution hooks may change the instructions."""
         for change in await self._hook(HookPoint.BEFORE_EXECUTION, task=task):
             assert isinstance(change, ExecutionStartChange)
-            self.conversation.instructions = change.instructions
+            self.conversation.set_instructions(change.instructions)
 
     async def finish(self, result: str) -> str:
         """End an execution: the after:execution hooks may change the result."""

@@ -25,7 +25,7 @@ from .approval import APPROVAL_CHOICES, ApprovalChoice, ApprovalPolicy, parse_an
 from .approval import prompt as approval_prompt
 from .clock import Clock, SystemClock
 from .control import AgentControl, PauseListener
-from .conversation import Conversation, user_text
+from .conversation import Conversation, Message, user_text
 from .errors import (
     AgentEndedError,
     AgentUIError,
@@ -39,6 +39,7 @@ from .errors import (
 from .events import (
     AgentSpawned,
     ApprovalDecided,
+    ConversationChanged,
     E,
     Event,
     EventBus,
@@ -330,15 +331,16 @@ class Runtime:
             task=task,
             created_at=self.clock.now(),
         )
-        node.conversation.instructions = (
-            instructions if instructions is not None else self.instructions
-        )
-        node.conversation.append(user_text(task))
         self._tree.add(node)
         control = AgentControl(node, self.clock)
         self._controls[agent_id] = control
         self._next_workflow[agent_id] = workflow
         self._bus.emit(AgentSpawned, agent_id, parent_id=parent_id, name=node.name, task=task)
+        node.conversation.set_instructions(
+            instructions if instructions is not None else self.instructions
+        )
+        node.conversation.append(user_text(task))
+        self._publish_conversation(node, announce=True)
         self._task_group.start_soon(self._run_agent, control, task, name=f"agent {agent_id}")
         return agent_id
 
@@ -357,6 +359,20 @@ class Runtime:
         control.done = anyio.Event()
         control.stop_reason = None
         self._task_group.start_soon(self._run_agent, control, text, name=f"agent {agent_id}")
+
+    def _publish_conversation(self, node: AgentNode, *, announce: bool = False) -> None:
+        """From now on every change of the agent's conversation is a `conversation:changed`;
+        `announce`: the conversation as it stands is one too (a new agent's first)."""
+
+        def publish(keep: int, append: list[Message], instructions: str | None) -> None:
+            self._bus.emit(
+                ConversationChanged, node.id, keep=keep, append=append, instructions=instructions
+            )
+
+        node.conversation.watch(publish)
+        if announce:
+            conversation = node.conversation
+            publish(0, list(conversation.messages), conversation.instructions)
 
     def _root_name(self) -> str:
         """The nth root is main, main-2, main-3 (never main2 beside main's child main.2)."""
@@ -379,6 +395,7 @@ class Runtime:
             node.error = node.error or "interrupted: the session ended while it ran"
         self._tree.add(node)
         self._ids.observe(node.id)
+        self._publish_conversation(node)
         control = AgentControl(node, self.clock)
         control.done.set()
         self._controls[node.id] = control
@@ -764,7 +781,7 @@ class Runtime:
         modified = self._pending_parts(control)
         if modified:
             if control.pending_instructions is not None:
-                conversation.instructions = control.pending_instructions
+                conversation.set_instructions(control.pending_instructions)
             if control.pending_content is not None:
                 conversation.replace_task(control.pending_content)
             notes.append(

@@ -200,6 +200,8 @@ class SessionFold:
                 state.tool_results.setdefault(agent_id, {})[call_id] = (result, False)
             case ev.ToolFailed(call_id=call_id, error=error):
                 state.tool_results.setdefault(agent_id, {})[call_id] = (error, True)
+            case ev.ConversationChanged(keep=keep, append=append, instructions=instructions):
+                node.conversation.apply_change(keep, append, instructions)
             case ev.MonologueGenerated(entry=entry, usage=usage):
                 state.monologue.append(MonologueLine(agent_id, entry))
                 state.narrator_usage = state.narrator_usage + usage

@@ -26,7 +26,15 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from ..events import AgentSpawned, AnyEvent, Event, TextDelta, ThinkingDelta, event_adapter
+from ..events import (
+    AgentSpawned,
+    AnyEvent,
+    ConversationChanged,
+    Event,
+    TextDelta,
+    ThinkingDelta,
+    event_adapter,
+)
 from ..validation import error_location
 from .elision import Elision
 from .errors import SessionError
@@ -200,7 +208,7 @@ def _read_session(path: Path, skip_deltas: bool) -> SessionLog:
             f"{path}: left out {body.unknown_events} event(s) of types this agentui does not "
             "know (written by a newer version)"
         )
-    for agent_id in _conversation_gaps(body.conversations):
+    for agent_id in _conversation_gaps(body.conversations, body.events):
         warnings.append(
             f"{path}: agent {agent_id!r} lost part of its saved conversation with a damaged "
             "line; continuing it sends the model what is left"
@@ -240,15 +248,19 @@ def _stand_in_header(path: Path, events: list[Event]) -> SessionHeader:
     )
 
 
-def _conversation_gaps(conversations: list[ConversationRecord]) -> list[str]:
-    """Agents with a record that keeps more messages than the records before it hold."""
+def _conversation_gaps(conversations: list[ConversationRecord], events: list[Event]) -> list[str]:
+    """Agents with a change (a format-2 record, then a `conversation:changed`) that keeps more
+    messages than the changes before it hold: a damaged line lost one."""
     held: dict[str, int] = {}
     gaps: dict[str, None] = {}
-    for record in conversations:
-        have = held.get(record.agent_id, 0)
-        if record.keep > have:
-            gaps[record.agent_id] = None
-        held[record.agent_id] = min(have, record.keep) + len(record.append)
+    changes = [(r.agent_id, r.keep, len(r.append)) for r in conversations] + [
+        (e.agent_id, e.keep, len(e.append)) for e in events if isinstance(e, ConversationChanged)
+    ]
+    for agent_id, keep, appended in changes:
+        have = held.get(agent_id, 0)
+        if keep > have:
+            gaps[agent_id] = None
+        held[agent_id] = min(have, keep) + appended
     return list(gaps)
 
 

@@ -1,10 +1,10 @@
-"""The lines of a session file that are not events: its header and conversation records.
+"""The lines of a session file that are not events: its header and (up to format 2) records.
 
 A session file is JSON Lines. Line 1 is the header. Every other line is either an event as
 `Event.model_dump_json()` writes it (it has a `type`; an agent's consecutive deltas merged, a
 response's text left out when its deltas hold it: see elision.py), or a record the writer adds
-(it has a `record`). Conversation records keep each agent's conversation exactly (instructions, thinking
-signatures, tool pairs), which the events alone cannot: see `ConversationRecord`.
+(it has a `record`). Up to format 2, conversation records kept each agent's conversation
+(see `ConversationRecord`); from format 3 `conversation:changed` events do.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..conversation import Message
 
-# 2: consecutive deltas merged, repeated text left out (elision.py). 1 is read as well.
-FORMAT_VERSION = 2
+# 3: conversations are `conversation:changed` events (no records). 2: consecutive deltas
+# merged, repeated text left out (elision.py). 1 and 2 are read as well.
+FORMAT_VERSION = 3
 
 
 class SessionHeader(BaseModel):

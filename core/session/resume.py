@@ -3,10 +3,10 @@
 Finished agents come back as they ended. An agent that was still live when the session ended (a
 crash, a kill) comes back cancelled and marked interrupted, exactly as if it had been cancelled
 at that moment: the events that a cancel would have emitted are added (`closing`: open questions
-declined, `execution:cancelled` with the text it was streaming, `agent:status` to cancelled),
-and its conversation gets what a cancel leaves in it (the streamed text as an interrupted
-message, a result for every tool call: the real one when the tool had finished, else "not
-run"). `Runtime.send(id, text)` then continues any ended agent from its saved conversation.
+declined, `execution:cancelled` with the text it was streaming, a `conversation:changed` that
+leaves in its conversation what a cancel leaves (a result for every tool call: the real one
+when the tool had finished, else "not run"; the streamed text as an interrupted message), and
+`agent:status` to cancelled). The writer puts them at the head of the resumed run. `Runtime.send(id, text)` then continues any ended agent from its saved conversation.
 
     plan = open_for_resume("last")
 
@@ -19,8 +19,8 @@ run"). `Runtime.send(id, text)` then continues any ended agent from its saved co
     app = AgentUIApp(make_runtime, history=plan.history)
 
 Folded once, copied never: the plan folds the log without transcripts (the app builds the
-screen's own from `history`), keeps the saved conversations as the JSON the writer compares
-against (not as deep copies), and `adopt_into` hands its agents over to the runtime as they are.
+screen's own from `history`), and `adopt_into` hands its agents, conversations rebuilt from the
+events, over to the runtime as they are.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import events as ev
-from ..conversation import Conversation, Message, TextBlock, ToolResultBlock
+from ..conversation import Message, TextBlock, ToolResultBlock
 from ..ids import IdSource
 from ..runtime import Runtime
 from ..tree import AgentNode
@@ -39,7 +39,7 @@ from .lock import is_locked
 from .reader import SessionLog, read_session
 from .store import find_session
 from .summary import SummaryTracker
-from .writer import ContinuedSession, DumpedConversation, dump_conversation
+from .writer import ContinuedSession
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"
@@ -48,10 +48,9 @@ NOT_RUN = "not run: the session ended"
 @dataclass(slots=True)
 class ResumePlan:
     log: SessionLog
-    state: SessionState  # after the closing events, conversations repaired (no transcripts)
+    state: SessionState  # after the closing events (no transcripts)
     closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
     interrupted: list[str]  # ids of the agents that were live when the session ended
-    saved_conversations: dict[str, DumpedConversation]  # as the file holds them, before repairs
     # Every saved event, each block's deltas in one piece, then the closing ones: what the app
     # shows before new work.
     history: list[ev.Event]
@@ -84,7 +83,6 @@ class ResumePlan:
             path=self.log.path,
             append_at=self.log.valid_bytes,
             preamble=tuple(self.closing),
-            conversations=self.saved_conversations,
             format=self.log.header.format,
             # A summary cannot say what damaged lines lost: the listing reads such a file.
             header=None if damaged else self.log.header,
@@ -98,16 +96,12 @@ def plan_resume(log: SessionLog) -> ResumePlan:
     events = merge_deltas(log.events)
     fold = fold_parts(events, log.conversations, transcripts=False)
     state = fold.state
-    saved = {i: dump_conversation(n.conversation) for i, n in state.agents.items()}
     interrupted = [node for node in state.agents.values() if node.status.is_live]
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
     closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))
     fold.apply_all(closing)
-    for node in interrupted:
-        results = state.tool_results.get(node.id, {})
-        close_conversation(node.conversation, streaming[node.id], results)
     interrupted_ids = [n.id for n in interrupted]
-    return ResumePlan(log, state, closing, interrupted_ids, saved, [*events, *closing])
+    return ResumePlan(log, state, closing, interrupted_ids, [*events, *closing])
 
 
 def open_for_resume(reference: str) -> ResumePlan:
@@ -136,15 +130,20 @@ def _closing_events(
         for query in [q for q in state.open_queries.values() if q.agent_id == node.id]:
             add(ev.QueryDeclined, node.id, query_id=query.query_id, reason=DECLINED_REASON)
         add(ev.ExecutionCancelled, node.id, reason=INTERRUPTED, partial_text=streaming[node.id])
+        messages = node.conversation.messages
+        closed = closing_messages(messages, streaming[node.id], state.tool_results.get(node.id, {}))
+        if closed:
+            add(ev.ConversationChanged, node.id, keep=len(messages), append=closed)
         add(ev.StatusChanged, node.id, old=node.status.value, new="cancelled", reason=INTERRUPTED)
     return closing
 
 
-def close_conversation(
-    conversation: Conversation, partial_text: str, tool_results: dict[str, tuple[str, bool]]
-) -> None:
-    """Leave the conversation as a cancel at the end of the session would have left it."""
-    last = conversation.messages[-1] if conversation.messages else None
+def closing_messages(
+    messages: list[Message], partial_text: str, tool_results: dict[str, tuple[str, bool]]
+) -> list[Message]:
+    """What a cancel at the end of the session would have added to the conversation."""
+    added: list[Message] = []
+    last = messages[-1] if messages else None
     if last is not None and last.role == "assistant" and last.tool_uses:
         # Its tools were running: every tool_use needs its result, or the model refuses the
         # conversation. A tool that finished has its real result in the log.
@@ -152,8 +151,9 @@ def close_conversation(
         for use in last.tool_uses:
             content, is_error = tool_results.get(use.id, (NOT_RUN, True))
             results.append(ToolResultBlock(tool_use_id=use.id, content=content, is_error=is_error))
-        conversation.append(Message(role="user", content=list(results)))
+        added.append(Message(role="user", content=list(results)))
     if partial_text:
-        conversation.append(
+        added.append(
             Message(role="assistant", content=[TextBlock(text=partial_text)], interrupted=True)
         )
+    return added

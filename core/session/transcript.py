@@ -111,7 +111,7 @@ ItemListener = Callable[[TranscriptItem], None]
 # Event types that make no block, or make one only in the guarded cases of `apply`. A type in
 # neither lands in `TranscriptBuilder.unfolded`, which a test over every type keeps empty.
 NOT_SHOWN = frozenset({
-    "agent:status", "approval:decided", "execution:cancelled", "execution:complete",
+    "agent:status", "approval:decided", "conversation:changed", "execution:cancelled", "execution:complete",
     "execution:paused", "execution:resumed", "execution:start", "hook:error",
     "intervention:applied", "iteration:complete", "iteration:start", "llm:request",
     "llm:response", "monologue", "monologue:error", "tool:detected", "tool:timeout",

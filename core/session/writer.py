@@ -9,10 +9,10 @@ is the goal, not a power cut.
 
 What waits for a flush is kept compact: an agent's consecutive text or thinking deltas become
 one line (delta_merge.py; so a line holds up to a flush interval of one block's stream), and a
-response or result that only repeats streamed text leaves it out (elision.py). After the events
-of a batch it adds a conversation record for each agent whose conversation may have changed
-(see records.py), and with each flush that changes the session's row in `agentui sessions`, it
-rewrites the summary beside the file (summary.py). The file is created at the first event, so
+response or result that only repeats streamed text leaves it out (elision.py). It is a plain
+appender: everything it writes is an event (agents' conversations too: `conversation:changed`),
+and it never reads the runtime's memory. With each flush that changes the session's row in
+`agentui sessions`, it rewrites the summary beside the file (summary.py). The file is created at the first event, so
 opening the app and quitting leaves nothing behind. A disk error stops the log (reported in
 `error`), never the agents.
 
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -34,13 +34,12 @@ import anyio
 import anyio.to_thread
 
 from .. import __version__
-from ..conversation import Conversation
-from ..errors import AgentUIError, UnknownAgentError
+from ..errors import AgentUIError
 from ..events import AgentSpawned, Event, Subscription
 from .delta_merge import DeltaMerge
 from .elision import Elision
 from .lock import try_lock
-from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
+from .records import FORMAT_VERSION, SessionHeader
 from .store import new_session_id, session_path, sessions_dir
 from .summary import SessionSummary, SummaryTracker, write_summary
 
@@ -50,22 +49,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("agentui.session")
 
 FLUSH_INTERVAL_S = 0.1
-
-# Events around which an agent's conversation changes: its task or a follow-up message is in
-# (execution:start), notes and modifications are folded in (llm:request), the response is
-# appended (llm:response), tool results are appended (iteration:complete), or the run ended.
-CONVERSATION_EVENTS = frozenset(
-    {
-        "execution:start",
-        "llm:request",
-        "llm:response",
-        "iteration:complete",
-        "execution:complete",
-        "execution:error",
-        "execution:cancelled",
-        "agent:status",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,17 +60,12 @@ class NewSession:
     directory: Path | None = None
 
 
-# An agent's conversation as the writer compares it: its instructions and each message's JSON.
-DumpedConversation = tuple[str, list[str]]
-
-
 @dataclass(frozen=True, slots=True)
 class ContinuedSession:
     """Append to a saved session (resume), from `append_at` (a torn tail is cut off first).
 
     `preamble` holds events to write before the runtime's own: those that close what the
-    session left open. `conversations` are the agents' conversations as the file holds them
-    (see `dump_conversation`). `format` is the file's (its header's): lines are left compact
+    session left open. `format` is the file's (its header's): lines are left compact
     only in a file whose readers expect it. With `header` and `summary` (the row as the file
     stands) the writer keeps the file's summary up to date; without, it leaves none.
     """
@@ -95,7 +73,6 @@ class ContinuedSession:
     path: Path
     append_at: int
     preamble: Sequence[Event] = ()
-    conversations: Mapping[str, DumpedConversation] = field(default_factory=dict)
     format: int = FORMAT_VERSION
     header: SessionHeader | None = None
     summary: SummaryTracker | None = None
@@ -110,19 +87,17 @@ class SessionWriter:
         self.path: Path | None = target.path if isinstance(target, ContinuedSession) else None
         self.error: str | None = None  # why the log stopped, when it did
         self.written_seq = 0  # every event up to this seq is in the file (flushed)
-        self._runtime: Runtime | None = None
+        self._attached = False
         self._subscription: Subscription | None = None
         self._file: IO[bytes] | None = None
         self.header: SessionHeader | None = None  # the file's, once it has one
         self._encoded_seq = 0
-        self._known: dict[str, DumpedConversation] = {}
-        self._waiting: DeltaMerge[str] = DeltaMerge()  # events and records not yet flushed
+        self._waiting: DeltaMerge[str] = DeltaMerge()  # events (and the header) not yet flushed
         self._elision: Elision | None = Elision()
         self._summary: SummaryTracker | None = SummaryTracker()
         self._summary_written = True  # the summary describes the file as it stands
         self._row: dict[str, object] | None = None  # a new row for the summary, at this flush
         if isinstance(target, ContinuedSession):
-            self._known.update(target.conversations)
             self.header = target.header
             self._summary = target.summary if target.header is not None else None
             if target.format < 2:
@@ -138,9 +113,9 @@ class SessionWriter:
 
     def attach(self, runtime: Runtime) -> None:
         """Start writing `runtime`'s events (call it inside `async with runtime`)."""
-        if self._runtime is not None:
+        if self._attached:
             raise AgentUIError("this session writer is already attached")
-        self._runtime = runtime
+        self._attached = True
         self._progress = anyio.Event()
         # Subscribe now, not when the service first runs, so no event is missed.
         self._subscription = runtime.subscribe(maxsize=None)
@@ -187,7 +162,6 @@ class SessionWriter:
             with anyio.CancelScope(shield=True):
                 if self.error is None:
                     self._encode(subscription.drain())
-                    self._check_every_conversation()
                     await self._flush(pending, final=True)
                 subscription.close()
                 await self._close()
@@ -197,9 +171,8 @@ class SessionWriter:
     # -- turning events into lines (on the event loop) -----------------------------------
 
     def _encode(self, batch: list[Event]) -> bool:
-        """Take in the batch (and its conversation records); True when it must be flushed now."""
+        """Take in the batch; True when it must be flushed now."""
         urgent = False
-        touched: dict[str, None] = {}  # agents whose conversation may have changed, in order
         waiting, summary = self._waiting, self._summary
         for event in batch:
             if self.path is None:
@@ -209,12 +182,8 @@ class SessionWriter:
                 summary.apply(event)
             if event.type == "agent:status":
                 urgent = True
-            if event.type in CONVERSATION_EVENTS:
-                touched[event.agent_id] = None
         if batch:
             self._encoded_seq = batch[-1].seq
-        for agent_id in touched:
-            self._add_conversation_change(agent_id)
         return urgent
 
     def _lines(self, pending: list[str]) -> None:
@@ -230,8 +199,8 @@ class SessionWriter:
 
     def _start(self, first: Event) -> str:
         """Name the new file and return its header line."""
-        assert isinstance(self.target, NewSession) and self._runtime is not None
-        started = self._runtime.clock.now()
+        assert isinstance(self.target, NewSession)
+        started = first.ts
         session_id = new_session_id(started)
         directory = self.target.directory if self.target.directory is not None else sessions_dir()
         self.path = session_path(session_id, directory)
@@ -245,40 +214,6 @@ class SessionWriter:
             model=self.target.model,
         )
         return self.header.model_dump_json() + "\n"
-
-    def _add_conversation_change(self, agent_id: str) -> None:
-        assert self._runtime is not None
-        try:
-            conversation = self._runtime.node(agent_id).conversation
-        except UnknownAgentError:
-            return
-        instructions, dumped = dump_conversation(conversation)
-        known = self._known.get(agent_id)
-        known_instructions, known_dumped = known if known is not None else (None, [])
-        keep = 0
-        for mine, theirs in zip(dumped, known_dumped, strict=False):
-            if mine != theirs:
-                break
-            keep += 1
-        changed_instructions = known is None or instructions != known_instructions
-        if not changed_instructions and keep == len(dumped) == len(known_dumped):
-            return
-        self._known[agent_id] = (instructions, dumped)
-        record = ConversationRecord(
-            agent_id=agent_id,
-            seq=self._encoded_seq,
-            instructions=instructions if changed_instructions else None,
-            keep=keep,
-            append=conversation.messages[keep:],
-        )
-        self._waiting.add_other(record.model_dump_json() + "\n")
-
-    def _check_every_conversation(self) -> None:
-        """At shutdown: whatever changed without an event that says so is saved too."""
-        if self._runtime is None or self.path is None:
-            return
-        for agent_id in self._runtime.tree()["agents"]:
-            self._add_conversation_change(agent_id)
 
     # -- writing (in a worker thread) ----------------------------------------------------
 
@@ -382,8 +317,3 @@ class SessionWriter:
         if self._progress is not None:
             self._progress.set()
             self._progress = anyio.Event()
-
-
-def dump_conversation(conversation: Conversation) -> DumpedConversation:
-    """A conversation as the writer compares it (and as a resumed writer starts from)."""
-    return conversation.instructions, [m.model_dump_json() for m in conversation.messages]

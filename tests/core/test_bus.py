@@ -12,6 +12,7 @@ import anyio
 import pytest
 
 from agentui.core.clock import FrozenClock
+from agentui.core.conversation import user_text
 from agentui.core.events import (
     AnyEvent,
     Event,
@@ -459,6 +460,11 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     "note:delivered": {"note_ids": ["n-1"], "modified": ["task"]},
     "intervention:unused": {"note_ids": ["n-2"], "modified": ["instructions"]},
     "usage:updated": {"delta": USAGE, "total": USAGE + USAGE},
+    "conversation:changed": {
+        "keep": 1,
+        "append": [user_text("and then [bold]this[/bold]")],
+        "instructions": "Be brief.",
+    },
     "monologue": {
         "entry": NarrativeEntry(
             timestamp=1.5,

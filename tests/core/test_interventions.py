@@ -190,7 +190,11 @@ async def test_pause_of_a_pending_agent_holds_it_before_it_starts() -> None:
         await settle_all()
         rec.sync()
 
-        assert [e.type for e in rec.of(a)] == ["agent:spawned", *PAUSE_EVENTS]
+        assert [e.type for e in rec.of(a)] == [
+            "agent:spawned",
+            "conversation:changed",
+            *PAUSE_EVENTS,
+        ]
         assert rec.statuses(a) == [("pending", "paused")]
         assert requests_of(provider, a) == []
         assert runtime.node(b).status is S.COMPLETED
@@ -528,7 +532,21 @@ async def test_modify_changes_the_next_request(
         [second_request] = rec.of(a, "llm:request")[1:]
         assert second_iteration.seq < picked_up.seq < second_request.seq
         [modified] = [e for e in rec.of(a, "agent:status") if e.new == "modified"]  # type: ignore[attr-defined]
-        assert [e.type for e in rec.of(a) if modified.seq < e.seq < picked_up.seq] == [
+        # The new instructions and task are in the conversation events, as the model gets them.
+        changes = [
+            e
+            for e in rec.of(a, "conversation:changed")
+            if modified.seq < e.seq < second_request.seq
+        ]
+        if instructions is not None:
+            assert [c.instructions for c in changes if c.instructions] == [instructions]  # type: ignore[attr-defined]
+        if content is not None:
+            assert content in [m.text for c in changes for m in c.append]  # type: ignore[attr-defined]
+        assert [
+            e.type
+            for e in rec.of(a)
+            if modified.seq < e.seq < picked_up.seq and e.type != "conversation:changed"
+        ] == [
             "tool:complete",
             "iteration:complete",
             "iteration:start",

@@ -9,7 +9,14 @@ import anyio
 import pytest
 
 from agentui.core.clock import FrozenClock
-from agentui.core.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock, user_text
+from agentui.core.conversation import (
+    Conversation,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    user_text,
+)
 from agentui.core.errors import CommandRefusedError
 from agentui.core.events import (
     Event,
@@ -148,7 +155,14 @@ async def test_model_tool_model_loop() -> None:
     kinds = [
         t
         for t in types(events)
-        if t not in ("text:delta", "usage:updated", "agent:status", "agent:spawned")
+        if t
+        not in (
+            "text:delta",
+            "usage:updated",
+            "agent:status",
+            "agent:spawned",
+            "conversation:changed",
+        )
     ]
     assert kinds == [
         "execution:start",
@@ -173,6 +187,11 @@ async def test_model_tool_model_loop() -> None:
     )
     tool_done = only(events, "tool:complete")
     assert (tool_done.name, tool_done.result, tool_done.mocked) == ("add", "5", False)
+    # Every change of the conversation is an event: folding them gives what the agent holds.
+    rebuilt = Conversation()
+    for change in [e for e in events if e.type == "conversation:changed"]:
+        rebuilt.apply_change(change.keep, change.append, change.instructions)  # type: ignore[attr-defined]
+    assert rebuilt.model_dump() == node.conversation.model_dump()
     assert [e.tool_calls for e in of_type(events, "iteration:complete")] == [1, 0]  # type: ignore[attr-defined]
 
     # The tool result goes back to the model in the next request.

@@ -40,7 +40,8 @@ async def test_a_whole_file_loads_without_warnings(tmp_path: Path) -> None:
     assert log.header.task == "What is the answer?"
     seqs = [e.seq for e in log.events]
     assert seqs[0] == 1 and seqs == sorted(set(seqs)), "in order (merged deltas leave gaps)"
-    assert log.conversations, "conversation records are written beside the events"
+    assert log.conversations == [], "format 3 writes no records: conversations are events"
+    assert any(e.type == "conversation:changed" for e in log.events)
     assert read_header(path) == log.header
 
 
@@ -98,7 +99,7 @@ DAMAGE = {
 
 
 @pytest.mark.parametrize("damage", DAMAGE.values(), ids=DAMAGE.keys())
-@pytest.mark.parametrize("kind", [b"text:delta", b"agent:status", b'"conversation"'])
+@pytest.mark.parametrize("kind", [b"text:delta", b"agent:status", b"conversation:changed"])
 async def test_a_damaged_middle_line_is_skipped_and_the_rest_is_kept(
     tmp_path: Path, kind: bytes, damage: bytes
 ) -> None:
@@ -222,15 +223,16 @@ async def test_a_missing_header_line_loses_no_event(tmp_path: Path) -> None:
     assert "the first line is not a session header" in log.warnings[0]
 
 
-async def test_a_lost_conversation_record_is_named_per_agent(tmp_path: Path) -> None:
+async def test_a_lost_conversation_change_is_named_per_agent(tmp_path: Path) -> None:
     path = await _session(tmp_path)
     lines = _lines(path)
-    lines[_line_of(lines, b'"conversation"', 0)] = b"lost"
+    lines[_line_of(lines, b"conversation:changed", 0)] = b"lost"
     _write_lines(path, lines)
 
     log = read_session(path)
 
-    assert log.damaged_lines and len(log.conversations) == 1
+    assert log.damaged_lines
+    assert sum(e.type == "conversation:changed" for e in log.events) == 1
     assert any("agent 'a1' lost part of its saved conversation" in w for w in log.warnings)
 
 

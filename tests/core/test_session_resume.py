@@ -72,7 +72,7 @@ async def test_an_agent_cut_off_mid_stream_comes_back_interrupted(tmp_path: Path
     node = plan.state.agents[root]
     assert (node.status, node.error) == (S.CANCELLED, INTERRUPTED)
     kinds = [e.type for e in plan.closing]
-    assert kinds == ["execution:cancelled", "agent:status"]
+    assert kinds == ["execution:cancelled", "conversation:changed", "agent:status"]
     assert plan.closing[0].partial_text == streamed  # type: ignore[attr-defined]
     seqs = [e.seq for e in plan.history]
     assert seqs == sorted(set(seqs)) and seqs[-1] == plan.last_seq
@@ -129,6 +129,7 @@ async def test_an_open_question_is_declined_when_the_session_ended(tmp_path: Pat
     assert [e.type for e in plan.closing] == [
         "query:declined",
         "execution:cancelled",
+        "conversation:changed",
         "agent:status",
     ]
     assert plan.closing[-1].old == "awaiting_user"  # type: ignore[attr-defined]

@@ -114,7 +114,7 @@ async def _finished_session(directory: Path) -> Path:
     return runtime.session.path
 
 
-@pytest.mark.parametrize("kind", [b'"text:delta"', b'"agent:status"'])
+@pytest.mark.parametrize("kind", [b'"text:delta"', b'"conversation:changed"'])
 async def test_a_damaged_line_lists_as_damaged_with_its_count(tmp_path: Path, kind: bytes) -> None:
     path = await _finished_session(tmp_path)
     lines = path.read_bytes().split(b"\n")

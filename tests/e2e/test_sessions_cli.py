@@ -363,12 +363,17 @@ async def test_a_damaged_session_is_listed_exported_and_replayed_without_the_lin
     shutil.copytree(finished / "data", tmp_path / "data")
     (path,) = session_files(tmp_path)
     lines = path.read_bytes().split(b"\n")
-    lines[2] = b"garbage"
-    lines[5] = b'{"type": "text:delta", "seq": 6, "delta": "\xff"}'
+    # (not a conversation change: losing one is a warning of its own, tested in core)
+    first = next(i for i in range(2, len(lines)) if b"conversation:changed" not in lines[i])
+    second = next(
+        i for i in range(first + 2, len(lines)) if b"conversation:changed" not in lines[i]
+    )
+    lines[first] = b"garbage"
+    lines[second] = b'{"type": "text:delta", "seq": 6, "delta": "\xff"}'
     path.write_bytes(b"\n".join(lines))
     warnings = [
-        f"agentui: warning: {path}:3: skipped a damaged line: not valid JSON",
-        f"agentui: warning: {path}:6: skipped a damaged line: not UTF-8 text",
+        f"agentui: warning: {path}:{first + 1}: skipped a damaged line: not valid JSON",
+        f"agentui: warning: {path}:{second + 1}: skipped a damaged line: not UTF-8 text",
     ]
 
     listed = agentui("sessions", home=tmp_path)
