@@ -1,7 +1,8 @@
 """Narrator: asks a model for the next line of an agent's monologue and reads its answer.
 
 Any Provider will do. Its request is marked `purpose="narrator"` and uses the config's narrator
-model (a cheap one by default), so a provider can tell it from the agent's own calls.
+model (a cheap one by default), so a provider can tell it from the agent's own calls; it
+declares what it asks to have narrated as data too (`narration`), beside the prose.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..turn import TurnBuilder
 from ..usage import Usage
 from .action import Action
 from .config import MonologueConfig
-from .prompts import WAIT_SIGNAL, system_prompt, user_prompt
+from .prompts import WAIT_SIGNAL, subject, system_prompt, user_prompt
 
 # Answers that mean "not yet": the wait signal, its one-character form, or nothing at all.
 _WAIT_ANSWERS = {"", WAIT_SIGNAL, "…"}
@@ -97,6 +98,9 @@ class Narrator:
             agent_id=ask.agent_id,
             agent_name=ask.agent_name,
             purpose="narrator",
+            narration=subject(
+                ask.actions, ask.history, forced=forced, final_status=ask.final_status
+            ),
         )
 
     async def narrate(self, ask: NarrationAsk) -> Narration:

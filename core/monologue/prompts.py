@@ -2,7 +2,8 @@
 
 The system prompt sets the voice (a preset, or the config's own text with {{agentName}},
 {{events}} and {{history}} filled in). The user message always carries the history and the
-recent actions, so a custom prompt without placeholders still sees them.
+recent actions, so a custom prompt without placeholders still sees them. `subject` gives the
+same actions and history as data, cut the same way, for the request to declare beside its prose.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from ..providers.narration_subject import NarrationSubject, Step, StepKind
 from .action import Action, ActionKind
 from .config import MonologueConfig, PresetName
 
@@ -74,23 +76,45 @@ def clock_time(ts: float) -> str:
     return time.strftime("%H:%M:%S", time.gmtime(ts))
 
 
+_DETAIL_CHARS = {
+    ActionKind.TOOL_CALL: ARGUMENT_CHARS,
+    ActionKind.TOOL_RESULT: RESULT_CHARS,
+    ActionKind.THINKING: THOUGHT_CHARS,
+    ActionKind.TEXT: TEXT_CHARS,
+}
+_STEP_KINDS = {
+    ActionKind.TOOL_CALL: StepKind.CALL,
+    ActionKind.TOOL_RESULT: StepKind.RESULT,
+    ActionKind.THINKING: StepKind.THOUGHT,
+    ActionKind.TEXT: StepKind.TEXT,
+}
+
+
+def _detail(action: Action) -> str:
+    return truncate(action.detail, _DETAIL_CHARS[action.kind])
+
+
 def describe(action: Action) -> str:
     """What the action was, in a few words, without its time."""
     match action.kind:
         case ActionKind.TOOL_CALL:
-            arguments = truncate(action.detail, ARGUMENT_CHARS)
-            return f"called {action.tool} {arguments}".rstrip()
+            return f"called {action.tool} {_detail(action)}".rstrip()
         case ActionKind.TOOL_RESULT:
             verb = "failed" if action.is_error else "returned"
-            return f"{action.tool} {verb}: {truncate(action.detail, RESULT_CHARS)}"
+            return f"{action.tool} {verb}: {_detail(action)}"
         case ActionKind.THINKING:
-            return f"thought: {truncate(action.detail, THOUGHT_CHARS)}"
+            return f"thought: {_detail(action)}"
         case ActionKind.TEXT:
-            return f"wrote: {truncate(action.detail, TEXT_CHARS)}"
+            return f"wrote: {_detail(action)}"
+
+
+def shown_actions(actions: Sequence[Action]) -> Sequence[Action]:
+    """The newest actions, as many as a prompt shows."""
+    return actions[-MAX_PROMPT_ACTIONS:]
 
 
 def format_actions(actions: Sequence[Action]) -> str:
-    shown = actions[-MAX_PROMPT_ACTIONS:]
+    shown = shown_actions(actions)
     lines = [f"[{clock_time(a.ts)}] {describe(a)}" for a in shown]
     hidden = len(actions) - len(shown)
     if hidden:
@@ -151,3 +175,28 @@ def user_prompt(
         ask = f"Your next line, or only {WAIT_SIGNAL} if there is nothing worth saying yet:"
     sections.append(ask)
     return "\n\n".join(sections)
+
+
+def subject(
+    actions: Sequence[Action],
+    history: Sequence[str],
+    *,
+    forced: bool = False,
+    final_status: str | None = None,
+) -> NarrationSubject:
+    """What `user_prompt` tells, as data: the same actions, cut the same way."""
+    steps = tuple(
+        Step(
+            kind=_STEP_KINDS[a.kind],
+            detail=_detail(a),
+            tool=a.tool,
+            failed=a.is_error,
+        )
+        for a in shown_actions(actions)
+    )
+    return NarrationSubject(
+        steps=steps,
+        earlier=tuple(history),
+        may_wait=not forced and final_status is None,
+        ended=final_status,
+    )

@@ -8,6 +8,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..conversation import Message
 from ..usage import Usage
+from .narration_subject import NarrationSubject
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,9 @@ class ProviderRequest:
     # with structured output holds the model to it (Claude: `output_config.format`); the text
     # is then the JSON object alone. The scripted model answers from it what no script says.
     response_schema: dict[str, Any] | None = None
+    # A narrator request's subject as data (the same steps its messages tell in prose), for a
+    # provider that answers from data rather than by reading prose (the scripted model).
+    narration: NarrationSubject | None = None
 
 
 # Neutral stream events. A stream yields any number of deltas, then exactly one StreamEnd.

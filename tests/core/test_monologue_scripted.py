@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from agentui.core.conversation import user_text
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import NarrationAsk, Narrator
 from agentui.core.providers.base import ProviderRequest, TextChunk
+from agentui.core.providers.narration_subject import StepKind
 from agentui.core.providers.scripted.narration import narrate
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
@@ -82,3 +86,30 @@ async def _text(provider: ScriptedProvider, req: ProviderRequest) -> str:
 
 def test_a_quote_leaves_markdown_marks_out() -> None:
     assert narrate(request(text("## Plan\n\n**Result:** done"))) == 'I wrote "Plan Result: done".'
+
+
+def test_it_narrates_what_the_request_declares_not_its_prose() -> None:
+    declared = request(call(), result(), thought("Done?"), history=("Earlier.",), forced=True)
+    subject = declared.narration
+    assert subject is not None
+    assert [(s.kind, s.tool, s.detail) for s in subject.steps] == [
+        (StepKind.CALL, "lookup", '{"query": "port"}'),
+        (StepKind.RESULT, "lookup", "found: 8080"),
+        (StepKind.THOUGHT, "", "Done?"),
+    ]
+    assert (subject.earlier, subject.may_wait, subject.ended) == (("Earlier.",), False, None)
+    # Prose that says something else entirely changes nothing: the line follows the data.
+    reworded = replace(declared, messages=[user_text("[12:00:00] thought: something else")])
+    assert narrate(reworded) == narrate(declared) == 'I used lookup and got "found: 8080".'
+
+
+def test_the_declared_steps_are_cut_as_the_prompt_shows_them() -> None:
+    long = "word " * 100
+    (step,) = request(result(detail=long)).narration.steps  # type: ignore[union-attr]
+    assert (
+        step.detail.endswith("…") and step.detail in request(result(detail=long)).messages[0].text
+    )
+
+
+def test_an_empty_result_says_nothing_came_back() -> None:
+    assert narrate(request(call(), result(detail=""))) == "I used lookup and got nothing back."
