@@ -302,9 +302,12 @@ class AgentUIApp(App[int]):
             self.tree_view.styles.min_width = 16 if narrow else None
 
     def _tick(self) -> None:
-        live = [a for a in self.model.agents.values() if a.status.is_live]
-        self.tree_view.relabel(live)
-        self._refresh_status()
+        """A second passed: only elapsed times move. The tree repaints its visible rows of
+        live agents and the status bar its clock; nothing here grows with the agents. (A
+        replay's elapsed time is the recording's span: its events redraw it.)"""
+        self.tree_view.tick()
+        if self.runtime is not None:
+            self.status_view.tick(self.clock.now())
 
     def _refresh_status(self) -> None:
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]

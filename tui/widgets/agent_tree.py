@@ -1,8 +1,10 @@
 """The agent tree: one node per agent with status, name, task, tokens and elapsed time.
 
-Nodes are added and relabelled in batches from the app's flush timer, never per event
-(adding one node per loop turn is quadratic in Textual's Tree). Status colours come from the
-theme's agent-* variables.
+Nodes are added in batches from the app's flush timer, never per event (adding one node per
+loop turn is quadratic in Textual's Tree). A row's label is drawn from the agent's view at paint
+time, so only rows on screen cost anything: a change repaints its row if it is visible, and the
+clock's tick repaints the visible rows of running agents. Nothing per tick or per change grows
+with the number of agents. Status colours come from the theme's agent-* variables.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.geometry import Region
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -80,7 +83,7 @@ def agent_label(agent: AgentView, now: float, palette: dict[str, str]) -> Text:
 
 
 class AgentTree(Tree[str]):
-    """Agents by parent. Node data is the agent id."""
+    """Agents by parent. Node data is the agent id; each row is drawn from its agent's view."""
 
     # The agent commands live here, where nobody types (space pauses/resumes instead of
     # folding a node); enter on a waiting agent goes to its question.
@@ -91,11 +94,13 @@ class AgentTree(Tree[str]):
     ]
 
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
+        self._clock = clock
+        self._agent_nodes: dict[str, TreeNode[str]] = {}
+        self._agents: dict[str, AgentView] = {}
+        self._widths: dict[str, int] = {}  # agent id -> its row's label width when last drawn
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]
         self.show_root = False
         self.guide_depth = 2
-        self._clock = clock
-        self._agent_nodes: dict[str, TreeNode[str]] = {}
 
     def _palette(self) -> dict[str, str]:
         return self.app.theme_variables if self.is_attached else {}
@@ -106,16 +111,57 @@ class AgentTree(Tree[str]):
             parent = self._agent_nodes.get(agent.parent_id or "", self.root)
             if parent is not self.root:
                 parent.allow_expand = True
+            self._agents[agent.id] = agent
+            label = agent_label(agent, now, palette)
+            self._widths[agent.id] = label.cell_len
             self._agent_nodes[agent.id] = parent.add(
-                agent_label(agent, now, palette), data=agent.id, expand=True, allow_expand=False
+                label, data=agent.id, expand=True, allow_expand=False
             )
 
     def relabel(self, agents: Iterable[AgentView]) -> None:
+        """These agents changed: their rows are drawn again when (and only if) on screen."""
         now, palette = self._clock(), self._palette()
         for agent in agents:
             node = self._agent_nodes.get(agent.id)
-            if node is not None:
-                node.set_label(agent_label(agent, now, palette))
+            if node is None:
+                continue
+            self._agents[agent.id] = agent
+            # What `node.label` reads. Not set_label: that posts a message per node.
+            node._label = agent_label(agent, now, palette)
+            self._repaint(node)
+
+    def tick(self) -> None:
+        """The clock moved: repaint the rows on screen whose elapsed time runs (live agents)."""
+        top = self.scroll_offset.y
+        for line in range(top, top + self.size.height):
+            node = self.get_node_at_line(line)
+            if node is None:
+                break
+            agent = self._agents.get(node.data or "")
+            if agent is not None and agent.status.is_live and agent.started_ts is not None:
+                self._repaint(node)
+
+    def _repaint(self, node: TreeNode[str]) -> None:
+        # A node's update count is part of its cached line's key: bumped, the row is drawn
+        # afresh when next shown, even if it is off screen now.
+        node._updates += 1
+        top = self.scroll_offset.y
+        if top <= node.line < top + self.size.height:
+            self.refresh(Region(0, node.line - top, self.size.width, 1))
+
+    def render_label(self, node: TreeNode[str], base_style: Style, style: Style) -> Text:
+        agent = self._agents.get(node.data or "")
+        if agent is not None:
+            node._label = agent_label(agent, self._clock(), self._palette())
+        text = super().render_label(node, base_style, style)
+        if agent is not None:
+            self._widths[agent.id] = text.cell_len
+        return text
+
+    def get_label_width(self, node: TreeNode[str]) -> int:
+        # Textual's default draws every label at each rebuild (every batch of new agents).
+        # The width last drawn is enough: this tree never scrolls sideways.
+        return self._widths.get(node.data or "", 0)
 
     def select_agent(self, agent_id: str, *, retry: bool = True) -> None:
         """Put the cursor on the agent's node, so the highlight and the agent keys agree."""

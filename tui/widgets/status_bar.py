@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -12,9 +14,51 @@ from ..view_model import RunViewModel
 from .agent_tree import format_elapsed
 
 NOTICE_CHARS = 48
+RUNNING = (AgentStatus.RUNNING, AgentStatus.MODIFIED)
+
+
+@dataclass(slots=True)
+class RunCounts:
+    """What the line says about the agents, counted in one pass over them."""
+
+    running: int = 0
+    paused: int = 0
+    done: int = 0
+    tokens: int = 0
+    cost: float | None = None  # None until some agent reports a cost
+    first_start: float | None = None
+
+    @classmethod
+    def of(cls, model: RunViewModel) -> RunCounts:
+        counts = cls()
+        costs = 0.0
+        priced = False
+        for agent in model.agents.values():
+            status = agent.status
+            if status in RUNNING:
+                counts.running += 1
+            elif status is AgentStatus.PAUSED:
+                counts.paused += 1
+            elif status.is_final:
+                counts.done += 1
+            counts.tokens += agent.tokens
+            if agent.cost_usd is not None:
+                costs += agent.cost_usd
+                priced = True
+            started = agent.started_ts
+            if started is not None and (counts.first_start is None or started < counts.first_start):
+                counts.first_start = started
+        counts.cost = costs if priced else None
+        return counts
 
 
 class StatusBar(Static):
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._counts = RunCounts()
+        self._parts: tuple[RunViewModel, str, str, str] | None = None
+        self._shown: Text | None = None
+
     def show(
         self,
         model: RunViewModel,
@@ -23,25 +67,32 @@ class StatusBar(Static):
         elapsed: float | None,
         notice: str = "",
     ) -> None:
-        agents = model.agents.values()
-        running = sum(a.status in (AgentStatus.RUNNING, AgentStatus.MODIFIED) for a in agents)
-        paused = sum(a.status is AgentStatus.PAUSED for a in agents)
+        self._counts = RunCounts.of(model)
+        self._parts = (model, provider, model_id, notice)
+        self._draw(elapsed)
+
+    def tick(self, now: float) -> None:
+        """The clock moved: only the elapsed time changes, so nothing is counted again."""
+        if self._parts is not None and self._counts.first_start is not None:
+            self._draw(now - self._counts.first_start)
+
+    def _draw(self, elapsed: float | None) -> None:
+        assert self._parts is not None
+        model, provider, model_id, notice = self._parts
+        counts = self._counts
         waiting = len(model.open_queries)
-        done = sum(a.status.is_final for a in agents)
-        tokens = sum(a.tokens for a in agents)
-        costs = [a.cost_usd for a in agents if a.cost_usd is not None]
         # The counts come first: a narrow terminal cuts the line from the right.
-        text = Text(f" running {running}")
-        if paused:
-            text.append(f"  paused {paused}")
+        text = Text(f" running {counts.running}")
+        if counts.paused:
+            text.append(f"  paused {counts.paused}")
         text.append(f"  waiting for you {waiting}", style="bold reverse" if waiting else "")
-        text.append(f"  done {done}")
+        text.append(f"  done {counts.done}")
         if model.always_allowed:
             allowed = ", ".join(visible_controls(tool) for tool in model.always_allowed)
             text.append(f"  always allowed: {allowed}", style="bold")
-        text.append(f"  │ {tokens:,} tok")
-        if costs:
-            text.append(f" ${sum(costs):.4f}")
+        text.append(f"  │ {counts.tokens:,} tok")
+        if counts.cost is not None:
+            text.append(f" ${counts.cost:.4f}")
         if model.narrator_tokens:
             text.append(f" (+{model.narrator_tokens:,} narrator)", style="dim")
         if elapsed is not None:
@@ -56,4 +107,6 @@ class StatusBar(Static):
         if model.last_error is not None:
             name, error = model.last_error
             text.append(f"  │ {visible_controls(f'{name}: {error}')}", style="bold red")
-        self.update(text)
+        if text != self._shown:  # most flushes change nothing here: no layout pass for them
+            self._shown = text
+            self.update(text)

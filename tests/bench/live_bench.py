@@ -1,0 +1,433 @@
+"""Benchmark of the live screen at scale (issue 14), headless with real rendering. Not a test.
+
+    .venv/bin/python tests/bench/live_bench.py [--quick] [--only keys,gc,streams,pause,startup,memory]
+
+Prints one JSON object (and a line per part on stderr as it goes).
+
+1. keys: 1,000 / 3,000 / 5,000 live root agents (100 streaming 5 chunks/s, the rest holding a
+   stream open), 120x40: a letter typed in the prompt, and arrow-down on the tree, each timed from
+   the key event handed to the app to the first rendered frame that shows its effect (the letter
+   in the box; the transcript switched to the next agent). p50/p95/max, app CPU, spawn rate.
+2. gc: every collection during part 1 timed with gc.callbacks: the longest pause per size.
+3. streams: 200 agents x 100 chunks/s for 10 s, the first agent selected: lag from a chunk's
+   event to the first frame after it (p95 <= 100 ms, max <= 300 ms), CPU (< 1 core).
+4. pause: under the load of 3, `p` on the selected agent: time from the key event to the last
+   chunk that agent emitted (p95 <= 20 ms).
+5. startup: exec -> the first full frame of `agentui` in a 120x40 pseudo-terminal, against a
+   bare Textual app (Static + Input) in the same harness (ratio <= 1.5), median of runs.
+6. memory: 4 M characters streamed over 100 agents in the app (a child process): peak RSS
+   (<= 120 MiB), beside the same app with no agent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import fcntl
+import gc
+import json
+import os
+import pty
+import random
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyte
+from textual import events
+from ui_bench import MultiProvider, PacedProvider, make_app, until
+
+from agentui.core.events import TextDelta
+
+SIZE = (120, 40)
+
+
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    """p50 / p95 / max of seconds, in milliseconds."""
+    if not values:
+        return {"n": 0, "p50": None, "p95": None, "max": None}
+    ordered = sorted(values)
+    return {
+        "n": len(ordered),
+        "p50": round(statistics.median(ordered) * 1000, 1),
+        "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 1),
+        "max": round(ordered[-1] * 1000, 1),
+    }
+
+
+class GcPauses:
+    """Every collection's duration, from gc.callbacks."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[float, int]] = []  # (seconds, generation)
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((time.perf_counter() - self._started, info["generation"]))
+
+    def __enter__(self) -> GcPauses:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def summary(self) -> dict[str, Any]:
+        longest = max(self.pauses, default=(0.0, -1))
+        return {
+            "collections": len(self.pauses),
+            "longest_ms": round(longest[0] * 1000, 1),
+            "longest_generation": longest[1],
+            "total_ms": round(sum(p for p, _ in self.pauses) * 1000, 1),
+            "tracked_objects": len(gc.get_objects()),
+            "frozen_objects": gc.get_freeze_count(),
+        }
+
+
+class FrameProbe:
+    """Times a key from the moment it is handed to the app to the first frame showing its
+    effect (`shown()` true when the frame is drawn)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.waiting: tuple[float, Callable[[], bool]] | None = None
+        self.latencies: list[float] = []
+        app.on_frame.append(self._frame)
+
+    def _frame(self, at: float) -> None:
+        if self.waiting is not None and self.waiting[1]():
+            self.latencies.append(at - self.waiting[0])
+            self.waiting = None
+
+    async def press(self, key: str, character: str | None, shown: Callable[[], bool]) -> None:
+        event = events.Key(key, character)
+        event.set_sender(self.app)
+        self.waiting = (time.perf_counter(), shown)
+        self.app._driver.send_message(event)
+        await until(lambda: self.waiting is None, safety_s=30)
+
+
+def streaming_provider(streaming: int, chunks_per_s: float) -> MultiProvider:
+    """Agents a1..a{streaming} stream `chunks_per_s` for ever; the others hold a stream open."""
+    counter = iter(range(10**9))
+
+    def make() -> PacedProvider:
+        if next(counter) < streaming:
+            return PacedProvider(["word "] * 10**6, per_tick=1, tick_s=1 / chunks_per_s, hold=True)
+        return PacedProvider(["x"], per_tick=1, tick_s=0.0, hold=True)
+
+    return MultiProvider(make)
+
+
+async def spawn(app: Any, count: int) -> float:
+    """Start `count` roots in batches (as a burst would arrive); returns roots/s of start()."""
+    spent = 0.0
+    for first in range(0, count, 250):
+        began = time.perf_counter()
+        for index in range(first, min(count, first + 250)):
+            app.runtime.start(f"agent {index} works on its part of the job")
+        spent += time.perf_counter() - began
+        await asyncio.sleep(0)
+    await until(lambda: len(app.tree_view._agent_nodes) == count, safety_s=300)
+    return count / spent
+
+
+# -- 1 + 2. keys and gc --------------------------------------------------------------------------
+
+
+async def keys_at(count: int, presses: int) -> dict[str, Any]:
+    app = make_app(streaming_provider(min(100, count), 5.0))
+    rng = random.Random(count)
+    async with app.run_test(size=SIZE):
+        rate = await spawn(app, count)
+        await asyncio.sleep(1.5)  # every agent streaming or holding
+        probe = FrameProbe(app)
+        with GcPauses() as pauses:
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+            app.prompt_view.focus()
+            await asyncio.sleep(0.1)
+            typing: list[float] = []
+            for index in range(presses):
+                letter = "abcdefghij"[index % 10]
+                before = len(app.prompt_view.text)
+                await probe.press(letter, letter, lambda b=before: len(app.prompt_view.text) > b)
+                await asyncio.sleep(rng.uniform(0.05, 0.25))
+            typing, probe.latencies = probe.latencies, []
+            app.prompt_view.clear()
+            app.tree_view.focus()
+            await asyncio.sleep(0.1)
+            for _ in range(presses):
+                before = app.transcript_view.source
+                await probe.press("down", None, lambda b=before: app.transcript_view.source != b)
+                await asyncio.sleep(rng.uniform(0.05, 0.25))
+            arrows = probe.latencies
+            cpu = time.process_time() - cpu0
+            wall = time.perf_counter() - wall0
+            gc_summary = pauses.summary()
+    return {
+        "agents": count,
+        "streaming": min(100, count),
+        "spawn_roots_per_s": round(rate),
+        "typing_ms": percentiles(typing),
+        "arrow_down_ms": percentiles(arrows),
+        "cpu_cores": round(cpu / wall, 3),
+        "gc": gc_summary,
+    }
+
+
+# -- 3 + 4. many streams, and pause under them ---------------------------------------------------
+
+
+async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[str, Any]:
+    app = make_app(streaming_provider(agents, 100.0))
+    lags: list[float] = []
+    pending: list[float] = []
+    last_chunk: dict[str, float] = {}
+    result: dict[str, Any] = {}
+    async with app.run_test(size=SIZE):
+        assert app.runtime is not None
+        original_flush = app.flush_events
+
+        def flush() -> None:
+            events_ = app._events
+            if events_ is not None:
+                batch = events_.drain()
+                for event in batch:
+                    if isinstance(event, TextDelta):
+                        last_chunk[event.agent_id] = event.ts
+                        if event.agent_id == "a1":
+                            pending.append(event.ts)
+                app._backlog.extend(batch)
+            original_flush()
+
+        def frame(at: float) -> None:
+            lags.extend(at - ts for ts in pending)
+            pending.clear()
+
+        app.flush_events = flush  # type: ignore[method-assign]
+        for timer in app._timers:
+            if getattr(timer, "_callback", None) == original_flush:
+                timer.stop()
+        app.set_interval(1 / 20, flush)
+        app.on_frame.append(frame)
+        for index in range(agents):
+            app.runtime.start(f"stream {index}")
+        await asyncio.sleep(1.0)  # every agent streaming before measuring
+        lags.clear()
+        with GcPauses() as gcs:
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+            await asyncio.sleep(seconds)
+            cpu = time.process_time() - cpu0
+            wall = time.perf_counter() - wall0
+            gc_streams = gcs.summary()
+        result["streams"] = {
+            "agents": agents,
+            "chunks_per_s_per_agent": 100,
+            "seconds": seconds,
+            "lag_ms": percentiles(lags),
+            "cpu_cores": round(cpu / wall, 3),
+            "gc": gc_streams,
+        }
+        # 4. p on the selected agent (a1, the first), then r, many times, under the same load.
+        app.tree_view.focus()
+        await until(lambda: app.selected_id == "a1")
+        latencies: list[float] = []
+        rng = random.Random(4)
+        for _ in range(pauses_n):
+            pressed = time.perf_counter()
+            event = events.Key("p", "p")
+            event.set_sender(app)
+            app._driver.send_message(event)
+            await asyncio.sleep(0.3)  # long enough for anything still in flight to land
+            await until(lambda: str(app.model.agents["a1"].status) == "paused")
+            latencies.append(max(0.0, last_chunk.get("a1", 0.0) - pressed))
+            app.runtime.resume("a1")
+            await until(lambda: last_chunk.get("a1", 0.0) > pressed + 0.3)
+            await asyncio.sleep(rng.uniform(0.05, 0.2))
+        result["pause"] = {
+            "under": f"{agents} agents x 100 chunks/s",
+            "key_to_last_chunk_ms": percentiles(latencies),
+        }
+    return result
+
+
+# -- 5. start-up ---------------------------------------------------------------------------------
+
+BARE_APP = """
+from textual.app import App
+from textual.widgets import Input, Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("bare app ready")
+        yield Input(placeholder="type here")
+
+Bare().run()
+"""
+
+
+def first_frame_s(argv: list[str], env: dict[str, str], marks: list[str]) -> float:
+    """exec -> every mark on the pseudo-terminal's screen; the child is killed after."""
+    columns, rows = SIZE
+    began = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvpe(argv[0], argv, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    screen = pyte.Screen(columns, rows)
+    stream = pyte.ByteStream(screen)
+    shown_at = None
+    deadline = began + 30
+    while time.perf_counter() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            stream.feed(chunk)
+            text = "\n".join(screen.display)
+            if all(mark in text for mark in marks):
+                shown_at = time.perf_counter()
+                break
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    if shown_at is None:
+        raise TimeoutError(f"never showed {marks}")
+    return shown_at - began
+
+
+def startup(runs: int) -> dict[str, Any]:
+    home = Path(tempfile.mkdtemp(prefix="agentui-bench-"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env |= {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "TERM": "xterm-256color",
+        "COLUMNS": str(SIZE[0]),
+        "LINES": str(SIZE[1]),
+    }
+    bare = home / "bare.py"
+    bare.write_text(BARE_APP)
+    agentui = [str(Path(sys.executable).with_name("agentui")), "--no-session"]
+    # The app's full first frame: the panes' titles, the status bar and the footer.
+    app_marks = ["agents", "transcript", "offline scripted model", "Help"]
+    ours, theirs = [], []
+    for _ in range(runs):
+        theirs.append(first_frame_s([sys.executable, str(bare)], env, ["bare app ready"]))
+        ours.append(first_frame_s(agentui, env, app_marks))
+    app_s, bare_s = statistics.median(ours), statistics.median(theirs)
+    return {
+        "runs": runs,
+        "agentui_first_frame_s": round(app_s, 3),
+        "bare_textual_first_frame_s": round(bare_s, 3),
+        "ratio": round(app_s / bare_s, 2),
+        "agentui_all_s": [round(s, 3) for s in ours],
+        "bare_all_s": [round(s, 3) for s in theirs],
+    }
+
+
+# -- 6. memory -----------------------------------------------------------------------------------
+
+
+async def _memory_child(agents: int, chars: int) -> dict[str, Any]:
+    per_agent = chars // agents
+    piece = "lorem ipsum dolor si"  # 20 characters a chunk
+    provider = MultiProvider(
+        lambda: PacedProvider([piece] * (per_agent // len(piece)), per_tick=50, tick_s=0.0)
+    )
+    app = make_app(provider)
+    async with app.run_test(size=SIZE):
+        assert app.runtime is not None
+        idle_rss = _rss()["VmRSS"]
+        for index in range(agents):
+            app.runtime.start(f"stream {index}")
+
+        def done() -> bool:
+            agents_ = app.model.agents.values()
+            return len(agents_) == agents and all(a.status.is_final for a in agents_)
+
+        await until(done)
+        await asyncio.sleep(0.5)
+        gc.collect()
+        rss = _rss()
+    return {
+        "agents": agents,
+        "chars": chars,
+        "idle_app_rss_mib": idle_rss,
+        "rss_mib": rss["VmRSS"],
+        "peak_rss_mib": rss["VmHWM"],
+    }
+
+
+def _rss() -> dict[str, float]:
+    values = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            values[key] = round(int(rest.split()[0]) / 1024, 1)
+    return values
+
+
+def memory(chars: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, "--memory-child", str(chars)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+async def main(quick: bool, only: set[str]) -> dict[str, Any]:
+    result: dict[str, Any] = {"bench": "agentui.tui.live"}
+
+    def say(part: str) -> None:
+        print(f"{part}: {json.dumps(result[part])}", file=sys.stderr, flush=True)
+
+    if "keys" in only or "gc" in only:
+        sizes = (300, 1000) if quick else (1000, 3000, 5000)
+        result["keys"] = [await keys_at(n, 15 if quick else 60) for n in sizes]
+        say("keys")
+    if "streams" in only or "pause" in only:
+        parts = await streams_and_pause(
+            50 if quick else 200, 3.0 if quick else 10.0, 5 if quick else 40
+        )
+        result.update(parts)
+        say("streams")
+        say("pause")
+    if "startup" in only:
+        result["startup"] = startup(3 if quick else 9)
+        say("startup")
+    if "memory" in only:
+        result["memory"] = memory(400_000 if quick else 4_000_000)
+        say("memory")
+    return result
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="a small, fast smoke run")
+    parser.add_argument("--only", default="keys,gc,streams,pause,startup,memory")
+    parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.memory_child:
+        print(json.dumps(asyncio.run(_memory_child(100, args.memory_child))))
+    else:
+        print(json.dumps(asyncio.run(main(args.quick, set(args.only.split(","))))))
