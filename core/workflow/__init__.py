@@ -1,5 +1,6 @@
 """The six-step human-in-the-loop workflow a root task runs by default in the app and `run`.
 
-Kept free of imports on purpose: the scripted provider and the event vocabulary import single
-modules of this package (decisions, notes, report) without pulling in the runtime.
+Kept free of imports on purpose: importing one module of it does not pull in the runtime. Nothing
+below it imports it: the types its events carry and the notes it writes live at the
+conversation's level (core/workflow_report.py, core/workflow_notes.py).
 """

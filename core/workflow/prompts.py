@@ -1,22 +1,15 @@
-"""What the six-step workflow says to the model: decision prompts and the notes it adds.
+"""What the six-step workflow says to the model: decision prompts, and its task for a subagent
+and its ask for the final answer.
 
-Notes go into the agent's conversation as text from the person's side, so the model (and the
-offline demo, which reads them back) sees what was asked, answered and found. The demo parses
-the markers below: change them here and the demo follows.
+The notes it adds to the conversation (the person's answers, the subagents started, their
+results) are values with their own text, in core/workflow_notes.py: a provider can read them
+back without importing the workflow.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
-
-# -- markers the offline demo reads back ------------------------------------------------------
-
-ASKED = "You asked the person: "
-ANSWERED = "The person answered: "
-DECLINED = "The person declined to answer. Use your best judgement and say what you assumed."
-RESULTS_HEADER = "Your subagents have finished. Their results follow."
-RESULT_HEADING = "### {name} ({status})"
 
 # -- decisions --------------------------------------------------------------------------------
 
@@ -56,12 +49,7 @@ INVALID = (
     "Answer again with only the JSON object, matching the schema."
 )
 
-# -- notes in the conversation ----------------------------------------------------------------
-
-SUBAGENTS_STARTED = (
-    "Subagents are exploring these parts of the task in parallel. Their results will come "
-    "back to you, so do not do their work yourself:\n{lines}"
-)
+# -- a subagent's task, the final answer ------------------------------------------------------
 
 CHILD_TASK = "{subquestion}\n\nThis is one part of a larger task that other agents handle: {task}"
 
@@ -74,16 +62,3 @@ SYNTHESIS = (
 
 def schema_text(schema: dict[str, Any]) -> str:
     return json.dumps(schema, separators=(",", ":"))
-
-
-def answer_note(question: str, answer: str | None) -> str:
-    reply = DECLINED if answer is None else f"{ANSWERED}{answer}"
-    return f"{ASKED}{question}\n{reply}"
-
-
-def results_note(results: list[tuple[str, str, str]]) -> str:
-    """`results` holds (name, status, text) per subagent."""
-    sections = [RESULTS_HEADER]
-    for name, status, text in results:
-        sections.append(f"{RESULT_HEADING.format(name=name, status=status)}\n{text}")
-    return "\n\n".join(sections)

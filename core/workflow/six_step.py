@@ -29,6 +29,14 @@ from ..events import WorkflowCompleted, WorkflowStepStarted
 from ..loop import AgenticLoop, LoopHost, LoopResult
 from ..subagent import SubagentOutcome
 from ..usage import Usage
+from ..workflow_notes import (
+    PersonAnswer,
+    StartedSubagent,
+    SubagentResult,
+    answer_note,
+    results_note,
+    started_note,
+)
 from . import prompts
 from .decisions import (
     MAX_QUESTIONS_PER_ROUND,
@@ -96,7 +104,7 @@ class SixStepWorkflow:
         """Ask the person and put the exchange into the conversation, answered or declined."""
         answer = await self._runtime.ask_user(self._agent_id, question, kind)
         self._questions.append(QuestionReport(step=step, question=question, answer=answer))
-        self._loop.conversation.add_user_note(prompts.answer_note(question, answer))
+        self._loop.conversation.add_user_note(answer_note(PersonAnswer(question, answer)))
         return answer
 
     # -- steps -----------------------------------------------------------------------------
@@ -123,7 +131,7 @@ class SixStepWorkflow:
         decision = await self._decisions.decide(SubquestionsDecision, prompt)
         # The task as it stands now: a modify may have replaced it since the start.
         current = self._control.node.user_content or task
-        started: list[str] = []
+        started: list[StartedSubagent] = []
         for subquestion in decision.subquestions:
             child_task = prompts.CHILD_TASK.format(subquestion=subquestion, task=current)
             try:
@@ -132,11 +140,9 @@ class SixStepWorkflow:
                 self._skipped.append(subquestion)  # a limit said no; the agent does it itself
                 continue
             self._children.append(handle)
-            started.append(f"- {self._runtime.node(handle).name}: {subquestion}")
+            started.append(StartedSubagent(self._runtime.node(handle).name, subquestion))
         if started:
-            self._loop.conversation.add_user_note(
-                prompts.SUBAGENTS_STARTED.format(lines="\n".join(started))
-            )
+            self._loop.conversation.add_user_note(started_note(started))
 
     async def _resolve(self, own: LoopResult) -> LoopResult:
         sources: list[str] = []
@@ -145,7 +151,7 @@ class SixStepWorkflow:
         outcomes = list(self._outcomes.values())
         if outcomes:
             self._loop.conversation.add_user_note(
-                prompts.results_note([(o.name, o.status, o.describe()) for o in outcomes])
+                results_note([SubagentResult(o.name, o.status, o.describe()) for o in outcomes])
             )
             sources.append("your subagents' results")
         decision = await self._decisions.decide(ResolutionDecision, prompts.RESOLUTION)

@@ -1,9 +1,12 @@
-"""core/ is the runtime alone: no module of it imports textual or the front ends."""
+"""The layers: core/ imports no front end; a lower layer never imports a higher one (providers
+and the event vocabulary import neither the workflow nor the monologue)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 # Run in a fresh interpreter: this test process has imported textual and tui already.
 IMPORT_ALL_OF_CORE = """
@@ -26,3 +29,82 @@ def test_no_core_module_imports_textual_or_tui() -> None:
     count, front = done.stdout.splitlines()
     assert int(count) > 50  # the walk found the whole package, subpackages included
     assert front == "", f"core imported front-end modules: {front}"
+
+
+# -- a lower layer never imports a higher one ---------------------------------------------------
+
+CORE = Path(__file__).resolve().parents[2] / "core"
+HIGHER = ("agentui.core.workflow", "agentui.core.monologue")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(CORE.parent).with_suffix("").parts
+    parts = ("agentui", "core", *parts[1:])
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module `path` names in an import statement (also under TYPE_CHECKING or inside a
+    function), relative imports resolved, `from x import y` counted as x and x.y."""
+    package = _module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def _higher(names: set[str]) -> list[str]:
+    return sorted(n for n in names if any(n == h or n.startswith(h + ".") for h in HIGHER))
+
+
+def test_the_import_reader_sees_relative_and_absolute_imports() -> None:
+    sample = CORE / "providers" / "scripted" / "demo.py"
+    names = _imports(sample)
+    assert "agentui.core.conversation" in names and "agentui.core.providers.base" in names
+    assert _higher({"agentui.core.workflow.prompts", "agentui.core.workflow_notes"}) == [
+        "agentui.core.workflow.prompts"
+    ]
+
+
+def test_no_provider_module_imports_the_workflow_or_the_monologue() -> None:
+    modules = sorted((CORE / "providers").rglob("*.py"))
+    assert len(modules) > 10  # every backend's subpackage, not just the top
+    found = {str(m.relative_to(CORE)): _higher(_imports(m)) for m in modules}
+    assert {m: names for m, names in found.items() if names} == {}
+
+
+def test_the_event_vocabulary_imports_neither_the_workflow_nor_the_monologue() -> None:
+    assert _higher(_imports(CORE / "events.py")) == []
+
+
+# Nor through what they import: in a fresh interpreter, loading every provider module and the
+# events loads no module of the workflow or the monologue.
+IMPORT_PROVIDERS_AND_EVENTS = """
+import importlib, pkgutil, sys
+import agentui.core.events
+import agentui.core.providers as providers
+for info in pkgutil.walk_packages(providers.__path__, "agentui.core.providers."):
+    importlib.import_module(info.name)
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def test_providers_and_events_load_nothing_of_the_workflow_or_the_monologue() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROVIDERS_AND_EVENTS],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "agentui.core.providers.scripted.demo" in loaded
+    assert _higher(loaded) == []

@@ -10,8 +10,11 @@ import anyio
 import pytest
 
 from agentui.core.clock import FrozenClock
+from agentui.core.conversation import user_text
 from agentui.core.errors import ScriptError
 from agentui.core.events import Event, ExecutionCancelled, QueryRaised, TextDelta
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.scripted.demo import demo_decision
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
@@ -304,6 +307,50 @@ async def test_demo_calls_other_tools_with_valid_sample_arguments() -> None:
     assert completed.result == "found: example query"  # type: ignore[attr-defined]
     assert of_type(events, "tool:error") == []
     assert "You left the focus to me" in (runtime.node(agent_id).result or "")
+
+
+def decision_request(decision: str, schema: dict[str, Any]) -> ProviderRequest:
+    return ProviderRequest(
+        model="scripted-1",
+        instructions="",
+        messages=[user_text("Plan a weekend in Lisbon")],
+        agent_id="a1",
+        agent_name="main",
+        purpose="decision",
+        decision=decision,
+        response_schema=schema,
+    )
+
+
+def test_demo_decisions_come_from_the_declared_name_and_schema() -> None:
+    """Yes to "clarify" and "subquestions", in whatever shape their schema asks; no to others."""
+    ask = {
+        "type": "object",
+        "properties": {
+            "unclear": {"type": "boolean", "default": False},
+            "ask": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]},
+        },
+    }
+    assert json.loads(demo_decision(decision_request("clarify", ask)).text) == {
+        "unclear": True,
+        "ask": 'For "Plan a weekend in Lisbon": what should I focus on, or avoid?',
+    }
+    split = {
+        "type": "object",
+        "properties": {"parts": {"type": "array", "items": {"type": "string"}, "maxItems": 1}},
+        "required": ["parts"],
+    }
+    assert json.loads(demo_decision(decision_request("subquestions", split)).text) == {
+        "parts": ['What matters most for "Plan a weekend in Lisbon"?']  # within maxItems
+    }
+    other = {
+        "type": "object",
+        "properties": {"uncertain": {"type": "boolean"}, "why": {"type": "string"}},
+        "required": ["uncertain"],
+    }
+    assert json.loads(demo_decision(decision_request("resolution", other)).text) == {
+        "uncertain": False
+    }
 
 
 # -- determinism and chunking ----------------------------------------------------------------

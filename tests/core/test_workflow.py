@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 import pytest
 
+from agentui.core import workflow_notes as notes
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import Message
 from agentui.core.errors import AgentUIError
@@ -22,7 +23,6 @@ from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool
 from agentui.core.tree import AgentStatus
-from agentui.core.workflow import prompts
 from agentui.core.workflow.report import WorkflowReport
 
 from .helpers import Recorder, is_type
@@ -148,13 +148,13 @@ async def test_the_workflow_runs_all_six_steps() -> None:
     # Step 4 saw the answers and knew about its subagents.
     own_turn = turns_of(provider, root)[0]
     seen = user_texts(own_turn.messages)
-    assert f"{prompts.ANSWERED}Lisbon" in seen and f"{prompts.ANSWERED}1000 EUR" in seen
+    assert f"{notes.ANSWERED}Lisbon" in seen and f"{notes.ANSWERED}1000 EUR" in seen
     assert "main.1: Find a venue" in seen and "main.2: Find catering" in seen
     # Step 6 collected both results and the final answer before writing the final answer.
     final_turn = turns_of(provider, root)[1]
     seen = user_texts(final_turn.messages)
     assert "Venue: the hall on the river." in seen and "Catering: tapas for twenty." in seen
-    assert f"{prompts.ANSWERED}Saturday" in seen
+    assert f"{notes.ANSWERED}Saturday" in seen
     # The subagents ran the plain loop on their subquestions, within the larger task.
     children = [runtime.node(c) for c in node.children]
     assert [(c.name, c.status) for c in children] == [
@@ -235,7 +235,7 @@ async def test_declining_the_clarification_goes_on_with_an_assumption() -> None:
     assert len(recorder.of("query:declined")) == 1
     node = runtime.node(root)
     assert node.status is S.COMPLETED and node.result == "Assumed Lisbon."
-    assert prompts.DECLINED in user_texts(turns_of(provider, root)[0].messages)
+    assert notes.DECLINED in user_texts(turns_of(provider, root)[0].messages)
     assert [(q.question, q.answer) for q in report_of(runtime).questions] == [("Which city?", None)]
 
 

@@ -1,31 +1,35 @@
 """The offline demo: turns the scripted model plays when it has no script.
 
 Deterministic from the request. A root agent asks the person one clarifying question (through
-`ask_user` when it is offered, unless the six-step workflow already asked), calls each other
-offered tool once with valid example arguments, then writes an answer that uses what it
-learned, and what its subagents found when they reported back. A subagent answers at once.
+`ask_user` when it is offered, unless the conversation already holds the person's answer to a
+question), calls each other offered tool once with valid example arguments, then writes an
+answer that uses what it learned, and what its subagents found when they reported back. A
+subagent answers at once.
 
-Under the six-step workflow the demo decides: the task is ambiguous (one question), nothing
-else is missing, two subquestions, and no uncertainty at the end.
+It reads the conversation's structure (roles, tool calls and results) and the workflow's notes
+as values (core/workflow_notes.py), never the workflow's wording. A structured decision is
+answered from what the request declares, its name and JSON Schema: the demo says yes to
+"clarify" and "subquestions", filling the schema with its own texts, and gives every other
+decision the least its schema allows ("no"). Under the six-step workflow that makes: the task is
+ambiguous (one question), nothing else is missing, two subquestions, no uncertainty at the end.
 """
 
 from __future__ import annotations
 
-import re
+import json
+from collections.abc import Callable
 
 from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from ...tools.ask_user import DECLINED
-from ...workflow import prompts as workflow_prompts
-from ...workflow.decisions import ClarifyDecision, Decision, SubquestionsDecision
+from ...workflow_notes import read_notes
 from ..base import ProviderRequest
-from .sample_args import sample_arguments
+from .sample_args import affirmative_instance, minimal_instance, sample_arguments
 from .script import ScriptedToolCall, Turn
 
 ASK_TOOL = "ask_user"
 # Tools the demo leaves alone: a handle for `wait` cannot be made up, and the workflow already
 # shows subagents at work.
 SKIPPED_TOOLS = {"fork", "wait"}
-_RESULT_HEADING = re.compile(r"^### (?P<name>\S+) \((?P<status>\w+)\)$")
 
 
 def _short(task: str, limit: int = 60) -> str:
@@ -37,17 +41,8 @@ def _used_tools(messages: list[Message]) -> set[str]:
     return {b.name for m in messages for b in m.content if isinstance(b, ToolUseBlock)}
 
 
-def _user_texts(messages: list[Message]) -> list[str]:
-    return [
-        b.text for m in messages if m.role == "user" for b in m.content if isinstance(b, TextBlock)
-    ]
-
-
-def _workflow_asked(messages: list[Message]) -> bool:
-    return any(text.startswith(workflow_prompts.ASKED) for text in _user_texts(messages))
-
-
 def _answer_from_person(messages: list[Message]) -> str | None:
+    """What the person answered: to an `ask_user` call, else to a question a workflow asked."""
     ask_ids = {
         b.id
         for m in messages
@@ -63,30 +58,15 @@ def _answer_from_person(messages: list[Message]) -> str | None:
                 and block.content != DECLINED
             ):
                 return block.content
-            if isinstance(block, TextBlock) and message.role == "user":
-                for line in block.text.splitlines():
-                    if line.startswith(workflow_prompts.ANSWERED):
-                        return line.removeprefix(workflow_prompts.ANSWERED)
-    return None
-
-
-def _subagents_working(messages: list[Message]) -> bool:
-    started = workflow_prompts.SUBAGENTS_STARTED.partition("{")[0]
-    return any(text.startswith(started) for text in _user_texts(messages))
+    answered = [a.answer for a in read_notes(messages).answers if a.answer is not None]
+    return answered[0] if answered else None
 
 
 def _subagent_results(messages: list[Message]) -> list[str]:
     """One line per subagent from the workflow's results note, if it came."""
-    lines: list[str] = []
-    for text in _user_texts(messages):
-        if not text.startswith(workflow_prompts.RESULTS_HEADER):
-            continue
-        for section in text.split("\n\n")[1:]:
-            heading, _, body = section.partition("\n")
-            match = _RESULT_HEADING.match(heading)
-            if match:
-                lines.append(f"- **{match['name']}** ({match['status']}): {_short(body, 80)}")
-    return lines
+    return [
+        f"- **{r.name}** ({r.status}): {_short(r.text, 80)}" for r in read_notes(messages).results
+    ]
 
 
 def _task(messages: list[Message]) -> str:
@@ -114,22 +94,25 @@ def _demo_arguments(name: str, schema: dict[str, object], short: str) -> dict[st
     return sample_arguments(schema)  # type: ignore[arg-type]
 
 
+# What the demo says yes to, with its own texts; any other decision gets "no".
+_AFFIRMED: dict[str, Callable[[str], list[str]]] = {
+    "clarify": lambda short: [f'For "{short}": what should I focus on, or avoid?'],
+    "subquestions": lambda short: [
+        f'What matters most for "{short}"?',
+        f'What could go wrong with "{short}"?',
+    ],
+}
+
+
 def demo_decision(request: ProviderRequest) -> Turn:
-    """The demo's answer to one of the workflow's structured decisions."""
-    short = _short(_task(request.messages))
-    decision: Decision | None = None
-    if request.decision == "clarify":
-        question = f'For "{short}": what should I focus on, or avoid?'
-        decision = ClarifyDecision(ambiguous=True, question=question)
-    elif request.decision == "subquestions":
-        decision = SubquestionsDecision(
-            subquestions=[
-                f'What matters most for "{short}"?',
-                f'What could go wrong with "{short}"?',
-            ]
-        )
-    # Anything else (blocking questions, the final resolution): nothing to ask.
-    return Turn(text=decision.model_dump_json(exclude_none=True) if decision else "{}")
+    """The demo's answer to a structured decision, from its name and JSON Schema."""
+    schema = request.response_schema or {}
+    texts = _AFFIRMED.get(request.decision)
+    if texts is None:
+        value = minimal_instance(schema)
+    else:
+        value = affirmative_instance(schema, texts(_short(_task(request.messages))))
+    return Turn(text=json.dumps(value, separators=(",", ":")))
 
 
 def _subagent_turn(messages: list[Message]) -> Turn:
@@ -151,7 +134,8 @@ def demo_turn(request: ProviderRequest) -> Turn:
     short = _short(task)
     used = _used_tools(messages)
     offered = [t for t in request.tools if t.name not in used]
-    asked = ASK_TOOL in used or _workflow_asked(messages)
+    notes = read_notes(messages)
+    asked = ASK_TOOL in used or bool(notes.answers)
     if not asked and any(t.name == ASK_TOOL for t in offered):
         return Turn(
             thinking=f"The task is: {short}. Before I commit to an approach I want to know "
@@ -183,7 +167,7 @@ def demo_turn(request: ProviderRequest) -> Turn:
         else "You left the focus to me, so I kept to the essentials."
     )
     found = _subagent_results(messages)
-    if not found and _subagents_working(messages):
+    if not found and notes.started:
         # Step 4 of the workflow: the full answer comes once the subagents report back.
         return Turn(
             thinking="My subagents cover parts of this; I note my own part and wait for them.",

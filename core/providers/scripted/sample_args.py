@@ -2,7 +2,8 @@
 
 `sample_arguments` fills every property with an example (a tool call that shows something);
 `minimal_instance` gives the least a schema allows (required properties only, false, empty,
-the lowest number): for a workflow decision, the neutral answer ("no").
+the lowest number): for a workflow decision, the neutral answer ("no"); `affirmative_instance`
+says yes to what a schema asks (every flag true, its strings from given texts).
 """
 
 from __future__ import annotations
@@ -133,3 +134,37 @@ def _minimal(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
     if kind == "boolean":
         return False
     return None
+
+
+def affirmative_instance(schema: dict[str, Any], texts: list[str]) -> Any:
+    """A value that says yes to what `schema` asks: every flag true, every property set, its
+    strings taken from `texts` in order (a list of strings takes all that are left, within
+    its bounds). What is not a flag or a string is the least the schema allows."""
+    return _affirmative(schema, schema.get("$defs", {}), list(texts))
+
+
+def _affirmative(schema: dict[str, Any], defs: dict[str, Any], texts: list[str]) -> Any:
+    if "$ref" in schema:
+        return _affirmative(defs[schema["$ref"].rsplit("/", 1)[-1]], defs, texts)
+    if "const" in schema or "enum" in schema:
+        return _minimal(schema, defs)
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            options = [s for s in schema[key] if s.get("type") != "null"] or schema[key]
+            return _affirmative(options[0], defs, texts)
+    kind = schema.get("type", "object")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    if kind == "object":
+        properties: dict[str, Any] = schema.get("properties", {})
+        return {key: _affirmative(sub, defs, texts) for key, sub in properties.items()}
+    if kind == "array":
+        low = int(schema.get("minItems", 0))
+        high = int(schema.get("maxItems", max(low, len(texts))))
+        count = max(low, min(len(texts), high))
+        return [_affirmative(schema.get("items", {}), defs, texts) for _ in range(count)]
+    if kind == "string" and texts:
+        return texts.pop(0)
+    if kind == "boolean":
+        return True
+    return _minimal(schema, defs)
