@@ -48,6 +48,7 @@ from ui_bench import MultiProvider, PacedProvider, make_app, until
 from agentui.core.events import TextDelta
 
 SIZE = (120, 40)
+SIZES = (1000, 3000, 5000)
 
 
 def percentiles(values: list[float]) -> dict[str, float | None]:
@@ -253,7 +254,7 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             await until(lambda: str(app.model.agents["a1"].status) == "paused")
             latencies.append(max(0.0, last_chunk.get("a1", 0.0) - pressed))
             app.runtime.resume("a1")
-            await until(lambda: last_chunk.get("a1", 0.0) > pressed + 0.3)
+            await until(lambda at=pressed: last_chunk.get("a1", 0.0) > at + 0.3)
             await asyncio.sleep(rng.uniform(0.05, 0.2))
         result["pause"] = {
             "under": f"{agents} agents x 100 chunks/s",
@@ -400,7 +401,7 @@ async def main(quick: bool, only: set[str]) -> dict[str, Any]:
         print(f"{part}: {json.dumps(result[part])}", file=sys.stderr, flush=True)
 
     if "keys" in only or "gc" in only:
-        sizes = (300, 1000) if quick else (1000, 3000, 5000)
+        sizes = (300, 1000) if quick else SIZES
         result["keys"] = [await keys_at(n, 15 if quick else 60) for n in sizes]
         say("keys")
     if "streams" in only or "pause" in only:
@@ -425,8 +426,13 @@ if __name__ == "__main__":
     )
     parser.add_argument("--quick", action="store_true", help="a small, fast smoke run")
     parser.add_argument("--only", default="keys,gc,streams,pause,startup,memory")
+    parser.add_argument(
+        "--sizes", help="live agents for the keys part, e.g. 5000 (default 1000,3000,5000)"
+    )
     parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.sizes:
+        SIZES = tuple(int(n) for n in args.sizes.split(","))
     if args.memory_child:
         print(json.dumps(asyncio.run(_memory_child(100, args.memory_child))))
     else:
