@@ -40,6 +40,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
+from .gc_policy import CollectorPolicy
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
@@ -110,6 +111,7 @@ class AgentUIApp(App[int]):
         self._remember_theme = remember_theme
         self._theme_choice = theme  # from config or a flag; else the remembered one
         self.runtime: Runtime | None = None
+        self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.model = RunViewModel()
         self.selected_id: str | None = None  # the agent every agent key acts on
         self._select_when_shown: str | None = None
@@ -167,6 +169,7 @@ class AgentUIApp(App[int]):
         return {**super().get_theme_variable_defaults(), **AGENT_VARIABLES}
 
     async def on_mount(self) -> None:
+        self.collector.install()
         self._load_themes()
         self.tree_view.border_title = "agents"
         self.transcript_view.name_of = self._name_of
@@ -191,6 +194,9 @@ class AgentUIApp(App[int]):
         self.prompt_view.focus()  # home: keys typed before anything else are words
         if self._initial_task:
             self._start_task(self._initial_task)
+
+    def on_unmount(self) -> None:
+        self.collector.close()
 
     def _load_themes(self) -> None:
         themes, warnings = load_themes()
@@ -237,6 +243,7 @@ class AgentUIApp(App[int]):
         tree = self.tree_view
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)
+            self.collector.after_batch(len(changes.added), len(batch))
             if self._select_when_shown in changes.added:
                 self._select(self._select_when_shown)
                 self._select_when_shown = None
