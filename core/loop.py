@@ -61,12 +61,12 @@ from .turn import AssistantTurn, ToolCall, TurnBuilder
 from .usage import Usage
 
 
-class LoopHost(Protocol):
-    """What the loop needs from whoever runs it (the Runtime, per agent)."""
+class LoopHost(AgentServices, Protocol):
+    """What the loop needs from the agent it runs for (its AgentRun). The same object serves
+    the loop's tools (ToolContext.services)."""
 
     agent_id: str
     agent_name: str
-    services: AgentServices
 
     async def emit(self, cls: type[Event], **fields: Any) -> None:
         """Emit an event of this agent, first waiting while the agent is paused."""
@@ -353,7 +353,7 @@ class AgenticLoop:
                 if paused:
                     closed_by_pause.cancel()
 
-            unwatch = self.host.services.watch_pause(self.host.agent_id, close_on_pause)
+            unwatch = self.host.watch_pause(close_on_pause)
             try:
                 return await self._stream(request, builder, visible=visible)
             finally:
@@ -534,11 +534,11 @@ class AgenticLoop:
         timeout: float | None = self.limits.tool_timeout_s
         if item is not None:
             timeout = None if item.no_timeout else (item.timeout_s or timeout)
-        context = ToolContext(self.host.agent_id, call.id, self.iteration, self.host.services)
+        context = ToolContext(self.host.agent_id, call.id, self.iteration, self.host)
         if timeout is None:
             return await self.tools.execute(call.name, arguments, context)
         deadline = ActiveDeadline(timeout, self.host.active_seconds)
-        unwatch = self.host.services.watch_pause(self.host.agent_id, deadline.on_pause)
+        unwatch = self.host.watch_pause(deadline.on_pause)
         try:
             with deadline.scope:
                 return await self.tools.execute(call.name, arguments, context)

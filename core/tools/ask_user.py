@@ -18,7 +18,7 @@ async def ask_user(
 ) -> str:
     """Ask the person a question and wait for their answer. Use it only when you cannot go on
     without information that only they have. They may decline to answer."""
-    answer = await context.services.ask_user(context.agent_id, question, "question")
+    answer = await context.services.ask_user(question, "question")
     if answer is None:
         return DECLINED
     return answer

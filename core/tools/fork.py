@@ -24,7 +24,7 @@ async def fork_tool(
     """Start a subagent that works on `prompt` in parallel with you. Returns its handle at once;
     call `wait` with the handle to get its result. Use it for independent parts of your work."""
     try:
-        handle = context.services.fork(context.agent_id, prompt)
+        handle = context.services.fork(prompt)
     except AgentUIError as exc:
         raise ToolError(str(exc)) from None
     return f"started subagent {handle}; call wait with handle {handle!r} for its result"
@@ -38,7 +38,7 @@ async def wait_tool(
 ) -> str:
     """Wait for a subagent you forked to finish and return its result (or how it failed)."""
     try:
-        outcome = await context.services.join(context.agent_id, handle)
+        outcome = await context.services.join(handle)
     except AgentUIError as exc:
         raise ToolError(str(exc)) from None
     if not outcome.ok:

@@ -70,7 +70,6 @@ def python_tool(config: PythonToolConfig | None = None) -> Tool:
         sandbox = SandboxRun(
             limits,
             context.services,
-            context.agent_id,
             executable=config.executable,
             sandbox=choice,
         )

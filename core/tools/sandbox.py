@@ -111,14 +111,12 @@ class SandboxRun:
         self,
         limits: SandboxLimits,
         services: AgentServices,
-        agent_id: str,
         *,
         executable: str,
         sandbox: SandboxChoice,
     ) -> None:
         self._limits = limits
         self._services = services
-        self._agent_id = agent_id
         self._executable = executable
         self._sandbox = sandbox
         self._output = OutputCap(limits.max_output_bytes)
@@ -170,7 +168,7 @@ class SandboxRun:
             self.pid = self._pgid = process.pid
             process_guard.register(process.pid)
             started = process_guard.start_ticks(process.pid)
-        unwatch = self._services.watch_pause(self._agent_id, self._on_pause)
+        unwatch = self._services.watch_pause(self._on_pause)
         try:
             returncode = await self._supervise(process)
         finally:
@@ -286,19 +284,19 @@ class SandboxRun:
         except (ValueError, TypeError, KeyError):
             return {"id": None, "ok": False, "error": "a request that is not valid JSON"}
         reply: dict[str, Any] = {"id": request.get("id"), "ok": True}
-        services, agent_id = self._services, self._agent_id
+        services = self._services
         try:
             if op == "fork":
-                reply["value"] = services.fork(agent_id, str(request["prompt"]))
+                reply["value"] = services.fork(str(request["prompt"]))
             elif op == "wait":
-                outcome = await services.join(agent_id, str(request["handle"]))
+                outcome = await services.join(str(request["handle"]))
                 if outcome.ok:
                     reply["value"] = outcome.describe()
                 else:
                     reply.update(ok=False, error=outcome.describe())
             elif op == "ask_user":
                 question = str(request["question"])
-                reply["value"] = await services.ask_user(agent_id, question, "question")
+                reply["value"] = await services.ask_user(question, "question")
             else:
                 reply.update(ok=False, error=f"unknown request {op!r}")
         except AgentUIError as exc:

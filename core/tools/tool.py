@@ -16,22 +16,22 @@ from ..validation import describe_errors
 
 
 class AgentServices(Protocol):
-    """What the runtime offers a running tool (implemented by Runtime)."""
+    """What a running tool may ask of the agent that called it (implemented by AgentRun)."""
 
-    async def ask_user(self, agent_id: str, prompt: str, kind: str = "question") -> str | None:
+    async def ask_user(self, prompt: str, kind: str = "question") -> str | None:
         """Ask the person and wait; None when they decline."""
         ...
 
-    def fork(self, parent_id: str, prompt: str) -> str:
-        """Start a subagent of `parent_id` on `prompt`; its handle. Raises AgentUIError when a
-        limit (depth, live children) refuses it."""
+    def fork(self, prompt: str) -> str:
+        """Start a subagent on `prompt`; its handle. Raises AgentUIError when a limit (depth,
+        live children) refuses it."""
         ...
 
-    async def join(self, caller_id: str, handle: str) -> SubagentOutcome:
-        """Wait for a subagent of `caller_id` to end. Raises AgentUIError for a bad handle."""
+    async def join(self, handle: str) -> SubagentOutcome:
+        """Wait for a subagent of this agent to end. Raises AgentUIError for a bad handle."""
         ...
 
-    def watch_pause(self, agent_id: str, listener: Callable[[bool], None]) -> Callable[[], None]:
+    def watch_pause(self, listener: Callable[[bool], None]) -> Callable[[], None]:
         """Be told (True/False) when the agent pauses and resumes; returns the unsubscribe."""
         ...
 

@@ -21,12 +21,10 @@ answer to goes on with its neutral answer, with a notice; only a failed answer (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..control import AgentControl
+from ..agent_run import AgentRun
 from ..errors import AgentUIError
 from ..events import WorkflowCompleted, WorkflowStepStarted
-from ..loop import AgenticLoop, LoopHost, LoopResult
+from ..loop import AgenticLoop, LoopResult
 from ..subagent import SubagentOutcome
 from ..usage import Usage
 from ..workflow_notes import (
@@ -49,30 +47,19 @@ from .decisions import (
 from .report import ChildReport, QuestionReport, QuestionStep, WorkflowReport
 from .structured import DecisionMaker
 
-if TYPE_CHECKING:
-    from ..runtime import Runtime
-
 MAX_ROUNDS = 3  # of blocking questions (step 2)
 
 
 class SixStepWorkflow:
-    def __init__(
-        self, runtime: Runtime, host: LoopHost, loop: AgenticLoop, control: AgentControl
-    ) -> None:
-        self._runtime = runtime
-        self._host = host
+    def __init__(self, agent: AgentRun, loop: AgenticLoop) -> None:
+        self._agent = agent
         self._loop = loop
-        self._control = control
-        self._decisions = DecisionMaker(host, loop)
+        self._decisions = DecisionMaker(agent, loop)
         self._questions: list[QuestionReport] = []
         self._children: list[str] = []
         self._skipped: list[str] = []
         self._outcomes: dict[str, SubagentOutcome] = {}
         self.report: WorkflowReport | None = None
-
-    @property
-    def _agent_id(self) -> str:
-        return self._host.agent_id
 
     async def run(self, task: str) -> LoopResult:
         await self._loop.begin(task)
@@ -90,19 +77,19 @@ class SixStepWorkflow:
         except BaseException:
             # Failed or stopped: subagents working for this run have no one to report to.
             for handle in self._children:
-                self._runtime.stop_subagent(handle, "its parent stopped before it finished")
+                self._agent.stop_subagent(handle, "its parent stopped before it finished")
             raise
         answer = await self._loop.finish(final.text)
         self.report = self._build_report(answer)
-        await self._host.emit(WorkflowCompleted, report=self.report)
+        await self._agent.emit(WorkflowCompleted, report=self.report)
         return LoopResult(answer, self._loop.iteration, final.stop_reason)
 
     async def _step(self, number: int, name: str) -> None:
-        await self._host.emit(WorkflowStepStarted, step=number, name=name)
+        await self._agent.emit(WorkflowStepStarted, step=number, name=name)
 
     async def _ask(self, step: QuestionStep, question: str, kind: str) -> str | None:
         """Ask the person and put the exchange into the conversation, answered or declined."""
-        answer = await self._runtime.ask_user(self._agent_id, question, kind)
+        answer = await self._agent.ask_user(question, kind)
         self._questions.append(QuestionReport(step=step, question=question, answer=answer))
         self._loop.conversation.add_user_note(answer_note(PersonAnswer(question, answer)))
         return answer
@@ -130,24 +117,24 @@ class SixStepWorkflow:
         prompt = prompts.SUBQUESTIONS.format(most=MAX_SUBQUESTIONS)
         decision = await self._decisions.decide(SubquestionsDecision, prompt)
         # The task as it stands now: a modify may have replaced it since the start.
-        current = self._control.node.user_content or task
+        current = self._agent.node.user_content or task
         started: list[StartedSubagent] = []
         for subquestion in decision.subquestions:
             child_task = prompts.CHILD_TASK.format(subquestion=subquestion, task=current)
             try:
-                handle = self._runtime.fork(self._agent_id, child_task)
+                handle = self._agent.fork(child_task)
             except AgentUIError:
                 self._skipped.append(subquestion)  # a limit said no; the agent does it itself
                 continue
             self._children.append(handle)
-            started.append(StartedSubagent(self._runtime.node(handle).name, subquestion))
+            started.append(StartedSubagent(self._agent.descendant(handle).name, subquestion))
         if started:
             self._loop.conversation.add_user_note(started_note(started))
 
     async def _resolve(self, own: LoopResult) -> LoopResult:
         sources: list[str] = []
         for handle in self._children:
-            self._outcomes[handle] = await self._runtime.join(self._agent_id, handle)
+            self._outcomes[handle] = await self._agent.join(handle)
         outcomes = list(self._outcomes.values())
         if outcomes:
             self._loop.conversation.add_user_note(
@@ -168,10 +155,10 @@ class SixStepWorkflow:
     # -- the report ------------------------------------------------------------------------
 
     def _build_report(self, answer: str) -> WorkflowReport:
-        node = self._runtime.node(self._agent_id)
+        node = self._agent.node
         children = [self._child_report(handle) for handle in self._children]
         total = Usage()
-        for member in self._runtime.subtree(self._agent_id):
+        for member in self._agent.subtree():
             total = total + member.usage
         return WorkflowReport(
             answer=answer,
@@ -181,12 +168,12 @@ class SixStepWorkflow:
             fallback_decisions=list(self._decisions.fallbacks),
             usage=node.usage,
             total_usage=total,
-            duration_s=self._control.active_seconds(),
-            interventions=list(self._control.interventions),
+            duration_s=self._agent.active_seconds(),
+            interventions=list(self._agent.interventions),
         )
 
     def _child_report(self, handle: str) -> ChildReport:
-        node = self._runtime.node(handle)
+        node = self._agent.descendant(handle)
         outcome = self._outcomes[handle]
         return ChildReport(
             id=handle,

@@ -8,6 +8,7 @@ from typing import Any
 import anyio
 import pytest
 
+from agentui.core.agent_run import AgentRun
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import (
     Conversation,
@@ -247,7 +248,9 @@ async def test_tool_receives_its_context() -> None:
     assert context.agent_id == node.id
     assert context.call_id == only(events, "tool:start").call.id
     assert context.iteration == 1
-    assert context.services is runtime
+    # The tool talks to its own agent: fork, wait and ask_user need no agent id.
+    assert isinstance(context.services, AgentRun)
+    assert context.services.agent_id == node.id
 
 
 # -- hooks -----------------------------------------------------------------------------------

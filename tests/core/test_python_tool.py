@@ -12,9 +12,9 @@ import anyio.to_thread
 import pytest
 
 from agentui.core.clock import FrozenClock
-from agentui.core.control import AgentControl
 from agentui.core.events import QueryRaised
 from agentui.core.limits import Limits
+from agentui.core.pause_gate import PauseGate
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
@@ -25,7 +25,7 @@ from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.sandbox import OutputCap
 from agentui.core.tools.sandbox_mode import choose_sandbox
-from agentui.core.tree import AgentNode, AgentStatus
+from agentui.core.tree import AgentStatus
 
 from ..processes import SANDBOXES, gone, marked, new_marker, parent, stopped, until
 from .helpers import Recorder
@@ -341,14 +341,15 @@ def test_output_cap_keeps_head_and_tail() -> None:
 
 
 async def test_pause_listeners_hear_pause_and_resume() -> None:
-    control = AgentControl(AgentNode(id="a1", name="main", task="t", created_at=0.0), FrozenClock())
+    gate = PauseGate()
     heard: list[bool] = []
-    control.pause()
-    stop = control.watch_pause(heard.append)
+    assert gate.close()
+    stop = gate.watch(heard.append)
     assert heard == [True], "told at once when already paused"
-    control.pause()  # already paused: nothing new
-    control.resume()
-    control.pause()
+    assert not gate.close()  # already paused: nothing new
+    assert gate.open()
+    assert not gate.open()
+    gate.close()
     stop()
-    control.resume()
+    gate.open()
     assert heard == [True, False, True]

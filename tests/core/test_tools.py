@@ -17,9 +17,9 @@ from agentui.core.tools.tool import Tool, ToolArgumentError, ToolContext, ToolEr
 
 
 class NoServices:
-    """Stands in for the runtime where no tool asks the person anything."""
+    """Stands in for the agent where no tool asks the person anything."""
 
-    async def ask_user(self, agent_id: str, prompt: str, kind: str = "question") -> str | None:
+    async def ask_user(self, prompt: str, kind: str = "question") -> str | None:
         raise AssertionError("no tool in these tests asks the person")
 
 

@@ -1,0 +1,102 @@
+"""One execution of an agent: the plain loop or the six-step workflow, and how it ends.
+
+It ends completed (with its result), failed (an error of a kind the front ends name), or, when
+its run was stopped or the runtime shut down, cancelled or deleted; it always ends with an event.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+import anyio
+import anyio.lowlevel
+
+from .agent_run import AgentRun
+from .errors import DecisionError, LimitExceededError, ProviderError, ToolFailedError
+from .events import ExecutionCancelled, ExecutionCompleted, ExecutionFailed, ExecutionStarted
+from .loop import AgenticLoop
+from .tree import AgentStatus
+from .workflow.six_step import SixStepWorkflow
+
+WorkflowName = Literal["plain", "six-step"]
+WORKFLOWS: tuple[WorkflowName, ...] = ("plain", "six-step")
+
+log = logging.getLogger("agentui.runtime")
+
+
+async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
+    """Run the agent on `task` (a follow-up run continues its conversation) until it ends."""
+    shared, node = run.shared, run.node
+    loop = AgenticLoop(
+        run,
+        shared.provider,
+        shared.tools,
+        shared.hooks,
+        shared.limits,
+        node.conversation,
+        streaming=shared.streaming,
+    )
+    execution_id = shared.ids.next("x")
+    runner = SixStepWorkflow(run, loop) if workflow == "six-step" else None
+    node.runs += 1
+    node.result = node.error = None
+    node.started_at = shared.clock.now()
+    node.ended_at = None
+    try:
+        with run.scope:
+            # A cancel or delete that came before the task ran ends it here, before any
+            # model call.
+            await anyio.lowlevel.checkpoint()
+            if node.status.is_final:  # a follow-up run of an ended agent
+                run.set_status(AgentStatus.RUNNING, "continued by the person")
+            run.begin_run()
+            run.settle("started")
+            await run.emit(ExecutionStarted, execution_id=execution_id, task=task, run=node.runs)
+            try:
+                result = await (runner.run(task) if runner is not None else loop.run(task))
+            except DecisionError as exc:
+                await _fail(run, execution_id, str(exc), "decision")
+            except LimitExceededError as exc:
+                await _fail(run, execution_id, str(exc), exc.limit)
+            except ProviderError as exc:
+                await _fail(run, execution_id, str(exc), "provider")
+            except ToolFailedError as exc:
+                await _fail(run, execution_id, str(exc), "tool")
+            except Exception as exc:
+                log.exception("agent %s failed unexpectedly", node.id)
+                await _fail(run, execution_id, f"{type(exc).__name__}: {exc}", "internal")
+            else:
+                node.result = result.text
+                if runner is not None and runner.report is not None:
+                    run.report = runner.report
+                await run.emit(
+                    ExecutionCompleted,
+                    execution_id=execution_id,
+                    result=result.text,
+                    iterations=result.iterations,
+                    duration_s=run.active_seconds(),
+                    stop_reason=result.stop_reason,
+                )
+                run.set_status(AgentStatus.COMPLETED, "finished")
+    finally:
+        # Reached on our own cancel/delete and when the whole runtime is torn down from
+        # outside (its task group cancelled): either way the agent ends with an event.
+        stop = run.stop
+        if node.status.is_live:
+            reason = stop.reason if stop is not None else "the runtime shut down"
+            shared.bus.emit(
+                ExecutionCancelled, node.id, reason=reason, partial_text=loop.partial_text
+            )
+            deleted = stop is not None and stop.delete
+            run.set_status(AgentStatus.DELETED if deleted else AgentStatus.CANCELLED, reason)
+        if node.status is not AgentStatus.DELETED:
+            run.report_unused()
+        run.gate.open()  # nothing waits at it any more; its listeners hear the resume
+        run.done.set()
+
+
+async def _fail(run: AgentRun, execution_id: str, error: str, kind: str) -> None:
+    run.node.error = error
+    await run.emit(ExecutionFailed, execution_id=execution_id, error=error, kind=kind)
+    run.set_status(AgentStatus.ERROR, error)

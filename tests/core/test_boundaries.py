@@ -1,0 +1,223 @@
+"""Boundaries between core's modules, checked from their source (no import is run):
+
+- no import cycle among core's modules, counting every import statement, those under
+  `if TYPE_CHECKING:` and inside functions too, and the package `__init__` that importing a
+  submodule runs;
+- the workflow knows the agent it runs for (its AgentRun), never the Runtime;
+- nothing reaches into another object's private attributes: `x._name` where x is not `self` or
+  `cls` only inside the class that defines `_name` (`other._x` in its own `__eq__`), and in the
+  few places listed in ALLOWED_PRIVATE, each with its reason.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parents[2] / "core"
+PACKAGE = "agentui.core"
+
+# (module, expression) -> why it may read a private name of something else.
+ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
+    ("core.termination", "os._exit"): "the standard library's exit without cleanup",
+    ("core.tools.sandbox_child", "os._exit"): "the standard library's exit without cleanup",
+    # EventBus and Subscription are one mechanism in one module: the bus fills a
+    # subscription's queue, a closing subscription takes itself off the bus. Neither door is
+    # for anyone else, so neither is public.
+    ("core.events", "subscription._push"): "the bus delivers into its own subscription",
+    ("core.events", "self._bus._unsubscribe"): "a subscription leaves the bus that made it",
+    # The module's factory finishes what it built before handing it out.
+    ("core.monologue.attach", "attached._attach"): "attach_monologue starts its own handle",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(CORE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["core", *parts])
+
+
+@cache
+def modules() -> dict[str, ast.Module]:
+    return {
+        module_name(path): ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for path in sorted(CORE.rglob("*.py"))
+    }
+
+
+def is_package(name: str) -> bool:
+    return (CORE.joinpath(*name.split(".")[1:]) / "__init__.py").exists()
+
+
+def imported(name: str, node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The core modules an import statement of module `name` loads (by name, not by running)."""
+    known = modules()
+    if isinstance(node, ast.Import):
+        targets = [alias.name for alias in node.names]
+    else:
+        if node.level:
+            package = name.split(".") if is_package(name) else name.split(".")[:-1]
+            package = package[: len(package) - (node.level - 1)]
+            base = ".".join([*package, *([node.module] if node.module else [])])
+        elif node.module is not None and node.module.startswith(PACKAGE):
+            base = "core" + node.module[len(PACKAGE) :]
+        else:
+            return []
+        # `from package import module` loads the module; `from module import name` the module.
+        targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
+    out: list[str] = []
+    for target in targets:
+        if target.startswith(PACKAGE):
+            target = "core" + target[len(PACKAGE) :]
+        if target not in known:
+            continue
+        # Importing a.b.c runs a/__init__ and a/b/__init__ first.
+        parts = target.split(".")
+        out.extend(".".join(parts[:n]) for n in range(2, len(parts) + 1))
+    return [t for t in out if t != name and not name.startswith(t + ".")]
+
+
+@cache
+def import_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {name: set() for name in modules()}
+    for name, tree in modules().items():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                graph[name].update(imported(name, node))
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for target in edges:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component: list[str] = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def test_the_graph_sees_core_whole() -> None:
+    graph = import_graph()
+    assert len(graph) > 50
+    assert "core.agent_run" in graph["core.runtime"]
+    assert "core.events" in graph["core.agent_run"]
+    # `from . import prompts` is an edge to the module; importing a submodule runs its package.
+    assert "core.workflow.prompts" in graph["core.workflow.six_step"]
+    assert {"core.providers", "core.providers.base"} <= graph["core.agent_run"]
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycle_in_core() -> None:
+    assert cycles(import_graph()) == []
+
+
+def test_the_workflow_does_not_import_the_runtime() -> None:
+    graph = import_graph()
+    for name, targets in graph.items():
+        if name.startswith("core.workflow"):
+            assert "core.runtime" not in targets, name
+
+
+def private_names(cls: ast.ClassDef) -> set[str]:
+    """Private names a class defines: methods, class attributes, `self._x = ...`."""
+    names: set[str] = set()
+    for node in ast.walk(cls):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+        ):
+            names.add(node.attr)
+    return {name for name in names if name.startswith("_")}
+
+
+def private_reaches(name: str, tree: ast.Module) -> list[str]:
+    """Every `x._name` in the module where x is not self/cls, outside a class that defines
+    `_name` itself (its methods may use another instance's: `other._x` in `__eq__`)."""
+    found: list[str] = []
+
+    def visit(node: ast.AST, own: set[str]) -> None:
+        if isinstance(node, ast.ClassDef):
+            own = private_names(node)
+        elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            dunder = node.attr.startswith("__") and node.attr.endswith("__")
+            on_self = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            expression = ast.unparse(node)
+            if not (dunder or on_self or node.attr in own or (name, expression) in ALLOWED_PRIVATE):
+                found.append(f"{name}:{node.lineno}: {expression}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, own)
+
+    visit(tree, set())
+    return found
+
+
+def test_no_module_reaches_into_another_s_privates() -> None:
+    found = [reach for name, tree in modules().items() for reach in private_reaches(name, tree)]
+    assert found == []
+
+
+def test_the_privacy_check_catches_a_reach() -> None:
+    source = """
+class Mine:
+    def __init__(self):
+        self._mine = 1
+
+    def same(self, other):
+        return other._mine == self._mine
+
+class Host:
+    def emit(self):
+        self._runtime._bus.emit()
+
+def use(mine):
+    return mine._mine
+"""
+    assert private_reaches("core.example", ast.parse(source)) == [
+        "core.example:11: self._runtime._bus",
+        "core.example:14: mine._mine",
+    ]
