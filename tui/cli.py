@@ -18,7 +18,6 @@ a screen opens, so headless runs and the other commands start fast.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import shutil
 import sys
@@ -30,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from agentui.core import __version__
 from agentui.core.config import (
     ConfigError,
     Flag,
@@ -50,7 +48,6 @@ from agentui.core.providers.anthropic.defaults import (
     MIN_THINKING_BUDGET,
 )
 from agentui.core.runtime import Runtime
-from agentui.core.session.export import EXPORT_FORMATS, export_session
 from agentui.core.session.reader import SessionLog, read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import open_for_resume
@@ -58,10 +55,10 @@ from agentui.core.session.store import LAST, find_session, list_sessions, sessio
 from agentui.core.terminal_text import visible_controls
 
 from .assemble import Assembly, RunOptions, build_provider, build_runtime, monologue_config, settle
-from .headless import Steer, run_headless
 
 if TYPE_CHECKING:
     from .app import AgentUIApp
+    from .headless import Steer
 
 
 def _thinking_budget(text: str) -> int:
@@ -183,7 +180,7 @@ def _app_parser() -> argparse.ArgumentParser:
         "run (headless), sessions, replay, export, config; `agentui COMMAND --help`.",
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
-    parser.add_argument("--version", action="version", version=f"agentui {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument(
         "--resume",
         nargs="?",
@@ -201,7 +198,19 @@ def _app_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Version(argparse.Action):
+    """--version: the installed version is looked up only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from agentui import core
+
+        print(f"agentui {core.__version__}")
+        parser.exit()
+
+
 def _steer(spec: str) -> Steer:
+    from .headless import Steer
+
     try:
         return Steer.parse(spec)
     except ValueError as exc:
@@ -293,7 +302,9 @@ def _warn(warnings: Sequence[str]) -> None:
 
 
 def _accepts(function: Callable[..., Any], parameter: str) -> bool:
-    return parameter in inspect.signature(function).parameters
+    from inspect import signature  # only for this check: not loaded on every start
+
+    return parameter in signature(function).parameters
 
 
 # -- headless ----------------------------------------------------------------------------------
@@ -308,6 +319,8 @@ def _run(argv: Sequence[str]) -> int:
         if assembly.notice:
             print(f"agentui: {assembly.notice}", file=sys.stderr)
         from agentui.core.termination import end_on_termination_signals
+
+        from .headless import run_headless
 
         def make_runtime() -> Runtime:
             runtime = build_runtime(assembly)
@@ -509,6 +522,8 @@ def _build_replay(args: argparse.Namespace) -> AgentUIApp:
 
 
 def _export(argv: Sequence[str]) -> int:
+    from agentui.core.session.export import EXPORT_FORMATS, export_session
+
     parser = argparse.ArgumentParser(
         prog="agentui export",
         description="Write a session's agent tree, every agent's transcript and the monologue.",

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -178,6 +177,10 @@ class AnswerBlock(EntryBlock):
         if len(text) == self._shown_length and self.entry.interrupted == self._shown_interrupted:
             return
         self._shown_length, self._shown_interrupted = len(text), self.entry.interrupted
+        # Here, not at the top: rich.markdown and markdown_it (~30 ms) wait for the first answer
+        # instead of delaying the first frame.
+        from rich.markdown import Markdown
+
         while True:
             cut = freeze_point(text[self._frozen :], PARAGRAPHS_PER_CHUNK, self._fence)
             if cut is None:

@@ -1,0 +1,145 @@
+"""The agent tree, status bar and GC policy keep per-change and per-tick work to what is on screen."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.geometry import Region
+
+from agentui.core.state import AgentState, RunState
+from agentui.core.tree import AgentStatus
+from agentui.tui.gc_policy import BURST, CollectorPolicy
+from agentui.tui.widgets.agent_tree import AgentTree
+from agentui.tui.widgets.status_bar import StatusBar
+
+pytestmark = pytest.mark.anyio
+
+ROWS = 10  # the tree's height on screen
+
+
+class CountingTree(AgentTree):
+    """Notes which agents' rows were drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(clock=lambda: 100.0)
+        self.drawn: list[str] = []
+
+    def render_label(self, node, base_style, style):  # type: ignore[no-untyped-def]
+        if node.data is not None:
+            self.drawn.append(node.data)
+        return super().render_label(node, base_style, style)
+
+
+class TreeApp(App[None]):
+    CSS = f"CountingTree {{ height: {ROWS}; }}"
+
+    def compose(self) -> ComposeResult:
+        yield CountingTree()
+        yield StatusBar()
+
+
+def agents(count: int) -> list[AgentState]:
+    return [
+        AgentState(
+            id=f"a{i}",
+            name=f"agent-{i}",
+            task=f"task {i}",
+            status=AgentStatus.RUNNING,
+            created_at=0.0,
+            first_started_at=40.0,
+        )
+        for i in range(count)
+    ]
+
+
+def screen_text(tree: AgentTree) -> str:
+    strips = tree.render_lines(Region(0, 0, tree.size.width, tree.size.height))
+    return "\n".join(strip.text for strip in strips)
+
+
+async def test_a_changed_agent_shows_its_new_label_without_a_tick() -> None:
+    app = TreeApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        tree = app.query_one(CountingTree)
+        (agent,) = agents(1)
+        tree.add_agents([agent])
+        await pilot.pause()
+        assert "● agent-0" in screen_text(tree)
+        agent.status = AgentStatus.PAUSED
+        tree.relabel([agent])
+        await pilot.pause()
+        assert "‖ agent-0" in screen_text(tree)
+        assert "‖ agent-0" in str(tree._agent_nodes["a0"].label)  # what readers of a node see
+
+
+async def test_a_row_off_screen_is_not_drawn_until_it_is_shown_and_then_is_fresh() -> None:
+    app = TreeApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        tree = app.query_one(CountingTree)
+        many = agents(100)
+        tree.add_agents(many)
+        await pilot.pause()
+        last = many[-1]
+        tree.drawn.clear()
+        last.status = AgentStatus.PAUSED
+        tree.relabel([last])
+        await pilot.pause()
+        assert last.id not in tree.drawn
+        tree.scroll_end(animate=False)
+        await pilot.pause()
+        assert last.id in tree.drawn
+        assert "‖ agent-99" in screen_text(tree)
+
+
+async def test_a_tick_draws_only_the_visible_rows_and_adding_draws_no_label() -> None:
+    app = TreeApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        tree = app.query_one(CountingTree)
+        tree.drawn.clear()
+        tree.add_agents(agents(1000))
+        await pilot.pause()
+        assert len(set(tree.drawn)) <= ROWS  # widths come from the last drawing, not a render
+        tree.drawn.clear()
+        tree.tick()
+        await pilot.pause()
+        assert 0 < len(tree.drawn) <= ROWS
+        assert "1m00s" in screen_text(tree)  # started at 40, the clock says 100
+
+
+async def test_the_status_bar_tick_moves_only_the_clock() -> None:
+    app = TreeApp()
+    async with app.run_test(size=(120, 20)) as pilot:
+        bar = app.query_one(StatusBar)
+        model = RunState()
+        for agent in agents(3):
+            model.agents[agent.id] = agent
+        model.agents["a2"].status = AgentStatus.PAUSED
+        bar.show(model, "prov", "m1", elapsed=5.0)
+        await pilot.pause()
+        assert "running 2  paused 1" in str(bar.render())
+        assert "│ 5s" in str(bar.render())
+        model.agents["a0"].status = AgentStatus.COMPLETED  # not counted again by a tick
+        bar.tick(now=100.0)  # first start 40
+        await pilot.pause()
+        assert "│ 1m00s" in str(bar.render())
+        assert "running 2  paused 1" in str(bar.render())
+
+
+def test_the_gc_policy_freezes_a_burst_and_gives_everything_back() -> None:
+    thresholds = gc.get_threshold()
+    policy = CollectorPolicy()
+    policy.install()
+    try:
+        assert gc.get_threshold() != thresholds
+        policy.after_batch(agents_added=BURST - 1, events=10)
+        assert policy.freezes == 0
+        policy.after_batch(agents_added=BURST, events=10)
+        assert policy.freezes == 1
+        assert gc.get_freeze_count() > 0
+    finally:
+        policy.close()
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == thresholds
+    assert policy._observe not in gc.callbacks
