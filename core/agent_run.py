@@ -92,7 +92,7 @@ class AgentRun:
         self.notes: list[Note] = []  # oldest first
         self.interventions: list[InterventionKind] = []  # applied to this agent, in order
         self.report: WorkflowReport | None = None  # of its six-step workflow, once completed
-        self._open_queries: set[str] = set()
+        self._asking = 0  # queries it waits on
         self._active: ActiveTime | None = None  # stands still while paused or asking
 
     # -- emission and the pause gate -----------------------------------------------------
@@ -141,7 +141,7 @@ class AgentRun:
             return
         if self.gate.paused:
             wanted = AgentStatus.PAUSED
-        elif self._open_queries:
+        elif self._asking:
             wanted = AgentStatus.AWAITING_USER
         elif self.modification is not None:
             wanted = AgentStatus.MODIFIED
@@ -163,7 +163,7 @@ class AgentRun:
 
     def _activity_changed(self, _paused: bool = False) -> None:
         active = self._active
-        inactive = self.gate.paused or bool(self._open_queries)
+        inactive = self.gate.paused or self._asking > 0
         if active is not None and inactive == active.running:
             active.suspend() if inactive else active.resume()
 
@@ -178,13 +178,12 @@ class AgentRun:
         """From now on every change of the conversation is a `conversation:changed`;
         `announce`: the conversation as it stands is one too (a new agent's first)."""
 
+        bus, agent_id = self.shared.bus, self.agent_id
+
+        # A function, not a bound method: copying a node (deepcopy) shares a function.
         def publish(keep: int, append: list[Message], instructions: str | None) -> None:
-            self.shared.bus.emit(
-                ConversationChanged,
-                self.agent_id,
-                keep=keep,
-                append=append,
-                instructions=instructions,
+            bus.emit(
+                ConversationChanged, agent_id, keep=keep, append=append, instructions=instructions
             )
 
         conversation = self.node.conversation
@@ -351,14 +350,14 @@ class AgentRun:
 
     async def _wait_for(self, query: Query) -> None:
         """Raise `query` and wait, as `awaiting_user`, until it is resolved."""
-        self._open_queries.add(query.id)
+        self._asking += 1
         self._activity_changed()
         self.shared.queries.raise_query(query)
         self.settle(f"waiting for the person ({query.kind})")
         try:
             await query.answered.wait()
         finally:
-            self._open_queries.discard(query.id)
+            self._asking -= 1
             self._activity_changed()
             stopped = not query.resolved
             self.shared.queries.withdraw(query)
