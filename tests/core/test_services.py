@@ -77,13 +77,14 @@ async def _until(subscription: Subscription, event_type: str) -> AsyncIterator[E
 async def test_adopted_agents_keep_their_state_and_can_be_continued() -> None:
     first = scripted_runtime(Turn(text="first answer"), Turn(text="second answer"))
     async with first:
+        told = first.subscribe(maxsize=None)
         root = first.start("task")
         await first.wait(root)
         child = first.start("sub", parent_id=root)
         await first.wait(child)
         saved = [first.node(root).model_copy(deep=True), first.node(child).model_copy(deep=True)]
         saved[1].status = S.RUNNING  # as if the session ended while it ran
-        last = first._bus.last_seq
+        last = told.drain()[-1].seq
 
     again = scripted_runtime(Turn(text="continued"), last_seq=last)
     async with again:

@@ -87,7 +87,7 @@ async def test_the_fold_gives_back_the_live_tree(tmp_path: Path) -> None:
     statuses = [n.status.value for n in state.agents.values()]
     assert statuses == ["completed", "completed", "error", "cancelled", "deleted"]
     assert state.status == "completed"
-    assert state.tokens == sum(n.usage.total_tokens for n in runtime._tree.nodes())
+    assert state.tokens == sum(runtime.node(i).usage.total_tokens for i in live["agents"])
 
 
 async def test_the_fold_gives_back_every_conversation_exactly(tmp_path: Path) -> None:
