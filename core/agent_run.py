@@ -92,8 +92,11 @@ class AgentRun:
         self.notes: list[Note] = []  # oldest first
         self.interventions: list[InterventionKind] = []  # applied to this agent, in order
         self.report: WorkflowReport | None = None  # of its six-step workflow, once completed
+        self.live_children = 0  # counted as they start and end: a fork never lists them
         self._asking = 0  # queries it waits on
         self._active: ActiveTime | None = None  # stands still while paused or asking
+        if node.parent_id is not None and node.status.is_live:
+            shared.runs[node.parent_id].live_children += 1
 
     # -- emission and the pause gate -----------------------------------------------------
 
@@ -131,6 +134,8 @@ class AgentRun:
         old = self.shared.tree.set_status(self.agent_id, new)
         if new.is_final:
             self.node.ended_at = self.shared.clock.now()
+        if old.is_live != new.is_live and self.node.parent_id is not None:
+            self.shared.runs[self.node.parent_id].live_children += 1 if new.is_live else -1
         self.shared.bus.emit(
             StatusChanged, self.agent_id, old=old.value, new=new.value, reason=reason
         )
@@ -379,11 +384,10 @@ class AgentRun:
                 f"cannot fork: a subagent of {node.name} would be at depth {depth}, "
                 f"and the limit is {limits.max_depth}",
             )
-        live = [c for c in node.children if tree.get(c).status.is_live]
-        if len(live) >= limits.max_live_children:
+        if (live := self.live_children) >= limits.max_live_children:
             raise LimitExceededError(
                 "max_live_children",
-                f"cannot fork: {node.name} already has {len(live)} running subagents, the "
+                f"cannot fork: {node.name} already has {live} running subagents, the "
                 f"limit; wait for one to finish first",
             )
         return self.shared.spawn(self.agent_id, prompt, name)

@@ -189,3 +189,32 @@ async def test_runtime_fork_and_join_directly() -> None:
     async with limited:
         with pytest.raises(LimitExceededError, match="would be at depth 1, and the limit is 0"):
             limited.fork(limited.start("r"), "no room")
+
+
+async def test_live_children_are_counted_as_they_start_and_end() -> None:
+    # main.2 is cancelled before its first model call; continued, it hangs mid-answer.
+    hangs = Turn(text="still working", hang_after_chunks=1)
+    script = Script(agents={"main.2": [hangs], "*": [Turn(text="done")]})
+    runtime, _ = build(script, limits=Limits(max_live_children=1))
+    async with runtime:
+        root = runtime.start("hold the children")
+        runtime.pause(root)  # live (paused) while its children come and go
+        first = runtime.fork(root, "one")
+        with pytest.raises(LimitExceededError, match="already has 1 running subagents"):
+            runtime.fork(root, "two")
+        await runtime.wait(first)
+        second = runtime.fork(root, "two")  # the first ended: room again
+        runtime.cancel(second)
+        await runtime.wait(second)
+        rec = Recorder(runtime)
+        runtime.send(second, "Go on.")  # a continued child is running again, and counts
+        await rec.wait_for(lambda e: e.agent_id == second and getattr(e, "new", "") == "running")
+        with pytest.raises(LimitExceededError):
+            runtime.fork(root, "three")
+        runtime.delete(second)  # deleted while running: room again, counted once
+        await runtime.wait(second)
+        third = runtime.fork(root, "three")
+        with pytest.raises(LimitExceededError, match="already has 1 running subagents"):
+            runtime.fork(root, "four")
+        runtime.cancel(root)
+        assert (await runtime.wait(third)).status is AgentStatus.CANCELLED
