@@ -237,6 +237,7 @@ class AgentRun:
         self.modification = change if self.modification is None else self.modification.then(change)
         if content is not None:
             node.user_content = content
+            node.task = content  # what it works on now: the tree and a fold of events agree
         node.user_comment = UserComment.MODIFY
         changed = " and ".join(
             part

@@ -37,6 +37,8 @@ from agentui.core.events import Event, Subscription
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
+from agentui.core.state import Change, RunState
+from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
@@ -45,7 +47,6 @@ from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
-from .view_model import BatchChanges, Entry, RunViewModel
 from .widgets.agent_tree import AgentTree
 from .widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock, QuestionBlock
 from .widgets.composer import Composer
@@ -112,7 +113,7 @@ class AgentUIApp(App[int]):
         self._theme_choice = theme  # from config or a flag; else the remembered one
         self.runtime: Runtime | None = None
         self.collector = CollectorPolicy()  # short GC pauses however many agents
-        self.model = RunViewModel()
+        self.model = RunState()  # the one fold, fed each flushed batch
         self.selected_id: str | None = None  # the agent every agent key acts on
         self._select_when_shown: str | None = None
         self.show_all = False  # transcript: every agent interleaved, or the selected one
@@ -239,7 +240,7 @@ class AgentUIApp(App[int]):
             batch, self._backlog = self._backlog + batch, []
         if not batch:
             return
-        changes = self.model.apply(batch)
+        changes = self.model.apply_all(batch)
         tree = self.tree_view
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)
@@ -264,7 +265,7 @@ class AgentUIApp(App[int]):
             self._quit_dialog.ask(self._quit_question())
         self._refresh_status()
 
-    def _questions_arrived(self, changes: BatchChanges) -> None:
+    def _questions_arrived(self, changes: Change) -> None:
         self.bell()
         takes_cursor = self.screen is self.screen_stack[0] and not self._person_is_busy()
         if self.screen is not self.screen_stack[0]:
@@ -272,7 +273,8 @@ class AgentUIApp(App[int]):
         elif takes_cursor:
             self.call_after_refresh(self._focus_question, changes.new_queries[0], False)
         shown = self.transcript_view.source in (ALL_AGENTS, self.selected_id)
-        first_agent = self.model.open_queries.get(changes.new_queries[0])
+        first = self.model.open_queries.get(changes.new_queries[0])
+        first_agent = first.agent_id if first is not None else None
         if takes_cursor and shown and first_agent in (self.selected_id, None):
             return  # the cursor is in its box already: a toast would only cover the screen
         raised = [q for q in changes.new_queries if q in self.model.open_queries]
@@ -284,7 +286,7 @@ class AgentUIApp(App[int]):
             )
         elif raised:
             (query_id,) = raised
-            agent = self.model.agents[self.model.open_queries[query_id]]
+            agent = self.model.agents[self.model.open_queries[query_id].agent_id]
             entry = self.model.entry_for_query(query_id)
             if entry is not None and entry.title == "approval":
                 self.notify(
@@ -431,9 +433,10 @@ class AgentUIApp(App[int]):
         return (self.tree_view, self.transcript_view, self.monologue_view)
 
     def _focus_question(self, query_id: str, switch: bool = True) -> None:
-        agent_id = self.model.open_queries.get(query_id)
-        if agent_id is None:
+        query = self.model.open_queries.get(query_id)
+        if query is None:
             return
+        agent_id = query.agent_id
         if switch:
             self._select(agent_id)
         transcript = self.transcript_view
@@ -728,12 +731,9 @@ class AgentUIApp(App[int]):
         if self.selected_id is None or self.runtime is None:
             return
         agent_id = self.selected_id
-        try:
-            data = self.runtime.agent(agent_id)
-        except AgentUIError as exc:
-            self.notify(str(exc), severity="warning")
+        agent = self.model.agents.get(agent_id)
+        if agent is None:
             return
-        content = data.get("user_content") or data["task"]
 
         def apply(change: Modification | None) -> None:
             if change is None or (change.instructions is None and change.content is None):
@@ -747,7 +747,7 @@ class AgentUIApp(App[int]):
                 )
 
         self._open_overlay(
-            ModifyScreen(data["name"], data["conversation"]["instructions"], content), apply
+            ModifyScreen(agent.name, agent.conversation.instructions, agent.task), apply
         )
 
     # -- other actions -------------------------------------------------------------------

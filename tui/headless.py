@@ -39,8 +39,16 @@ from agentui.core.events import (
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
+from agentui.core.state import RunState
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
+
+# Types text mode prints something for (the root's text, progress); see `_write`.
+PRINTED = (
+    AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
+    ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, QueryRaised,
+    MonologueGenerated,
+)  # fmt: skip
 
 
 class HeadlessPrinter:
@@ -52,12 +60,25 @@ class HeadlessPrinter:
     `visible_controls` first; JSON lines keep exact strings (JSON escapes control characters).
     """
 
-    def __init__(self, stdout: TextIO, stderr: TextIO, *, json_output: bool, root_id: str) -> None:
+    # What text mode leaves out: only the root's answer and the progress above are printed.
+    NOT_PRINTED = frozenset({
+        "agent:status", "approval:decided", "conversation:changed", "execution:paused",
+        "execution:resumed", "execution:start", "hook:error", "intervention:applied",
+        "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
+        "note:delivered", "note:queued", "query:answered", "query:declined", "thinking:delta",
+        "thinking:redacted", "tool:complete", "tool:detected", "tool:error", "tool:timeout",
+        "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
+    })  # fmt: skip
+
+    def __init__(
+        self, stdout: TextIO, stderr: TextIO, *, json_output: bool, root_id: str, state: RunState
+    ) -> None:
         self._out = stdout
         self._err = stderr
         self._json = json_output
         self._root = root_id
-        self._names: dict[str, str] = {}  # agent id -> the name people see (main.1)
+        self._state = state  # the run as folded so far: names people see (main.1)
+        self.unfolded: set[str] = set()  # event types met that no case prints or passes over
         self._attempt: list[str] = []  # the root's text streamed in the current model call
         # The root's latest reply without tool calls: its answer if the execution ends now,
         # progress if the root goes on (the six-step workflow takes more turns after one).
@@ -87,9 +108,7 @@ class HeadlessPrinter:
         if self._json:
             self._out.write(event.model_dump_json() + "\n")
             return
-        if isinstance(event, AgentSpawned):
-            self._names[event.agent_id] = event.name
-        name = self._names.get(event.agent_id, event.agent_id)
+        name = self._name(event.agent_id)
         if event.agent_id == self._root:
             self._root_text(event)
         if isinstance(event, LLMFailed | LLMAbandoned) and event.agent_id == self._root:
@@ -107,6 +126,12 @@ class HeadlessPrinter:
             self._progress(f"\n[{name}] question: {event.prompt}\n> ")
         elif isinstance(event, MonologueGenerated):
             self._progress(f"\n[{event.entry.agent_name}] {event.entry.text}\n")
+        elif not isinstance(event, PRINTED) and event.type not in self.NOT_PRINTED:
+            self.unfolded.add(event.type)
+
+    def _name(self, agent_id: str) -> str:
+        agent = self._state.agents.get(agent_id)
+        return agent.name if agent is not None else agent_id
 
     def _root_text(self, event: Event) -> None:
         """Follow the root's text: the answer to stdout, the rest to stderr in order."""
@@ -142,7 +167,7 @@ class HeadlessPrinter:
 
     def _say(self, text: str) -> None:
         if text.strip():
-            self._progress(f"\n[{self._names.get(self._root, self._root)}] {text}\n")
+            self._progress(f"\n[{self._name(self._root)}] {text}\n")
 
     def flush(self) -> None:
         if self.closed:
@@ -283,6 +308,7 @@ async def run_headless(
     lines: _StdinLines | None = None
     steering: _Steering | None = None
     reading = anyio.Lock()  # one question takes a line at a time, in the order they came
+    state = RunState(transcripts=False)  # the run as its events tell it
 
     async def answer(runtime: Runtime, query: QueryRaised) -> None:
         async with reading:
@@ -291,7 +317,7 @@ async def run_headless(
             else:
                 assert lines is not None
                 text = await lines.next_answer()
-        if any(q.id == query.query_id for q in runtime.open_queries()):
+        if query.query_id in state.open_queries:
             if text is None and not json_output:
                 what = "rejected" if query.choices else "declined"
                 stderr.write(f"(no answer: stdin has ended, so it is {what})\n")
@@ -303,21 +329,25 @@ async def run_headless(
         steering = _Steering(runtime, stderr, list(steers or []))
         lines = _StdinLines(stdin, steering)
         root_id = runtime.start(task)
-        printer = HeadlessPrinter(stdout, stderr, json_output=json_output, root_id=root_id)
+        printer = HeadlessPrinter(
+            stdout, stderr, json_output=json_output, root_id=root_id, state=state
+        )
         async with anyio.create_task_group() as answerers:
             done = False
             while not done and not printer.closed:
                 for event in await events.next_batch():
+                    state.apply(event)
                     printer.show(event)
                     if isinstance(event, AgentSpawned):
                         steering.spawned(event)
                     if isinstance(event, QueryRaised):
                         answerers.start_soon(answer, runtime, event)
                     if event.agent_id == root_id and event.type == "agent:status":
-                        done = runtime.node(root_id).status.is_final
+                        done = state.agents[root_id].status.is_final
                 printer.flush()
             answerers.cancel_scope.cancel()
-        node = runtime.node(root_id)
+        node = state.agents[root_id]
+        status = node.status  # as it ended (the shutdown cancels only the others)
         steering.report_unsent()
         if narration is not None and not printer.closed:
             with anyio.move_on_after(narration.config.timeout_s):
@@ -325,10 +355,11 @@ async def run_headless(
     if printer.closed:
         return 141  # as Unix tools do when their reader goes away
     for event in events.drain():  # the shutdown's own events (other agents cancelled)
+        state.apply(event)
         printer.show(event)
     printer.flush()
-    if node.status is AgentStatus.COMPLETED:
+    if status is AgentStatus.COMPLETED:
         return 0
-    reason = node.error or f"the agent ended as {node.status}"
+    reason = node.error or f"the agent ended as {status}"
     stderr.write(visible_controls(f"agentui: {node.name} did not complete: {reason}\n"))
     return 1

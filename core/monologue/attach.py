@@ -51,6 +51,22 @@ log = logging.getLogger("agentui.monologue")
 
 AgentFilter = Callable[[AgentNode], bool]
 
+# What a narrator is told of (see `_route`), and what it is not: the rest is the runtime's
+# bookkeeping, the person's side, or the monologue's own output.
+NARRATED = (
+    ThinkingDelta, LLMResponded, ToolStarted, ToolCompleted, ToolFailed, ToolTimedOut,
+    ExecutionCancelled, StatusChanged,
+)  # fmt: skip
+NOT_NARRATED = frozenset({
+    "agent:spawned", "approval:decided", "conversation:changed", "execution:complete",
+    "execution:error", "execution:paused", "execution:resumed", "execution:start", "hook:error",
+    "intervention:applied", "intervention:unused", "iteration:complete", "iteration:start",
+    "llm:abandoned", "llm:error", "llm:request", "monologue", "monologue:error",
+    "note:delivered", "note:queued", "query:answered", "query:declined", "query:raised",
+    "text:delta", "thinking:redacted", "tool:detected", "usage:updated", "workflow:decision",
+    "workflow:result", "workflow:step",
+})  # fmt: skip
+
 
 def attach_monologue(
     runtime: Runtime,
@@ -90,6 +106,7 @@ class AttachedMonologue:
         self._enabled = enabled
         self._services: dict[str, MonologueService] = {}
         self._skipped: set[str] = set()
+        self.unfolded: set[str] = set()  # event types met that are neither narrated nor passed over
         self._thinking: dict[str, tuple[float, list[str]]] = {}  # agent -> (ts, pieces)
         self._subscription: Subscription | None = None
         self._group: TaskGroup | None = None
@@ -177,8 +194,11 @@ class AttachedMonologue:
     # -- routing -------------------------------------------------------------------------
 
     def _route(self, event: Event) -> None:
-        if isinstance(event, MonologueGenerated | MonologueFailed):
-            return  # our own output
+        if event.type in NOT_NARRATED:
+            return
+        if not isinstance(event, NARRATED):
+            self.unfolded.add(event.type)  # a type the router has not been taught
+            return
         service = self._service_for(event)
         if service is None:
             return

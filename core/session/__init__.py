@@ -7,22 +7,22 @@
     recording.py    RecordingRuntime: a Runtime that attaches its writer when it starts
     store.py        where sessions live, their ids, listing (from summaries), `last`
     reader.py       loading a file (damaged lines are skipped with a warning naming each)
-    fold.py         events -> SessionState: the tree, transcripts, monologue
-    transcript.py   events -> an agent's transcript items (the screen's and the export's)
+    fold.py         a log -> core/state's RunState (the one fold), records of old formats too
     resume.py       a saved session back in a runtime; interrupted agents closed as cancelled
     export.py       Markdown and JSON
 
-The format (2): line 1 is a header (records.py), then events as `agentui run --json` prints
+The format (3): line 1 is a header (records.py), then events as `agentui run --json` prints
 them, except that each agent's consecutive deltas are merged per flush and a response or result
-that only repeats streamed text leaves it out, with conversation records between them. Format 1
-files (one line per delta, nothing left out) are read as well. API keys never enter any of it.
+that only repeats streamed text leaves it out. Conversations are events too
+(`conversation:changed`). Format 2 files (conversation records between the events) and format 1
+files (also one line per delta, nothing left out) are read as well. API keys never enter any of it.
 """
 
 from __future__ import annotations
 
 from .errors import SessionError
 from .export import EXPORT_FORMATS, export_session
-from .fold import INTERRUPTED, SessionFold, SessionState, fold_log, fold_session
+from .fold import fold_session
 from .reader import SessionLog, read_header, read_session
 from .recording import RecordingRuntime
 from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
@@ -33,22 +33,18 @@ from .writer import ContinuedSession, NewSession, SessionWriter
 __all__ = [
     "EXPORT_FORMATS",
     "FORMAT_VERSION",
-    "INTERRUPTED",
     "ContinuedSession",
     "ConversationRecord",
     "NewSession",
     "RecordingRuntime",
     "ResumePlan",
     "SessionError",
-    "SessionFold",
     "SessionHeader",
     "SessionInfo",
     "SessionLog",
-    "SessionState",
     "SessionWriter",
     "export_session",
     "find_session",
-    "fold_log",
     "fold_session",
     "list_sessions",
     "open_for_resume",

@@ -11,11 +11,12 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from ..state import RunState
+from ..state.transcript import TranscriptItem
 from ..terminal_text import visible_controls
 from ..tree import AgentNode
-from .fold import SessionState, fold_session
+from .fold import fold_session
 from .reader import SessionLog
-from .transcript import TranscriptItem
 
 ExportFormat = Literal["md", "json"]
 EXPORT_FORMATS: tuple[ExportFormat, ...] = ("md", "json")
@@ -32,7 +33,7 @@ def export_session(log: SessionLog, fmt: ExportFormat) -> str:
 # -- JSON ------------------------------------------------------------------------------------
 
 
-def to_json(log: SessionLog, state: SessionState) -> str:
+def to_json(log: SessionLog, state: RunState) -> str:
     agents: dict[str, Any] = {}
     for node in state.agents.values():
         data = node.with_history()
@@ -75,7 +76,7 @@ def _item_json(item: TranscriptItem) -> dict[str, Any]:
 # -- Markdown --------------------------------------------------------------------------------
 
 
-def to_markdown(log: SessionLog, state: SessionState) -> str:
+def to_markdown(log: SessionLog, state: RunState) -> str:
     header = log.header
     out: list[str] = [f"# Session {header.id}", ""]
     out.append(f"- Task: {_one_line(header.task)}")
@@ -115,7 +116,7 @@ def to_markdown(log: SessionLog, state: SessionState) -> str:
     return visible_controls("\n".join(out).rstrip("\n") + "\n")
 
 
-def _walk(state: SessionState) -> list[tuple[AgentNode, int]]:
+def _walk(state: RunState) -> list[tuple[AgentNode, int]]:
     """Every agent, depth first in spawn order, with its depth."""
     out: list[tuple[AgentNode, int]] = []
     stack = [(n, 0) for n in reversed(state.roots())]

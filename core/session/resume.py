@@ -31,10 +31,10 @@ from .. import events as ev
 from ..conversation import Message, TextBlock, ToolResultBlock
 from ..ids import IdSource
 from ..runtime import Runtime
-from ..tree import AgentNode
+from ..state import INTERRUPTED, AgentState, RunState
 from .delta_merge import merge_deltas
 from .errors import SessionError
-from .fold import INTERRUPTED, SessionState, fold_parts
+from .fold import fold_parts
 from .lock import is_locked
 from .reader import SessionLog, read_session
 from .store import find_session
@@ -48,7 +48,7 @@ NOT_RUN = "not run: the session ended"
 @dataclass(slots=True)
 class ResumePlan:
     log: SessionLog
-    state: SessionState  # after the closing events (no transcripts)
+    state: RunState  # after the closing events (no transcripts)
     closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
     interrupted: list[str]  # ids of the agents that were live when the session ended
     # Every saved event, each block's deltas in one piece, then the closing ones: what the app
@@ -94,12 +94,11 @@ def plan_resume(log: SessionLog) -> ResumePlan:
     # A block's text in one event, however many lines (or, in format 1, deltas) it took: the
     # fold here and the app's fold of the history each take it once.
     events = merge_deltas(log.events)
-    fold = fold_parts(events, log.conversations, transcripts=False)
-    state = fold.state
+    state = fold_parts(events, log.conversations, transcripts=False)
     interrupted = [node for node in state.agents.values() if node.status.is_live]
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
     closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))
-    fold.apply_all(closing)
+    state.apply_all(closing)
     interrupted_ids = [n.id for n in interrupted]
     return ResumePlan(log, state, closing, interrupted_ids, [*events, *closing])
 
@@ -115,7 +114,7 @@ def open_for_resume(reference: str) -> ResumePlan:
 
 
 def _closing_events(
-    state: SessionState, interrupted: list[AgentNode], streaming: dict[str, str], last_seq: int
+    state: RunState, interrupted: list[AgentState], streaming: dict[str, str], last_seq: int
 ) -> list[ev.Event]:
     closing: list[ev.Event] = []
     seq = last_seq

@@ -48,7 +48,7 @@ class SessionInfo:
     path: Path
     started: float
     task: str
-    # A SessionState.status, "running" while a process writes it, "damaged (N lines skipped)"
+    # A RunState.status, "running" while a process writes it, "damaged (N lines skipped)"
     # when lines were lost, or "unreadable".
     status: str
     agents: int

@@ -17,8 +17,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from .. import events as ev
+from ..state import RunState, run_status
 from ..tree import AgentStatus
-from .fold import SessionState, session_status
 
 SUMMARY_SUFFIX = ".summary.json"
 
@@ -33,7 +33,7 @@ class SessionSummary(BaseModel):
     id: str
     started: float
     task: str
-    status: str  # SessionState.status
+    status: str  # RunState.status
     agents: int
     tokens: int
     damaged_lines: int = 0
@@ -80,7 +80,7 @@ class SummaryTracker:
         self.changed = True  # since the last `row()`
 
     @classmethod
-    def of(cls, state: SessionState) -> SummaryTracker:
+    def of(cls, state: RunState) -> SummaryTracker:
         """One that carries on from a folded session (a resumed one)."""
         tracker = cls()
         for node in state.agents.values():
@@ -114,7 +114,7 @@ class SummaryTracker:
         self.changed = False
         statuses = self._statuses
         return {
-            "status": session_status(statuses.values(), [statuses[r] for r in self._roots]),
+            "status": run_status(statuses.values(), [statuses[r] for r in self._roots]),
             "agents": len(statuses),
             "tokens": sum(self._tokens.values()),
         }

@@ -22,7 +22,7 @@ export: `agentui export --format json` of a 400k-event, 1,000-agent session in a
 sessions: `agentui sessions` over 1,000 sessions (998 small ones and the two big ones): in
     process, and as the command in a child; `cold` is the first listing after every summary was
     deleted (each file read once, summaries left behind).
-fold: SessionFold (with transcripts) over one answer of 10k, 40k and 160k chunks: µs per chunk
+fold: RunState (with transcripts) over one answer of 10k, 40k and 160k chunks: µs per chunk
     (flat when building text is linear), reading the text every 1,000 chunks as a screen would.
 """
 
@@ -51,11 +51,11 @@ from agentui.core.events import AgentSpawned, LLMRequested, TextDelta
 from agentui.core.limits import Limits
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.session.fold import SessionFold
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import open_for_resume
 from agentui.core.session.store import list_sessions
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.state import RunState
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 
@@ -336,13 +336,13 @@ def fold_per_chunk(chunks: int) -> dict[str, float]:
         TextDelta(seq=3 + n, ts=0.0, agent_id="a1", iteration=1, delta="word ")
         for n in range(chunks)
     ]
-    fold = SessionFold()
+    fold = RunState()
     begun = time.perf_counter()
     for n, event in enumerate(events):
         fold.apply(event)
         if n % 1000 == 0:
-            _ = fold.state.transcripts["a1"][-1].text  # a screen reads it ~20 times a second
-    text = fold.state.transcripts["a1"][-1].text
+            _ = fold.transcripts["a1"][-1].text  # a screen reads it ~20 times a second
+    text = fold.transcripts["a1"][-1].text
     elapsed = time.perf_counter() - begun
     assert len(text) == 5 * chunks
     return {

@@ -21,7 +21,8 @@ from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.sample_args import minimal_instance
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
-from agentui.core.session.transcript import TranscriptBuilder
+from agentui.core.state import RunState
+from agentui.core.state.transcript import TranscriptBuilder
 from agentui.core.tree import AgentStatus
 from agentui.core.workflow.decisions import (
     DECISIONS,
@@ -247,8 +248,10 @@ async def test_the_fallback_notice_shows_in_the_transcript_and_on_headless_stder
         f"{said} (giving up)"
     ]
     out, err = io.StringIO(), io.StringIO()
-    printer = HeadlessPrinter(out, err, json_output=False, root_id=root)
+    state = RunState(transcripts=False)
+    printer = HeadlessPrinter(out, err, json_output=False, root_id=root, state=state)
     for event in seen:
+        state.apply(event)
         printer.show(event)
     assert f"[main] model: {said}" in err.getvalue()
     assert out.getvalue().strip() == "Done anyway."  # the answer alone on stdout

@@ -29,8 +29,8 @@ from agentui.core.runtime import Runtime
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.transcript import REDACTED_THINKING
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.state.transcript import REDACTED_THINKING
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 

@@ -14,10 +14,11 @@ from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
-from agentui.core.session.fold import INTERRUPTED, SessionState, fold_session
+from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.transcript import TranscriptBuilder, TranscriptItem
+from agentui.core.state import INTERRUPTED, RunState
+from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 from agentui.core.tree import AgentNode, AgentStatus
 
 from .session_helpers import SAFETY_NET_S, echo_tool, gate_tool, next_event, recorded_runtime
@@ -70,7 +71,7 @@ async def _launch(tmp_path: Path) -> tuple[RecordingRuntime, list[Event]]:
     return runtime, everything.drain()
 
 
-def _fold(runtime: RecordingRuntime) -> SessionState:
+def _fold(runtime: RecordingRuntime) -> RunState:
     assert runtime.session.path is not None
     log = read_session(runtime.session.path)
     assert log.warnings == []
@@ -163,7 +164,7 @@ async def test_a_log_cut_while_agents_run_reads_as_interrupted(tmp_path: Path) -
 
 
 def test_an_empty_state_has_its_own_word() -> None:
-    assert SessionState().status == "empty"
+    assert RunState().status == "empty"
 
 
 async def test_the_interrupted_reason_is_the_runtime_s() -> None:

@@ -12,11 +12,12 @@ from agentui.core.conversation import ToolResultBlock
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
-from agentui.core.session.fold import INTERRUPTED, fold_session
+from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import NOT_RUN, ResumePlan, open_for_resume, plan_resume
 from agentui.core.session.writer import SessionWriter
+from agentui.core.state import INTERRUPTED
 from agentui.core.tree import AgentStatus as S
 
 from .session_helpers import (

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agentui.core.events import AgentSpawned, LLMRequested, TextDelta
-from agentui.core.session.fold import SessionFold
-from agentui.core.session.transcript import TranscriptBuilder, TranscriptItem
+from agentui.core.state import RunState
+from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 
 
 def test_text_joins_its_pieces_when_read_and_keeps_the_join() -> None:
@@ -36,7 +36,7 @@ def _answer(chunks: int) -> list[TextDelta]:
 
 
 def test_a_long_stream_folds_into_one_item_with_every_piece_in_order() -> None:
-    fold = SessionFold()
+    fold = RunState()
     fold.apply(AgentSpawned(seq=1, ts=0.0, agent_id="a1", parent_id=None, name="m", task="t"))
     fold.apply(
         LLMRequested(
@@ -47,10 +47,10 @@ def test_a_long_stream_folds_into_one_item_with_every_piece_in_order() -> None:
     for event in deltas:
         fold.apply(event)
 
-    task, text = fold.state.transcripts["a1"]
+    task, text = fold.transcripts["a1"]
     expected = "".join(d.delta for d in deltas)
     assert (task.kind, text.kind, text.text) == ("task", "text", expected)
-    assert fold.state.streaming["a1"] == expected, "the text a crash would cut off, joined"
+    assert fold.streaming["a1"] == expected, "the text a crash would cut off, joined"
 
 
 def test_a_listener_hears_of_every_piece_and_reads_the_text_so_far() -> None:

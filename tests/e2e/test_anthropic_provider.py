@@ -26,7 +26,7 @@ from agentui.core.providers.base import Provider
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.runtime import Runtime
-from agentui.core.session.transcript import TranscriptBuilder
+from agentui.core.state.transcript import TranscriptBuilder
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentNode, AgentStatus

@@ -23,9 +23,10 @@ import pytest
 
 from agentui.core.events import Event, LLMResponded, parse_event
 from agentui.core.session.errors import SessionError
-from agentui.core.session.fold import INTERRUPTED, fold_session
+from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import SessionLog, read_session
 from agentui.core.session.resume import plan_resume
+from agentui.core.state import INTERRUPTED
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.cli import _app_parser, _build_app, _build_replay, _replay_parser
 

@@ -10,9 +10,9 @@ from textual.pilot import Pilot
 from textual.widgets import Button
 
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.state import TranscriptItem as Entry
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
-from agentui.tui.view_model import Entry
 from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
 
 from ..core.helpers import deploy_tool

@@ -23,6 +23,7 @@ from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.state import RunState
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.core.usage import Usage
@@ -106,7 +107,7 @@ SHOWN = "t␛]0;T␇ c␛]52;c;aGk=␇ b␈ n␀ r␍R \\x9b <U+202E>"
 
 def test_every_string_the_printer_writes_shows_controls_visibly() -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
-    printer = HeadlessPrinter(stdout, stderr, json_output=False, root_id="a1")
+    printer = HeadlessPrinter(stdout, stderr, json_output=False, root_id="a1", state=RunState())
     common = {"ts": 0.0, "agent_id": "a1"}
     metadata = NarrativeMetadata(
         event_count=1, history_length=0, is_final=False, model="m", latency_ms=0.0
@@ -169,7 +170,7 @@ def test_every_string_the_printer_writes_shows_controls_visibly() -> None:
 
 def test_json_lines_keep_the_exact_strings() -> None:
     stdout, stderr = io.StringIO(), io.StringIO()
-    printer = HeadlessPrinter(stdout, stderr, json_output=True, root_id="a1")
+    printer = HeadlessPrinter(stdout, stderr, json_output=True, root_id="a1", state=RunState())
     printer.show(TextDelta(seq=1, ts=0.0, agent_id="a1", iteration=1, delta=HOSTILE))
 
     assert parse_event(stdout.getvalue()).delta == HOSTILE  # type: ignore[attr-defined]

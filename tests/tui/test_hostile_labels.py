@@ -9,8 +9,8 @@ from textual.geometry import Region
 from textual.widget import Widget
 
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.state import AgentState, RunState
 from agentui.core.tree import AgentStatus
-from agentui.tui.view_model import AgentView, RunViewModel
 from agentui.tui.widgets.agent_tree import AgentTree, agent_label
 from agentui.tui.widgets.monologue import MonologueSidebar, render_narrative
 from agentui.tui.widgets.status_bar import StatusBar
@@ -35,13 +35,14 @@ def data_spans_unstyled(text: Text, literal: str) -> None:
     assert not [s for s in text.spans if start < s.start < start + len(literal)]
 
 
-def hostile_agent() -> AgentView:
-    return AgentView(
+def hostile_agent() -> AgentState:
+    return AgentState(
         id="a1",
         parent_id=None,
         name=f"ev{TITLE}il",
         task=f"{CLEAR}[bold]x\bq\x00",
         status=AgentStatus.RUNNING,
+        created_at=0.0,
     )
 
 
@@ -91,7 +92,7 @@ def rendered(widget: Widget) -> str:
 
 
 async def test_widgets_on_screen_show_no_control_characters() -> None:
-    model = RunViewModel()
+    model = RunState()
     model.last_error = (f"a{TITLE}1", f"the model said {MOVE}[blink]boom")
     app = Widgets()
     async with app.run_test(size=(160, 30)) as pilot:

@@ -7,7 +7,7 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.widgets import Button
 
-from agentui.tui.view_model import Entry
+from agentui.core.state import TranscriptItem as Entry
 from agentui.tui.widgets.blocks import (
     LINES_PER_CHUNK,
     PARAGRAPHS_PER_CHUNK,

@@ -2,7 +2,7 @@
 
 Built from events alone. The app's transcript pane and the session export both use this one
 fold, so an export reads exactly like the screen did. (The conversation sent to the model is a
-different thing: it lives in the conversation records, see records.py.)
+different thing: `conversation:changed` events carry it, and RunState folds it apart.)
 """
 
 from __future__ import annotations

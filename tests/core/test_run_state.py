@@ -1,4 +1,4 @@
-"""The screen's fold of events: what the widgets are told to redraw."""
+"""The one fold (core/state): the run's state from events, and what each batch changed."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from agentui.core import events as ev
 from agentui.core.clock import FrozenClock
 from agentui.core.events import EventBus, Subscription
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.state import RunState
 from agentui.core.usage import Usage
-from agentui.tui.view_model import RunViewModel
 
 
 def one_agent() -> tuple[EventBus, Subscription]:
@@ -18,9 +18,9 @@ def one_agent() -> tuple[EventBus, Subscription]:
     return bus, sub
 
 
-def folded(sub: Subscription) -> RunViewModel:
-    model = RunViewModel()
-    model.apply(sub.drain())
+def folded(sub: Subscription) -> RunState:
+    model = RunState()
+    model.apply_all(sub.drain())
     return model
 
 
@@ -30,8 +30,8 @@ def test_deltas_grow_one_entry_per_iteration_and_kind() -> None:
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="Hel")
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="lo")
     bus.emit(ev.TextDelta, "a1", iteration=2, delta="Again")
-    model = RunViewModel()
-    changes = model.apply(sub.drain())
+    model = RunState()
+    changes = model.apply_all(sub.drain())
     kinds = [(e.kind, e.text) for e in model.agents["a1"].entries]
     assert kinds == [("task", "t"), ("thinking", "hm"), ("text", "Hello"), ("text", "Again")]
     assert changes.added == ["a1"]
@@ -44,7 +44,7 @@ def test_a_tool_result_updates_its_entry_and_reports_it_changed() -> None:
     bus.emit(ev.ToolStarted, "a1", iteration=1, call=call)
     model = folded(sub)
     bus.emit(ev.ToolCompleted, "a1", iteration=1, call_id="c1", name="add", result="2")
-    changes = model.apply(sub.drain())
+    changes = model.apply_all(sub.drain())
     tool = model.agents["a1"].entries[-1]
     assert (tool.kind, tool.text, tool.detail) == ("tool", "a=1", "2")
     assert changes.changed_entries == {tool.uid}
@@ -53,11 +53,11 @@ def test_a_tool_result_updates_its_entry_and_reports_it_changed() -> None:
 def test_questions_open_and_close_with_their_answer() -> None:
     bus, sub = one_agent()
     bus.emit(ev.QueryRaised, "a1", query_id="q1", prompt="Which city?", kind="question")
-    model = RunViewModel()
-    changes = model.apply(sub.drain())
-    assert changes.new_queries == ["q1"] and model.open_queries == {"q1": "a1"}
+    model = RunState()
+    changes = model.apply_all(sub.drain())
+    assert changes.new_queries == ["q1"] and model.open_queries["q1"].agent_id == "a1"
     bus.emit(ev.QueryAnswered, "a1", query_id="q1", answer="Lisbon")
-    changes = model.apply(sub.drain())
+    changes = model.apply_all(sub.drain())
     question = model.agents["a1"].entries[-1]
     assert (question.open, question.detail) == (False, "Lisbon")
     assert changes.closed_queries == ["q1"] and not model.open_queries
@@ -78,8 +78,8 @@ def test_cost_tokens_errors_and_narratives_are_totalled() -> None:
         ),
     )
     bus.emit(ev.MonologueGenerated, "a1", entry=entry, usage=Usage(output_tokens=7))
-    model = RunViewModel()
-    changes = model.apply(sub.drain())
+    model = RunState()
+    changes = model.apply_all(sub.drain())
     agent = model.agents["a1"]
     assert (agent.tokens, agent.cost_usd, agent.error) == (15, 0.5, "boom")
     assert model.last_error == ("main", "boom")

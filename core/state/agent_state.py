@@ -1,0 +1,38 @@
+"""One agent as the fold knows it: the tree's node, plus what only a viewer needs."""
+
+from __future__ import annotations
+
+from pydantic import ConfigDict, Field
+
+from ..tree import AgentNode
+from .transcript import TranscriptBuilder, TranscriptItem
+
+
+class AgentState(AgentNode):
+    """An `AgentNode` rebuilt from events (a resumed runtime adopts it as one), with the parts a
+    screen shows that the runtime's own node has no use for. Those parts are left out of
+    `snapshot()`, so a folded agent and the runtime's agent compare equal."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    # When it first ran: a continued agent's elapsed time counts from its first run.
+    first_started_at: float | None = Field(default=None, exclude=True)
+    open_queries: list[str] = Field(default_factory=list, exclude=True)  # ids, in order raised
+    # None when the fold keeps no transcripts (resume and listings need none).
+    transcript: TranscriptBuilder | None = Field(default=None, exclude=True)
+
+    @property
+    def entries(self) -> list[TranscriptItem]:
+        return self.transcript.items if self.transcript is not None else []
+
+    @property
+    def tokens(self) -> int:
+        return self.usage.total_tokens
+
+    @property
+    def started_ts(self) -> float | None:
+        return self.first_started_at
+
+    @property
+    def ended_ts(self) -> float | None:
+        return self.ended_at

@@ -1,0 +1,34 @@
+"""What one batch of events changed, so a view redraws only that."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..narrative import NarrativeEntry
+from .transcript import TranscriptItem
+
+
+@dataclass(slots=True)
+class Change:
+    added: list[str] = field(default_factory=list)  # new agents, in spawn order
+    relabel: set[str] = field(default_factory=set)  # agents whose tree label changed
+    new_entries: list[TranscriptItem] = field(default_factory=list)
+    changed_entries: set[int] = field(default_factory=set)  # uids of entries that changed
+    narratives: list[tuple[str, NarrativeEntry]] = field(default_factory=list)
+    new_queries: list[str] = field(default_factory=list)
+    closed_queries: list[str] = field(default_factory=list)
+    conversations: set[str] = field(default_factory=set)  # agents whose conversation changed
+
+    def __bool__(self) -> bool:
+        return any(
+            (
+                self.added,
+                self.relabel,
+                self.new_entries,
+                self.changed_entries,
+                self.narratives,
+                self.new_queries,
+                self.closed_queries,
+                self.conversations,
+            )
+        )

@@ -1,0 +1,304 @@
+"""THE fold: a run's state from its events, and what each event changed.
+
+Every front end folds events here and nowhere else: the app (batch by batch, redrawing what the
+returned `Change` names), the headless printer, resume, export, `agentui sessions` and, next, a
+viewer on another machine. Agents come from `agent:spawned`; each one's conversation from its
+`conversation:changed` events (or, in logs of format 1-2, from conversation records).
+
+    state = RunState()
+    change = state.apply_all(batch)
+    for agent_id in change.relabel: ...
+
+Every event type is either folded by a case of `apply` or named in `PASSED_OVER`; any other
+type lands in `unfolded`, which a test over every type keeps empty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from typing import NamedTuple
+
+from .. import events as ev
+from ..conversation import Message
+from ..narrative import NarrativeEntry
+from ..tree import AgentStatus, UserComment
+from ..usage import Usage
+from .agent_state import AgentState
+from .change import Change
+from .transcript import TranscriptBuilder, TranscriptItem
+
+# Event types nothing is folded from, or only in the guarded cases of `apply` (the transcript
+# builder, apart, shows most of them).
+PASSED_OVER = frozenset({
+    "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
+    "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
+    "note:delivered", "note:queued", "text:delta", "thinking:delta", "thinking:redacted",
+    "tool:detected", "tool:start", "tool:timeout", "workflow:decision", "workflow:result",
+    "workflow:step", "approval:decided",
+})  # fmt: skip
+
+# What an agent that was still running when its session ended is marked with. Runtime.adopt
+# says the same, so a resumed runtime and a fold of its log agree.
+INTERRUPTED = "interrupted: the session ended while it ran"
+
+
+class OpenQuery(NamedTuple):
+    query_id: str
+    agent_id: str
+    prompt: str
+    kind: str
+
+
+class MonologueLine(NamedTuple):
+    agent_id: str
+    entry: NarrativeEntry
+
+
+class RunState:
+    """Apply events in order; read the state at any point.
+
+    `transcripts=False` keeps no transcript items (resume and listings need the tree and the
+    conversations, not the blocks a screen or an export shows).
+    """
+
+    def __init__(self, *, transcripts: bool = True) -> None:
+        self.keep_transcripts = transcripts
+        self.agents: dict[str, AgentState] = {}  # in spawn order
+        self.timeline: list[TranscriptItem] = []  # every agent's items in the order they began
+        self.open_queries: dict[str, OpenQuery] = {}  # in the order raised
+        self.monologue: list[MonologueLine] = []
+        self.narrator_usage = Usage()
+        self.last_error: tuple[str, str] | None = None  # (agent name, error)
+        # Tools the person allowed for the rest of the run ("always"), in the order allowed.
+        self.always_allowed: list[str] = []
+        # The pieces of a response still streaming, per agent (cut off by a crash, in a log).
+        self.streaming_parts: dict[str, list[str]] = {}
+        # Per agent, the outcomes of its latest response's tool calls, by call id:
+        # (content, is_error), as the loop puts them in the conversation.
+        self.tool_results: dict[str, dict[str, tuple[str, bool]]] = {}
+        self.last_seq = 0
+        self.last_ts = 0.0
+        self.ids: set[str] = set()  # every agent, query and execution id seen
+        self.unfolded: set[str] = set()  # event types met that no case folds
+        self._change = Change()
+
+    # -- reading -------------------------------------------------------------------------
+
+    def roots(self) -> list[AgentState]:
+        return [a for a in self.agents.values() if a.parent_id is None]
+
+    def live(self) -> list[AgentState]:
+        return [a for a in self.agents.values() if a.status.is_live]
+
+    def live_count(self) -> int:
+        return sum(a.status.is_live for a in self.agents.values())
+
+    def children(self, agent_id: str) -> list[str]:
+        agent = self.agents.get(agent_id)
+        return list(agent.children) if agent is not None else []
+
+    def subtree(self, agent_id: str) -> list[AgentState]:
+        """The agent and its descendants, parents first."""
+        out: list[AgentState] = []
+        stack = [agent_id]
+        while stack:
+            agent = self.agents.get(stack.pop())
+            if agent is not None:
+                out.append(agent)
+                stack.extend(reversed(agent.children))
+        return out
+
+    def entry_for_query(self, query_id: str) -> TranscriptItem | None:
+        query = self.open_queries.get(query_id)
+        agent = self.agents.get(query.agent_id) if query is not None else None
+        if agent is None or agent.transcript is None:
+            return None
+        return agent.transcript.item(query_id)
+
+    @property
+    def transcripts(self) -> dict[str, list[TranscriptItem]]:
+        """Each agent's transcript items (empty without transcripts)."""
+        return {agent_id: agent.entries for agent_id, agent in self.agents.items()}
+
+    @property
+    def narratives(self) -> list[MonologueLine]:
+        return self.monologue
+
+    @property
+    def narrator_tokens(self) -> int:
+        return self.narrator_usage.total_tokens
+
+    @property
+    def tokens(self) -> int:
+        """The agents' tokens (the narrator's are counted apart, in `narrator_usage`)."""
+        return sum(a.usage.total_tokens for a in self.agents.values())
+
+    @property
+    def streaming(self) -> dict[str, str]:
+        """Text of a response still streaming, per agent."""
+        return {agent_id: "".join(parts) for agent_id, parts in self.streaming_parts.items()}
+
+    @property
+    def status(self) -> str:
+        """One word for the whole run, as `agentui sessions` shows it."""
+        return run_status(
+            [a.status for a in self.agents.values()], [a.status for a in self.roots()]
+        )
+
+    # -- folding -------------------------------------------------------------------------
+
+    def apply_all(self, events: Iterable[ev.Event]) -> Change:
+        """Fold a batch; the change covers all of it."""
+        self._change = change = Change()
+        for event in events:
+            self._apply(event)
+        return change
+
+    def apply(self, event: ev.Event) -> Change:
+        self._change = change = Change()
+        self._apply(event)
+        return change
+
+    def _added(self, item: TranscriptItem) -> None:
+        self.timeline.append(item)
+        self._change.new_entries.append(item)
+
+    def _changed(self, item: TranscriptItem) -> None:
+        self._change.changed_entries.add(item.uid)
+
+    def _apply(self, event: ev.Event) -> None:
+        self.last_seq = max(self.last_seq, event.seq)
+        self.last_ts = max(self.last_ts, event.ts)
+        agent_id = event.agent_id
+        if isinstance(event, ev.AgentSpawned):
+            self._spawn(event)
+            return
+        agent = self.agents.get(agent_id)
+        if agent is None:
+            return  # an event of an agent never introduced: nothing to attach it to
+        if agent.transcript is not None:
+            agent.transcript.apply(event)
+        change = self._change
+        match event:
+            case ev.StatusChanged(new=new, reason=reason):
+                agent.status = AgentStatus(new)
+                if agent.status is AgentStatus.RUNNING:
+                    agent.ended_at = None
+                    if agent.first_started_at is None:
+                        agent.first_started_at = event.ts
+                elif agent.status.is_final:
+                    agent.ended_at = event.ts
+                if agent.status is AgentStatus.CANCELLED and reason == INTERRUPTED:
+                    agent.error = reason
+                change.relabel.add(agent_id)
+            case ev.ExecutionStarted(run=run, execution_id=execution_id):
+                self.ids.add(execution_id)
+                agent.runs = run
+                agent.started_at = event.ts
+                agent.ended_at = agent.result = agent.error = None
+            case ev.ExecutionCompleted(result=result, execution_id=execution_id):
+                self.ids.add(execution_id)
+                agent.result = result
+            case ev.ExecutionFailed(error=error, execution_id=execution_id):
+                self.ids.add(execution_id)
+                agent.error = error
+                self.last_error = (agent.name, error)
+            case ev.UsageUpdated(total=total, total_cost_usd=cost):
+                agent.usage = total
+                agent.cost_usd = cost
+                change.relabel.add(agent_id)
+            case ev.InterventionApplied(kind="delete"):
+                for member in self.subtree(agent_id):
+                    member.user_comment = UserComment.DELETE
+            case ev.InterventionApplied(kind="modify", content=content):
+                agent.user_comment = UserComment.MODIFY
+                if content is not None:
+                    agent.user_content = content
+                    agent.task = content  # the tree and the transcript's title show it at once
+                    change.relabel.add(agent_id)
+            case ev.InterventionApplied(kind="steer" | "comment", detail=detail):
+                agent.user_comment = UserComment.COMMENT
+                agent.comment = detail
+            case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):
+                self.ids.add(query_id)
+                self.open_queries[query_id] = OpenQuery(query_id, agent_id, prompt, kind)
+                agent.open_queries.append(query_id)
+                change.new_queries.append(query_id)
+                change.relabel.add(agent_id)
+            case ev.QueryAnswered(query_id=query_id) | ev.QueryDeclined(query_id=query_id):
+                self.open_queries.pop(query_id, None)
+                if query_id in agent.open_queries:
+                    agent.open_queries.remove(query_id)
+                change.closed_queries.append(query_id)
+                change.relabel.add(agent_id)
+            case ev.ApprovalDecided(decision="always", tool=tool):
+                if tool not in self.always_allowed:
+                    self.always_allowed.append(tool)
+            case ev.LLMRequested():
+                self.streaming_parts[agent_id] = []
+            case ev.TextDelta(delta=delta) if agent_id in self.streaming_parts:
+                self.streaming_parts[agent_id].append(delta)
+            case ev.LLMResponded():
+                self.streaming_parts.pop(agent_id, None)
+                self.tool_results[agent_id] = {}
+            case ev.LLMFailed() | ev.LLMAbandoned() | ev.ExecutionCancelled():
+                self.streaming_parts.pop(agent_id, None)
+            case ev.ToolCompleted(call_id=call_id, result=result):
+                self.tool_results.setdefault(agent_id, {})[call_id] = (result, False)
+            case ev.ToolFailed(call_id=call_id, error=error):
+                self.tool_results.setdefault(agent_id, {})[call_id] = (error, True)
+            case ev.ConversationChanged(keep=keep, append=append, instructions=instructions):
+                agent.conversation.apply_change(keep, append, instructions)
+                change.conversations.add(agent_id)
+            case ev.MonologueGenerated(entry=entry, usage=usage):
+                self.monologue.append(MonologueLine(agent_id, entry))
+                self.narrator_usage = self.narrator_usage + usage
+                change.narratives.append((agent_id, entry))
+            case _ if event.type in PASSED_OVER:
+                pass  # nothing of the run's state, or a guarded case above did not apply
+            case _:
+                self.unfolded.add(event.type)  # a type this fold has not been taught
+
+    def apply_record(
+        self, agent_id: str, keep: int, append: list[Message], instructions: str | None
+    ) -> None:
+        """A conversation record of a format 1-2 log: the same change an event would be."""
+        agent = self.agents.get(agent_id)
+        if agent is not None:
+            agent.conversation.apply_change(keep, append, instructions)
+
+    def _spawn(self, event: ev.AgentSpawned) -> None:
+        agent = AgentState(
+            id=event.agent_id,
+            parent_id=event.parent_id,
+            name=event.name,
+            task=event.task,
+            created_at=event.ts,
+        )
+        if self.keep_transcripts:
+            agent.transcript = TranscriptBuilder(
+                event.agent_id, on_added=self._added, on_changed=self._changed
+            )
+        parent = self.agents.get(event.parent_id) if event.parent_id else None
+        if parent is not None:
+            parent.children.append(agent.id)
+        self.agents[agent.id] = agent
+        self.ids.add(agent.id)
+        self._change.added.append(agent.id)
+        if agent.transcript is not None:
+            agent.transcript.apply(event)
+
+
+def run_status(statuses: Collection[AgentStatus], root_statuses: Iterable[AgentStatus]) -> str:
+    """One word for a run from its agents' statuses (and its roots' among them)."""
+    if not statuses:
+        return "empty"
+    if any(status.is_live for status in statuses):
+        return "interrupted"
+    ends = set(root_statuses)
+    for status in (AgentStatus.ERROR, AgentStatus.CANCELLED):
+        if status in ends:
+            return status.value
+    if AgentStatus.COMPLETED in ends:
+        return "completed"
+    return "deleted"
