@@ -36,7 +36,7 @@ from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
 from .tools.ask_user import ASK_USER
 from .tools.registry import ToolRegistry
-from .tree import AgentNode, AgentStatus, AgentTree
+from .tree import AgentNode, AgentStatus, AgentTree, own_copy
 from .workflow_report import WorkflowReport
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "WORKFLOWS", "Query", "Runtime", "WorkflowName"]
@@ -254,7 +254,7 @@ class Runtime:
         """
         if node.parent_id is not None and node.parent_id not in self._tree:
             raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
-        node = node.model_copy(update={"children": []})
+        node = own_copy(node)
         if node.parent_id is None:
             self._roots += 1
         if node.status.is_live:

@@ -94,6 +94,19 @@ class AgentNode(BaseModel):
         return data
 
 
+def own_copy(node: AgentNode) -> AgentNode:
+    """A plain node with the same fields that shares nothing another holder may change: no
+    children yet (they are added as they come), its own conversation holding the same messages
+    (which are never changed in place), whatever subclass `node` was (a fold's AgentState)."""
+    fields = {name: getattr(node, name) for name in AgentNode.model_fields}
+    fields["children"] = []
+    conversation = node.conversation
+    fields["conversation"] = Conversation(
+        instructions=conversation.instructions, messages=list(conversation.messages)
+    )
+    return AgentNode.model_construct(**fields)
+
+
 class AgentTree:
     """The registry of agents of one runtime. Owned by the Runtime; never a global."""
 

@@ -13,7 +13,7 @@ focus back to where it was, or to the question that waits.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import ClassVar
 
@@ -33,7 +33,7 @@ from textual.worker import Worker
 
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentEndedError, AgentUIError
-from agentui.core.events import Event, Subscription
+from agentui.core.events import Subscription
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
@@ -87,7 +87,7 @@ class AgentUIApp(App[int]):
         runtime_factory: Callable[[], Runtime] | None = None,
         *,
         initial_task: str | None = None,
-        history: Sequence[Event] = (),
+        state: RunState | None = None,
         replay: ReplayFeed | None = None,
         clock: Clock | None = None,
         notice: str = "",
@@ -99,8 +99,9 @@ class AgentUIApp(App[int]):
         if runtime_factory is None and replay is None:
             raise ValueError("the app needs a runtime factory, or a replay to play")
         self._runtime_factory = runtime_factory
-        # A resumed session's saved events, shown before anything new happens.
-        self._backlog: list[Event] = list(history)
+        # A resumed session's state, folded once by the resume plan: the app takes it as its
+        # own and draws all of it at the first flush, before anything new happens.
+        self._show_whole_state = state is not None
         # A replay is read-only: no runtime, the recorded events play into the same screen.
         self.replay = replay
         self._initial_task = initial_task
@@ -113,7 +114,7 @@ class AgentUIApp(App[int]):
         self._theme_choice = theme  # from config or a flag; else the remembered one
         self.runtime: Runtime | None = None
         self.collector = CollectorPolicy()  # short GC pauses however many agents
-        self.model = RunState()  # the one fold, fed each flushed batch
+        self.model = state if state is not None else RunState()  # the one fold, fed each batch
         self.selected_id: str | None = None  # the agent every agent key acts on
         self._select_when_shown: str | None = None
         self.show_all = False  # transcript: every agent interleaved, or the selected one
@@ -236,11 +237,13 @@ class AgentUIApp(App[int]):
         if self._events is None:
             return
         batch = self._events.drain()
-        if self._backlog:
-            batch, self._backlog = self._backlog + batch, []
-        if not batch:
+        if self._show_whole_state:
+            self._show_whole_state = False
+            changes = self.model.as_change().merge(self.model.apply_all(batch))
+        elif batch:
+            changes = self.model.apply_all(batch)
+        else:
             return
-        changes = self.model.apply_all(batch)
         tree = self.tree_view
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)

@@ -405,7 +405,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
     }
     if plan is not None:
-        options["history"] = plan.history
+        options["state"] = plan.state
     _add_theme(options, AgentUIApp, assembly.loaded)
     return AgentUIApp(runtime_factory=lambda: build_runtime(assembly), **options)
 

@@ -6,7 +6,8 @@ at that moment: the events that a cancel would have emitted are added (`closing`
 declined, `execution:cancelled` with the text it was streaming, a `conversation:changed` that
 leaves in its conversation what a cancel leaves (a result for every tool call: the real one
 when the tool had finished, else "not run"; the streamed text as an interrupted message), and
-`agent:status` to cancelled). The writer puts them at the head of the resumed run. `Runtime.send(id, text)` then continues any ended agent from its saved conversation.
+`agent:status` to cancelled). The writer puts them at the head of the resumed run.
+`Runtime.send(id, text)` then continues any ended agent from its saved conversation.
 
     plan = open_for_resume("last")
 
@@ -16,11 +17,11 @@ when the tool had finished, else "not run"; the streamed text as an interrupted 
         plan.adopt_into(runtime)
         return runtime
 
-    app = AgentUIApp(make_runtime, history=plan.history)
+    app = AgentUIApp(make_runtime, state=plan.state)
 
-Folded once, copied never: the plan folds the log without transcripts (the app builds the
-screen's own from `history`), and `adopt_into` hands its agents, conversations rebuilt from the
-events, over to the runtime as they are.
+Folded once: the plan folds the log (with the closing events) into the one fold's RunState,
+which the app takes as its own picture of the run, and the runtime adopts a plain copy of each
+agent (its conversation a new list of the same messages, which are never changed in place).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from .delta_merge import merge_deltas
 from .errors import SessionError
 from .fold import fold_parts
 from .lock import is_locked
-from .reader import SessionLog, read_session
+from .reader import SessionLog, collector_paused, read_session
 from .store import find_session
 from .summary import SummaryTracker
 from .writer import ContinuedSession
@@ -48,7 +49,7 @@ NOT_RUN = "not run: the session ended"
 @dataclass(slots=True)
 class ResumePlan:
     log: SessionLog
-    state: RunState  # after the closing events (no transcripts)
+    state: RunState  # after the closing events
     closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
     interrupted: list[str]  # ids of the agents that were live when the session ended
     # Every saved event, each block's deltas in one piece, then the closing ones: what the app
@@ -70,11 +71,11 @@ class ResumePlan:
     def adopt_into(self, runtime: Runtime) -> None:
         """Put every agent of the session into `runtime` (parents first), without running it.
 
-        The runtime takes the plan's conversations as they are (they are its from now on):
-        adopt a plan into one runtime only.
+        The runtime gets its own copy of each agent: the plan's state stays the view's.
         """
-        for node in self.state.agents.values():
-            runtime.adopt(node)
+        with collector_paused():  # a thousand agents: no collection walks them meanwhile
+            for node in self.state.agents.values():
+                runtime.adopt(node)
 
     def continued_session(self) -> ContinuedSession:
         """Where and how a writer appends the resumed run to the same file."""
@@ -90,11 +91,11 @@ class ResumePlan:
         )
 
 
-def plan_resume(log: SessionLog) -> ResumePlan:
-    # A block's text in one event, however many lines (or, in format 1, deltas) it took: the
-    # fold here and the app's fold of the history each take it once.
+def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
+    """`transcripts=False` when no screen will show the state (it folds faster)."""
+    # A block's text in one event, however many lines (or, in format 1, deltas) it took.
     events = merge_deltas(log.events)
-    state = fold_parts(events, log.conversations, transcripts=False)
+    state = fold_parts(events, log.conversations, transcripts=transcripts)
     interrupted = [node for node in state.agents.values() if node.status.is_live]
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
     closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))

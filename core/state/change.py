@@ -19,6 +19,18 @@ class Change:
     closed_queries: list[str] = field(default_factory=list)
     conversations: set[str] = field(default_factory=set)  # agents whose conversation changed
 
+    def merge(self, later: Change) -> Change:
+        """This change followed by `later`, as one."""
+        self.added += later.added
+        self.relabel |= later.relabel
+        self.new_entries += later.new_entries
+        self.changed_entries |= later.changed_entries
+        self.narratives += later.narratives
+        self.new_queries += later.new_queries
+        self.closed_queries += later.closed_queries
+        self.conversations |= later.conversations
+        return self
+
     def __bool__(self) -> bool:
         return any(
             (

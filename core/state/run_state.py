@@ -145,6 +145,14 @@ class RunState:
             [a.status for a in self.agents.values()], [a.status for a in self.roots()]
         )
 
+    def as_change(self) -> Change:
+        """Everything as one change: what a view that starts from this state draws first."""
+        return Change(
+            added=list(self.agents),
+            new_entries=list(self.timeline),
+            narratives=[(line.agent_id, line.entry) for line in self.monologue],
+        )
+
     # -- folding -------------------------------------------------------------------------
 
     def apply_all(self, events: Iterable[ev.Event]) -> Change:

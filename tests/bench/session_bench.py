@@ -182,7 +182,6 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
     plan = open_for_resume(str(path))
     times["open_for_resume_s"] = time.perf_counter() - started
     times["open_for_resume_cpu_s"] = time.process_time() - cpu
-    agents = len(plan.state.agents)
 
     def make_runtime() -> RecordingRuntime:
         begun = time.perf_counter()
@@ -198,7 +197,7 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
 
     app = AgentUIApp(
         make_runtime,
-        history=plan.history,
+        state=plan.state,
         monologue=MonologueConfig(enabled=False),
         remember_theme=False,
     )
@@ -211,7 +210,7 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
 
     app.flush_events = timed_flush  # type: ignore[method-assign]
     async with app.run_test(size=(160, 50)) as pilot:
-        while len(app.model.agents) < agents:
+        while "app_fold_s" not in times:
             await pilot.pause()
         await pilot.pause()  # the frame that shows them
         times["first_frame_s"] = time.perf_counter() - started

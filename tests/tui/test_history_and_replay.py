@@ -9,6 +9,7 @@ from agentui.core.events import Event, QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.state import RunState
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.replay_feed import ReplayFeed
@@ -50,7 +51,9 @@ async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
 
 async def test_history_is_shown_before_new_work() -> None:
     recorded = await _recorded_run()
-    app = make_app(history=recorded)
+    state = RunState()
+    state.apply_all(recorded)
+    app = make_app(state=state)
     async with app.run_test() as pilot:
         await settle(pilot, lambda: "a1" in app.model.agents)
         assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
