@@ -19,11 +19,11 @@ from textual.geometry import Region
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from agentui.core.state import AgentState
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
 from ..keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
-from ..view_model import AgentView
 
 # status -> (glyph, theme variable with its colour)
 GLYPHS: dict[AgentStatus, tuple[str, str]] = {
@@ -53,7 +53,7 @@ def format_tokens(tokens: int) -> str:
     return f"{tokens / 1000:.1f}k" if tokens >= 1000 else str(tokens)
 
 
-def agent_label(agent: AgentView, now: float, palette: dict[str, str]) -> Text:
+def agent_label(agent: AgentState, now: float, palette: dict[str, str]) -> Text:
     glyph, variable = GLYPHS[agent.status]
     colour = palette.get(variable)
     ended = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
@@ -96,7 +96,7 @@ class AgentTree(Tree[str]):
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
         self._clock = clock
         self._agent_nodes: dict[str, TreeNode[str]] = {}
-        self._agents: dict[str, AgentView] = {}
+        self._agents: dict[str, AgentState] = {}
         self._widths: dict[str, int] = {}  # agent id -> its row's label width when last drawn
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]
         self.show_root = False
@@ -105,7 +105,7 @@ class AgentTree(Tree[str]):
     def _palette(self) -> dict[str, str]:
         return self.app.theme_variables if self.is_attached else {}
 
-    def add_agents(self, agents: Iterable[AgentView]) -> None:
+    def add_agents(self, agents: Iterable[AgentState]) -> None:
         now, palette = self._clock(), self._palette()
         for agent in agents:
             parent = self._agent_nodes.get(agent.parent_id or "", self.root)
@@ -118,7 +118,7 @@ class AgentTree(Tree[str]):
                 label, data=agent.id, expand=True, allow_expand=False
             )
 
-    def relabel(self, agents: Iterable[AgentView]) -> None:
+    def relabel(self, agents: Iterable[AgentState]) -> None:
         """These agents changed: their rows are drawn again when (and only if) on screen."""
         now, palette = self._clock(), self._palette()
         for agent in agents:

@@ -24,10 +24,10 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
 from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
+from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls as shown
 
 from ..keymap import VIEW_KEYS, shadowing
-from ..view_model import Entry
 from .composer import NEWLINE_HINT, Composer
 
 # A streamed answer is shown as Markdown in chunks of this many paragraphs (or lines, for long

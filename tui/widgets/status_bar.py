@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from agentui.core.state import RunState
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
-from ..view_model import RunViewModel
 from .agent_tree import format_elapsed
 
 NOTICE_CHARS = 48
@@ -29,7 +29,7 @@ class RunCounts:
     first_start: float | None = None
 
     @classmethod
-    def of(cls, model: RunViewModel) -> RunCounts:
+    def of(cls, model: RunState) -> RunCounts:
         counts = cls()
         costs = 0.0
         priced = False
@@ -56,12 +56,12 @@ class StatusBar(Static):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._counts = RunCounts()
-        self._parts: tuple[RunViewModel, str, str, str] | None = None
+        self._parts: tuple[RunState, str, str, str] | None = None
         self._shown: Text | None = None
 
     def show(
         self,
-        model: RunViewModel,
+        model: RunState,
         provider: str,
         model_id: str,
         elapsed: float | None,

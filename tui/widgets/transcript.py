@@ -16,8 +16,9 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button
 
+from agentui.core.state import TranscriptItem as Entry
+
 from ..keymap import VIEW_KEYS, bindings
-from ..view_model import Entry
 from .blocks import EntryBlock, FoldBlock, QueryBlock, block_for
 
 MAX_BLOCKS = 200
