@@ -86,7 +86,7 @@ def attach_monologue(
         runtime, Narrator(provider, config, clock=runtime.clock), config, enabled
     )
     if config.enabled:
-        attached._attach()
+        attached.start()
     return attached
 
 
@@ -153,7 +153,8 @@ class AttachedMonologue:
 
     # -- running -------------------------------------------------------------------------
 
-    def _attach(self) -> None:
+    def start(self) -> None:
+        """Begin narrating (attach_monologue calls it; a disabled config never does)."""
         # Subscribe now, not when the service task first runs, so no event is missed.
         self._subscription = self.runtime.subscribe(maxsize=None)
         try:

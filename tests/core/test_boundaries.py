@@ -28,7 +28,6 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("core.events", "subscription._push"): "the bus delivers into its own subscription",
     ("core.events", "self._bus._unsubscribe"): "a subscription leaves the bus that made it",
     # The module's factory finishes what it built before handing it out.
-    ("core.monologue.attach", "attached._attach"): "attach_monologue starts its own handle",
 }
 
 
