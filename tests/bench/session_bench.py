@@ -29,6 +29,7 @@ fold: RunState (with transcripts) over one answer of 10k, 40k and 160k chunks: Â
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -164,6 +165,7 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
     from agentui.tui.app import AgentUIApp
 
     times: dict[str, float] = {}
+    gc.collect()  # each run starts from a clean heap, as a new process would (not the last's garbage)
     started, cpu = time.perf_counter(), time.process_time()
     if path is None:
         app = AgentUIApp(
