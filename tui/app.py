@@ -115,6 +115,8 @@ class AgentUIApp(App[int]):
         self.runtime: Runtime | None = None
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.model = state if state is not None else RunState()  # the one fold, fed each batch
+        if state is not None:
+            self.collector.freeze()  # a resumed run's state lives as long as the app: out of GC
         self.selected_id: str | None = None  # the agent every agent key acts on
         self._select_when_shown: str | None = None
         self.show_all = False  # transcript: every agent interleaved, or the selected one

@@ -94,7 +94,8 @@ class ResumePlan:
 def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     """`transcripts=False` when no screen will show the state (it folds faster)."""
     # A block's text in one event, however many lines (or, in format 1, deltas) it took.
-    events = merge_deltas(log.events)
+    with collector_paused():  # a heap of saved events: no collection walks it meanwhile
+        events = merge_deltas(log.events)
     state = fold_parts(events, log.conversations, transcripts=transcripts)
     interrupted = [node for node in state.agents.values() if node.status.is_live]
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
