@@ -28,7 +28,7 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Footer, TextArea, Tree
+from textual.widgets import TextArea, Tree
 from textual.worker import Worker
 
 from agentui.core.clock import Clock, SystemClock
@@ -51,6 +51,7 @@ from .widgets.agent_tree import AgentTree
 from .widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock, QuestionBlock
 from .widgets.composer import Composer
 from .widgets.confirm import ConfirmScreen
+from .widgets.footer import KeyFooter
 from .widgets.help import HelpScreen
 from .widgets.modify import Modification, ModifyScreen
 from .widgets.monologue import MonologueSidebar
@@ -148,7 +149,7 @@ class AgentUIApp(App[int]):
             yield self.monologue_view
         yield self.prompt_bar
         yield self.status_view
-        yield Footer()
+        yield KeyFooter()
 
     def notify(  # type: ignore[override]
         self,
@@ -176,6 +177,7 @@ class AgentUIApp(App[int]):
         self.collector.install()
         self._load_themes()
         self.tree_view.border_title = "agents"
+        self.tree_view.on_cursor = self._cursor_moved
         self.transcript_view.name_of = self._name_of
         self.transcript_view.border_title = "transcript"
         self.monologue_view.border_title = "monologue"
@@ -383,14 +385,12 @@ class AgentUIApp(App[int]):
             self._show_monologue()
         self.refresh_bindings()
 
-    @on(Tree.NodeHighlighted, "#tree")
-    def _agent_highlighted(self, event: Tree.NodeHighlighted[str]) -> None:
-        # The cursor is where the person put it: follow it, never move it back. A highlight
-        # the cursor has already left (keys pressed quickly) is out of date.
-        if event.node is not self.tree_view.cursor_node:
-            return
-        if event.node.data is not None and event.node.data in self.model.agents:
-            self._select(event.node.data, move_cursor=False)
+    def _cursor_moved(self, agent_id: str) -> None:
+        # The cursor is where the person put it: follow it, never move it back. Called as it
+        # moves (not on NodeHighlighted, a message later): the transcript switches in the
+        # frame that shows the cursor on its agent.
+        if agent_id in self.model.agents:
+            self._select(agent_id, move_cursor=False)
 
     @on(Tree.NodeSelected, "#tree")
     def _agent_chosen(self, event: Tree.NodeSelected[str]) -> None:

@@ -122,10 +122,11 @@ class FrameProbe:
 def streaming_provider(streaming: int, chunks_per_s: float) -> MultiProvider:
     """Agents a1..a{streaming} stream `chunks_per_s` for ever; the others hold a stream open."""
     counter = iter(range(10**9))
+    words = ["word "] * 10**6  # one list for every agent: 200 copies would take 1.6 GB
 
     def make() -> PacedProvider:
         if next(counter) < streaming:
-            return PacedProvider(["word "] * 10**6, per_tick=1, tick_s=1 / chunks_per_s, hold=True)
+            return PacedProvider(words, per_tick=1, tick_s=1 / chunks_per_s, hold=True)
         return PacedProvider(["x"], per_tick=1, tick_s=0.0, hold=True)
 
     return MultiProvider(make)
@@ -197,30 +198,34 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
     last_chunk: dict[str, float] = {}
     result: dict[str, Any] = {}
     async with app.run_test(size=SIZE):
-        assert app.runtime is not None
-        original_flush = app.flush_events
+        assert app.runtime is not None and app._events is not None
+        # The app's own stream, read where the app reads it: a chunk's lag runs from its
+        # event to the first frame after the flush that applied it.
+        source = app._events
+        original_drain = source.drain
 
-        def flush() -> None:
-            events_ = app._events
-            if events_ is not None:
-                batch = events_.drain()
+        def drain() -> list[Any]:
+            batch = original_drain()
+            pending.extend(e.ts for e in batch if isinstance(e, TextDelta) and e.agent_id == "a1")
+            return batch
+
+        source.drain = drain  # type: ignore[method-assign]
+        # Every chunk, lossless, for when each agent's last one was emitted (the app's own
+        # stream may merge deltas under load, which would hide the later ones' times).
+        every = app.runtime.subscribe(maxsize=None)
+
+        async def watch() -> None:
+            while batch := await every.next_batch():
                 for event in batch:
                     if isinstance(event, TextDelta):
                         last_chunk[event.agent_id] = event.ts
-                        if event.agent_id == "a1":
-                            pending.append(event.ts)
-                app._backlog.extend(batch)
-            original_flush()
+
+        watcher = asyncio.create_task(watch())
 
         def frame(at: float) -> None:
             lags.extend(at - ts for ts in pending)
             pending.clear()
 
-        app.flush_events = flush  # type: ignore[method-assign]
-        for timer in app._timers:
-            if getattr(timer, "_callback", None) == original_flush:
-                timer.stop()
-        app.set_interval(1 / 20, flush)
         app.on_frame.append(frame)
         for index in range(agents):
             app.runtime.start(f"stream {index}")
@@ -260,6 +265,7 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             "under": f"{agents} agents x 100 chunks/s",
             "key_to_last_chunk_ms": percentiles(latencies),
         }
+        watcher.cancel()
     return result
 
 

@@ -98,6 +98,11 @@ class AgentTree(Tree[str]):
         self._agent_nodes: dict[str, TreeNode[str]] = {}
         self._agents: dict[str, AgentState] = {}
         self._widths: dict[str, int] = {}  # agent id -> its row's label width when last drawn
+        # Told at once when the cursor lands on another agent, in the same turn as the key
+        # that moved it: what follows the cursor (the transcript) is drawn in the same frame
+        # as the cursor. (NodeHighlighted arrives a message later, after a frame showing only
+        # the cursor, and the next frame may be ~30 ms away.)
+        self.on_cursor: Callable[[str], None] = lambda agent_id: None
         super().__init__("agents", **kwargs)  # type: ignore[arg-type]
         self.show_root = False
         self.guide_depth = 2
@@ -140,6 +145,13 @@ class AgentTree(Tree[str]):
             agent = self._agents.get(node.data or "")
             if agent is not None and agent.status.is_live and agent.started_ts is not None:
                 self._repaint(node)
+
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        before = self.cursor_node
+        super().watch_cursor_line(previous_line, line)
+        node = self.cursor_node
+        if node is not None and node is not before and node.data is not None:
+            self.on_cursor(node.data)
 
     def _repaint(self, node: TreeNode[str]) -> None:
         # A node's update count is part of its cached line's key: bumped, the row is drawn

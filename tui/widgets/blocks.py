@@ -96,6 +96,26 @@ class EntryBlock(Widget):
         """The entry changed: redraw."""
         self.refresh(layout=True)
 
+    def rebind(self, entry: Entry, agent_label: str | None, agent_name: str = "") -> bool:
+        """Show `entry` in this block instead, if it is the kind of block `entry` needs:
+        switching agents redraws the mounted blocks in place instead of removing them and
+        mounting new ones (most of a switch's time). False, with nothing changed, if not."""
+        if not self._takes(entry, agent_label):
+            return False
+        self.entry = entry
+        self.agent_label = agent_label
+        self.set_classes(f"entry {entry.kind}")
+        self._rebound(agent_name)
+        return True
+
+    def _takes(self, entry: Entry, agent_label: str | None) -> bool:
+        """This block can show `entry` (blocks that hold what a person typed never do)."""
+        return False
+
+    def _rebound(self, agent_name: str) -> None:
+        """Draw the entry just bound, from scratch."""
+        self.refresh_entry()
+
 
 class NoteBlock(EntryBlock):
     """The task, notices and errors: one styled line or paragraph."""
@@ -103,6 +123,13 @@ class NoteBlock(EntryBlock):
     def __init__(self, entry: Entry, agent_label: str | None = None) -> None:
         super().__init__(entry, agent_label)
         self.set_class(entry.failed, "failed")
+
+    def _takes(self, entry: Entry, agent_label: str | None) -> bool:
+        return block_type(entry) is NoteBlock
+
+    def _rebound(self, agent_name: str) -> None:
+        self.set_class(self.entry.failed, "failed")
+        self.refresh(layout=True)
 
     def render(self) -> RenderableType:
         entry = self.entry
@@ -125,6 +152,13 @@ class SteerBlock(EntryBlock):
     def refresh_entry(self) -> None:
         self.set_class(self.entry.failed, "failed")
         super().refresh_entry()
+
+    def _takes(self, entry: Entry, agent_label: str | None) -> bool:
+        return block_type(entry) is SteerBlock
+
+    def _rebound(self, agent_name: str) -> None:
+        self.agent_name = agent_name or self.entry.agent_id
+        self.refresh_entry()
 
     def render(self) -> RenderableType:
         entry = self.entry
@@ -154,13 +188,30 @@ class AnswerBlock(EntryBlock):
         self._frozen = 0  # characters of entry.text already in frozen chunks
         self._fence: str | None = None  # a code fence open where the frozen chunks end
         self._tail = Static("", classes="answer-tail")
+        self._label = Static(self._label_text(), classes="agent-label")
         self._shown_length = -1
         self._shown_interrupted = False
 
+    def _label_text(self) -> Text:
+        return Text(f"{self.agent_label} ›", style="bold")
+
     def compose(self) -> ComposeResult:
         if self.agent_label:
-            yield Static(Text(f"{self.agent_label} ›", style="bold"), classes="agent-label")
+            yield self._label
         yield self._tail
+
+    def _takes(self, entry: Entry, agent_label: str | None) -> bool:
+        # With or without the agent's name above it, as this block was composed.
+        return block_type(entry) is AnswerBlock and bool(agent_label) == bool(self.agent_label)
+
+    def _rebound(self, agent_name: str) -> None:
+        if self.agent_label:
+            self._label.update(self._label_text())
+        self.query(".answer-chunk").remove()
+        self._frozen = 0
+        self._fence = None
+        self._shown_length = -1
+        self.refresh_entry()
 
     def on_mount(self) -> None:
         self.refresh_entry()
@@ -215,6 +266,13 @@ class FoldBlock(EntryBlock):
             self.folded = False
         self.set_class(self.entry.failed, "failed")
         self.refresh(layout=True)
+
+    def _takes(self, entry: Entry, agent_label: str | None) -> bool:
+        return block_type(entry) is FoldBlock
+
+    def _rebound(self, agent_name: str) -> None:
+        self.folded = not self.entry.failed  # as a new block starts
+        self.refresh_entry()
 
     def on_click(self, event: events.Click) -> None:
         self.folded = not self.folded
@@ -518,20 +576,28 @@ class ApprovalBlock(QueryBlock):
         self.action_decide("reject")
 
 
+def block_type(entry: Entry) -> type[EntryBlock]:
+    """The kind of block that shows `entry`."""
+    if entry.kind == "steer":
+        return SteerBlock
+    if entry.kind == "text":
+        return AnswerBlock
+    if entry.kind in ("thinking", "tool"):
+        return FoldBlock
+    if entry.kind == "question":
+        return ApprovalBlock if entry.title == "approval" else QuestionBlock
+    return NoteBlock
+
+
 def block_for(
     entry: Entry,
     agent_label: str | None = None,
     drafts: dict[str, str] | None = None,
     agent_name: str = "",
 ) -> EntryBlock:
-    if entry.kind == "steer":
+    kind = block_type(entry)
+    if kind is SteerBlock:
         return SteerBlock(entry, agent_name or entry.agent_id, agent_label)
-    if entry.kind == "text":
-        return AnswerBlock(entry, agent_label)
-    if entry.kind in ("thinking", "tool"):
-        return FoldBlock(entry, agent_label)
-    if entry.kind == "question":
-        if entry.title == "approval":
-            return ApprovalBlock(entry, agent_label, drafts)
-        return QuestionBlock(entry, agent_label, drafts)
-    return NoteBlock(entry, agent_label)
+    if issubclass(kind, QueryBlock):
+        return kind(entry, agent_label, drafts)
+    return kind(entry, agent_label)

@@ -37,7 +37,7 @@ class Transcript(VerticalScroll):
         self.name_of: Callable[[str], str] = lambda agent_id: agent_id
         self._start = 0  # entries[_start:_end] are mounted
         self._end = 0
-        self._blocks: dict[int, EntryBlock] = {}
+        self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
         self._earlier = Button("", id="earlier", classes="earlier")
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
 
@@ -84,14 +84,29 @@ class Transcript(VerticalScroll):
         entries: list[Entry],
         label: Callable[[Entry], str | None] = lambda entry: None,
     ) -> None:
-        """Switch to another source: rebuild from its entries (the newest MAX_BLOCKS)."""
+        """Switch to another source: its entries (the newest MAX_BLOCKS).
+
+        The blocks on screen are reused in order while each can show the entry in its place
+        (a note for a note, an answer for an answer): mounting and removing widgets is most of
+        a switch's cost, redrawing one in place is cheap. The rest are removed, and blocks for
+        the remaining entries mounted."""
         self.source = source
         self._entries = entries
         self._label = label
-        for block in self._blocks.values():
+        old = list(self._blocks.values())  # in screen order
+        self._blocks = {}
+        self._start = max(0, len(entries) - MAX_BLOCKS)
+        reused = 0
+        for entry in entries[self._start :]:
+            if reused == len(old) or not old[reused].rebind(
+                entry, label(entry), self.name_of(entry.agent_id)
+            ):
+                break
+            self._blocks[entry.uid] = old[reused]
+            reused += 1
+        for block in old[reused:]:
             block.remove()
-        self._blocks.clear()
-        self._start = self._end = max(0, len(entries) - MAX_BLOCKS)
+        self._end = self._start + reused
         self.anchor(False)
         self._mount_new()
 
@@ -152,7 +167,10 @@ class Transcript(VerticalScroll):
         if self._start == 0:
             return
         begin = max(0, self._start - PAGE)
+        kept = self._blocks
+        self._blocks = {}
         blocks = [self._make(e) for e in self._entries[begin : self._start]]
+        self._blocks.update(kept)  # screen order: the earlier ones first
         first = next(
             (
                 self._blocks[e.uid]
