@@ -42,6 +42,7 @@ from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
+from . import paste_escapes
 from .gc_policy import CollectorPolicy
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
@@ -97,6 +98,7 @@ class AgentUIApp(App[int]):
         theme: str | None = None,
     ) -> None:
         super().__init__()
+        paste_escapes.install()  # a pasted escape sequence stays text (Textual reads it as keys)
         if runtime_factory is None and replay is None:
             raise ValueError("the app needs a runtime factory, or a replay to play")
         self._runtime_factory = runtime_factory

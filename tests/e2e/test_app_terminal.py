@@ -135,3 +135,25 @@ def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) 
     assert "⌫" not in term.text() and "⊘" not in term.text(), "nothing deleted or cancelled"
     term.send(b"\x11")
     assert term.wait_exit() == 0
+
+
+def test_a_pasted_escape_sequence_stays_text_in_a_real_terminal(tmp_path: Path) -> None:
+    """Pasted coloured output: its escape codes must not become keys (a line break in them
+    would send half a task) nor cut the paste."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env |= {
+        "TERM": "xterm-256color",
+        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
+        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
+        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
+    }
+    term = Terminal([*_agentui(), "--pace", "0"], env, size=(100, 24))
+    term.read_until(lambda: "What should the agents do?" in term.text(), "the prompt")
+    term.send(b"\x1b[200~Plan a trip\x1b[0m to Rome\rand Paris\x1b[201~")
+    term.read_until(lambda: "and Paris" in term.text(), "the whole paste in the prompt")
+    text = term.text()
+    assert "Plan a trip␛[0m to Rome" in text, "the escape shown, the text in order"
+    assert "and Paris" in text.split("Plan a trip")[1], "both lines, in the prompt"
+    assert "running 0  waiting for you 0  done 0" in text, "no task began: nothing was sent"
+    term.send(b"\x11")
+    assert term.wait_exit() == 0
