@@ -263,9 +263,7 @@ class AgentRun:
 
     def queue_note(self, text: str, *, from_person: bool = False) -> None:
         note_id = self.shared.ids.next("n")
-        # The model is told whose words a steer is; the event keeps them as typed.
-        said = f"A message from the person: {text}" if from_person else text
-        self.notes.append(Note(note_id, said))
+        self.notes.append(Note.of(note_id, text, from_person=from_person))
         self.shared.bus.emit(
             NoteQueued, self.agent_id, text=text, note_id=note_id, from_person=from_person
         )

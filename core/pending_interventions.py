@@ -55,3 +55,9 @@ class Modification:
 class Note:
     id: str
     text: str  # as the model reads it
+
+    @classmethod
+    def of(cls, note_id: str, text: str, *, from_person: bool) -> Note:
+        """A queued note as the model will read it: it is told whose words a steer is (the
+        `note:queued` event keeps them as typed)."""
+        return cls(note_id, f"A message from the person: {text}" if from_person else text)

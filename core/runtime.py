@@ -14,7 +14,7 @@ unless `approve_all` is set.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import anyio
@@ -30,6 +30,7 @@ from .execution import WORKFLOWS, WorkflowName, execute
 from .hooks import HookManager
 from .ids import IdSource
 from .limits import Limits
+from .pending_interventions import Modification, Note
 from .pricing import DEFAULT_PRICES, PriceTable
 from .providers.base import Provider
 from .queries import Query, QueryBook
@@ -245,12 +246,19 @@ class Runtime:
         run.continue_with(text)
         group.start_soon(execute, run, text, "plain", name=f"agent {agent_id}")
 
-    def adopt(self, node: AgentNode) -> None:
+    def adopt(
+        self,
+        node: AgentNode,
+        *,
+        notes: Sequence[Note] = (),
+        modification: Modification | None = None,
+    ) -> None:
         """Take in an agent rebuilt from a saved session, with its conversation, without running it.
 
         Parents are adopted before their children. A node saved while still live comes back
-        cancelled ("interrupted"): `send(id, text)` continues it from its saved conversation.
-        Nothing is emitted: the saved events already tell its story.
+        cancelled ("interrupted"): `send(id, text)` continues it from its saved conversation,
+        delivering the `notes` and `modification` its model had not read. Nothing is emitted:
+        the saved events already tell its story.
         """
         if node.parent_id is not None and node.parent_id not in self._tree:
             raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
@@ -263,6 +271,7 @@ class Runtime:
         self._tree.add(node)
         self._ids.observe(node.id)
         run = self._runs[node.id] = AgentRun(node, self._shared)
+        run.notes, run.modification = list(notes), modification
         run.publish_conversation(announce=False)
         run.done.set()
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from .. import events as ev
 from ..conversation import Message, TextBlock, ToolResultBlock
 from ..ids import IdSource
+from ..pending_interventions import Note
 from ..runtime import Runtime
 from ..state import INTERRUPTED, AgentState, RunState
 from .delta_merge import merge_deltas
@@ -74,8 +75,12 @@ class ResumePlan:
         The runtime gets its own copy of each agent: the plan's state stays the view's.
         """
         with collector_paused():  # a thousand agents: no collection walks them meanwhile
-            for node in self.state.agents.values():
-                runtime.adopt(node)
+            for agent in self.state.agents.values():
+                notes = [
+                    Note.of(n.note_id, n.text, from_person=n.from_person)
+                    for n in agent.queued_notes
+                ]
+                runtime.adopt(agent, notes=notes, modification=agent.pending_modification)
 
     def continued_session(self) -> ContinuedSession:
         """Where and how a writer appends the resumed run to the same file."""

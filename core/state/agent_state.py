@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from pydantic import ConfigDict, Field
 
+from ..pending_interventions import Modification
 from ..tree import AgentNode
 from .transcript import TranscriptBuilder, TranscriptItem
+
+
+class QueuedNote(NamedTuple):
+    note_id: str
+    text: str  # as the person typed it
+    from_person: bool
 
 
 class AgentState(AgentNode):
@@ -18,6 +27,9 @@ class AgentState(AgentNode):
     # When it first ran: a continued agent's elapsed time counts from its first run.
     first_started_at: float | None = Field(default=None, exclude=True)
     open_queries: list[str] = Field(default_factory=list, exclude=True)  # ids, in order raised
+    # What the person asked that its model has not read yet: a continued run delivers it.
+    queued_notes: list[QueuedNote] = Field(default_factory=list, exclude=True)
+    pending_modification: Modification | None = Field(default=None, exclude=True)
     # None when the fold keeps no transcripts (resume and listings need none).
     transcript: TranscriptBuilder | None = Field(default=None, exclude=True)
 

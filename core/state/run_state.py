@@ -21,9 +21,10 @@ from typing import NamedTuple
 from .. import events as ev
 from ..conversation import Message
 from ..narrative import NarrativeEntry
+from ..pending_interventions import Modification
 from ..tree import AgentStatus, UserComment
 from ..usage import Usage
-from .agent_state import AgentState
+from .agent_state import AgentState, QueuedNote
 from .change import Change
 from .transcript import TranscriptBuilder, TranscriptItem
 
@@ -32,7 +33,7 @@ from .transcript import TranscriptBuilder, TranscriptItem
 PASSED_OVER = frozenset({
     "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
     "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
-    "note:delivered", "note:queued", "text:delta", "thinking:delta", "thinking:redacted",
+    "text:delta", "thinking:delta", "thinking:redacted",
     "tool:detected", "tool:start", "tool:timeout", "workflow:decision", "workflow:result",
     "workflow:step", "approval:decided",
 })  # fmt: skip
@@ -218,7 +219,10 @@ class RunState:
             case ev.InterventionApplied(kind="delete"):
                 for member in self.subtree(agent_id):
                     member.user_comment = UserComment.DELETE
-            case ev.InterventionApplied(kind="modify", content=content):
+            case ev.InterventionApplied(kind="modify", instructions=instructions, content=content):
+                modification = Modification(instructions, content)
+                pending = agent.pending_modification
+                agent.pending_modification = pending.then(modification) if pending else modification
                 agent.user_comment = UserComment.MODIFY
                 if content is not None:
                     agent.user_content = content
@@ -239,6 +243,14 @@ class RunState:
                     agent.open_queries.remove(query_id)
                 change.closed_queries.append(query_id)
                 change.relabel.add(agent_id)
+            case ev.NoteQueued(note_id=note_id, text=text, from_person=from_person):
+                self.ids.add(note_id)
+                agent.queued_notes.append(QueuedNote(note_id, text, from_person))
+            case ev.NotesDelivered(note_ids=note_ids, modified=modified):
+                delivered = set(note_ids)
+                agent.queued_notes = [n for n in agent.queued_notes if n.note_id not in delivered]
+                if modified:
+                    agent.pending_modification = None
             case ev.ApprovalDecided(decision="always", tool=tool):
                 if tool not in self.always_allowed:
                     self.always_allowed.append(tool)

@@ -260,3 +260,33 @@ async def test_a_session_with_a_damaged_header_resumes_under_its_stand_in(tmp_pa
     reread = read_session(path)
     assert reread.damaged_lines == [1]
     assert fold_session(reread).agents[root].runs == 2
+
+
+async def test_a_steer_and_a_modify_the_model_never_read_are_delivered_after_a_resume(
+    tmp_path: Path,
+) -> None:
+    runtime = recorded_runtime(tmp_path, Turn(text="Working on it", hang_after_chunks=1))
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Compare databases")
+        await next_event(events, "text:delta", root)
+        runtime.steer(root, "Mention that sqlite works offline")
+        runtime.modify(root, instructions="Answer in one line.")
+        queued = await next_event(events, "agent:status", root)  # modified
+        crashed = await _crash_image(runtime, queued.seq, tmp_path)
+        runtime.cancel(root)
+
+    plan = plan_resume(read_session(crashed))
+    resumed = _resumed(plan, Script.for_all(Turn(text="sqlite: free and offline.")))
+    async with resumed:
+        new_events = resumed.subscribe(maxsize=None)
+        resumed.send(root, "Go on.")
+        await resumed.wait(root)
+    request = resumed.provider.requests[0]  # type: ignore[attr-defined]
+    assert request.instructions == "Answer in one line."
+    said = "\n".join(message.text for message in request.messages)
+    assert "A message from the person: Mention that sqlite works offline" in said
+    delivered = [e for e in new_events.drain() if e.type == "note:delivered"]
+    assert [e.note_ids for e in delivered] == [["n1"]]  # type: ignore[attr-defined]
+    assert delivered[0].modified == ["instructions"]  # type: ignore[attr-defined]
+    assert plan.id_source().next("n") == "n2", "a new note never takes a saved note's id"
