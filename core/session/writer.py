@@ -116,6 +116,13 @@ class SessionWriter:
         if self._attached:
             raise AgentUIError("this session writer is already attached")
         self._attached = True
+        if isinstance(self.target, ContinuedSession):
+            # Hold the file from now on, not from the first write: another agentui resuming it
+            # meanwhile would write a run of its own into it and lose one of the two.
+            try:
+                self._file = self._open([])
+            except OSError as exc:
+                raise AgentUIError(f"cannot open {self.path}: {exc.strerror or exc}") from None
         self._progress = anyio.Event()
         # Subscribe now, not when the service first runs, so no event is missed.
         self._subscription = runtime.subscribe(maxsize=None)

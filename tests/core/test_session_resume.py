@@ -290,3 +290,20 @@ async def test_a_steer_and_a_modify_the_model_never_read_are_delivered_after_a_r
     assert [e.note_ids for e in delivered] == [["n1"]]  # type: ignore[attr-defined]
     assert delivered[0].modified == ["instructions"]  # type: ignore[attr-defined]
     assert plan.id_source().next("n") == "n2", "a new note never takes a saved note's id"
+
+
+async def test_a_session_resumed_in_one_agentui_is_refused_in_another_at_once(
+    tmp_path: Path,
+) -> None:
+    """The file is held from the moment the resumed run starts, not from its first write."""
+    runtime = recorded_runtime(tmp_path, Turn(text="Done."))
+    async with runtime:
+        await runtime.wait(runtime.start("A task"))
+    assert runtime.session.path is not None
+    path = runtime.session.path
+
+    first = _resumed(open_for_resume(str(path)), Script.for_all(Turn(text="unused")))
+    async with first:
+        with pytest.raises(SessionError, match="still open in another agentui"):
+            open_for_resume(str(path))
+    open_for_resume(str(path))  # free again once the first one ends
