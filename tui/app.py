@@ -172,6 +172,11 @@ class AgentUIApp(App[int]):
             markup=markup,
         )
 
+    def action_help_quit(self) -> None:
+        """ctrl+c: say how to quit (Textual's own hint is markup, which our toasts show as
+        typed). ctrl+q quits from anywhere, a text box included."""
+        self.notify("Press ctrl+q to quit the app", title="Do you want to quit?")
+
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return {**super().get_theme_variable_defaults(), **AGENT_VARIABLES}
 

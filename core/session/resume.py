@@ -106,6 +106,8 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
     closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))
     state.apply_all(closing)
+    # An "always" lasted until that agentui quit: the resumed run asks again, and says so.
+    state.always_allowed.clear()
     interrupted_ids = [n.id for n in interrupted]
     return ResumePlan(log, state, closing, interrupted_ids, [*events, *closing])
 

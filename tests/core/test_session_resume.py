@@ -9,6 +9,7 @@ import pytest
 
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import ToolResultBlock
+from agentui.core.events import ApprovalDecided
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
@@ -307,3 +308,14 @@ async def test_a_session_resumed_in_one_agentui_is_refused_in_another_at_once(
         with pytest.raises(SessionError, match="still open in another agentui"):
             open_for_resume(str(path))
     open_for_resume(str(path))  # free again once the first one ends
+
+
+async def test_an_always_allowed_tool_asks_again_after_a_resume(tmp_path: Path) -> None:
+    runtime = recorded_runtime(tmp_path, Turn(text="Done."))
+    async with runtime:
+        root = runtime.start("A task")
+        await runtime.wait(root)
+        runtime.publish(ApprovalDecided, root, query_id="q9", tool="python", decision="always")
+    assert runtime.session.path is not None
+    assert fold_session(read_session(runtime.session.path)).always_allowed == ["python"]
+    assert plan_resume(read_session(runtime.session.path)).state.always_allowed == []

@@ -101,6 +101,14 @@ async def test_ctrl_n_with_nobody_waiting_says_so() -> None:
         assert any("Nobody is waiting" in n.message for n in app._notifications)
 
 
+async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert "Press ctrl+q to quit the app" in said and not any("[b]" in m for m in said)
+
+
 async def test_the_palette_shows_keys_as_people_write_them() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, _pilot):
         helps = {c.help for c in app.get_system_commands(app.screen)}
