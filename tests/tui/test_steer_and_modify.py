@@ -163,3 +163,17 @@ async def test_a_long_paste_keeps_its_lines_and_its_marker_goes_whole() -> None:
         await pilot.press(*" ok", "backspace", "backspace", "backspace", "backspace")
         assert app.prompt_view.text == "", "the marker went whole, with its paste"
         assert app.prompt_view.value == ""
+
+
+async def test_a_task_being_written_is_kept_while_the_prompt_steers_an_agent() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.press(*"draft about caching")
+        await pilot.press("escape")  # back to the tree: the words stay in the prompt
+        await pilot.press("s")  # steer main: the prompt points at it, empty
+        await pilot.pause()
+        assert app.prompt_bar.mode.kind == "steer" and app.prompt_view.text == ""
+        await pilot.press("escape")  # no steer after all
+        await pilot.pause()
+        assert app.prompt_bar.mode.kind == "task"
+        assert app.prompt_view.text == "draft about caching", "the task draft is back"

@@ -12,6 +12,7 @@ so 100 KB typed into the box itself would make each key slow.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import events
@@ -22,6 +23,12 @@ from textual.widgets import TextArea
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter"})
 NEWLINE_HINT = "ctrl+j new line"
 PASTE_FOLD_CHARS = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    text: str
+    pastes: dict[str, str]  # marker -> the long text it stands for
 
 
 class Composer(TextArea):
@@ -85,6 +92,17 @@ class Composer(TextArea):
     def clear(self) -> None:  # type: ignore[override]
         self._pastes.clear()
         self.load_text("")
+
+    def take_draft(self) -> Draft:
+        """What is typed (pastes still folded), to put back later; the box is left empty."""
+        draft = Draft(self.text, dict(self._pastes))
+        self.clear()
+        return draft
+
+    def put_draft(self, draft: Draft) -> None:
+        self.load_text(draft.text)
+        self._pastes = dict(draft.pastes)
+        self.move_cursor(self.document.end)
 
     async def _on_paste(self, event: events.Paste) -> None:
         if len(event.text) <= PASTE_FOLD_CHARS or self.read_only:

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-from .composer import NEWLINE_HINT, Composer
+from .composer import NEWLINE_HINT, Composer, Draft
 
 PromptKind = Literal["task", "steer", "continue"]
 CONTINUE_DEFAULT = "Continue where you left off."
@@ -65,6 +65,8 @@ class PromptBar(Horizontal):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.mode = PromptMode()
+        # The unsent task, kept while the prompt steers or continues an agent.
+        self._task_draft: Draft | None = None
         self.label = Static(self.mode.label, id="prompt-label")
         self.box = PromptBox(placeholder=self.mode.placeholder, id="prompt")
 
@@ -73,10 +75,23 @@ class PromptBar(Horizontal):
         yield self.box
 
     def set_mode(self, mode: PromptMode, text: str | None = None) -> None:
-        """Point the prompt at a new task, or at one agent; `text` replaces what is typed."""
+        """Point the prompt at a new task, or at one agent; `text` replaces what is typed.
+
+        A task being written is kept while the prompt points at an agent, and is back when it
+        returns to new tasks with nothing to type in its place (`text` empty)."""
+        leaving_task = self.mode.kind == "task" and mode.kind != "task"
+        if leaving_task and self.box.text.strip():
+            self._task_draft = self.box.take_draft()
         self.mode = mode
         self.label.update(mode.label)
         self.box.placeholder = mode.placeholder
-        if text is not None:
+        draft, self._task_draft = (
+            (self._task_draft, None)
+            if mode.kind == "task" and not text
+            else (None, self._task_draft)
+        )
+        if draft is not None:
+            self.box.put_draft(draft)
+        elif text is not None:
             self.box.clear()
             self.box.insert(text)
