@@ -4,6 +4,7 @@ rebuilt only when its keys change, and the selection follows the cursor in the k
 from __future__ import annotations
 
 import pytest
+from textual import events
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
@@ -183,3 +184,23 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
         app.runtime.pause("a2")
         await settle(pilot, has_status(app, "a2", AgentStatus.PAUSED))
         assert list(footer.children) != keys, "resume applies now: the footer shows it"
+
+
+async def test_an_agent_key_is_run_as_it_arrives_not_after_the_trees_queue() -> None:
+    app = make_app("first", HOLD)
+    async with app.run_test() as pilot:
+        await settle(pilot, has_status(app, "a1", AgentStatus.RUNNING))
+        tree = app.tree_view
+        tree.focus()
+        await pilot.pause()
+        # Keys forwarded to the tree are held back, as if its queue were busy with a flush.
+        held: list[object] = []
+        forward = tree.post_message
+        tree.post_message = lambda m: (
+            held.append(m) or True if isinstance(m, events.Key) else forward(m)
+        )  # type: ignore[method-assign]
+        await pilot.press("p")
+        await settle(pilot, has_status(app, "a1", AgentStatus.PAUSED))
+        assert not [m for m in held if getattr(m, "key", None) == "p"]
+        await pilot.press("down")  # the tree's own keys still go through its queue
+        assert [m for m in held if getattr(m, "key", None) == "down"]

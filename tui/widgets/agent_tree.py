@@ -10,6 +10,7 @@ with the number of agents. Status colours come from the theme's agent-* variable
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from rich.style import Style
@@ -86,11 +87,15 @@ class AgentTree(Tree[str]):
     """Agents by parent. Node data is the agent id; each row is drawn from its agent's view."""
 
     # The agent commands live here, where nobody types (space pauses/resumes instead of
-    # folding a node); enter on a waiting agent goes to its question.
+    # folding a node); enter on a waiting agent goes to its question. They are priority
+    # bindings: while the tree holds the keys, the app runs them as the key arrives, instead
+    # of forwarding the key to the tree's queue first (a second wait behind a frame or a
+    # flush under load: `p` must stop an agent within a few ms).
     BINDINGS: ClassVar[list[BindingType]] = [
         *bindings(LEADING_KEYS),
         Binding("enter", "app.answer_selected", "Answer"),
-        *bindings(AGENT_KEYS + TRAILING_VIEW_KEYS),
+        *(replace(binding, priority=True) for binding in bindings(AGENT_KEYS)),
+        *bindings(TRAILING_VIEW_KEYS),
     ]
 
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:

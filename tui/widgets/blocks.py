@@ -11,7 +11,9 @@ import time
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -80,6 +82,44 @@ def freeze_point(
 def _closer(opening: str) -> str:
     found = _FENCE.match(opening)
     return found.group(1) if found else "```"
+
+
+class RenderedOncePerWidth:
+    """A renderable drawn once per width and set of options, then repeated.
+
+    Textual asks a Static's content for its height, then for its lines, and again when the
+    transcript's scroll bar comes or goes: the growing tail of a streamed answer was rendered
+    as Markdown ~6 times a frame. Segments are immutable, so repeating them is safe.
+    """
+
+    __slots__ = ("_renderable", "_rendered")
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self._renderable = renderable
+        self._rendered: dict[tuple[object, ...], list[Segment]] = {}
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> list[Segment]:
+        # Not options.height: Textual measures with none and draws with the widget's, and
+        # what is drawn here (Markdown, Text) is as tall as its content either way.
+        key = (
+            id(console),
+            options.max_width,
+            options.min_width,
+            options.justify,
+            options.overflow,
+            options.no_wrap,
+            options.highlight,
+            options.markup,
+        )
+        segments = self._rendered.get(key)
+        if segments is None:
+            if len(self._rendered) >= 4:  # widths of a resize nobody returns to
+                self._rendered.clear()
+            segments = self._rendered[key] = list(console.render(self._renderable, options))
+        return segments
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._renderable)
 
 
 class EntryBlock(Widget):
@@ -248,7 +288,7 @@ class AnswerBlock(EntryBlock):
         )
         if self.entry.interrupted:
             parts.append(Text("(cut short)", style="italic dim"))
-        self._tail.update(parts[0] if len(parts) == 1 else Group(*parts))
+        self._tail.update(RenderedOncePerWidth(parts[0] if len(parts) == 1 else Group(*parts)))
 
 
 class FoldBlock(EntryBlock):
