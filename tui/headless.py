@@ -287,6 +287,13 @@ class _StdinLines:
         return line
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or fake stream
+        return False
+
+
 async def run_headless(
     make_runtime: Callable[[], Runtime],
     task: str,
@@ -312,6 +319,8 @@ async def run_headless(
 
     async def answer(runtime: Runtime, query: QueryRaised) -> None:
         async with reading:
+            # Shown after the "> " prompt when no terminal echoed it (--answer, piped stdin).
+            echo = bool(pending_answers) or not _is_terminal(stdin)
             if pending_answers:
                 text: str | None = pending_answers.pop(0)
             else:
@@ -321,6 +330,8 @@ async def run_headless(
             if text is None and not json_output:
                 what = "rejected" if query.choices else "declined"
                 stderr.write(f"(no answer: stdin has ended, so it is {what})\n")
+            elif echo and not json_output:
+                stderr.write(visible_controls(text or "") + "\n")
             runtime.answer(query.query_id, text)
 
     async with make_runtime() as runtime:

@@ -24,13 +24,16 @@ from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
+from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.core.usage import Usage
 from agentui.tui.headless import HeadlessPrinter, run_headless
 
 
-async def run_text(script: Script, tools: list[Tool] | None = None) -> tuple[int, str, str]:
+async def run_text(
+    script: Script, tools: list[Tool] | None = None, answers: list[str] | None = None
+) -> tuple[int, str, str]:
     def runtime() -> Runtime:
         registry = ToolRegistry(tools or [])
         return Runtime(ScriptedProvider(script), tools=registry, clock=FrozenClock())
@@ -40,7 +43,7 @@ async def run_text(script: Script, tools: list[Tool] | None = None) -> tuple[int
         runtime,
         "Answer",
         json_output=False,
-        answers=[],
+        answers=list(answers or []),
         stdin=io.StringIO(""),
         stdout=stdout,
         stderr=stderr,
@@ -66,6 +69,19 @@ async def test_a_failed_attempt_s_text_is_marked_cut_short_on_stderr() -> None:
     assert cut and "Half of a first try".startswith(cut)
     assert "[main] model: overloaded" in stderr
     assert stderr.index("[cut short]") < stderr.index("model: overloaded")
+
+
+@pytest.mark.anyio
+async def test_a_given_answer_is_shown_after_its_prompt() -> None:
+    """No terminal echoes an --answer: without it, the next line ran on after "> "."""
+    ask = ScriptedToolCall(name="ask_user", arguments={"question": "Which city?"})
+    script = Script.for_all(Turn(tool_calls=[ask]), Turn(text="Lisbon it is."))
+
+    status, stdout, stderr = await run_text(script, [ASK_USER], answers=["Lisbon"])
+
+    assert status == 0, stderr
+    assert "question: Which city?\n> Lisbon\n" in stderr
+    assert stdout == "Lisbon it is.\n"
 
 
 @pytest.mark.anyio
