@@ -249,6 +249,15 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
         app.tree_view.focus()
         await until(lambda: app.selected_id == "a1")
         latencies: list[float] = []
+        to_call: list[float] = []  # key -> the app's call of runtime.pause (the app's share)
+        called: list[float] = []
+        runtime_pause = app.runtime.pause
+
+        def pause(agent_id: str) -> None:
+            called.append(time.perf_counter())
+            runtime_pause(agent_id)
+
+        app.runtime.pause = pause  # type: ignore[method-assign]
         rng = random.Random(4)
         for _ in range(pauses_n):
             pressed = time.perf_counter()
@@ -258,12 +267,14 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             await asyncio.sleep(0.3)  # long enough for anything still in flight to land
             await until(lambda: str(app.model.agents["a1"].status) == "paused")
             latencies.append(max(0.0, last_chunk.get("a1", 0.0) - pressed))
+            to_call.append(called[-1] - pressed)
             app.runtime.resume("a1")
             await until(lambda at=pressed: last_chunk.get("a1", 0.0) > at + 0.3)
             await asyncio.sleep(rng.uniform(0.05, 0.2))
         result["pause"] = {
             "under": f"{agents} agents x 100 chunks/s",
             "key_to_last_chunk_ms": percentiles(latencies),
+            "key_to_pause_call_ms": percentiles(to_call),
         }
         watcher.cancel()
     return result

@@ -8,6 +8,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
+from textual.widgets._footer import FooterKey
 
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.state import TranscriptItem as Entry
@@ -183,7 +184,18 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
         assert list(footer.children) == keys, "the same keys: nothing rebuilt"
         app.runtime.pause("a2")
         await settle(pilot, has_status(app, "a2", AgentStatus.PAUSED))
-        assert list(footer.children) != keys, "resume applies now: the footer shows it"
+        # Resume applies now and pause does not: the same keys, drawn again in place.
+        assert list(footer.children) == keys
+        state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
+        assert state["app.pause"] and not state["app.resume"]
+        app.runtime.resume("a2")
+        await settle(pilot, has_status(app, "a2", AgentStatus.RUNNING))
+        state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
+        assert not state["app.pause"] and state["app.resume"]
+        app.prompt_view.focus()  # other keys apply in the prompt: the footer is rebuilt
+        await pilot.pause()
+        assert list(footer.children) != keys
+        assert "app.pause" not in {k.action for k in footer.query(FooterKey)}
 
 
 async def test_an_agent_key_is_run_as_it_arrives_not_after_the_trees_queue() -> None:

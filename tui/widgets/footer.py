@@ -1,8 +1,10 @@
-"""The key footer: Textual's Footer, rebuilt only when what it shows changed.
+"""The key footer: Textual's Footer, rebuilt only when the keys it shows changed.
 
-Textual's Footer recomposes (removes and mounts every key widget, ~15 ms) whenever the screen's
-bindings may have changed: every selection change, focus change and `refresh_bindings()`. Going
-down the agent tree, the keys that apply are almost always the same from one agent to the next.
+Textual's Footer recomposes (removes and mounts every key widget, ~15-30 ms) whenever the
+screen's bindings may have changed: every selection change, focus change and
+`refresh_bindings()`. Going down the agent tree the keys are almost always the same from one
+agent to the next, and pausing or resuming one only greys out some and brightens others: those
+are drawn again in place, and nothing is mounted.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -36,5 +39,26 @@ class KeyFooter(Footer):
         showing = self._showing()
         if showing == self._composed:
             return
-        self._composed = showing
+        composed, self._composed = self._composed, showing
+        if composed is not None and _without_states(composed) == _without_states(showing):
+            self._enable_in_place()
+            return
         await super().recompose()
+
+    def _enable_in_place(self) -> None:
+        """The same keys, some enabled or disabled since: each key drawn again as it is now,
+        as `Footer.compose` would have made it."""
+        enabled = {
+            (binding.key, binding.action): state
+            for _, binding, state, _ in self.screen.active_bindings.values()
+        }
+        for key in self.query(FooterKey):
+            state = enabled.get((key.key, key.action))
+            if state is not None:
+                key._disabled = not state  # what FooterKey reads on a click
+                key.set_class(not state, "-disabled")
+
+
+def _without_states(showing: tuple[object, ...]) -> tuple[object, ...]:
+    *head, keys = showing
+    return (*head, tuple((b, None, t, d) for b, _, t, d in keys))  # type: ignore[attr-defined]
