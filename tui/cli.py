@@ -47,17 +47,17 @@ from agentui.core.providers.anthropic.defaults import (
     DEFAULT_TIMEOUT_S,
     MIN_THINKING_BUDGET,
 )
-from agentui.core.runtime import Runtime
-from agentui.core.session.reader import SessionLog, read_session
-from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.resume import open_for_resume
-from agentui.core.session.store import LAST, find_session, list_sessions, sessions_dir
+from agentui.core.session.store import LAST, sessions_dir
 from agentui.core.terminal_text import visible_controls
 
-from .assemble import Assembly, RunOptions, build_provider, build_runtime, monologue_config, settle
-
+# What one command alone needs (the runtime and its assembly, resume, reading and listing
+# sessions, the app, headless) is imported where that command runs.
 if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+    from agentui.core.session.reader import SessionLog
+
     from .app import AgentUIApp
+    from .assemble import Assembly
     from .headless import Steer
 
 
@@ -279,6 +279,8 @@ def _flags(args: argparse.Namespace) -> dict[str, Flag]:
 def _assembly(args: argparse.Namespace) -> Assembly:
     """The settings (config file, AGENTUI_* variables, options) and this run's own options,
     settled on a provider. Raises ConfigError for a bad setting."""
+    from .assemble import RunOptions, settle
+
     options = RunOptions(
         script=args.script,
         pace_s=args.pace,
@@ -312,6 +314,10 @@ def _accepts(function: Callable[..., Any], parameter: str) -> bool:
 
 def _run(argv: Sequence[str]) -> int:
     args = _run_parser().parse_args(argv)
+    from agentui.core.session.recording import RecordingRuntime
+
+    from .assemble import build_provider, build_runtime, monologue_config
+
     made: list[Runtime] = []
     try:
         assembly = _assembly(args)
@@ -386,8 +392,14 @@ def _app(argv: Sequence[str]) -> int:
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
     """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
+    from .assemble import build_provider, build_runtime, monologue_config
+
     assembly = _assembly(args)
-    plan = open_for_resume(args.resume) if args.resume is not None else None
+    plan = None
+    if args.resume is not None:
+        from agentui.core.session.resume import open_for_resume
+
+        plan = open_for_resume(args.resume)
     assembly = replace(assembly, resume=plan)
     build_provider(assembly)  # fail fast on a bad script or option, before the screen opens
     # the status bar says when the offline model runs
@@ -440,6 +452,8 @@ def _sessions(argv: Sequence[str]) -> int:
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per session")
     args = parser.parse_args(argv)
+    from agentui.core.session.store import list_sessions
+
     infos = list_sessions()
     if args.json:
         for info in infos:
@@ -484,6 +498,9 @@ def _sessions(argv: Sequence[str]) -> int:
 
 
 def _load_session(reference: str) -> SessionLog:
+    from agentui.core.session.reader import read_session
+    from agentui.core.session.store import find_session
+
     log = read_session(find_session(reference))
     _warn(log.warnings)
     return log

@@ -16,19 +16,50 @@ them, except that each agent's consecutive deltas are merged per flush and a res
 that only repeats streamed text leaves it out. Conversations are events too
 (`conversation:changed`). Format 2 files (conversation records between the events) and format 1
 files (also one line per delta, nothing left out) are read as well. API keys never enter any of it.
+
+Names are loaded on first use: the app records with the writer alone, and does not load export,
+resume, the reader and the fold at every start.
 """
 
 from __future__ import annotations
 
-from .errors import SessionError
-from .export import EXPORT_FORMATS, export_session
-from .fold import fold_session
-from .reader import SessionLog, read_header, read_session
-from .recording import RecordingRuntime
-from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
-from .resume import ResumePlan, open_for_resume, plan_resume
-from .store import SessionInfo, find_session, list_sessions, sessions_dir
-from .writer import ContinuedSession, NewSession, SessionWriter
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .errors import SessionError
+    from .export import EXPORT_FORMATS, export_session
+    from .fold import fold_session
+    from .reader import SessionLog, read_header, read_session
+    from .recording import RecordingRuntime
+    from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
+    from .resume import ResumePlan, open_for_resume, plan_resume
+    from .store import SessionInfo, find_session, list_sessions, sessions_dir
+    from .writer import ContinuedSession, NewSession, SessionWriter
+
+_EXPORTS = {
+    "EXPORT_FORMATS": "export",
+    "FORMAT_VERSION": "records",
+    "ContinuedSession": "writer",
+    "ConversationRecord": "records",
+    "NewSession": "writer",
+    "RecordingRuntime": "recording",
+    "ResumePlan": "resume",
+    "SessionError": "errors",
+    "SessionHeader": "records",
+    "SessionInfo": "store",
+    "SessionLog": "reader",
+    "SessionWriter": "writer",
+    "export_session": "export",
+    "find_session": "store",
+    "fold_session": "fold",
+    "list_sessions": "store",
+    "open_for_resume": "resume",
+    "plan_resume": "resume",
+    "read_header": "reader",
+    "read_session": "reader",
+    "sessions_dir": "store",
+}
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -53,3 +84,10 @@ __all__ = [
     "read_session",
     "sessions_dir",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

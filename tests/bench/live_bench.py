@@ -16,7 +16,9 @@ Prints one JSON object (and a line per part on stderr as it goes).
 5. startup: exec -> the first full frame of `agentui` in a 120x40 pseudo-terminal, against a
    bare Textual app (Static + Input) in the same harness (ratio <= 1.5), median of runs.
 6. memory: 4 M characters streamed over 100 agents in the app (a child process): peak RSS
-   (<= 120 MiB), beside the same app with no agent.
+   (<= 120 MiB), beside the same app with no agent; once as the benchmark's app (no session),
+   and once as the issue measured it: the app `agentui` builds (cli's own path: settings, the
+   offline scripted model playing a script, the six-step workflow off) recording its session.
 """
 
 from __future__ import annotations
@@ -406,6 +408,59 @@ async def _memory_child(agents: int, chars: int) -> dict[str, Any]:
     }
 
 
+async def _memory_child_recording(agents: int, chars: int) -> dict[str, Any]:
+    """The app as `agentui --script FILE --pace 0 --workflow plain --no-monologue` builds it,
+    recording its session under a scratch home; frames rendered as a terminal would."""
+    home = Path(tempfile.mkdtemp(prefix="agentui-memory-"))
+    for variable, folder in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+    ):
+        os.environ[variable] = str(home / folder)
+    for variable in [v for v in os.environ if v.startswith(("ANTHROPIC_", "AGENTUI_"))]:
+        del os.environ[variable]
+    sentence = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. "
+    paragraph = sentence * 7 + "\n\n"
+    answer = (paragraph * (chars // agents // len(paragraph) + 1))[: chars // agents]
+    script = home / "script.json"
+    script.write_text(json.dumps({"agents": {"*": [{"text": answer}]}}))
+    import ui_bench
+
+    from agentui.tui import app as app_module
+    from agentui.tui import cli
+
+    app_module.AgentUIApp = ui_bench.RenderingApp  # type: ignore[misc]
+    args = cli._app_parser().parse_args(
+        ["--script", str(script), "--pace", "0", "--workflow", "plain", "--no-monologue"]
+    )
+    app = cli._build_app(args)
+    async with app.run_test(size=SIZE):
+        assert app.runtime is not None
+        idle_rss = _rss()["VmRSS"]
+        for index in range(agents):
+            app.runtime.start(f"stream {index}")
+
+        def done() -> bool:
+            agents_ = app.model.agents.values()
+            return len(agents_) == agents and all(a.status.is_final for a in agents_)
+
+        await until(done)
+        await asyncio.sleep(0.5)
+        gc.collect()
+        rss = _rss()
+        streamed = sum(len(e.text) for a in app.model.agents.values() for e in a.entries)
+    sessions = list((home / "data").rglob("*.jsonl"))
+    return {
+        "agents": agents,
+        "transcript_chars": streamed,
+        "session_bytes": sum(f.stat().st_size for f in sessions),
+        "idle_app_rss_mib": idle_rss,
+        "rss_mib": rss["VmRSS"],
+        "peak_rss_mib": rss["VmHWM"],
+    }
+
+
 def _rss() -> dict[str, float]:
     values = {}
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -416,13 +471,16 @@ def _rss() -> dict[str, float]:
 
 
 def memory(chars: int) -> dict[str, Any]:
-    out = subprocess.run(
-        [sys.executable, __file__, "--memory-child", str(chars)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    result = {}
+    for name, flag in (("bench_app", "--memory-child"), ("recording", "--memory-child-recording")):
+        out = subprocess.run(
+            [sys.executable, __file__, flag, str(chars)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        result[name] = json.loads(out.stdout)
+    return result
 
 
 async def main(quick: bool, only: set[str]) -> dict[str, Any]:
@@ -461,10 +519,13 @@ if __name__ == "__main__":
         "--sizes", help="live agents for the keys part, e.g. 5000 (default 1000,3000,5000)"
     )
     parser.add_argument("--memory-child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--memory-child-recording", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.sizes:
         SIZES = tuple(int(n) for n in args.sizes.split(","))
     if args.memory_child:
         print(json.dumps(asyncio.run(_memory_child(100, args.memory_child))))
+    elif args.memory_child_recording:
+        print(json.dumps(asyncio.run(_memory_child_recording(100, args.memory_child_recording))))
     else:
         print(json.dumps(asyncio.run(main(args.quick, set(args.only.split(","))))))
