@@ -151,6 +151,7 @@ async def spawn(app: Any, count: int) -> float:
 
 
 async def keys_at(count: int, presses: int) -> dict[str, Any]:
+    gc.collect()  # not the garbage of the size before
     app = make_app(streaming_provider(min(100, count), 5.0))
     rng = random.Random(count)
     async with app.run_test(size=SIZE):
@@ -194,6 +195,7 @@ async def keys_at(count: int, presses: int) -> dict[str, Any]:
 
 
 async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[str, Any]:
+    gc.collect()  # not the garbage of the part before
     app = make_app(streaming_provider(agents, 100.0))
     lags: list[float] = []
     pending: list[float] = []
