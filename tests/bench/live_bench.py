@@ -66,6 +66,13 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     }
 
 
+def fresh_heap() -> None:
+    """Start a part as in a process of its own: the garbage of the parts before collected, and
+    what survives them frozen out of the collector's way (the app gives it back at exit)."""
+    gc.collect()
+    gc.freeze()
+
+
 class GcPauses:
     """Every collection's duration, from gc.callbacks."""
 
@@ -151,7 +158,7 @@ async def spawn(app: Any, count: int) -> float:
 
 
 async def keys_at(count: int, presses: int) -> dict[str, Any]:
-    gc.collect()  # not the garbage of the size before
+    fresh_heap()
     app = make_app(streaming_provider(min(100, count), 5.0))
     rng = random.Random(count)
     async with app.run_test(size=SIZE):
@@ -195,7 +202,7 @@ async def keys_at(count: int, presses: int) -> dict[str, Any]:
 
 
 async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[str, Any]:
-    gc.collect()  # not the garbage of the part before
+    fresh_heap()
     app = make_app(streaming_provider(agents, 100.0))
     lags: list[float] = []
     pending: list[float] = []
