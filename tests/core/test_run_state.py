@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from agentui.core import events as ev
 from agentui.core.clock import FrozenClock
 from agentui.core.events import EventBus, Subscription
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.state import RunState
+from agentui.core.state.transcript import JOIN_EVERY, TranscriptItem
 from agentui.core.usage import Usage
 
 
@@ -170,3 +174,24 @@ def test_a_notice_mid_stream_does_not_split_the_answer() -> None:
         ("notice", "new task, from its next model call: new content"),
     ]
     assert model.agents["a1"].task == "new content", "the tree shows the new task at once"
+
+
+@given(st.lists(st.tuples(st.text(max_size=6), st.booleans()), max_size=2000))
+def test_streamed_text_is_whole_however_often_it_is_read(pieces: list[tuple[str, bool]]) -> None:
+    item = TranscriptItem("a1", "text", "")
+    expected = ""
+    for piece, read in pieces:
+        item.append_text(piece)
+        expected += piece
+        if read:
+            assert item.text == expected
+    assert item.text == expected
+
+
+def test_an_unread_answer_is_held_in_few_strings() -> None:
+    """An agent off screen is never read: its pieces are joined as they come, not kept."""
+    item = TranscriptItem("a1", "text", "")
+    for _ in range(100_000):
+        item.append_text("abcd")
+    assert len(item._parts) <= 1 + 100_000 // JOIN_EVERY + JOIN_EVERY  # joined + loose
+    assert item.text == "abcd" * 100_000
