@@ -105,13 +105,14 @@ def monologue_config(assembly: Assembly, *, enabled: bool) -> MonologueConfig:
     return config.model_copy(update=update)
 
 
-def build_runtime(assembly: Assembly) -> Runtime:
+def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runtime:
     """A runtime as the assembly says, recording a session unless the options say not to.
 
+    `provider`: one already built from the assembly (the runtime closes it when it ends).
     With `assembly.resume` it continues that session: numbering, ids, its agents adopted
     (which needs the running event loop: call it from the app or inside `anyio.run`).
     """
-    provider = build_provider(assembly)
+    provider = provider if provider is not None else build_provider(assembly)
     config = assembly.loaded.config
     settings: dict[str, Any] = {
         "limits": config.limits,

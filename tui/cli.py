@@ -321,7 +321,7 @@ def _run(argv: Sequence[str]) -> int:
     made: list[Runtime] = []
     try:
         assembly = _assembly(args)
-        build_provider(assembly)  # fail fast on a bad script or option, before anything prints
+        provider = build_provider(assembly)  # fails fast on a bad script or option
         if assembly.notice:
             print(f"agentui: {assembly.notice}", file=sys.stderr)
         from agentui.core.termination import end_on_termination_signals
@@ -329,7 +329,7 @@ def _run(argv: Sequence[str]) -> int:
         from .headless import run_headless
 
         def make_runtime() -> Runtime:
-            runtime = build_runtime(assembly)
+            runtime = build_runtime(assembly, provider)  # it closes the provider at its end
             made.append(runtime)
             return runtime
 
@@ -401,7 +401,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
 
         plan = open_for_resume(args.resume)
     assembly = replace(assembly, resume=plan)
-    build_provider(assembly)  # fail fast on a bad script or option, before the screen opens
+    provider = build_provider(assembly)  # fails fast on a bad script or option, before the screen
     # the status bar says when the offline model runs
     notices = ["offline scripted model (no ANTHROPIC_API_KEY)"] if assembly.notice else []
     if plan is not None:
@@ -419,7 +419,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     if plan is not None:
         options["state"] = plan.state
     _add_theme(options, AgentUIApp, assembly.loaded)
-    return AgentUIApp(runtime_factory=lambda: build_runtime(assembly), **options)
+    return AgentUIApp(runtime_factory=lambda: build_runtime(assembly, provider), **options)
 
 
 def _add_theme(options: dict[str, Any], app_class: type, loaded: LoadedConfig) -> None:

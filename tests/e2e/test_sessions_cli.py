@@ -287,6 +287,40 @@ async def test_resume_opens_the_app_with_history_and_continues_the_agent(
     assert (state.status, state.agents["a1"].runs) == ("completed", 2)
 
 
+@pytest.mark.anyio
+async def test_the_provider_built_to_fail_fast_is_the_runtime_s_and_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    use_home(monkeypatch, tmp_path)
+    from agentui.core.providers.scripted.provider import ScriptedProvider
+    from agentui.tui import assemble
+
+    built: list[ScriptedProvider] = []
+    closed: list[ScriptedProvider] = []
+    make = assemble.build_provider
+
+    def counted(assembly: assemble.Assembly) -> ScriptedProvider:
+        provider = make(assembly)
+        assert isinstance(provider, ScriptedProvider)
+        built.append(provider)
+        original = provider.aclose
+
+        async def aclose() -> None:
+            closed.append(provider)
+            await original()
+
+        provider.aclose = aclose  # type: ignore[method-assign]
+        return provider
+
+    monkeypatch.setattr(assemble, "build_provider", counted)
+    app = _build_app(_app_parser().parse_args(["--no-monologue", "--pace", "0"]))
+    with anyio.fail_after(TIMEOUT_S):
+        async with app.run_test() as pilot:
+            await settle(pilot, lambda: app.runtime is not None)
+            await pilot.press("ctrl+q")
+    assert len(built) == 1 and closed == built, "one provider, closed when the app ends"
+
+
 # -- replay and export ---------------------------------------------------------------------------
 
 
