@@ -143,3 +143,20 @@ def test_the_gc_policy_freezes_a_burst_and_gives_everything_back() -> None:
     assert gc.get_freeze_count() == 0
     assert gc.get_threshold() == thresholds
     assert policy._observe not in gc.callbacks
+
+
+def test_each_agent_is_in_one_count_so_the_counts_add_up() -> None:
+    """A paused agent that waits for an answer is counted once (it was paused and waiting)."""
+    from agentui.tui.widgets.status_bar import RunCounts
+
+    model = RunState()
+    waiting, running, paused, done = agents(4)
+    waiting.status = AgentStatus.PAUSED
+    waiting.open_queries = ["q1", "q2"]  # two questions: still one agent
+    paused.status = AgentStatus.PAUSED
+    done.status = AgentStatus.COMPLETED
+    model.agents = {a.id: a for a in (waiting, running, paused, done)}
+
+    counts = RunCounts.of(model)
+
+    assert (counts.waiting, counts.running, counts.paused, counts.done) == (1, 1, 1, 1)

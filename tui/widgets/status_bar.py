@@ -19,10 +19,12 @@ RUNNING = (AgentStatus.RUNNING, AgentStatus.MODIFIED)
 
 @dataclass(slots=True)
 class RunCounts:
-    """What the line says about the agents, counted in one pass over them."""
+    """What the line says about the agents, counted in one pass over them: each agent in one
+    count (one waiting for the person is "waiting", paused or not), so they add up."""
 
     running: int = 0
     paused: int = 0
+    waiting: int = 0
     done: int = 0
     tokens: int = 0
     cost: float | None = None  # None until some agent reports a cost
@@ -35,7 +37,9 @@ class RunCounts:
         priced = False
         for agent in model.agents.values():
             status = agent.status
-            if status in RUNNING:
+            if agent.open_queries or status is AgentStatus.AWAITING_USER:
+                counts.waiting += 1
+            elif status in RUNNING:
                 counts.running += 1
             elif status is AgentStatus.PAUSED:
                 counts.paused += 1
@@ -80,7 +84,7 @@ class StatusBar(Static):
         assert self._parts is not None
         model, provider, model_id, notice = self._parts
         counts = self._counts
-        waiting = len(model.open_queries)
+        waiting = counts.waiting
         # The counts come first: a narrow terminal cuts the line from the right.
         text = Text(f" running {counts.running}")
         if counts.paused:
