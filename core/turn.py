@@ -14,6 +14,7 @@ from .conversation import (
     ThinkingBlock,
     ToolUseBlock,
 )
+from .growing_text import GrowingText
 from .providers.base import (
     RedactedThinking,
     StreamEnd,
@@ -55,16 +56,16 @@ class AssistantTurn:
 class TurnBuilder:
     """Feed it stream events in order; it keeps blocks in the order the model produced them.
 
-    Text arrives in many small pieces: they are collected in lists and joined once per block,
-    so building a long answer stays linear.
+    Text arrives in many small pieces: each block's and the whole answer's are `GrowingText`,
+    so building a long answer stays linear and its pieces do not pile up.
     """
 
     def __init__(self) -> None:
         self._turn = AssistantTurn()
         self._open_kind: str | None = None  # "text" or "thinking" while a block is streaming
-        self._open_parts: list[str] = []
+        self._open_text = GrowingText()
         self._open_signature: str | None = None
-        self._text_parts: list[str] = []  # every text piece, for the partial answer
+        self._text = GrowingText()  # every text piece, for the partial answer
         self.usage_counted = False  # the loop counted this (cut) attempt's tokens already
         self._args: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
@@ -73,11 +74,11 @@ class TurnBuilder:
         match event:
             case TextChunk(text=text):
                 self._open("text")
-                self._open_parts.append(text)
-                self._text_parts.append(text)
+                self._open_text.append(text)
+                self._text.append(text)
             case ThinkingChunk(text=text, signature=signature):
                 self._open("thinking")
-                self._open_parts.append(text)
+                self._open_text.append(text)
                 if signature:
                     self._open_signature = signature
                     self._close()  # a signature ends its thinking block
@@ -105,14 +106,14 @@ class TurnBuilder:
     def _close(self) -> None:
         if self._open_kind is None:
             return
-        joined = "".join(self._open_parts)
+        joined = self._open_text.value
         if self._open_kind == "text":
             self._turn.content.append(TextBlock(text=joined))
         else:
             self._turn.content.append(
                 ThinkingBlock(thinking=joined, signature=self._open_signature)
             )
-        self._open_kind, self._open_parts, self._open_signature = None, [], None
+        self._open_kind, self._open_text, self._open_signature = None, GrowingText(), None
 
     def _finish_tool(self, call_id: str) -> None:
         raw = "".join(self._args.pop(call_id, [])).strip()
@@ -136,7 +137,7 @@ class TurnBuilder:
         return self._turn
 
     def partial_text(self) -> str:
-        return "".join(self._text_parts)
+        return self._text.value
 
     @property
     def usage(self) -> Usage:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from .. import events as ev
 from ..conversation import Message
+from ..growing_text import GrowingText
 from ..narrative import NarrativeEntry
 from ..pending_interventions import Modification
 from ..tree import AgentStatus, UserComment
@@ -73,7 +74,7 @@ class RunState:
         # Tools the person allowed for the rest of the run ("always"), in the order allowed.
         self.always_allowed: list[str] = []
         # The pieces of a response still streaming, per agent (cut off by a crash, in a log).
-        self.streaming_parts: dict[str, list[str]] = {}
+        self.streaming_parts: dict[str, GrowingText] = {}
         # Per agent, the outcomes of its latest response's tool calls, by call id:
         # (content, is_error), as the loop puts them in the conversation.
         self.tool_results: dict[str, dict[str, tuple[str, bool]]] = {}
@@ -137,7 +138,7 @@ class RunState:
     @property
     def streaming(self) -> dict[str, str]:
         """Text of a response still streaming, per agent."""
-        return {agent_id: "".join(parts) for agent_id, parts in self.streaming_parts.items()}
+        return {agent_id: text.value for agent_id, text in self.streaming_parts.items()}
 
     @property
     def status(self) -> str:
@@ -255,7 +256,7 @@ class RunState:
                 if tool not in self.always_allowed:
                     self.always_allowed.append(tool)
             case ev.LLMRequested():
-                self.streaming_parts[agent_id] = []
+                self.streaming_parts[agent_id] = GrowingText()
             case ev.TextDelta(delta=delta) if agent_id in self.streaming_parts:
                 self.streaming_parts[agent_id].append(delta)
             case ev.LLMResponded():

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from .. import events as ev
+from ..growing_text import GrowingText
 
 # What stands for thinking the API sent encrypted (the block itself goes back to the model).
 REDACTED_THINKING = "encrypted by the API; it goes back to the model unread"
@@ -26,22 +27,16 @@ STEER_UNUSED = (
 )
 
 _uids = itertools.count(1)
-JOIN_EVERY = 256  # streamed pieces of an unread item joined into one string
 
 
 class TranscriptItem:
     """One block. Mutable while folding: text grows, a tool gets its result.
 
-    Streamed text arrives in thousands of small pieces: `append_text` keeps them in a list and
-    `text` joins them when read (and keeps the join until the next piece), so an answer of n
-    pieces costs O(n) to build instead of the O(n²) of `text += piece`. An item nobody reads
-    (an agent not on screen) joins every `JOIN_EVERY` pieces into one: a few-character string
-    costs ~50 bytes of its own, ten times the text it holds.
+    Streamed text arrives in thousands of small pieces: its text is a `GrowingText`.
     """
 
     __slots__ = (
-        "_loose",
-        "_parts",
+        "_text",
         "agent_id",
         "detail",
         "failed",
@@ -76,8 +71,7 @@ class TranscriptItem:
     ) -> None:
         self.agent_id = agent_id
         self.kind: ItemKind = kind
-        self._parts = [text]
-        self._loose = 0  # pieces at the end of `_parts` not yet joined
+        self._text = GrowingText(text)
         self.title = title
         self.key = key
         self.iteration = iteration
@@ -92,24 +86,14 @@ class TranscriptItem:
 
     @property
     def text(self) -> str:
-        parts = self._parts
-        if len(parts) != 1:
-            self._parts = parts = ["".join(parts)]
-            self._loose = 0
-        return parts[0]
+        return self._text.value
 
     @text.setter
     def text(self, value: str) -> None:
-        self._parts = [value]
-        self._loose = 0
+        self._text = GrowingText(value)
 
     def append_text(self, piece: str) -> None:
-        parts = self._parts
-        parts.append(piece)
-        self._loose += 1
-        if self._loose == JOIN_EVERY:
-            parts[-JOIN_EVERY:] = ["".join(parts[-JOIN_EVERY:])]
-            self._loose = 0
+        self._text.append(piece)
 
     def __repr__(self) -> str:
         return (

@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 from agentui.core import events as ev
 from agentui.core.clock import FrozenClock
 from agentui.core.events import EventBus, Subscription
+from agentui.core.growing_text import JOIN_EVERY, GrowingText
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.state import RunState
-from agentui.core.state.transcript import JOIN_EVERY, TranscriptItem
+from agentui.core.state.transcript import TranscriptItem
 from agentui.core.usage import Usage
 
 
@@ -190,8 +191,8 @@ def test_streamed_text_is_whole_however_often_it_is_read(pieces: list[tuple[str,
 
 def test_an_unread_answer_is_held_in_few_strings() -> None:
     """An agent off screen is never read: its pieces are joined as they come, not kept."""
-    item = TranscriptItem("a1", "text", "")
+    text = GrowingText()
     for _ in range(100_000):
-        item.append_text("abcd")
-    assert len(item._parts) <= 1 + 100_000 // JOIN_EVERY + JOIN_EVERY  # joined + loose
-    assert item.text == "abcd" * 100_000
+        text.append("abcd")
+    assert text.pieces <= 1 + 100_000 // JOIN_EVERY + JOIN_EVERY  # joined + loose
+    assert text.value == "abcd" * 100_000

@@ -14,7 +14,7 @@ import json
 import random
 import zlib
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 
 import anyio
@@ -123,15 +123,15 @@ class ScriptedProvider:
         self._decision_cursor[key] = index + 1
         return turns[index]
 
-    def _chunks(self, text: str, rng: random.Random) -> list[str]:
+    def _chunks(self, text: str, rng: random.Random) -> Iterator[str]:
+        """The text in random-sized pieces, cut as they are sent (a long answer cut up front
+        held every piece of every streaming agent at once)."""
         low, high = self.chunk_chars
-        out: list[str] = []
         position = 0
         while position < len(text):
             size = rng.randint(low, high)
-            out.append(text[position : position + size])
+            yield text[position : position + size]
             position += size
-        return out
 
     async def _tick(self) -> None:
         if self.pace_s > 0:
