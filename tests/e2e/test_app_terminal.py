@@ -75,14 +75,19 @@ class Terminal:
         return os.waitstatus_to_exitcode(status)
 
 
-def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
+def _scratch_env(tmp_path: Path) -> dict[str, str]:
+    """No API key, every agentui directory under `tmp_path`, a colour terminal."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    env |= {
+    return env | {
         "TERM": "xterm-256color",
         "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
         "AGENTUI_DATA_DIR": str(tmp_path / "data"),
         "AGENTUI_STATE_DIR": str(tmp_path / "state"),
     }
+
+
+def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
+    env = _scratch_env(tmp_path)
     term = Terminal([*_agentui(), "--pace", "0", "Plan a birthday party"], env)
     term.read_until(lambda: "Type your answer" in term.text(), "the inline question")
     text = term.text()
@@ -111,13 +116,7 @@ def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> Non
 def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) -> None:
     """The path that lost the cursor: the task typed into the prompt, then the answer typed
     as soon as the question is drawn, without waiting to see where the focus is."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    env |= {
-        "TERM": "xterm-256color",
-        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
-        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
-        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
-    }
+    env = _scratch_env(tmp_path)
     term = Terminal([*_agentui(), "--pace", "0"], env, size=(80, 24))
     term.read_until(lambda: "What should the agents do?" in term.text(), "the prompt")
     term.send(b"Plan a family trip\r")
@@ -140,13 +139,7 @@ def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) 
 def test_a_pasted_escape_sequence_stays_text_in_a_real_terminal(tmp_path: Path) -> None:
     """Pasted coloured output: its escape codes must not become keys (a line break in them
     would send half a task) nor cut the paste."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    env |= {
-        "TERM": "xterm-256color",
-        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
-        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
-        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
-    }
+    env = _scratch_env(tmp_path)
     term = Terminal([*_agentui(), "--pace", "0"], env, size=(100, 24))
     term.read_until(lambda: "What should the agents do?" in term.text(), "the prompt")
     term.send(b"\x1b[200~Plan a trip\x1b[0m to Rome\rand Paris\x1b[201~")
