@@ -11,7 +11,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from ..state import RunState
+from ..state import AgentState, RunState
 from ..state.transcript import TranscriptItem
 from ..terminal_text import visible_controls
 from ..tree import AgentNode
@@ -37,7 +37,7 @@ def to_json(log: SessionLog, state: RunState) -> str:
     agents: dict[str, Any] = {}
     for node in state.agents.values():
         data = node.with_history()
-        data["transcript"] = [_item_json(i) for i in state.transcripts.get(node.id, [])]
+        data["transcript"] = [_item_json(i) for i in node.entries]
         agents[node.id] = data
     document = {
         "format": "agentui-export",
@@ -98,7 +98,7 @@ def to_markdown(log: SessionLog, state: RunState) -> str:
         if node.error:
             out.append(f"Error: {node.error}")
         out.append("")
-        items = state.transcripts.get(node.id, [])
+        items = node.entries
         for item in items:
             out += [*_item_markdown(item, node.name), ""]
         said_last = next((i.text for i in reversed(items) if i.kind == "text"), None)
@@ -116,9 +116,9 @@ def to_markdown(log: SessionLog, state: RunState) -> str:
     return visible_controls("\n".join(out).rstrip("\n") + "\n")
 
 
-def _walk(state: RunState) -> list[tuple[AgentNode, int]]:
+def _walk(state: RunState) -> list[tuple[AgentState, int]]:
     """Every agent, depth first in spawn order, with its depth."""
-    out: list[tuple[AgentNode, int]] = []
+    out: list[tuple[AgentState, int]] = []
     stack = [(n, 0) for n in reversed(state.roots())]
     while stack:
         node, depth = stack.pop()

@@ -30,17 +30,3 @@ class Change:
         self.closed_queries += later.closed_queries
         self.conversations |= later.conversations
         return self
-
-    def __bool__(self) -> bool:
-        return any(
-            (
-                self.added,
-                self.relabel,
-                self.new_entries,
-                self.changed_entries,
-                self.narratives,
-                self.new_queries,
-                self.closed_queries,
-                self.conversations,
-            )
-        )

@@ -95,10 +95,6 @@ class RunState:
     def live_count(self) -> int:
         return sum(a.status.is_live for a in self.agents.values())
 
-    def children(self, agent_id: str) -> list[str]:
-        agent = self.agents.get(agent_id)
-        return list(agent.children) if agent is not None else []
-
     def subtree(self, agent_id: str) -> list[AgentState]:
         """The agent and its descendants, parents first."""
         out: list[AgentState] = []

@@ -387,6 +387,23 @@ def startup(runs: int) -> dict[str, Any]:
 # -- 6. memory -----------------------------------------------------------------------------------
 
 
+async def _stream_to_the_end(app: Any, agents: int) -> tuple[float, dict[str, float]]:
+    """Start `agents` agents in the running app, wait for all to end; the RSS before and after."""
+    assert app.runtime is not None
+    idle_rss = _rss()["VmRSS"]
+    for index in range(agents):
+        app.runtime.start(f"stream {index}")
+
+    def done() -> bool:
+        agents_ = app.model.agents.values()
+        return len(agents_) == agents and all(a.status.is_final for a in agents_)
+
+    await until(done)
+    await asyncio.sleep(0.5)
+    gc.collect()
+    return idle_rss, _rss()
+
+
 async def _memory_child(agents: int, chars: int) -> dict[str, Any]:
     per_agent = chars // agents
     piece = "lorem ipsum dolor si"  # 20 characters a chunk
@@ -395,19 +412,7 @@ async def _memory_child(agents: int, chars: int) -> dict[str, Any]:
     )
     app = make_app(provider)
     async with app.run_test(size=SIZE):
-        assert app.runtime is not None
-        idle_rss = _rss()["VmRSS"]
-        for index in range(agents):
-            app.runtime.start(f"stream {index}")
-
-        def done() -> bool:
-            agents_ = app.model.agents.values()
-            return len(agents_) == agents and all(a.status.is_final for a in agents_)
-
-        await until(done)
-        await asyncio.sleep(0.5)
-        gc.collect()
-        rss = _rss()
+        idle_rss, rss = await _stream_to_the_end(app, agents)
     return {
         "agents": agents,
         "chars": chars,
@@ -445,19 +450,7 @@ async def _memory_child_recording(agents: int, chars: int) -> dict[str, Any]:
     )
     app = cli._build_app(args)
     async with app.run_test(size=SIZE):
-        assert app.runtime is not None
-        idle_rss = _rss()["VmRSS"]
-        for index in range(agents):
-            app.runtime.start(f"stream {index}")
-
-        def done() -> bool:
-            agents_ = app.model.agents.values()
-            return len(agents_) == agents and all(a.status.is_final for a in agents_)
-
-        await until(done)
-        await asyncio.sleep(0.5)
-        gc.collect()
-        rss = _rss()
+        idle_rss, rss = await _stream_to_the_end(app, agents)
         streamed = sum(len(e.text) for a in app.model.agents.values() for e in a.entries)
     sessions = list((home / "data").rglob("*.jsonl"))
     return {

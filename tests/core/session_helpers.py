@@ -13,6 +13,7 @@ from agentui.core.events import Event, Subscription
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.resume import ResumePlan
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
@@ -42,6 +43,19 @@ def recorded_runtime(
         tools=ToolRegistry([ASK_USER, *(tools or [])]),
         **options,  # type: ignore[arg-type]
     )
+
+
+def resumed_runtime(plan: ResumePlan, script: Script) -> RecordingRuntime:
+    """A runtime carrying on a resume plan as `agentui --resume` does (frozen clock)."""
+    runtime = RecordingRuntime(
+        ScriptedProvider(script),
+        session=SessionWriter(plan.continued_session()),
+        clock=FrozenClock(),
+        last_seq=plan.last_seq,
+        ids=plan.id_source(),
+    )
+    plan.adopt_into(runtime)
+    return runtime
 
 
 def gate_tool(release: anyio.Event, name: str = "gate") -> Tool:

@@ -10,7 +10,6 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
 from agentui.core.events import (
     Event,
     ExecutionCompleted,
@@ -20,7 +19,6 @@ from agentui.core.events import (
     TextDelta,
     ThinkingDelta,
 )
-from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.session import writer as writer_module
 from agentui.core.session.delta_merge import DeltaMerge, merge_deltas
@@ -28,12 +26,10 @@ from agentui.core.session.elision import RESULT_IS_RESPONSE, TEXT_STREAMED, Elis
 from agentui.core.session.export import export_session
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
-from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import plan_resume
-from agentui.core.session.writer import SessionWriter
 from agentui.core.usage import Usage
 
-from .session_helpers import SAFETY_NET_S, next_event, recorded_runtime
+from .session_helpers import SAFETY_NET_S, next_event, recorded_runtime, resumed_runtime
 from .session_story import assert_same_story, blocks
 
 pytestmark = pytest.mark.anyio
@@ -254,14 +250,7 @@ async def test_a_resumed_format_1_log_stays_format_1(tmp_path: Path) -> None:
     path = tmp_path / GOLDEN_FORMAT_1.name
     shutil.copy(GOLDEN_FORMAT_1, path)
     plan = plan_resume(read_session(path))
-    runtime = RecordingRuntime(
-        ScriptedProvider(Script.for_all(Turn(text="Still 8080."))),
-        session=SessionWriter(plan.continued_session()),
-        clock=FrozenClock(),
-        last_seq=plan.last_seq,
-        ids=plan.id_source(),
-    )
-    plan.adopt_into(runtime)
+    runtime = resumed_runtime(plan, Script.for_all(Turn(text="Still 8080.")))
     async with runtime:
         runtime.send("a1", "Check again?")
         await runtime.wait("a1")

@@ -7,17 +7,14 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
 from agentui.core.conversation import ToolResultBlock
 from agentui.core.events import ApprovalDecided
-from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.resume import NOT_RUN, ResumePlan, open_for_resume, plan_resume
-from agentui.core.session.writer import SessionWriter
+from agentui.core.session.resume import NOT_RUN, open_for_resume, plan_resume
 from agentui.core.state import INTERRUPTED
 from agentui.core.tree import AgentStatus as S
 
@@ -27,6 +24,7 @@ from .session_helpers import (
     gate_tool,
     next_event,
     recorded_runtime,
+    resumed_runtime,
     session_being_written,
 )
 
@@ -42,18 +40,6 @@ async def _crash_image(runtime: RecordingRuntime, until_seq: int, tmp_path: Path
     crashed.parent.mkdir(exist_ok=True)
     crashed.write_bytes(runtime.session.path.read_bytes())
     return crashed
-
-
-def _resumed(plan: ResumePlan, script: Script) -> RecordingRuntime:
-    runtime = RecordingRuntime(
-        ScriptedProvider(script),
-        session=SessionWriter(plan.continued_session()),
-        clock=FrozenClock(),
-        last_seq=plan.last_seq,
-        ids=plan.id_source(),
-    )
-    plan.adopt_into(runtime)
-    return runtime
 
 
 async def test_an_agent_cut_off_mid_stream_comes_back_interrupted(tmp_path: Path) -> None:
@@ -174,7 +160,7 @@ async def test_a_resumed_agent_continues_its_saved_conversation_in_the_same_file
 
     plan = open_for_resume(str(crashed))
     assert plan.log.warnings and plan.interrupted == [root]
-    resumed = _resumed(plan, Script.for_all(Turn(text="Picked up where I left off.")))
+    resumed = resumed_runtime(plan, Script.for_all(Turn(text="Picked up where I left off.")))
     async with resumed:
         new_events = resumed.subscribe(maxsize=None)
         assert resumed.node(child).status is S.COMPLETED
@@ -201,7 +187,7 @@ async def test_a_resumed_agent_continues_its_saved_conversation_in_the_same_file
         assert saved.conversation.model_dump(mode="json") == resumed.agent(agent_id)["conversation"]
 
 
-async def test_a_session_still_being_written_cannot_be_resumed(tmp_path: Path) -> None:
+async def test_a_session_still_being_written_cannot_beresumed_runtime(tmp_path: Path) -> None:
     async with session_being_written(tmp_path) as runtime:
         assert runtime.session.path is not None
         with pytest.raises(SessionError, match="still open in another agentui"):
@@ -225,7 +211,7 @@ async def test_a_session_with_a_damaged_line_resumes_and_keeps_growing(tmp_path:
 
     assert plan.log.damaged_lines == [damaged + 1]
     assert plan.interrupted == [] and plan.state.agents[root].status is S.COMPLETED
-    resumed = _resumed(plan, Script.for_all(Turn(text="Second answer.")))
+    resumed = resumed_runtime(plan, Script.for_all(Turn(text="Second answer.")))
     async with resumed:
         resumed.send(root, "Again, please.")
         assert (await resumed.wait(root)).result == "Second answer."
@@ -254,7 +240,7 @@ async def test_a_session_with_a_damaged_header_resumes_under_its_stand_in(tmp_pa
     plan = open_for_resume(str(path))
 
     assert (plan.log.id, plan.log.header.task) == (path.stem, "Answer twice")
-    resumed = _resumed(plan, Script.for_all(Turn(text="Second answer.")))
+    resumed = resumed_runtime(plan, Script.for_all(Turn(text="Second answer.")))
     async with resumed:
         resumed.send(root, "Again, please.")
         assert (await resumed.wait(root)).result == "Second answer."
@@ -278,7 +264,7 @@ async def test_a_steer_and_a_modify_the_model_never_read_are_delivered_after_a_r
         runtime.cancel(root)
 
     plan = plan_resume(read_session(crashed))
-    resumed = _resumed(plan, Script.for_all(Turn(text="sqlite: free and offline.")))
+    resumed = resumed_runtime(plan, Script.for_all(Turn(text="sqlite: free and offline.")))
     async with resumed:
         new_events = resumed.subscribe(maxsize=None)
         resumed.send(root, "Go on.")
@@ -303,7 +289,7 @@ async def test_a_session_resumed_in_one_agentui_is_refused_in_another_at_once(
     assert runtime.session.path is not None
     path = runtime.session.path
 
-    first = _resumed(open_for_resume(str(path)), Script.for_all(Turn(text="unused")))
+    first = resumed_runtime(open_for_resume(str(path)), Script.for_all(Turn(text="unused")))
     async with first:
         with pytest.raises(SessionError, match="still open in another agentui"):
             open_for_resume(str(path))

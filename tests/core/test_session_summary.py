@@ -7,19 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.session import store
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
-from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import plan_resume
 from agentui.core.session.store import list_sessions
 from agentui.core.session.summary import read_summary, summary_path
-from agentui.core.session.writer import SessionWriter
 
-from .session_helpers import recorded_runtime, session_being_written
+from .session_helpers import recorded_runtime, resumed_runtime, session_being_written
 
 pytestmark = pytest.mark.anyio
 
@@ -131,14 +127,7 @@ async def test_a_damaged_session_keeps_listing_as_damaged_from_its_summary(
 async def test_a_resumed_session_keeps_its_summary_up_to_date(tmp_path: Path) -> None:
     path = await _finished(tmp_path)
     plan = plan_resume(read_session(path))
-    runtime = RecordingRuntime(
-        ScriptedProvider(Script.for_all(Turn(text="More."))),
-        session=SessionWriter(plan.continued_session()),
-        clock=FrozenClock(),
-        last_seq=plan.last_seq,
-        ids=plan.id_source(),
-    )
-    plan.adopt_into(runtime)
+    runtime = resumed_runtime(plan, Script.for_all(Turn(text="More.")))
     async with runtime:
         runtime.send("a1", "Go on")
         await runtime.wait("a1")
@@ -156,14 +145,7 @@ async def test_a_resumed_damaged_session_leaves_the_listing_to_read_it(tmp_path:
     path.write_bytes(b"\n".join(lines))
     summary_path(path).unlink()
     plan = plan_resume(read_session(path))
-    runtime = RecordingRuntime(
-        ScriptedProvider(Script.for_all(Turn(text="More."))),
-        session=SessionWriter(plan.continued_session()),
-        clock=FrozenClock(),
-        last_seq=plan.last_seq,
-        ids=plan.id_source(),
-    )
-    plan.adopt_into(runtime)
+    runtime = resumed_runtime(plan, Script.for_all(Turn(text="More.")))
     async with runtime:
         runtime.send("a1", "Go on")
         await runtime.wait("a1")

@@ -79,19 +79,14 @@ class PromptBar(Horizontal):
 
         A task being written is kept while the prompt points at an agent, and is back when it
         returns to new tasks with nothing to type in its place (`text` empty)."""
-        leaving_task = self.mode.kind == "task" and mode.kind != "task"
-        if leaving_task and self.box.text.strip():
+        if self.mode.kind == "task" and mode.kind != "task" and self.box.text.strip():
             self._task_draft = self.box.take_draft()
         self.mode = mode
         self.label.update(mode.label)
         self.box.placeholder = mode.placeholder
-        draft, self._task_draft = (
-            (self._task_draft, None)
-            if mode.kind == "task" and not text
-            else (None, self._task_draft)
-        )
-        if draft is not None:
-            self.box.put_draft(draft)
+        if mode.kind == "task" and not text and self._task_draft is not None:
+            self.box.put_draft(self._task_draft)
+            self._task_draft = None
         elif text is not None:
             self.box.clear()
             self.box.insert(text)
