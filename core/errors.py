@@ -83,3 +83,29 @@ class DecisionError(AgentUIError):
         self.decision = decision
         self.attempts = attempts
         self.last_error = last_error
+
+
+class ProfileError(AgentUIError):
+    """A profile (a file, or a scene's table) is invalid; the message names where and why."""
+
+
+class UnknownProfileError(AgentUIError):
+    """No profile has this name; the message lists the known ones."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        super().__init__(
+            f"unknown profile {name!r}; the profiles are: {', '.join(known) or 'none'}"
+        )
+        self.name = name
+
+
+class ContractError(AgentUIError):
+    """A JSON agent's answer did not hold to its profile's contract, even after retries."""
+
+    def __init__(self, profile: str, attempts: int, errors: tuple[str, ...]) -> None:
+        super().__init__(
+            f"the answer is not valid for profile {profile!r}'s JSON contract after "
+            f"{attempts} attempt{'s' if attempts != 1 else ''}: {'; '.join(errors)}"
+        )
+        self.profile = profile
+        self.errors = errors
