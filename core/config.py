@@ -19,6 +19,10 @@ AGENTUI_CONFIG_DIR). Every key is optional:
     [monologue]                   # any field of MonologueConfig
     enabled = true
 
+    [profiles]                    # agent profiles' JSON answers (core/profiles/config.py)
+    json_retries = 2              # an invalid answer goes back with its errors this often
+    log_payloads = false          # put each validated payload in its event (debugging)
+
     [prices."claude-sonnet-4-6"]  # USD per million tokens; replaces that model's entry
     input = 3.0
     output = 15.0
@@ -50,6 +54,7 @@ from .limits import Limits
 from .monologue.config import MonologueConfig
 from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
+from .profiles.config import ProfilesConfig
 from .validation import describe_problem, error_location
 
 CONFIG_FILE = "config.toml"
@@ -97,6 +102,7 @@ class Config(BaseModel):
     limits: Limits = Field(default_factory=Limits)
     approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
     monologue: MonologueConfig = Field(default_factory=MonologueConfig)
+    profiles: ProfilesConfig = Field(default_factory=ProfilesConfig)
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
     @field_validator("provider")
@@ -147,6 +153,7 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "limits": Limits,
     "approval": ApprovalConfig,
     "monologue": MonologueConfig,
+    "profiles": ProfilesConfig,
 }
 
 
