@@ -1,0 +1,9 @@
+"""SceneError: a scene asked for something it does not hold."""
+
+from __future__ import annotations
+
+from ..errors import AgentUIError
+
+
+class SceneError(AgentUIError):
+    """A scene request that cannot be served (an unknown character, say); the message names it."""

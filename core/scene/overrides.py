@@ -1,0 +1,30 @@
+"""EnvelopeOverrides: content given to the builder instead of what the scene record holds.
+
+For tests, pre-fetched memories (a retriever that ran ahead, a vector store), or a scene
+driven by something other than its record. A field left None means "from the record"; a
+given value replaces that part whole and is then fitted to the budget like the record's own.
+(Synthetic input needs no override: the request is always the caller's.)
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from .guidance import CharacterGuidance
+from .lore import LoreEntry
+from .memory import Memory
+from .notes import SceneNotes
+from .states import CharacterState, WorldState
+
+
+class EnvelopeOverrides(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    memories: dict[str, list[Memory]] | None = None  # per character; skips retrieval
+    lore: list[LoreEntry] | None = None
+    notes: SceneNotes | None = None
+    world: WorldState | None = None
+    characters: list[CharacterState] | None = None
+    running_summary: str | None = None
+    director_guidance: str | None = None
+    character_guidance: dict[str, CharacterGuidance] | None = None

@@ -1,0 +1,26 @@
+"""EnvelopeServices: the settings and pluggable parts one scene's builder calls share.
+
+The round workflow makes one per scene run and passes it to every build_envelope call, so
+the usage log spans the scene and a provider's exact counter or a model summariser is
+swapped in at one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .bm25_retriever import BM25Retriever
+from .memory import MemoryRetriever
+from .settings import SceneSettings
+from .summary import Summariser, summarise_offline
+from .tokens import EstimatedTokenCounter, TokenCounter
+from .usage import SectionUsageLog
+
+
+@dataclass(slots=True)
+class EnvelopeServices:
+    settings: SceneSettings = field(default_factory=SceneSettings)
+    counter: TokenCounter = field(default_factory=EstimatedTokenCounter)
+    retriever: MemoryRetriever = field(default_factory=BM25Retriever)
+    summariser: Summariser = summarise_offline
+    usage: SectionUsageLog = field(default_factory=SectionUsageLog)

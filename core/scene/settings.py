@@ -1,0 +1,121 @@
+"""SceneSettings: how much context an agent call in a scene gets, and how it is divided.
+
+In config.toml (once the lead wires `scene` into core/config.py's Config):
+
+    [scene]
+    max_context_tokens = 16000        # the envelope's budgeted sections share this many tokens
+    history_window_rounds = 1         # finished rounds kept word for word beside the current one
+    summarize_after_messages = 10     # past this many messages, older rounds become bullets
+    memory_top_k = 5                  # memories retrieved per character
+    memory_max_chars = 1200           # characters of memories per character
+
+    [scene.split]                     # percent of max_context_tokens per section (sum <= 100)
+    history = 30
+    summaries = 10
+    lore = 15
+    memories = 20
+    notes = 10
+    director_guidance = 5
+    character_guidance = 10
+
+    [scene.caps]                      # hard ceilings in tokens, whatever the percentages give
+    history = 6000
+
+The split is the seed's. World state, character states, round metadata, the request and the
+persona are small, structured and always needed: they are sent whole, outside the budget.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# The budgeted sections of an envelope. Field names of BudgetSplit and BudgetCaps match.
+Section = Literal[
+    "history",
+    "summaries",
+    "lore",
+    "memories",
+    "notes",
+    "director_guidance",
+    "character_guidance",
+]
+SECTIONS: tuple[Section, ...] = get_args(Section)
+
+Percent = Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]
+TokenCap = Annotated[int | None, Field(ge=0)]
+
+
+class BudgetSplit(BaseModel):
+    """Each section's share of `max_context_tokens`, in percent; together at most 100.
+
+    A section with nothing to send this call gives its share to the others, in proportion
+    to theirs (budget.py).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    history: Percent = 30
+    summaries: Percent = 10
+    lore: Percent = 15
+    memories: Percent = 20
+    notes: Percent = 10  # scenario and author notes, every level
+    director_guidance: Percent = 5  # the director's guidance for everyone
+    character_guidance: Percent = 10  # the director's guidance for one character
+
+    @model_validator(mode="after")
+    def _at_most_everything(self) -> BudgetSplit:
+        total = sum(self.share(section) for section in SECTIONS)
+        if total > 100:
+            raise ValueError(f"the shares add up to {total:g} percent; at most 100")
+        return self
+
+    def share(self, section: Section) -> float:
+        return float(getattr(self, section))
+
+
+class BudgetCaps(BaseModel):
+    """A hard ceiling in tokens per section; None: the percentage alone decides.
+
+    Tokens a cap takes away are left unused, not handed to other sections: a cap is there to
+    keep calls cheap.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    history: TokenCap = None
+    summaries: TokenCap = None
+    lore: TokenCap = None
+    memories: TokenCap = None
+    notes: TokenCap = None
+    director_guidance: TokenCap = None
+    character_guidance: TokenCap = None
+
+    def cap(self, section: Section) -> int | None:
+        value: int | None = getattr(self, section)
+        return value
+
+
+class SceneSettings(BaseModel):
+    """The `[scene]` table. Every key is optional; the defaults are documented beside each."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # The tokens the budgeted sections share. Not the model's whole window: the agent's own
+    # instructions, the unbudgeted sections and its answer need room too, and a round makes
+    # many calls, so a modest envelope keeps a round cheap.
+    max_context_tokens: int = Field(16_000, ge=0)
+    split: BudgetSplit = Field(default_factory=BudgetSplit)
+    caps: BudgetCaps = Field(default_factory=BudgetCaps)
+    # Finished rounds shown word for word besides the round being played (the seed: "always
+    # include last round messages").
+    history_window_rounds: int = Field(1, ge=0)
+    # While a scene holds at most this many messages (the person's inputs count) every round
+    # is shown word for word; past it, rounds older than the window are summarised into
+    # bullets (the seed: "mirror current >10 behaviour").
+    summarize_after_messages: int = Field(10, ge=0)
+    # Memories, per character: how many are retrieved, and how many characters they may
+    # fill together (the last one kept is cut at a sentence or word).
+    memory_top_k: int = Field(5, ge=0)
+    memory_max_chars: int = Field(1200, ge=0)
