@@ -27,6 +27,6 @@ def resolve_budgets(settings: SceneSettings, present: Collection[Section]) -> di
     for section in set(present):
         percent = shares[section] * whole / present_total
         tokens = math.floor(settings.max_context_tokens * percent / 100)
-        cap = settings.caps.cap(section)
+        cap = settings.caps.get(section)
         budgets[section] = tokens if cap is None else min(tokens, cap)
     return budgets

@@ -23,6 +23,7 @@ most important pieces first, cut at sentence or word boundaries and marked.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from .budget import resolve_budgets
@@ -36,6 +37,7 @@ from .envelope import (
 )
 from .errors import SceneError
 from .guidance import CharacterGuidance, DirectorGuidance
+from .lore import LoreEntry
 from .memory import Memory, limit_memories
 from .notes import LevelNotes, NoteLevel, SceneNotes
 from .overrides import EnvelopeOverrides
@@ -76,106 +78,58 @@ async def build_envelope(
     """
     services = services if services is not None else EnvelopeServices()
     given = overrides if overrides is not None else EnvelopeOverrides()
-    settings = services.settings
     characters = given.characters if given.characters is not None else scene.characters
-    if for_agent.character is not None and not any(
-        c.name == for_agent.character for c in characters
-    ):
-        known = ", ".join(c.name for c in characters) or "none"
-        raise SceneError(
-            f"scene {scene.scene_id!r} has no character named {for_agent.character!r} "
-            f"(its characters: {known})"
-        )
-
-    current = scene.current_round
-    word_for_word, older = _split_history(scene, settings)
-    await summarise_rounds(older, services.summariser)
-    guidance = current.guidance if current is not None else None
-
-    history = _history_items(word_for_word, current)
-    running = given.running_summary if given.running_summary is not None else scene.running_summary
-    summaries = [RoundSummary(number=r.number, bullets=r.summary or []) for r in older]
-    lore = given.lore if given.lore is not None else scene.lore
-    notes = given.notes if given.notes is not None else scene.notes
-    if given.director_guidance is not None:
-        overall = given.director_guidance
-    else:
-        overall = guidance.overall if guidance and for_agent.kind != "director" else ""
-    if given.character_guidance is not None:
-        per_character = given.character_guidance
-    else:
-        per_character = _own_guidance(for_agent, guidance)
-    if given.memories is not None:
-        recalled = given.memories
-    else:
-        query = _memory_query(request, word_for_word, overall, per_character)
-        recalled = await _recall(for_agent, characters, older, query, services)
-    memories = {
-        name: limit_memories(found, settings.memory_top_k, settings.memory_max_chars)
-        for name, found in recalled.items()
-    }
-
-    note_items = _note_items(notes)
-    guidance_items = [
-        (name, part, text)
-        for name, one in per_character.items()
-        for part, text in guidance_parts(one)
-    ]
-    memory_items = _round_robin(memories)
-    present: dict[Section, bool] = {
-        "history": bool(history),
-        "summaries": bool(running or summaries),
-        "lore": bool(lore),
-        "memories": bool(memory_items),
-        "notes": bool(note_items),
-        "director_guidance": bool(overall),
-        "character_guidance": bool(guidance_items),
-    }
-    budgets = resolve_budgets(settings, [s for s, has in present.items() if has])
+    _check_recipient(scene, for_agent, characters)
+    content = await _gather(scene, for_agent, request, services, given, characters)
+    budgets = resolve_budgets(services.settings, content.present())
     fitter = _Fitter(budgets, services.counter)
+    fit = fitter.fit
 
-    kept_history = fitter.fit(
-        "history", history, lambda i: message_piece(i[1]), _retext_message, keep="last"
+    history = fit(
+        "history", content.history, lambda i: message_piece(i[1]), _retext_message, keep="last"
     )
-    # The running summary comes first (it covers everything), then the newest rounds.
-    summary_items: list[str | RoundSummary] = [*([running] if running else []), *summaries[::-1]]
-    kept_summaries = fitter.fit("summaries", summary_items, _summary_piece, _retext_summary)
-    kept_lore = fitter.fit(
-        "lore", lore, lore_piece, lambda e, body: e.model_copy(update={"text": body})
+    summaries = fit("summaries", content.summary_items(), _summary_piece, _retext_summary)
+    lore = fit(
+        "lore", content.lore, lore_piece, lambda e, body: e.model_copy(update={"text": body})
     )
-    kept_memories = fitter.fit(
-        "memories", memory_items, memory_piece, lambda m, body: m.model_copy(update={"text": body})
+    memories = fit(
+        "memories",
+        content.memory_items(),
+        memory_piece,
+        lambda m, body: m.model_copy(update={"text": body}),
     )
-    kept_notes = fitter.fit(
-        "notes", note_items, lambda i: note_piece(*i), lambda i, body: (i[0], i[1], body)
+    notes = fit(
+        "notes", content.notes, lambda i: note_piece(*i), lambda i, body: (i[0], i[1], body)
     )
-    kept_overall = fitter.fit(
-        "director_guidance", [overall] if overall else [], lambda t: Piece("", t), _retext
+    overall = fit(
+        "director_guidance",
+        [content.overall] if content.overall else [],
+        lambda t: Piece("", t),
+        _retext,
     )
-    kept_guidance = fitter.fit(
+    guidance = fit(
         "character_guidance",
-        guidance_items,
+        content.guidance,
         lambda i: guidance_piece(*i),
         lambda i, body: (i[0], i[1], body),
     )
-
     envelope = AgentContextEnvelope(
         scene_id=scene.scene_id,
         title=scene.title,
         recipient=for_agent,
         request=request,
-        round=_round_meta(scene, current, characters),
+        round=_round_meta(scene, characters),
         persona=persona,
-        history=_rounds_of(kept_history),
-        running_summary=next((s for s in kept_summaries if isinstance(s, str)), ""),
+        history=_rounds_of(history),
+        running_summary=next((s for s in summaries if isinstance(s, str)), ""),
         round_summaries=sorted(
-            (s for s in kept_summaries if isinstance(s, RoundSummary)), key=lambda s: s.number
+            (s for s in summaries if isinstance(s, RoundSummary)), key=lambda s: s.number
         ),
-        lore=kept_lore,
-        memories=_by_character(kept_memories, memories),
-        notes=_notes_of(kept_notes),
-        director_guidance=kept_overall[0] if kept_overall else "",
-        character_guidance=_guidance_of(kept_guidance),
+        lore=lore,
+        memories=_by_character(memories, content.memories),
+        notes=_notes_of(notes),
+        director_guidance=overall[0] if overall else "",
+        character_guidance=_guidance_of(guidance),
         world=given.world if given.world is not None else scene.world,
         characters=list(characters),
         budgets=budgets,
@@ -186,6 +140,113 @@ async def build_envelope(
         SectionUsage(for_agent.label, envelope.round.number, dict(budgets), dict(fitter.used))
     )
     return envelope
+
+
+def _check_recipient(
+    scene: SceneRecord, recipient: Recipient, characters: Sequence[CharacterState]
+) -> None:
+    if recipient.character is None or any(c.name == recipient.character for c in characters):
+        return
+    known = ", ".join(c.name for c in characters) or "none"
+    raise SceneError(
+        f"scene {scene.scene_id!r} has no character named {recipient.character!r} "
+        f"(its characters: {known})"
+    )
+
+
+NoteItem = tuple[NoteLevel, str, str]  # level, field, text
+GuidanceItem = tuple[str, str, str]  # character, part, text
+
+
+@dataclass(slots=True)
+class _Content:
+    """Every budgeted section's content for one call, before fitting."""
+
+    history: list[tuple[int, SceneMessage]]
+    running_summary: str
+    round_summaries: list[RoundSummary]
+    lore: list[LoreEntry]
+    memories: dict[str, list[Memory]]
+    notes: list[NoteItem]
+    overall: str
+    guidance: list[GuidanceItem]
+
+    def summary_items(self) -> list[str | RoundSummary]:
+        """The running summary first (it covers everything), then the newest rounds first."""
+        running: list[str | RoundSummary] = [self.running_summary] if self.running_summary else []
+        return running + self.round_summaries[::-1]
+
+    def memory_items(self) -> list[Memory]:
+        """Every character's best memory, then every character's second...: a short budget
+        is shared fairly rather than spent on the first character."""
+        deepest = max((len(found) for found in self.memories.values()), default=0)
+        return [
+            found[rank]
+            for rank in range(deepest)
+            for found in self.memories.values()
+            if rank < len(found)
+        ]
+
+    def present(self) -> list[Section]:
+        has: dict[Section, bool] = {
+            "history": bool(self.history),
+            "summaries": bool(self.running_summary or self.round_summaries),
+            "lore": bool(self.lore),
+            "memories": any(self.memories.values()),
+            "notes": bool(self.notes),
+            "director_guidance": bool(self.overall),
+            "character_guidance": bool(self.guidance),
+        }
+        return [section for section, present in has.items() if present]
+
+
+async def _gather(
+    scene: SceneRecord,
+    recipient: Recipient,
+    request: SceneRequest,
+    services: EnvelopeServices,
+    given: EnvelopeOverrides,
+    characters: Sequence[CharacterState],
+) -> _Content:
+    settings = services.settings
+    word_for_word, older = _split_history(scene, settings)
+    await summarise_rounds(older, services.summariser)
+    current = scene.current_round
+    round_guidance = current.guidance if current is not None else None
+    if given.director_guidance is not None:
+        overall = given.director_guidance
+    elif round_guidance is not None and recipient.kind != "director":
+        overall = round_guidance.overall
+    else:
+        overall = ""
+    if given.character_guidance is not None:
+        per_character = given.character_guidance
+    else:
+        per_character = _own_guidance(recipient, round_guidance)
+    if given.memories is not None:
+        recalled = given.memories
+    else:
+        query = _memory_query(request, word_for_word, overall, per_character)
+        recalled = await _recall(recipient, characters, older, query, services)
+    return _Content(
+        history=_history_items(word_for_word, current),
+        running_summary=(
+            given.running_summary if given.running_summary is not None else scene.running_summary
+        ),
+        round_summaries=[RoundSummary(number=r.number, bullets=r.summary or []) for r in older],
+        lore=given.lore if given.lore is not None else scene.lore,
+        memories={
+            name: limit_memories(found, settings.memory_top_k, settings.memory_max_chars)
+            for name, found in recalled.items()
+        },
+        notes=_note_items(given.notes if given.notes is not None else scene.notes),
+        overall=overall,
+        guidance=[
+            (name, part, text)
+            for name, one in per_character.items()
+            for part, text in guidance_parts(one)
+        ],
+    )
 
 
 class _Fitter:
@@ -319,15 +380,6 @@ async def _recall(
     return recalled
 
 
-def _round_robin(memories: dict[str, list[Memory]]) -> list[Memory]:
-    """Every character's best memory, then every character's second...: a short budget is
-    shared fairly rather than spent on the first character."""
-    deepest = max((len(found) for found in memories.values()), default=0)
-    return [
-        found[rank] for rank in range(deepest) for found in memories.values() if rank < len(found)
-    ]
-
-
 def _by_character(
     kept: Sequence[Memory], recalled: dict[str, list[Memory]]
 ) -> dict[str, list[Memory]]:
@@ -335,9 +387,6 @@ def _by_character(
     for memory in kept:
         out.setdefault(memory.character, []).append(memory)
     return {name: found for name, found in out.items() if found}
-
-
-NoteItem = tuple[NoteLevel, str, str]
 
 
 def _note_items(notes: SceneNotes) -> list[NoteItem]:
@@ -356,16 +405,15 @@ def _notes_of(items: Sequence[NoteItem]) -> SceneNotes:
     return SceneNotes(**{level: LevelNotes(**fields) for level, fields in levels.items()})
 
 
-def _guidance_of(items: Sequence[tuple[str, str, str]]) -> dict[str, CharacterGuidance]:
+def _guidance_of(items: Sequence[GuidanceItem]) -> dict[str, CharacterGuidance]:
     parts: dict[str, dict[str, str]] = {}
     for name, part, text in items:
         parts.setdefault(name, {})[part] = text
     return {name: CharacterGuidance(**fields) for name, fields in parts.items()}
 
 
-def _round_meta(
-    scene: SceneRecord, current: RoundRecord | None, characters: Sequence[CharacterState]
-) -> RoundMeta:
+def _round_meta(scene: SceneRecord, characters: Sequence[CharacterState]) -> RoundMeta:
+    current = scene.current_round
     acted: list[str] = []
     for message in current.messages if current is not None else []:
         if message.role == "character" and message.speaker not in acted:

@@ -19,7 +19,7 @@ In config.toml (once the lead wires `scene` into core/config.py's Config):
     character_guidance = 10
 
     [scene.caps]                      # hard ceilings in tokens, whatever the percentages give
-    history = 6000
+    history = 6000                    # (none by default)
 
 The split is the seed's. World state, character states, round metadata, the request and the
 persona are small, structured and always needed: they are sent whole, outside the budget.
@@ -31,7 +31,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-# The budgeted sections of an envelope. Field names of BudgetSplit and BudgetCaps match.
+# The budgeted sections of an envelope: the names of BudgetSplit's fields and of the caps.
 Section = Literal[
     "history",
     "summaries",
@@ -44,7 +44,7 @@ Section = Literal[
 SECTIONS: tuple[Section, ...] = get_args(Section)
 
 Percent = Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)]
-TokenCap = Annotated[int | None, Field(ge=0)]
+TokenCount = Annotated[int, Field(ge=0)]
 
 
 class BudgetSplit(BaseModel):
@@ -75,28 +75,6 @@ class BudgetSplit(BaseModel):
         return float(getattr(self, section))
 
 
-class BudgetCaps(BaseModel):
-    """A hard ceiling in tokens per section; None: the percentage alone decides.
-
-    Tokens a cap takes away are left unused, not handed to other sections: a cap is there to
-    keep calls cheap.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    history: TokenCap = None
-    summaries: TokenCap = None
-    lore: TokenCap = None
-    memories: TokenCap = None
-    notes: TokenCap = None
-    director_guidance: TokenCap = None
-    character_guidance: TokenCap = None
-
-    def cap(self, section: Section) -> int | None:
-        value: int | None = getattr(self, section)
-        return value
-
-
 class SceneSettings(BaseModel):
     """The `[scene]` table. Every key is optional; the defaults are documented beside each."""
 
@@ -107,7 +85,10 @@ class SceneSettings(BaseModel):
     # many calls, so a modest envelope keeps a round cheap.
     max_context_tokens: int = Field(16_000, ge=0)
     split: BudgetSplit = Field(default_factory=BudgetSplit)
-    caps: BudgetCaps = Field(default_factory=BudgetCaps)
+    # A hard ceiling in tokens per section, whatever its share gives; a section not named has
+    # none. Tokens a cap takes away are left unused, not handed to other sections: a cap is
+    # there to keep calls cheap.
+    caps: dict[Section, TokenCount] = Field(default_factory=dict)
     # Finished rounds shown word for word besides the round being played (the seed: "always
     # include last round messages").
     history_window_rounds: int = Field(1, ge=0)

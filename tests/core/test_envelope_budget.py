@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from agentui.core.scene.budget import resolve_budgets
-from agentui.core.scene.settings import SECTIONS, BudgetCaps, BudgetSplit, SceneSettings
+from agentui.core.scene.settings import SECTIONS, BudgetSplit, SceneSettings
 from agentui.core.scene.tokens import CharacterCounter, EstimatedTokenCounter
 from agentui.core.scene.truncation import CUT_MARK, Piece, cut_text, fit_pieces
 from agentui.core.scene.usage import USAGE_HISTORY, SectionUsage, SectionUsageLog
@@ -44,7 +44,7 @@ def test_an_absent_sections_share_goes_to_the_others_in_proportion() -> None:
 
 
 def test_a_hard_cap_is_a_ceiling_and_what_it_frees_stays_unused() -> None:
-    capped = SceneSettings(max_context_tokens=10_000, caps=BudgetCaps(history=500))
+    capped = SceneSettings(max_context_tokens=10_000, caps={"history": 500})
     budgets = resolve_budgets(capped, SECTIONS)
     assert budgets["history"] == 500
     assert budgets["lore"] == 1500  # not grown by the 2500 the cap took
@@ -58,6 +58,11 @@ def test_nothing_present_gets_nothing() -> None:
     assert set(resolve_budgets(SceneSettings(), []).values()) == {0}
     zero_history = SceneSettings(split=BudgetSplit(history=0))
     assert resolve_budgets(zero_history, ["history"])["history"] == 0
+
+
+def test_a_cap_must_name_a_section() -> None:
+    with pytest.raises(ValidationError, match=r"caps\.histroy"):
+        SceneSettings(caps={"histroy": 10})  # type: ignore[dict-item]
 
 
 def test_a_split_over_100_percent_is_refused_naming_the_total() -> None:
@@ -95,7 +100,11 @@ def test_budgets_never_exceed_the_total_and_reallocation_keeps_the_whole_split(
             assert budgets[s] == math.floor(exact)
         assert Fraction(total * whole, 100) - sum(budgets.values()) < len(present)
     capped = resolve_budgets(
-        uncapped.model_copy(update={"caps": BudgetCaps(**dict(zip(SECTIONS, caps, strict=True)))}),
+        SceneSettings(
+            max_context_tokens=total,
+            split=split,
+            caps={s: cap for s, cap in zip(SECTIONS, caps, strict=True) if cap is not None},
+        ),
         present,
     )
     for s, cap in zip(SECTIONS, caps, strict=True):
