@@ -11,13 +11,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jsonschema import Draft7Validator, SchemaError
 from jsonschema.exceptions import best_match
-
-if TYPE_CHECKING:
-    from .profile import AgentProfile
 
 # Object mode without a schema asks for a JSON object, nothing more.
 OBJECT_SCHEMA: dict[str, Any] = {"type": "object"}
@@ -87,13 +84,6 @@ class JsonContract:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_validator", Draft7Validator(_effective(self.schema)))
-
-    @classmethod
-    def of(cls, profile: AgentProfile) -> JsonContract | None:
-        """The profile's contract; None for a profile that does not expect JSON."""
-        if not profile.expects_json:
-            return None
-        return cls(profile.name, profile.json_schema, profile.json_example)
 
     def check(self, text: str) -> AnswerCheck:
         try:

@@ -16,13 +16,15 @@ does not expect JSON is not checked for any of it, and its json_* fields are not
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
-from .contract import contract_problem
+from .contract import JsonContract, contract_problem
 
 JsonMode = Literal["object", "schema"]
+JSON_MODES: tuple[JsonMode, ...] = ("object", "schema")
 ProfileSource = Literal["built-in", "user", "scene"]
 ProfileKind = Literal["text", "json object", "json schema"]
 
@@ -52,8 +54,9 @@ class AgentProfile(BaseModel):
     tools: list[Annotated[str, Field(min_length=1)]] | None = None  # None: the runtime's tools
     persona: str | None = None
     expects_json: bool = False
-    json_mode: JsonMode | None = None
-    json_schema: dict[str, Any] | None = None
+    # Checked only when `expects_json` (a profile without it may leave anything here).
+    json_mode: JsonValue = None  # object | schema
+    json_schema: JsonValue = None  # a JSON object, or JSON text of one
     json_example: JsonValue = None
     origin: ProfileOrigin
 
@@ -62,6 +65,13 @@ class AgentProfile(BaseModel):
         if not self.expects_json:
             return "text"
         return "json object" if self.json_mode == "object" else "json schema"
+
+    def contract(self) -> JsonContract | None:
+        """What its final answers are checked against; None when it expects no JSON."""
+        if not self.expects_json:
+            return None
+        schema = self.json_schema if isinstance(self.json_schema, dict) else None
+        return JsonContract(self.name, schema, self.json_example)
 
     @field_validator("instructions")
     @classmethod
@@ -73,15 +83,12 @@ class AgentProfile(BaseModel):
     @field_validator("json_schema", mode="before")
     @classmethod
     def _schema_from_text(cls, value: Any) -> Any:
-        """A schema may be written as JSON text (handy in TOML)."""
-        if not isinstance(value, str):
-            return value
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise ValueError(
-                f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
-            ) from None
+        """A schema may be written as JSON text (handy in TOML); text that is not JSON stays
+        as it is, for the contract check to refuse (a non-JSON profile never reads it)."""
+        if isinstance(value, str):
+            with suppress(json.JSONDecodeError):
+                return json.loads(value)
+        return value
 
     @model_validator(mode="after")
     def _contract_holds(self) -> Self:
@@ -89,13 +96,26 @@ class AgentProfile(BaseModel):
             return self
         if self.json_mode is None:
             raise ValueError("json_mode: required when expects_json is true: object or schema")
-        if self.json_mode == "schema" and self.json_schema is None:
+        if self.json_mode not in JSON_MODES:
+            raise ValueError(f"json_mode: must be object or schema (got {self.json_mode!r})")
+        schema = self.json_schema
+        if isinstance(schema, str):
+            try:
+                json.loads(schema)
+            except json.JSONDecodeError as exc:
+                raise ValueError(
+                    f"json_schema: not valid JSON ({exc.msg} at line {exc.lineno} "
+                    f"column {exc.colno})"
+                ) from None
+        if schema is not None and not isinstance(schema, dict):
+            raise ValueError("json_schema: must be a JSON object (a JSON Schema)")
+        if self.json_mode == "schema" and schema is None:
             raise ValueError("json_schema: required in schema mode")
         if self.json_mode == "object" and not isinstance(self.json_example, dict):
             raise ValueError(
                 "json_example: object mode needs an example JSON object, which answers follow"
             )
-        problem = contract_problem(self.json_schema, self.json_example)
+        problem = contract_problem(schema, self.json_example)
         if problem is not None:
             raise ValueError(problem)
         return self
