@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
@@ -38,6 +38,7 @@ from .limits import Limits
 from .pause_gate import PauseGate, PauseListener
 from .pending_interventions import Modification, Note, StopRequest
 from .pricing import PriceTable
+from .profiles.contract import JsonContract
 from .providers.base import Provider
 from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
@@ -48,12 +49,17 @@ from .turn import ToolCall
 from .usage import Usage
 from .workflow_report import WorkflowReport
 
+if TYPE_CHECKING:
+    from .profiles.config import ProfilesConfig
+    from .profiles.profile import AgentProfile
+
 MODIFIED_NOTE = "The person modified your instructions or task. Continue under the new ones."
 
 
 class Spawn(Protocol):
-    def __call__(self, parent_id: str, task: str, name: str | None) -> str:
-        """Start a subagent of `parent_id` on `task` (the plain loop); its id."""
+    def __call__(self, parent_id: str, task: str, name: str | None, profile: str | None) -> str:
+        """Start a subagent of `parent_id` on `task` (the plain loop), with the named agent
+        profile if any; its id. Raises UnknownProfileError for a name no profile has."""
         ...
 
 
@@ -74,6 +80,7 @@ class RunContext:
     prices: PriceTable
     streaming: bool
     spawn: Spawn
+    profile_settings: ProfilesConfig  # how JSON answers are held to their contracts
 
 
 class AgentRun:
@@ -93,6 +100,12 @@ class AgentRun:
         self.interventions: list[InterventionKind] = []  # applied to this agent, in order
         self.report: WorkflowReport | None = None  # of its six-step workflow, once completed
         self.live_children = 0  # counted as they start and end: a fork never lists them
+        # What it runs with: the runtime's tools and model unless its profile says otherwise.
+        self.profile: AgentProfile | None = None
+        self.tools: ToolRegistry = shared.tools
+        self.model: str = shared.provider.model
+        self.contract: JsonContract | None = None  # a JSON profile's, for its final answers
+        self.payload: Any = None  # its latest run's validated JSON answer
         self._asking = 0  # queries it waits on
         self._active: ActiveTime | None = None  # stands still while paused or asking
         if node.parent_id is not None and node.status.is_live:
@@ -312,7 +325,7 @@ class AgentRun:
         tokens were billed all the same."""
         node, shared = self.node, self.shared
         node.usage = node.usage + usage
-        cost = shared.prices.cost(shared.provider.model, usage)
+        cost = shared.prices.cost(self.model, usage)
         if cost is not None:
             node.cost_usd = (node.cost_usd or 0.0) + cost
         if usage.total_tokens:
@@ -370,9 +383,19 @@ class AgentRun:
 
     # -- subagents -----------------------------------------------------------------------
 
-    def fork(self, prompt: str, *, name: str | None = None) -> str:
-        """Start a subagent on `prompt`; its handle. Refused past the depth and live-children
-        limits (LimitExceededError) and when this agent has ended."""
+    def use_profile(self, profile: AgentProfile, tools: ToolRegistry, model: str | None) -> None:
+        """Run with `profile`: its tools (already picked from the runtime's), its model (None:
+        the runtime's) and, for a JSON profile, its contract."""
+        self.profile = profile
+        self.tools = tools
+        if model is not None:
+            self.model = model
+        self.contract = profile.contract()
+
+    def fork(self, prompt: str, *, name: str | None = None, profile: str | None = None) -> str:
+        """Start a subagent on `prompt`, with the named agent profile if any; its handle.
+        Refused past the depth and live-children limits (LimitExceededError), for an unknown
+        profile (UnknownProfileError) and when this agent has ended."""
         node, tree, limits = self.node, self.shared.tree, self.shared.limits
         if not node.status.is_live:
             raise CommandRefusedError(f"{node.name} is {node.status}; it cannot fork")
@@ -389,7 +412,7 @@ class AgentRun:
                 f"cannot fork: {node.name} already has {live} running subagents, the "
                 f"limit; wait for one to finish first",
             )
-        return self.shared.spawn(self.agent_id, prompt, name)
+        return self.shared.spawn(self.agent_id, prompt, name, profile)
 
     async def join(self, handle: str) -> SubagentOutcome:
         """Wait until `handle`, a subagent of this agent at any depth, has ended."""

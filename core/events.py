@@ -75,7 +75,7 @@ class ExecutionFailed(Event):
     type: Literal["execution:error"] = "execution:error"
     execution_id: str
     error: str
-    kind: str  # limit name, "provider", "tool", "internal"
+    kind: str  # limit name, "provider", "tool", "decision", "contract", "internal"
 
 
 class ExecutionPaused(Event):
@@ -229,6 +229,7 @@ class AgentSpawned(Event):
     parent_id: str | None
     name: str
     task: str
+    profile: str | None = None  # the agent profile it runs with (core/profiles), if any
 
 
 class StatusChanged(Event):
@@ -365,6 +366,24 @@ class WorkflowCompleted(Event):
     report: WorkflowReport
 
 
+# -- agent profiles ---------------------------------------------------------------------------
+
+
+class AnswerValidated(Event):
+    """One check of a JSON agent's final answer against its profile's contract. A failed
+    check is sent back to the model with `errors` (each `JSONPATH: problem`) while attempts
+    are left; after the last one the agent ends failed."""
+
+    type: Literal["answer:validated"] = "answer:validated"
+    profile: str
+    attempt: int
+    attempts: int  # how many the contract allows (1 + profiles.json_retries)
+    ok: bool
+    errors: list[str] = Field(default_factory=list)
+    # The validated payload, only with `profiles.log_payloads` (the result holds it anyway).
+    payload: Any = None
+
+
 # -- the monologue (published by the narrator service, not by the agent) ---------------------
 
 
@@ -418,6 +437,7 @@ AnyEvent = Annotated[
     | WorkflowStepStarted
     | DecisionMade
     | WorkflowCompleted
+    | AnswerValidated
     | MonologueGenerated
     | MonologueFailed,
     Field(discriminator="type"),

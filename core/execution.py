@@ -1,5 +1,7 @@
 """One execution of an agent: the plain loop or the six-step workflow, and how it ends.
 
+An agent with a JSON profile has its final answer held to the profile's contract (retried with
+the errors; core/profiles/answer.py) and its result is the validated payload, as JSON text.
 It ends completed (with its result), failed (an error of a kind the front ends name), or, when
 its run was stopped or the runtime shut down, cancelled or deleted; it always ends with an event.
 """
@@ -13,9 +15,16 @@ import anyio
 import anyio.lowlevel
 
 from .agent_run import AgentRun
-from .errors import DecisionError, LimitExceededError, ProviderError, ToolFailedError
+from .errors import (
+    ContractError,
+    DecisionError,
+    LimitExceededError,
+    ProviderError,
+    ToolFailedError,
+)
 from .events import ExecutionCancelled, ExecutionCompleted, ExecutionFailed, ExecutionStarted
 from .loop import AgenticLoop
+from .profiles.answer import hold_to_contract
 from .tree import AgentStatus
 from .workflow.six_step import SixStepWorkflow
 
@@ -27,20 +36,24 @@ log = logging.getLogger("agentui.runtime")
 
 async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
     """Run the agent on `task` (a follow-up run continues its conversation) until it ends."""
-    shared, node = run.shared, run.node
+    shared, node, contract = run.shared, run.node, run.contract
     loop = AgenticLoop(
         run,
         shared.provider,
-        shared.tools,
+        run.tools,
         shared.hooks,
         shared.limits,
         node.conversation,
         streaming=shared.streaming,
+        model=run.model,
+        response_schema=contract.schema if contract is not None else None,
+        response_example=contract.example if contract is not None else None,
     )
     execution_id = shared.ids.next("x")
     runner = SixStepWorkflow(run, loop) if workflow == "six-step" else None
     node.runs += 1
     node.result = node.error = None
+    run.payload = None
     node.started_at = shared.clock.now()
     node.ended_at = None
     try:
@@ -55,6 +68,12 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
             await run.emit(ExecutionStarted, execution_id=execution_id, task=task, run=node.runs)
             try:
                 result = await (runner.run(task) if runner is not None else loop.run(task))
+                if contract is not None:
+                    result, run.payload = await hold_to_contract(
+                        run, loop, contract, result, shared.profile_settings
+                    )
+            except ContractError as exc:
+                await _fail(run, execution_id, str(exc), "contract")
             except DecisionError as exc:
                 await _fail(run, execution_id, str(exc), "decision")
             except LimitExceededError as exc:

@@ -129,10 +129,20 @@ class AgenticLoop:
         streaming: bool = True,
         max_tokens: int = 4096,
         thinking_budget: int | None = None,
+        model: str | None = None,
+        response_schema: dict[str, Any] | None = None,
+        response_example: Any = None,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
     ) -> None:
+        """`model`: asked of the provider instead of its own (an agent profile's).
+        `response_schema` / `response_example`: what the answer's JSON must be (a JSON
+        profile's contract), declared on every request so a provider with structured output
+        can hold the model to it."""
         self.host = host
         self.provider = provider
+        self.model = model if model is not None else provider.model
+        self.response_schema = response_schema
+        self.response_example = response_example
         self.tools = tools
         self.hooks = hooks
         self.limits = limits
@@ -242,7 +252,7 @@ class AgenticLoop:
 
     def _build_request(self) -> ProviderRequest:
         return ProviderRequest(
-            model=self.provider.model,
+            model=self.model,
             instructions=self.conversation.instructions,
             messages=sliding_window(self.conversation.messages, self.limits.max_messages),
             tools=self.tools.specs(),
@@ -251,6 +261,8 @@ class AgenticLoop:
             agent_id=self.host.agent_id,
             agent_name=self.host.agent_name,
             iteration=self.iteration,
+            response_schema=self.response_schema,
+            response_example=self.response_example,
         )
 
     async def _call_llm(self) -> AssistantTurn:

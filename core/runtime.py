@@ -10,11 +10,20 @@ A root task runs the bare agentic loop ("plain", the default here) or the six-st
 human-in-the-loop workflow ("six-step", which the app and `agentui run` choose); subagents run
 the plain loop. Tools marked `needs_approval` run once the person allows them (`approve`),
 unless `approve_all` is set.
+
+An agent may run with an agent profile (core/profiles), by name from the runtime's catalog or
+given whole (a scene's own): its instructions, tools, model and, for a JSON profile, its answer
+contract. Such an agent runs the plain loop; a JSON one's validated answer is `payload(id)`:
+
+    agent_id = runtime.start(task, profile="critic")
+    await runtime.wait(agent_id)
+    verdict = runtime.payload(agent_id)   # None unless it completed (else: node(id).error)
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import suppress
 from typing import Any
 
 import anyio
@@ -32,6 +41,11 @@ from .ids import IdSource
 from .limits import Limits
 from .pending_interventions import Modification, Note
 from .pricing import DEFAULT_PRICES, PriceTable
+from .profiles.catalog import ProfileCatalog, builtin_profiles
+from .profiles.config import ProfilesConfig
+from .profiles.profile import AgentProfile
+from .profiles.prompt import profile_instructions
+from .providers.anthropic.defaults import resolve_model
 from .providers.base import Provider
 from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
@@ -67,10 +81,13 @@ class Runtime:
         prices: PriceTable | None = None,
         workflow: WorkflowName = "plain",
         approve_all: bool = False,
+        profiles: ProfileCatalog | None = None,
+        profile_settings: ProfilesConfig | None = None,
     ) -> None:
         """`workflow` is what a root task runs unless `start` says otherwise; `approve_all`
-        lets tools marked `needs_approval` run without asking (the `--yes` flag). The settings
-        are fixed for the runtime's life."""
+        lets tools marked `needs_approval` run without asking (the `--yes` flag); `profiles`
+        are the agent profiles `start` and `fork` know by name (default: the built-ins). The
+        settings are fixed for the runtime's life."""
         if workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         self.provider = provider
@@ -83,6 +100,7 @@ class Runtime:
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.workflow: WorkflowName = workflow
         self.approvals = ApprovalPolicy(approve_all=approve_all)
+        self.profiles = profiles if profiles is not None else ProfileCatalog(builtin_profiles())
         self._ids = ids if ids is not None else IdSource()
         self._bus = EventBus(self.clock, last_seq=last_seq)
         self._tree = AgentTree()
@@ -92,6 +110,7 @@ class Runtime:
             bus=self._bus, tree=self._tree, runs=self._runs, queries=self._queries, ids=self._ids,
             clock=self.clock, provider=provider, tools=self.tools, hooks=self.hooks,
             limits=self.limits, prices=self.prices, streaming=streaming, spawn=self._start_subagent,
+            profile_settings=profile_settings if profile_settings is not None else ProfilesConfig(),
         )  # fmt: skip
         self._roots = 0  # root agents so far (a count: listing the roots per start is quadratic)
         self._task_group: TaskGroup | None = None
@@ -184,6 +203,11 @@ class Runtime:
     def open_queries(self) -> list[Query]:
         return self._queries.open_queries()
 
+    def payload(self, agent_id: str) -> Any:
+        """The validated JSON answer of the agent's latest run (a JSON profile's), once it
+        completed; else None."""
+        return self._run(agent_id).payload
+
     def workflow_report(self, agent_id: str) -> WorkflowReport | None:
         """The report of the agent's six-step workflow once it completed, else None."""
         return self._run(agent_id).report
@@ -203,14 +227,22 @@ class Runtime:
         parent_id: str | None = None,
         instructions: str | None = None,
         workflow: WorkflowName | None = None,
+        profile: str | AgentProfile | None = None,
     ) -> str:
         """Create an agent for `task` and start it; returns its id.
 
-        `workflow` defaults to the runtime's for a root and to "plain" for a subagent.
+        `profile`, a name in `profiles` or a profile itself, gives the agent its instructions
+        (so `instructions` must be left out), tools, model and answer contract; an unknown
+        name raises UnknownProfileError. `workflow` defaults to the runtime's for a root
+        without a profile and to "plain" otherwise.
         """
         group = self._running_group()
+        chosen = self.profiles.get(profile) if isinstance(profile, str) else profile
+        if chosen is not None and instructions is not None:
+            raise AgentUIError("give an agent a profile or instructions, not both")
+        tools = self._tools_for(chosen) if chosen is not None else self.tools  # refused first
         if workflow is None:
-            workflow = self.workflow if parent_id is None else "plain"
+            workflow = self.workflow if parent_id is None and chosen is None else "plain"
         elif workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         if parent_id is not None:
@@ -220,12 +252,24 @@ class Runtime:
             self._roots += 1  # the nth root is main, main-2 (never main2 beside main.2)
             name = name or ("main" if self._roots == 1 else f"main-{self._roots}")
         agent_id = self._ids.next("a")
+        profile_name = chosen.name if chosen is not None else None
         node = AgentNode(
-            id=agent_id, parent_id=parent_id, name=name, task=task, created_at=self.clock.now()
+            id=agent_id,
+            parent_id=parent_id,
+            name=name,
+            task=task,
+            profile=profile_name,
+            created_at=self.clock.now(),
         )
         self._tree.add(node)
         run = self._runs[agent_id] = AgentRun(node, self._shared)
-        self._bus.emit(AgentSpawned, agent_id, parent_id=parent_id, name=name, task=task)
+        if chosen is not None:
+            run.use_profile(chosen, tools, self._model_for(chosen))
+        self._bus.emit(
+            AgentSpawned, agent_id, parent_id=parent_id, name=name, task=task, profile=profile_name
+        )
+        if chosen is not None:
+            instructions = profile_instructions(chosen)
         node.conversation.set_instructions(
             instructions if instructions is not None else self.instructions
         )
@@ -271,6 +315,11 @@ class Runtime:
         self._tree.add(node)
         self._ids.observe(node.id)
         run = self._runs[node.id] = AgentRun(node, self._shared)
+        if node.profile is not None and node.profile in self.profiles:
+            # A continued run holds to the profile as it is now (a scene's own is not here).
+            chosen = self.profiles.get(node.profile)
+            with suppress(AgentUIError):
+                run.use_profile(chosen, self._tools_for(chosen), self._model_for(chosen))
         run.notes, run.modification = list(notes), modification
         run.publish_conversation(announce=False)
         run.done.set()
@@ -339,10 +388,13 @@ class Runtime:
         rest of this runtime's life), or "reject" it; a rejection's reason goes to the model."""
         self._queries.approve(query_id, decision, reason)
 
-    def fork(self, parent_id: str, prompt: str, *, name: str | None = None) -> str:
-        """Start a subagent of `parent_id` on `prompt` as the agent itself would (`fork` tool):
-        refused past `limits.max_depth` or `limits.max_live_children` (LimitExceededError)."""
-        return self._run(parent_id).fork(prompt, name=name)
+    def fork(
+        self, parent_id: str, prompt: str, *, name: str | None = None, profile: str | None = None
+    ) -> str:
+        """Start a subagent of `parent_id` on `prompt` as the agent itself would (`fork` tool),
+        with the named profile if any: refused past `limits.max_depth` or
+        `limits.max_live_children` (LimitExceededError), or for an unknown profile."""
+        return self._run(parent_id).fork(prompt, name=name, profile=profile)
 
     async def join(self, caller_id: str, handle: str) -> SubagentOutcome:
         """Wait until `handle`, a subagent (at any depth) of `caller_id`, has ended."""
@@ -350,8 +402,27 @@ class Runtime:
 
     # -- internals -----------------------------------------------------------------------
 
-    def _start_subagent(self, parent_id: str, task: str, name: str | None) -> str:
-        return self.start(task, parent_id=parent_id, name=name, workflow="plain")
+    def _start_subagent(
+        self, parent_id: str, task: str, name: str | None, profile: str | None
+    ) -> str:
+        return self.start(task, parent_id=parent_id, name=name, workflow="plain", profile=profile)
+
+    def _tools_for(self, profile: AgentProfile) -> ToolRegistry:
+        """The runtime's tools the profile names (all of them when it names none)."""
+        if profile.tools is None:
+            return self.tools
+        missing = [name for name in profile.tools if self.tools.get(name) is None]
+        if missing:
+            raise AgentUIError(
+                f"profile {profile.name!r} ({profile.origin.describe()}) names tools this "
+                f"runtime does not have: {', '.join(missing)}; it has: "
+                f"{', '.join(self.tools.names()) or 'none'}"
+            )
+        return self.tools.subset(profile.tools)
+
+    @staticmethod
+    def _model_for(profile: AgentProfile) -> str | None:
+        return resolve_model(profile.model) if profile.model is not None else None
 
     def _run(self, agent_id: str) -> AgentRun:
         self._tree.get(agent_id)  # raises UnknownAgentError with a clear message

@@ -70,6 +70,7 @@ class AgentNode(BaseModel):
     children: list[str] = Field(default_factory=list)
     name: str
     task: str
+    profile: str | None = None  # the agent profile it runs with (core/profiles), if any
     status: AgentStatus = AgentStatus.PENDING
     user_comment: UserComment = UserComment.UNCHANGED
     comment: str | None = None

@@ -23,6 +23,7 @@ import anyio.lowlevel
 from agentui.core.errors import AgentUIError
 from agentui.core.events import (
     AgentSpawned,
+    AnswerValidated,
     Event,
     ExecutionCancelled,
     ExecutionCompleted,
@@ -40,6 +41,7 @@ from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
+from agentui.core.state.transcript import validation_text
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 
@@ -47,7 +49,7 @@ from agentui.core.tree import AgentStatus
 PRINTED = (
     AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
     ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, QueryRaised,
-    MonologueGenerated,
+    MonologueGenerated, AnswerValidated,
 )  # fmt: skip
 
 
@@ -126,6 +128,10 @@ class HeadlessPrinter:
             self._progress(f"\n[{name}] question: {event.prompt}\n> ")
         elif isinstance(event, MonologueGenerated):
             self._progress(f"\n[{event.entry.agent_name}] {event.entry.text}\n")
+        elif isinstance(event, AnswerValidated):
+            # A valid answer is the result; only a failed check or a logged payload is news.
+            if not event.ok or event.payload is not None:
+                self._progress(f"\n[{name}] answer {validation_text(event)}\n")
         elif not isinstance(event, PRINTED) and event.type not in self.NOT_PRINTED:
             self.unfolded.add(event.type)
 

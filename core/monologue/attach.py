@@ -58,7 +58,7 @@ NARRATED = (
     ExecutionCancelled, StatusChanged,
 )  # fmt: skip
 NOT_NARRATED = frozenset({
-    "agent:spawned", "approval:decided", "conversation:changed", "execution:complete",
+    "agent:spawned", "answer:validated", "approval:decided", "conversation:changed", "execution:complete",
     "execution:error", "execution:paused", "execution:resumed", "execution:start", "hook:error",
     "intervention:applied", "intervention:unused", "iteration:complete", "iteration:start",
     "llm:abandoned", "llm:error", "llm:request", "monologue", "monologue:error",

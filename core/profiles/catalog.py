@@ -9,6 +9,7 @@ config dir) and replace a built-in of the same name. A bad file is skipped with 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -58,7 +59,8 @@ def agents_dir() -> Path:
     return config_dir() / AGENTS_DIR
 
 
-def builtin_profiles() -> list[AgentProfile]:
+@cache  # package data does not change while agentui runs; every runtime starts from them
+def builtin_profiles() -> tuple[AgentProfile, ...]:
     """The profiles agentui ships (package data)."""
     folder = resources.files(__package__).joinpath(BUILTIN_DIR)
     found: list[AgentProfile] = []
@@ -70,7 +72,7 @@ def builtin_profiles() -> list[AgentProfile]:
         data = read_profile_data(item.read_text("utf-8"), Path(name).suffix, where)
         origin = ProfileOrigin(source="built-in", where=where)
         found.append(profile_from_data(data, origin, default_name=Path(name).stem))
-    return found
+    return tuple(found)
 
 
 def user_profiles(directory: Path) -> tuple[list[AgentProfile], list[str]]:

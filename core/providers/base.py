@@ -42,6 +42,9 @@ class ProviderRequest:
     # with structured output holds the model to it (Claude: `output_config.format`); the text
     # is then the JSON object alone. The scripted model answers from it what no script says.
     response_schema: dict[str, Any] | None = None
+    # An example of the JSON the response's text should be (an agent profile's example): the
+    # model reads it in the instructions; the scripted model answers with it.
+    response_example: Any = None
     # A narrator request's subject as data (the same steps its messages tell in prose), for a
     # provider that answers from data rather than by reading prose (the scripted model).
     narration: NarrationSubject | None = None

@@ -32,7 +32,7 @@ from .transcript import TranscriptBuilder, TranscriptItem
 # Event types nothing is folded from, or only in the guarded cases of `apply` (the transcript
 # builder, apart, shows most of them).
 PASSED_OVER = frozenset({
-    "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
+    "answer:validated", "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
     "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
     "text:delta", "thinking:delta", "thinking:redacted",
     "tool:detected", "tool:start", "tool:timeout", "workflow:decision", "workflow:result",
@@ -290,6 +290,7 @@ class RunState:
             parent_id=event.parent_id,
             name=event.name,
             task=event.task,
+            profile=event.profile,
             created_at=event.ts,
         )
         if self.keep_transcripts:

@@ -8,6 +8,7 @@ different thing: `conversation:changed` events carry it, and RunState folds it a
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from typing import Literal
 
@@ -107,7 +108,7 @@ ItemListener = Callable[[TranscriptItem], None]
 # Event types that make no block, or make one only in the guarded cases of `apply`. A type in
 # neither lands in `TranscriptBuilder.unfolded`, which a test over every type keeps empty.
 NOT_SHOWN = frozenset({
-    "agent:status", "approval:decided", "conversation:changed", "execution:cancelled", "execution:complete",
+    "agent:status", "answer:validated", "approval:decided", "conversation:changed", "execution:cancelled", "execution:complete",
     "execution:paused", "execution:resumed", "execution:start", "hook:error",
     "intervention:applied", "iteration:complete", "iteration:start", "llm:request",
     "llm:response", "monologue", "monologue:error", "tool:detected", "tool:timeout",
@@ -220,6 +221,12 @@ class TranscriptBuilder:
                 self._new("notice", _modification(instructions, content), event, title="modified")
             case ev.ExecutionFailed(error=error):
                 self._new("error", error, event, title="error", failed=True)
+            case ev.AnswerValidated(ok=False):
+                self._new(
+                    "error", validation_text(event), event, title="invalid answer", failed=True
+                )
+            case ev.AnswerValidated(payload=payload) if payload is not None:
+                self._new("notice", validation_text(event), event, title="payload")
             case ev.LLMFailed(error=error, retryable=retryable, streamed=streamed):
                 if streamed:
                     self.interrupt_stream(event.iteration)
@@ -283,6 +290,19 @@ class TranscriptBuilder:
             item.detail = f"(declined: {answer})" if declined else answer
         item.open = False
         self._on_changed(item)
+
+
+def validation_text(event: ev.AnswerValidated) -> str:
+    """A check of a JSON answer in words: what was wrong and what happens next, or (with
+    `profiles.log_payloads`) the validated payload."""
+    if event.ok:
+        return f"valid for profile {event.profile}: {json.dumps(event.payload, ensure_ascii=False)}"
+    left = event.attempts - event.attempt
+    then = "asking again" if left else "no attempts left"
+    return (
+        f"not valid for profile {event.profile} (attempt {event.attempt} of {event.attempts}; "
+        f"{then}): {'; '.join(event.errors)}"
+    )
 
 
 def _modification(instructions: str | None, content: str | None) -> str:

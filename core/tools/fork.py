@@ -20,11 +20,20 @@ async def fork_tool(
         ),
     ],
     context: ToolContext,
+    profile: Annotated[
+        str | None,
+        Field(
+            description="An agent profile for the subagent (its instructions, tools, model "
+            "and answer format, e.g. 'critic' for a JSON review); leave out for a plain "
+            "subagent. An unknown name fails with the list of profiles.",
+            min_length=1,
+        ),
+    ] = None,
 ) -> str:
     """Start a subagent that works on `prompt` in parallel with you. Returns its handle at once;
     call `wait` with the handle to get its result. Use it for independent parts of your work."""
     try:
-        handle = context.services.fork(prompt)
+        handle = context.services.fork(prompt, profile=profile)
     except AgentUIError as exc:
         raise ToolError(str(exc)) from None
     return f"started subagent {handle}; call wait with handle {handle!r} for its result"

@@ -29,7 +29,8 @@ from scratch in an empty temporary directory: nothing carries over between calls
 {timeout_s:g} s of running time, {cpu_s} s of CPU, {memory_mb} MB of memory, about \
 {max_output_bytes} bytes of output (the middle of longer output is cut).
 Ready to use in the code, without import:
-- fork(prompt) -> handle: start a subagent on a self-contained task; it works in parallel.
+- fork(prompt, profile=None) -> handle: start a subagent on a self-contained task; it works \
+in parallel. `profile` names an agent profile for it (e.g. 'critic', whose result is JSON).
 - wait(handle) -> str: wait for that subagent's result (raises AgentError if it failed or was \
 stopped).
 - ask_user(question) -> str | None: ask the person and wait (None if they decline)."""

@@ -39,6 +39,14 @@ class ToolRegistry:
     def names(self) -> list[str]:
         return list(self._tools)
 
+    def subset(self, names: Iterable[str]) -> ToolRegistry:
+        """A registry of just these tools (an agent profile's); KeyError names the missing."""
+        wanted = list(dict.fromkeys(names))
+        missing = [name for name in wanted if name not in self._tools]
+        if missing:
+            raise KeyError(", ".join(missing))
+        return ToolRegistry(self._tools[name] for name in wanted)
+
     def specs(self) -> list[ToolSpec]:
         return [item.spec for item in self._tools.values()]
 

@@ -287,7 +287,10 @@ class SandboxRun:
         services = self._services
         try:
             if op == "fork":
-                reply["value"] = services.fork(str(request["prompt"]))
+                profile = request.get("profile")
+                reply["value"] = services.fork(
+                    str(request["prompt"]), profile=None if profile is None else str(profile)
+                )
             elif op == "wait":
                 outcome = await services.join(str(request["handle"]))
                 if outcome.ok:

@@ -59,9 +59,11 @@ class _Channel:
 
 
 def _api(channel: _Channel) -> dict[str, Any]:
-    def fork(prompt: str) -> str:
-        """Start a subagent on `prompt` (a self-contained task); returns its handle."""
-        return str(channel.call("fork", prompt=str(prompt)))
+    def fork(prompt: str, profile: str | None = None) -> str:
+        """Start a subagent on `prompt` (a self-contained task), with the named agent profile
+        if any; returns its handle."""
+        named = None if profile is None else str(profile)
+        return str(channel.call("fork", prompt=str(prompt), profile=named))
 
     def wait(handle: str) -> str:
         """Wait for a forked subagent; its result. Raises AgentError if it did not complete."""

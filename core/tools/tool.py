@@ -22,9 +22,10 @@ class AgentServices(Protocol):
         """Ask the person and wait; None when they decline."""
         ...
 
-    def fork(self, prompt: str) -> str:
-        """Start a subagent on `prompt`; its handle. Raises AgentUIError when a limit (depth,
-        live children) refuses it."""
+    def fork(self, prompt: str, *, profile: str | None = None) -> str:
+        """Start a subagent on `prompt`, with the named agent profile if any; its handle.
+        Raises AgentUIError when a limit (depth, live children) refuses it, or no profile has
+        that name (the message lists the names)."""
         ...
 
     async def join(self, handle: str) -> SubagentOutcome:

@@ -79,7 +79,7 @@ class DecisionMaker:
         schema = cls.model_json_schema()
         messages = sliding_window(conversation.messages, loop.limits.max_messages)
         return ProviderRequest(
-            model=loop.provider.model,
+            model=loop.model,
             instructions=conversation.instructions
             + prompts.JSON_RULES.format(schema=prompts.schema_text(schema)),
             messages=[*_with_prompt(messages, prompt), *retry],

@@ -310,3 +310,31 @@ def test_structured_output_is_asked_of_models_that_have_it(model: str, structure
         request(user_text("Task."), model=model, response_schema=schema), thinking_budget=None
     )
     assert ("output_config" in params) is structured
+
+
+def test_a_draft_07_schema_keeps_its_definitions_as_defs() -> None:
+    """An agent profile's schema is Draft-07, whose `definitions` the SDK would drop."""
+    schema = {
+        "type": "object",
+        "properties": {"mood": {"$ref": "#/definitions/mood"}},
+        "required": ["mood"],
+        "definitions": {"mood": {"type": "string", "enum": ["calm", "wary"]}},
+    }
+    params = request_params(
+        request(user_text("Task."), response_schema=copy.deepcopy(schema)), thinking_budget=None
+    )
+    assert params["output_config"]["format"]["schema"] == {
+        "$defs": {"mood": {"enum": ["calm", "wary"]}},  # the SDK's form of an enum
+        "type": "object",
+        "properties": {"mood": {"$ref": "#/$defs/mood"}},
+        "required": ["mood"],
+        "additionalProperties": False,
+    }
+
+
+def test_a_schema_the_api_cannot_take_goes_without_structured_output() -> None:
+    schema = {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
+    params = request_params(
+        request(user_text("Task."), response_schema=schema), thinking_budget=None
+    )
+    assert "output_config" not in params  # the instructions carry it; the answer is validated

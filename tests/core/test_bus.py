@@ -435,7 +435,7 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     "tool:error": {"iteration": 1, "call_id": "toolu_0001", "name": "lookup", "error": "bad"},
     "tool:timeout": {"iteration": 1, "call_id": "toolu_0001", "name": "lookup", "timeout_s": 30.0},
     "hook:error": {"hook": "before:llm", "error": "RuntimeError: x"},
-    "agent:spawned": {"parent_id": "a1", "name": "main.1", "task": "sub task"},
+    "agent:spawned": {"parent_id": "a1", "name": "main.1", "task": "sub task", "profile": "critic"},
     "agent:status": {"old": "running", "new": "paused", "reason": "paused by the person"},
     "query:raised": {
         "query_id": "q1",
@@ -479,6 +479,14 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     },
     "monologue:error": {"error": "narrator timed out"},
     "workflow:step": {"step": 3, "name": "subquestions"},
+    "answer:validated": {
+        "profile": "critic",
+        "attempt": 1,
+        "attempts": 3,
+        "ok": False,
+        "errors": ["$.score: 'high' is not of type 'integer'"],
+        "payload": {"score": [1, "two", None]},
+    },
     "workflow:decision": {
         "decision": "clarify",
         "attempt": 1,

@@ -129,21 +129,55 @@ def has_structured_output(model: str) -> bool:
     return version is not None and version >= STRUCTURED_OUTPUT_SINCE
 
 
-def output_format(schema: dict[str, Any]) -> dict[str, Any]:
-    """`output_config.format` for a JSON Schema, in the subset the API takes.
+def output_format(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """`output_config.format` for a JSON Schema, in the subset the API takes; None when the
+    SDK cannot map it (a Draft-07 feature the API lacks, such as a list of types): the
+    request then goes without it, the schema still in the instructions and the answer still
+    validated by the caller.
 
     The SDK's `transform_schema` closes objects (`additionalProperties: false`) and moves what
     the API does not check (`maxItems`, `minLength`, defaults) into descriptions, so the model
     still reads them and our validation still enforces them.
     """
-    return {"type": "json_schema", "schema": transform_schema(schema)}
+    try:
+        strict = transform_schema(_defs_for_definitions(schema))
+    except (AssertionError, ValueError, TypeError, KeyError):  # assert_never: an unknown type
+        return None
+    return {"type": "json_schema", "schema": strict}
+
+
+_DEFINITIONS_REF = "#/definitions/"
+
+
+def _defs_for_definitions(schema: dict[str, Any]) -> dict[str, Any]:
+    """Draft-07 keeps reusable parts in `definitions`, which the SDK drops (only `$defs` is
+    kept): move them to `$defs` and point every `$ref` there."""
+    if "definitions" not in schema or "$defs" in schema:
+        return schema
+
+    def moved(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {
+                key: "#/$defs/" + inner.removeprefix(_DEFINITIONS_REF)
+                if key == "$ref" and isinstance(inner, str) and inner.startswith(_DEFINITIONS_REF)
+                else moved(inner)
+                for key, inner in value.items()
+            }
+        if isinstance(value, list):
+            return [moved(item) for item in value]
+        return value
+
+    result: dict[str, Any] = moved(schema)
+    result["$defs"] = result.pop("definitions")
+    return result
 
 
 def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> dict[str, Any]:
     """Keyword arguments for `client.messages.stream(...)`.
 
-    A request that declares a `response_schema` (a workflow decision) asks for structured
-    output, so the reply is a JSON object valid for the schema, on models that have it.
+    A request that declares a `response_schema` (a workflow decision, a JSON agent profile's
+    contract) asks for structured output, so the reply is JSON valid for the schema, on models
+    that have it (and for schemas the API can take).
 
     `request.thinking_budget`, when set, wins over the provider's `thinking_budget`; 0 turns
     thinking off. A model before 4.6 gets it as its fixed budget; a later one thinks as much as
@@ -164,7 +198,9 @@ def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> 
             for t in request.tools
         ]
     if request.response_schema is not None and has_structured_output(request.model):
-        params["output_config"] = {"format": output_format(request.response_schema)}
+        structured = output_format(request.response_schema)
+        if structured is not None:
+            params["output_config"] = {"format": structured}
     budget = request.thinking_budget if request.thinking_budget is not None else thinking_budget
     if budget:
         if budget < MIN_THINKING_BUDGET:

@@ -12,6 +12,8 @@ answered from what the request declares, its name and JSON Schema: the demo says
 "clarify" and "subquestions", filling the schema with its own texts, and gives every other
 decision the least its schema allows ("no"). Under the six-step workflow that makes: the task is
 ambiguous (one question), nothing else is missing, two subquestions, no uncertainty at the end.
+An agent whose answer must be JSON (an agent profile's contract, declared on the request)
+answers at once with the declared example, or a value filled from the declared schema.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from ...tools.ask_user import DECLINED
 from ...workflow_notes import read_notes
 from ..base import ProviderRequest
-from .sample_args import affirmative_instance, minimal_instance, sample_arguments
+from .sample_args import affirmative_instance, minimal_instance, sample_arguments, sample_value
 from .script import ScriptedToolCall, Turn
 
 ASK_TOOL = "ask_user"
@@ -126,7 +128,23 @@ def _subagent_turn(messages: list[Message]) -> Turn:
     )
 
 
+def demo_json_answer(request: ProviderRequest) -> Turn | None:
+    """The answer to a request that declares the JSON its answer must be (an agent profile's
+    contract): the declared example, else a value filled from the schema; None when the
+    request declares neither."""
+    if request.response_example is not None:
+        value = request.response_example
+    elif request.response_schema is not None:
+        value = sample_value(request.response_schema)
+    else:
+        return None
+    return Turn(text=json.dumps(value, ensure_ascii=False, indent=2))
+
+
 def demo_turn(request: ProviderRequest) -> Turn:
+    answer = demo_json_answer(request)
+    if answer is not None:
+        return answer
     messages = request.messages
     if _is_subagent(request):
         return _subagent_turn(messages)

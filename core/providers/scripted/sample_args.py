@@ -1,6 +1,7 @@
 """Values from a JSON Schema, so the scripted model can call any tool and answer any schema.
 
-`sample_arguments` fills every property with an example (a tool call that shows something);
+`sample_arguments` fills every property with an example (a tool call that shows something;
+`sample_value` does the same for any schema, a JSON agent's answer);
 `minimal_instance` gives the least a schema allows (required properties only, false, empty,
 the lowest number): for a workflow decision, the neutral answer ("no"); `affirmative_instance`
 says yes to what a schema asks (every flag true, its strings from given texts).
@@ -26,8 +27,14 @@ _FORMAT_EXAMPLES = {
 
 
 def sample_arguments(schema: dict[str, Any]) -> dict[str, Any]:
-    value = _sample(schema, schema.get("$defs", {}), "value")
+    value = sample_value(schema)
     return value if isinstance(value, dict) else {}
+
+
+def sample_value(schema: dict[str, Any]) -> Any:
+    """An example value for `schema`, every property filled (`$defs` or Draft-07's
+    `definitions` resolve a `$ref`)."""
+    return _sample(schema, schema.get("$defs", schema.get("definitions", {})), "value")
 
 
 def _number(schema: dict[str, Any], *, integer: bool) -> int | float:

@@ -1,0 +1,54 @@
+"""Holding a JSON agent's final answer to its profile's contract.
+
+The answer is parsed and validated; each check is an `answer:validated` event. An answer that
+does not hold goes back to the model with what is wrong (each problem with its JSON path), and
+the model answers again, at most `json_retries` times. After the last failed check the agent
+ends failed with the errors (ContractError): there is no fallback value. A valid answer's
+payload is the agent's result, as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..conversation import user_text
+from ..errors import ContractError
+from ..events import AnswerValidated
+from ..loop import AgenticLoop, LoopHost, LoopResult
+from .config import ProfilesConfig
+from .contract import JsonContract
+from .prompt import invalid_answer_note
+
+
+async def hold_to_contract(
+    host: LoopHost,
+    loop: AgenticLoop,
+    contract: JsonContract,
+    answer: LoopResult,
+    settings: ProfilesConfig,
+) -> tuple[LoopResult, Any]:
+    """The answer (its text the payload as JSON) and the payload, once an answer holds;
+    raises ContractError when none did."""
+    attempts = settings.json_retries + 1
+    attempt = 1
+    while True:
+        check = contract.check(answer.text)
+        await host.emit(
+            AnswerValidated,
+            profile=contract.profile,
+            attempt=attempt,
+            attempts=attempts,
+            ok=check.ok,
+            errors=list(check.errors),
+            payload=check.payload if check.ok and settings.log_payloads else None,
+        )
+        if check.ok:
+            text = json.dumps(check.payload, ensure_ascii=False)
+            return LoopResult(text, answer.iterations, answer.stop_reason), check.payload
+        if attempt == attempts:
+            raise ContractError(contract.profile, attempts, check.errors)
+        loop.conversation.append(user_text(invalid_answer_note(check.errors)))
+        again = await loop.iterate()
+        answer = LoopResult(await loop.finish(again.text), again.iterations, again.stop_reason)
+        attempt += 1
