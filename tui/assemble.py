@@ -112,6 +112,8 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
     With `assembly.resume` it continues that session: numbering, ids, its agents adopted
     (which needs the running event loop: call it from the app or inside `anyio.run`).
     """
+    from agentui.core.profiles.catalog import load_catalog
+
     provider = provider if provider is not None else build_provider(assembly)
     config = assembly.loaded.config
     settings: dict[str, Any] = {
@@ -122,6 +124,9 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         # ask_user, fork, wait and the sandboxed python tool under either workflow: the
         # workflow decides the steps around the loop, not what the loop may call.
         "tools": builtin_tools(),
+        # The built-in agent profiles and the person's own (a bad file is in its problems).
+        "profiles": load_catalog(),
+        "profile_settings": config.profiles,
     }
     plan = assembly.resume
     if plan is not None:

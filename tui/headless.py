@@ -344,6 +344,8 @@ async def run_headless(
         events = runtime.subscribe(maxsize=None)  # lossless: every delta as emitted
         narration = attach_monologue(runtime, runtime.provider, monologue) if monologue else None
         steering = _Steering(runtime, stderr, list(steers or []))
+        for problem in runtime.profiles.problems:  # one line per profile file left out
+            stderr.write(f"agentui: warning: profile skipped: {visible_controls(problem)}\n")
         lines = _StdinLines(stdin, steering)
         root_id = runtime.start(task)
         printer = HeadlessPrinter(
