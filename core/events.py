@@ -33,7 +33,8 @@ from .workflow_report import WorkflowReport
 
 
 class Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Validators are built at first use, not at import: the app's first frame needs no event.
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     type: str
     seq: int
@@ -45,7 +46,7 @@ class Event(BaseModel):
 
 
 class ToolCallInfo(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str
     name: str
@@ -443,7 +444,7 @@ AnyEvent = Annotated[
     Field(discriminator="type"),
 ]
 
-event_adapter: TypeAdapter[Any] = TypeAdapter(AnyEvent)
+event_adapter: TypeAdapter[Any] = TypeAdapter(AnyEvent, config=ConfigDict(defer_build=True))
 
 
 def parse_event(data: str | bytes | dict[str, Any]) -> Event:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import anyio
 from rich.text import Text
@@ -33,10 +33,7 @@ from textual.worker import Worker
 
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentEndedError, AgentUIError
-from agentui.core.events import Subscription
-from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.runtime import Runtime
 from agentui.core.state import Change, RunState
 from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls
@@ -59,6 +56,11 @@ from .widgets.monologue import MonologueSidebar
 from .widgets.prompt import CONTINUE_DEFAULT, PromptBar, PromptMode
 from .widgets.status_bar import StatusBar
 from .widgets.transcript import Transcript
+
+# The runtime and what it needs load after the first frame (see `_start_runtime`).
+if TYPE_CHECKING:
+    from agentui.core.events import Subscription
+    from agentui.core.runtime import Runtime
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
@@ -96,6 +98,7 @@ class AgentUIApp(App[int]):
         monologue: MonologueConfig | None = None,
         remember_theme: bool = True,
         theme: str | None = None,
+        provider_label: tuple[str, str] = ("", ""),
     ) -> None:
         super().__init__()
         paste_escapes.install()  # a pasted escape sequence stays text (Textual reads it as keys)
@@ -110,12 +113,16 @@ class AgentUIApp(App[int]):
         self._initial_task = initial_task
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.notice = notice
+        # The status bar's provider and model until the runtime (which has them) has started.
+        self._provider_label = provider_label
         # The narrator is on by default; MonologueConfig(enabled=False) turns it off.
         self.monologue_config = monologue if monologue is not None else MonologueConfig()
         self.monologue_enabled = self.monologue_config.enabled
         self._remember_theme = remember_theme
         self._theme_choice = theme  # from config or a flag; else the remembered one
         self.runtime: Runtime | None = None
+        self.runtime_started = False  # its commands work from then on
+        self._tasks_before_start: list[str] = []  # typed in the moment before it started
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.model = state if state is not None else RunState()  # the one fold, fed each batch
         if state is not None:
@@ -125,8 +132,7 @@ class AgentUIApp(App[int]):
         self.show_all = False  # transcript: every agent interleaved, or the selected one
         self.monologue_selected_only = False
         self._events: Subscription | ReplayFeed | None = None
-        # Created in on_mount: anyio events need the running loop.
-        self._runtime_ready: anyio.Event | None = None
+        # Created with the runtime: anyio events need the running loop.
         self._runtime_stop: anyio.Event | None = None
         self._runtime_worker: Worker[None] | None = None
         self._quit_dialog: ConfirmScreen | None = None
@@ -134,6 +140,8 @@ class AgentUIApp(App[int]):
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
         self._arrived_under_overlay: str | None = None  # a question that came while one was open
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
+        # The theme is chosen before the first frame: set after mount, it restyles every widget.
+        self._theme_warnings = self._load_themes()
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -151,7 +159,7 @@ class AgentUIApp(App[int]):
             yield self.monologue_view
         yield self.prompt_bar
         yield self.status_view
-        yield KeyFooter()
+        # The key footer is mounted once the prompt has the focus (see on_mount).
 
     def notify(  # type: ignore[override]
         self,
@@ -182,7 +190,9 @@ class AgentUIApp(App[int]):
 
     async def on_mount(self) -> None:
         self.collector.install()
-        self._load_themes()
+        for title, warning in self._theme_warnings:
+            self.notify(warning, title=title, severity="warning", timeout=15)
+        self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed(theme.name))
         self.tree_view.border_title = "agents"
         self.tree_view.on_cursor = self._cursor_moved
         self.transcript_view.name_of = self._name_of
@@ -196,36 +206,52 @@ class AgentUIApp(App[int]):
             self.prompt_bar.display = False  # read-only: there is nothing to type
             self.tree_view.focus()
             return
+        self._refresh_status()
+        # Home: keys typed before anything else are words. Focused now, not at the next
+        # idle as `focus()` does, so that the footer composes with the prompt's keys and the
+        # first frame shows them.
+        self.screen.set_focus(self.prompt_view)
+        await self.mount(KeyFooter())
+        # The screen first: building the runtime loads most of core, which the first frame
+        # does not need. Keys typed meanwhile are words in the prompt; a task sent is kept.
+        self.call_after_refresh(self._start_runtime)
+
+    def _start_runtime(self) -> None:
         assert self._runtime_factory is not None
-        self._runtime_ready, self._runtime_stop = anyio.Event(), anyio.Event()
+        self._runtime_stop = anyio.Event()
         self.runtime = self._runtime_factory()
         self._runtime_worker = self.run_worker(
             self._host_runtime(self.runtime), name="runtime", exit_on_error=True
         )
-        await self._runtime_ready.wait()
+
+    def _runtime_has_started(self) -> None:
+        self.runtime_started = True
         self._refresh_status()
-        self.prompt_view.focus()  # home: keys typed before anything else are words
-        if self._initial_task:
-            self._start_task(self._initial_task)
+        self.refresh_bindings()
+        tasks = [self._initial_task] if self._initial_task else []
+        for task in [*tasks, *self._tasks_before_start]:
+            self._start_task(task)
+        self._tasks_before_start.clear()
 
     def on_unmount(self) -> None:
         self.collector.close()
 
-    def _load_themes(self) -> None:
-        themes, warnings = load_themes()
+    def _load_themes(self) -> list[tuple[str, str]]:
+        """Register the theme files and pick the theme; returns the warnings to show."""
+        warnings: list[tuple[str, str]] = []
+        themes, skipped = load_themes()
         for theme in themes:
             self.register_theme(theme)
-        for warning in warnings:
-            self.notify(warning, title="Theme file skipped", severity="warning", timeout=15)
+        warnings += [("Theme file skipped", warning) for warning in skipped]
         remembered = load_ui_state().get("theme") if self._remember_theme else None
         wanted = self._theme_choice or remembered or DEFAULT_THEME
         if wanted not in self.available_themes:
             # The person's last pick, if it still exists, beats the default.
             fallback = remembered if remembered in self.available_themes else DEFAULT_THEME
-            self.notify(f"Unknown theme {wanted!r}; using {fallback}.", severity="warning")
+            warnings.append(("", f"Unknown theme {wanted!r}; using {fallback}."))
             wanted = fallback
         self.theme = wanted
-        self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed(theme.name))
+        return warnings
 
     def _theme_changed(self, name: str) -> None:
         if self._remember_theme:
@@ -234,20 +260,21 @@ class AgentUIApp(App[int]):
 
     async def _host_runtime(self, runtime: Runtime) -> None:
         """Keep the runtime's task group open for the life of the app, in a task of its own."""
+        from agentui.core.monologue.attach import attach_monologue
+
         async with runtime:
             self._events = runtime.subscribe(maxsize=4096)
             attach_monologue(runtime, runtime.provider, self.monologue_config)
-            assert self._runtime_ready is not None and self._runtime_stop is not None
-            self._runtime_ready.set()
+            self._runtime_has_started()
+            assert self._runtime_stop is not None
             await self._runtime_stop.wait()
 
     # -- events to widgets ---------------------------------------------------------------
 
     def flush_events(self) -> None:
         """Apply every pending event to the screen now (the timer calls this ~20 times a second)."""
-        if self._events is None:
-            return
-        batch = self._events.drain()
+        # A resumed session's state is drawn at the first flush, even before the runtime runs.
+        batch = self._events.drain() if self._events is not None else []
         if self._show_whole_state:
             self._show_whole_state = False
             changes = self.model.as_change().merge(self.model.apply_all(batch))
@@ -269,7 +296,7 @@ class AgentUIApp(App[int]):
         self.monologue_view.add(changes.narratives)
         if changes.closed_queries:
             self._leave_settled_query()
-        if changes.new_queries and self.runtime is not None:  # a replay asks nobody anything
+        if changes.new_queries and self.replay is None:  # a replay asks nobody anything
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
             self.refresh_bindings()
@@ -334,7 +361,7 @@ class AgentUIApp(App[int]):
 
     def _refresh_status(self) -> None:
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]
-        if self.runtime is None:
+        if self.replay is not None:
             ends = [a.ended_ts or a.started_ts for a in self.model.agents.values() if a.started_ts]
             elapsed = max(ends) - min(starts) if starts and ends else None  # type: ignore[type-var]
             done = self.replay is not None and self.replay.done
@@ -342,9 +369,11 @@ class AgentUIApp(App[int]):
             self.status_view.show(self.model, "replay", "", elapsed, notice)
             return
         elapsed = self.clock.now() - min(starts) if starts else None
-        provider = self.runtime.provider
-        notice = self.notice or ("offline scripted model" if provider.name == "scripted" else "")
-        self.status_view.show(self.model, provider.name, provider.model, elapsed, notice)
+        name, model = self._provider_label
+        if self.runtime is not None:
+            name, model = self.runtime.provider.name, self.runtime.provider.model
+        notice = self.notice or ("offline scripted model" if name == "scripted" else "")
+        self.status_view.show(self.model, name, model, elapsed, notice)
 
     # -- selection and views -------------------------------------------------------------
 
@@ -561,8 +590,11 @@ class AgentUIApp(App[int]):
             self.tree_view.focus()
 
     def _start_task(self, task: str) -> None:
-        if self.runtime is None:
+        if self.replay is not None:
             self.notify("This is a replay: nothing can be started here.", severity="warning")
+            return
+        if self.runtime is None or not self.runtime_started:
+            self._tasks_before_start.append(task)
             return
         try:
             agent_id = self.runtime.start(task)
@@ -584,7 +616,7 @@ class AgentUIApp(App[int]):
         )
 
     def _settle_query(self, settle: Callable[[Runtime], None]) -> None:
-        if self.runtime is None:
+        if self.runtime is None:  # a replay (queries come from a runtime)
             self.notify("This is a replay: nothing can be answered here.", severity="warning")
             return
         try:
@@ -605,9 +637,16 @@ class AgentUIApp(App[int]):
         agent = self.model.agents.get(self.selected_id or "")
         return agent is not None and bool(agent.open_queries)
 
+    def _can_steer(self, action: str) -> bool:
+        if self.replay is not None:
+            return False
+        # In the moment before the runtime has started only a new task can be asked for (it
+        # starts with the runtime).
+        return self.runtime_started or action == "new_task"
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.runtime is None and action in READ_ONLY_REFUSED:
-            return None  # a replay only shows; nothing can be steered
+        if action in READ_ONLY_REFUSED and not self._can_steer(action):
+            return None  # a replay only shows; nothing can be steered (or not yet)
         status = self._selected()
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works
@@ -810,7 +849,7 @@ class AgentUIApp(App[int]):
             if self.screen is self._quit_dialog:
                 self._quit_dialog.dismiss(True)  # ctrl+q again: the deliberate second press
             return
-        running = self.model.live_count() if self.runtime is not None else 0
+        running = self.model.live_count() if self.replay is None else 0
         if not running:
             await self._stop_runtime_and_exit()
             return

@@ -9,18 +9,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentui.core.config import LoadedConfig
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.anthropic.defaults import DEFAULT_NARRATOR_MODEL, resolve_model
 from agentui.core.providers.base import Provider
 from agentui.core.providers.factory import default_provider_name, make_provider
-from agentui.core.runtime import Runtime
-from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.resume import ResumePlan
-from agentui.core.session.writer import NewSession, SessionWriter
-from agentui.core.tools.builtin import builtin_tools
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+    from agentui.core.session.resume import ResumePlan
 
 NO_KEY_NOTICE = "ANTHROPIC_API_KEY is not set: running on the offline scripted model"
 
@@ -112,7 +111,12 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
     With `assembly.resume` it continues that session: numbering, ids, its agents adopted
     (which needs the running event loop: call it from the app or inside `anyio.run`).
     """
+    # Loaded here, not with the module: the app builds its runtime after its first frame.
     from agentui.core.profiles.catalog import load_catalog
+    from agentui.core.runtime import Runtime
+    from agentui.core.session.recording import RecordingRuntime
+    from agentui.core.session.writer import NewSession, SessionWriter
+    from agentui.core.tools.builtin import builtin_tools
 
     provider = provider if provider is not None else build_provider(assembly)
     config = assembly.loaded.config

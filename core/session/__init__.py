@@ -30,11 +30,12 @@ if TYPE_CHECKING:
     from .errors import SessionError
     from .export import EXPORT_FORMATS, export_session
     from .fold import fold_session
+    from .naming import sessions_dir
     from .reader import SessionLog, read_header, read_session
     from .recording import RecordingRuntime
     from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
     from .resume import ResumePlan, open_for_resume, plan_resume
-    from .store import SessionInfo, find_session, list_sessions, sessions_dir
+    from .store import SessionInfo, find_session, list_sessions
     from .writer import ContinuedSession, NewSession, SessionWriter
 
 _EXPORTS = {
@@ -58,7 +59,7 @@ _EXPORTS = {
     "plan_resume": "resume",
     "read_header": "reader",
     "read_session": "reader",
-    "sessions_dir": "store",
+    "sessions_dir": "naming",
 }
 
 __all__ = [

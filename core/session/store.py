@@ -1,43 +1,21 @@
-"""Where sessions live, how they are named, listed and found.
+"""How sessions are listed and found (their files and ids: naming.py).
 
-Sessions are `<id>.jsonl` files in `data_dir()/sessions` (`platformdirs.user_data_dir("agentui")`
-unless AGENTUI_DATA_DIR says otherwise), each with its row for the listing beside it in
-`<id>.summary.json` (summary.py). An id is the UTC start time plus a short random
-suffix, `20260101T093000Z-4f1c`: ids sort by start to the second, and two sessions started in
-the same second still get different files.
+Each session file has its row for the listing beside it in `<id>.summary.json` (summary.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
-from ..paths import data_dir
 from .errors import SessionError
 from .fold import fold_session
 from .lock import is_locked
+from .naming import LAST, SUFFIX, sessions_dir
 from .reader import read_header, read_session
 from .summary import SessionSummary, read_summary, write_summary
-
-SUFFIX = ".jsonl"
-LAST = "last"
-
-
-def sessions_dir() -> Path:
-    return data_dir() / "sessions"
-
-
-def new_session_id(started: float) -> str:
-    stamp = datetime.fromtimestamp(started, UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{secrets.token_hex(2)}"
-
-
-def session_path(session_id: str, directory: Path | None = None) -> Path:
-    return (directory if directory is not None else sessions_dir()) / f"{session_id}{SUFFIX}"
 
 
 @dataclass(frozen=True, slots=True)

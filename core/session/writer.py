@@ -39,8 +39,8 @@ from ..events import AgentSpawned, Event, Subscription
 from .delta_merge import DeltaMerge
 from .elision import Elision
 from .lock import try_lock
+from .naming import new_session_id, session_path, sessions_dir
 from .records import FORMAT_VERSION, SessionHeader
-from .store import new_session_id, session_path, sessions_dir
 from .summary import SessionSummary, SummaryTracker, write_summary
 
 if TYPE_CHECKING:

@@ -10,12 +10,8 @@ import pytest
 
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.session.errors import SessionError
-from agentui.core.session.store import (
-    find_session,
-    list_sessions,
-    new_session_id,
-    sessions_dir,
-)
+from agentui.core.session.naming import new_session_id, sessions_dir
+from agentui.core.session.store import find_session, list_sessions
 
 from .session_helpers import (
     recorded_runtime,

@@ -57,6 +57,15 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
     raise AssertionError("the app did not reach the expected state")
 
 
+async def runtime_of(pilot: Pilot[int]) -> Runtime:
+    """The app's runtime once it has started (the app starts it just after its first frame)."""
+    app = pilot.app
+    assert isinstance(app, AgentUIApp)
+    await settle(pilot, lambda: app.runtime_started)
+    assert app.runtime is not None
+    return app.runtime
+
+
 def status_of(app: AgentUIApp, agent_id: str) -> Callable[[], AgentStatus | None]:
     def read() -> AgentStatus | None:
         agent = app.model.agents.get(agent_id)

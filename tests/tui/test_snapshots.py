@@ -14,7 +14,7 @@ from agentui.core.tools.python import python_tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 
-from .helpers import has_status, make_app, settle
+from .helpers import has_status, make_app, runtime_of, settle
 
 SIZE = (110, 30)
 
@@ -54,13 +54,13 @@ def _tree_app() -> AgentUIApp:
 
 async def _spawn_children(pilot: Pilot[int]) -> None:
     app = pilot.app
-    assert isinstance(app, AgentUIApp) and app.runtime is not None
+    runtime = await runtime_of(pilot)
     await settle(pilot, has_status(app, "a1", S.RUNNING))
     for task in ("Find venues in Lisbon", "Draft the budget", "Write the invitations"):
-        app.runtime.start(task, parent_id="a1")
-    app.runtime.start("Compare catering offers", parent_id="a2")
+        runtime.start(task, parent_id="a1")
+    runtime.start("Compare catering offers", parent_id="a2")
     await settle(pilot, has_status(app, "a3", S.COMPLETED))
-    app.runtime.pause("a4")
+    runtime.pause("a4")
     await settle(pilot, has_status(app, "a4", S.PAUSED))
     await settle(pilot, lambda: "text" in [e.kind for e in app.model.agents["a1"].entries])
 

@@ -8,8 +8,10 @@ asked, so nothing loaded by other tests counts.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 LOADED_BY_THEIR_COMMAND = (
     "agentui.core.runtime",
@@ -51,3 +53,56 @@ def test_importing_one_session_module_does_not_load_the_others() -> None:
     loaded = set(json.loads(out.stdout))
     session = sorted(m for m in loaded if m.startswith("agentui.core.session."))
     assert session == ["agentui.core.session.errors"]
+
+
+FIRST_FRAME_PROBE = """
+import json, sys
+from agentui.tui.app import AgentUIApp
+
+def loaded_when_the_runtime_starts(self):
+    print(json.dumps(sorted(sys.modules)))
+    self.exit()
+
+AgentUIApp._start_runtime = loaded_when_the_runtime_starts
+run = AgentUIApp.run
+AgentUIApp.run = lambda self, **options: run(self, headless=True)
+from agentui.tui import cli
+cli.main(["--no-session"])
+"""
+
+NOT_FOR_THE_FIRST_FRAME = (
+    "agentui.core.runtime",
+    "agentui.core.agent_run",
+    "agentui.core.session.writer",
+    "agentui.core.session.recording",
+    "agentui.core.monologue.service",
+    "agentui.core.tools.builtin",
+    "agentui.core.tools.sandbox",
+    "agentui.core.profiles.contract",
+    "jsonschema",
+    "anthropic",
+    "rich.markdown",
+    "markdown_it",
+)
+
+
+def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path) -> None:
+    """The app's screen comes first; the runtime and what only it needs load after the first
+    frame (the app starts it then). A fresh interpreter, no API key: the offline model."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env |= {
+        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
+        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
+        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env=env,
+    )
+    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert "agentui.tui.app" in loaded and "textual" in loaded
+    assert [name for name in NOT_FOR_THE_FIRST_FRAME if name in loaded] == []

@@ -24,7 +24,7 @@ from agentui.tui.widgets.blocks import (
 from agentui.tui.widgets.footer import KeyFooter
 from agentui.tui.widgets.transcript import Transcript
 
-from .helpers import has_status, make_app, settle
+from .helpers import has_status, make_app, runtime_of, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -150,9 +150,9 @@ async def test_questions_always_get_a_block_of_their_own() -> None:
 async def test_the_cursor_selects_its_agent_in_the_same_turn_as_the_key() -> None:
     app = make_app("first", HOLD)
     async with app.run_test() as pilot:
-        assert app.runtime is not None
-        app.runtime.start("second")
-        app.runtime.start("third")
+        runtime = await runtime_of(pilot)
+        runtime.start("second")
+        runtime.start("third")
         await settle(pilot, lambda: len(app.tree_view._agent_nodes) == 3)
         app.tree_view.focus()
         app.tree_view.select_agent("a1")
@@ -168,8 +168,8 @@ async def test_the_cursor_selects_its_agent_in_the_same_turn_as_the_key() -> Non
 async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
     app = make_app("first", HOLD)
     async with app.run_test() as pilot:
-        assert app.runtime is not None
-        app.runtime.start("second")
+        runtime = await runtime_of(pilot)
+        runtime.start("second")
         await settle(pilot, lambda: len(app.tree_view._agent_nodes) == 2)
         await settle(pilot, has_status(app, "a2", AgentStatus.RUNNING))
         app.tree_view.focus()
@@ -182,13 +182,13 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
         await pilot.pause()
         assert app.selected_id == "a2"
         assert list(footer.children) == keys, "the same keys: nothing rebuilt"
-        app.runtime.pause("a2")
+        runtime.pause("a2")
         await settle(pilot, has_status(app, "a2", AgentStatus.PAUSED))
         # Resume applies now and pause does not: the same keys, drawn again in place.
         assert list(footer.children) == keys
         state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
         assert state["app.pause"] and not state["app.resume"]
-        app.runtime.resume("a2")
+        runtime.resume("a2")
         await settle(pilot, has_status(app, "a2", AgentStatus.RUNNING))
         state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
         assert not state["app.pause"] and state["app.resume"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -19,6 +20,13 @@ class KeyFooter(Footer):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._composed: tuple[object, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        # Composed at once with the keys of whatever has the focus (Textual's Footer waits for
+        # a bindings signal, then a refresh: the first frame would have no keys).
+        self.set_reactive(Footer._bindings_ready, True)
+        self._composed = self._showing()
+        yield from super().compose()
 
     def _showing(self) -> tuple[object, ...]:
         """Everything `Footer.compose` reads, as a value to compare."""
