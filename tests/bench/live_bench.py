@@ -143,6 +143,7 @@ def streaming_provider(streaming: int, chunks_per_s: float) -> MultiProvider:
 
 async def spawn(app: Any, count: int) -> float:
     """Start `count` roots in batches (as a burst would arrive); returns roots/s of start()."""
+    await until(lambda: app.runtime_started)  # it starts after the first frame
     spent = 0.0
     for first in range(0, count, 250):
         began = time.perf_counter()
@@ -209,6 +210,7 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
     last_chunk: dict[str, float] = {}
     result: dict[str, Any] = {}
     async with app.run_test(size=SIZE):
+        await until(lambda: app.runtime_started)  # it starts after the first frame
         assert app.runtime is not None and app._events is not None
         # The app's own stream, read where the app reads it: a chunk's lag runs from its
         # event to the first frame after the flush that applied it.
@@ -398,6 +400,7 @@ def startup(runs: int) -> dict[str, Any]:
 
 async def _stream_to_the_end(app: Any, agents: int) -> tuple[float, dict[str, float]]:
     """Start `agents` agents in the running app, wait for all to end; the RSS before and after."""
+    await until(lambda: app.runtime_started)  # it starts after the first frame
     assert app.runtime is not None
     idle_rss = _rss()["VmRSS"]
     for index in range(agents):

@@ -193,6 +193,7 @@ async def long_answer(paragraphs: int, *, paced: bool) -> dict[str, float]:
     provider = PacedProvider(pieces, per_tick=20 if paced else 64, tick_s=0.01 if paced else 0.0)
     app = make_app(provider)
     async with app.run_test(size=(160, 50)) as pilot:
+        await until(lambda: app.runtime_started)  # it starts after the first frame
         assert app.runtime is not None
         app.runtime.start("write it")
 
@@ -259,6 +260,7 @@ async def many_streams(agents: int, seconds: float) -> dict[str, Any]:
     lags: list[float] = []
     pending: list[float] = []
     async with app.run_test(size=(160, 50)):
+        await until(lambda: app.runtime_started)  # it starts after the first frame
         assert app.runtime is not None and app._events is not None
         # The emit time of the selected agent's chunks, noted as the app's flush drains them.
         source = app._events
@@ -305,6 +307,7 @@ async def many_spawns(count: int) -> dict[str, float]:
     provider = MultiProvider(lambda: PacedProvider(["x"], per_tick=1, tick_s=0.0, hold=True))
     app = make_app(provider)
     async with app.run_test(size=(160, 50)):
+        await until(lambda: app.runtime_started)  # it starts after the first frame
         assert app.runtime is not None
         started = time.perf_counter()
         # 1,000/s: ten spawns every 10 ms (sleeping 1 ms per spawn overshoots on this loop).
