@@ -1,0 +1,77 @@
+"""`agentui profiles` lists every profile with its kind and origin and each bad file with its
+message; `agentui run` says which profile files it left out, and its agents can use the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentui.tui.cli import main
+
+CRITIC = """\
+description = "My own critic"
+instructions = "Be harsh."
+expects_json = true
+json_mode = "object"
+json_example = { verdict = "no" }
+"""
+BROKEN = """\
+instructions = "Score."
+expects_json = true
+json_mode = "schema"
+json_schema = '{"type": "object", "properties": {"score": {"type": "integr"}}}'
+"""
+
+
+@pytest.fixture
+def agents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for variable in ("AGENTUI_PROVIDER", "AGENTUI_MODEL", "AGENTUI_WORKFLOW", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("AGENTUI_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("AGENTUI_DATA_DIR", str(tmp_path / "data"))
+    folder = tmp_path / "config" / "agents"
+    folder.mkdir(parents=True)
+    (folder / "critic.toml").write_text(CRITIC, "utf-8")
+    (folder / "scorer.toml").write_text(BROKEN, "utf-8")
+    (folder / "note\x1b[2J.json").write_text("{", "utf-8")
+    return folder
+
+
+def test_the_listing_names_kind_and_origin_and_the_bad_files(
+    agents: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["profiles"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split() == ["NAME", "KIND", "FROM", "DESCRIPTION"]
+    rows = {line.split()[0]: line for line in lines[1:6]}
+    assert list(rows) == ["character", "critic", "director", "summarizer", "worker"]
+    assert rows["critic"].split()[1:5] == ["json", "object", "user", str(agents / "critic.toml")]
+    assert rows["critic"].endswith("My own critic")
+    assert rows["director"].split()[1:4] == ["json", "schema", "built-in"]
+    assert rows["worker"].split()[1:3] == ["text", "built-in"]
+    assert f"Your own profiles go in {agents} (*.toml or *.json)" in out
+    not_loaded = out[out.index("Not loaded (2):") :].splitlines()[1:]
+    assert not_loaded == [
+        f"  {agents}/note␛[2J.json: not valid JSON (Expecting property name enclosed in double "
+        "quotes at line 1 column 2)",
+        f"  {agents}/scorer.toml: json_schema at $.properties.score.type: "
+        "'integr' is not valid under any of the given schemas",
+    ]
+
+
+def test_a_run_says_which_profile_files_it_left_out(
+    agents: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = agents.parent / "script.toml"
+    script.write_text('[[agents."*"]]\ntext = "A picnic by the river."\n', "utf-8")
+    argv = ["run", "--no-session", "--workflow", "plain", "--script", str(script), "Picnic"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert out == "A picnic by the river.\n"
+    assert (
+        f"agentui: warning: profile skipped: {agents}/scorer.toml: json_schema at "
+        "$.properties.score.type: 'integr' is not valid under any of the given schemas\n"
+    ) in err
+    assert err.count("profile skipped") == 2

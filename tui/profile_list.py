@@ -1,0 +1,41 @@
+"""`agentui profiles`: every agent profile with its kind and where it came from, and the files
+that could not be loaded with why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentui.core.profiles.catalog import ProfileCatalog
+
+HEADER = ("NAME", "KIND", "FROM", "DESCRIPTION")
+MIN_DESCRIPTION = 20
+
+
+def format_profiles(catalog: ProfileCatalog, directory: Path, width: int = 100) -> str:
+    """The listing as text (not yet made safe for a terminal: the caller does that)."""
+    rows = [HEADER]
+    rows += [
+        (
+            profile.name,
+            profile.kind,
+            profile.origin.describe(),
+            " ".join(profile.description.split()),
+        )
+        for profile in catalog
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    room = max(width - sum(widths) - 6, MIN_DESCRIPTION)
+    lines = []
+    for row in rows:
+        cells = [row[i].ljust(widths[i]) for i in range(3)]
+        description = row[3] if len(row[3]) <= room else row[3][: room - 1] + "…"
+        lines.append("  ".join([*cells, description]).rstrip())
+    lines += [
+        "",
+        f"Your own profiles go in {directory} (*.toml or *.json); one named like a built-in "
+        "replaces it.",
+    ]
+    if catalog.problems:
+        lines += ["", f"Not loaded ({len(catalog.problems)}):"]
+        lines += [f"  {problem}" for problem in catalog.problems]
+    return "\n".join(lines) + "\n"
