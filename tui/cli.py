@@ -7,6 +7,7 @@
     agentui replay [ID|last] [--speed X]       play a session back, read-only
     agentui export [ID|last] --format md|json [-o FILE]
     agentui config path|show           where the config file is; every effective setting
+    agentui profiles                   the agent profiles, where each came from, bad files
     agentui --version
 
 Settings come from the config file, then AGENTUI_* environment variables, then flags (see
@@ -177,7 +178,8 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui",
         description="Run and steer trees of LLM agents in your terminal. Other commands: "
-        "run (headless), sessions, replay, export, config; `agentui COMMAND --help`.",
+        "run (headless), sessions, replay, export, config, profiles; "
+        "`agentui COMMAND --help`.",
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
@@ -598,6 +600,27 @@ def _config(argv: Sequence[str]) -> int:
     return 0
 
 
+# -- profiles ----------------------------------------------------------------------------------
+
+
+def _profiles(argv: Sequence[str]) -> int:
+    from agentui.core.profiles.catalog import agents_dir, load_catalog
+
+    directory = agents_dir()
+    parser = argparse.ArgumentParser(
+        prog="agentui profiles",
+        description="List the agent profiles (built-in, and your own in "
+        f"{directory}): name, kind (text, json object, json schema), where each came from, "
+        "and the files that could not be loaded, with why.",
+    )
+    parser.parse_args(argv)
+    from .profile_list import format_profiles
+
+    columns = shutil.get_terminal_size((100, 24)).columns
+    sys.stdout.write(visible_controls(format_profiles(load_catalog(directory), directory, columns)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands: dict[str, Callable[[Sequence[str]], int]] = {
@@ -606,6 +629,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": _replay,
         "export": _export,
         "config": _config,
+        "profiles": _profiles,
     }
     if argv and argv[0] in commands:
         return commands[argv[0]](argv[1:])
