@@ -220,6 +220,8 @@ class AgentUIApp(App[int]):
         assert self._runtime_factory is not None
         self._runtime_stop = anyio.Event()
         self.runtime = self._runtime_factory()
+        for problem in self.runtime.profiles.problems:  # the person's own profile files
+            self.notify(problem, title="Profile file skipped", severity="warning", timeout=15)
         self._runtime_worker = self.run_worker(
             self._host_runtime(self.runtime), name="runtime", exit_on_error=True
         )
