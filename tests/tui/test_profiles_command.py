@@ -1,5 +1,5 @@
 """`agentui profiles` lists every profile with its kind and origin and each bad file with its
-message; `agentui run` says which profile files it left out, and its agents can use the rest."""
+message; `agentui run` and the app say which profile files they left out."""
 
 from __future__ import annotations
 
@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from agentui.core.profiles.catalog import load_catalog
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.runtime import Runtime
+from agentui.tui.app import AgentUIApp
 from agentui.tui.cli import main
+
+from .helpers import runtime_of
 
 CRITIC = """\
 description = "My own critic"
@@ -75,3 +81,18 @@ def test_a_run_says_which_profile_files_it_left_out(
         "$.properties.score.type: 'integr' is not valid under any of the given schemas\n"
     ) in err
     assert err.count("profile skipped") == 2
+
+
+@pytest.mark.anyio
+async def test_the_app_says_which_profile_files_it_left_out(agents: Path) -> None:
+    app = AgentUIApp(
+        lambda: Runtime(ScriptedProvider(), profiles=load_catalog()), remember_theme=False
+    )
+    async with app.run_test() as pilot:
+        runtime = await runtime_of(pilot)
+        assert "critic" in runtime.profiles  # the person's own, over the built-in
+        skipped = [n.message for n in app._notifications if n.title == "Profile file skipped"]
+        assert [message.split(": ")[0] for message in skipped] == [
+            f"{agents}/note␛[2J.json",
+            f"{agents}/scorer.toml",
+        ]
