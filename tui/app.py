@@ -285,9 +285,9 @@ class AgentUIApp(App[int]):
         else:
             return
         tree = self.tree_view
+        self.collector.after_batch(len(changes.added), len(batch))
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)
-            self.collector.after_batch(len(changes.added), len(batch))
             if self._select_when_shown in changes.added:
                 self._select(self._select_when_shown)
                 self._select_when_shown = None
@@ -360,6 +360,7 @@ class AgentUIApp(App[int]):
         self.tree_view.tick()
         if self.runtime is not None:
             self.status_view.tick(self.clock.now())
+        self.collector.every_second()
 
     def _refresh_status(self) -> None:
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]

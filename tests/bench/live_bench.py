@@ -411,7 +411,8 @@ async def _stream_to_the_end(app: Any, agents: int) -> tuple[float, dict[str, fl
         return len(agents_) == agents and all(a.status.is_final for a in agents_)
 
     await until(done)
-    await asyncio.sleep(0.5)
+    # A second and a half: the app gives freed memory back to the system on its next tick.
+    await asyncio.sleep(1.5)
     gc.collect()
     return idle_rss, _rss()
 
