@@ -48,7 +48,7 @@ from agentui.core.providers.anthropic.defaults import (
     DEFAULT_TIMEOUT_S,
     MIN_THINKING_BUDGET,
 )
-from agentui.core.session.store import LAST, sessions_dir
+from agentui.core.session.naming import LAST, sessions_dir
 from agentui.core.terminal_text import visible_controls
 
 # What one command alone needs (the runtime and its assembly, resume, reading and listing
@@ -417,6 +417,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         "initial_task": args.task,
         "notice": " · ".join(notices),
         "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
+        "provider_label": (provider.name, provider.model),
     }
     if plan is not None:
         options["state"] = plan.state
