@@ -13,8 +13,9 @@ import re
 # Bidi embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
 _BIDI_CONTROLS = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 
-# C0 (bar newline and tab), DEL, C1 and the bidi controls above: nothing else is touched.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0 (bar newline and tab), DEL, C1, the bidi controls above and lone surrogates (which a
+# terminal's UTF-8 cannot carry: see core/utf8.py): nothing else is touched.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _stand_ins() -> dict[int, str]:
@@ -24,6 +25,7 @@ def _stand_ins() -> dict[int, str]:
     # C1 has no pictures; a Python-style escape names the byte unambiguously.
     table.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
     table.update({code: f"<U+{code:04X}>" for code in _BIDI_CONTROLS})
+    table.update({code: f"<U+{code:04X}>" for code in range(0xD800, 0xE000)})
     return table
 
 
@@ -34,7 +36,8 @@ def visible_controls(text: str) -> str:
     """`text` with every terminal control made visible: `\\x1b[2J` becomes `␛[2J`.
 
     Newline and tab pass through. CRLF becomes LF; any other CR shows as `␍` so it cannot
-    overprint. C1 characters show as `\\x85`-style escapes, bidi controls as `<U+202E>`.
+    overprint. C1 characters show as `\\x85`-style escapes, bidi controls and lone surrogates as
+    `<U+202E>`.
     """
     if _UNSAFE.search(text) is None:
         return text

@@ -44,6 +44,7 @@ from agentui.core.state import RunState
 from agentui.core.state.transcript import validation_text
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
+from agentui.core.utf8 import model_json
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
@@ -108,7 +109,7 @@ class HeadlessPrinter:
 
     def _write(self, event: Event) -> None:
         if self._json:
-            self._out.write(event.model_dump_json() + "\n")
+            self._out.write(model_json(event) + "\n")
             return
         name = self._name(event.agent_id)
         if event.agent_id == self._root:

@@ -9,7 +9,7 @@ agents' events may, as they do on screen.
     merge = DeltaMerge()
     for event in batch:
         merge.add(event)
-    lines = [event.model_dump_json() for event in merge.take()]
+    lines = [model_json(event) for event in merge.take()]
 """
 
 from __future__ import annotations

@@ -16,7 +16,6 @@ and the length says so.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ..events import (
@@ -28,6 +27,7 @@ from ..events import (
     LLMResponded,
     TextDelta,
 )
+from ..utf8 import json_text, model_json
 
 TEXT_STREAMED = "text_streamed"
 RESULT_IS_RESPONSE = "result_is_response"
@@ -86,7 +86,7 @@ class Elision:
             and self._answered.get(event.agent_id) == event.result
         ):
             return _without(event, "result", RESULT_IS_RESPONSE, True)
-        return event.model_dump_json() + "\n"
+        return model_json(event) + "\n"
 
     # -- the reader's side ---------------------------------------------------------------
 
@@ -117,4 +117,4 @@ def _without(event: Event, name: str, marker: str, said: object) -> str:
     data = event.model_dump(mode="json")
     del data[name]
     data[marker] = said
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json_text(data, separators=(",", ":")) + "\n"

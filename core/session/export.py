@@ -15,6 +15,7 @@ from ..state import AgentState, RunState
 from ..state.transcript import TranscriptItem
 from ..terminal_text import visible_controls
 from ..tree import AgentNode
+from ..utf8 import encodable
 from .fold import fold_session
 from .reader import SessionLog
 
@@ -25,9 +26,8 @@ JSON_EXPORT_VERSION = 1
 
 def export_session(log: SessionLog, fmt: ExportFormat) -> str:
     state = fold_session(log)
-    if fmt == "md":
-        return to_markdown(log, state)
-    return to_json(log, state)
+    text = to_markdown(log, state) if fmt == "md" else to_json(log, state)
+    return encodable(text)  # written to a file or a pipe as UTF-8
 
 
 # -- JSON ------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from .. import events as ev
 from ..state import RunState, run_status
 from ..tree import AgentStatus
+from ..utf8 import model_json
 
 SUMMARY_SUFFIX = ".summary.json"
 
@@ -63,7 +64,7 @@ def write_summary(session: Path, summary: SessionSummary) -> None:
     target = summary_path(session)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_text(summary.model_dump_json(), "utf-8")
+        temporary.write_text(model_json(summary), "utf-8")
         os.replace(temporary, target)
     except OSError:
         temporary.unlink(missing_ok=True)

@@ -36,6 +36,7 @@ import anyio.to_thread
 from .. import __version__
 from ..errors import AgentUIError
 from ..events import AgentSpawned, Event, Subscription
+from ..utf8 import model_json
 from .delta_merge import DeltaMerge
 from .elision import Elision
 from .lock import try_lock
@@ -202,7 +203,7 @@ class SessionWriter:
             elif elision is not None:
                 pending.append(elision.line(item))
             else:
-                pending.append(item.model_dump_json() + "\n")
+                pending.append(model_json(item) + "\n")
 
     def _start(self, first: Event) -> str:
         """Name the new file and return its header line."""
@@ -220,7 +221,7 @@ class SessionWriter:
             provider=self.target.provider,
             model=self.target.model,
         )
-        return self.header.model_dump_json() + "\n"
+        return model_json(self.header) + "\n"
 
     # -- writing (in a worker thread) ----------------------------------------------------
 
@@ -299,7 +300,7 @@ class SessionWriter:
                     update={"id": new_session_id(self.header.started)}
                 )
                 self.path = self.path.with_name(self.header.id + self.path.suffix)
-                pending[0] = self.header.model_dump_json() + "\n"
+                pending[0] = model_json(self.header) + "\n"
                 continue
             try_lock(file)  # a brand-new file: nobody else can hold it
             return file

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from ..providers.base import ToolSpec
 from ..subagent import SubagentOutcome
+from ..utf8 import model_json
 from ..validation import describe_errors
 
 
@@ -65,7 +66,7 @@ def render_result(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, BaseModel):
-        return value.model_dump_json()
+        return model_json(value)
     return json.dumps(value, default=str, ensure_ascii=False)
 
 

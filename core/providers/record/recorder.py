@@ -8,7 +8,6 @@ still come across it, say in a tool's output.
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
@@ -18,6 +17,7 @@ import anyio
 import anyio.to_thread
 
 from ...errors import AgentUIError, ProviderError
+from ...utf8 import json_text
 from ..base import Provider, ProviderRequest, StreamEvent, holds_connection
 from .exchange import Exchange, RecordedError, event_to_json, exchange_key, request_to_json
 
@@ -106,7 +106,7 @@ class RecordingProvider:
         if any(secret in streamed for secret in self._redact):
             # The secret may be split across chunks: join them so it can be replaced whole.
             exchange.events = _joined(exchange.events)
-        text = json.dumps(exchange.model_dump(mode="json"), indent=2, ensure_ascii=False)
+        text = json_text(exchange.model_dump(mode="json"), indent=2)
         for secret in self._redact:
             text = text.replace(secret, REDACTED)
         (self.directory / exchange.file_name).write_text(text + "\n", encoding="utf-8")

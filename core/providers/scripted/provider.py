@@ -22,6 +22,7 @@ import anyio.lowlevel
 
 from ...errors import ProviderError
 from ...usage import Usage
+from ...utf8 import model_json
 from ..base import (
     ProviderRequest,
     StreamEnd,
@@ -49,7 +50,7 @@ def _estimate_tokens(text: str) -> int:
 def _request_chars(request: ProviderRequest) -> int:
     total = len(request.instructions)
     for message in request.messages:
-        total += len(message.model_dump_json())
+        total += len(model_json(message))
     return total
 
 
