@@ -677,7 +677,12 @@ class AgentUIApp(App[int]):
         return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own Theme, Quit and Keys are offered below in the app's words (Help shows
+        # every key): listed twice, a person cannot tell which is which.
+        ours = {f"action_{key.action}" for key in KEYS if key.palette} | {"action_show_help_panel"}
+        for command in super().get_system_commands(screen):
+            if getattr(command.callback, "__name__", "") not in ours:
+                yield command
         for key in KEYS:
             if key.palette and self.check_action(key.action, ()):
                 # The footer's word first, so "All agents" finds what the footer calls so.

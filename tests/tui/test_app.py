@@ -282,6 +282,12 @@ async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None
         assert "Help: Show every key" in titles
         assert any(t.startswith("All agents:") for t in titles), "found by the footer's word"
         assert "Fold: Fold or unfold thinking and tool calls" in titles
+        # Textual's own Quit, Theme and Keys would list them twice.
+        assert not {"Quit", "Theme", "Keys"} & titles
+        assert [t for t in titles if t.startswith("Quit")] == [
+            "Quit: Quit (asks first while agents are running)"
+        ]
+        assert "Screenshot" in titles, "Textual's others stay"
 
 
 async def test_r_continues_an_ended_agent_with_a_message() -> None:
