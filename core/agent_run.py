@@ -20,7 +20,7 @@ from .conversation import Conversation, Message, user_text
 from .errors import CommandRefusedError, LimitExceededError
 from .events import (
     ConversationChanged,
-    Event,
+    E,
     EventBus,
     ExecutionPaused,
     ExecutionResumed,
@@ -52,8 +52,19 @@ from .workflow_report import WorkflowReport
 if TYPE_CHECKING:
     from .profiles.config import ProfilesConfig
     from .profiles.profile import AgentProfile
+    from .providers.scene_cue import SceneCue
 
 MODIFIED_NOTE = "The person modified your instructions or task. Continue under the new ones."
+
+
+class Driver(Protocol):
+    """agentui's own code running an agent instead of a model (a scene, a round of one)."""
+
+    kind: str  # what it is, as the agent's node says ("scene", "round")
+
+    async def drive(self, run: AgentRun) -> str:
+        """Do the agent's work; its result. Raise DriverError when it cannot go on."""
+        ...
 
 
 class Spawn(Protocol):
@@ -106,6 +117,8 @@ class AgentRun:
         self.model: str = shared.provider.model
         self.contract: JsonContract | None = None  # a JSON profile's, for its final answers
         self.payload: Any = None  # its latest run's validated JSON answer
+        self.driver: Driver | None = None  # runs it instead of a model, when set
+        self.cue: SceneCue | None = None  # its place in a directed scene, for its requests
         self._asking = 0  # queries it waits on
         self._active: ActiveTime | None = None  # stands still while paused or asking
         if node.parent_id is not None and node.status.is_live:
@@ -113,10 +126,10 @@ class AgentRun:
 
     # -- emission and the pause gate -----------------------------------------------------
 
-    async def emit(self, cls: type[Event], **fields: Any) -> None:
-        """Emit an event of this agent, first waiting while it is paused."""
+    async def emit(self, cls: type[E], **fields: Any) -> E:
+        """Emit an event of this agent, first waiting while it is paused; the event."""
         await self.gate.checkpoint()
-        self.shared.bus.emit(cls, self.agent_id, **fields)
+        return self.shared.bus.emit(cls, self.agent_id, **fields)
 
     async def checkpoint(self) -> None:
         await self.gate.checkpoint()

@@ -109,3 +109,12 @@ class ContractError(AgentUIError):
         )
         self.profile = profile
         self.errors = errors
+
+
+class DriverError(AgentUIError):
+    """Code that runs an agent instead of a model (a scene's round) cannot go on; the message
+    says why, and `kind` names what failed for the front ends (e.g. "director")."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind

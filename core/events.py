@@ -28,6 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from .clock import Clock
 from .conversation import Message
 from .narrative import NarrativeEntry
+from .scene.director_decision import DirectorDecision
+from .scene.guidance import CharacterGuidance, PlannedTurn
 from .usage import Usage
 from .workflow_report import WorkflowReport
 
@@ -231,6 +233,8 @@ class AgentSpawned(Event):
     name: str
     task: str
     profile: str | None = None  # the agent profile it runs with (core/profiles), if any
+    # What runs it when agentui's own code does instead of a model ("scene", "round").
+    driver: str | None = None
 
 
 class StatusChanged(Event):
@@ -385,6 +389,117 @@ class AnswerValidated(Event):
     payload: Any = None
 
 
+# -- directed scenes (core/scene/rounds.py) ---------------------------------------------------
+# A scene is a driven agent (its root) with one driven child per round; the director's and the
+# characters' agents are children of their round. These events are the per-round timeline:
+# SceneStarted on the scene's root, the others on their round's node.
+
+SceneRequestKind = Literal["user_input", "continuation"]
+StateSource = Literal["director", "inferred", "world"]
+CharacterTurnEnd = Literal["completed", "error", "cancelled", "deleted"]
+RoundEnd = Literal["closed", "failed", "stopped"]
+
+
+class SceneStarted(Event):
+    """A scene began (or went on, after a resume): everything it was started from."""
+
+    type: Literal["scene:start"] = "scene:start"
+    scene: dict[str, Any]  # the scene file's content, as validated (core/scene/scene_file.py)
+    source: str  # a shipped scene's name or the file's path
+    # The scene root this one continues (a resumed session's scene): its state carries over.
+    continues: str | None = None
+
+
+class RoundStarted(Event):
+    type: Literal["round:start"] = "round:start"
+    round: int
+    request: SceneRequestKind
+    text: str = ""  # the person's input; empty for a continuation
+    resumed: bool = False  # the round was cut short by the session's end and goes on here
+
+
+class DirectorPassStarted(Event):
+    type: Literal["director:start"] = "director:start"
+    round: int
+    director_pass: int  # 1: before the characters act; 2: reconciliation
+    director_id: str
+
+
+class DirectorPassCompleted(Event):
+    """The director's answer for a pass (None when it gave none), the turns it makes in
+    acting order, who leaves after their turn, and what of it could not be used."""
+
+    type: Literal["director:complete"] = "director:complete"
+    round: int
+    director_pass: int
+    director_id: str
+    decision: DirectorDecision | None = None
+    turns: list[PlannedTurn] = Field(default_factory=list)
+    leaving: dict[str, str] = Field(default_factory=dict)  # name -> exit guidance
+    ignored: list[str] = Field(default_factory=list)  # `path: why`, for the audit
+    error: str | None = None  # why there is no decision
+
+
+class CharacterStarted(Event):
+    type: Literal["character:start"] = "character:start"
+    round: int
+    director_pass: int
+    name: str
+    character_id: str
+    guidance: CharacterGuidance
+
+
+class CharacterCompleted(Event):
+    type: Literal["character:complete"] = "character:complete"
+    round: int
+    director_pass: int
+    name: str
+    character_id: str
+    ended: CharacterTurnEnd
+    text: str = ""  # what the character said and did (its answer), when it completed
+    error: str | None = None
+
+
+class StateUpdated(Event):
+    """A character's state (or, with `character` None, the world's facts) changed."""
+
+    type: Literal["state:updated"] = "state:updated"
+    round: int
+    character: str | None
+    changes: dict[str, str]
+    source: StateSource
+    director_pass: int = 0  # the pass that set it (director); 0 otherwise
+
+
+class CharacterActivated(Event):
+    type: Literal["character:activated"] = "character:activated"
+    round: int
+    director_pass: int
+    name: str
+    entry_guidance: str = ""
+
+
+class CharacterDeactivated(Event):
+    type: Literal["character:deactivated"] = "character:deactivated"
+    round: int
+    director_pass: int
+    name: str
+    exit_guidance: str = ""
+    by: Literal["director", "person"] = "director"  # the person: they deleted its agent
+
+
+class RoundCompleted(Event):
+    type: Literal["round:complete"] = "round:complete"
+    round: int
+    ended: RoundEnd
+    director_passes: int
+    acted: list[str] = Field(default_factory=list)  # in the order they first acted
+    entered: list[str] = Field(default_factory=list)
+    exited: list[str] = Field(default_factory=list)
+    running_summary: str = ""  # the scene so far, this round included
+    error: str | None = None  # why it failed or stopped
+
+
 # -- the monologue (published by the narrator service, not by the agent) ---------------------
 
 
@@ -439,6 +554,16 @@ AnyEvent = Annotated[
     | DecisionMade
     | WorkflowCompleted
     | AnswerValidated
+    | SceneStarted
+    | RoundStarted
+    | DirectorPassStarted
+    | DirectorPassCompleted
+    | CharacterStarted
+    | CharacterCompleted
+    | StateUpdated
+    | CharacterActivated
+    | CharacterDeactivated
+    | RoundCompleted
     | MonologueGenerated
     | MonologueFailed,
     Field(discriminator="type"),

@@ -1,4 +1,5 @@
-"""One execution of an agent: the plain loop or the six-step workflow, and how it ends.
+"""One execution of an agent: the plain loop, the six-step workflow or, for an agent agentui's
+own code runs (a scene, a round), its driver; and how it ends.
 
 An agent with a JSON profile has its final answer held to the profile's contract (retried with
 the errors; core/profiles/answer.py) and its result is the validated payload, as JSON text.
@@ -18,12 +19,13 @@ from .agent_run import AgentRun
 from .errors import (
     ContractError,
     DecisionError,
+    DriverError,
     LimitExceededError,
     ProviderError,
     ToolFailedError,
 )
 from .events import ExecutionCancelled, ExecutionCompleted, ExecutionFailed, ExecutionStarted
-from .loop import AgenticLoop
+from .loop import AgenticLoop, LoopResult
 from .profiles.answer import hold_to_contract
 from .tree import AgentStatus
 from .workflow.six_step import SixStepWorkflow
@@ -48,6 +50,7 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
         model=run.model,
         response_schema=contract.schema if contract is not None else None,
         response_example=contract.example if contract is not None else None,
+        scene_cue=run.cue,
     )
     execution_id = shared.ids.next("x")
     runner = SixStepWorkflow(run, loop) if workflow == "six-step" else None
@@ -67,13 +70,18 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
             run.settle("started")
             await run.emit(ExecutionStarted, execution_id=execution_id, task=task, run=node.runs)
             try:
-                result = await (runner.run(task) if runner is not None else loop.run(task))
+                if run.driver is not None:
+                    result = LoopResult(await run.driver.drive(run), 0, None)
+                else:
+                    result = await (runner.run(task) if runner is not None else loop.run(task))
                 if contract is not None:
                     result, run.payload = await hold_to_contract(
                         run, loop, contract, result, shared.profile_settings
                     )
             except ContractError as exc:
                 await _fail(run, execution_id, str(exc), "contract")
+            except DriverError as exc:
+                await _fail(run, execution_id, str(exc), exc.kind)
             except DecisionError as exc:
                 await _fail(run, execution_id, str(exc), "decision")
             except LimitExceededError as exc:

@@ -54,6 +54,7 @@ from .providers.base import (
     ThinkingChunk,
     holds_connection,
 )
+from .providers.scene_cue import SceneCue
 from .tools.active_deadline import ActiveDeadline
 from .tools.registry import ToolOutcome, ToolRegistry
 from .tools.tool import AgentServices, ToolContext
@@ -132,17 +133,20 @@ class AgenticLoop:
         model: str | None = None,
         response_schema: dict[str, Any] | None = None,
         response_example: Any = None,
+        scene_cue: SceneCue | None = None,
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
     ) -> None:
         """`model`: asked of the provider instead of its own (an agent profile's).
         `response_schema` / `response_example`: what the answer's JSON must be (a JSON
         profile's contract), declared on every request so a provider with structured output
-        can hold the model to it."""
+        can hold the model to it. `scene_cue`: the agent's place in a directed scene, declared
+        on every request for a provider that answers from data."""
         self.host = host
         self.provider = provider
         self.model = model if model is not None else provider.model
         self.response_schema = response_schema
         self.response_example = response_example
+        self.scene_cue = scene_cue
         self.tools = tools
         self.hooks = hooks
         self.limits = limits
@@ -263,6 +267,7 @@ class AgenticLoop:
             iteration=self.iteration,
             response_schema=self.response_schema,
             response_example=self.response_example,
+            scene=self.scene_cue,
         )
 
     async def _call_llm(self) -> AssistantTurn:

@@ -29,7 +29,7 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from .agent_run import AgentRun, RunContext
+from .agent_run import AgentRun, Driver, RunContext
 from .approval import ApprovalChoice, ApprovalPolicy
 from .clock import Clock, SystemClock
 from .conversation import user_text
@@ -47,6 +47,7 @@ from .profiles.profile import AgentProfile
 from .profiles.prompt import profile_instructions
 from .providers.anthropic.defaults import resolve_model
 from .providers.base import Provider
+from .providers.scene_cue import SceneCue
 from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
 from .tools.ask_user import ASK_USER
@@ -151,6 +152,11 @@ class Runtime:
             with anyio.CancelScope(shield=True):  # a cancelled exit still closes the client
                 await self.provider.aclose()
 
+    @property
+    def closing(self) -> bool:
+        """The runtime is shutting down: its agents are being stopped for that, not by anyone."""
+        return self._closing
+
     def run_service(self, service: Callable[[], Awaitable[None]], *, name: str) -> None:
         """Run a long-lived helper (narrator, session writer) in this runtime's task group.
 
@@ -228,21 +234,28 @@ class Runtime:
         instructions: str | None = None,
         workflow: WorkflowName | None = None,
         profile: str | AgentProfile | None = None,
+        driver: Driver | None = None,
+        cue: SceneCue | None = None,
     ) -> str:
         """Create an agent for `task` and start it; returns its id.
 
         `profile`, a name in `profiles` or a profile itself, gives the agent its instructions
         (so `instructions` must be left out), tools, model and answer contract; an unknown
         name raises UnknownProfileError. `workflow` defaults to the runtime's for a root
-        without a profile and to "plain" otherwise.
+        without a profile and to "plain" otherwise. A `driver` runs the agent instead of a
+        model (a scene, a round of one: core/scene); `cue` is the agent's place in a scene,
+        declared on its model requests.
         """
         group = self._running_group()
         chosen = self.profiles.get(profile) if isinstance(profile, str) else profile
         if chosen is not None and instructions is not None:
             raise AgentUIError("give an agent a profile or instructions, not both")
+        if driver is not None and chosen is not None:
+            raise AgentUIError("an agent run by a driver has no profile")
         tools = self._tools_for(chosen) if chosen is not None else self.tools  # refused first
         if workflow is None:
-            workflow = self.workflow if parent_id is None and chosen is None else "plain"
+            plain = parent_id is not None or chosen is not None or driver is not None
+            workflow = "plain" if plain else self.workflow
         elif workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         if parent_id is not None:
@@ -259,14 +272,22 @@ class Runtime:
             name=name,
             task=task,
             profile=profile_name,
+            driver=driver.kind if driver is not None else None,
             created_at=self.clock.now(),
         )
         self._tree.add(node)
         run = self._runs[agent_id] = AgentRun(node, self._shared)
         if chosen is not None:
             run.use_profile(chosen, tools, self._model_for(chosen))
+        run.driver, run.cue = driver, cue
         self._bus.emit(
-            AgentSpawned, agent_id, parent_id=parent_id, name=name, task=task, profile=profile_name
+            AgentSpawned,
+            agent_id,
+            parent_id=parent_id,
+            name=name,
+            task=task,
+            profile=profile_name,
+            driver=node.driver,
         )
         if chosen is not None:
             instructions = profile_instructions(chosen)
@@ -282,6 +303,7 @@ class Runtime:
         """Continue an ended agent's conversation with a new message from the person."""
         run = self._run(agent_id)
         node = run.node
+        self._refuse_if_driven(node, "continued")
         if node.status not in (AgentStatus.COMPLETED, AgentStatus.ERROR, AgentStatus.CANCELLED):
             raise CommandRefusedError(
                 f"{node.name} is {node.status}; only an ended agent can be continued"
@@ -361,11 +383,14 @@ class Runtime:
         """Replace the agent's instructions and/or task content from its next model call on."""
         if instructions is None and content is None:
             raise CommandRefusedError("modify needs new instructions, new content, or both")
-        self._run(agent_id).modify(instructions, content)
+        run = self._run(agent_id)
+        self._refuse_if_driven(run.node, "modified")
+        run.modify(instructions, content)
 
     def steer(self, agent_id: str, text: str) -> None:
         """Queue the person's message into the agent's next model call, without stopping it."""
         run = self._run(agent_id)
+        self._refuse_if_driven(run.node, "steered")
         if not text.strip():
             raise CommandRefusedError("an empty message steers nothing")
         if not run.node.status.is_live:
@@ -441,6 +466,14 @@ class Runtime:
         targets = self._tree.subtree(agent_id) if subtree else [self._tree.get(agent_id)]
         self._refuse_if_ended(targets[0], command)
         return [self._runs[node.id] for node in targets if node.status.is_live]
+
+    @staticmethod
+    def _refuse_if_driven(node: AgentNode, done: str) -> None:
+        if node.driver is not None:
+            raise CommandRefusedError(
+                f"{node.name} is a {node.driver} that agentui runs, not a model, so it cannot "
+                f"be {done}; the agents under it can"
+            )
 
     @staticmethod
     def _refuse_if_ended(node: AgentNode, command: str) -> None:

@@ -71,6 +71,9 @@ class AgentNode(BaseModel):
     name: str
     task: str
     profile: str | None = None  # the agent profile it runs with (core/profiles), if any
+    # What runs it when agentui's own code does instead of a model ("scene", "round"): such an
+    # agent makes no model call, so it takes no steer, modify or continue.
+    driver: str | None = None
     status: AgentStatus = AgentStatus.PENDING
     user_comment: UserComment = UserComment.UNCHANGED
     comment: str | None = None

@@ -41,7 +41,8 @@ from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.core.state.transcript import validation_text
+from agentui.core.state.scene_items import scene_line
+from agentui.core.state.transcript import SCENE_EVENTS, validation_text
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
 from agentui.core.utf8 import model_json
@@ -71,6 +72,7 @@ class HeadlessPrinter:
         "note:delivered", "note:queued", "query:answered", "query:declined", "thinking:delta",
         "thinking:redacted", "tool:complete", "tool:detected", "tool:error", "tool:timeout",
         "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
+        "director:start", "character:start",
     })  # fmt: skip
 
     def __init__(
@@ -133,6 +135,11 @@ class HeadlessPrinter:
             # A valid answer is the result; only a failed check or a logged payload is news.
             if not event.ok or event.payload is not None:
                 self._progress(f"\n[{name}] answer {validation_text(event)}\n")
+        elif isinstance(event, SCENE_EVENTS):
+            # A directed scene as it plays; the scene's root answers with the whole of it.
+            line = scene_line(event)
+            if line is not None:
+                self._progress(f"\n[{name}] {line.title}: {line.text}\n")
         elif not isinstance(event, PRINTED) and event.type not in self.NOT_PRINTED:
             self.unfolded.add(event.type)
 

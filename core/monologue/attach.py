@@ -65,6 +65,11 @@ NOT_NARRATED = frozenset({
     "note:delivered", "note:queued", "query:answered", "query:declined", "query:raised",
     "text:delta", "thinking:redacted", "tool:detected", "usage:updated", "workflow:decision",
     "workflow:result", "workflow:step",
+    # A directed scene's round bookkeeping: its director's and characters' own agents are
+    # narrated like any agent.
+    "scene:start", "round:start", "director:start", "director:complete", "character:start",
+    "character:complete", "state:updated", "character:activated", "character:deactivated",
+    "round:complete",
 })  # fmt: skip
 
 

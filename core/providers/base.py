@@ -9,6 +9,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from ..conversation import Message
 from ..usage import Usage
 from .narration_subject import NarrationSubject
+from .scene_cue import SceneCue
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,9 @@ class ProviderRequest:
     # A narrator request's subject as data (the same steps its messages tell in prose), for a
     # provider that answers from data rather than by reading prose (the scripted model).
     narration: NarrationSubject | None = None
+    # A director's or character's place in a directed scene as data (the same context its
+    # messages give in prose), for a provider that answers from data (the scripted model).
+    scene: SceneCue | None = None
 
 
 # Neutral stream events. A stream yields any number of deltas, then exactly one StreamEnd.

@@ -25,3 +25,12 @@ class DirectorGuidance(BaseModel):
 
     overall: str = ""  # the director's open guidance, for every character
     per_character: dict[str, CharacterGuidance] = Field(default_factory=dict)
+
+
+class PlannedTurn(BaseModel):
+    """One character's turn in a director's pass: who, and what the director asks of it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    guidance: CharacterGuidance = Field(default_factory=CharacterGuidance)

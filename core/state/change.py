@@ -18,6 +18,7 @@ class Change:
     new_queries: list[str] = field(default_factory=list)
     closed_queries: list[str] = field(default_factory=list)
     conversations: set[str] = field(default_factory=set)  # agents whose conversation changed
+    scenes: set[str] = field(default_factory=set)  # directed scenes (their roots) that changed
 
     def merge(self, later: Change) -> Change:
         """This change followed by `later`, as one."""
@@ -29,4 +30,5 @@ class Change:
         self.new_queries += later.new_queries
         self.closed_queries += later.closed_queries
         self.conversations |= later.conversations
+        self.scenes |= later.scenes
         return self

@@ -16,7 +16,7 @@ type lands in `unfolded`, which a test over every type keeps empty.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import events as ev
 from ..conversation import Message
@@ -28,6 +28,9 @@ from ..usage import Usage
 from .agent_state import AgentState, QueuedNote
 from .change import Change
 from .transcript import TranscriptBuilder, TranscriptItem
+
+if TYPE_CHECKING:
+    from ..scene.scene_state import SceneState
 
 # Event types nothing is folded from, or only in the guarded cases of `apply` (the transcript
 # builder, apart, shows most of them).
@@ -82,6 +85,8 @@ class RunState:
         self.last_ts = 0.0
         self.ids: set[str] = set()  # every agent, query and execution id seen
         self.unfolded: set[str] = set()  # event types met that no case folds
+        # Directed scenes, by their root agent (core/scene): world, characters, rounds.
+        self.scenes: dict[str, SceneState] = {}
         self._change = Change()
 
     # -- reading -------------------------------------------------------------------------
@@ -267,6 +272,24 @@ class RunState:
             case ev.ConversationChanged(keep=keep, append=append, instructions=instructions):
                 agent.conversation.apply_change(keep, append, instructions)
                 change.conversations.add(agent_id)
+            case ev.SceneStarted():
+                self._scene_started(event)
+            case (
+                ev.RoundStarted()
+                | ev.DirectorPassStarted()
+                | ev.DirectorPassCompleted()
+                | ev.CharacterStarted()
+                | ev.CharacterCompleted()
+                | ev.StateUpdated()
+                | ev.CharacterActivated()
+                | ev.CharacterDeactivated()
+                | ev.RoundCompleted()
+            ):
+                # A round's events are its node's; the scene is its parent's (the root's).
+                scene = self.scenes.get(agent.parent_id or "")
+                if scene is not None:
+                    scene.apply(event)
+                    change.scenes.add(scene.scene_id)
             case ev.MonologueGenerated(entry=entry, usage=usage):
                 self.monologue.append(MonologueLine(agent_id, entry))
                 self.narrator_usage = self.narrator_usage + usage
@@ -275,6 +298,13 @@ class RunState:
                 pass  # nothing of the run's state, or a guarded case above did not apply
             case _:
                 self.unfolded.add(event.type)  # a type this fold has not been taught
+
+    def _scene_started(self, event: ev.SceneStarted) -> None:
+        from ..scene.scene_state import SceneState  # loaded only by a run that plays a scene
+
+        previous = self.scenes.get(event.continues) if event.continues else None
+        self.scenes[event.agent_id] = SceneState.from_event(event, previous)
+        self._change.scenes.add(event.agent_id)
 
     def apply_record(
         self, agent_id: str, keep: int, append: list[Message], instructions: str | None
@@ -291,6 +321,7 @@ class RunState:
             name=event.name,
             task=event.task,
             profile=event.profile,
+            driver=event.driver,
             created_at=event.ts,
         )
         if self.keep_transcripts:

@@ -14,11 +14,16 @@ from typing import Literal
 
 from .. import events as ev
 from ..growing_text import GrowingText
+from .scene_items import scene_line
 
 # What stands for thinking the API sent encrypted (the block itself goes back to the model).
 REDACTED_THINKING = "encrypted by the API; it goes back to the model unread"
 
-ItemKind = Literal["task", "text", "thinking", "tool", "question", "steer", "notice", "error"]
+# "scene": a directed scene's bookkeeping (a round, a director's pass, a state change);
+# "line": a character's turn, as the round shows it (scene_items.py).
+ItemKind = Literal[
+    "task", "text", "thinking", "tool", "question", "steer", "notice", "error", "scene", "line"
+]
 
 # How a steer's line reads as it goes: queued, then read by the model, or never read.
 STEER_QUEUED = "queued for its next model call"
@@ -112,8 +117,13 @@ NOT_SHOWN = frozenset({
     "execution:paused", "execution:resumed", "execution:start", "hook:error",
     "intervention:applied", "iteration:complete", "iteration:start", "llm:request",
     "llm:response", "monologue", "monologue:error", "tool:detected", "tool:timeout",
-    "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
+    "usage:updated", "workflow:decision", "workflow:result", "workflow:step", "director:start",
+    "character:start",
 })  # fmt: skip
+SCENE_EVENTS = (
+    ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,
+    ev.StateUpdated, ev.CharacterActivated, ev.CharacterDeactivated, ev.RoundCompleted,
+)  # fmt: skip
 
 
 def _ignore(item: TranscriptItem) -> None:
@@ -257,6 +267,11 @@ class TranscriptBuilder:
                         event,
                         title="not used",
                     )
+            case _ if isinstance(event, SCENE_EVENTS):
+                line = scene_line(event)
+                if line is not None:
+                    failed = line.kind == "error"
+                    self._new(line.kind, line.text, event, title=line.title, failed=failed)
             case _ if event.type in NOT_SHOWN:
                 pass  # not a block of its own, or a guarded case above did not apply
             case _:

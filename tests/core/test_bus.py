@@ -25,6 +25,8 @@ from agentui.core.events import (
     parse_event,
 )
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.scene.director_decision import ActingCharacter, Activation, DirectorDecision
+from agentui.core.scene.guidance import CharacterGuidance, PlannedTurn
 from agentui.core.usage import Usage
 from agentui.core.workflow.report import ChildReport, QuestionReport, WorkflowReport
 
@@ -505,6 +507,71 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
             duration_s=1.5,
             interventions=["steer"],
         )
+    },
+    "scene:start": {
+        "scene": {
+            "title": "Harbour",
+            "characters": [{"name": "Mara"}, {"name": "Ines", "active": False}],
+        },
+        "source": "harbour.toml",
+        "continues": "a1",
+    },
+    "round:start": {"round": 2, "request": "user_input", "text": "Open it.", "resumed": True},
+    "director:start": {"round": 2, "director_pass": 1, "director_id": "a8"},
+    "director:complete": {
+        "round": 2,
+        "director_pass": 1,
+        "director_id": "a8",
+        "decision": DirectorDecision(
+            acting_characters=[ActingCharacter(name="Mara", guidance="Say no.", priority=1)],
+            activations=[Activation(name="Ines", entry_guidance="Knock.")],
+            open_guidance="Keep it short.",
+        ),
+        "turns": [PlannedTurn(name="Mara", guidance=CharacterGuidance(directive="Say no."))],
+        "leaving": {"Mara": "Go up to the lamp."},
+        "ignored": ["acting_characters[1]: no character named 'Bob' in this scene"],
+    },
+    "character:start": {
+        "round": 2,
+        "director_pass": 1,
+        "name": "Mara",
+        "character_id": "a9",
+        "guidance": CharacterGuidance(directive="Say no.", exit="Go up to the lamp."),
+    },
+    "character:complete": {
+        "round": 2,
+        "director_pass": 1,
+        "name": "Mara",
+        "character_id": "a9",
+        "ended": "completed",
+        "text": "*Mara smiles.* No.",
+    },
+    "state:updated": {
+        "round": 2,
+        "character": "Mara",
+        "changes": {"mood": "amused"},
+        "source": "inferred",
+    },
+    "character:activated": {
+        "round": 2,
+        "director_pass": 1,
+        "name": "Ines",
+        "entry_guidance": "Knock.",
+    },
+    "character:deactivated": {
+        "round": 2,
+        "director_pass": 1,
+        "name": "Mara",
+        "exit_guidance": "Go up to the lamp.",
+    },
+    "round:complete": {
+        "round": 2,
+        "ended": "closed",
+        "director_passes": 2,
+        "acted": ["Mara"],
+        "entered": ["Ines"],
+        "exited": ["Mara"],
+        "running_summary": "Round 1: the person knocked.",
     },
 }
 

@@ -296,6 +296,7 @@ def test_the_built_ins_are_valid_and_the_offline_model_can_answer_each() -> None
         "director": "json schema",
         "summarizer": "json object",
         "worker": "text",
+        "world": "json schema",
     }
     for profile in builtin_profiles():
         assert profile.origin.describe() == "built-in"
@@ -346,6 +347,7 @@ def test_the_persons_profiles_override_built_ins_and_bad_files_stop_nothing(
         "helper",
         "summarizer",
         "worker",
+        "world",
     ]
     assert catalog.get("critic").origin.describe() == f"user {tmp_path / 'critic.toml'}"
     assert catalog.get("critic").description == "Scores things"
@@ -372,7 +374,7 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
     with pytest.raises(UnknownProfileError) as caught:
         catalog.get("critc")
     assert str(caught.value) == (
-        "unknown profile 'critc'; the profiles are: character, critic, director, summarizer, worker"
+        "unknown profile 'critc'; the profiles are: character, critic, director, summarizer, worker, world"
     )
 
 

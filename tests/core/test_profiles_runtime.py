@@ -302,7 +302,7 @@ async def test_forking_an_unknown_profile_is_a_tool_error_listing_the_known_ones
     assert [(b.content, b.is_error) for b in results] == [
         (
             "unknown profile 'critc'; the profiles are: "
-            "character, critic, director, summarizer, worker",
+            "character, critic, director, summarizer, worker, world",
             True,
         )
     ]
@@ -337,7 +337,7 @@ async def test_python_fork_takes_a_profile() -> None:
     assert (result.content, result.is_error) == (
         '{"score": 8, "why": "clear"}\n'
         "refused: unknown profile 'nobody'; the profiles are: "
-        "character, critic, director, scorer, summarizer, worker\n",
+        "character, critic, director, scorer, summarizer, worker, world\n",
         False,
     )
     assert runtime.node("a2").profile == "scorer"

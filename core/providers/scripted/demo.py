@@ -13,7 +13,9 @@ answered from what the request declares, its name and JSON Schema: the demo says
 decision the least its schema allows ("no"). Under the six-step workflow that makes: the task is
 ambiguous (one question), nothing else is missing, two subquestions, no uncertainty at the end.
 An agent whose answer must be JSON (an agent profile's contract, declared on the request)
-answers at once with the declared example, or a value filled from the declared schema.
+answers at once with the declared example, or a value filled from the declared schema. A call
+in a directed scene (the request declares its place, `request.scene`) is played by
+scene_demo.py.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ...tools.ask_user import DECLINED
 from ...workflow_notes import read_notes
 from ..base import ProviderRequest
 from .sample_args import affirmative_instance, minimal_instance, sample_arguments, sample_value
+from .scene_demo import scene_turn
 from .script import ScriptedToolCall, Turn
 
 ASK_TOOL = "ask_user"
@@ -142,6 +145,8 @@ def demo_json_answer(request: ProviderRequest) -> Turn | None:
 
 
 def demo_turn(request: ProviderRequest) -> Turn:
+    if request.scene is not None:  # a director's or character's call in a directed scene
+        return scene_turn(request)
     answer = demo_json_answer(request)
     if answer is not None:
         return answer

@@ -1,0 +1,63 @@
+"""DirectorDecision: the director's answer for one pass of a round (seed 003, phase 4).
+
+The built-in director profile's JSON contract holds the model to this shape; a scene's own
+director profile may add fields (ignored here) or leave lists out (empty). Names are the
+scene's characters' names; which of them the round can use is decided by `vetting.py`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# The character state fields a director (or the heuristics) may set.
+STATE_FIELDS = ("location", "mood", "clothing", "activity", "intentions")
+
+
+class _Part(BaseModel):
+    # A scene's own director schema may carry more per item; only these fields are used.
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class ActingCharacter(_Part):
+    name: str
+    guidance: str = ""
+    priority: int = 1  # 1 acts first; ties go by name
+
+
+class Activation(_Part):
+    name: str
+    entry_guidance: str = ""
+
+
+class Deactivation(_Part):
+    name: str
+    exit_guidance: str = ""
+
+
+class StateUpdate(_Part):
+    name: str
+    location: str | None = None
+    mood: str | None = None
+    clothing: str | None = None
+    activity: str | None = None
+    intentions: str | None = None
+
+    def changes(self) -> dict[str, str]:
+        """The fields it sets, in STATE_FIELDS order."""
+        return {
+            field: value for field in STATE_FIELDS if (value := getattr(self, field)) is not None
+        }
+
+
+class WorldUpdate(_Part):
+    key: str
+    value: str
+
+
+class DirectorDecision(_Part):
+    acting_characters: list[ActingCharacter] = Field(default_factory=list)
+    activations: list[Activation] = Field(default_factory=list)
+    deactivations: list[Deactivation] = Field(default_factory=list)
+    state_updates: list[StateUpdate] = Field(default_factory=list)
+    world_updates: list[WorldUpdate] = Field(default_factory=list)
+    open_guidance: str = ""

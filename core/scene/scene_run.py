@@ -1,0 +1,106 @@
+"""A directed scene as an agent: its root asks the person for each round and plays it.
+
+    root_id = start_scene(runtime, load_scene("lighthouse", runtime.profiles))
+
+The scene's root is a driven agent (this code runs it, not a model). Before each round it asks
+the person what happens next, as a question they answer like any other (kind "scene"): their
+words start the round, an empty answer lets the scene continue by itself, and declining (esc in
+the app; the end of stdin in `agentui run`) ends the scene. Each round is a child agent
+(rounds.py). The root's result is the scene as it was played (scene_text.py).
+
+A resumed session's scene goes on under a new root (`continues` names the old one): its state
+carries over from the old root's events, and a round the session's end cut short is played on.
+"""
+
+from __future__ import annotations
+
+from ..agent_run import AgentRun
+from ..events import SceneStarted
+from ..runtime import Runtime
+from .record import SceneRequest
+from .round_prompts import next_round_question, round_task
+from .rounds import RoundRunner
+from .scene_loading import LoadedScene
+from .scene_state import SceneState
+from .scene_text import scene_text
+from .services import EnvelopeServices
+from .settings import SceneSettings
+
+QUESTION_KIND = "scene"
+
+
+class SceneDriver:
+    kind = "scene"
+
+    def __init__(
+        self,
+        runtime: Runtime,
+        scene: LoadedScene,
+        services: EnvelopeServices,
+        *,
+        previous: SceneState | None = None,
+    ) -> None:
+        self._runtime = runtime
+        self._scene = scene
+        self._services = services
+        self._previous = previous
+        self.state: SceneState | None = None
+
+    async def drive(self, run: AgentRun) -> str:
+        started = await run.emit(
+            SceneStarted,
+            scene=self._scene.file.model_dump(mode="json"),
+            source=self._scene.source,
+            continues=self._previous.scene_id if self._previous is not None else None,
+        )
+        state = self.state = SceneState.from_event(started, self._previous)
+        while True:
+            open_round = state.round
+            if open_round is not None:  # cut short by the session's end: it goes on
+                start = {
+                    "round": open_round.number,
+                    "request": open_round.request.kind,
+                    "text": open_round.request.text,
+                    "resumed": True,
+                }
+                request = open_round.request
+            else:
+                number = state.next_round_number
+                answer = await run.ask_user(
+                    next_round_question(number, state.file.title), QUESTION_KIND
+                )
+                if answer is None:
+                    break
+                text = answer.strip()
+                request = SceneRequest.user_input(text) if text else SceneRequest.continuation()
+                start = {"round": number, "request": request.kind, "text": request.text}
+            number = int(start["round"])
+            round_id = self._runtime.start(
+                round_task(number, request),
+                name=f"round-{number}",
+                parent_id=run.agent_id,
+                driver=RoundRunner(self._runtime, self._scene, state, self._services, start),
+            )
+            await self._runtime.wait(round_id)
+        return scene_text(state)
+
+
+def start_scene(
+    runtime: Runtime,
+    scene: LoadedScene,
+    *,
+    settings: SceneSettings | None = None,
+    previous: SceneState | None = None,
+) -> str:
+    """Start the scene's root agent; its id. `previous`: the scene a resumed session left."""
+    services = EnvelopeServices(settings=settings if settings is not None else SceneSettings())
+    driver = SceneDriver(runtime, scene, services, previous=previous)
+    name = _root_name(scene) + ("-resumed" if previous is not None else "")
+    return runtime.start(scene.file.title, name=name, driver=driver)
+
+
+def _root_name(scene: LoadedScene) -> str:
+    """The shipped scene's name, or the file's stem: one word, as agents' names are."""
+    stem = scene.source.rsplit("/", 1)[-1].removesuffix(".toml")
+    word = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem).strip("-")
+    return word or "scene"

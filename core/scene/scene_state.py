@@ -1,0 +1,209 @@
+"""SceneState: a directed scene as its events tell it, folded one event at a time.
+
+The round workflow changes a scene only by emitting events and folding them here, and every
+front end (through RunState) folds the same events: so the app's state view, the export and a
+resumed scene all see exactly the state the round played against. Besides the SceneRecord the
+envelope is built from, it keeps each round's progress (director passes, the turns each made,
+who has acted, entered and left) and the round's events, its timeline.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from .. import events as ev
+from .guidance import CharacterGuidance, DirectorGuidance, PlannedTurn
+from .record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
+from .scene_file import SceneFile
+
+SceneEvent = (
+    ev.RoundStarted
+    | ev.DirectorPassStarted
+    | ev.DirectorPassCompleted
+    | ev.CharacterStarted
+    | ev.CharacterCompleted
+    | ev.StateUpdated
+    | ev.CharacterActivated
+    | ev.CharacterDeactivated
+    | ev.RoundCompleted
+)
+ROUND_EVENTS = (
+    ev.RoundStarted,
+    ev.DirectorPassStarted,
+    ev.DirectorPassCompleted,
+    ev.CharacterStarted,
+    ev.CharacterCompleted,
+    ev.StateUpdated,
+    ev.CharacterActivated,
+    ev.CharacterDeactivated,
+    ev.RoundCompleted,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterFlags:
+    """Where a character stands in the round being played (the seed's round flags)."""
+
+    has_acted_this_round: bool
+    entered_this_round: bool
+    exited_this_round: bool
+
+
+@dataclass(slots=True)
+class PassProgress:
+    number: int
+    director_id: str
+    answered: bool = False  # the director's pass completed (with a decision or without)
+    decision_made: bool = False
+    turns: list[PlannedTurn] = field(default_factory=list)
+    done: list[str] = field(default_factory=list)  # who has had their turn, however it ended
+
+    def remaining(self) -> list[PlannedTurn]:
+        """The turns not played yet, in order (a name may act once per pass)."""
+        return [turn for turn in self.turns if turn.name not in self.done]
+
+
+@dataclass(slots=True)
+class RoundProgress:
+    number: int
+    request: SceneRequest
+    round_id: str  # the round's agent
+    passes: list[PassProgress] = field(default_factory=list)
+    acted: list[str] = field(default_factory=list)  # in the order they first acted
+    entered: list[str] = field(default_factory=list)
+    exited: list[str] = field(default_factory=list)
+    leaving: dict[str, str] = field(default_factory=dict)  # deactivated, leaving after a turn
+    director_set: dict[str, set[str]] = field(default_factory=dict)  # fields set this round
+    events: list[ev.Event] = field(default_factory=list)  # the round's timeline
+    ended: ev.RoundEnd | None = None
+
+    @property
+    def current_pass(self) -> PassProgress | None:
+        return self.passes[-1] if self.passes else None
+
+    def flags(self, name: str) -> CharacterFlags:
+        return CharacterFlags(
+            has_acted_this_round=name in self.acted,
+            entered_this_round=name in self.entered,
+            exited_this_round=name in self.exited,
+        )
+
+
+class SceneState:
+    """One scene (one scene root agent): its file, its record and its rounds."""
+
+    def __init__(self, scene_id: str, file: SceneFile, source: str) -> None:
+        self.scene_id = scene_id
+        self.file = file
+        self.source = source
+        self.record: SceneRecord = file.record(scene_id)
+        self.rounds: list[RoundProgress] = []  # every round, oldest first; the last may be open
+
+    @classmethod
+    def from_event(cls, event: ev.SceneStarted, previous: SceneState | None) -> SceneState:
+        """The state a `scene:start` begins: fresh, or the scene it continues, carried over."""
+        state = cls(event.agent_id, SceneFile.model_validate(event.scene), event.source)
+        if previous is not None:
+            state.record = previous.record.model_copy(deep=True)
+            state.rounds = copy.deepcopy(previous.rounds)
+        return state
+
+    @property
+    def round(self) -> RoundProgress | None:
+        """The round being played (or cut short by the session's end), if any."""
+        if self.rounds and self.rounds[-1].ended is None:
+            return self.rounds[-1]
+        return None
+
+    @property
+    def next_round_number(self) -> int:
+        return len(self.record.rounds) + 1
+
+    def apply(self, event: SceneEvent) -> None:
+        if isinstance(event, ev.RoundStarted):
+            self._round_started(event)
+            return
+        progress = self.round
+        if progress is None or event.round != progress.number:
+            return  # not of the round being played: nothing here to change
+        progress.events.append(event)
+        record = self.record.current_round
+        assert record is not None  # an open round always has its record
+        match event:
+            case ev.DirectorPassStarted(director_pass=number, director_id=director_id):
+                # A pass that never answered (the session ended) is played again.
+                progress.passes = [p for p in progress.passes if p.number < number]
+                progress.passes.append(PassProgress(number, director_id))
+            case ev.DirectorPassCompleted(
+                decision=decision, turns=turns, leaving=leaving, director_pass=number
+            ):
+                current = progress.current_pass
+                if current is None or current.number != number:
+                    return
+                current.answered = True
+                current.decision_made = decision is not None
+                current.turns = list(turns)
+                progress.leaving.update(leaving)
+                # The seed keeps no guidance between passes: each pass rebuilds it.
+                record.guidance = DirectorGuidance(
+                    overall=decision.open_guidance if decision is not None else "",
+                    per_character={turn.name: turn.guidance for turn in turns},
+                )
+            case ev.CharacterCompleted(name=name, ended=ended, text=text):
+                current = progress.current_pass
+                if current is not None and name not in current.done:
+                    current.done.append(name)
+                if name not in progress.acted:
+                    progress.acted.append(name)
+                if ended == "completed" and text.strip():
+                    record.messages.append(SceneMessage(speaker=name, text=text))
+            case ev.StateUpdated(character=None, changes=changes):
+                self.record.world.facts.update(changes)
+            case ev.StateUpdated(character=name, changes=changes, source=source) if name:
+                state = self.record.character(name)
+                if state is not None:
+                    for key, value in changes.items():
+                        setattr(state, key, value)
+                if source == "director":
+                    progress.director_set.setdefault(name, set()).update(changes)
+            case ev.CharacterActivated(name=name):
+                state = self.record.character(name)
+                if state is not None:
+                    state.active = True
+                if name not in progress.entered:
+                    progress.entered.append(name)
+            case ev.CharacterDeactivated(name=name):
+                state = self.record.character(name)
+                if state is not None:
+                    state.active = False
+                progress.leaving.pop(name, None)
+                if name not in progress.exited:
+                    progress.exited.append(name)
+            case ev.RoundCompleted(ended=ended, running_summary=summary):
+                progress.ended = ended
+                record.closed = True
+                self.record.running_summary = summary
+            case _:
+                pass  # character:start: the turn is known from the pass; nothing changes
+
+    def _round_started(self, event: ev.RoundStarted) -> None:
+        open_round = self.round
+        if event.resumed and open_round is not None and open_round.number == event.round:
+            open_round.round_id = event.agent_id  # the same round goes on under a new agent
+            open_round.events.append(event)
+            return
+        if event.request == "user_input":
+            request = SceneRequest.user_input(event.text)
+        else:
+            request = SceneRequest.continuation()
+        progress = RoundProgress(event.round, request, event.agent_id, events=[event])
+        self.rounds.append(progress)
+        self.record.rounds.append(RoundRecord(number=event.round, request=request))
+
+    def guidance_for(self, name: str) -> CharacterGuidance:
+        """What the director asks of `name` in the round being played (empty: nothing)."""
+        current = self.record.current_round
+        if current is None:
+            return CharacterGuidance()
+        return current.guidance.per_character.get(name, CharacterGuidance())
