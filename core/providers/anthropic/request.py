@@ -30,6 +30,7 @@ from ...conversation import (
 )
 from ...errors import ProviderError
 from ..base import ProviderRequest
+from ..schema_defs import defs_for_definitions
 from .defaults import MIN_THINKING_BUDGET
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
@@ -140,36 +141,10 @@ def output_format(schema: dict[str, Any]) -> dict[str, Any] | None:
     still reads them and our validation still enforces them.
     """
     try:
-        strict = transform_schema(_defs_for_definitions(schema))
+        strict = transform_schema(defs_for_definitions(schema))
     except (AssertionError, ValueError, TypeError, KeyError):  # assert_never: an unknown type
         return None
     return {"type": "json_schema", "schema": strict}
-
-
-_DEFINITIONS_REF = "#/definitions/"
-
-
-def _defs_for_definitions(schema: dict[str, Any]) -> dict[str, Any]:
-    """Draft-07 keeps reusable parts in `definitions`, which the SDK drops (only `$defs` is
-    kept): move them to `$defs` and point every `$ref` there."""
-    if "definitions" not in schema or "$defs" in schema:
-        return schema
-
-    def moved(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {
-                key: "#/$defs/" + inner.removeprefix(_DEFINITIONS_REF)
-                if key == "$ref" and isinstance(inner, str) and inner.startswith(_DEFINITIONS_REF)
-                else moved(inner)
-                for key, inner in value.items()
-            }
-        if isinstance(value, list):
-            return [moved(item) for item in value]
-        return value
-
-    result: dict[str, Any] = moved(schema)
-    result["$defs"] = result.pop("definitions")
-    return result
 
 
 def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> dict[str, Any]:
