@@ -9,7 +9,16 @@ import time
 import pytest
 
 # Tests never reach a real model: strip keys the developer's shell may have.
-for _name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL"):
+for _name in (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "ANTHROPIC_BASE_URL",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_GEMINI_BASE_URL",
+):
     os.environ.pop(_name, None)
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 # Snapshots show clock times: render them in one zone on every machine.

@@ -1,10 +1,15 @@
 """Choosing a provider by name, for the command line and the app.
 
-    scripted      the offline model (the default without ANTHROPIC_API_KEY)
-    anthropic     Claude through the official SDK (the default with ANTHROPIC_API_KEY)
+    scripted      the offline model (the default without an API key)
+    anthropic     Claude through the official SDK (ANTHROPIC_API_KEY)
+    openai        OpenAI, or any OpenAI-compatible server at a base URL (OPENAI_API_KEY)
+    google        Gemini through the official SDK (GEMINI_API_KEY or GOOGLE_API_KEY)
     replay:DIR    a recording made with `record=DIR`, played back offline
 
-The API key and ANTHROPIC_BASE_URL come from the environment, never from a file or an option.
+Without a name, a key present picks its provider (see keys.py). API keys come from the
+environment, never from a file or an option. A base URL given here (`--base-url`, the
+`base_url` setting) wins over the provider's own variable (ANTHROPIC_BASE_URL,
+OPENAI_BASE_URL, GOOGLE_GEMINI_BASE_URL).
 """
 
 from __future__ import annotations
@@ -14,25 +19,28 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import AgentUIError
-from .anthropic.defaults import DEFAULT_MODEL, DEFAULT_TIMEOUT_S, resolve_model
+from .anthropic import defaults as claude
 from .base import Provider
+from .keys import key_values, provider_by_key
+from .openai import defaults as openai_defaults
 from .scripted.provider import ScriptedProvider
 from .scripted.script import Script
 
-PROVIDER_NAMES = ("scripted", "anthropic", "replay:DIR")
+PROVIDER_NAMES = ("scripted", "anthropic", "openai", "google", "replay:DIR")
 REPLAY_PREFIX = "replay:"
-KEY_VARIABLE = "ANTHROPIC_API_KEY"
 
 
 def default_provider_name(environ: Mapping[str, str] = os.environ) -> str:
-    """Claude when an API key is set, else the offline scripted model."""
-    return "anthropic" if environ.get(KEY_VARIABLE) else "scripted"
+    """The provider of the first key set (Anthropic, OpenAI, Google), else the offline model."""
+    choice = provider_by_key(environ)
+    return choice.provider if choice is not None else "scripted"
 
 
 def make_provider(
     name: str = "scripted",
     *,
     model: str | None = None,
+    base_url: str | None = None,
     script: str | Path | None = None,
     pace_s: float = 0.0,
     thinking_budget: int | None = None,
@@ -42,7 +50,8 @@ def make_provider(
 ) -> Provider:
     """The provider `name`; with `record`, wrapped so every exchange is saved in that directory.
 
-    `thinking_budget` and `timeout_s` apply to Claude only (None: its defaults).
+    `thinking_budget` applies to Claude (its thinking) and OpenAI (room for reasoning);
+    `timeout_s` and `base_url` to the network providers (None: their defaults).
     """
     provider: Provider
     if name == "scripted":
@@ -56,18 +65,30 @@ def make_provider(
         from .anthropic.provider import AnthropicProvider
 
         provider = AnthropicProvider(
-            model=resolve_model(model or DEFAULT_MODEL),
-            api_key=environ.get(KEY_VARIABLE),
-            base_url=environ.get("ANTHROPIC_BASE_URL") or None,
+            model=claude.resolve_model(model or claude.DEFAULT_MODEL),
+            api_key=environ.get("ANTHROPIC_API_KEY"),
+            base_url=base_url or environ.get("ANTHROPIC_BASE_URL") or None,
             thinking_budget=thinking_budget,
-            timeout_s=timeout_s if timeout_s is not None else DEFAULT_TIMEOUT_S,
+            timeout_s=timeout_s if timeout_s is not None else claude.DEFAULT_TIMEOUT_S,
+        )
+    elif name == "openai":
+        provider = _openai(model, base_url, thinking_budget, timeout_s, environ)
+    elif name == "google":
+        from .google import defaults as gemini
+        from .google.provider import GoogleProvider
+
+        provider = GoogleProvider(
+            model=gemini.resolve_model(model or gemini.DEFAULT_MODEL),
+            api_key=gemini.api_key(environ),
+            base_url=base_url or gemini.base_url(environ),
+            timeout_s=timeout_s if timeout_s is not None else gemini.DEFAULT_TIMEOUT_S,
         )
     elif name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
         from .record.replay import ReplayProvider
 
         provider = ReplayProvider(
             Path(name[len(REPLAY_PREFIX) :]).expanduser(),
-            model=resolve_model(model) if model else None,
+            model=claude.resolve_model(model) if model else None,
         )
     else:
         known = ", ".join(PROVIDER_NAMES)
@@ -75,8 +96,40 @@ def make_provider(
     if record is not None:
         from .record.recorder import RecordingProvider
 
-        key = environ.get(KEY_VARIABLE)
         provider = RecordingProvider(
-            provider, Path(record).expanduser(), redact=[key] if key else []
+            provider, Path(record).expanduser(), redact=key_values(environ)
         )
     return provider
+
+
+def openai_base_url(base_url: str | None, environ: Mapping[str, str] = os.environ) -> str:
+    """Where the openai provider sends its requests: the given URL, else OPENAI_BASE_URL,
+    else OpenAI's API."""
+    chosen = base_url or environ.get(openai_defaults.BASE_URL_VARIABLE, "").strip()
+    return (chosen or openai_defaults.OPENAI_BASE_URL).rstrip("/")
+
+
+def _openai(
+    model: str | None,
+    base_url: str | None,
+    thinking_budget: int | None,
+    timeout_s: float | None,
+    environ: Mapping[str, str],
+) -> Provider:
+    from .openai.provider import OpenAIProvider
+
+    url = openai_base_url(base_url, environ)
+    if model is None:
+        if not openai_defaults.is_openai(url):
+            raise AgentUIError(
+                f"name the model the server at {url} runs: --model NAME "
+                "(as the server calls it, e.g. qwen3:8b on Ollama)"
+            )
+        model = openai_defaults.DEFAULT_MODEL
+    return OpenAIProvider(
+        model=model,
+        api_key=environ.get(openai_defaults.KEY_VARIABLE, "").strip() or None,
+        base_url=url,
+        thinking_budget=thinking_budget,
+        timeout_s=timeout_s if timeout_s is not None else openai_defaults.DEFAULT_TIMEOUT_S,
+    )
