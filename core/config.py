@@ -3,8 +3,9 @@
 The file is TOML at `config_dir()/config.toml` (`platformdirs.user_config_dir("agentui")`, or
 AGENTUI_CONFIG_DIR). Every key is optional:
 
-    provider = "anthropic"        # scripted | anthropic | replay:DIR
+    provider = "anthropic"        # scripted | anthropic | openai | google | replay:DIR
     model = "sonnet"              # the agents' model (an alias or an id)
+    base_url = "http://localhost:11434/v1"   # the provider's endpoint (a local server)
     narrator_model = "haiku"      # the monologue's model (wins over [monologue] model)
     theme = "agentui-dark"
     workflow = "six-step"         # six-step | plain
@@ -32,7 +33,8 @@ AGENTUI_CONFIG_DIR). Every key is optional:
 Environment variables (ENV_VARIABLES) override the file; flags override both. Each effective
 value remembers where it came from, for `agentui config show`. A bad file, variable or flag
 raises ConfigError with one message naming where, which key, and what is wrong. API keys are
-never read from here: they stay in the environment (ANTHROPIC_API_KEY).
+never read from here: they stay in the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY,
+GEMINI_API_KEY or GOOGLE_API_KEY; see providers/keys.py).
 """
 
 from __future__ import annotations
@@ -55,10 +57,11 @@ from .monologue.config import MonologueConfig
 from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 from .profiles.config import ProfilesConfig
+from .providers.keys import key_report, provider_by_key
 from .validation import describe_problem, error_location
 
 CONFIG_FILE = "config.toml"
-PROVIDERS = ("scripted", "anthropic")
+PROVIDERS = ("scripted", "anthropic", "openai", "google")
 REPLAY_PREFIX = "replay:"
 
 Workflow = Literal["six-step", "plain"]
@@ -94,8 +97,10 @@ class Config(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    provider: str | None = None  # None: anthropic when ANTHROPIC_API_KEY is set, else scripted
+    provider: str | None = None  # None: the provider of the first API key set, else scripted
     model: str | None = None  # None: the provider's default
+    # None: the provider's own variable (OPENAI_BASE_URL, ...), else its public API.
+    base_url: str | None = None
     narrator_model: str | None = None  # None: [monologue] model, or Claude's narrator default
     theme: str | None = None  # None: the theme the app remembers, else its default
     workflow: Workflow = "six-step"
@@ -112,7 +117,22 @@ class Config(BaseModel):
             return value
         if value.startswith(REPLAY_PREFIX) and value[len(REPLAY_PREFIX) :]:
             return value
-        raise ValueError(f"must be scripted, anthropic or replay:DIR (got {value!r})")
+        raise ValueError(
+            f"must be scripted, anthropic, openai, google or replay:DIR (got {value!r})"
+        )
+
+    @field_validator("base_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        address = value.strip()
+        scheme, _, rest = address.partition("://")
+        if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+            raise ValueError(
+                "must be an http:// or https:// address, like http://localhost:11434/v1"
+            )
+        return address
 
     @field_validator("model", "narrator_model", "theme")
     @classmethod
@@ -138,6 +158,7 @@ class Config(BaseModel):
 _ENV_WANTED: dict[str, str] = {
     "provider": "AGENTUI_PROVIDER",
     "model": "AGENTUI_MODEL",
+    "base_url": "AGENTUI_BASE_URL",
     "narrator_model": "AGENTUI_NARRATOR_MODEL",
     "theme": "AGENTUI_THEME",
     "workflow": "AGENTUI_WORKFLOW",
@@ -341,8 +362,8 @@ def _problem(key: str, error: Any) -> str:
     if error["type"] == "extra_forbidden":
         if any(word in key.lower() for word in _SECRET_WORDS):
             return (
-                "not a setting: API keys are read from the environment (ANTHROPIC_API_KEY), "
-                "never from a file"
+                "not a setting: API keys are read from the environment (ANTHROPIC_API_KEY, "
+                "OPENAI_API_KEY, GEMINI_API_KEY), never from a file"
             )
         return "not a setting agentui knows (a typo, or the wrong table?)"
     if error["type"] == "missing":
@@ -353,7 +374,8 @@ def _problem(key: str, error: Any) -> str:
 # What an unset key means, for `config show`.
 _UNSET = {
     "model": "the provider's default",
-    "narrator_model": "[monologue] model; on Claude claude-haiku-4-5",
+    "base_url": "the provider's own variable, else its public API",
+    "narrator_model": "[monologue] model; the provider's cheap model on Claude, OpenAI, Gemini",
     "theme": "the theme last picked in the app",
 }
 _ALIGN = 56  # comments line up unless a value is longer than this
@@ -372,15 +394,21 @@ def format_settings(loaded: LoadedConfig, environ: Mapping[str, str] = os.enviro
         if key.startswith("prices."):
             key = "prices." + _toml_key(key.removeprefix("prices."))
         if key == "provider" and value is None:
-            has_key = bool(environ.get("ANTHROPIC_API_KEY"))
-            value = "anthropic" if has_key else "scripted"
-            source += " (ANTHROPIC_API_KEY is set)" if has_key else " (no ANTHROPIC_API_KEY)"
+            choice = provider_by_key(environ)
+            value = choice.provider if choice is not None else "scripted"
+            source += f" ({choice.variable} is set)" if choice is not None else " (no API key)"
         if value is None:
             rows.append((f"# {key} = (not set: {_UNSET.get(key, 'built-in')})", source))
         else:
             rows.append((f"{key} = {_toml_value(value)}", source))
     width = min(max(len(text) for text, _ in rows), _ALIGN)
     lines += [f"{text:<{width}}  # {source}" for text, source in rows]
+    # Whether each key is there, never its value: keys live in the environment only.
+    lines.append("# API keys (from the environment only):")
+    lines += [
+        f"#   {variable}: {'set' if present else 'not set'} ({provider})"
+        for provider, variable, present in key_report(environ)
+    ]
     return "\n".join(lines) + "\n"
 
 
