@@ -11,8 +11,8 @@
     agentui --version
 
 Settings come from the config file, then AGENTUI_* environment variables, then flags (see
-core/config.py). The model is Claude when ANTHROPIC_API_KEY is set, else the offline scripted
-model. The app and `run` record a session unless `--no-session`. Textual is imported only when
+core/config.py). Without --provider, the first API key set picks the provider (Anthropic,
+OpenAI, Google), else the offline scripted model runs. The app and `run` record a session unless `--no-session`. Textual is imported only when
 a screen opens, so headless runs and the other commands start fast.
 """
 
@@ -48,6 +48,7 @@ from agentui.core.providers.anthropic.defaults import (
     DEFAULT_TIMEOUT_S,
     MIN_THINKING_BUDGET,
 )
+from agentui.core.providers.openai.defaults import DEFAULT_MODEL as OPENAI_DEFAULT_MODEL
 from agentui.core.session.naming import LAST, sessions_dir
 from agentui.core.terminal_text import visible_controls
 
@@ -96,13 +97,22 @@ def _add_setting_options(parser: argparse.ArgumentParser) -> None:
     model.add_argument(
         "--provider",
         metavar="NAME",
-        help="scripted, anthropic, or replay:DIR "
-        "(default: anthropic when ANTHROPIC_API_KEY is set, else scripted)",
+        help="scripted, anthropic, openai, google, or replay:DIR (default: the provider of "
+        "the first key set: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or "
+        "GOOGLE_API_KEY; else scripted)",
+    )
+    model.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the provider's endpoint, e.g. a local OpenAI-compatible server "
+        "(http://localhost:11434/v1 for Ollama); default: OPENAI_BASE_URL, "
+        "ANTHROPIC_BASE_URL or GOOGLE_GEMINI_BASE_URL, else the public API",
     )
     model.add_argument(
         "--model",
         metavar="ID",
-        help=f"model id, or haiku / sonnet / opus (default on Claude: {DEFAULT_MODEL})",
+        help=f"model id, or haiku / sonnet / opus (default on Claude: {DEFAULT_MODEL}; on "
+        f"OpenAI: {OPENAI_DEFAULT_MODEL}; a local server's model must be named)",
     )
     model.add_argument(
         "--narrator-model",
@@ -130,14 +140,15 @@ def _add_setting_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float) -> None:
     _add_setting_options(parser)
-    claude = parser.add_argument_group("Claude")
+    claude = parser.add_argument_group("network models (Claude, OpenAI, Gemini)")
     claude.add_argument(
         "--thinking-budget",
         type=_thinking_budget,
         default=DEFAULT_THINKING_BUDGET,
         metavar="TOKENS",
-        help="tokens for thinking, 0 for none: the budget of models before 4.6, "
-        f"room on top of the answer's for later ones (default {DEFAULT_THINKING_BUDGET})",
+        help="tokens for thinking, 0 for none: on Claude the budget of models before 4.6, "
+        "room on top of the answer's for later ones; on OpenAI room for reasoning "
+        f"(default {DEFAULT_THINKING_BUDGET})",
     )
     claude.add_argument(
         "--timeout",
@@ -263,6 +274,7 @@ def _flags(args: argparse.Namespace) -> dict[str, Flag]:
     options = {
         "provider": "--provider",
         "model": "--model",
+        "base_url": "--base-url",
         "narrator_model": "--narrator-model",
         "theme": "--theme",
         "limits.max_iterations": "--max-iterations",
@@ -394,7 +406,7 @@ def _app(argv: Sequence[str]) -> int:
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
     """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
-    from .assemble import build_provider, build_runtime, monologue_config
+    from .assemble import build_provider, build_runtime, monologue_config, status_notice
 
     assembly = _assembly(args)
     plan = None
@@ -404,8 +416,8 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         plan = open_for_resume(args.resume)
     assembly = replace(assembly, resume=plan)
     provider = build_provider(assembly)  # fails fast on a bad script or option, before the screen
-    # the status bar says when the offline model runs
-    notices = ["offline scripted model (no ANTHROPIC_API_KEY)"] if assembly.notice else []
+    # the status bar says why this provider runs: no key (offline), or the key that picked it
+    notices = [status_notice(assembly)] if status_notice(assembly) else []
     if plan is not None:
         _warn(plan.log.warnings)
         count = len(plan.interrupted)
