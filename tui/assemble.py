@@ -13,15 +13,20 @@ from typing import TYPE_CHECKING, Any
 
 from agentui.core.config import LoadedConfig
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.anthropic.defaults import DEFAULT_NARRATOR_MODEL, resolve_model
+from agentui.core.providers.anthropic import defaults as claude
 from agentui.core.providers.base import Provider
-from agentui.core.providers.factory import default_provider_name, make_provider
+from agentui.core.providers.factory import make_provider, openai_base_url
+from agentui.core.providers.keys import provider_by_key
+from agentui.core.providers.openai import defaults as openai_defaults
 
 if TYPE_CHECKING:
     from agentui.core.runtime import Runtime
     from agentui.core.session.resume import ResumePlan
 
-NO_KEY_NOTICE = "ANTHROPIC_API_KEY is not set: running on the offline scripted model"
+NO_KEY_NOTICE = (
+    "no API key is set (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY): "
+    "running on the offline scripted model"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +35,8 @@ class RunOptions:
 
     script: str | None = None
     pace_s: float = 0.0
-    thinking_budget: int | None = None  # Claude only; None: its default
-    timeout_s: float | None = None  # Claude only; None: its default
+    thinking_budget: int | None = None  # Claude's thinking, OpenAI's reasoning room; None: default
+    timeout_s: float | None = None  # the network providers'; None: their default
     record: str | None = None  # save every model exchange in this directory
     keep_session: bool = True  # record the run as a session (`--no-session` turns it off)
 
@@ -42,10 +47,11 @@ class Assembly:
 
     loaded: LoadedConfig
     options: RunOptions
-    provider: str  # a name for make_provider: scripted, anthropic, replay:DIR
+    provider: str  # a name for make_provider: scripted, anthropic, openai, google, replay:DIR
     model: str | None  # None: the provider's default
     narrator_model: str | None  # None: the monologue config's own model
     notice: str | None = None  # to tell the person (the offline model runs for want of a key)
+    chosen_by: str | None = None  # the key variable that picked the provider, if one did
     resume: ResumePlan | None = None  # continue this session instead of starting one
 
 
@@ -55,22 +61,25 @@ def settle(
     """Which provider, model and narrator model the settings and options come to.
 
     A script file means the scripted model unless `--provider` says otherwise; with no
-    provider set anywhere it is Claude when an API key is set, else the offline model.
+    provider set anywhere, the first API key set picks its provider (Anthropic, OpenAI,
+    Google), else the offline model runs.
     """
     config = loaded.config
-    notice = None
+    notice = chosen_by = None
     provider = config.provider
     if options.script and loaded.source("provider") != "flag --provider":
         provider = "scripted"
     elif provider is None:
-        provider = default_provider_name(environ)
-        if provider == "scripted":
-            notice = NO_KEY_NOTICE
+        choice = provider_by_key(environ)
+        if choice is None:
+            provider, notice = "scripted", NO_KEY_NOTICE
+        else:
+            provider, chosen_by = choice.provider, choice.variable
     narrator_model: str | None = None
     if config.narrator_model is not None:
-        narrator_model = resolve_model(config.narrator_model)
-    elif provider == "anthropic" and loaded.source("monologue.model") == "default":
-        narrator_model = DEFAULT_NARRATOR_MODEL
+        narrator_model = claude.resolve_model(config.narrator_model)
+    elif loaded.source("monologue.model") == "default":
+        narrator_model = default_narrator_model(provider, config.model, config.base_url, environ)
     return Assembly(
         loaded=loaded,
         options=options,
@@ -78,7 +87,38 @@ def settle(
         model=config.model,
         narrator_model=narrator_model,
         notice=notice,
+        chosen_by=chosen_by,
     )
+
+
+def default_narrator_model(
+    provider: str,
+    model: str | None,
+    base_url: str | None,
+    environ: Mapping[str, str] = os.environ,
+) -> str | None:
+    """The narrator's model on `provider` when no setting names one: the provider's cheap
+    model; on a local OpenAI-compatible server the agents' own (it may serve no other); None
+    for the offline model and a replay (the monologue config's own)."""
+    if provider == "anthropic":
+        return claude.DEFAULT_NARRATOR_MODEL
+    if provider == "openai":
+        local = not openai_defaults.is_openai(openai_base_url(base_url, environ))
+        return model if local else openai_defaults.DEFAULT_NARRATOR_MODEL
+    if provider == "google":
+        from agentui.core.providers.google import defaults as gemini
+
+        return gemini.DEFAULT_NARRATOR_MODEL
+    return None
+
+
+def status_notice(assembly: Assembly) -> str:
+    """What the status bar says of the provider beside its name and model: why it runs."""
+    if assembly.notice:
+        return "offline scripted model (no API key)"
+    if assembly.chosen_by:
+        return f"picked by {assembly.chosen_by}"
+    return ""
 
 
 def build_provider(assembly: Assembly) -> Provider:
@@ -87,6 +127,7 @@ def build_provider(assembly: Assembly) -> Provider:
     return make_provider(
         assembly.provider,
         model=assembly.model,
+        base_url=assembly.loaded.config.base_url,
         script=options.script,
         pace_s=options.pace_s,
         thinking_budget=options.thinking_budget,

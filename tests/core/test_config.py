@@ -172,7 +172,12 @@ def test_every_variable_names_a_real_setting() -> None:
         ),
         ("[limits]\nmax_iteratons = 5\n", "limits.max_iteratons", "not a setting agentui knows"),
         ('workflow = "fancy"\n', "workflow", "'six-step' or 'plain' (got 'fancy')"),
-        ('provider = "openai"\n', "provider", "must be scripted, anthropic or replay:DIR"),
+        (
+            'provider = "mistral"\n',
+            "provider",
+            "must be scripted, anthropic, openai, google or replay:DIR",
+        ),
+        ('base_url = "localhost:11434"\n', "base_url", "must be an http:// or https:// address"),
         ('[approval]\npolicy = "never"\n', "approval.policy", "'ask' or 'yes'"),
         (
             "[monologue]\nmin_buffer = 5\nmax_buffer = 2\n",
@@ -318,10 +323,10 @@ def test_a_timeout_flag_must_be_a_finite_positive_number(tmp_path: Path, value: 
 
 def test_a_bad_provider_variable_is_named_once(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:
-        load_config(environ={"AGENTUI_PROVIDER": "openai"}, path=tmp_path / "none.toml")
+        load_config(environ={"AGENTUI_PROVIDER": "mistral"}, path=tmp_path / "none.toml")
     assert str(caught.value) == (
         "environment variable AGENTUI_PROVIDER: provider: "
-        "must be scripted, anthropic or replay:DIR (got 'openai')"
+        "must be scripted, anthropic, openai, google or replay:DIR (got 'mistral')"
     )
 
 
@@ -394,6 +399,54 @@ def test_show_resolves_the_provider_from_the_key(tmp_path: Path) -> None:
     loaded = load_config(environ={}, path=tmp_path / "none.toml")
     offline = format_settings(loaded, environ={})
     online = format_settings(loaded, environ={"ANTHROPIC_API_KEY": "sk-test-never-shown"})
-    assert 'provider = "scripted"' in offline and "no ANTHROPIC_API_KEY" in offline
+    assert 'provider = "scripted"' in offline and "(no API key)" in offline
     assert 'provider = "anthropic"' in online and "ANTHROPIC_API_KEY is set" in online
     assert "sk-test-never-shown" not in online
+
+
+@pytest.mark.parametrize(
+    ("environ", "provider", "why"),
+    [
+        ({"OPENAI_API_KEY": "sk-open-1"}, "openai", "OPENAI_API_KEY is set"),
+        ({"GOOGLE_API_KEY": "AIza-goo-2"}, "google", "GOOGLE_API_KEY is set"),
+        (
+            {"GEMINI_API_KEY": "AIza-gem-3", "OPENAI_API_KEY": "sk-open-4"},
+            "openai",
+            "OPENAI_API_KEY is set",
+        ),
+        (
+            {"GEMINI_API_KEY": "AIza-5", "OPENAI_API_KEY": "sk-6", "ANTHROPIC_API_KEY": "sk-ant-7"},
+            "anthropic",
+            "ANTHROPIC_API_KEY is set",
+        ),
+    ],
+)
+def test_show_lists_every_key_as_set_or_not_and_never_its_value(
+    tmp_path: Path, environ: dict[str, str], provider: str, why: str
+) -> None:
+    shown = format_settings(load_config(environ={}, path=tmp_path / "none.toml"), environ)
+
+    assert f'provider = "{provider}"' in shown and why in shown
+    for variable in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        state = "set" if variable in environ else "not set"
+        assert f"#   {variable}: {state} (" in shown
+    assert not [value for value in environ.values() if value in shown]
+
+
+def test_base_url_comes_from_the_file_a_variable_or_a_flag(tmp_path: Path) -> None:
+    path = _file(tmp_path, 'base_url = "http://localhost:11434/v1"\n')
+    from_file = load_config(environ={}, path=path)
+    from_env = load_config(environ={"AGENTUI_BASE_URL": "http://127.0.0.1:8000/v1"}, path=path)
+    from_flag = load_config(
+        {"base_url": Flag("--base-url", "https://openrouter.ai/api/v1")},
+        environ={"AGENTUI_BASE_URL": "http://127.0.0.1:8000/v1"},
+        path=path,
+    )
+
+    assert (from_file.config.base_url, from_file.source("base_url")) == (
+        "http://localhost:11434/v1",
+        "file",
+    )
+    assert from_env.source("base_url") == "env AGENTUI_BASE_URL"
+    assert from_flag.config.base_url == "https://openrouter.ai/api/v1"
+    assert from_flag.source("base_url") == "flag --base-url"

@@ -164,7 +164,8 @@ async def test_without_a_key_the_offline_model_runs_with_a_notice(tmp_path: Path
     )
 
     assert code == 0, stderr
-    assert "ANTHROPIC_API_KEY is not set: running on the offline scripted model" in stderr
+    assert "no API key is set (ANTHROPIC_API_KEY, OPENAI_API_KEY" in stderr
+    assert "running on the offline scripted model" in stderr
     (request, *_) = [e for e in events(stdout) if e["type"] == "llm:request"]
     assert request["model"] == "scripted-1"
 

@@ -553,9 +553,9 @@ def test_a_bad_environment_variable_is_named(tmp_path: Path) -> None:
         ),
         (
             [],
-            {"AGENTUI_PROVIDER": "openai"},
+            {"AGENTUI_PROVIDER": "mistral"},
             "agentui: environment variable AGENTUI_PROVIDER: provider: "
-            "must be scripted, anthropic or replay:DIR (got 'openai')",
+            "must be scripted, anthropic, openai, google or replay:DIR (got 'mistral')",
         ),
     ],
 )
