@@ -80,5 +80,20 @@ DEFAULT_PRICES = PriceTable(
         "claude-haiku-5-5": _price(0.10, 0.50, 0.125, 0.01),
         "claude-sonnet-5-5": _price(2.00, 10.00, 2.50, 0.10),
         "claude-opus-5-5": _price(4.00, 20.00, 5.00, 0.20),
+        # Gemini (Google's list prices, November 2026; the text tier, prompts up to 200k tokens).
+        # Gemini bills thinking as output and reports no cache writes (cache_write = input).
+        # The 3.6-3.8 Flash prices are half price until 2026-12-31 ($1.50 / $7.50 / $0.15
+        # from 2027-01-01): change them here or in a config's [prices] then.
+        "gemini-3.8-flash": _price(0.75, 3.75, 0.75, 0.075),
+        "gemini-3.7-flash": _price(0.75, 3.75, 0.75, 0.075),
+        "gemini-3.6-flash": _price(0.75, 3.75, 0.75, 0.075),
+        "gemini-3.5-flash": _price(1.50, 9.00, 1.50, 0.15),
+        "gemini-3.5-flash-lite": _price(0.30, 2.50, 0.30, 0.03),
+        "gemini-3.1-flash-lite": _price(0.25, 1.50, 0.25, 0.025),
+        "gemini-3.1-pro-preview": _price(2.00, 12.00, 2.00, 0.20),
+        "gemini-3-flash-preview": _price(0.50, 3.00, 0.50, 0.05),
+        "gemini-2.5-pro": _price(1.25, 10.00, 1.25, 0.125),
+        "gemini-2.5-flash": _price(0.30, 2.50, 0.30, 0.03),
+        "gemini-2.5-flash-lite": _price(0.10, 0.40, 0.10, 0.01),
     }
 )
