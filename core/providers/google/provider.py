@@ -1,0 +1,117 @@
+"""Gemini through the official google-genai SDK (`client.aio.models.generate_content_stream`).
+
+`stream()` is an async generator around the SDK's stream: closing it early (the loop does on
+cancel, delete and pause) closes the HTTP response at once. It `holds_connection`, so a pause
+closes the stream and the loop sends the request again on resume.
+
+The SDK retries nothing here: its retries are turned off (one attempt), so the loop's policy
+(`llm_retries`, backoff) is the only one, before the first byte as after it (see errors.py).
+The SDK's own resumption of a long answer from a continuation token, which picks the answer up
+where it stopped rather than asking again, is left on.
+
+The HTTP client is an httpx2 client of ours (the SDK would otherwise pick aiohttp when it is
+installed): its failures are the ones errors.py maps, and `aclose` closes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import anyio
+import httpx2
+from google import genai
+from google.genai import types
+
+from ...errors import AgentUIError, ProviderError
+from ..base import ProviderRequest, StreamEvent
+from .defaults import (
+    DEFAULT_MODEL,
+    DEFAULT_TIMEOUT_S,
+    GEMINI_BASE_URL,
+    KEY_VARIABLES,
+    resolve_model,
+)
+from .defaults import base_url as base_url_from_environment
+from .errors import provider_error
+from .request import api_contents, generation_config
+from .stream import StreamTranslator
+
+
+class GoogleProvider:
+    name = "google"
+    holds_connection = True  # a paused stream is closed, not held: see base.Provider
+
+    def __init__(
+        self,
+        *,
+        model: str = DEFAULT_MODEL,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        thinking_budget: int | None = None,
+    ) -> None:
+        """Give `api_key` (from GEMINI_API_KEY or GOOGLE_API_KEY) and `base_url` for another
+        endpoint (else GOOGLE_GEMINI_BASE_URL, else Google's). `thinking_budget` None or 0
+        leaves thinking as the model does it, its thoughts unshown."""
+        if not api_key:
+            raise AgentUIError(
+                f"{' or '.join(reversed(KEY_VARIABLES))} is not set: export it to run on "
+                "Gemini, or use --provider scripted for the offline model"
+            )
+        if thinking_budget is not None and thinking_budget < 0:
+            raise AgentUIError(f"the thinking budget cannot be negative, not {thinking_budget}")
+        self.model = resolve_model(model)
+        self.thinking_budget = thinking_budget or None
+        self.timeout_s = timeout_s
+        self.base_url = (base_url or base_url_from_environment() or GEMINI_BASE_URL).rstrip("/")
+        self._http = httpx2.AsyncClient()
+        self._client = genai.Client(
+            vertexai=False,  # the Gemini API with a key, whatever GOOGLE_GENAI_USE_VERTEXAI says
+            api_key=api_key,
+            http_options=types.HttpOptions(
+                base_url=self.base_url,
+                timeout=max(1, round(timeout_s * 1000)),  # milliseconds, for every read
+                retry_options=types.HttpRetryOptions(attempts=1),
+                httpx_async_client=self._http,
+            ),
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP clients. The Runtime given this provider calls it at shutdown."""
+        await self._http.aclose()
+        self._client.close()  # the SDK's synchronous client, unused but open
+
+    def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        return self._stream(request)
+
+    async def _stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
+        config = generation_config(request, thinking_budget=self.thinking_budget)
+        contents = api_contents(request.messages)
+        translator = StreamTranslator()
+        try:
+            chunks = await self._client.aio.models.generate_content_stream(
+                model=request.model, contents=contents, config=config
+            )
+            try:
+                async for chunk in chunks:
+                    for event in translator.feed(chunk):
+                        yield event
+            finally:
+                # Closing while being cancelled must not itself be cancelled half-way: the
+                # server would not see the disconnect until the socket is collected.
+                with anyio.CancelScope(shield=True):
+                    await chunks.aclose()
+        except ProviderError:
+            raise
+        except Exception as exc:
+            error = provider_error(
+                exc,
+                model=request.model,
+                base_url=self.base_url,
+                timeout_s=self.timeout_s,
+                mid_stream=translator.received,
+            )
+            if error is None:
+                raise
+            raise error from exc
+        yield translator.end()

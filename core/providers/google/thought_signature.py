@@ -1,0 +1,33 @@
+"""Gemini's thought signatures as they live in our conversation.
+
+Gemini signs the part that follows its reasoning (a function call, a text, a thought) with an
+opaque `thoughtSignature`; the part must go back with it or a later request is refused (for
+function calls, Gemini 3 checks). Our conversation has no field for a signature on a tool call
+or a text, so a signature travels as an empty signed ThinkingBlock right after the block whose
+part carried it: the stream translator writes it there and the request mapping puts it back on
+that part.
+
+Signatures are kept as text marked as Gemini's, so a signature of another provider (Claude
+signs its thinking too) is never sent to Gemini, which would refuse it.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+PREFIX = "gemini:"
+
+
+def to_text(signature: bytes) -> str:
+    return PREFIX + base64.urlsafe_b64encode(signature).decode("ascii")
+
+
+def from_text(text: str | None) -> bytes | None:
+    """The signature's bytes, or None when `text` is not a signature Gemini made."""
+    if not text or not text.startswith(PREFIX):
+        return None
+    try:
+        return base64.urlsafe_b64decode(text[len(PREFIX) :])
+    except (binascii.Error, ValueError):
+        return None
