@@ -7,6 +7,7 @@ no cost (None), never a guessed one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from .usage import Usage
 
 PER_TOKEN = 1 / 1_000_000
+# A dated id: Claude's `-20250929`, OpenAI's `-2025-04-16`.
+_DATE_SUFFIX = re.compile(r"-(?:\d{8}|\d{4}-\d{2}-\d{2})$")
 
 
 class ModelPrice(BaseModel):
@@ -52,12 +55,13 @@ class PriceTable(BaseModel):
         return cls(models={**base.models, **own.models})
 
     def price_for(self, model: str) -> ModelPrice | None:
-        """The model's price; a dated id (`claude-sonnet-4-5-20250929`) uses its base id's."""
+        """The model's price; a dated id (`claude-sonnet-4-5-20250929`, `gpt-4.1-2025-04-14`)
+        uses its base id's. Any other suffix is another model (`gpt-5.4-pro` is not priced
+        as `gpt-5.4`): unpriced unless the table has it."""
         price = self.models.get(model)
         if price is not None:
             return price
-        bases = [m for m in self.models if model.startswith(m + "-")]
-        return self.models[max(bases, key=len)] if bases else None
+        return self.models.get(_DATE_SUFFIX.sub("", model))
 
     def cost(self, model: str, usage: Usage) -> float | None:
         price = self.price_for(model)
@@ -95,5 +99,24 @@ DEFAULT_PRICES = PriceTable(
         "gemini-2.5-pro": _price(1.25, 10.00, 1.25, 0.125),
         "gemini-2.5-flash": _price(0.30, 2.50, 0.30, 0.03),
         "gemini-2.5-flash-lite": _price(0.10, 0.40, 0.10, 0.01),
+        # OpenAI (list prices, mid 2026; GPT-5.5 and 5.4 for prompts up to 272k tokens).
+        # OpenAI charges nothing for writing its prompt cache (cache_write = input, never
+        # reported) and reads it at the cached-input price. Models behind a local server are
+        # not here: they show tokens without a cost.
+        "gpt-5.5": _price(5.00, 30.00, 5.00, 0.50),
+        "gpt-5.4": _price(2.50, 15.00, 2.50, 0.25),
+        "gpt-5.4-mini": _price(0.75, 4.50, 0.75, 0.075),
+        "gpt-5.4-nano": _price(0.20, 1.25, 0.20, 0.02),
+        "gpt-5.1": _price(1.25, 10.00, 1.25, 0.125),
+        "gpt-5": _price(1.25, 10.00, 1.25, 0.125),
+        "gpt-5-mini": _price(0.25, 2.00, 0.25, 0.025),
+        "gpt-5-nano": _price(0.05, 0.40, 0.05, 0.005),
+        "gpt-4.1": _price(2.00, 8.00, 2.00, 0.50),
+        "gpt-4.1-mini": _price(0.40, 1.60, 0.40, 0.10),
+        "gpt-4.1-nano": _price(0.10, 0.40, 0.10, 0.025),
+        "gpt-4o": _price(2.50, 10.00, 2.50, 1.25),
+        "gpt-4o-mini": _price(0.15, 0.60, 0.15, 0.075),
+        "o3": _price(2.00, 8.00, 2.00, 0.50),
+        "o4-mini": _price(1.10, 4.40, 1.10, 0.275),
     }
 )

@@ -43,6 +43,22 @@ def test_a_dated_model_id_uses_its_base_price() -> None:
     assert DEFAULT_PRICES.cost("claude-sonnet-4-5-20250929", USAGE) == DEFAULT_PRICES.cost(
         "claude-sonnet-4-5", USAGE
     )
+    assert DEFAULT_PRICES.cost("gpt-4.1-2025-04-14", USAGE) == DEFAULT_PRICES.cost("gpt-4.1", USAGE)
+
+
+@pytest.mark.parametrize(
+    "model", ["gpt-5.4-pro", "gpt-5-codex", "gpt-4o-audio-preview", "qwen3:8b", "llama3.1"]
+)
+def test_another_suffix_is_another_model_and_has_no_cost(model: str) -> None:
+    """Not its prefix's price: gpt-5.4-pro costs twelve times what gpt-5.4 does."""
+    assert DEFAULT_PRICES.cost(model, USAGE) is None
+
+
+def test_openai_cached_input_is_priced_as_a_cache_read() -> None:
+    usage = Usage(
+        input_tokens=1_000_000, output_tokens=1_000_000, cache_read_input_tokens=1_000_000
+    )
+    assert DEFAULT_PRICES.cost("gpt-5.4", usage) == pytest.approx(2.50 + 15.00 + 0.25)
 
 
 def test_a_table_from_plain_data_overrides_the_defaults() -> None:
