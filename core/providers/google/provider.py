@@ -15,6 +15,7 @@ installed): its failures are the ones errors.py maps, and `aclose` closes it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import anyio
@@ -35,6 +36,17 @@ from .defaults import base_url as base_url_from_environment
 from .errors import provider_error
 from .request import api_contents, generation_config
 from .stream import StreamTranslator
+
+
+class _ChunkTextWarning(logging.Filter):
+    """The SDK parses each chunk's text as JSON when the answer has a schema, and warns (on
+    stderr, once) when a chunk also holds a function call; we read the parts ourselves."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "non-text parts in the response" not in record.getMessage()
+
+
+logging.getLogger("google_genai.types").addFilter(_ChunkTextWarning())
 
 
 class GoogleProvider:
