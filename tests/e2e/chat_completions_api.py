@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .stub_server import Reply, Sse, Step, json_reply
+from .stub_server import Reply, SeenRequest, Sse, Step, json_reply, minimal_instance, sse_reply
 
 MODEL = "gpt-5.4"
 
@@ -109,10 +109,14 @@ def completion(
 
 
 def stream_error(
-    message: str = "The server had an error", error_type: str = "server_error"
+    message: str = "The server had an error",
+    error_type: str = "server_error",
+    *,
+    code: int | None = None,
 ) -> Chunk:
-    """The error object a server sends in place of a chunk when a stream fails after it began."""
-    return Chunk("", {"error": {"message": message, "type": error_type, "code": None}})
+    """The error object a server sends in place of a chunk when a stream fails after it began
+    (vLLM puts the HTTP status it would have answered in `code`)."""
+    return Chunk("", {"error": {"message": message, "type": error_type, "code": code}})
 
 
 def error_reply(
@@ -123,3 +127,22 @@ def error_reply(
 ) -> Reply:
     body = {"error": {"message": message, "type": error_type, "param": None, "code": None}}
     return json_reply(status, body, {"x-request-id": f"req_stub_{status}", **(headers or {})})
+
+
+@dataclass
+class MinimalChatModel:
+    """Answers a request that declares `response_format` json_schema with the smallest valid
+    instance of its schema, and anything else with a short plain text (independent of ours)."""
+
+    plain_text: str = "Done."
+
+    def answer(self, body: dict[str, Any]) -> str:
+        declared = body.get("response_format") or {}
+        if declared.get("type") == "json_schema":
+            return json.dumps(minimal_instance(declared["json_schema"]["schema"]))
+        return self.plain_text
+
+    def __call__(self, request: SeenRequest) -> Reply:
+        answer = self.answer(request.json())
+        middle = len(answer) // 2
+        return sse_reply(completion(content(answer[:middle], answer[middle:])))

@@ -20,6 +20,11 @@ _RETRYABLE_CLIENT_CODES = {408, 409, 429}
 
 
 def _detail(exc: openai.APIError) -> str:
+    """The server's own words: the error object's message, else the SDK's."""
+    body = exc.body
+    message = body.get("message") if isinstance(body, dict) else None
+    if isinstance(message, str) and message.strip():
+        return message.strip()
     return exc.message or type(exc).__name__
 
 

@@ -125,7 +125,8 @@ class OpenAIProvider:
             try:
                 return await self._client.chat.completions.create(**params)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-                relaxed = self.dialect.relaxed_for(exc.message)
+                # The parameter it names (OpenAI's `param`), or failing that its words.
+                relaxed = self.dialect.relaxed_for(f"{exc.param or ''} {exc.message}")
                 if relaxed is None:
                     raise self._failed(exc, request) from exc
                 log.info("%s refused a feature; asking again without it: %s", self.base_url, exc)
