@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
+from dataclasses import replace
 from typing import Any
 
 import anyio
@@ -91,7 +92,8 @@ class Runtime:
         settings are fixed for the runtime's life."""
         if workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
-        self.provider = provider
+        self.provider = provider  # new root agents' (see set_provider)
+        self._providers = [provider]  # every one it was given, closed at shutdown
         self.prices = prices if prices is not None else DEFAULT_PRICES
         self.tools = tools if tools is not None else ToolRegistry([ASK_USER])
         self.hooks = hooks if hooks is not None else HookManager()
@@ -149,13 +151,25 @@ class Runtime:
             return await group.__aexit__(*(exc_info or (None, None, None)))
         finally:
             self._bus.close()
-            with anyio.CancelScope(shield=True):  # a cancelled exit still closes the client
-                await self.provider.aclose()
+            with anyio.CancelScope(shield=True):  # a cancelled exit still closes the clients
+                for provider in self._providers:
+                    await provider.aclose()
 
     @property
     def closing(self) -> bool:
         """The runtime is shutting down: its agents are being stopped for that, not by anyone."""
         return self._closing
+
+    def set_provider(self, provider: Provider) -> None:
+        """Run root agents started from now on with `provider` (and its model). Agents that
+        exist keep theirs, for their continued runs and the subagents they start; the runtime
+        closes every provider it was given when it shuts down."""
+        if provider is self.provider:
+            return
+        self.provider = provider
+        if all(provider is not known for known in self._providers):
+            self._providers.append(provider)
+        self._shared = replace(self._shared, provider=provider)
 
     def run_service(self, service: Callable[[], Awaitable[None]], *, name: str) -> None:
         """Run a long-lived helper (narrator, session writer) in this runtime's task group.
@@ -276,7 +290,9 @@ class Runtime:
             created_at=self.clock.now(),
         )
         self._tree.add(node)
-        run = self._runs[agent_id] = AgentRun(node, self._shared)
+        # A subagent runs where its parent does, whatever root agents run on now.
+        shared = self._runs[parent_id].shared if parent_id is not None else self._shared
+        run = self._runs[agent_id] = AgentRun(node, shared)
         if chosen is not None:
             run.use_profile(chosen, tools, self._model_for(chosen))
         run.driver, run.cue = driver, cue
