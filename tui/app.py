@@ -62,6 +62,8 @@ if TYPE_CHECKING:
     from agentui.core.events import Subscription
     from agentui.core.runtime import Runtime
 
+    from .provider_switch import ProviderSwitch
+
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
 INTERRUPT_WINDOW_S = 3.0
@@ -99,6 +101,7 @@ class AgentUIApp(App[int]):
         remember_theme: bool = True,
         theme: str | None = None,
         provider_label: tuple[str, str] = ("", ""),
+        provider_switch: ProviderSwitch | None = None,
     ) -> None:
         super().__init__()
         paste_escapes.install()  # a pasted escape sequence stays text (Textual reads it as keys)
@@ -115,6 +118,7 @@ class AgentUIApp(App[int]):
         self.notice = notice
         # The status bar's provider and model until the runtime (which has them) has started.
         self._provider_label = provider_label
+        self._provider_switch = provider_switch  # the palette's "Switch provider/model…"
         # The narrator is on by default; MonologueConfig(enabled=False) turns it off.
         self.monologue_config = monologue if monologue is not None else MonologueConfig()
         self.monologue_enabled = self.monologue_config.enabled
@@ -688,6 +692,30 @@ class AgentUIApp(App[int]):
                 # The footer's word first, so "All agents" finds what the footer calls so.
                 title = f"{key.label}: {key.description}"
                 yield SystemCommand(title, f"key: {display_key(key.key)}", self._runner(key.action))
+        if self._provider_switch is not None and self.runtime_started:
+            yield SystemCommand(
+                "Switch provider/model…", "for the next task", self._open_provider_switch
+            )
+
+    def _open_provider_switch(self) -> None:
+        from .provider_switch import provider_palette
+
+        assert self._provider_switch is not None
+        palette = provider_palette(self._provider_switch, self._open_overlay, self._switch_to)
+        self._open_overlay(palette)
+
+    def _switch_to(self, name: str, model: str) -> None:
+        """New root agents run on `name` `model`; running agents keep theirs."""
+        assert self._provider_switch is not None and self.runtime is not None
+        try:
+            provider = self._provider_switch.build(name, model)
+        except AgentUIError as exc:
+            self.notify(str(exc), title="Cannot switch", severity="error", timeout=10)
+            return
+        self.runtime.set_provider(provider)
+        self.notice = "switched: new tasks run on it"
+        self._refresh_status()
+        self.notify(f"New tasks run on {name} {model}.", title="Provider switched")
 
     def _runner(self, action: str) -> Callable[[], object]:
         return lambda: self.run_action(action)
