@@ -431,6 +431,9 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
         "provider_label": (provider.name, provider.model),
     }
+    from .provider_switch import ProviderSwitch  # the palette's "Switch provider/model…"
+
+    options["provider_switch"] = ProviderSwitch(assembly)
     if plan is not None:
         options["state"] = plan.state
     _add_theme(options, AgentUIApp, assembly.loaded)

@@ -13,6 +13,8 @@ OPENAI_BASE_URL = "https://api.openai.com/v1"
 
 DEFAULT_MODEL = "gpt-5.4"
 DEFAULT_NARRATOR_MODEL = "gpt-5.4-nano"  # the narrator writes short summaries: cheap and fast
+# What the palette offers on OpenAI's API (any other id can be typed there, or given as --model).
+KNOWN_MODELS = ("gpt-5.4", "gpt-5.5", "gpt-5.4-mini", "gpt-5.4-nano")
 
 DEFAULT_TIMEOUT_S = 600.0  # the longest wait for the server's next bytes; the SDK's own default
 CONNECT_TIMEOUT_S = 5.0

@@ -1,0 +1,154 @@
+"""The palette's "Switch provider/model…": which providers it offers, and a switch driven as a
+person does it (the next task runs on the new choice). No request leaves the machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.command import CommandList, CommandPalette
+from textual.pilot import Pilot
+
+from agentui.core.config import load_config
+from agentui.core.providers.openai.provider import OpenAIProvider
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.tui.app import AgentUIApp
+from agentui.tui.assemble import Assembly, RunOptions, settle
+from agentui.tui.provider_switch import TITLE, ProviderSwitch
+
+from .helpers import make_app, runtime_of
+from .helpers import settle as settle_app
+
+pytestmark = pytest.mark.anyio
+
+SECRET = "sk-test-switch-SECRET"
+
+
+def assembly_for(tmp_path: Path, environ: dict[str, str], config: str = "") -> Assembly:
+    path = tmp_path / "config.toml"
+    path.write_text(config)
+    return settle(load_config(environ={}, path=path), RunOptions(), environ)
+
+
+def switch_for(tmp_path: Path, environ: dict[str, str], config: str = "") -> ProviderSwitch:
+    return ProviderSwitch(assembly_for(tmp_path, environ, config), environ)
+
+
+@pytest.mark.parametrize(
+    ("environ", "config", "offered"),
+    [
+        ({}, "", ["scripted"]),
+        ({"OPENAI_API_KEY": SECRET}, "", ["openai", "scripted"]),
+        (
+            {"ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o", "GEMINI_API_KEY": "g"},
+            "",
+            ["anthropic", "openai", "google", "scripted"],
+        ),
+        (
+            {},
+            'provider = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\n',
+            ["openai", "scripted"],
+        ),
+        ({"OPENAI_BASE_URL": "http://127.0.0.1:8000/v1"}, "", ["openai", "scripted"]),
+    ],
+    ids=["no key", "openai key", "every key", "a local server in the config", "OPENAI_BASE_URL"],
+)
+def test_the_providers_offered_are_those_that_can_run_now(
+    tmp_path: Path, environ: dict[str, str], config: str, offered: list[str]
+) -> None:
+    assert [o.name for o in switch_for(tmp_path, environ, config).options()] == offered
+
+
+def test_each_provider_offers_its_models_the_current_one_first(tmp_path: Path) -> None:
+    config = 'provider = "openai"\nmodel = "gpt-5.5"\n'
+    options = {
+        o.name: o
+        for o in switch_for(
+            tmp_path, {"OPENAI_API_KEY": "o", "ANTHROPIC_API_KEY": "a"}, config
+        ).options()
+    }
+    assert options["openai"].models[:2] == ("gpt-5.5", "gpt-5.4")
+    assert options["openai"].why == "OPENAI_API_KEY is set"
+    assert "claude-sonnet-4-6" in options["anthropic"].models
+    local = switch_for(
+        tmp_path,
+        {},
+        'provider = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\nmodel = "qwen3:8b"\n',
+    ).options()[0]
+    assert (local.why, local.models) == ("the server at http://127.0.0.1:11434/v1", ("qwen3:8b",))
+
+
+def test_the_base_url_setting_stays_with_the_provider_it_was_set_for(tmp_path: Path) -> None:
+    switch = switch_for(
+        tmp_path,
+        {"OPENAI_API_KEY": SECRET},
+        'provider = "openai"\nbase_url = "http://127.0.0.1:11434/v1"\n',
+    )
+    local = switch.build("openai", "llama3.1")
+    assert isinstance(local, OpenAIProvider) and local.base_url == "http://127.0.0.1:11434/v1"
+    assert switch.build("scripted", "scripted-9").model == "scripted-9"
+
+
+async def choose(pilot: Pilot[int], typed: str) -> list[str]:
+    """Type into the open palette once its list has filled in; what it offered; then enter."""
+    app = pilot.app
+    assert isinstance(app.screen, CommandPalette)
+    await pilot.press(*typed)
+    commands = app.screen.query_one(CommandList)
+    for _ in range(100):  # the palette fills in from a worker: a few turns of the loop
+        await pilot.pause()
+        if commands.option_count:
+            break
+    offered = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+    await pilot.press("enter")
+    for _ in range(20):
+        await pilot.pause()
+    return offered
+
+
+async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_path: Path) -> None:
+    app = make_app(provider_switch=switch_for(tmp_path, {"OPENAI_API_KEY": SECRET}))
+    async with app.run_test() as pilot:
+        runtime = await runtime_of(pilot)
+        first = runtime.provider
+        titles = {command.title for command in app.get_system_commands(app.screen)}
+        assert TITLE in titles
+
+        app.action_command_palette()
+        await choose(pilot, "Switch provider")
+        providers = await choose(pilot, "scripted")
+        assert providers[0].startswith("scripted")
+        models = await choose(pilot, "scripted-2")
+        assert models[-1].startswith("use 'scripted-2'"), "any id can be typed"
+
+        chosen = runtime.provider
+        assert isinstance(chosen, ScriptedProvider) and chosen is not first
+        assert chosen.model == "scripted-2"
+        assert "scripted-2" in str(app.status_view.render())
+        app.prompt_view.focus()
+        await pilot.press(*"A new task", "enter")
+        await settle_app(pilot, lambda: bool(chosen.requests))  # the demo then asks a question
+        assert [r.model for r in chosen.requests][:1] == ["scripted-2"]
+        assert not getattr(first, "requests", None), "the first provider was not asked"
+
+        app.action_command_palette()
+        await choose(pilot, "Switch provider")
+        await choose(pilot, "openai")
+        await choose(pilot, "gpt-5.4-mini")
+        assert isinstance(runtime.provider, OpenAIProvider)
+        assert runtime.provider.model == "gpt-5.4-mini"
+        assert "openai" in str(app.status_view.render())
+        assert isinstance(app, AgentUIApp) and app.is_running
+
+
+async def test_a_provider_that_cannot_start_says_why_and_nothing_changes(tmp_path: Path) -> None:
+    assembly = assembly_for(tmp_path, {"OPENAI_API_KEY": SECRET})
+    app = make_app(provider_switch=ProviderSwitch(assembly, {}))  # the key went away since
+    async with app.run_test() as pilot:
+        runtime = await runtime_of(pilot)
+        before = runtime.provider
+        app._switch_to("openai", "gpt-5.4")
+        await pilot.pause()
+        assert runtime.provider is before
+        (toast,) = [n for n in app._notifications if n.title == "Cannot switch"]
+        assert "OPENAI_API_KEY is not set" in toast.message
