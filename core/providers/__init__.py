@@ -1,1 +1,2 @@
-"""Model backends behind one protocol: the offline scripted model and Claude."""
+"""Model backends behind one protocol: the offline scripted model, Claude, OpenAI and
+OpenAI-compatible servers, and Gemini."""
