@@ -8,7 +8,7 @@ import pytest
 from agentui.core.config import Config
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.anthropic.defaults import MODEL_ALIASES, resolve_model
-from agentui.core.providers.factory import KEY_VARIABLE, make_provider
+from agentui.core.providers.factory import make_provider
 
 ALIASES = [*MODEL_ALIASES, *(alias.upper() for alias in MODEL_ALIASES), " Sonnet "]
 
@@ -16,7 +16,7 @@ ALIASES = [*MODEL_ALIASES, *(alias.upper() for alias in MODEL_ALIASES), " Sonnet
 @pytest.mark.anyio
 @pytest.mark.parametrize("alias", ALIASES)
 async def test_the_monologue_and_the_agents_resolve_every_alias_the_same(alias: str) -> None:
-    agents = make_provider("anthropic", model=alias, environ={KEY_VARIABLE: "sk-test"})
+    agents = make_provider("anthropic", model=alias, environ={"ANTHROPIC_API_KEY": "sk-test"})
     try:
         agents_model = agents.model
     finally:
