@@ -117,9 +117,10 @@ class SceneFile(BaseModel):
             raise ValueError(f"characters named more than once: {', '.join(doubled)}")
         reserved = sorted(n for n in names if n.lower() in RESERVED_NAMES)
         if reserved:
+            roles = sorted(RESERVED_NAMES)
             raise ValueError(
                 f"{', '.join(reserved)}: a character cannot be called "
-                f"{' or '.join(sorted(RESERVED_NAMES))} (the scene's own roles)"
+                f"{', '.join(roles[:-1])} or {roles[-1]} (the scene's own roles)"
             )
         if not any(c.active for c in self.characters):
             raise ValueError("no character is active: at least one must be in the scene")

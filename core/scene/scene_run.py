@@ -17,10 +17,12 @@ from __future__ import annotations
 from ..agent_run import AgentRun
 from ..events import SceneStarted
 from ..runtime import Runtime
+from ..state import RunState
+from ..tree import AgentStatus
 from .record import SceneRequest
 from .round_prompts import next_round_question, round_task
 from .rounds import RoundRunner
-from .scene_loading import LoadedScene
+from .scene_loading import LoadedScene, resolve_scene
 from .scene_state import SceneState
 from .scene_text import scene_text
 from .services import EnvelopeServices
@@ -97,6 +99,28 @@ def start_scene(
     driver = SceneDriver(runtime, scene, services, previous=previous)
     name = _root_name(scene) + ("-resumed" if previous is not None else "")
     return runtime.start(scene.file.title, name=name, driver=driver)
+
+
+def unfinished_scene(state: RunState) -> SceneState | None:
+    """The scene a resumed session left unfinished: its newest scene, unless the person ended
+    it (its root completed) or deleted it."""
+    if not state.scenes:
+        return None
+    root_id, scene = next(reversed(state.scenes.items()))
+    root = state.agents.get(root_id)
+    if root is None or root.status in (AgentStatus.COMPLETED, AgentStatus.DELETED):
+        return None
+    return scene
+
+
+def continue_scene(
+    runtime: Runtime, previous: SceneState, *, settings: SceneSettings | None = None
+) -> str:
+    """Start a new root that goes on with `previous` (from a resumed session's events), its
+    profiles looked up again in the runtime's catalog; its id. SceneFileError if a profile it
+    names is gone."""
+    scene = resolve_scene(previous.file, previous.source, runtime.profiles)
+    return start_scene(runtime, scene, settings=settings, previous=previous)
 
 
 def _root_name(scene: LoadedScene) -> str:

@@ -1,4 +1,5 @@
-"""A session as Markdown (to read) or JSON (to process): the tree, every transcript, the monologue.
+"""A session as Markdown (to read) or JSON (to process): the tree, every transcript, the monologue;
+or (`rounds`) the per-round timeline of the directed scenes it played.
 
 Both come from the same fold (fold.py). Markdown keeps each agent's own text verbatim (it is
 usually Markdown already); thinking, tool results and questions are quoted around it. Markdown
@@ -19,15 +20,33 @@ from ..utf8 import encodable
 from .fold import fold_session
 from .reader import SessionLog
 
-ExportFormat = Literal["md", "json"]
-EXPORT_FORMATS: tuple[ExportFormat, ...] = ("md", "json")
+ExportFormat = Literal["md", "json", "rounds"]
+EXPORT_FORMATS: tuple[ExportFormat, ...] = ("md", "json", "rounds")
 JSON_EXPORT_VERSION = 1
 
 
 def export_session(log: SessionLog, fmt: ExportFormat) -> str:
     state = fold_session(log)
-    text = to_markdown(log, state) if fmt == "md" else to_json(log, state)
+    if fmt == "md":
+        text = to_markdown(log, state)
+    elif fmt == "rounds":
+        text = to_rounds(log, state)
+    else:
+        text = to_json(log, state)
     return encodable(text)  # written to a file or a pipe as UTF-8
+
+
+# -- rounds ----------------------------------------------------------------------------------
+
+
+def to_rounds(log: SessionLog, state: RunState) -> str:
+    """The per-round timeline of the session's directed scenes (core/scene/timeline.py)."""
+    from ..scene.timeline import rounds_timeline  # only this format needs the scene modules
+
+    out = [f"# Rounds of session {log.header.id}"]
+    lines = rounds_timeline(state)
+    out += lines if lines else ["", "This session played no scene (agentui --scene NAME)."]
+    return visible_controls("\n".join(out).rstrip("\n") + "\n")
 
 
 # -- JSON ------------------------------------------------------------------------------------
@@ -169,6 +188,8 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
             return [f"**Question ({item.title}):** {item.text}", "", f"**Answer:** {answer}"]
         case "error":
             return [f"**{item.title.capitalize() or 'Error'}:** {item.text}"]
+        case "line":  # a character's turn in a directed scene
+            return [f"**{item.title}:**", "", _quote(item.text)]
         case _:
             return [f"*{item.title.capitalize() or 'Notice'}:* {item.text}"]
 

@@ -11,7 +11,7 @@ from round to round:
 - director, pass 2: whoever is in the scene and has not acted yet acts now;
 - a character: enters or leaves as guided, answers the person or the last speaker, and says
   what it will do (its intentions), with gestures the state heuristics can read;
-- the world agent: the tension of the scene, by round.
+- the world agent: the tension of the scene, a step past the director's.
 
 A director whose schema is not the built-in's shape gets a value filled from its schema.
 """
@@ -62,7 +62,8 @@ def scene_turn(request: ProviderRequest) -> Turn:
         return Turn(text=_character_text(cue))
     if cue.role == "world":
         value: object = {
-            "world_updates": [{"key": "tension", "value": TENSION[cue.round_number % 4]}]
+            # A step past the director's: the round raised the stakes.
+            "world_updates": [{"key": "tension", "value": TENSION[(cue.round_number + 1) % 4]}]
         }
     else:
         schema = request.response_schema or {}

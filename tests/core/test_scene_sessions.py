@@ -1,0 +1,150 @@
+"""A scene in its session: the log is the per-round timeline; a scene cut off mid-round goes on
+from its events after a resume; `export --format rounds` writes the timeline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import pytest
+
+from agentui.core.clock import FrozenClock
+from agentui.core.events import Event, QueryRaised
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.scene.scene_run import continue_scene, unfinished_scene
+from agentui.core.session.export import export_session
+from agentui.core.session.fold import fold_session
+from agentui.core.session.reader import read_session
+from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.resume import plan_resume
+from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.tree import AgentStatus as S
+
+from .scene_helpers import SAFETY_NET_S, harbour, of, play
+
+pytestmark = pytest.mark.anyio
+
+
+def recording(directory: Path, script: Script | None = None) -> RecordingRuntime:
+    """A recording runtime on the scripted model (its scene demo without a script)."""
+    writer = SessionWriter(NewSession(provider="scripted", model="scripted-1", directory=directory))
+    return RecordingRuntime(ScriptedProvider(script), session=writer, clock=FrozenClock())
+
+
+def cut_at(path: Path, seq: int, into: Path) -> Path:
+    """The session file as a crash right after event `seq` was written would leave it."""
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    kept = [lines[0]] + [line for line in lines[1:] if json.loads(line).get("seq", 0) <= seq]
+    into.mkdir(exist_ok=True)
+    crashed = into / path.name
+    crashed.write_text("".join(kept), "utf-8")
+    return crashed
+
+
+async def test_a_scene_cut_off_mid_round_goes_on_from_its_events(tmp_path: Path) -> None:
+    runtime = recording(tmp_path / "sessions")
+    async with runtime:
+        old_root, events = await play(runtime, harbour(), ["Good evening.", "", None])
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(events[-1].seq)
+    path = runtime.session.path
+    assert path is not None
+    # Round 2 (a continuation: Ines comes in) is cut off once its first character has acted.
+    first_turn = next(e for e in of(events, "character:complete") if e.round == 2)
+    crashed = cut_at(path, first_turn.seq, tmp_path / "crashed")
+
+    plan = plan_resume(read_session(crashed))
+    scene = unfinished_scene(plan.state)
+    assert scene is not None and scene.scene_id == old_root
+    progress = scene.round
+    assert progress is not None and progress.number == 2
+    assert progress.acted == [first_turn.name] and progress.entered == ["Ines"]
+    assert [t.name for t in progress.passes[0].remaining()] == [
+        t.name for t in progress.passes[0].turns if t.name != first_turn.name
+    ]
+    assert plan.state.agents[old_root].status is S.CANCELLED
+
+    resumed = RecordingRuntime(
+        ScriptedProvider(),
+        session=SessionWriter(plan.continued_session()),
+        clock=FrozenClock(),
+        last_seq=plan.last_seq,
+        ids=plan.id_source(),
+    )
+    plan.adopt_into(resumed)
+    new_events: list[Event] = []
+    async with resumed:
+        subscription = resumed.subscribe(maxsize=None)
+        root = continue_scene(resumed, scene)
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in subscription:
+                new_events.append(event)
+                if isinstance(event, QueryRaised):
+                    resumed.answer(event.query_id, None)
+                if event.agent_id == root and getattr(event, "new", "") == "completed":
+                    break
+        names = {n.id: n.name for n in resumed.subtree(root)}
+
+    (started,) = of(new_events, "scene:start")
+    assert (started.continues, names[root]) == (old_root, "harbour-resumed")
+    (round_start,) = of(new_events, "round:start")
+    assert (round_start.round, round_start.request, round_start.resumed) == (
+        2,
+        "continuation",
+        True,
+    )
+    assert of(new_events, "director:start") == [], "pass 1 had answered: it is not asked again"
+    others = [t.name for t in progress.passes[0].turns if t.name != first_turn.name]
+    assert [e.name for e in of(new_events, "character:start")] == others
+    (closed,) = of(new_events, "round:complete")
+    assert closed.acted == [first_turn.name, *others] and closed.entered == ["Ines"]
+
+    # The file now tells the whole story: the continued scene holds both rounds, once each.
+    state = fold_session(read_session(crashed))
+    record = state.scenes[root].record
+    assert [r.number for r in record.rounds] == [1, 2] and all(r.closed for r in record.rounds)
+    assert [m.speaker for m in record.rounds[1].messages] == [first_turn.name, *others]
+    assert unfinished_scene(state) is None, "the person ended it"
+
+
+async def test_the_session_is_the_round_timeline_and_exports_as_rounds(tmp_path: Path) -> None:
+    runtime = recording(tmp_path)
+    async with runtime:
+        root, events = await play(runtime, harbour(), ["Tomas, sell me a fish.", "", None])
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(events[-1].seq)
+    assert runtime.session.path is not None
+    log = read_session(runtime.session.path)
+    state = fold_session(log)
+    scene = state.scenes[root]
+    assert [p.number for p in scene.rounds] == [1, 2]
+    assert scene.rounds[0].events[0].type == "round:start"
+    assert scene.rounds[0].events[-1].type == "round:complete"
+
+    text = export_session(log, "rounds")
+    assert text.startswith(
+        f"# Rounds of session {log.header.id}\n\n## Scene: Harbour (harbour.toml)"
+    )
+    assert "### Round 1 · you: Tomas, sell me a fish." in text
+    assert "### Round 2 · the scene went on" in text
+    assert "- **director, pass 1** (round-1.director): 1. Tomas: " in text
+    assert "- **director, pass 2** (round-1.director-2): 1. Mara: " in text
+    assert "- **Tomas** (round-1.Tomas): " in text
+    assert "- **Ines enters**: " in text
+    assert "- **round 1**: closed; acted: Tomas, Mara" in text
+    assert "- **running summary**:\n  > Round 1: The person: Tomas, sell me a fish" in text
+    assert "### State at the end\n\n- world: weather: fog; tension: " in text
+    assert "- Ines (in the scene): location " in text
+    assert export_session(log, "rounds").count("### Round ") == 2
+
+
+async def test_a_session_without_a_scene_says_so(tmp_path: Path) -> None:
+    runtime = recording(tmp_path, Script.for_all(Turn(text="Hi.")))
+    async with runtime:
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.wait(runtime.start("Say hi"))
+    assert runtime.session.path is not None
+    text = export_session(read_session(runtime.session.path), "rounds")
+    assert text.endswith("This session played no scene (agentui --scene NAME).\n")
