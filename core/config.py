@@ -24,6 +24,9 @@ AGENTUI_CONFIG_DIR). Every key is optional:
     json_retries = 2              # an invalid answer goes back with its errors this often
     log_payloads = false          # put each validated payload in its event (debugging)
 
+    [scene]                       # a directed scene's context envelope (core/scene/settings.py)
+    max_context_tokens = 16000
+
     [prices."claude-sonnet-4-6"]  # USD per million tokens; replaces that model's entry
     input = 3.0
     output = 15.0
@@ -57,6 +60,7 @@ from .monologue.config import MonologueConfig
 from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 from .profiles.config import ProfilesConfig
+from .scene.settings import SceneSettings
 from .providers.keys import key_report, provider_by_key
 from .validation import describe_problem, error_location
 
@@ -108,6 +112,7 @@ class Config(BaseModel):
     approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
     monologue: MonologueConfig = Field(default_factory=MonologueConfig)
     profiles: ProfilesConfig = Field(default_factory=ProfilesConfig)
+    scene: SceneSettings = Field(default_factory=SceneSettings)
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
     @field_validator("provider")
@@ -175,6 +180,7 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "approval": ApprovalConfig,
     "monologue": MonologueConfig,
     "profiles": ProfilesConfig,
+    "scene": SceneSettings,
 }
 
 
