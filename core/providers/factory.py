@@ -50,8 +50,8 @@ def make_provider(
 ) -> Provider:
     """The provider `name`; with `record`, wrapped so every exchange is saved in that directory.
 
-    `thinking_budget` applies to Claude (its thinking) and OpenAI (room for reasoning);
-    `timeout_s` and `base_url` to the network providers (None: their defaults).
+    `thinking_budget` applies to Claude and Gemini (their thinking) and OpenAI (room for
+    reasoning); `timeout_s` and `base_url` to the network providers (None: their defaults).
     """
     provider: Provider
     if name == "scripted":
@@ -82,6 +82,7 @@ def make_provider(
             api_key=gemini.api_key(environ),
             base_url=base_url or gemini.base_url(environ),
             timeout_s=timeout_s if timeout_s is not None else gemini.DEFAULT_TIMEOUT_S,
+            thinking_budget=thinking_budget,
         )
     elif name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
         from .record.replay import ReplayProvider
