@@ -319,8 +319,10 @@ async def run_headless(
     stderr: TextIO,
     monologue: MonologueConfig | None = None,
     steers: list[Steer] | None = None,
+    start: Callable[[Runtime], str] | None = None,
 ) -> int:
-    """Run `task` to its end; the exit status is 0 when the root agent completed.
+    """Run `task` to its end; the exit status is 0 when the root agent completed. `start`,
+    when given, starts the root instead (a directed scene: its id), and `task` is unused.
 
     With an enabled `monologue` config the agents are narrated too, and the run waits (at most
     the narrator's timeout) for the closing narratives before it ends.
@@ -355,7 +357,7 @@ async def run_headless(
         for problem in runtime.profiles.problems:  # one line per profile file left out
             stderr.write(f"agentui: warning: profile skipped: {visible_controls(problem)}\n")
         lines = _StdinLines(stdin, steering)
-        root_id = runtime.start(task)
+        root_id = start(runtime) if start is not None else runtime.start(task)
         printer = HeadlessPrinter(
             stdout, stderr, json_output=json_output, root_id=root_id, state=state
         )

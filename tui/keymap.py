@@ -89,6 +89,15 @@ KEYS: tuple[Key, ...] = (
         "Jump to the next agent waiting for you",
         "everywhere",
     ),
+    # A function key: a scene's next round is usually waiting to be typed, and a letter would
+    # go into that box.
+    Key(
+        "f2",
+        "scene_state",
+        "Scene",
+        "Show the directed scene's world and characters as they stand now",
+        "everywhere",
+    ),
     Key(
         "f1",
         "help",

@@ -24,9 +24,10 @@ WORLD_TURN = (
     "Round {round} is over: say which world facts it changed, and any new fact it made true."
 )
 
+# Asked in the app and by `agentui run` alike: it names no key.
 NEXT_ROUND = (
-    "Round {round} of {title}: what do you say or do? Enter with nothing lets the scene go "
-    "on by itself; esc ends the scene."
+    "Round {round} of {title}: what do you say or do? Nothing lets the scene go on by itself; "
+    "declining ends it."
 )
 ROUND_TASK_INPUT = "Round {round}: {text}"
 ROUND_TASK_CONTINUATION = "Round {round}: the scene goes on"

@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass, field
 
 from .. import events as ev
-from .guidance import CharacterGuidance, DirectorGuidance, PlannedTurn
+from .guidance import DirectorGuidance, PlannedTurn
 from .record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
 from .scene_file import SceneFile
 
@@ -27,17 +27,6 @@ SceneEvent = (
     | ev.CharacterActivated
     | ev.CharacterDeactivated
     | ev.RoundCompleted
-)
-ROUND_EVENTS = (
-    ev.RoundStarted,
-    ev.DirectorPassStarted,
-    ev.DirectorPassCompleted,
-    ev.CharacterStarted,
-    ev.CharacterCompleted,
-    ev.StateUpdated,
-    ev.CharacterActivated,
-    ev.CharacterDeactivated,
-    ev.RoundCompleted,
 )
 
 
@@ -200,10 +189,3 @@ class SceneState:
         progress = RoundProgress(event.round, request, event.agent_id, events=[event])
         self.rounds.append(progress)
         self.record.rounds.append(RoundRecord(number=event.round, request=request))
-
-    def guidance_for(self, name: str) -> CharacterGuidance:
-        """What the director asks of `name` in the round being played (empty: nothing)."""
-        current = self.record.current_round
-        if current is None:
-            return CharacterGuidance()
-        return current.guidance.per_character.get(name, CharacterGuidance())

@@ -426,6 +426,11 @@ class QueryBlock(EntryBlock):
         self.refresh_entry()
 
 
+# Question kinds where enter with nothing typed is an answer: a directed scene's next round
+# (it goes on by itself). For every other question it declines.
+EMPTY_IS_AN_ANSWER = frozenset({"scene"})
+
+
 class QuestionBlock(QueryBlock):
     """A question from an agent, answered in place: the input sits right under it."""
 
@@ -458,7 +463,10 @@ class QuestionBlock(QueryBlock):
     def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         if self.input is not None:
-            self.post_message(AnswerInput.Answered(self.input.query_id, event.text.strip() or None))
+            text = event.text.strip()
+            # Nothing typed declines, except where nothing is an answer of its own.
+            answer = text if text or self.entry.title in EMPTY_IS_AN_ANSWER else None
+            self.post_message(AnswerInput.Answered(self.input.query_id, answer))
 
 
 class ReasonInput(Composer):

@@ -83,16 +83,17 @@ def scene_turn(request: ProviderRequest) -> Turn:
 def _guidance(cue: SceneCue, character: CueCharacter, rng: random.Random) -> str:
     aim = character.intentions or "what you came here for"
     if cue.request:
+        said = _short(cue.request, 50)
         options = (
-            f"Answer the person's “{_short(cue.request, 50)}” your own way, and keep to {aim}.",
-            f"React to “{_short(cue.request, 50)}” first; then push toward {aim}.",
-            f"Take the person's words seriously, but do not give up on {aim}.",
+            f"Answer the person's “{said}” your own way; your aim stays: {aim}.",
+            f"React to “{said}” first, then push on: {aim}.",
+            f"Take the person's words seriously without giving up your aim: {aim}.",
         )
     else:
         options = (
-            f"Move things on: act on {aim}.",
-            f"Press the others about {aim}.",
-            f"Show, without saying it outright, how you feel about {aim}.",
+            f"Move things on; your aim: {aim}.",
+            f"Press the others; your aim: {aim}.",
+            f"Show, without saying it outright, what you want: {aim}.",
         )
     return rng.choice(options)
 
@@ -119,7 +120,7 @@ def _first_pass(cue: SceneCue) -> dict[str, object]:
         activations.append(
             {
                 "name": character.name,
-                "entry_guidance": f"Arrive at {place}, with {character.intentions or 'a reason of your own'} on your mind.",
+                "entry_guidance": f"Arrive at {place}. What brings you: {character.intentions or 'a reason of your own'}.",
             }
         )
     deactivations = []
