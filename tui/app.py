@@ -54,6 +54,7 @@ from .widgets.help import HelpScreen
 from .widgets.modify import Modification, ModifyScreen
 from .widgets.monologue import MonologueSidebar
 from .widgets.prompt import CONTINUE_DEFAULT, PromptBar, PromptMode
+from .widgets.scene_state import SceneStateScreen, scene_for
 from .widgets.status_bar import StatusBar
 from .widgets.transcript import Transcript
 
@@ -79,7 +80,7 @@ READ_ONLY_REFUSED = {
 AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
 # Overlays that only show something: opening another overlay closes them first. The others
 # (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
-LIGHT_OVERLAYS = (CommandPalette, HelpScreen)
+LIGHT_OVERLAYS = (CommandPalette, HelpScreen, SceneStateScreen)
 
 
 class AgentUIApp(App[int]):
@@ -102,6 +103,7 @@ class AgentUIApp(App[int]):
         theme: str | None = None,
         provider_label: tuple[str, str] = ("", ""),
         provider_switch: ProviderSwitch | None = None,
+        start_with: Callable[[Runtime], str] | None = None,
     ) -> None:
         super().__init__()
         paste_escapes.install()  # a pasted escape sequence stays text (Textual reads it as keys)
@@ -114,6 +116,8 @@ class AgentUIApp(App[int]):
         # A replay is read-only: no runtime, the recorded events play into the same screen.
         self.replay = replay
         self._initial_task = initial_task
+        # What starts with the runtime instead of a task: a directed scene (its root's id).
+        self._start_with = start_with
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.notice = notice
         # The status bar's provider and model until the runtime (which has them) has started.
@@ -238,6 +242,12 @@ class AgentUIApp(App[int]):
         for task in [*tasks, *self._tasks_before_start]:
             self._start_task(task)
         self._tasks_before_start.clear()
+        if self._start_with is not None and self.runtime is not None:
+            start, self._start_with = self._start_with, None
+            try:
+                self._select_when_shown = start(self.runtime)
+            except AgentUIError as exc:
+                self.notify(str(exc), severity="error")
 
     def on_unmount(self) -> None:
         self.collector.close()
@@ -310,6 +320,8 @@ class AgentUIApp(App[int]):
                 self._title_transcript()
         if self._quit_dialog is not None:
             self._quit_dialog.ask(self._quit_question())
+        if changes.scenes and isinstance(self.screen, SceneStateScreen):
+            self.screen.redraw()
         self._refresh_status()
 
     def _questions_arrived(self, changes: Change) -> None:
@@ -673,6 +685,8 @@ class AgentUIApp(App[int]):
         }
         if action == "next_question":
             return bool(self.model.open_queries)  # hidden (and falls through) when nobody waits
+        if action == "scene_state":
+            return bool(self.model.scenes)  # hidden unless a directed scene is in the run
         if action == "answer_selected":
             # Offered only on a waiting agent; else enter is the tree's own (fold a node).
             return self.runtime is not None and self._selected_waits()
@@ -856,6 +870,11 @@ class AgentUIApp(App[int]):
 
     def action_nobody_waiting(self) -> None:
         self.notify("Nobody is waiting for you.", timeout=3)
+
+    def action_scene_state(self) -> None:
+        scene = scene_for(self.model, self.selected_id)
+        if scene is not None and not isinstance(self.screen, SceneStateScreen):
+            self._open_overlay(SceneStateScreen(scene))
 
     def action_toggle_folds(self) -> None:
         self.transcript_view.action_toggle_folds()
