@@ -1,13 +1,16 @@
 """The `agentui` command.
 
     agentui [TASK]                     open the app (asks for a task when none is given)
+    agentui --scene NAME|FILE          play a directed scene in the app (round by round)
     agentui --resume [ID|last] [TASK]  reopen a saved session in the app
     agentui run [--json] TASK          run headless; one JSON event per line with --json
+    agentui run --scene NAME|FILE      play a directed scene headless (stdin: each round's input)
     agentui sessions [--json]          list saved sessions
     agentui replay [ID|last] [--speed X]       play a session back, read-only
-    agentui export [ID|last] --format md|json [-o FILE]
+    agentui export [ID|last] --format md|json|rounds [-o FILE]
     agentui config path|show           where the config file is; every effective setting
     agentui profiles                   the agent profiles, where each came from, bad files
+    agentui scenes                     the directed scenes agentui ships
     agentui --version
 
 Settings come from the config file, then AGENTUI_* environment variables, then flags (see
@@ -57,10 +60,12 @@ from agentui.core.terminal_text import visible_controls
 if TYPE_CHECKING:
     from agentui.core.runtime import Runtime
     from agentui.core.session.reader import SessionLog
+    from agentui.core.session.resume import ResumePlan
 
     from .app import AgentUIApp
     from .assemble import Assembly
     from .headless import Steer
+    from .scene_start import SceneStarter
 
 
 def _thinking_budget(text: str) -> int:
@@ -189,10 +194,11 @@ def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui",
         description="Run and steer trees of LLM agents in your terminal. Other commands: "
-        "run (headless), sessions, replay, export, config, profiles; "
+        "run (headless), sessions, replay, export, config, profiles, scenes; "
         "`agentui COMMAND --help`.",
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
+    _add_scene_option(parser)
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument(
         "--resume",
@@ -209,6 +215,15 @@ def _app_parser() -> argparse.ArgumentParser:
     _add_theme_option(parser)
     _add_provider_options(parser, default_pace=0.02)
     return parser
+
+
+def _add_scene_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--scene",
+        metavar="NAME|FILE",
+        help="play a directed scene instead of a task: a shipped one (`agentui scenes` lists "
+        "them) or the path of a .toml scene file",
+    )
 
 
 class _Version(argparse.Action):
@@ -235,7 +250,8 @@ def _run_parser() -> argparse.ArgumentParser:
         prog="agentui run",
         description="Run one task without the app. Exit status 0 when the root agent completed.",
     )
-    parser.add_argument("task", help="the task")
+    parser.add_argument("task", nargs="?", help="the task (or --scene)")
+    _add_scene_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument(
         "--answer",
@@ -327,7 +343,10 @@ def _accepts(function: Callable[..., Any], parameter: str) -> bool:
 
 
 def _run(argv: Sequence[str]) -> int:
-    args = _run_parser().parse_args(argv)
+    parser = _run_parser()
+    args = parser.parse_args(argv)
+    if (args.task is None) == (args.scene is None):
+        parser.error("give a TASK or --scene NAME|FILE (one of them)")
     from agentui.core.session.recording import RecordingRuntime
 
     from .assemble import build_provider, build_runtime, monologue_config
@@ -338,6 +357,11 @@ def _run(argv: Sequence[str]) -> int:
         provider = build_provider(assembly)  # fails fast on a bad script or option
         if assembly.notice:
             print(f"agentui: {assembly.notice}", file=sys.stderr)
+        start = None
+        if args.scene is not None:
+            from .scene_start import new_scene
+
+            start = new_scene(args.scene, assembly.loaded.config.scene)  # a bad one: exit 2
         from agentui.core.termination import end_on_termination_signals
 
         from .headless import run_headless
@@ -351,7 +375,7 @@ def _run(argv: Sequence[str]) -> int:
         code = anyio.run(
             lambda: run_headless(
                 make_runtime,
-                args.task,
+                args.task or "",
                 json_output=args.json,
                 answers=args.answer,
                 steers=args.steer,
@@ -359,6 +383,7 @@ def _run(argv: Sequence[str]) -> int:
                 stdin=sys.stdin,
                 stdout=sys.stdout,
                 stderr=sys.stderr,
+                start=start,
             )
         )
     except AgentUIError as exc:
@@ -436,8 +461,23 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     options["provider_switch"] = ProviderSwitch(assembly)
     if plan is not None:
         options["state"] = plan.state
+    options["start_with"] = _scene_start(args, assembly, plan)
     _add_theme(options, AgentUIApp, assembly.loaded)
     return AgentUIApp(runtime_factory=lambda: build_runtime(assembly, provider), **options)
+
+
+def _scene_start(
+    args: argparse.Namespace, assembly: Assembly, plan: ResumePlan | None
+) -> SceneStarter | None:
+    """The scene `--scene` names, or the one a resumed session left unfinished; else None."""
+    from .scene_start import new_scene, unfinished_scene_of
+
+    settings = assembly.loaded.config.scene
+    if args.scene is not None:
+        if args.task is not None:
+            raise AgentUIError("give a task or --scene, not both")
+        return new_scene(args.scene, settings)
+    return unfinished_scene_of(plan.state, settings) if plan is not None else None
 
 
 def _add_theme(options: dict[str, Any], app_class: type, loaded: LoadedConfig) -> None:
@@ -637,6 +677,25 @@ def _profiles(argv: Sequence[str]) -> int:
     return 0
 
 
+# -- scenes ------------------------------------------------------------------------------------
+
+
+def _scenes(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui scenes",
+        description="List the directed scenes agentui ships: name, title and characters "
+        "(play one with agentui --scene NAME).",
+    )
+    parser.parse_args(argv)
+    from agentui.core.scene.scene_loading import shipped_scenes
+
+    from .scene_list import format_scenes
+
+    columns = shutil.get_terminal_size((100, 24)).columns
+    sys.stdout.write(visible_controls(format_scenes(shipped_scenes(), columns)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands: dict[str, Callable[[Sequence[str]], int]] = {
@@ -646,6 +705,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "export": _export,
         "config": _config,
         "profiles": _profiles,
+        "scenes": _scenes,
     }
     if argv and argv[0] in commands:
         return commands[argv[0]](argv[1:])
