@@ -10,10 +10,13 @@ from textual.widgets import TextArea
 
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
+from agentui.core.scene.scene_run import start_scene
 from agentui.core.tools.python import python_tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
+from agentui.tui.widgets.scene_state import SceneStateScreen
 
+from ..core.scene_helpers import acting, decision, harbour
 from .helpers import has_status, make_app, runtime_of, settle
 
 SIZE = (110, 30)
@@ -238,3 +241,73 @@ def test_monologue_sidebar_with_narratives(snap_compare: Any) -> None:
         await settle(pilot, lambda: any(e.metadata.is_final for _, e in app.model.narratives))
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def _scene_app(mara: Turn) -> AgentUIApp:
+    """The harbour scene (tests/core/scene_helpers.py) on a script: the director has Tomas
+    act, then Mara; Mara plays `mara`."""
+    scene = harbour()
+    script = Script(
+        agents={
+            "round-1.director": [
+                Turn(
+                    text=decision(
+                        acting_characters=acting("Tomas", "Mara"),
+                        state_updates=[{"name": "Mara", "mood": "wary"}],
+                        world_updates=[{"key": "tide", "value": "turning"}],
+                        open_guidance="Keep it short; the harbour closes at six.",
+                    )
+                )
+            ],
+            "round-1.Tomas": [
+                Turn(text="*Tomas holds up a cod and smiles.* “Fresh today, and cheap.”")
+            ],
+            "round-1.Mara": [mara],
+        }
+    )
+    return make_app(script=script, start_with=lambda runtime: start_scene(runtime, scene))
+
+
+async def _first_round_asked(pilot: Pilot[int]) -> AgentUIApp:
+    app = pilot.app
+    assert isinstance(app, AgentUIApp)
+    await settle(pilot, lambda: bool(app.model.open_queries))
+    await pilot.press(*"Tomas, sell me a fish.", "enter")
+    return app
+
+
+def test_a_scene_mid_round(snap_compare: Any) -> None:
+    mara = Turn(
+        text="*Mara folds her arms.* “The harbour closes at six, Tomas.”", hang_after_chunks=3
+    )
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await _first_round_asked(pilot)
+        await settle(
+            pilot,
+            lambda: any(
+                a.name == "round-1.Mara" and a.entries[1:] for a in app.model.agents.values()
+            ),
+            turns=5000,
+        )
+        round_one = next(a for a in app.model.agents.values() if a.name == "round-1")
+        app._select(round_one.id)
+        await pilot.pause()
+
+    assert snap_compare(_scene_app(mara), run_before=run_before, terminal_size=SIZE)
+
+
+def test_the_scene_state_view(snap_compare: Any) -> None:
+    mara = Turn(text="*Mara folds her arms and walks to the office.* “I'll close the gates.”")
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = await _first_round_asked(pilot)
+        await settle(
+            pilot,
+            lambda: len(app.model.open_queries) == 1 and "q1" not in app.model.open_queries,
+            turns=5000,
+        )
+        await pilot.press("f2")
+        await settle(pilot, lambda: isinstance(app.screen, SceneStateScreen))
+
+    assert snap_compare(_scene_app(mara), run_before=run_before, terminal_size=SIZE)
