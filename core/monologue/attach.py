@@ -257,7 +257,9 @@ class AttachedMonologue:
             node = self.runtime.node(agent_id)
         except UnknownAgentError:
             return None
-        if self._enabled is not None and not self._enabled(node):
+        # An agent agentui's own code runs (a scene, a round) makes no model call: its story
+        # is its director's and characters', narrated as theirs.
+        if node.driver is not None or (self._enabled is not None and not self._enabled(node)):
             self._skipped.add(agent_id)
             return None
         service = MonologueService(

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 import pytest
 
 from agentui.core.errors import CommandRefusedError
-from agentui.core.events import Event
+from agentui.core.events import Event, QueryRaised
+from agentui.core.monologue import MonologueConfig, attach_monologue
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.scene.scene_loading import load_scene
+from agentui.core.scene.scene_run import start_scene, unfinished_scene
 from agentui.core.state import RunState
 from agentui.core.tree import AgentStatus as S
 
-from .scene_helpers import acting, decision, harbour, of, play, scene_runtime
+from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, play, scene_runtime
+from .test_monologue_fakes import FakeNarrator
 
 pytestmark = pytest.mark.anyio
 
@@ -374,3 +378,44 @@ async def test_the_shipped_scenes_are_a_real_offline_demo(name: str) -> None:
     first_turn = of(events, "character:complete")[0]
     assert first_turn.name == first, "who the person names acts first"
     assert runtime.node(root).status is S.COMPLETED
+
+
+async def test_the_narrator_tells_the_directors_and_characters_not_the_rounds() -> None:
+    runtime = scene_runtime()
+    async with runtime:
+        monologue = attach_monologue(runtime, FakeNarrator(default="I'm on it."), MonologueConfig())
+        root, events = await play(runtime, harbour(), ["Close up.", None])
+        with anyio.fail_after(SAFETY_NET_S):
+            await monologue.wait_idle()
+        events += runtime.subscribe(maxsize=None).drain()
+        driven = {n.id for n in runtime.subtree(root) if n.driver is not None}
+    narrated = {e.agent_id for e in of(events, "monologue")}
+    assert narrated, "the round's agents are narrated"
+    assert not narrated & driven
+
+
+async def test_a_round_cut_off_by_shutdown_stays_open_for_a_resume() -> None:
+    script = Script(
+        agents={
+            "round-1.director": [Turn(text=decision(acting_characters=acting("Mara", "Tomas")))],
+            "round-1.Mara": [Turn(text="*Mara nods.*")],
+            "round-1.Tomas": [Turn(text="Well", hang_after_chunks=1)],
+        }
+    )
+    runtime = scene_runtime(script)
+    state = RunState()
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        start_scene(runtime, harbour())
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in events:
+                state.apply(event)
+                if isinstance(event, QueryRaised):
+                    runtime.answer(event.query_id, "Close up.")
+                if event.type == "character:start" and event.name == "Tomas":  # type: ignore[attr-defined]
+                    break
+    state.apply_all(events.drain())  # the shutdown's own events
+    assert not [e for e in state.scenes.values() for r in e.rounds if r.ended is not None]
+    scene = unfinished_scene(state)
+    assert scene is not None and scene.round is not None
+    assert scene.round.acted == ["Mara"]
