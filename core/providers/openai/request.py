@@ -50,13 +50,21 @@ class Dialect:
 
     instructions_role: Literal["developer", "system"] = "system"
     token_limit: Literal["max_completion_tokens", "max_tokens"] = "max_tokens"
+    # OpenAI's reasoning models spend completion tokens on reasoning first: the thinking
+    # budget is added to the limit there. Not elsewhere: vLLM refuses a request whose prompt
+    # and limit together pass the model's context, which a small local one soon would.
+    reasoning_room: bool = False
     stream_usage: bool = True
     structured: Structured = "strict"
 
     @classmethod
     def for_server(cls, base_url: str) -> Dialect:
         if is_openai(base_url):
-            return cls(instructions_role="developer", token_limit="max_completion_tokens")
+            return cls(
+                instructions_role="developer",
+                token_limit="max_completion_tokens",
+                reasoning_room=True,
+            )
         return cls()
 
     def relaxed_for(self, message: str) -> Dialect | None:
@@ -174,10 +182,13 @@ def request_params(
     """Keyword arguments for `client.chat.completions.create(...)`, streaming.
 
     `reasoning_room` (the thinking budget; `request.thinking_budget` wins when set, 0 is none)
-    is added to the request's `max_tokens`: reasoning models spend completion tokens on
-    reasoning before the answer, so the answer keeps the room it was given.
+    is added to the request's `max_tokens` where the dialect says so: reasoning models spend
+    completion tokens on reasoning before the answer, so the answer keeps the room it was
+    given.
     """
     room = request.thinking_budget if request.thinking_budget is not None else reasoning_room
+    if not dialect.reasoning_room:
+        room = 0
     params: dict[str, Any] = {
         "model": request.model,
         "messages": chat_messages(request, dialect.instructions_role),
