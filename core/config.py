@@ -60,8 +60,8 @@ from .monologue.config import MonologueConfig
 from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 from .profiles.config import ProfilesConfig
-from .scene.settings import SceneSettings
 from .providers.keys import key_report, provider_by_key
+from .scene.settings import SceneSettings
 from .validation import describe_problem, error_location
 
 CONFIG_FILE = "config.toml"
