@@ -212,6 +212,7 @@ def demo_turn(request: ProviderRequest) -> Turn:
             "2. I worked through the parts one at a time.\n"
             "3. I checked the result against the task.\n\n"
             "**Result:** this is the offline scripted model, so the answer is a demonstration "
-            "of the flow rather than real work. Set `ANTHROPIC_API_KEY` to run on Claude."
+            "of the flow rather than real work. Set `ANTHROPIC_API_KEY`, `OPENAI_API_KEY` or "
+            "`GEMINI_API_KEY` to run on a real model, or see the README's Local models."
         ),
     )
