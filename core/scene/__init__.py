@@ -1,4 +1,5 @@
-"""Scenes: the context envelope every agent call in a scene receives (seed 003, phases 2-3).
+"""Scenes: the context envelope every agent call in a scene receives (seed 003, phases 2-3),
+and the Director -> Characters -> Director rounds that play a scene (phases 4-8).
 
     settings.py       SceneSettings: the context budget, its split and caps, history and memory
     record.py         SceneRecord: the scene so far (rounds, messages, summaries, states, notes)
@@ -18,7 +19,26 @@
     bm25_retriever.py the default retriever: BM25 over a character's own past messages
     summary.py        summarising rounds that left the history window into bullets
     render.py         an envelope as the text an agent receives
-    errors.py         SceneError
+    errors.py         SceneError, SceneFileError
+
+Director rounds (seed 003, phases 4-8):
+
+    scene_file.py       SceneFile: what a scene file declares (pydantic; no profile machinery)
+    scene_loading.py    a shipped scene (scenes/*.toml) or a file, its profiles resolved
+    director_decision.py  DirectorDecision: the director's answer for one pass
+    director_schema.py  the director's schema narrowed to a scene's cast (enums of names)
+    vetting.py          a decision held to the scene: turns in order, entries, exits, updates
+    ordering.py         the acting order: priority, then name
+    inference.py        state changes read from a character's turn (heuristics)
+    reconciliation.py   which inferred changes apply (the director's fields win)
+    scene_state.py      SceneState: a scene folded from its events (RunState keeps one per scene)
+    rounds.py           RoundRunner: one round, as a driven agent
+    scene_run.py        SceneDriver: the scene's root, asking for each round; start, resume
+    cue.py              the SceneCue a call's request carries for the scripted model
+    round_prompts.py    what the round says to its agents and to the person
+    running_summary.py  the running scene summary, a line per closed round
+    scene_text.py       the scene as played (the root's result)
+    timeline.py         the per-round timeline (export --format rounds)
 
 Import names from their modules; the package loads nothing on its own.
 """

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from agentui.core.errors import CommandRefusedError
@@ -419,3 +420,36 @@ async def test_a_round_cut_off_by_shutdown_stays_open_for_a_resume() -> None:
     scene = unfinished_scene(state)
     assert scene is not None and scene.round is not None
     assert scene.round.acted == ["Mara"]
+
+
+async def test_a_paused_round_waits_between_its_agents_until_resumed() -> None:
+    runtime = scene_runtime()
+    seen: list[Event] = []
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = start_scene(runtime, harbour())
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in events:
+                seen.append(event)
+                if isinstance(event, QueryRaised):
+                    runtime.answer(event.query_id, "Close up.")
+                if event.type == "director:start":
+                    round_id = event.agent_id
+                    runtime.pause(round_id)
+                director_done = [
+                    e
+                    for e in seen
+                    if e.type == "agent:status" and getattr(e, "new", "") == "completed"
+                ]
+                if director_done:
+                    break
+            await anyio.lowlevel.checkpoint()
+            held = events.drain()
+            assert of(held, "director:complete", "character:start") == [], "it holds"
+            runtime.resume(round_id)
+            async for event in events:
+                if isinstance(event, QueryRaised):
+                    runtime.answer(event.query_id, None)
+                if event.agent_id == root and getattr(event, "new", "") == "completed":
+                    break
+        assert runtime.node(round_id).status is S.COMPLETED
