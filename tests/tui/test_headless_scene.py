@@ -4,14 +4,17 @@ scene go on, the end of input ends it); the scene as it plays on stderr, as play
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
 from agentui.core.clock import FrozenClock
+from agentui.core.errors import AgentUIError
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.scene.scene_run import start_scene
-from agentui.tui.cli import main
+from agentui.core.session.naming import sessions_dir
+from agentui.tui.cli import _app_parser, _build_app, main
 from agentui.tui.headless import run_headless
 
 from ..core.scene_helpers import harbour
@@ -57,3 +60,24 @@ def test_the_command_line_refuses_a_bad_scene_and_lists_the_shipped_ones(
     listing = capsys.readouterr().out
     assert "lighthouse      The Lighthouse Keeper's Letter" in listing
     assert "Priya, Dev, Sam, Lee (waiting)" in listing
+
+
+def test_resuming_a_session_goes_on_with_its_unfinished_scene(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("AGENTUI_DATA_DIR", str(tmp_path))  # this test's sessions only
+    monkeypatch.setattr("sys.stdin", io.StringIO("Hello there.\n\n"))
+    assert main(["run", "--scene", "lighthouse"]) == 0
+    capsys.readouterr()
+    path = next(sessions_dir().glob("*.jsonl"))
+    # As a crash in round 2 would leave it: everything up to that round's start.
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(lines) if '"round:start"' in line and '"round":2' in line)
+    path.write_text("".join(lines[: cut + 1]), "utf-8")
+
+    resumed = _build_app(_app_parser().parse_args(["--resume", "last"]))
+    assert resumed._start_with is not None, "the scene goes on once the runtime runs"
+    finished = _build_app(_app_parser().parse_args(["--scene", "product_review"]))
+    assert finished._start_with is not None
+    with pytest.raises(AgentUIError, match="give a task or --scene, not both"):
+        _build_app(_app_parser().parse_args(["A task", "--scene", "lighthouse"]))
