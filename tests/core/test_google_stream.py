@@ -22,6 +22,7 @@ from agentui.core.providers.base import (
 )
 from agentui.core.providers.google import thought_signature
 from agentui.core.providers.google.errors import provider_error
+from agentui.core.providers.google.provider import connect_briefly
 from agentui.core.providers.google.stream import StreamTranslator
 from agentui.core.turn import TurnBuilder
 from agentui.core.usage import Usage
@@ -284,3 +285,17 @@ def test_failures_map_to_messages_a_person_can_act_on(
 
 def test_a_bug_of_ours_is_not_dressed_up_as_a_provider_error() -> None:
     assert mapped(ValueError("routing_config parameter is only supported in ...")) is None
+
+
+@pytest.mark.anyio
+async def test_connecting_gets_at_most_five_seconds_of_the_one_timeout_the_sdk_gives() -> None:
+    async with httpx2.AsyncClient() as client:
+        request = client.build_request("POST", "http://gw/v1/models", timeout=600.0)
+    await connect_briefly(request)
+
+    assert request.extensions["timeout"] == {
+        "connect": 5.0,
+        "read": 600.0,
+        "write": 600.0,
+        "pool": 600.0,
+    }

@@ -27,6 +27,7 @@ MODEL_ALIASES: Mapping[str, str] = {
 }
 
 DEFAULT_TIMEOUT_S = 600.0  # the longest wait for the API's next bytes
+CONNECT_TIMEOUT_S = 5.0  # a connection not made by then will not be made
 
 
 def api_key(environ: Mapping[str, str] = os.environ) -> str | None:

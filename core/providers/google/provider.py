@@ -26,6 +26,7 @@ from google.genai import types
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
 from .defaults import (
+    CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     GEMINI_BASE_URL,
@@ -47,6 +48,16 @@ class _ChunkTextWarning(logging.Filter):
 
 
 logging.getLogger("google_genai.types").addFilter(_ChunkTextWarning())
+
+
+async def connect_briefly(request: httpx2.Request) -> None:
+    """The SDK gives each request one timeout for every phase; connecting gets at most
+    CONNECT_TIMEOUT_S of it (httpx's per-request `timeout` extension), as Claude's SDK does."""
+    timeout = request.extensions.get("timeout")
+    if isinstance(timeout, dict):
+        connect = timeout.get("connect")
+        shorter = CONNECT_TIMEOUT_S if connect is None else min(connect, CONNECT_TIMEOUT_S)
+        request.extensions["timeout"] = {**timeout, "connect": shorter}
 
 
 class GoogleProvider:
@@ -76,7 +87,7 @@ class GoogleProvider:
         self.thinking_budget = thinking_budget or None
         self.timeout_s = timeout_s
         self.base_url = (base_url or base_url_from_environment() or GEMINI_BASE_URL).rstrip("/")
-        self._http = httpx2.AsyncClient()
+        self._http = httpx2.AsyncClient(event_hooks={"request": [connect_briefly]})
         self._client = genai.Client(
             vertexai=False,  # the Gemini API with a key, whatever GOOGLE_GENAI_USE_VERTEXAI says
             api_key=api_key,
