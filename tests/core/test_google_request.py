@@ -17,6 +17,7 @@ from agentui.core.conversation import (
     ToolUseBlock,
     user_text,
 )
+from agentui.core.providers.anthropic.request import api_messages
 from agentui.core.providers.base import ProviderRequest, ToolSpec
 from agentui.core.providers.google import thought_signature
 from agentui.core.providers.google.call_ids import new_call_id, wire_id
@@ -336,3 +337,20 @@ def test_the_key_comes_from_the_environment_google_s_first() -> None:
 )
 def test_aliases_and_ids(typed: str, model: str) -> None:
     assert resolve_model(typed) == model
+
+
+def test_a_conversation_from_gemini_goes_on_claude_without_gemini_s_signatures() -> None:
+    messages = [
+        user_text("Port?"),
+        assistant(
+            ThinkingBlock(thinking="Look it up.", signature=SIG),
+            ToolUseBlock(id="c-1", name="lookup", input={}),
+            ThinkingBlock(thinking="", signature=SIG),
+        ),
+        user(ToolResultBlock(tool_use_id="c-1", content="8080")),
+    ]
+
+    assert api_messages(messages)[1] == {
+        "role": "assistant",
+        "content": [{"type": "tool_use", "id": "c-1", "name": "lookup", "input": {}}],
+    }, "Claude would refuse a signature it did not make"

@@ -6,9 +6,9 @@ The conversation model is looser than the API, so the mapping repairs what the A
 - consecutive messages of one role are merged (the API wants user and assistant to alternate;
   a `pause_turn` continuation, for one, leaves two assistant messages in a row);
 - in a user message tool results come first, as the API requires;
-- empty text blocks and empty messages are dropped, and thinking without a signature (from
-  another provider) is dropped: the API only accepts thinking it signed; redacted thinking goes
-  back verbatim;
+- empty text blocks and empty messages are dropped, and thinking without a signature or with
+  Gemini's (from another provider) is dropped: the API only accepts thinking it signed;
+  redacted thinking goes back verbatim;
 - an interrupted assistant message is sent as its plain text (its tool calls never ran);
 - a window that starts with the assistant gets a short user message in front.
 """
@@ -30,6 +30,7 @@ from ...conversation import (
 )
 from ...errors import ProviderError
 from ..base import ProviderRequest
+from ..google import thought_signature
 from ..schema_defs import defs_for_definitions
 from .defaults import MIN_THINKING_BUDGET
 
@@ -56,8 +57,8 @@ def _block(block: Any, *, interrupted: bool) -> ApiBlock | None:
     if interrupted:
         return None  # an interrupted response is kept as the text the person saw
     if isinstance(block, ThinkingBlock):
-        if not block.signature:
-            return None
+        if not block.signature or thought_signature.is_geminis(block.signature):
+            return None  # Claude takes back only thinking it signed itself
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
     if isinstance(block, RedactedThinkingBlock):
         return {"type": "redacted_thinking", "data": block.data}

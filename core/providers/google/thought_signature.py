@@ -8,7 +8,8 @@ part carried it: the stream translator writes it there and the request mapping p
 that part.
 
 Signatures are kept as text marked as Gemini's, so a signature of another provider (Claude
-signs its thinking too) is never sent to Gemini, which would refuse it.
+signs its thinking too) is never sent to Gemini, and Gemini's never to Claude: each API
+refuses the other's.
 """
 
 from __future__ import annotations
@@ -21,6 +22,12 @@ PREFIX = "gemini:"
 
 def to_text(signature: bytes) -> str:
     return PREFIX + base64.urlsafe_b64encode(signature).decode("ascii")
+
+
+def is_geminis(text: str) -> bool:
+    """Whether a thinking block's signature is one Gemini made (for the other providers,
+    which must not send it to their own APIs)."""
+    return text.startswith(PREFIX)
 
 
 def from_text(text: str | None) -> bytes | None:
