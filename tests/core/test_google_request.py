@@ -253,9 +253,8 @@ def test_a_thinking_budget_shows_thoughts_and_adds_to_the_output_room() -> None:
     override = generation_config(
         request(user_text("Hi"), thinking_budget=1024), thinking_budget=2048
     )
-    unbudgeted = generation_config(
-        request(user_text("Hi"), thinking_budget=0), thinking_budget=2048
-    )
+    least = generation_config(request(user_text("Hi"), thinking_budget=0), thinking_budget=2048)
+    unbudgeted = generation_config(request(user_text("Hi")), thinking_budget=None)
 
     assert config_wire(budgeted)["thinkingConfig"] == {
         "includeThoughts": True,
@@ -264,8 +263,35 @@ def test_a_thinking_budget_shows_thoughts_and_adds_to_the_output_room() -> None:
     assert budgeted.max_output_tokens == 4096 + 2048
     assert override.thinking_config is not None and override.thinking_config.thinking_budget == 1024
     assert override.max_output_tokens == 4096 + 1024
-    assert unbudgeted.thinking_config is None, "the request's 0 wins: the model's own default"
+    assert config_wire(least)["thinkingConfig"] == {"thinkingLevel": "LOW"}, "the request's 0 wins"
+    assert least.max_output_tokens == 4096 + UNBUDGETED_THINKING_ROOM
+    assert unbudgeted.thinking_config is None, "no budget at all: the model's own default"
     assert unbudgeted.max_output_tokens == 4096 + UNBUDGETED_THINKING_ROOM
+
+
+@pytest.mark.parametrize(
+    ("model", "least"),
+    [
+        ("gemini-3.8-flash", {"thinkingLevel": "LOW"}),
+        ("gemini-3.1-pro-preview", {"thinkingLevel": "LOW"}),
+        ("gemini-2.5-pro", {"thinkingBudget": 128}),
+        ("gemini-2.5-flash", {"thinkingBudget": 0}),
+        ("gemini-2.5-flash-lite", {"thinkingBudget": 0}),
+        ("gemini-2.0-flash", None),
+        ("my-gateway-model", None),
+    ],
+)
+def test_asking_for_no_thinking_asks_for_the_least_the_model_takes(
+    model: str, least: dict[str, Any] | None
+) -> None:
+    config = generation_config(
+        request(user_text("Hi"), model=model, thinking_budget=0), thinking_budget=None
+    )
+
+    got = config.thinking_config
+    assert (
+        None if got is None else got.model_dump(mode="json", by_alias=True, exclude_none=True)
+    ) == least
 
 
 def test_a_declared_response_schema_asks_for_json_held_to_it() -> None:

@@ -724,7 +724,10 @@ async def test_the_six_step_workflow_completes_with_structured_decisions() -> No
     assert len(structured) == len(steps), "each decision held to its schema, the answer free"
     for body in structured:
         assert body["generationConfig"]["responseMimeType"] == "application/json"
-        assert "tools" not in body and "thinkingConfig" not in body["generationConfig"]
+        assert "tools" not in body
+        assert body["generationConfig"]["thinkingConfig"] == {"thinking_level": "LOW"}, (
+            "a decision is a quick judgement: the least thinking Gemini 3 takes"
+        )
 
 
 @pytest.mark.anyio

@@ -38,6 +38,12 @@ WINDOW_START = "(Earlier messages of this conversation were left out to save spa
 # Thinking counts toward `max_output_tokens`, and current models think unless told how much:
 # without a budget this much room is added, so thinking does not eat the answer's room.
 UNBUDGETED_THINKING_ROOM = 8192
+# The least thinking each family takes when a request asks for none (a workflow decision):
+# Gemini 3 models think at least at a level (LOW is the lowest every one of them takes), 2.5
+# Pro at least 128 tokens; 2.5 Flash and Flash-Lite can stop.
+LEAST_THINKING_SINCE_3 = types.ThinkingConfig(thinking_level=types.ThinkingLevel.LOW)
+LEAST_THINKING_PRO_2_5 = types.ThinkingConfig(thinking_budget=128)
+NO_THINKING = types.ThinkingConfig(thinking_budget=0)
 
 # Gemini 3 holds an answer to a JSON Schema while it may call functions; earlier models refuse
 # JSON mode beside function declarations. Ids carry the version: gemini-3.8-flash, gemini-2.5-pro.
@@ -170,6 +176,17 @@ def holds_json_with_tools(model: str) -> bool:
     return version is not None and version >= JSON_WITH_TOOLS_SINCE
 
 
+def least_thinking(model: str) -> types.ThinkingConfig | None:
+    """The config for as little thinking as the model allows; None (its default) for a model
+    whose family is unknown."""
+    version = _version(model)
+    if version is None or version < (2, 5):
+        return None
+    if version >= (3, 0):
+        return LEAST_THINKING_SINCE_3
+    return LEAST_THINKING_PRO_2_5 if "-pro" in model else NO_THINKING
+
+
 def generation_config(
     request: ProviderRequest, *, thinking_budget: int | None
 ) -> types.GenerateContentConfig:
@@ -183,7 +200,8 @@ def generation_config(
     `request.thinking_budget`, when set, wins over the provider's `thinking_budget`. A budget
     shows the model's thoughts (`includeThoughts`) and is added to `max_output_tokens`, which
     thinking counts toward; without one the model thinks as it does by default, its thoughts
-    unshown, with UNBUDGETED_THINKING_ROOM added instead.
+    unshown, with UNBUDGETED_THINKING_ROOM added instead. A request's budget of 0 asks for as
+    little thinking as the model allows (`least_thinking`).
     """
     budget = request.thinking_budget if request.thinking_budget is not None else thinking_budget
     config: dict[str, Any] = {
@@ -204,4 +222,6 @@ def generation_config(
         config["thinking_config"] = types.ThinkingConfig(
             include_thoughts=True, thinking_budget=budget
         )
+    elif budget == 0:
+        config["thinking_config"] = least_thinking(request.model)
     return types.GenerateContentConfig(**config)
