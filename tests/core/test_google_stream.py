@@ -22,7 +22,7 @@ from agentui.core.providers.base import (
 )
 from agentui.core.providers.google import thought_signature
 from agentui.core.providers.google.errors import provider_error
-from agentui.core.providers.google.provider import connect_briefly
+from agentui.core.providers.google.http_client import connect_briefly
 from agentui.core.providers.google.stream import StreamTranslator
 from agentui.core.turn import TurnBuilder
 from agentui.core.usage import Usage

@@ -1,7 +1,7 @@
 """Gemini through the official google-genai SDK (`client.aio.models.generate_content_stream`).
 
 `stream()` is an async generator around the SDK's stream: closing it early (the loop does on
-cancel, delete and pause) closes the HTTP response at once. It `holds_connection`, so a pause
+cancel, delete and pause) closes the HTTP response, and the server sees the disconnect. It `holds_connection`, so a pause
 closes the stream and the loop sends the request again on resume.
 
 The SDK retries nothing here: its retries are turned off (one attempt), so the loop's policy
@@ -9,8 +9,7 @@ The SDK retries nothing here: its retries are turned off (one attempt), so the l
 The SDK's own resumption of a long answer from a continuation token, which picks the answer up
 where it stopped rather than asking again, is left on.
 
-The HTTP client is an httpx2 client of ours (the SDK would otherwise pick aiohttp when it is
-installed): its failures are the ones errors.py maps, and `aclose` closes it.
+The SDK sends through an HTTP client of ours (http_client.py), which `aclose` closes.
 """
 
 from __future__ import annotations
@@ -19,14 +18,12 @@ import logging
 from collections.abc import AsyncIterator
 
 import anyio
-import httpx2
 from google import genai
 from google.genai import types
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
 from .defaults import (
-    CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     GEMINI_BASE_URL,
@@ -35,6 +32,7 @@ from .defaults import (
 )
 from .defaults import base_url as base_url_from_environment
 from .errors import provider_error
+from .http_client import new_http_client
 from .request import api_contents, generation_config
 from .stream import StreamTranslator
 
@@ -48,16 +46,6 @@ class _ChunkTextWarning(logging.Filter):
 
 
 logging.getLogger("google_genai.types").addFilter(_ChunkTextWarning())
-
-
-async def connect_briefly(request: httpx2.Request) -> None:
-    """The SDK gives each request one timeout for every phase; connecting gets at most
-    CONNECT_TIMEOUT_S of it (httpx's per-request `timeout` extension), as Claude's SDK does."""
-    timeout = request.extensions.get("timeout")
-    if isinstance(timeout, dict):
-        connect = timeout.get("connect")
-        shorter = CONNECT_TIMEOUT_S if connect is None else min(connect, CONNECT_TIMEOUT_S)
-        request.extensions["timeout"] = {**timeout, "connect": shorter}
 
 
 class GoogleProvider:
@@ -87,7 +75,7 @@ class GoogleProvider:
         self.thinking_budget = thinking_budget or None
         self.timeout_s = timeout_s
         self.base_url = (base_url or base_url_from_environment() or GEMINI_BASE_URL).rstrip("/")
-        self._http = httpx2.AsyncClient(event_hooks={"request": [connect_briefly]})
+        self._http = new_http_client()
         self._client = genai.Client(
             vertexai=False,  # the Gemini API with a key, whatever GOOGLE_GENAI_USE_VERTEXAI says
             api_key=api_key,
