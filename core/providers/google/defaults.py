@@ -15,6 +15,9 @@ from collections.abc import Mapping
 KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
 BASE_URL_VARIABLE = "GOOGLE_GEMINI_BASE_URL"  # the SDK reads it too when no base_url is given
 GEMINI_BASE_URL = "https://generativelanguage.googleapis.com"
+# The API version is the SDK's (v1, where function calling, structured output, thinking and
+# system instructions all are); the SDK reads GOOGLE_GENAI_API_VERSION (e.g. `v1beta`) for an
+# endpoint that wants another.
 
 DEFAULT_MODEL = "gemini-3.8-flash"
 DEFAULT_NARRATOR_MODEL = "gemini-3.1-flash-lite"  # short summaries: the cheapest current model
