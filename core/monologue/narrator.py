@@ -95,6 +95,7 @@ class Narrator:
             instructions=instructions,
             messages=[user_text(prompt)],
             max_tokens=self.config.max_tokens,
+            thinking_budget=0,  # a few sentences of summary: the provider's budget is for agents
             agent_id=ask.agent_id,
             agent_name=ask.agent_name,
             purpose="narrator",

@@ -185,6 +185,7 @@ def test_the_narrator_request() -> None:
     assert request.purpose == "narrator"
     assert (request.agent_id, request.agent_name) == ("a7", "coder")
     assert request.model == "claude-sonnet-4-6" and request.max_tokens == 120
+    assert request.thinking_budget == 0, "a summary needs no thinking, whatever agents get"
     assert request.tools == [] and len(request.messages) == 1
     assert request.messages[0].role == "user"
     assert request.messages[0].text == user_prompt(ask.actions, ask.history)
