@@ -290,6 +290,11 @@ class RunState:
                 if scene is not None:
                     scene.apply(event)
                     change.scenes.add(scene.scene_id)
+                    # The scene's own transcript shows the whole play as it goes (each round's
+                    # transcript shows its own part).
+                    root = self.agents.get(scene.scene_id)
+                    if root is not None and root.transcript is not None:
+                        root.transcript.apply(event)
             case ev.MonologueGenerated(entry=entry, usage=usage):
                 self.monologue.append(MonologueLine(agent_id, entry))
                 self.narrator_usage = self.narrator_usage + usage
