@@ -136,6 +136,9 @@ async def test_a_round_from_the_persons_input_with_a_reconciling_second_pass() -
     assert (flags.has_acted_this_round, flags.entered_this_round) == (True, False)
     texts = [e.text for e in of(events, "character:complete")]
     assert all(text.strip() for text in texts), "every turn said something"
+    # The scene's own transcript is the play: each line in order, as the round's has it.
+    lines = [(e.title, e.text) for e in folded(events).agents[root].entries if e.kind == "line"]
+    assert lines == [("Tomas", texts[0].strip()), ("Mara", texts[1].strip())]
 
 
 async def test_a_continuation_round_brings_a_character_in_with_its_entry() -> None:
