@@ -41,6 +41,7 @@ from agentui.core.tree import AgentStatus
 
 from . import paste_escapes
 from .gc_policy import CollectorPolicy
+from .heap_release import HeapRelease
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
@@ -132,6 +133,7 @@ class AgentUIApp(App[int]):
         self.runtime_started = False  # its commands work from then on
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
         self.collector = CollectorPolicy()  # short GC pauses however many agents
+        self.heap = HeapRelease()  # streaming's freed memory back to the system
         self.model = state if state is not None else RunState()  # the one fold, fed each batch
         if state is not None:
             self.collector.freeze()  # a resumed run's state lives as long as the app: out of GC
@@ -300,6 +302,7 @@ class AgentUIApp(App[int]):
             return
         tree = self.tree_view
         self.collector.after_batch(len(changes.added), len(batch))
+        self.heap.folded(len(batch))
         if changes.added:
             tree.add_agents(self.model.agents[i] for i in changes.added)
             if self._select_when_shown in changes.added:
@@ -376,7 +379,7 @@ class AgentUIApp(App[int]):
         self.tree_view.tick()
         if self.runtime is not None:
             self.status_view.tick(self.clock.now())
-        self.collector.every_second()
+        self.heap.every_second()
 
     def _refresh_status(self) -> None:
         starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]

@@ -10,7 +10,8 @@ from textual.geometry import Region
 
 from agentui.core.state import AgentState, RunState
 from agentui.core.tree import AgentStatus
-from agentui.tui.gc_policy import BURST, TRIM_AFTER_EVENTS, CollectorPolicy
+from agentui.tui.gc_policy import BURST, CollectorPolicy
+from agentui.tui.heap_release import RELEASE_AFTER_EVENTS, HeapRelease
 from agentui.tui.widgets.agent_tree import AgentTree
 from agentui.tui.widgets.status_bar import StatusBar
 
@@ -145,16 +146,16 @@ def test_the_gc_policy_freezes_a_burst_and_gives_everything_back() -> None:
     assert policy._observe not in gc.callbacks
 
 
-def test_the_gc_policy_gives_freed_memory_back_after_enough_events() -> None:
+def test_freed_memory_goes_back_after_enough_events() -> None:
     trims: list[int] = []
-    policy = CollectorPolicy(malloc_trim=lambda pad: trims.append(pad) or 1)
-    policy.after_batch(agents_added=0, events=TRIM_AFTER_EVENTS - 1)
-    policy.every_second()
+    heap = HeapRelease(malloc_trim=lambda pad: trims.append(pad) or 1)
+    heap.folded(RELEASE_AFTER_EVENTS - 1)
+    heap.every_second()
     assert trims == [], "too few events to have freed much"
-    policy.after_batch(agents_added=0, events=1)
-    policy.every_second()
+    heap.folded(1)
+    heap.every_second()
     assert trims == [0]
-    policy.every_second()
+    heap.every_second()
     assert trims == [0], "nothing new since"
 
 

@@ -1,0 +1,43 @@
+"""Memory the app freed goes back to the system.
+
+Streaming allocates and frees a great deal (events, pieces of text, frames); glibc keeps what
+was freed for later instead of giving it back, so the process stays at its high-water mark:
+4 M characters over 100 agents left ~14 MiB free in the heap. Once a second, after enough
+events, `malloc_trim` hands free pages back (well under a millisecond when little is free).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+from collections.abc import Callable
+
+RELEASE_AFTER_EVENTS = 20_000  # folded since the last release
+
+
+def _find_malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, or None where the C library has none (macOS, musl)."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None)
+    except OSError:
+        return None
+
+
+class HeapRelease:
+    def __init__(self, malloc_trim: Callable[[int], int] | None = None) -> None:
+        self._malloc_trim = malloc_trim if malloc_trim is not None else _find_malloc_trim()
+        self._events = 0
+        self.releases = 0
+
+    def folded(self, events: int) -> None:
+        self._events += events
+
+    def every_second(self) -> None:
+        """Give what was freed back to the system, after enough events to have freed some."""
+        if self._malloc_trim is not None and self._events >= RELEASE_AFTER_EVENTS:
+            self._events = 0
+            self._malloc_trim(0)
+            self.releases += 1
