@@ -199,6 +199,7 @@ def _app_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
     _add_scene_option(parser)
+    _add_profile_option(parser)
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument(
         "--resume",
@@ -224,6 +225,27 @@ def _add_scene_option(parser: argparse.ArgumentParser) -> None:
         help="play a directed scene instead of a task: a shipped one (`agentui scenes` lists "
         "them) or the path of a .toml scene file",
     )
+
+
+def _add_profile_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        help="the agent profile the task's agent runs with (`agentui profiles` lists them)",
+    )
+
+
+def _profile_start(args: argparse.Namespace) -> Callable[[Runtime], str] | None:
+    """The task's agent started with `--profile` (None without it); the name is looked up when
+    the runtime, which loads the profiles, starts it."""
+    if args.profile is None:
+        return None
+    if args.task is None or args.scene is not None:
+        raise AgentUIError(
+            "--profile names the profile of a TASK's agent: give a task, not --scene"
+        )
+    task, profile = args.task, args.profile
+    return lambda runtime: runtime.start(task, profile=profile)
 
 
 class _Version(argparse.Action):
@@ -252,6 +274,7 @@ def _run_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("task", nargs="?", help="the task (or --scene)")
     _add_scene_option(parser)
+    _add_profile_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument(
         "--answer",
@@ -357,7 +380,7 @@ def _run(argv: Sequence[str]) -> int:
         provider = build_provider(assembly)  # fails fast on a bad script or option
         if assembly.notice:
             print(f"agentui: {assembly.notice}", file=sys.stderr)
-        start = None
+        start = _profile_start(args)
         if args.scene is not None:
             from .scene_start import new_scene
 
@@ -450,8 +473,9 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         notices.append(f"resumed {plan.log.id}{interrupted}")
     from .app import AgentUIApp  # Textual loads only for the app
 
+    profile_start = _profile_start(args)
     options: dict[str, Any] = {
-        "initial_task": args.task,
+        "initial_task": args.task if profile_start is None else None,
         "notice": " · ".join(notices),
         "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
         "provider_label": (provider.name, provider.model),
@@ -461,7 +485,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     options["provider_switch"] = ProviderSwitch(assembly)
     if plan is not None:
         options["state"] = plan.state
-    options["start_with"] = _scene_start(args, assembly, plan)
+    options["start_with"] = profile_start or _scene_start(args, assembly, plan)
     _add_theme(options, AgentUIApp, assembly.loaded)
     return AgentUIApp(runtime_factory=lambda: build_runtime(assembly, provider), **options)
 

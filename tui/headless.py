@@ -357,7 +357,11 @@ async def run_headless(
         for problem in runtime.profiles.problems:  # one line per profile file left out
             stderr.write(f"agentui: warning: profile skipped: {visible_controls(problem)}\n")
         lines = _StdinLines(stdin, steering)
-        root_id = start(runtime) if start is not None else runtime.start(task)
+        try:
+            root_id = start(runtime) if start is not None else runtime.start(task)
+        except AgentUIError as exc:  # an unknown profile, a scene that cannot start
+            stderr.write(visible_controls(f"agentui: {exc}") + "\n")
+            return 2
         printer = HeadlessPrinter(
             stdout, stderr, json_output=json_output, root_id=root_id, state=state
         )

@@ -3,6 +3,7 @@ message; `agentui run` and the app say which profile files they left out."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,11 @@ import pytest
 from agentui.core.profiles.catalog import load_catalog
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
+from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
 from agentui.tui.cli import main
 
-from .helpers import runtime_of
+from .helpers import runtime_of, settle
 
 CRITIC = """\
 description = "My own critic"
@@ -96,3 +98,41 @@ async def test_the_app_says_which_profile_files_it_left_out(agents: Path) -> Non
             f"{agents}/note␛[2J.json",
             f"{agents}/scorer.toml",
         ]
+
+
+def test_a_run_starts_its_task_with_the_profile_named(
+    agents: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--profile critic`: the person's own critic (an object-mode JSON profile) answers."""
+    assert main(["run", "--no-session", "--profile", "critic", "Review the plan"]) == 0
+    out, _ = capsys.readouterr()
+    assert json.loads(out) == {"verdict": "no"}, "the offline model answers with the example"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--profile", "nosuch", "a task"], "agentui: unknown profile 'nosuch'; the profiles are:"),
+        (["--profile", "critic", "--scene", "lighthouse"], "agentui: --profile names the profile"),
+    ],
+)
+def test_a_run_with_a_profile_it_cannot_use_says_so_in_one_line(
+    agents: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(["run", "--no-session", *argv]) == 2
+    _, err = capsys.readouterr()
+    (line,) = [line for line in err.splitlines() if not line.startswith("agentui: warning")][-1:]
+    assert line.startswith(message)
+
+
+@pytest.mark.anyio
+async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> None:
+    from agentui.tui.cli import _app_parser, _build_app
+
+    app = _build_app(_app_parser().parse_args(["--no-session", "--profile", "critic", "Review"]))
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        await settle(pilot, lambda: any(a.status.is_final for a in app.model.agents.values()))
+        (agent,) = app.model.agents.values()
+        assert (agent.profile, agent.task) == ("critic", "Review")
+        assert agent.status is AgentStatus.COMPLETED
