@@ -27,9 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .clock import Clock
 from .conversation import Message
+from .director_payloads import CharacterGuidance, DirectorDecision, PlannedTurn
 from .narrative import NarrativeEntry
-from .scene.director_decision import DirectorDecision
-from .scene.guidance import CharacterGuidance, PlannedTurn
 from .usage import Usage
 from .workflow_report import WorkflowReport
 

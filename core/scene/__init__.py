@@ -6,7 +6,7 @@ and the Director -> Characters -> Director rounds that play a scene (phases 4-8)
     states.py         CharacterState and WorldState
     notes.py          scenario and author notes at world, campaign, arc and scene level
     lore.py           LoreEntry
-    guidance.py       the director's guidance, global and per character
+    guidance.py       the director's guidance as the envelope carries it, global and per character
     envelope.py       AgentContextEnvelope: what one agent call receives, and its parts
     builder.py        build_envelope: the one function that assembles an envelope
     services.py       EnvelopeServices: the pluggable parts a builder uses (counter, retriever...)
@@ -25,7 +25,6 @@ Director rounds (seed 003, phases 4-8):
 
     scene_file.py       SceneFile: what a scene file declares (pydantic; no profile machinery)
     scene_loading.py    a shipped scene (scenes/*.toml) or a file, its profiles resolved
-    director_decision.py  DirectorDecision: the director's answer for one pass
     director_schema.py  the director's schema narrowed to a scene's cast (enums of names)
     vetting.py          a decision held to the scene: turns in order, entries, exits, updates
     ordering.py         the acting order: priority, then name
@@ -39,6 +38,9 @@ Director rounds (seed 003, phases 4-8):
     running_summary.py  the running scene summary, a line per closed round
     scene_text.py       the scene as played (the root's result)
     timeline.py         the per-round timeline (export --format rounds)
+
+The director's answer (DirectorDecision) and the turns it plans (PlannedTurn, CharacterGuidance)
+are what scene events carry: they live in core/director_payloads.py, beside the events.
 
 Import names from their modules; the package loads nothing on its own.
 """

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
+from ..director_payloads import CharacterGuidance
 from .budget import resolve_budgets
 from .envelope import (
     AgentContextEnvelope,
@@ -36,7 +37,7 @@ from .envelope import (
     RoundSummary,
 )
 from .errors import SceneError
-from .guidance import CharacterGuidance, DirectorGuidance
+from .guidance import DirectorGuidance
 from .lore import LoreEntry
 from .memory import Memory, limit_memories
 from .notes import LevelNotes, NoteLevel, SceneNotes

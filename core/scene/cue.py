@@ -5,8 +5,8 @@ Written from the same state as the call's envelope (see providers/scene_cue.py f
 
 from __future__ import annotations
 
+from ..director_payloads import CharacterGuidance
 from ..providers.scene_cue import CueCharacter, CueRole, SceneCue
-from .guidance import CharacterGuidance
 from .scene_state import SceneState
 
 

@@ -12,7 +12,7 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .guidance import CharacterGuidance
+from ..director_payloads import CharacterGuidance
 from .lore import LoreEntry
 from .memory import Memory
 from .notes import SceneNotes

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from .guidance import CharacterGuidance
+from ..director_payloads import CharacterGuidance
 from .lore import LoreEntry
 from .memory import Memory
 from .notes import SceneNotes

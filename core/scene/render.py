@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..director_payloads import CharacterGuidance
 from .envelope import AgentContextEnvelope, RoundSummary
-from .guidance import CharacterGuidance
 from .lore import LoreEntry
 from .memory import Memory
 from .notes import LevelNotes, NoteLevel

@@ -6,7 +6,7 @@ rendered envelope. The agents' standing instructions are their profiles'.
 
 from __future__ import annotations
 
-from .guidance import CharacterGuidance
+from ..director_payloads import CharacterGuidance
 from .record import SceneRequest
 
 DIRECTOR_FIRST = (

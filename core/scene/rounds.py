@@ -26,14 +26,13 @@ from pydantic import ValidationError
 
 from .. import events as ev
 from ..agent_run import AgentRun
+from ..director_payloads import DirectorDecision, PlannedTurn, WorldUpdate
 from ..errors import DriverError
 from ..runtime import Runtime
 from ..tree import AgentNode, AgentStatus
 from .builder import build_envelope
 from .cue import scene_cue
-from .director_decision import DirectorDecision, WorldUpdate
 from .envelope import Persona, Recipient
-from .guidance import PlannedTurn
 from .inference import infer_changes
 from .reconciliation import inferred_changes
 from .render import render_envelope

@@ -13,7 +13,8 @@ import copy
 from dataclasses import dataclass, field
 
 from .. import events as ev
-from .guidance import DirectorGuidance, PlannedTurn
+from ..director_payloads import PlannedTurn
+from .guidance import DirectorGuidance
 from .record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
 from .scene_file import SceneFile
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .director_decision import DirectorDecision
-from .guidance import CharacterGuidance, PlannedTurn
+from ..director_payloads import CharacterGuidance, DirectorDecision, PlannedTurn
 from .ordering import acting_order
 from .record import SceneRecord
 

@@ -4,6 +4,8 @@
   `if TYPE_CHECKING:` and inside functions too, and the package `__init__` that importing a
   submodule runs;
 - the workflow knows the agent it runs for (its AgentRun), never the Runtime;
+- the event vocabulary (core.events) depends on no feature package (core.scene, core.workflow,
+  ...): only on core's own top-level modules, so every front end can read events without them;
 - nothing reaches into another object's private attributes: `x._name` where x is not `self` or
   `cls` only inside the class that defines `_name` (`other._x` in its own `__eq__`), and in the
   few places listed in ALLOWED_PRIVATE, each with its reason.
@@ -154,6 +156,15 @@ def test_the_workflow_does_not_import_the_runtime() -> None:
     for name, targets in graph.items():
         if name.startswith("core.workflow"):
             assert "core.runtime" not in targets, name
+
+
+def test_the_event_vocabulary_depends_on_no_feature_package() -> None:
+    packages = {
+        target
+        for target in import_graph()["core.events"]
+        if target.count(".") > 1 or is_package(target)
+    }
+    assert packages == set(), "events.py imports these packages' modules"
 
 
 def private_names(cls: ast.ClassDef) -> set[str]:

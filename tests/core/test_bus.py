@@ -13,6 +13,13 @@ import pytest
 
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import user_text
+from agentui.core.director_payloads import (
+    ActingCharacter,
+    Activation,
+    CharacterGuidance,
+    DirectorDecision,
+    PlannedTurn,
+)
 from agentui.core.events import (
     AnyEvent,
     Event,
@@ -25,8 +32,6 @@ from agentui.core.events import (
     parse_event,
 )
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
-from agentui.core.scene.director_decision import ActingCharacter, Activation, DirectorDecision
-from agentui.core.scene.guidance import CharacterGuidance, PlannedTurn
 from agentui.core.usage import Usage
 from agentui.core.workflow.report import ChildReport, QuestionReport, WorkflowReport
 

@@ -9,8 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.scene.director_decision import ActingCharacter, DirectorDecision
-from agentui.core.scene.guidance import CharacterGuidance, PlannedTurn
+from agentui.core.director_payloads import (
+    ActingCharacter,
+    CharacterGuidance,
+    DirectorDecision,
+    PlannedTurn,
+)
 from agentui.core.scene.inference import infer_changes
 from agentui.core.scene.ordering import acting_order
 from agentui.core.scene.reconciliation import inferred_changes

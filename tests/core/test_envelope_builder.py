@@ -8,10 +8,11 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
+from agentui.core.director_payloads import CharacterGuidance
 from agentui.core.scene.builder import build_envelope
 from agentui.core.scene.envelope import AgentContextEnvelope, Persona, Recipient
 from agentui.core.scene.errors import SceneError
-from agentui.core.scene.guidance import CharacterGuidance, DirectorGuidance
+from agentui.core.scene.guidance import DirectorGuidance
 from agentui.core.scene.lore import LoreEntry
 from agentui.core.scene.memory import Memory
 from agentui.core.scene.notes import LevelNotes, SceneNotes
