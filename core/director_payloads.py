@@ -18,6 +18,22 @@ from pydantic import BaseModel, ConfigDict, Field
 # The character state fields a director (or the heuristics) may set: the one list of them.
 STATE_FIELDS = ("location", "mood", "clothing", "activity", "intentions")
 
+# What models write into a field they mean to leave alone (a strict JSON schema makes them fill
+# every field). Kept to words that are never a state or a fact themselves: a value is compared
+# stripped, without case, brackets or a final full stop.
+PLACEHOLDERS = frozenset({"unchanged", "no change", "same", "same as before"})
+
+
+def set_value(value: str | None) -> str | None:
+    """The value a director's field sets, stripped; None when it sets nothing: left out, empty,
+    only whitespace, or a placeholder such as "unchanged" (never a wiped field)."""
+    if value is None:
+        return None
+    text = value.strip()
+    if text.strip("()[].").strip().lower() in PLACEHOLDERS or not text:
+        return None
+    return text
+
 
 class _Part(BaseModel):
     # A scene's own director schema may carry more per item; only these fields are used.
@@ -49,15 +65,22 @@ class StateUpdate(_Part):
     intentions: str | None = None
 
     def changes(self) -> dict[str, str]:
-        """The fields it sets, in STATE_FIELDS order."""
+        """The fields it sets (see `set_value`), in STATE_FIELDS order."""
         return {
-            field: value for field in STATE_FIELDS if (value := getattr(self, field)) is not None
+            field: value
+            for field in STATE_FIELDS
+            if (value := set_value(getattr(self, field))) is not None
         }
 
 
 class WorldUpdate(_Part):
     key: str
     value: str
+
+    def change(self) -> tuple[str, str] | None:
+        """The fact it sets, (key, value); None when its key or value sets nothing."""
+        key, value = self.key.strip(), set_value(self.value)
+        return (key, value) if key and value is not None else None
 
 
 class DirectorDecision(_Part):

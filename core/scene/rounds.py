@@ -260,8 +260,9 @@ class RoundRunner:
                 update = WorldUpdate.model_validate(item)
             except ValidationError:
                 continue  # a scene's own world schema may list other things
-            if facts.get(update.key) != update.value:
-                changes[update.key] = update.value
+            change = update.change()
+            if change is not None and facts.get(change[0]) != change[1]:
+                changes[change[0]] = change[1]
         if changes:
             await self._emit(
                 ev.StateUpdated, round=progress.number, character=None, changes=changes,

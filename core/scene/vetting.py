@@ -8,7 +8,9 @@ The rules (the seed's "Director wins", made concrete):
 - order: the acting list by priority then name, then any character entering or leaving whom
   the list left out (so every entry and exit is played, with its guidance);
 - state updates and world updates are applied before anyone acts; an update that changes
-  nothing is dropped; for one character, a later update of a field beats an earlier one.
+  nothing is dropped; for one character, a later update of a field beats an earlier one;
+- a field left empty, only whitespace, or a placeholder ("unchanged", "same") sets nothing:
+  it never wipes what the scene knows (core/director_payloads.set_value).
 """
 
 from __future__ import annotations
@@ -101,8 +103,12 @@ def vet_decision(decision: DirectorDecision, scene: SceneRecord) -> VettedDecisi
 
     facts = scene.world.facts
     for update in decision.world_updates:
-        if facts.get(update.key) != update.value:
-            vetted.world_changes[update.key] = update.value
+        change = update.change()
+        if change is None:
+            continue
+        key, value = change
+        if facts.get(key) != value:
+            vetted.world_changes[key] = value
         else:
-            vetted.world_changes.pop(update.key, None)
+            vetted.world_changes.pop(key, None)
     return vetted

@@ -168,6 +168,20 @@ def test_updates_that_change_nothing_are_dropped_and_later_ones_win() -> None:
     assert vetted.world_changes == {"tide": "high"}
 
 
+def test_an_empty_or_placeholder_field_sets_nothing() -> None:
+    # Models held to a strict schema fill every field: "" or "unchanged" means "leave it".
+    vetted = vet(
+        state_updates=[
+            {"name": "Mara", "mood": "", "location": "   ", "intentions": "unchanged"},
+            {"name": "Tomas", "mood": " (Same.) ", "activity": "  mending nets "},
+        ],
+        world_updates=[{"key": "weather", "value": ""}, {"key": "tide", "value": "No change"}],
+    )
+    assert vetted.state_changes == {"Tomas": {"activity": "mending nets"}}
+    assert vetted.world_changes == {}
+    assert vetted.ignored == []
+
+
 # -- reconciliation -------------------------------------------------------------------------
 
 

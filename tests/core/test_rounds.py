@@ -456,3 +456,17 @@ async def test_a_paused_round_waits_between_its_agents_until_resumed() -> None:
                 if event.agent_id == root and getattr(event, "new", "") == "completed":
                     break
         assert runtime.node(round_id).status is S.COMPLETED
+
+
+async def test_a_world_update_with_an_empty_value_keeps_the_fact() -> None:
+    world = '{"world_updates": [{"key": "weather", "value": " "}, {"key": "tide", "value": "low"}]}'
+    script = scripted_director(decision(acting_characters=acting("Mara", "Tomas")))
+    script.agents["round-1.world"] = [Turn(text=world)]
+    runtime = scene_runtime(script)
+    async with runtime:
+        root, events = await play(
+            runtime, harbour("\n[options]\nworld_agent = true\n"), ["Close up.", None]
+        )
+    (update,) = [e for e in of(events, "state:updated") if e.source == "world"]
+    assert update.changes == {"tide": "low"}
+    assert folded(events).scenes[root].record.world.facts == {"weather": "fog", "tide": "low"}
