@@ -395,7 +395,8 @@ class AnswerValidated(Event):
 
 SceneRequestKind = Literal["user_input", "continuation"]
 StateSource = Literal["director", "inferred", "world"]
-CharacterTurnEnd = Literal["completed", "error", "cancelled", "deleted"]
+# skipped: the character left the scene before its planned turn; no agent ran, it did not act.
+CharacterTurnEnd = Literal["completed", "error", "cancelled", "deleted", "skipped"]
 RoundEnd = Literal["closed", "failed", "stopped"]
 
 
@@ -426,7 +427,11 @@ class DirectorPassStarted(Event):
 
 class DirectorPassCompleted(Event):
     """The director's answer for a pass (None when it gave none), the turns it makes in
-    acting order, who leaves after their turn, and what of it could not be used."""
+    acting order, who leaves after their turn, and what of it could not be used.
+
+    It also holds what the pass applies before anyone acts (the vetted state and world
+    changes, who enters): the `state:updated` and `character:activated` events that follow
+    apply it, and a round resumed after a crash between them applies what is left."""
 
     type: Literal["director:complete"] = "director:complete"
     round: int
@@ -437,6 +442,9 @@ class DirectorPassCompleted(Event):
     leaving: dict[str, str] = Field(default_factory=dict)  # name -> exit guidance
     ignored: list[str] = Field(default_factory=list)  # `path: why`, for the audit
     error: str | None = None  # why there is no decision
+    state_changes: dict[str, dict[str, str]] = Field(default_factory=dict)  # name -> changes
+    world_changes: dict[str, str] = Field(default_factory=dict)
+    entering: dict[str, str] = Field(default_factory=dict)  # name -> entry guidance
 
 
 class CharacterStarted(Event):
