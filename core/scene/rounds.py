@@ -193,7 +193,7 @@ class RoundRunner:
             # Taken out of the scene since the director planned the turn (the person deleted it).
             await self._emit(
                 ev.CharacterCompleted, round=progress.number, director_pass=director_pass,
-                name=name, character_id="", ended="cancelled", error="no longer in the scene",
+                name=name, character_id="", ended="skipped", error="no longer in the scene",
             )  # fmt: skip
             return
         entry = state.file.entry(name)

@@ -60,7 +60,7 @@ class RoundProgress:
     request: SceneRequest
     round_id: str  # the round's agent
     passes: list[PassProgress] = field(default_factory=list)
-    acted: list[str] = field(default_factory=list)  # in the order they first acted
+    acted: list[str] = field(default_factory=list)  # had a turn (not skipped), in order
     entered: list[str] = field(default_factory=list)
     exited: list[str] = field(default_factory=list)
     leaving: dict[str, str] = field(default_factory=dict)  # deactivated, leaving after a turn
@@ -140,11 +140,12 @@ class SceneState:
                     overall=decision.open_guidance if decision is not None else "",
                     per_character={turn.name: turn.guidance for turn in turns},
                 )
-            case ev.CharacterCompleted(name=name, ended=ended, text=text):
+            case ev.CharacterCompleted(name=name, ended=ended, text=text, character_id=agent):
                 current = progress.current_pass
                 if current is not None and name not in current.done:
                     current.done.append(name)
-                if name not in progress.acted:
+                # A skipped turn ran no agent (older logs say "cancelled"): it is no turn had.
+                if agent and name not in progress.acted:
                     progress.acted.append(name)
                 if ended == "completed" and text.strip():
                     record.messages.append(SceneMessage(speaker=name, text=text))
