@@ -48,7 +48,9 @@ class QuestionsDecision(Decision):
     name: ClassVar[str] = "questions"
     neutral_meaning: ClassVar[str] = "nothing is missing"
 
-    questions: list[Text] = Field(default_factory=list, max_length=MAX_QUESTIONS_PER_ROUND)
+    # A default the schema shows (pydantic copies it per instance), as a model held to the
+    # schema strictly must be told what leaving the list out means.
+    questions: list[Text] = Field([], max_length=MAX_QUESTIONS_PER_ROUND)
 
 
 class SubquestionsDecision(Decision):
@@ -57,7 +59,7 @@ class SubquestionsDecision(Decision):
     name: ClassVar[str] = "subquestions"
     neutral_meaning: ClassVar[str] = "no subagents"
 
-    subquestions: list[Text] = Field(default_factory=list, max_length=MAX_SUBQUESTIONS)
+    subquestions: list[Text] = Field([], max_length=MAX_SUBQUESTIONS)  # shown: see questions
 
 
 class ResolutionDecision(Decision):

@@ -274,7 +274,7 @@ def test_a_declared_response_schema_asks_for_structured_output() -> None:
                         "type": "array",
                         "title": "Questions",
                         "items": {"type": "string", "description": "{minLength: 1}"},
-                        "description": "{maxItems: 3}",
+                        "description": "{default: [], maxItems: 3}",
                     }
                 },
                 "additionalProperties": False,

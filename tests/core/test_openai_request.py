@@ -243,17 +243,6 @@ def test_free_text_requests_ask_for_no_format() -> None:
     )
 
 
-def test_a_schema_the_sdk_cannot_make_strict_goes_loose() -> None:
-    # A reference with words beside it is inlined by the SDK; one to another file cannot be.
-    schema = {
-        "type": "object",
-        "properties": {"a": {"$ref": "other.json#/defs/A", "description": "from elsewhere"}},
-    }
-    declared = response_format(schema, "my answer!", "strict")
-    assert declared is not None
-    assert declared["json_schema"] == {"name": "my_answer_", "schema": schema, "strict": False}
-
-
 def test_a_loose_dialect_sends_the_schema_as_it_is() -> None:
     schema = QuestionsDecision.model_json_schema()
     declared = response_format(schema, "questions", "loose")

@@ -311,6 +311,28 @@ def minimal_instance(schema: dict[str, Any], defs: dict[str, Any] | None = None)
     return None
 
 
+def held_to(value: Any, schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """What a model held to `schema` by constrained decoding gives when it means `value`: every
+    property the schema requires is there (decoding cannot close an object before them), one
+    it had nothing to say for made up: a string says so, anything else is its smallest
+    instance; all the way down."""
+    defs = schema.get("$defs", {}) if defs is None else defs
+    if "$ref" in schema:
+        return held_to(value, defs[schema["$ref"].split("/")[-1]], defs)
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        held = {name: held_to(v, properties.get(name, {}), defs) for name, v in value.items()}
+        for name in schema.get("required", []):
+            if name not in held:
+                inner = properties.get(name, {})
+                made_up = f"made-up {name}" if inner.get("type") == "string" else None
+                held[name] = made_up or minimal_instance(inner, defs)
+        return held
+    if isinstance(value, list):
+        return [held_to(item, schema.get("items", {}), defs) for item in value]
+    return value
+
+
 @dataclass
 class MinimalModel:
     """Answers structured requests with the smallest valid instance of their schema."""

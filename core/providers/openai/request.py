@@ -17,17 +17,15 @@ The conversation model is Anthropic-shaped; the mapping turns it into OpenAI's:
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from openai.lib._pydantic import _ensure_strict_json_schema
-
 from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from ..base import ProviderRequest
 from .defaults import is_openai
+from .strict_schema import strict_schema
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
 ERROR_PREFIX = "Error: "  # a tool message has no error flag: the text says it
@@ -153,26 +151,21 @@ def response_format(
     schema: dict[str, Any], name: str, structured: Structured
 ) -> dict[str, Any] | None:
     """`response_format` for a JSON Schema: strict (the model is held to it by constrained
-    decoding) when the SDK can make the schema strict, else loose (a hint the server may
-    follow); None when `structured` is "off".
-
-    Strict closes every object and requires every property, as the SDK does for its own
-    parsed outputs: every answer it allows is still valid for the original schema.
+    decoding) when the schema can be made strict without changing what it means (see
+    strict_schema.py), else loose (the schema as it is, a hint the server may follow); None
+    when `structured` is "off".
     """
     if structured == "off":
         return None
-    strict = False
-    if structured == "strict":
-        try:
-            own = copy.deepcopy(schema)  # the SDK's function changes what it is given
-            schema = _ensure_strict_json_schema(own, path=(), root=own)
-            strict = True
-        except (TypeError, ValueError, AssertionError, KeyError):
-            pass  # a schema the SDK cannot make strict goes loose
+    strict = strict_schema(schema) if structured == "strict" else None
     safe_name = _NAME.sub("_", name)[:64] or "answer"
     return {
         "type": "json_schema",
-        "json_schema": {"name": safe_name, "schema": schema, "strict": strict},
+        "json_schema": {
+            "name": safe_name,
+            "schema": strict if strict is not None else schema,
+            "strict": strict is not None,
+        },
     }
 
 
