@@ -2,7 +2,8 @@
 
     the person's input (or a continuation)
     -> director pass 1: who acts (guidance, priority), who enters or leaves, state updates
-    -> the updates and activations applied (the director wins)
+    -> the updates and activations applied (the director wins; a resumed round applies what
+       a crash left unapplied)
     -> the characters act in the director's order, each with its guidance and the envelope;
        state changes inferred from each turn; who has acted, entered and left is tracked
     -> director pass 2 (reconciliation), when an active character has not acted yet: who still
@@ -39,7 +40,7 @@ from .render import render_envelope
 from .round_prompts import character_task, director_task, world_task
 from .running_summary import updated_summary
 from .scene_loading import LoadedScene
-from .scene_state import RoundProgress, SceneState
+from .scene_state import PassProgress, RoundProgress, SceneState
 from .services import EnvelopeServices
 from .vetting import vet_decision
 
@@ -103,6 +104,7 @@ class RoundRunner:
         while True:
             current = progress.current_pass
             if current is not None and current.answered and current.decision_made:
+                await self._apply_decision(current)
                 for turn in current.remaining():
                     await self._act(turn, current.number)
                 number = current.number + 1
@@ -151,24 +153,32 @@ class RoundRunner:
             ev.DirectorPassCompleted, round=progress.number, director_pass=number,
             director_id=director_id, decision=decision, turns=vetted.turns,
             leaving=vetted.deactivations, ignored=vetted.ignored,
+            state_changes=vetted.state_changes, world_changes=vetted.world_changes,
+            entering=vetted.activations,
         )  # fmt: skip
-        # The director wins: its updates and entries apply before anyone acts.
-        for name, changes in vetted.state_changes.items():
+        return None  # _play applies the decision, then plays its turns
+
+    async def _apply_decision(self, current: PassProgress) -> None:
+        """The director wins: its updates and entries apply before anyone acts. What the pass
+        decided is in its director:complete; the fold drops each part as its event applies it,
+        so a round resumed after a crash in between applies only what is left."""
+        round_number = self._progress().number
+        for name, changes in list(current.unapplied_state.items()):
             await self._emit(
-                ev.StateUpdated, round=progress.number, character=name, changes=changes,
-                source="director", director_pass=number,
+                ev.StateUpdated, round=round_number, character=name, changes=dict(changes),
+                source="director", director_pass=current.number,
             )  # fmt: skip
-        if vetted.world_changes:
+        if current.unapplied_world:
             await self._emit(
-                ev.StateUpdated, round=progress.number, character=None,
-                changes=vetted.world_changes, source="director", director_pass=number,
+                ev.StateUpdated, round=round_number, character=None,
+                changes=dict(current.unapplied_world), source="director",
+                director_pass=current.number,
             )  # fmt: skip
-        for name, entry in vetted.activations.items():
+        for name, entry in list(current.unapplied_entries.items()):
             await self._emit(
-                ev.CharacterActivated, round=progress.number, director_pass=number, name=name,
-                entry_guidance=entry,
+                ev.CharacterActivated, round=round_number, director_pass=current.number,
+                name=name, entry_guidance=entry,
             )  # fmt: skip
-        return None
 
     def _decision_of(self, node: AgentNode) -> tuple[DirectorDecision | None, str]:
         if node.status is not AgentStatus.COMPLETED:

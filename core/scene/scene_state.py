@@ -48,6 +48,11 @@ class PassProgress:
     decision_made: bool = False
     turns: list[PlannedTurn] = field(default_factory=list)
     done: list[str] = field(default_factory=list)  # who has had their turn, however it ended
+    # What the pass decided to apply before anyone acts and no event has applied yet (a crash
+    # can come between the decision and them): name -> changes, the world's, name -> entry.
+    unapplied_state: dict[str, dict[str, str]] = field(default_factory=dict)
+    unapplied_world: dict[str, str] = field(default_factory=dict)
+    unapplied_entries: dict[str, str] = field(default_factory=dict)
 
     def remaining(self) -> list[PlannedTurn]:
         """The turns not played yet, in order (a name may act once per pass)."""
@@ -134,6 +139,9 @@ class SceneState:
                 current.answered = True
                 current.decision_made = decision is not None
                 current.turns = list(turns)
+                current.unapplied_state = {k: dict(v) for k, v in event.state_changes.items()}
+                current.unapplied_world = dict(event.world_changes)
+                current.unapplied_entries = dict(event.entering)
                 progress.leaving.update(leaving)
                 # The seed keeps no guidance between passes: each pass rebuilds it.
                 record.guidance = DirectorGuidance(
@@ -151,6 +159,8 @@ class SceneState:
                     record.messages.append(SceneMessage(speaker=name, text=text))
             case ev.StateUpdated(character=None, changes=changes):
                 self.record.world.facts.update(changes)
+                if (applied := _applying(progress, event)) is not None:
+                    _drop(applied.unapplied_world, changes)
             case ev.StateUpdated(character=name, changes=changes, source=source) if name:
                 state = self.record.character(name)
                 if state is not None:
@@ -158,10 +168,18 @@ class SceneState:
                         setattr(state, key, value)
                 if source == "director":
                     progress.director_set.setdefault(name, set()).update(changes)
-            case ev.CharacterActivated(name=name):
+                if (applied := _applying(progress, event)) is not None:
+                    left = applied.unapplied_state.get(name, {})
+                    _drop(left, changes)
+                    if not left:
+                        applied.unapplied_state.pop(name, None)
+            case ev.CharacterActivated(name=name, director_pass=number):
                 state = self.record.character(name)
                 if state is not None:
                     state.active = True
+                current = progress.current_pass
+                if current is not None and current.number == number:
+                    current.unapplied_entries.pop(name, None)
                 if name not in progress.entered:
                     progress.entered.append(name)
             case ev.CharacterDeactivated(name=name):
@@ -191,3 +209,18 @@ class SceneState:
         progress = RoundProgress(event.round, request, event.agent_id, events=[event])
         self.rounds.append(progress)
         self.record.rounds.append(RoundRecord(number=event.round, request=request))
+
+
+def _applying(progress: RoundProgress, event: ev.StateUpdated) -> PassProgress | None:
+    """The pass whose decision a director's state update applies, if it is the current one."""
+    current = progress.current_pass
+    if event.source == "director" and current is not None:
+        return current if current.number == event.director_pass else None
+    return None
+
+
+def _drop(unapplied: dict[str, str], changes: dict[str, str]) -> None:
+    """Take what `changes` applied out of what is left to apply."""
+    for key, value in changes.items():
+        if unapplied.get(key) == value:
+            del unapplied[key]

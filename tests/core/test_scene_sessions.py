@@ -22,7 +22,7 @@ from agentui.core.session.resume import plan_resume
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.tree import AgentStatus as S
 
-from .scene_helpers import SAFETY_NET_S, harbour, of, play
+from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, play
 
 pytestmark = pytest.mark.anyio
 
@@ -148,3 +148,74 @@ async def test_a_session_without_a_scene_says_so(tmp_path: Path) -> None:
     assert runtime.session.path is not None
     text = export_session(read_session(runtime.session.path), "rounds")
     assert text.endswith("This session played no scene (agentui --scene NAME).\n")
+
+
+async def test_a_crash_right_after_the_directors_decision_loses_none_of_it(
+    tmp_path: Path,
+) -> None:
+    script = Script(
+        agents={
+            "round-1.director": [
+                Turn(
+                    text=decision(
+                        acting_characters=acting("Mara"),
+                        activations=[{"name": "Ines", "entry_guidance": "Run in."}],
+                        state_updates=[{"name": "Mara", "mood": "wary"}],
+                        world_updates=[{"key": "tide", "value": "low"}],
+                    )
+                )
+            ],
+            "round-1.director-2": [Turn(text=decision())],
+            "*": [Turn(text="*They nod.*")],
+        }
+    )
+    runtime = recording(tmp_path / "sessions", script)
+    async with runtime:
+        _, events = await play(runtime, harbour(), ["Close up.", None])
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(events[-1].seq)
+    assert runtime.session.path is not None
+    (decided,) = [e for e in of(events, "director:complete") if e.director_pass == 1]
+    crashed = cut_at(runtime.session.path, decided.seq, tmp_path / "crashed")
+
+    plan = plan_resume(read_session(crashed))
+    scene = unfinished_scene(plan.state)
+    assert scene is not None and scene.round is not None
+    mara = scene.record.character("Mara")
+    assert mara is not None and mara.mood == "calm", "decided, not applied yet"
+
+    resumed = RecordingRuntime(
+        ScriptedProvider(script),
+        session=SessionWriter(plan.continued_session()),
+        clock=FrozenClock(),
+        last_seq=plan.last_seq,
+        ids=plan.id_source(),
+    )
+    plan.adopt_into(resumed)
+    new_events: list[Event] = []
+    async with resumed:
+        subscription = resumed.subscribe(maxsize=None)
+        root = continue_scene(resumed, scene)
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in subscription:
+                new_events.append(event)
+                if isinstance(event, QueryRaised):
+                    resumed.answer(event.query_id, None)
+                if event.agent_id == root and getattr(event, "new", "") == "completed":
+                    break
+
+    first_turn = of(new_events, "character:start")[0]
+    applied = of(new_events, "state:updated", "character:activated")
+    assert [(e.type, e.seq < first_turn.seq) for e in applied] == [
+        ("state:updated", True),
+        ("state:updated", True),
+        ("character:activated", True),
+    ], "the director's changes apply again before anyone acts, once each"
+    assert [getattr(e, "character", None) for e in applied[:2]] == ["Mara", None]
+    state = fold_session(read_session(crashed)).scenes[root]
+    mara, ines = state.record.character("Mara"), state.record.character("Ines")
+    assert mara is not None and mara.mood == "wary"
+    assert ines is not None and ines.active
+    assert state.record.world.facts["tide"] == "low"
+    (closed,) = of(new_events, "round:complete")
+    assert closed.entered == ["Ines"]
