@@ -236,6 +236,11 @@ class AgentSpawned(Event):
     driver: str | None = None
 
 
+# The reason of every agent the runtime's shutdown stopped (not the person): its end's
+# agent:status and execution:cancelled say it, so a resumed session can tell the two apart.
+SHUTDOWN_REASON = "the runtime shut down"
+
+
 class StatusChanged(Event):
     type: Literal["agent:status"] = "agent:status"
     old: str
