@@ -35,7 +35,7 @@ from .approval import ApprovalChoice, ApprovalPolicy
 from .clock import Clock, SystemClock
 from .conversation import user_text
 from .errors import AgentEndedError, AgentUIError, CommandRefusedError
-from .events import AgentSpawned, E, EventBus, Subscription
+from .events import SHUTDOWN_REASON, AgentSpawned, E, EventBus, Subscription
 from .execution import WORKFLOWS, WorkflowName, execute
 from .hooks import HookManager
 from .ids import IdSource
@@ -140,7 +140,7 @@ class Runtime:
         try:
             for run in self._runs.values():
                 if run.node.status.is_live:
-                    run.request_stop("the runtime shut down")
+                    run.request_stop(SHUTDOWN_REASON)
             with anyio.CancelScope(shield=True):
                 for run in list(self._runs.values()):
                     await run.done.wait()
