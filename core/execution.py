@@ -24,7 +24,13 @@ from .errors import (
     ProviderError,
     ToolFailedError,
 )
-from .events import ExecutionCancelled, ExecutionCompleted, ExecutionFailed, ExecutionStarted
+from .events import (
+    SHUTDOWN_REASON,
+    ExecutionCancelled,
+    ExecutionCompleted,
+    ExecutionFailed,
+    ExecutionStarted,
+)
 from .loop import AgenticLoop, LoopResult
 from .profiles.answer import hold_to_contract
 from .tree import AgentStatus
@@ -111,7 +117,7 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
         # outside (its task group cancelled): either way the agent ends with an event.
         stop = run.stop
         if node.status.is_live:
-            reason = stop.reason if stop is not None else "the runtime shut down"
+            reason = stop.reason if stop is not None else SHUTDOWN_REASON
             shared.bus.emit(
                 ExecutionCancelled, node.id, reason=reason, partial_text=loop.partial_text
             )
