@@ -10,14 +10,16 @@ the app; the end of stdin in `agentui run`) ends the scene. Each round is a chil
 
 A resumed session's scene goes on under a new root (`continues` names the old one): its state
 carries over from the old root's events, and a round the session's end cut short is played on.
+Only a scene the session's end cut short goes on (a crash, or the app quitting): not one the
+person ended or cancelled, nor one that failed (`unfinished_scene`).
 """
 
 from __future__ import annotations
 
 from ..agent_run import AgentRun
-from ..events import SceneStarted
+from ..events import SHUTDOWN_REASON, SceneStarted
 from ..runtime import Runtime
-from ..state import RunState
+from ..state import INTERRUPTED, RunState
 from ..tree import AgentStatus
 from .record import SceneRequest
 from .round_prompts import next_round_question, round_task
@@ -102,15 +104,20 @@ def start_scene(
 
 
 def unfinished_scene(state: RunState) -> SceneState | None:
-    """The scene a resumed session left unfinished: its newest scene, unless the person ended
-    it (its root completed) or deleted it."""
+    """The scene a resumed session left unfinished: its newest scene, when its root was still
+    live as the log ended (a crash; a resume's plan cancels it as interrupted) or the runtime's
+    shutdown stopped it (the app quit). One the person ended (declined, cancelled or deleted)
+    or that failed stays ended."""
     if not state.scenes:
         return None
     root_id, scene = next(reversed(state.scenes.items()))
     root = state.agents.get(root_id)
-    if root is None or root.status in (AgentStatus.COMPLETED, AgentStatus.DELETED):
+    if root is None:
         return None
-    return scene
+    if root.status.is_live:
+        return scene
+    stopped = root.status is AgentStatus.CANCELLED
+    return scene if stopped and root.status_reason in (INTERRUPTED, SHUTDOWN_REASON) else None
 
 
 def continue_scene(

@@ -30,6 +30,8 @@ class AgentState(AgentNode):
     # What the person asked that its model has not read yet: a continued run delivers it.
     queued_notes: list[QueuedNote] = Field(default_factory=list, exclude=True)
     pending_modification: Modification | None = Field(default=None, exclude=True)
+    # Why its status last changed (agent:status's reason): who ended it, for one that ended.
+    status_reason: str = Field(default="", exclude=True)
     # None when the fold keeps no transcripts (resume and listings need none).
     transcript: TranscriptBuilder | None = Field(default=None, exclude=True)
 

@@ -193,6 +193,7 @@ class RunState:
         match event:
             case ev.StatusChanged(new=new, reason=reason):
                 agent.status = AgentStatus(new)
+                agent.status_reason = reason
                 if agent.status is AgentStatus.RUNNING:
                     agent.ended_at = None
                     if agent.first_started_at is None:

@@ -10,16 +10,24 @@ import anyio
 import pytest
 
 from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, QueryRaised
+from agentui.core.events import (
+    SHUTDOWN_REASON,
+    AgentSpawned,
+    Event,
+    QueryRaised,
+    SceneStarted,
+    StatusChanged,
+)
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
-from agentui.core.scene.scene_run import continue_scene, unfinished_scene
+from agentui.core.scene.scene_run import continue_scene, start_scene, unfinished_scene
 from agentui.core.session.export import export_session
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import plan_resume
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.state import INTERRUPTED, RunState
 from agentui.core.tree import AgentStatus as S
 
 from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, play
@@ -219,3 +227,64 @@ async def test_a_crash_right_after_the_directors_decision_loses_none_of_it(
     assert state.record.world.facts["tide"] == "low"
     (closed,) = of(new_events, "round:complete")
     assert closed.entered == ["Ines"]
+
+
+async def test_a_scene_the_person_cancelled_is_not_taken_up_again(tmp_path: Path) -> None:
+    runtime = recording(tmp_path)
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = start_scene(runtime, harbour())
+        questions = 0
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in events:
+                if isinstance(event, QueryRaised):
+                    questions += 1
+                    if questions == 1:
+                        runtime.answer(event.query_id, "Close up.")
+                    else:  # asked for round 2: the person cancels the scene instead
+                        runtime.cancel(root)
+                if event.agent_id == root and getattr(event, "new", "") == "cancelled":
+                    break
+            await runtime.session.wait_written(event.seq)
+    assert runtime.session.path is not None
+    plan = plan_resume(read_session(runtime.session.path))
+    assert plan.state.agents[root].status is S.CANCELLED
+    assert unfinished_scene(plan.state) is None
+
+
+def root_ending(status: str | None, reason: str = "") -> RunState:
+    """A fold of a scene whose root ends with `status` and `reason` (None: still live)."""
+    scene = harbour().file.model_dump(mode="json")
+    made = [
+        AgentSpawned(
+            seq=1, ts=0, agent_id="a1", parent_id=None, name="h", task="H", driver="scene"
+        ),
+        SceneStarted(seq=2, ts=0, agent_id="a1", scene=scene, source="harbour.toml"),
+        StatusChanged(seq=3, ts=0, agent_id="a1", old="pending", new="running", reason="started"),
+    ]
+    if status is not None:
+        made.append(
+            StatusChanged(seq=4, ts=0, agent_id="a1", old="running", new=status, reason=reason)
+        )
+    state = RunState()
+    state.apply_all(made)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("status", "reason", "goes_on"),
+    [
+        (None, "", True),  # live when the log ended: a crash
+        ("cancelled", INTERRUPTED, True),  # the same, once a resume's plan closed it
+        ("cancelled", SHUTDOWN_REASON, True),  # the app quit
+        ("cancelled", "cancelled by the person", False),
+        ("error", "round 1 failed", False),
+        ("completed", "finished", False),  # the person declined the next round
+        ("deleted", "deleted by the person", False),
+    ],
+)
+def test_only_a_scene_the_sessions_end_cut_short_goes_on(
+    status: str | None, reason: str, goes_on: bool
+) -> None:
+    scene = unfinished_scene(root_ending(status, reason))
+    assert (scene is not None) is goes_on
