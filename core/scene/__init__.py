@@ -32,6 +32,7 @@ Director rounds (seed 003, phases 4-8):
     reconciliation.py   which inferred changes apply (the director's fields win)
     scene_state.py      SceneState: a scene folded from its events (RunState keeps one per scene)
     rounds.py           RoundRunner: one round, as a driven agent
+    deletions.py        PersonDeletes: deleting a character's agent takes the character out
     scene_run.py        SceneDriver: the scene's root, asking for each round; start, resume
     cue.py              the SceneCue a call's request carries for the scripted model
     round_prompts.py    what the round says to its agents and to the person

@@ -13,7 +13,8 @@
 
 The round is an agent of its own (a driven one: this code runs it), a child of the scene's
 root; the director and the characters are real agents under it, so the person can pause,
-steer, modify or delete each (deleting a character takes it out of the scene). The round
+steer, modify or delete each (deleting a character's agent, in its turn or later, takes the
+character out of the scene: deletions.py). The round
 changes the scene only through events (SceneState folds them, as every front end does), so a
 round cut short by the session's end goes on from its events when the session is resumed.
 """
@@ -33,6 +34,7 @@ from ..runtime import Runtime
 from ..tree import AgentNode, AgentStatus
 from .builder import build_envelope
 from .cue import scene_cue
+from .deletions import PersonDeletes
 from .envelope import Persona, Recipient
 from .inference import infer_changes
 from .reconciliation import inferred_changes
@@ -59,13 +61,16 @@ class RoundRunner:
         state: SceneState,
         services: EnvelopeServices,
         start: dict[str, Any],
+        deletes: PersonDeletes,
     ) -> None:
-        """`start`: the round:start fields (round, request, text, resumed) it opens with."""
+        """`start`: the round:start fields (round, request, text, resumed) it opens with;
+        `deletes`: the person's deletes of the scene's character agents, as they come."""
         self._runtime = runtime
         self._scene = scene
         self._state = state
         self._services = services
         self._start = start
+        self._deletes = deletes
         self._run: AgentRun | None = None
         self._names: set[str] = set()
 
@@ -102,6 +107,7 @@ class RoundRunner:
     async def _play(self, progress: RoundProgress) -> tuple[ev.RoundEnd, str | None]:
         limit = self._scene.file.options.max_director_passes
         while True:
+            await self._take_out_deleted()
             current = progress.current_pass
             if current is not None and current.answered and current.decision_made:
                 await self._apply_decision(current)
@@ -197,6 +203,7 @@ class RoundRunner:
     # -- the characters ----------------------------------------------------------------------
 
     async def _act(self, turn: PlannedTurn, director_pass: int) -> None:
+        await self._take_out_deleted()
         state, progress, name = self._state, self._progress(), turn.name
         character = state.record.character(name)
         if character is None or not character.active:
@@ -247,6 +254,18 @@ class RoundRunner:
             await self._emit(
                 ev.CharacterDeactivated, round=progress.number, director_pass=director_pass,
                 name=name, exit_guidance=progress.leaving[name],
+            )  # fmt: skip
+
+    async def _take_out_deleted(self) -> None:
+        """Deleting a character's agent takes the character out of the scene, whenever the
+        person did it (one in its own turn is taken out as its turn ends)."""
+        progress = self._progress()
+        current = progress.current_pass
+        for name in self._deletes.characters_taken_out(self._state):
+            await self._emit(
+                ev.CharacterDeactivated, round=progress.number,
+                director_pass=current.number if current is not None else 0, name=name,
+                by="person",
             )  # fmt: skip
 
     # -- the world ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from ..events import SHUTDOWN_REASON, SceneStarted
 from ..runtime import Runtime
 from ..state import INTERRUPTED, RunState
 from ..tree import AgentStatus
+from .deletions import PersonDeletes
 from .record import SceneRequest
 from .round_prompts import next_round_question, round_task
 from .rounds import RoundRunner
@@ -58,6 +59,15 @@ class SceneDriver:
             continues=self._previous.scene_id if self._previous is not None else None,
         )
         state = self.state = SceneState.from_event(started, self._previous)
+        deletes = PersonDeletes(self._runtime.subscribe())
+        try:
+            await self._play(run, state, deletes)
+        finally:
+            deletes.close()
+        return scene_text(state)
+
+    async def _play(self, run: AgentRun, state: SceneState, deletes: PersonDeletes) -> None:
+        """Round after round, until the person declines the next one."""
         while True:
             open_round = state.round
             if open_round is not None:  # cut short by the session's end: it goes on
@@ -83,10 +93,11 @@ class SceneDriver:
                 round_task(number, request),
                 name=f"round-{number}",
                 parent_id=run.agent_id,
-                driver=RoundRunner(self._runtime, self._scene, state, self._services, start),
+                driver=RoundRunner(
+                    self._runtime, self._scene, state, self._services, start, deletes
+                ),
             )
             await self._runtime.wait(round_id)
-        return scene_text(state)
 
 
 def start_scene(

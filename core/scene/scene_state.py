@@ -94,6 +94,7 @@ class SceneState:
         self.source = source
         self.record: SceneRecord = file.record(scene_id)
         self.rounds: list[RoundProgress] = []  # every round, oldest first; the last may be open
+        self.character_agents: dict[str, str] = {}  # every character turn's agent -> its name
 
     @classmethod
     def from_event(cls, event: ev.SceneStarted, previous: SceneState | None) -> SceneState:
@@ -102,6 +103,7 @@ class SceneState:
         if previous is not None:
             state.record = previous.record.model_copy(deep=True)
             state.rounds = copy.deepcopy(previous.rounds)
+            state.character_agents = dict(previous.character_agents)
         return state
 
     @property
@@ -193,8 +195,10 @@ class SceneState:
                 progress.ended = ended
                 record.closed = True
                 self.record.running_summary = summary
+            case ev.CharacterStarted(name=name, character_id=agent):
+                self.character_agents[agent] = name  # the turn itself is known from the pass
             case _:
-                pass  # character:start: the turn is known from the pass; nothing changes
+                pass  # round:start: handled above
 
     def _round_started(self, event: ev.RoundStarted) -> None:
         open_round = self.round

@@ -470,3 +470,103 @@ async def test_a_world_update_with_an_empty_value_keeps_the_fact() -> None:
     (update,) = [e for e in of(events, "state:updated") if e.source == "world"]
     assert update.changes == {"tide": "low"}
     assert folded(events).scenes[root].record.world.facts == {"weather": "fog", "tide": "low"}
+
+
+def two_rounds_of(*first: str, second: tuple[str, ...], **turns: list[Turn]) -> Script:
+    """Round 1's director lets `first` act, round 2's `second`; `turns` by agent name."""
+    return Script(
+        agents={
+            "round-1.director": [Turn(text=decision(acting_characters=acting(*first)))],
+            "round-2.director": [Turn(text=decision(acting_characters=acting(*second)))],
+            "round-2.director-2": [Turn(text=decision())],
+            "*": [Turn(text="*They nod.*")],
+            **turns,
+        }
+    )
+
+
+async def test_deleting_a_characters_agent_between_rounds_takes_it_out() -> None:
+    runtime = scene_runtime(two_rounds_of("Tomas", "Mara", second=("Tomas", "Mara")))
+    agents: dict[str, str] = {}
+
+    def delete_tomas_before_round_2(event: Event) -> None:
+        if event.type == "character:start":
+            agents[f"{event.round}.{event.name}"] = event.character_id  # type: ignore[attr-defined]
+        if isinstance(event, QueryRaised) and "Round 2" in event.prompt:
+            runtime.delete(agents["1.Tomas"])  # from the tree, long after its turn
+
+    async with runtime:
+        root, events = await play(
+            runtime, harbour(), ["Close up.", "Go on.", None], react=delete_tomas_before_round_2
+        )
+    second = [e for e in events if getattr(e, "round", None) == 2]
+    assert story(second)[:3] == [
+        ("round:start",),
+        ("character:deactivated", "Tomas"),
+        ("director:start", 1),
+    ], "taken out before the round's director pass"
+    (gone,) = of(second, "character:deactivated")
+    assert (gone.by, gone.director_pass) == ("person", 0)
+    (decided,) = of(second, "director:complete")
+    assert decided.ignored == [
+        "acting_characters[0]: Tomas is not in the scene and is not activated"
+    ]
+    (closed,) = of(second, "round:complete")
+    assert (closed.acted, closed.exited) == (["Mara"], ["Tomas"])
+    tomas = folded(events).scenes[root].record.character("Tomas")
+    assert tomas is not None and not tomas.active
+
+
+async def test_a_character_deleted_while_another_acts_loses_its_turn_and_has_not_acted() -> None:
+    script = two_rounds_of(
+        "Tomas",
+        "Mara",
+        second=("Mara", "Tomas"),
+        **{"round-2.Mara": [Turn(text="W", hang_after_chunks=1)]},
+    )
+    runtime = scene_runtime(script)
+    agents: dict[str, str] = {}
+
+    def delete_tomas_while_mara_speaks(event: Event) -> None:
+        if event.type == "character:start":
+            agents[f"{event.round}.{event.name}"] = event.character_id  # type: ignore[attr-defined]
+            if event.round == 2 and event.name == "Mara":  # type: ignore[attr-defined]
+                runtime.delete(agents["1.Tomas"])
+                runtime.cancel(event.character_id)  # type: ignore[attr-defined]
+
+    async with runtime:
+        root, events = await play(
+            runtime, harbour(), ["Close up.", "Go on.", None], react=delete_tomas_while_mara_speaks
+        )
+    second = [e for e in events if getattr(e, "round", None) == 2]
+    assert story(second)[3:] == [
+        ("character:start", "Mara"),
+        ("character:complete", "Mara"),
+        ("character:deactivated", "Tomas"),
+        ("character:complete", "Tomas"),
+        ("round:complete",),
+    ]
+    skipped = of(second, "character:complete")[-1]
+    assert (skipped.ended, skipped.character_id) == ("skipped", "")
+    (closed,) = of(second, "round:complete")
+    assert (closed.acted, closed.exited, closed.director_passes) == (["Mara"], ["Tomas"], 1)
+    assert not folded(events).scenes[root].rounds[1].flags("Tomas").has_acted_this_round
+
+
+async def test_deleting_a_round_takes_none_of_its_characters_out() -> None:
+    runtime = scene_runtime(two_rounds_of("Tomas", "Mara", second=("Tomas", "Mara")))
+    rounds: dict[int, str] = {}
+
+    def delete_round_1(event: Event) -> None:
+        if event.type == "round:start":
+            rounds[event.round] = event.agent_id  # type: ignore[attr-defined]
+        if isinstance(event, QueryRaised) and "Round 2" in event.prompt:
+            runtime.delete(rounds[1])  # its characters' agents go with it
+
+    async with runtime:
+        _, events = await play(
+            runtime, harbour(), ["Close up.", "Go on.", None], react=delete_round_1
+        )
+    assert of(events, "character:deactivated") == []
+    (_, closed) = of(events, "round:complete")
+    assert closed.acted == ["Tomas", "Mara"]
