@@ -17,6 +17,7 @@ from agentui.core.providers.anthropic import defaults as claude
 from agentui.core.providers.base import Provider
 from agentui.core.providers.factory import make_provider, openai_base_url
 from agentui.core.providers.keys import provider_by_key
+from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
 
 if TYPE_CHECKING:
@@ -77,7 +78,7 @@ def settle(
             provider, chosen_by = choice.provider, choice.variable
     narrator_model: str | None = None
     if config.narrator_model is not None:
-        narrator_model = claude.resolve_model(config.narrator_model)
+        narrator_model = resolve_model(provider, config.narrator_model)
     elif loaded.source("monologue.model") == "default":
         narrator_model = default_narrator_model(provider, config.model, config.base_url, environ)
     return Assembly(

@@ -16,6 +16,7 @@ from ..clock import Clock, SystemClock
 from ..conversation import user_text
 from ..errors import AgentUIError, ProviderError
 from ..providers.base import Provider, ProviderRequest
+from ..providers.model_aliases import model_on
 from ..turn import TurnBuilder
 from ..usage import Usage
 from .action import Action
@@ -77,7 +78,9 @@ class Narrator:
 
     @property
     def model(self) -> str:
-        return self.config.resolved_model
+        """The config's model (through its own aliases), as its provider names it: `flash`
+        is a Gemini model on Gemini."""
+        return model_on(self.provider, self.config.resolved_model)
 
     def build_request(self, ask: NarrationAsk) -> ProviderRequest:
         forced = not ask.may_wait

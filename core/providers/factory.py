@@ -87,10 +87,7 @@ def make_provider(
     elif name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
         from .record.replay import ReplayProvider
 
-        provider = ReplayProvider(
-            Path(name[len(REPLAY_PREFIX) :]).expanduser(),
-            model=claude.resolve_model(model) if model else None,
-        )
+        provider = ReplayProvider(Path(name[len(REPLAY_PREFIX) :]).expanduser(), model=model)
     else:
         known = ", ".join(PROVIDER_NAMES)
         raise AgentUIError(f"unknown provider {name!r}; this version has: {known}")

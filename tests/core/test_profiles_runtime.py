@@ -28,7 +28,7 @@ from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus
+from agentui.core.tree import AgentNode, AgentStatus
 
 from .helpers import Recorder
 
@@ -208,20 +208,49 @@ async def test_the_offline_model_fills_a_schema_without_an_example() -> None:
 # -- what a profile gives an agent --------------------------------------------------------------------
 
 
-async def test_a_profile_picks_the_runtimes_tools_and_its_own_model() -> None:
+@pytest.mark.parametrize(
+    ("provider_name", "alias", "model"),
+    [
+        ("anthropic", "haiku", "claude-haiku-4-5"),
+        ("google", "flash", "gemini-3.8-flash"),
+        ("google", "haiku", "haiku"),  # Claude's alias means nothing to Gemini
+        ("openai", "flash", "flash"),  # a local server may call a model so
+        ("scripted", "sonnet", "sonnet"),
+    ],
+)
+async def test_a_profile_picks_the_runtimes_tools_and_its_own_model_in_its_providers_names(
+    provider_name: str, alias: str, model: str
+) -> None:
     picky = scene_profile({"name": "asker", "instructions": "Ask.", "tools": ["ask_user"]})
-    fast = scene_profile({"name": "fast", "instructions": "Hurry.", "model": "haiku"})
+    fast = scene_profile({"name": "fast", "instructions": "Hurry.", "model": alias})
     script = Script(agents={"*": [Turn(text="ok")]})
     runtime, provider = build(script, profiles=[picky, fast])
+    provider.name = provider_name  # the offline model standing in for that backend
     async with runtime:
         await run_to_end(runtime, "one", profile="asker")
         fast_id, events = await run_to_end(runtime, "two", profile="fast")
     asker_request, fast_request = provider.requests
     assert [t.name for t in asker_request.tools] == ["ask_user"]
-    assert fast_request.model == "claude-haiku-4-5"
+    assert fast_request.model == model
     assert [e.model for e in events if e.type == "llm:request" and e.agent_id == fast_id] == [  # type: ignore[attr-defined]
-        "claude-haiku-4-5"
+        model
     ]
+
+
+async def test_a_resumed_agent_runs_its_profiles_model_in_its_providers_names() -> None:
+    fast = scene_profile({"name": "fast", "instructions": "Hurry.", "model": "flash"})
+    script = Script(agents={"*": [Turn(text="ok"), Turn(text="more")]})
+    runtime, provider = build(script, profiles=[fast])
+    provider.name = "google"
+    saved = AgentNode(
+        id="a1", name="main", task="one", profile="fast", created_at=0.0, status=S.COMPLETED
+    )
+    async with runtime:
+        runtime.adopt(saved)
+        runtime.send("a1", "go on")
+        with anyio.fail_after(10):  # safety net only
+            await runtime.wait("a1")
+    assert [r.model for r in provider.requests] == ["gemini-3.8-flash"]
 
 
 async def test_a_profile_naming_a_tool_the_runtime_lacks_is_refused() -> None:

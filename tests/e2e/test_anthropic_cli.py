@@ -195,10 +195,11 @@ async def test_asking_for_claude_without_a_key_exits_2_with_a_clear_message(tmp_
         (["task"], {}, "scripted", None),
         (["--script", "s.toml", "task"], {"ANTHROPIC_API_KEY": "k"}, "scripted", None),
         (
+            # A replay reads the name as its recording did, when the narrator asks.
             ["--provider", "replay:rec", "--narrator-model", "opus", "task"],
             {},
             "replay:rec",
-            "claude-opus-4-8",
+            "opus",
         ),
     ],
 )

@@ -189,8 +189,23 @@ async def test_a_rejected_key_names_the_variable(tmp_path: Path) -> None:
             "picked by OPENAI_API_KEY",
         ),
         ({"OPENAI_API_KEY": "o"}, 'provider = "scripted"\n', "scripted", None, ""),
+        (
+            {"GEMINI_API_KEY": "g"},
+            'narrator_model = "flash"\n',
+            "google",
+            "gemini-3.8-flash",
+            "picked by GEMINI_API_KEY",
+        ),
     ],
-    ids=["no key", "openai", "google", "anthropic first", "local server", "named provider"],
+    ids=[
+        "no key",
+        "openai",
+        "google",
+        "anthropic first",
+        "local server",
+        "named provider",
+        "gemini alias",
+    ],
 )
 def test_provider_choice_by_key_with_its_narrator_and_notice(
     tmp_path: Path,

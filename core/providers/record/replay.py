@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
+from ..model_aliases import RESOLVERS
 from .exchange import (
     FORMAT,
     Exchange,
@@ -75,13 +76,23 @@ class ReplayProvider:
     def __init__(self, directory: str | Path, *, model: str | None = None) -> None:
         self.directory = Path(directory)
         self._exchanges = load_exchanges(self.directory)
+        self._models = {
+            str(e.request.get("model")) for recorded in self._exchanges.values() for e in recorded
+        }
         # The model the agents were recorded with, so their requests match.
         firsts = sorted(
             (e[0] for e in self._exchanges.values()),
             key=lambda e: (e.purpose != "agent", e.file_name),
         )
-        self.model = model or str(firsts[0].request.get("model", "replay"))
+        recorded_model = str(firsts[0].request.get("model", "replay"))
+        self.model = self.resolve_model(model) if model else recorded_model
         self._cursor: defaultdict[Key, int] = defaultdict(int)
+
+    def resolve_model(self, model: str) -> str:
+        """A model name read as the recording did (it does not say which provider made it):
+        the alias of whichever provider gives a model the recording asked for, else as given."""
+        readings = [resolve(model) for resolve in RESOLVERS.values()]
+        return next((m for m in readings if m in self._models), model.strip())
 
     async def aclose(self) -> None:
         """Nothing to release: the recording was read whole when the replay was made."""
