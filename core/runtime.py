@@ -46,8 +46,8 @@ from .profiles.catalog import ProfileCatalog, builtin_profiles
 from .profiles.config import ProfilesConfig
 from .profiles.profile import AgentProfile
 from .profiles.prompt import profile_instructions
-from .providers.anthropic.defaults import resolve_model
 from .providers.base import Provider
+from .providers.model_aliases import model_on
 from .providers.scene_cue import SceneCue
 from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
@@ -294,7 +294,7 @@ class Runtime:
         shared = self._runs[parent_id].shared if parent_id is not None else self._shared
         run = self._runs[agent_id] = AgentRun(node, shared)
         if chosen is not None:
-            run.use_profile(chosen, tools, self._model_for(chosen))
+            run.use_profile(chosen, tools, self._model_for(chosen, run))
         run.driver, run.cue = driver, cue
         self._bus.emit(
             AgentSpawned,
@@ -357,7 +357,7 @@ class Runtime:
             # A continued run holds to the profile as it is now (a scene's own is not here).
             chosen = self.profiles.get(node.profile)
             with suppress(AgentUIError):
-                run.use_profile(chosen, self._tools_for(chosen), self._model_for(chosen))
+                run.use_profile(chosen, self._tools_for(chosen), self._model_for(chosen, run))
         run.notes, run.modification = list(notes), modification
         run.publish_conversation(announce=False)
         run.done.set()
@@ -462,8 +462,11 @@ class Runtime:
         return self.tools.subset(profile.tools)
 
     @staticmethod
-    def _model_for(profile: AgentProfile) -> str | None:
-        return resolve_model(profile.model) if profile.model is not None else None
+    def _model_for(profile: AgentProfile, run: AgentRun) -> str | None:
+        """The profile's model as the provider the agent runs on names it (its aliases)."""
+        if profile.model is None:
+            return None
+        return model_on(run.shared.provider, profile.model)
 
     def _run(self, agent_id: str) -> AgentRun:
         self._tree.get(agent_id)  # raises UnknownAgentError with a clear message
