@@ -36,6 +36,7 @@ Director rounds (seed 003, phases 4-8):
     scene_run.py        SceneDriver: the scene's root, asking for each round; start, resume
     cue.py              the SceneCue a call's request carries for the scripted model
     round_prompts.py    what the round says to its agents and to the person
+    round_question.py   QUESTION_KIND: the kind of the question asked before each round
     running_summary.py  the running scene summary, a line per closed round
     scene_text.py       the scene as played (the root's result)
     timeline.py         the per-round timeline (export --format rounds)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..director_payloads import CharacterGuidance
+from ..director_payloads import STATE_FIELDS, CharacterGuidance
 from .envelope import AgentContextEnvelope, RoundSummary
 from .lore import LoreEntry
 from .memory import Memory
@@ -160,8 +160,7 @@ def _characters(envelope: AgentContextEnvelope) -> list[str]:
 
 
 def _character_line(state: CharacterState) -> str:
-    fields = ("location", "mood", "clothing", "activity", "intentions")
-    known = [f"{name} {getattr(state, name)}" for name in fields if getattr(state, name)]
+    known = [f"{name} {getattr(state, name)}" for name in STATE_FIELDS if getattr(state, name)]
     presence = "active" if state.active else "not in the scene"
     return f"{BULLET}{state.name} ({presence})" + (f": {'; '.join(known)}" if known else "")
 

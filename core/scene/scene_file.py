@@ -41,6 +41,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..director_payloads import STATE_FIELDS
 from .lore import LoreEntry
 from .notes import SceneNotes
 from .record import SceneRecord
@@ -70,15 +71,8 @@ class CharacterEntry(BaseModel):
     active: bool = True
 
     def state(self) -> CharacterState:
-        return CharacterState(
-            name=self.name,
-            location=self.location,
-            mood=self.mood,
-            clothing=self.clothing,
-            activity=self.activity,
-            intentions=self.intentions,
-            active=self.active,
-        )
+        fields = {field: getattr(self, field) for field in STATE_FIELDS}
+        return CharacterState(name=self.name, active=self.active, **fields)
 
 
 class SceneOptions(BaseModel):

@@ -24,14 +24,13 @@ from ..tree import AgentStatus
 from .deletions import PersonDeletes
 from .record import SceneRequest
 from .round_prompts import next_round_question, round_task
+from .round_question import QUESTION_KIND
 from .rounds import RoundRunner
 from .scene_loading import LoadedScene, resolve_scene
 from .scene_state import SceneState
 from .scene_text import scene_text
 from .services import EnvelopeServices
 from .settings import SceneSettings
-
-QUESTION_KIND = "scene"
 
 
 class SceneDriver:

@@ -9,6 +9,7 @@ written from the scene's events as the fold kept them, in the order they happene
 from __future__ import annotations
 
 from .. import events as ev
+from ..director_payloads import STATE_FIELDS
 from ..state import RunState
 from ..state.scene_items import scene_line
 from .scene_state import RoundProgress, SceneState
@@ -74,7 +75,7 @@ def _state_lines(scene: SceneState) -> list[str]:
     for character in record.characters:
         known = [
             f"{field} {getattr(character, field)}"
-            for field in ("location", "mood", "clothing", "activity", "intentions")
+            for field in STATE_FIELDS
             if getattr(character, field)
         ]
         presence = "in the scene" if character.active else "not in the scene"

@@ -6,9 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from agentui.core.director_payloads import STATE_FIELDS, StateUpdate
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
 from agentui.core.scene.errors import SceneFileError
+from agentui.core.scene.scene_file import CharacterEntry
 from agentui.core.scene.scene_loading import load_scene, shipped_scenes
+from agentui.core.scene.states import CharacterState
 
 from .scene_helpers import HARBOUR, harbour
 
@@ -163,4 +166,15 @@ def test_one_scenario_place(tmp_path: Path) -> None:
     both = HARBOUR + '\n[notes.scene]\nscenario = "Again."\n'
     assert refused(tmp_path, both).endswith(
         "scenario and notes.scene.scenario say the same thing: keep one"
+    )
+
+
+def test_every_model_of_a_characters_state_has_the_one_list_of_fields() -> None:
+    # STATE_FIELDS is what the views, the envelope and the timeline show: no model has more.
+    own = {"name", "active", "persona", "profile"}
+    for model in (CharacterState, CharacterEntry, StateUpdate):
+        assert tuple(f for f in model.model_fields if f not in own) == STATE_FIELDS, model
+    entry = CharacterEntry(name="Mara", mood="calm", intentions="close up", active=False)
+    assert entry.state() == CharacterState(
+        name="Mara", mood="calm", intentions="close up", active=False
     )

@@ -26,6 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
 from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
+from agentui.core.scene.round_question import QUESTION_KIND as SCENE_QUESTION
 from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls as shown
 
@@ -428,7 +429,7 @@ class QueryBlock(EntryBlock):
 
 # Question kinds where enter with nothing typed is an answer: a directed scene's next round
 # (it goes on by itself). For every other question it declines.
-EMPTY_IS_AN_ANSWER = frozenset({"scene"})
+EMPTY_IS_AN_ANSWER = frozenset({SCENE_QUESTION})
 
 
 class QuestionBlock(QueryBlock):

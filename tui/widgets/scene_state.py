@@ -18,13 +18,13 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from agentui.core.director_payloads import STATE_FIELDS
 from agentui.core.terminal_text import visible_controls as shown
 
 if TYPE_CHECKING:  # the app loads no scene module until a scene plays
     from agentui.core.scene.scene_state import SceneState
     from agentui.core.state import RunState
 
-FIELDS = ("location", "mood", "clothing", "activity", "intentions")
 SUMMARY_LINES = 4  # of the running summary, the newest
 
 
@@ -57,7 +57,7 @@ def scene_state_view(scene: SceneState) -> RenderableType:
     people = Table(box=None, padding=(0, 1), header_style="bold")
     people.add_column("character", no_wrap=True)
     people.add_column("in scene", no_wrap=True)
-    for field in FIELDS:
+    for field in STATE_FIELDS:
         people.add_column(field)
     if progress is not None:
         people.add_column("this round", no_wrap=True)
@@ -65,7 +65,7 @@ def scene_state_view(scene: SceneState) -> RenderableType:
         row: list[Text] = [
             Text(shown(character.name), style="bold"),
             Text("yes" if character.active else "waiting", style="" if character.active else "dim"),
-            *(Text(shown(getattr(character, field)) or "-") for field in FIELDS),
+            *(Text(shown(getattr(character, field)) or "-") for field in STATE_FIELDS),
         ]
         if progress is not None:
             flags = progress.flags(character.name)
