@@ -2,8 +2,9 @@
 
 The person's live in `<config dir>/agents/*.toml` and `*.json` (AGENTUI_CONFIG_DIR moves the
 config dir) and replace a built-in of the same name. A bad file is skipped with one message
-(`problems`); it never stops the others from loading. A scene adds its own on top
-(`with_profiles`).
+(`problems`); it never stops the others from loading. A scene's own profiles (inline tables)
+are not added here: its loading resolves each of its agents' profiles itself
+(core/scene/scene_loading.py) and starts the agent with the profile whole.
 """
 
 from __future__ import annotations
@@ -49,10 +50,6 @@ class ProfileCatalog:
 
     def __len__(self) -> int:
         return len(self._profiles)
-
-    def with_profiles(self, profiles: Iterable[AgentProfile]) -> ProfileCatalog:
-        """A new catalog with `profiles` over these (a scene's own replace same-named ones)."""
-        return ProfileCatalog([*self, *profiles], self.problems)
 
 
 def agents_dir() -> Path:

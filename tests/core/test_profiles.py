@@ -376,12 +376,3 @@ def test_an_unknown_name_lists_the_known_ones() -> None:
     assert str(caught.value) == (
         "unknown profile 'critc'; the profiles are: character, critic, director, summarizer, worker, world"
     )
-
-
-def test_a_scenes_profiles_go_over_the_catalog() -> None:
-    catalog = ProfileCatalog(builtin_profiles(), problems=["x.toml: bad"])
-    own = scene({"name": "director", "instructions": "Direct the inn."})
-    with_scene = catalog.with_profiles([own])
-    assert with_scene.get("director") is own
-    assert catalog.get("director").origin.source == "built-in"
-    assert with_scene.problems == ["x.toml: bad"]
