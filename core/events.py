@@ -403,6 +403,9 @@ StateSource = Literal["director", "inferred", "world"]
 # skipped: the character left the scene before its planned turn; no agent ran, it did not act.
 CharacterTurnEnd = Literal["completed", "error", "cancelled", "deleted", "skipped"]
 RoundEnd = Literal["closed", "failed", "stopped"]
+# The context envelope an agent call in a scene was given, per section (core/scene/settings.py):
+# (tokens budgeted, tokens used). Its rolling record is the scene's (SceneState.context_usage).
+ContextUsage = dict[str, tuple[int, int]]
 
 
 class SceneStarted(Event):
@@ -428,6 +431,7 @@ class DirectorPassStarted(Event):
     round: int
     director_pass: int  # 1: before the characters act; 2: reconciliation
     director_id: str
+    context: ContextUsage = Field(default_factory=dict)
 
 
 class DirectorPassCompleted(Event):
@@ -459,6 +463,7 @@ class CharacterStarted(Event):
     name: str
     character_id: str
     guidance: CharacterGuidance
+    context: ContextUsage = Field(default_factory=dict)
 
 
 class CharacterCompleted(Event):
