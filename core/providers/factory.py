@@ -3,7 +3,7 @@
     scripted      the offline model (the default without an API key)
     anthropic     Claude through the official SDK (ANTHROPIC_API_KEY)
     openai        OpenAI, or any OpenAI-compatible server at a base URL (OPENAI_API_KEY)
-    google        Gemini through the official SDK (GEMINI_API_KEY or GOOGLE_API_KEY)
+    google        Gemini through the official SDK (GOOGLE_API_KEY or GEMINI_API_KEY)
     replay:DIR    a recording made with `record=DIR`, played back offline
 
 Without a name, a key present picks its provider (see keys.py). API keys come from the
@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import AgentUIError
 from .anthropic import defaults as claude
 from .base import Provider
-from .keys import key_values, provider_by_key
+from .keys import key_value, key_values, provider_by_key
 from .openai import defaults as openai_defaults
 from .scripted.provider import ScriptedProvider
 from .scripted.script import Script
@@ -79,7 +79,7 @@ def make_provider(
 
         provider = GoogleProvider(
             model=gemini.resolve_model(model or gemini.DEFAULT_MODEL),
-            api_key=gemini.api_key(environ),
+            api_key=key_value("google", environ),
             base_url=base_url or gemini.base_url(environ),
             timeout_s=timeout_s if timeout_s is not None else gemini.DEFAULT_TIMEOUT_S,
             thinking_budget=thinking_budget,

@@ -19,11 +19,13 @@ class KeyedProvider:
     variables: tuple[str, ...]  # any one of them holds the key
 
 
-# In the order a key picks its provider when several are set.
+# In the order a key picks its provider when several are set. A provider's variables are in
+# the order its SDK reads them: the first one set is the key sent (google-genai takes
+# GOOGLE_API_KEY over GEMINI_API_KEY), and the one named as having picked it.
 KEYED_PROVIDERS = (
     KeyedProvider("anthropic", ("ANTHROPIC_API_KEY",)),
     KeyedProvider("openai", ("OPENAI_API_KEY",)),
-    KeyedProvider("google", ("GEMINI_API_KEY", "GOOGLE_API_KEY")),
+    KeyedProvider("google", ("GOOGLE_API_KEY", "GEMINI_API_KEY")),
 )
 
 
@@ -35,12 +37,25 @@ class KeyChoice:
     variable: str
 
 
+def key_variables(provider: str) -> tuple[str, ...]:
+    """The variables that may hold `provider`'s key, the one read first first."""
+    return next((k.variables for k in KEYED_PROVIDERS if k.name == provider), ())
+
+
+def key_names(provider: str) -> str:
+    """The variables of `provider`'s key for a message: `GOOGLE_API_KEY or GEMINI_API_KEY`."""
+    return " or ".join(key_variables(provider))
+
+
 def key_variable(provider: str, environ: Mapping[str, str] = os.environ) -> str | None:
     """The variable that holds `provider`'s key, or None when none of its variables is set."""
-    for keyed in KEYED_PROVIDERS:
-        if keyed.name == provider:
-            return next((v for v in keyed.variables if environ.get(v, "").strip()), None)
-    return None
+    return next((v for v in key_variables(provider) if environ.get(v, "").strip()), None)
+
+
+def key_value(provider: str, environ: Mapping[str, str] = os.environ) -> str | None:
+    """`provider`'s key: the value of the variable `key_variable` names, or None."""
+    variable = key_variable(provider, environ)
+    return environ[variable].strip() if variable is not None else None
 
 
 def provider_by_key(environ: Mapping[str, str] = os.environ) -> KeyChoice | None:

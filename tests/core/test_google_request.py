@@ -19,9 +19,10 @@ from agentui.core.conversation import (
 )
 from agentui.core.providers.anthropic.request import api_messages
 from agentui.core.providers.base import ProviderRequest, ToolSpec
+from agentui.core.providers.factory import make_provider
 from agentui.core.providers.google import thought_signature
 from agentui.core.providers.google.call_ids import new_call_id, wire_id
-from agentui.core.providers.google.defaults import api_key, base_url, resolve_model
+from agentui.core.providers.google.defaults import base_url, resolve_model
 from agentui.core.providers.google.request import (
     UNBUDGETED_THINKING_ROOM,
     WINDOW_START,
@@ -29,6 +30,7 @@ from agentui.core.providers.google.request import (
     generation_config,
     holds_json_with_tools,
 )
+from agentui.core.providers.keys import key_value, provider_by_key
 from agentui.core.workflow.decisions import QuestionsDecision
 
 SIG = thought_signature.to_text(b"gemini-signed")
@@ -343,10 +345,19 @@ def test_signatures_are_read_back_only_when_gemini_made_them() -> None:
     assert thought_signature.from_text(None) is None
 
 
-def test_the_key_comes_from_the_environment_google_s_first() -> None:
-    assert api_key({"GEMINI_API_KEY": "g"}) == "g"
-    assert api_key({"GOOGLE_API_KEY": "o", "GEMINI_API_KEY": "g"}) == "o", "as the SDK reads them"
-    assert api_key({"GEMINI_API_KEY": "  "}) is None
+@pytest.mark.anyio
+async def test_the_key_comes_from_the_environment_google_s_first_as_the_status_says() -> None:
+    assert key_value("google", {"GEMINI_API_KEY": "g"}) == "g"
+    assert key_value("google", {"GEMINI_API_KEY": "  "}) is None
+    both = {"GOOGLE_API_KEY": "o", "GEMINI_API_KEY": "g"}
+    picked = provider_by_key(both)
+    assert picked is not None and (picked.provider, picked.variable) == ("google", "GOOGLE_API_KEY")
+    provider = make_provider("google", environ=both)
+    try:
+        # The key sent is the one the status names as having picked the provider.
+        assert provider._client._api_client.api_key == both[picked.variable]  # type: ignore[attr-defined]
+    finally:
+        await provider.aclose()
     assert base_url({"GOOGLE_GEMINI_BASE_URL": "http://proxy:8080"}) == "http://proxy:8080"
     assert base_url({}) is None
 

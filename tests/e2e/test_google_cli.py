@@ -134,7 +134,7 @@ async def test_a_rejected_key_is_one_clear_line_without_a_traceback(tmp_path: Pa
     assert code == 1
     assert (
         "agentui: main did not complete: the API key was rejected "
-        "(check GEMINI_API_KEY or GOOGLE_API_KEY)"
+        "(check GOOGLE_API_KEY or GEMINI_API_KEY)"
     ) in stderr
     assert "Traceback" not in stderr
     assert SECRET not in stdout + stderr
@@ -149,6 +149,6 @@ async def test_asking_for_gemini_without_a_key_exits_2_with_a_clear_message(
     )
 
     assert code == 2
-    assert stderr.startswith("agentui: GEMINI_API_KEY or GOOGLE_API_KEY is not set")
+    assert stderr.startswith("agentui: GOOGLE_API_KEY or GEMINI_API_KEY is not set")
     assert "Traceback" not in stderr
     assert stdout == ""

@@ -381,7 +381,7 @@ async def test_429_until_the_retries_run_out_shows_on_the_node_with_the_asked_wa
             400,
             "INVALID_ARGUMENT",
             "API key not valid. Please pass a valid API key.",
-            "the API key was rejected (check GEMINI_API_KEY or GOOGLE_API_KEY)",
+            "the API key was rejected (check GOOGLE_API_KEY or GEMINI_API_KEY)",
         ),
         (
             404,
@@ -834,7 +834,7 @@ async def test_the_api_key_never_appears_in_events_sessions_exports_recordings_o
                 bad_key = await runtime.wait(runtime.start("again"))
 
     assert node.status is AgentStatus.COMPLETED
-    assert bad_key.error == "the API key was rejected (check GEMINI_API_KEY or GOOGLE_API_KEY)"
+    assert bad_key.error == "the API key was rejected (check GOOGLE_API_KEY or GEMINI_API_KEY)"
     assert all(r.headers["x-goog-api-key"] == SECRET for r in stub.requests)
     assert "HTTP Request: POST" in caplog.text, "httpx2's log was captured"
     assert writer.path is not None

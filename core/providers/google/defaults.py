@@ -1,5 +1,4 @@
-"""Gemini's defaults: model ids, the aliases people type, where the key and endpoint come from,
-and timeouts.
+"""Gemini's defaults: model ids, the aliases people type, where the endpoint is, and timeouts.
 
 Kept apart from the provider so the command line can show them without importing the SDK.
 Ids are plain strings passed through as given, so a model released after this was written
@@ -11,8 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-# The SDK's own order: GOOGLE_API_KEY wins when both are set.
-KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+# The key's variables are in keys.py (GOOGLE_API_KEY, then GEMINI_API_KEY, as the SDK reads them).
 BASE_URL_VARIABLE = "GOOGLE_GEMINI_BASE_URL"  # the SDK reads it too when no base_url is given
 GEMINI_BASE_URL = "https://generativelanguage.googleapis.com"
 # The API version is the SDK's (v1, where function calling, structured output, thinking and
@@ -31,15 +29,6 @@ MODEL_ALIASES: Mapping[str, str] = {
 
 DEFAULT_TIMEOUT_S = 600.0  # the longest wait for the API's next bytes
 CONNECT_TIMEOUT_S = 5.0  # a connection not made by then will not be made
-
-
-def api_key(environ: Mapping[str, str] = os.environ) -> str | None:
-    """The key from the environment (never from a file or an option), or None."""
-    for name in KEY_VARIABLES:
-        value = environ.get(name, "").strip()
-        if value:
-            return value
-    return None
 
 
 def base_url(environ: Mapping[str, str] = os.environ) -> str | None:

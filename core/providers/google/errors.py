@@ -15,14 +15,15 @@ import httpx2
 from google.genai import errors
 
 from ...errors import ProviderError
-from .defaults import BASE_URL_VARIABLE, KEY_VARIABLES
+from ..keys import key_names
+from .defaults import BASE_URL_VARIABLE
 
 # Statuses (HTTP, and their gRPC names in an error event) worth another attempt.
 RETRYABLE_CODES = frozenset({408, 429, 500, 502, 503, 504})
 RETRYABLE_STATUSES = frozenset(
     {"RESOURCE_EXHAUSTED", "UNAVAILABLE", "INTERNAL", "DEADLINE_EXCEEDED"}
 )
-_KEYS = " or ".join(reversed(KEY_VARIABLES))
+_KEYS = key_names("google")
 _RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 
 

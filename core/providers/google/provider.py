@@ -23,11 +23,11 @@ from google.genai import types
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
+from ..keys import key_names
 from .defaults import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     GEMINI_BASE_URL,
-    KEY_VARIABLES,
     resolve_model,
 )
 from .defaults import base_url as base_url_from_environment
@@ -61,12 +61,12 @@ class GoogleProvider:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         thinking_budget: int | None = None,
     ) -> None:
-        """Give `api_key` (from GEMINI_API_KEY or GOOGLE_API_KEY) and `base_url` for another
+        """Give `api_key` (from GOOGLE_API_KEY or GEMINI_API_KEY) and `base_url` for another
         endpoint (else GOOGLE_GEMINI_BASE_URL, else Google's). `thinking_budget` None or 0
         leaves thinking as the model does it, its thoughts unshown."""
         if not api_key:
             raise AgentUIError(
-                f"{' or '.join(reversed(KEY_VARIABLES))} is not set: export it to run on "
+                f"{key_names('google')} is not set: export it to run on "
                 "Gemini, or use --provider scripted for the offline model"
             )
         if thinking_budget is not None and thinking_budget < 0:
