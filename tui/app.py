@@ -667,11 +667,13 @@ class AgentUIApp(App[int]):
         return self.runtime_started or action == "new_task"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in READ_ONLY_REFUSED and not self._can_steer(action):
-            return None  # a replay only shows; nothing can be steered (or not yet)
+        if action == "next_question" and not self.model.open_queries:
+            return False  # hidden (and falls through) when nobody waits
         status = self._selected()
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works
+        if action in READ_ONLY_REFUSED and not self._can_steer(action):
+            return None  # a replay only shows; nothing can be steered (or not yet)
         live = status is not None and status.is_live
         applies: dict[str, bool] = {
             "pause": live and status is not AgentStatus.PAUSED,

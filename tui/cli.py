@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -732,7 +733,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "scenes": _scenes,
     }
     if argv and argv[0] in commands:
-        return commands[argv[0]](argv[1:])
+        try:
+            return commands[argv[0]](argv[1:])
+        except BrokenPipeError:
+            # The reader went away (`agentui sessions | head -1`): stop quietly, and keep
+            # Python from failing again when it flushes stdout at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 1
     return _app(argv)
 
 

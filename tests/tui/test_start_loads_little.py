@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 LOADED_BY_THEIR_COMMAND = (
     "agentui.core.runtime",
     "agentui.tui.assemble",
@@ -106,3 +108,18 @@ def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path
     loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
     assert "agentui.tui.app" in loaded and "textual" in loaded
     assert [name for name in NOT_FOR_THE_FIRST_FRAME if name in loaded] == []
+
+
+@pytest.mark.anyio
+async def test_the_first_frame_offers_no_jump_to_a_waiting_agent() -> None:
+    """Before the runtime runs nobody can be waiting: the footer must not show ctrl+n for a
+    frame and then drop it."""
+    from agentui.core.monologue.config import MonologueConfig
+    from agentui.tui.app import AgentUIApp
+
+    app = AgentUIApp(lambda: None, remember_theme=False, monologue=MonologueConfig(enabled=False))  # type: ignore[arg-type, return-value]
+    app._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
+    async with app.run_test():
+        assert not app.runtime_started
+        assert app.check_action("next_question", ()) is False
+        assert app.check_action("new_task", ()) is True
