@@ -224,6 +224,19 @@ async def test_a_call_without_an_id_gets_one_and_goes_back_without_it() -> None:
 
 
 @pytest.mark.anyio
+async def test_a_thinking_budget_of_0_asks_for_the_least_thinking_the_model_takes() -> None:
+    async with StubServer() as stub:
+        stub.reply(sse_reply(response(text("8080."))))
+        _, node = await run(gemini(stub, thinking_budget=0))  # --thinking-budget 0
+
+    assert node.status is AgentStatus.COMPLETED
+    (request,) = stub.requests
+    config = request.json()["generationConfig"]
+    assert config["thinkingConfig"] == {"thinking_level": "LOW"}, "not the model's default"
+    assert config["maxOutputTokens"] == 4096 + UNBUDGETED_ROOM
+
+
+@pytest.mark.anyio
 async def test_thinking_streams_and_its_signed_thoughts_go_back_as_they_came() -> None:
     async with StubServer() as stub:
         stub.reply(

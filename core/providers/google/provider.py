@@ -62,8 +62,9 @@ class GoogleProvider:
         thinking_budget: int | None = None,
     ) -> None:
         """Give `api_key` (from GOOGLE_API_KEY or GEMINI_API_KEY) and `base_url` for another
-        endpoint (else GOOGLE_GEMINI_BASE_URL, else Google's). `thinking_budget` None or 0
-        leaves thinking as the model does it, its thoughts unshown."""
+        endpoint (else GOOGLE_GEMINI_BASE_URL, else Google's). `thinking_budget` None leaves
+        thinking as the model does it, its thoughts unshown; 0 asks for as little as the
+        model allows (see request.least_thinking)."""
         if not api_key:
             raise AgentUIError(
                 f"{key_names('google')} is not set: export it to run on "
@@ -72,7 +73,7 @@ class GoogleProvider:
         if thinking_budget is not None and thinking_budget < 0:
             raise AgentUIError(f"the thinking budget cannot be negative, not {thinking_budget}")
         self.model = resolve_model(model)
-        self.thinking_budget = thinking_budget or None
+        self.thinking_budget = thinking_budget  # 0 is kept: it is not "the model's default"
         self.timeout_s = timeout_s
         self.base_url = (base_url or base_url_from_environment() or GEMINI_BASE_URL).rstrip("/")
         self._http = new_http_client()
