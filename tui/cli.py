@@ -153,7 +153,8 @@ def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: floa
         default=DEFAULT_THINKING_BUDGET,
         metavar="TOKENS",
         help="tokens for thinking, 0 for none: on Claude the budget of models before 4.6, "
-        "room on top of the answer's for later ones; on OpenAI room for reasoning "
+        "room on top of the answer's for later ones; on Gemini its budget, its thoughts shown "
+        "(0: the least its model takes); on OpenAI room for reasoning "
         f"(default {DEFAULT_THINKING_BUDGET})",
     )
     claude.add_argument(
