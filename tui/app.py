@@ -79,6 +79,7 @@ READ_ONLY_REFUSED = {
     "next_question", "steer",
 }  # fmt: skip
 AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
+MAX_PROFILE_TOASTS = 2  # more bad profile files than this get one toast that counts them
 # Overlays that only show something: opening another overlay closes them first. The others
 # (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
 LIGHT_OVERLAYS = (CommandPalette, HelpScreen, SceneStateScreen)
@@ -230,8 +231,18 @@ class AgentUIApp(App[int]):
         assert self._runtime_factory is not None
         self._runtime_stop = anyio.Event()
         self.runtime = self._runtime_factory()
-        for problem in self.runtime.profiles.problems:  # the person's own profile files
-            self.notify(problem, title="Profile file skipped", severity="warning", timeout=15)
+        problems = self.runtime.profiles.problems  # the person's own profile files
+        if len(problems) <= MAX_PROFILE_TOASTS:
+            for problem in problems:
+                self.notify(problem, title="Profile file skipped", severity="warning", timeout=15)
+        elif problems:
+            # A toast each would cover the screen: one says how many, and where to read them.
+            self.notify(
+                f"{len(problems)} profile files were left out; `agentui profiles` says why.",
+                title="Profile files skipped",
+                severity="warning",
+                timeout=15,
+            )
         self._runtime_worker = self.run_worker(
             self._host_runtime(self.runtime), name="runtime", exit_on_error=True
         )

@@ -136,3 +136,18 @@ async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> N
         (agent,) = app.model.agents.values()
         assert (agent.profile, agent.task) == ("critic", "Review")
         assert agent.status is AgentStatus.COMPLETED
+
+
+@pytest.mark.anyio
+async def test_many_bad_profile_files_are_one_toast_that_counts_them(agents: Path) -> None:
+    for index in range(4):
+        (agents / f"broken{index}.json").write_text("{", "utf-8")
+    app = AgentUIApp(
+        lambda: Runtime(ScriptedProvider(), profiles=load_catalog()), remember_theme=False
+    )
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        toasts = [n for n in app._notifications if n.title.startswith("Profile file")]
+        assert [n.message for n in toasts] == [
+            "6 profile files were left out; `agentui profiles` says why."
+        ]
