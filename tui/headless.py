@@ -35,7 +35,9 @@ from agentui.core.events import (
     MonologueGenerated,
     QueryRaised,
     TextDelta,
+    ToolFailed,
     ToolStarted,
+    ToolTimedOut,
 )
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
@@ -50,8 +52,8 @@ from agentui.core.utf8 import model_json
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
     AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
-    ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, QueryRaised,
-    MonologueGenerated, AnswerValidated,
+    ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, ToolFailed,
+    ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated,
 )  # fmt: skip
 
 
@@ -70,7 +72,7 @@ class HeadlessPrinter:
         "execution:resumed", "execution:start", "hook:error", "intervention:applied",
         "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
         "note:delivered", "note:queued", "query:answered", "query:declined", "thinking:delta",
-        "thinking:redacted", "tool:complete", "tool:detected", "tool:error", "tool:timeout",
+        "thinking:redacted", "tool:complete", "tool:detected",
         "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
         "director:start", "character:start",
     })  # fmt: skip
@@ -121,6 +123,10 @@ class HeadlessPrinter:
             self._progress(f"\n[{name}] model: {what}\n")
         elif isinstance(event, ToolStarted):
             self._progress(f"\n[{name}] tool {event.call.name}\n")
+        elif isinstance(event, ToolFailed):
+            self._progress(f"\n[{name}] tool {event.name} failed: {event.error}\n")
+        elif isinstance(event, ToolTimedOut):
+            self._progress(f"\n[{name}] tool {event.name} timed out after {event.timeout_s:g} s\n")
         elif isinstance(event, QueryRaised) and event.choices:  # an approval
             choices = " / ".join(event.choices)
             self._progress(

@@ -98,6 +98,8 @@ async def test_text_before_a_tool_call_is_progress_not_answer() -> None:
     assert "[main] Let me look that up.\n" in stderr
     assert stderr.index("Let me look that up.") < stderr.index("[main] tool lookup")
     assert "8080" not in stderr
+    # No tool of that name here: its failure is said, not only that it was called.
+    assert "[main] tool lookup failed: unknown tool" in stderr
 
 
 @pytest.mark.anyio
