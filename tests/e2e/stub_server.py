@@ -77,6 +77,7 @@ class Reply:
     body: bytes = b""  # a JSON reply's body
     steps: list[Step] | None = None  # a stream's steps (None: a JSON reply)
     chunked: bool = True  # a stream's framing: chunked, or ended by closing the connection
+    after: asyncio.Event | None = None  # send nothing until the test sets it
 
 
 def json_reply(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> Reply:
@@ -210,6 +211,8 @@ class StubServer:
         self, reply: Reply, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> bool:
         """Send one reply; False when the connection is done for."""
+        if reply.after is not None:
+            await reply.after.wait()
         lines = [f"HTTP/1.1 {reply.status} {_reason(reply.status)}"]
         if reply.steps is None:
             headers = {

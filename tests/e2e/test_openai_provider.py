@@ -7,6 +7,7 @@ No internet: the SDK talks to 127.0.0.1. Waits are on events and conditions, eac
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections import deque
@@ -349,6 +350,38 @@ async def test_a_server_that_refuses_stream_options_is_asked_again_without_them(
     assert ["stream_options" in b for b in bodies] == [True, False, False], "remembered"
     assert not of_type(events, "llm:error"), "within the attempt: not a failure"
     assert node.usage == Usage(), "a server without usage: tokens unknown, none made up"
+
+
+async def test_two_requests_refused_for_the_same_feature_at_once_both_go_on_without_it() -> None:
+    both_sent = asyncio.Event()
+    refusals = 0
+
+    def refuse_both_then_answer(request: SeenRequest) -> Reply:
+        nonlocal refusals
+        if "stream_options" not in request.json():
+            return sse_reply(completion(content("8080.")))
+        refusals += 1
+        if refusals == 2:
+            both_sent.set()
+        # Neither refusal arrives before both requests went out with the feature.
+        refusal = error_reply(400, "Unrecognized request argument supplied: stream_options")
+        refusal.after = both_sent
+        return refusal
+
+    async with (
+        StubServer(refuse_both_then_answer) as stub,
+        gpt(stub, dialect=Dialect()) as provider,
+    ):
+        runtime = make_runtime(provider)
+        async with runtime:
+            ids = [runtime.start(TASK), runtime.start(TASK)]
+            with anyio.fail_after(SAFETY_S):
+                nodes = [await runtime.wait(agent_id) for agent_id in ids]
+
+    assert [n.status for n in nodes] == [AgentStatus.COMPLETED] * 2, [n.error for n in nodes]
+    assert provider.dialect.stream_usage is False
+    sent = [("stream_options" in r.json()) for r in stub.requests]
+    assert sorted(sent) == [False, False, True, True], "each asked again once, without it"
 
 
 async def test_a_server_that_refuses_the_developer_role_gets_system() -> None:

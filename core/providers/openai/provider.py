@@ -121,12 +121,17 @@ class OpenAIProvider:
     async def _open(self, request: ProviderRequest) -> Any:
         """The SDK's stream, once the server answered with its headers."""
         while True:
-            params = request_params(request, self.dialect, reasoning_room=self.thinking_budget)
+            sent_with = self.dialect
+            params = request_params(request, sent_with, reasoning_room=self.thinking_budget)
             try:
                 return await self._client.chat.completions.create(**params)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+                if self.dialect is not sent_with:
+                    # Another request was refused meanwhile and relaxed the dialect: this one
+                    # asks again in it (relaxing it once more would find nothing left to drop).
+                    continue
                 # The parameter it names (OpenAI's `param`), or failing that its words.
-                relaxed = self.dialect.relaxed_for(f"{exc.param or ''} {exc.message}")
+                relaxed = sent_with.relaxed_for(f"{exc.param or ''} {exc.message}")
                 if relaxed is None:
                     raise self._failed(exc, request) from exc
                 log.info("%s refused a feature; asking again without it: %s", self.base_url, exc)
