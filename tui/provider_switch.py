@@ -3,9 +3,10 @@
 "Switch provider/model…" opens a palette of the providers that can run now (those with a key
 in the environment, a local OpenAI-compatible server the settings point at, and the offline
 model), then one of that provider's models: a listed one, or any id typed into the search
-box. The app builds the chosen provider with `ProviderSwitch.build` and hands it to
+box. The app gets the chosen provider from `ProviderSwitch.build` and hands it to
 `Runtime.set_provider`: root agents started from then on run on it; agents that exist keep
-theirs.
+theirs. A provider is built once per (name, model): the runtime keeps every provider it was
+given (and its HTTP client) until it shuts down, so switching back reuses the one built.
 
 The settings' `base_url` belongs to the provider they settled on: another provider switched to
 uses its own variable or its public API. A `--record` directory records only the provider the
@@ -27,6 +28,7 @@ from agentui.core.providers import base
 from agentui.core.providers.anthropic import defaults as claude
 from agentui.core.providers.factory import make_provider, openai_base_url
 from agentui.core.providers.keys import KEYED_PROVIDERS, key_variable
+from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
 from agentui.core.terminal_text import visible_controls
 
@@ -50,9 +52,19 @@ def _unique(*models: str | None) -> tuple[str, ...]:
 class ProviderSwitch:
     """What the palette offers, and the provider a choice makes, from the run's settings."""
 
-    def __init__(self, assembly: Assembly, environ: Mapping[str, str] = os.environ) -> None:
+    def __init__(
+        self,
+        assembly: Assembly,
+        environ: Mapping[str, str] = os.environ,
+        *,
+        started_with: base.Provider | None = None,
+    ) -> None:
+        """`started_with`: the provider the run started on, given back when chosen again."""
         self._assembly = assembly
         self._environ = environ
+        self._built: dict[tuple[str, str], base.Provider] = {}
+        if started_with is not None:
+            self._built[_key(started_with.name, started_with.model)] = started_with
 
     def _current_model(self, name: str) -> str | None:
         return self._assembly.model if name == self._assembly.provider else None
@@ -92,18 +104,28 @@ class ProviderSwitch:
         return None
 
     def build(self, name: str, model: str) -> base.Provider:
-        """The provider `name` running `model`; raises AgentUIError (no key, a bad option)."""
-        options = self._assembly.options
-        return make_provider(
-            name,
-            model=model,
-            base_url=self._base_url(name),
-            script=options.script if name == "scripted" else None,
-            pace_s=options.pace_s,
-            thinking_budget=options.thinking_budget,
-            timeout_s=options.timeout_s,
-            environ=self._environ,
-        )
+        """The provider `name` running `model`, built the first time it is chosen and the same
+        one after; raises AgentUIError (no key, a bad option)."""
+        key = _key(name, model)
+        built = self._built.get(key)
+        if built is None:
+            options = self._assembly.options
+            built = self._built[key] = make_provider(
+                name,
+                model=model,
+                base_url=self._base_url(name),
+                script=options.script if name == "scripted" else None,
+                pace_s=options.pace_s,
+                thinking_budget=options.thinking_budget,
+                timeout_s=options.timeout_s,
+                environ=self._environ,
+            )
+        return built
+
+
+def _key(name: str, model: str) -> tuple[str, str]:
+    """A provider's name and its model as it names it (`haiku` is `claude-haiku-4-5`)."""
+    return name, resolve_model(name, model)
 
 
 Chosen = Callable[[str, str], None]  # (provider name, model id)

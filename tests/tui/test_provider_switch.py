@@ -138,7 +138,28 @@ async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_p
         assert isinstance(runtime.provider, OpenAIProvider)
         assert runtime.provider.model == "gpt-5.4-mini"
         assert "openai" in str(app.status_view.render())
+
+        app.action_command_palette()
+        await choose(pilot, "Switch provider")
+        await choose(pilot, "scripted")
+        await choose(pilot, "scripted-2")
+        assert runtime.provider is chosen, "switching back reuses the provider built"
         assert isinstance(app, AgentUIApp) and app.is_running
+
+
+async def test_a_provider_is_built_once_per_name_and_model(tmp_path: Path) -> None:
+    environ = {"ANTHROPIC_API_KEY": SECRET}
+    started = ScriptedProvider()
+    switch = ProviderSwitch(assembly_for(tmp_path, environ), environ, started_with=started)
+    assert switch.build("scripted", "scripted-1") is started, "the one the run started on"
+    haiku = switch.build("anthropic", "haiku")
+    sonnet = switch.build("anthropic", "sonnet")
+    try:
+        assert switch.build("anthropic", "claude-haiku-4-5") is haiku, "an alias is its model"
+        assert sonnet is not haiku
+    finally:
+        await haiku.aclose()
+        await sonnet.aclose()
 
 
 async def test_a_provider_that_cannot_start_says_why_and_nothing_changes(tmp_path: Path) -> None:
