@@ -59,7 +59,6 @@ from .states import CharacterState
 from .summary import summarise_rounds
 from .tokens import TokenCounter
 from .truncation import Fitted, Piece, fit_pieces
-from .usage import SectionUsage
 
 T = TypeVar("T")
 
@@ -136,9 +135,6 @@ async def build_envelope(
         budgets=budgets,
         used=fitter.used,
         left_out=fitter.left_out,
-    )
-    services.usage.record(
-        SectionUsage(for_agent.label, envelope.round.number, dict(budgets), dict(fitter.used))
     )
     return envelope
 

@@ -118,3 +118,9 @@ class AgentContextEnvelope(BaseModel):
     budgets: dict[Section, int] = Field(default_factory=dict)
     used: dict[Section, int] = Field(default_factory=dict)
     left_out: dict[Section, int] = Field(default_factory=dict)
+
+    def context_usage(self) -> dict[str, tuple[int, int]]:
+        """Per section, (tokens budgeted, tokens used): what the scene's events record."""
+        return {
+            section: (given, self.used.get(section, 0)) for section, given in self.budgets.items()
+        }

@@ -134,7 +134,7 @@ class RoundRunner:
     async def _director_pass(self, number: int) -> tuple[ev.RoundEnd, str] | None:
         """Run the director's pass and apply its decision; the round's end if it gave none."""
         state, progress = self._state, self._progress()
-        envelope = await self._envelope(Recipient.director())
+        envelope, context = await self._envelope(Recipient.director())
         director_id = self._start_agent(
             director_task(progress.number, number, envelope),
             "director" if number == 1 else f"director-{number}",
@@ -143,7 +143,7 @@ class RoundRunner:
         )
         await self._emit(
             ev.DirectorPassStarted, round=progress.number, director_pass=number,
-            director_id=director_id,
+            director_id=director_id, context=context,
         )  # fmt: skip
         node = await self._runtime.wait(director_id)
         decision, error = self._decision_of(node)
@@ -214,7 +214,7 @@ class RoundRunner:
             )  # fmt: skip
             return
         entry = state.file.entry(name)
-        envelope = await self._envelope(
+        envelope, context = await self._envelope(
             Recipient.for_character(name), Persona(name=name, description=entry.persona)
         )
         character_id = self._start_agent(
@@ -227,7 +227,7 @@ class RoundRunner:
         )
         await self._emit(
             ev.CharacterStarted, round=progress.number, director_pass=director_pass, name=name,
-            character_id=character_id, guidance=turn.guidance,
+            character_id=character_id, guidance=turn.guidance, context=context,
         )  # fmt: skip
         node = await self._runtime.wait(character_id)
         ended = _turn_end(node.status)
@@ -273,7 +273,7 @@ class RoundRunner:
     async def _world_pass(self, progress: RoundProgress) -> None:
         profile = self._scene.world
         assert profile is not None
-        envelope = await self._envelope(Recipient.world())
+        envelope, _ = await self._envelope(Recipient.world())  # no event records its usage
         world_id = self._start_agent(
             world_task(progress.number, envelope), "world", profile, scene_cue(self._state, "world")
         )
@@ -333,7 +333,10 @@ class RoundRunner:
         self._state.apply(event)  # type: ignore[arg-type]
         return event
 
-    async def _envelope(self, recipient: Recipient, persona: Persona | None = None) -> str:
+    async def _envelope(
+        self, recipient: Recipient, persona: Persona | None = None
+    ) -> tuple[str, ev.ContextUsage]:
+        """The envelope as the agent receives it, and its usage per section."""
         progress = self._progress()
         envelope = await build_envelope(
             self._state.record,
@@ -342,7 +345,7 @@ class RoundRunner:
             services=self._services,
             persona=persona,
         )
-        return render_envelope(envelope)
+        return render_envelope(envelope), envelope.context_usage()
 
     def _start_agent(self, task: str, role: str, profile: Any, cue: Any) -> str:
         assert self._run is not None

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import cast
 
 from .. import events as ev
 from ..director_payloads import PlannedTurn
 from .guidance import DirectorGuidance
 from .record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
 from .scene_file import SceneFile
+from .settings import Section
+from .usage import SectionUsage, SectionUsageLog
 
 SceneEvent = (
     ev.RoundStarted
@@ -95,6 +98,7 @@ class SceneState:
         self.record: SceneRecord = file.record(scene_id)
         self.rounds: list[RoundProgress] = []  # every round, oldest first; the last may be open
         self.character_agents: dict[str, str] = {}  # every character turn's agent -> its name
+        self.context_usage = SectionUsageLog()  # the envelopes' tokens per section, rolling
 
     @classmethod
     def from_event(cls, event: ev.SceneStarted, previous: SceneState | None) -> SceneState:
@@ -104,6 +108,7 @@ class SceneState:
             state.record = previous.record.model_copy(deep=True)
             state.rounds = copy.deepcopy(previous.rounds)
             state.character_agents = dict(previous.character_agents)
+            state.context_usage = copy.deepcopy(previous.context_usage)
         return state
 
     @property
@@ -132,6 +137,7 @@ class SceneState:
                 # A pass that never answered (the session ended) is played again.
                 progress.passes = [p for p in progress.passes if p.number < number]
                 progress.passes.append(PassProgress(number, director_id))
+                self._record_context("director", event.round, event.context)
             case ev.DirectorPassCompleted(
                 decision=decision, turns=turns, leaving=leaving, director_pass=number
             ):
@@ -195,10 +201,19 @@ class SceneState:
                 progress.ended = ended
                 record.closed = True
                 self.record.running_summary = summary
-            case ev.CharacterStarted(name=name, character_id=agent):
+            case ev.CharacterStarted(name=name, character_id=agent, context=context):
                 self.character_agents[agent] = name  # the turn itself is known from the pass
+                self._record_context(name, event.round, context)
             case _:
                 pass  # round:start: handled above
+
+    def _record_context(self, recipient: str, number: int, context: ev.ContextUsage) -> None:
+        if context:  # older logs carry none
+            # The events name the sections as the envelope did (settings.Section).
+            sections = cast("dict[Section, tuple[int, int]]", context)
+            budgets = {section: given for section, (given, _) in sections.items()}
+            used = {section: spent for section, (_, spent) in sections.items()}
+            self.context_usage.record(SectionUsage(recipient, number, budgets, used))
 
     def _round_started(self, event: ev.RoundStarted) -> None:
         open_round = self.round

@@ -1,8 +1,8 @@
 """EnvelopeServices: the settings and pluggable parts one scene's builder calls share.
 
-The round workflow makes one per scene run and passes it to every build_envelope call, so
-the usage log spans the scene and a provider's exact counter or a model summariser is
-swapped in at one place.
+The round workflow makes one per scene run and passes it to every build_envelope call, so a
+provider's exact counter or a model summariser is swapped in at one place. (The rolling
+per-section usage record is the scene's fold's: SceneState.context_usage.)
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from .memory import MemoryRetriever
 from .settings import SceneSettings
 from .summary import Summariser, summarise_offline
 from .tokens import EstimatedTokenCounter, TokenCounter
-from .usage import SectionUsageLog
 
 
 @dataclass(slots=True)
@@ -23,4 +22,3 @@ class EnvelopeServices:
     counter: TokenCounter = field(default_factory=EstimatedTokenCounter)
     retriever: MemoryRetriever = field(default_factory=BM25Retriever)
     summariser: Summariser = summarise_offline
-    usage: SectionUsageLog = field(default_factory=SectionUsageLog)

@@ -2,7 +2,8 @@
 
 The seed's audit log: for each round, the person's input, each director pass (its turns in
 order, its open guidance, what of it was ignored), each character's turn, every state change
-with its source, entries and exits, and how the round closed with the running summary. It is
+with its source, entries and exits, and how the round closed with the running summary; then
+the state at the end and the context each section used (the rolling usage record). It is
 written from the scene's events as the fold kept them, in the order they happened.
 """
 
@@ -27,6 +28,8 @@ def rounds_timeline(state: RunState) -> list[str]:
         for progress in _own_rounds(scene, state):
             out += ["", *_round_lines(progress, state)]
         out += ["", "### State at the end", "", *_state_lines(scene)]
+        if len(scene.context_usage):
+            out += ["", "### Context per section", "", *_context_lines(scene)]
     return out
 
 
@@ -80,4 +83,14 @@ def _state_lines(scene: SceneState) -> list[str]:
         ]
         presence = "in the scene" if character.active else "not in the scene"
         lines.append(f"- {character.name} ({presence}): {'; '.join(known) or '-'}")
+    return lines
+
+
+def _context_lines(scene: SceneState) -> list[str]:
+    """The context each section used, on average over the scene's recent agent calls."""
+    usage = scene.context_usage
+    used, given = usage.mean_used(), usage.mean_budgets()
+    calls = len(usage)
+    lines = [f"Tokens, mean of the last {calls} agent call{'s' if calls != 1 else ''}:", ""]
+    lines += [f"- {section}: {used[section]:.0f} used of {given[section]:.0f}" for section in given]
     return lines

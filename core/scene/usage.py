@@ -1,7 +1,10 @@
 """SectionUsageLog: tokens each section used in the last 500 envelopes, for telemetry.
 
 The seed asks for rolling per-section usage "capped to last 500 messages to avoid storage
-bloat": one entry per envelope built (one agent call), the oldest forgotten first.
+bloat": one entry per envelope an agent call received, the oldest forgotten first. The scene's
+fold keeps it (SceneState.context_usage, from the usage each director:start and
+character:start carries: the director's and the characters' calls, not the world agent's), so
+the F2 view and `export --format rounds` show it, and a resumed scene keeps it.
 """
 
 from __future__ import annotations
@@ -40,10 +43,16 @@ class SectionUsageLog:
 
     def mean_used(self) -> dict[Section, float]:
         """Average tokens used per section over the entries kept (0 when there are none)."""
-        count = len(self._entries)
+        return self._mean([entry.used for entry in self._entries])
+
+    def mean_budgets(self) -> dict[Section, float]:
+        """Average tokens given per section over the entries kept (0 when there are none)."""
+        return self._mean([entry.budgets for entry in self._entries])
+
+    @staticmethod
+    def _mean(values: list[dict[Section, int]]) -> dict[Section, float]:
+        count = len(values)
         return {
-            section: sum(entry.used.get(section, 0) for entry in self._entries) / count
-            if count
-            else 0.0
+            section: sum(value.get(section, 0) for value in values) / count if count else 0.0
             for section in SECTIONS
         }

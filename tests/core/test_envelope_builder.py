@@ -329,18 +329,14 @@ async def test_every_section_stays_within_its_budget() -> None:
     assert envelope.lore[0].text.endswith(f"A fact. {CUT_MARK}")
 
 
-async def test_each_build_adds_one_entry_to_the_usage_record() -> None:
-    services = EnvelopeServices()
-    for name in ("Ada", "Bo"):
-        await _build(_full_scene(), Recipient.for_character(name), services=services)
-    await _build(_full_scene(), Recipient.director(), services=services)
-    entries = list(services.usage)
-    assert [(e.recipient, e.round_number) for e in entries] == [
-        ("Ada", 2),
-        ("Bo", 2),
-        ("director", 2),
-    ]
-    assert entries[0].used["history"] > 0 and entries[2].budgets["director_guidance"] == 0
+async def test_an_envelope_says_its_usage_per_section_as_the_events_carry_it() -> None:
+    ada = await _build(_full_scene(), Recipient.for_character("Ada"))
+    director = await _build(_full_scene(), Recipient.director())
+    usage = ada.context_usage()
+    assert set(usage) == set(ada.budgets)
+    assert usage["history"] == (ada.budgets["history"], ada.used["history"])
+    assert 0 < usage["history"][1] <= usage["history"][0]
+    assert director.context_usage()["director_guidance"] == (0, 0)
 
 
 # -- rendering -----------------------------------------------------------------------------------

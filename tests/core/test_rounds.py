@@ -570,3 +570,18 @@ async def test_deleting_a_round_takes_none_of_its_characters_out() -> None:
     assert of(events, "character:deactivated") == []
     (_, closed) = of(events, "round:complete")
     assert closed.acted == ["Tomas", "Mara"]
+
+
+async def test_the_scene_keeps_each_agent_calls_context_usage_per_section() -> None:
+    runtime = scene_runtime()
+    async with runtime:
+        root, events = await play(runtime, harbour(), ["Tomas, sell me a fish.", "", None])
+    starts = of(events, "director:start", "character:start")
+    usage = folded(events).scenes[root].context_usage
+    assert [(e.recipient, e.round_number) for e in usage] == [
+        (getattr(e, "name", "director"), e.round) for e in starts
+    ]
+    assert all(e.used[s] <= e.budgets[s] for e in usage for s in e.budgets)
+    means = usage.mean_used()
+    assert means["history"] > 0, "round 2's calls see round 1 word for word"
+    assert usage.mean_budgets()["history"] >= means["history"]

@@ -145,6 +145,10 @@ async def test_the_session_is_the_round_timeline_and_exports_as_rounds(tmp_path:
     assert "- **running summary**:\n  > Round 1: The person: Tomas, sell me a fish" in text
     assert "### State at the end\n\n- world: weather: fog; tension: " in text
     assert "- Ines (in the scene): location " in text
+    calls = len(scene.context_usage)
+    assert calls == len(of(events, "director:start", "character:start")) > 0
+    assert f"### Context per section\n\nTokens, mean of the last {calls} agent calls:\n" in text
+    assert "\n- history: " in text and "\n- character_guidance: " in text
     assert export_session(log, "rounds").count("### Round ") == 2
 
 

@@ -1,4 +1,5 @@
-"""The scene state view: a directed scene's world and characters as they stand now.
+"""The scene state view: a directed scene's world and characters as they stand now, and the
+context its agent calls used per section (the scene's rolling usage record).
 
 Opened with its key (keymap.py); drawn from the one fold's SceneState, and drawn again while
 open when the scene changes (the app calls `redraw`). Every name and value comes from a scene
@@ -93,7 +94,27 @@ def scene_state_view(scene: SceneState) -> RenderableType:
     if summary:
         parts += [Text(""), Text("The story so far", style="bold underline")]
         parts += [Text(shown(line)) for line in summary]
+    if len(scene.context_usage):
+        parts += [Text(""), _context_usage(scene)]
     return Group(*parts)
+
+
+def _context_usage(scene: SceneState) -> RenderableType:
+    """The context used per section, on average over the scene's recent agent calls."""
+    usage = scene.context_usage
+    calls = len(usage)
+    heading = Text.assemble(
+        ("Context per section", "bold underline"),
+        (f"  tokens, mean of the last {calls} call{'s' if calls != 1 else ''}", "dim"),
+    )
+    table = Table(box=None, padding=(0, 2), header_style="bold")
+    table.add_column("section", no_wrap=True)
+    table.add_column("used", justify="right")
+    table.add_column("given", justify="right")
+    used, given = usage.mean_used(), usage.mean_budgets()
+    for section in given:
+        table.add_row(section.replace("_", " "), f"{used[section]:.0f}", f"{given[section]:.0f}")
+    return Group(heading, table)
 
 
 class SceneStateScreen(ModalScreen[None]):
