@@ -484,7 +484,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     }
     from .provider_switch import ProviderSwitch  # the palette's "Switch provider/model…"
 
-    options["provider_switch"] = ProviderSwitch(assembly)
+    options["provider_switch"] = ProviderSwitch(assembly, started_with=provider)
     if plan is not None:
         options["state"] = plan.state
     options["start_with"] = profile_start or _scene_start(args, assembly, plan)
