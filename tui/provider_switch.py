@@ -22,6 +22,7 @@ from functools import partial
 
 from rich.text import Text
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SimpleCommand
+from textual.markup import escape
 from textual.screen import Screen
 
 from agentui.core.providers import base
@@ -140,7 +141,9 @@ def provider_palette(
         SimpleCommand(
             option.name,
             partial(open_overlay, _model_palette(option, chosen)),
-            visible_controls(option.why),
+            # Textual reads a hit's help as markup; the why may hold a URL from the
+            # environment or the config, whose `[b]` must print as it is.
+            escape(visible_controls(option.why)),
         )
         for option in switch.options()
     ]

@@ -173,3 +173,15 @@ async def test_a_provider_that_cannot_start_says_why_and_nothing_changes(tmp_pat
         assert runtime.provider is before
         (toast,) = [n for n in app._notifications if n.title == "Cannot switch"]
         assert "OPENAI_API_KEY is not set" in toast.message
+
+
+async def test_a_servers_url_in_the_palette_prints_as_it_is(tmp_path: Path) -> None:
+    url = "http://127.0.0.1:8000/[b]v1"
+    environ = {"OPENAI_BASE_URL": url}
+    app = make_app(provider_switch=switch_for(tmp_path, environ))
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        app.action_command_palette()
+        await choose(pilot, "Switch provider")
+        offered = await choose(pilot, "openai")
+    assert offered[0] == f"openai\nthe server at {url}", "markup in the URL is text"
