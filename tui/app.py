@@ -47,7 +47,13 @@ from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
 from .widgets.agent_tree import AgentTree
-from .widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock, QuestionBlock
+from .widgets.blocks import (
+    AnswerInput,
+    ApprovalBlock,
+    QueryBlock,
+    QuestionBlock,
+    SceneAnswerInput,
+)
 from .widgets.composer import Composer
 from .widgets.confirm import ConfirmScreen
 from .widgets.footer import KeyFooter
@@ -637,6 +643,10 @@ class AgentUIApp(App[int]):
         # Its node appears at the next flush. The cursor stays in the prompt, the place where
         # the person was typing: keys typed on meanwhile stay words, never commands.
         self._select_when_shown = agent_id
+
+    @on(SceneAnswerInput.Left)
+    def _left_the_scene_s_question(self) -> None:
+        self.tree_view.focus()  # where the scene's agents are; the question stays open
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:

@@ -27,7 +27,7 @@ WORLD_TURN = (
 # Asked in the app and by `agentui run` alike: it names no key.
 NEXT_ROUND = (
     "Round {round} of {title}: what do you say or do? Send nothing to let the scene go on "
-    "by itself; decline to end it."
+    "by itself; cancel the scene to end it."
 )
 ROUND_TASK_INPUT = "Round {round}: {text}"
 ROUND_TASK_CONTINUATION = "Round {round}: the scene goes on"

@@ -86,3 +86,21 @@ async def test_a_scene_plays_in_the_app_round_by_round() -> None:
         await pilot.press("escape")
         await settle(pilot, lambda: not isinstance(app.screen, SceneStateScreen))
         assert app._focused_query() is not None, "back in the waiting answer box"
+
+
+async def test_esc_in_a_round_s_answer_box_leaves_it_and_the_scene_goes_on() -> None:
+    """Declining would end the whole scene with no way back: esc only gives the keys to the
+    tree, and the question waits."""
+    app = scene_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert app._focused_query() is not None
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is app.tree_view
+        root = next(iter(app.model.agents.values()))
+        assert root.status is not S.COMPLETED and len(app.model.open_queries) == 1
+        await pilot.press("ctrl+n")  # back to the question, which still takes an answer
+        await settle(pilot, lambda: app._focused_query() is not None)
+        await pilot.press("enter")  # nothing: the scene goes on by itself
+        await settle(pilot, lambda: rounds_done(app) == 1, turns=5000)

@@ -376,6 +376,26 @@ class AnswerInput(Composer):
         self.post_message(self.Answered(self.query_id, None))
 
 
+class SceneAnswerInput(AnswerInput):
+    """A directed scene's next round: esc only leaves the box (declining would end the whole
+    scene, with no way back); the scene ends when the person cancels it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave")]
+
+    class Left(Message):
+        """The person left the answer box without answering."""
+
+    def __init__(self, query_id: str, value: str = "") -> None:
+        super().__init__(query_id, value)
+        self.placeholder = (
+            f"What you say or do · enter sends (nothing: the scene goes on) · {NEWLINE_HINT} · "
+            "esc leaves"
+        )
+
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
+
+
 class QueryBlock(EntryBlock):
     """Something an agent waits on the person for, settled in place in the transcript.
 
@@ -440,7 +460,8 @@ class QuestionBlock(QueryBlock):
     ) -> None:
         super().__init__(entry, agent_label, drafts)
         draft = self.drafts.get(entry.key, "")
-        self.input: AnswerInput | None = AnswerInput(entry.key, draft) if entry.open else None
+        kind = SceneAnswerInput if entry.title in EMPTY_IS_AN_ANSWER else AnswerInput
+        self.input: AnswerInput | None = kind(entry.key, draft) if entry.open else None
 
     def focus_target(self) -> Widget | None:
         return self.input
