@@ -6,6 +6,8 @@
 - the workflow knows the agent it runs for (its AgentRun), never the Runtime;
 - the event vocabulary (core.events) depends on no feature package (core.scene, core.workflow,
   ...): only on core's own top-level modules, so every front end can read events without them;
+- a provider backend (core.providers.anthropic, .openai, .google) imports no other backend:
+  what they share lives beside them in core.providers;
 - nothing reaches into another object's private attributes: `x._name` where x is not `self` or
   `cls` only inside the class that defines `_name` (`other._x` in its own `__eq__`), and in the
   few places listed in ALLOWED_PRIVATE, each with its reason.
@@ -165,6 +167,18 @@ def test_the_event_vocabulary_depends_on_no_feature_package() -> None:
         if target.count(".") > 1 or is_package(target)
     }
     assert packages == set(), "events.py imports these packages' modules"
+
+
+BACKENDS = ("core.providers.anthropic", "core.providers.openai", "core.providers.google")
+
+
+def test_no_provider_backend_imports_another() -> None:
+    for name, targets in import_graph().items():
+        own = next((b for b in BACKENDS if name == b or name.startswith(b + ".")), None)
+        if own is None:
+            continue
+        others = {t for t in targets for b in BACKENDS if b != own and t.startswith(b)}
+        assert others == set(), f"{name} imports another backend's modules"
 
 
 def private_names(cls: ast.ClassDef) -> set[str]:

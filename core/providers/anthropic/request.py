@@ -30,8 +30,8 @@ from ...conversation import (
 )
 from ...errors import ProviderError
 from ..base import ProviderRequest
-from ..google import thought_signature
 from ..schema_defs import defs_for_definitions
+from ..signatures import is_geminis
 from .defaults import MIN_THINKING_BUDGET
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
@@ -57,7 +57,7 @@ def _block(block: Any, *, interrupted: bool) -> ApiBlock | None:
     if interrupted:
         return None  # an interrupted response is kept as the text the person saw
     if isinstance(block, ThinkingBlock):
-        if not block.signature or thought_signature.is_geminis(block.signature):
+        if not block.signature or is_geminis(block.signature):
             return None  # Claude takes back only thinking it signed itself
         return {"type": "thinking", "thinking": block.thinking, "signature": block.signature}
     if isinstance(block, RedactedThinkingBlock):

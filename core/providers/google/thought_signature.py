@@ -7,9 +7,9 @@ or a text, so a signature travels as an empty signed ThinkingBlock right after t
 part carried it: the stream translator writes it there and the request mapping puts it back on
 that part.
 
-Signatures are kept as text marked as Gemini's, so a signature of another provider (Claude
-signs its thinking too) is never sent to Gemini, and Gemini's never to Claude: each API
-refuses the other's.
+Signatures are kept as text marked as Gemini's (see ../signatures.py), so a signature of
+another provider (Claude signs its thinking too) is never sent to Gemini, and Gemini's never
+to Claude: each API refuses the other's.
 """
 
 from __future__ import annotations
@@ -17,24 +17,18 @@ from __future__ import annotations
 import base64
 import binascii
 
-PREFIX = "gemini:"
+from ..signatures import GEMINI_PREFIX, is_geminis
 
 
 def to_text(signature: bytes) -> str:
-    return PREFIX + base64.urlsafe_b64encode(signature).decode("ascii")
-
-
-def is_geminis(text: str) -> bool:
-    """Whether a thinking block's signature is one Gemini made (for the other providers,
-    which must not send it to their own APIs)."""
-    return text.startswith(PREFIX)
+    return GEMINI_PREFIX + base64.urlsafe_b64encode(signature).decode("ascii")
 
 
 def from_text(text: str | None) -> bytes | None:
     """The signature's bytes, or None when `text` is not a signature Gemini made."""
-    if not text or not text.startswith(PREFIX):
+    if not text or not is_geminis(text):
         return None
     try:
-        return base64.urlsafe_b64decode(text[len(PREFIX) :])
+        return base64.urlsafe_b64decode(text[len(GEMINI_PREFIX) :])
     except (binascii.Error, ValueError):
         return None
