@@ -106,6 +106,7 @@ class AgentUIApp(App[int]):
         replay: ReplayFeed | None = None,
         clock: Clock | None = None,
         notice: str = "",
+        provider_notice: str = "",
         monologue: MonologueConfig | None = None,
         remember_theme: bool = True,
         theme: str | None = None,
@@ -127,7 +128,9 @@ class AgentUIApp(App[int]):
         # What starts with the runtime instead of a task: a directed scene (its root's id).
         self._start_with = start_with
         self.clock: Clock = clock if clock is not None else SystemClock()
-        self.notice = notice
+        self.notice = notice  # the session's (a resume): it stays whatever the provider
+        # Why the provider runs (the key that picked it, offline): a switch replaces it.
+        self.provider_notice = provider_notice
         # The status bar's provider and model until the runtime (which has them) has started.
         self._provider_label = provider_label
         self._provider_switch = provider_switch  # the palette's "Switch provider/model…"
@@ -411,7 +414,8 @@ class AgentUIApp(App[int]):
         name, model = self._provider_label
         if self.runtime is not None:
             name, model = self.runtime.provider.name, self.runtime.provider.model
-        notice = self.notice or ("offline scripted model" if name == "scripted" else "")
+        parts = [part for part in (self.provider_notice, self.notice) if part]
+        notice = " · ".join(parts) or ("offline scripted model" if name == "scripted" else "")
         self.status_view.show(self.model, name, model, elapsed, notice)
 
     # -- selection and views -------------------------------------------------------------
@@ -753,7 +757,7 @@ class AgentUIApp(App[int]):
             self.notify(str(exc), title="Cannot switch", severity="error", timeout=10)
             return
         self.runtime.set_provider(provider)
-        self.notice = "switched: new tasks run on it"
+        self.provider_notice = "switched: new tasks run on it"
         self._refresh_status()
         self.notify(f"New tasks run on {name} {model}.", title="Provider switched")
 
