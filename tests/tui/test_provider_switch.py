@@ -185,3 +185,21 @@ async def test_a_servers_url_in_the_palette_prints_as_it_is(tmp_path: Path) -> N
         await choose(pilot, "Switch provider")
         offered = await choose(pilot, "openai")
     assert offered[0] == f"openai\nthe server at {url}", "markup in the URL is text"
+
+
+async def test_a_switch_replaces_why_the_provider_runs_and_keeps_the_resume_notice(
+    tmp_path: Path,
+) -> None:
+    app = make_app(
+        provider_switch=switch_for(tmp_path, {"OPENAI_API_KEY": SECRET}),
+        provider_notice="picked by OPENAI_API_KEY",
+        notice="resumed s-1",
+    )
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        assert "picked by OPENAI_API_KEY · resumed s-1" in str(app.status_view.render())
+        app._switch_to("scripted", "scripted-2")
+        await pilot.pause()
+        shown = str(app.status_view.render())
+    assert "switched: new tasks run on it · resumed s-1" in shown
+    assert "picked by" not in shown
