@@ -6,49 +6,25 @@ child runs (`anyio.run_process`).
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from pathlib import Path
-from typing import Any
 
-import anyio
 import pytest
 
 from agentui.tui.cli import _assembly, _run_parser
 
+from .cli_runs import agentui, events, without_timing
 from .messages_api import MODEL, response, text, tool_use
 from .stub_server import StubServer, error_reply, sse_reply
 
 SECRET = "sk-test-SECRET-cli"
 TASK = "Plan a trip to Lisbon"
-TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 
 
 def child_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env.update(PYTHONUNBUFFERED="1", NO_COLOR="1", **extra)
     return env
-
-
-async def agentui(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    with anyio.fail_after(TIMEOUT_S):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "agentui.tui.cli", *args],
-            input=b"",
-            env=env,
-            cwd=cwd,
-            check=False,
-        )
-    return done.returncode, done.stdout.decode(), done.stderr.decode()
-
-
-def events(stdout: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in stdout.splitlines()]
-
-
-def without_timing(event: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if k not in ("ts", "duration_s")}
 
 
 def claude_env(stub: StubServer) -> dict[str, str]:

@@ -17,18 +17,13 @@ import anthropic
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
 from agentui.core.events import Event
-from agentui.core.limits import Limits
 from agentui.core.pricing import DEFAULT_PRICES
 from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.providers.base import Provider
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
-from agentui.core.runtime import Runtime
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentNode, AgentStatus
 from agentui.core.usage import Usage
 
@@ -42,19 +37,19 @@ from .messages_api import (
     thinking,
     tool_use,
 )
+from .provider_runs import (
+    INSTRUCTIONS,
+    SAFETY_S,
+    TASK,
+    deltas,
+    make_runtime,
+    of_type,
+    run,
+)
 from .stub_server import Drop, Hold, StubServer, error_reply, sse_reply
 
 SECRET = "sk-test-SECRET"
-TASK = "What is the port?"
-INSTRUCTIONS = "Be brief."
-SAFETY_S = 10  # a safety net against a hang, never a measurement
 RETRY_NOW = {"retry-after-ms": "1"}
-
-
-@tool
-async def lookup(query: str) -> str:
-    """Look a setting up."""
-    return f"{query} = 8080"
 
 
 @asynccontextmanager
@@ -68,34 +63,6 @@ async def claude(
         yield AnthropicProvider(client=client, timeout_s=timeout_s, **options)
     finally:
         await client.close()
-
-
-def make_runtime(provider: Provider, **limits: Any) -> Runtime:
-    return Runtime(
-        provider,
-        tools=ToolRegistry([lookup]),
-        limits=Limits(retry_backoff_s=0, **limits),
-        instructions=INSTRUCTIONS,
-        clock=FrozenClock(),
-    )
-
-
-async def run(provider: Provider, task: str = TASK, **limits: Any) -> tuple[list[Event], AgentNode]:
-    """Run one agent to its end; its events and its node."""
-    async with make_runtime(provider, **limits) as runtime:
-        events = runtime.subscribe(maxsize=None)
-        agent_id = runtime.start(task)
-        with anyio.fail_after(SAFETY_S):
-            node = await runtime.wait(agent_id)
-    return events.drain(), node
-
-
-def of_type(events: list[Event], kind: str) -> list[Any]:
-    return [e for e in events if e.type == kind]
-
-
-def deltas(events: list[Event], kind: str = "text:delta") -> list[str]:
-    return [e.delta for e in of_type(events, kind)]
 
 
 # -- streaming -----------------------------------------------------------------------------------

@@ -6,62 +6,20 @@ endpoint; the test's event loop serves it while the child runs (`anyio.run_proce
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
-from typing import Any
 
-import anyio
 import pytest
 
+from .cli_runs import agentui, child_env, events, without_timing
 from .gemini_api import MODEL, MinimalGemini, call, error_reply, response, text, thought
 from .stub_server import StubServer, sse_reply
 
 SECRET = "AIzaSy-test-SECRET-cli"
 TASK = "Plan a trip to Lisbon"
-TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
-KEYS = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_")
-
-
-def child_env(home: Path, **extra: str) -> dict[str, str]:
-    """No key or endpoint from the developer's shell; config, sessions and state in `home`;
-    the bare loop (the six-step default has its own tests)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(KEYS)}
-    env.update(
-        PYTHONUNBUFFERED="1",
-        NO_COLOR="1",
-        AGENTUI_WORKFLOW="plain",
-        AGENTUI_DATA_DIR=str(home / "data"),
-        AGENTUI_CONFIG_DIR=str(home / "config"),
-        AGENTUI_STATE_DIR=str(home / "state"),
-        **extra,
-    )
-    return env
 
 
 def gemini_env(stub: StubServer, home: Path, key: str = "GEMINI_API_KEY") -> dict[str, str]:
     return child_env(home, **{key: SECRET, "GOOGLE_GEMINI_BASE_URL": stub.url})
-
-
-async def agentui(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    with anyio.fail_after(TIMEOUT_S):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "agentui.tui.cli", *args],
-            input=b"",
-            env=env,
-            cwd=cwd,
-            check=False,
-        )
-    return done.returncode, done.stdout.decode(), done.stderr.decode()
-
-
-def events(stdout: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in stdout.splitlines()]
-
-
-def without_timing(event: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in event.items() if k not in ("ts", "duration_s")}
 
 
 @pytest.mark.anyio

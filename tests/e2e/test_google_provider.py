@@ -41,7 +41,6 @@ from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state.transcript import TranscriptBuilder
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentNode, AgentStatus
 from agentui.core.usage import Usage
 from agentui.core.workflow.decisions import DECISIONS
@@ -61,19 +60,20 @@ from .gemini_api import (
     usage,
     wire_parts,
 )
+from .provider_runs import (
+    INSTRUCTIONS,
+    SAFETY_S,
+    TASK,
+    deltas,
+    lookup,
+    make_runtime,
+    of_type,
+    run,
+)
 from .stub_server import Drop, Hold, Reply, SeenRequest, StubServer, sse_reply
 
 SECRET = "AIzaSy-test-SECRET-key"
-TASK = "What is the port?"
-INSTRUCTIONS = "Be brief."
-SAFETY_S = 10  # a safety net against a hang, never a measurement
 UNBUDGETED_ROOM = 8192  # request.UNBUDGETED_THINKING_ROOM
-
-
-@tool
-async def lookup(query: str) -> str:
-    """Look a setting up."""
-    return f"{query} = 8080"
 
 
 def gemini(stub: StubServer, *, timeout_s: float = 30.0, **options: Any) -> GoogleProvider:
@@ -81,34 +81,6 @@ def gemini(stub: StubServer, *, timeout_s: float = 30.0, **options: Any) -> Goog
     return GoogleProvider(
         model=MODEL, api_key=SECRET, base_url=stub.url, timeout_s=timeout_s, **options
     )
-
-
-def make_runtime(provider: Provider, **limits: Any) -> Runtime:
-    return Runtime(
-        provider,
-        tools=ToolRegistry([lookup]),
-        limits=Limits(retry_backoff_s=0, **limits),
-        instructions=INSTRUCTIONS,
-        clock=FrozenClock(),
-    )
-
-
-async def run(provider: Provider, task: str = TASK, **limits: Any) -> tuple[list[Event], AgentNode]:
-    """Run one agent to its end; its events and its node."""
-    async with make_runtime(provider, **limits) as runtime:
-        events = runtime.subscribe(maxsize=None)
-        agent_id = runtime.start(task)
-        with anyio.fail_after(SAFETY_S):
-            node = await runtime.wait(agent_id)
-    return events.drain(), node
-
-
-def of_type(events: list[Event], kind: str) -> list[Any]:
-    return [e for e in events if e.type == kind]
-
-
-def deltas(events: list[Event], kind: str = "text:delta") -> list[str]:
-    return [e.delta for e in of_type(events, kind)]
 
 
 # -- streaming -----------------------------------------------------------------------------------

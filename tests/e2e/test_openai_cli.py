@@ -5,54 +5,18 @@ never shows: not in output, config show, session files, exports, recordings or l
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from pathlib import Path
-from typing import Any
 
-import anyio
 import pytest
 
 from .chat_completions_api import completion, content, error_reply, tool_call
+from .cli_runs import agentui, child_env, events
 from .stub_server import StubServer, sse_reply
 
 pytestmark = pytest.mark.anyio
 
 SECRET = "sk-test-SECRET-openai-cli"
 TASK = "Plan a trip to Lisbon"
-TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
-KEYS = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "AGENTUI_")
-
-
-def child_env(home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(KEYS)}
-    env.update(
-        PYTHONUNBUFFERED="1",
-        NO_COLOR="1",
-        AGENTUI_WORKFLOW="plain",
-        AGENTUI_DATA_DIR=str(home / "data"),
-        AGENTUI_CONFIG_DIR=str(home / "config"),
-        AGENTUI_STATE_DIR=str(home / "state"),
-        **extra,
-    )
-    return env
-
-
-async def agentui(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    with anyio.fail_after(TIMEOUT_S):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "agentui.tui.cli", *args],
-            input=b"",
-            env=env,
-            cwd=cwd,
-            check=False,
-        )
-    return done.returncode, done.stdout.decode(), done.stderr.decode()
-
-
-def events(stdout: str) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in stdout.splitlines()]
 
 
 def holding_the_key(home: Path) -> list[Path]:

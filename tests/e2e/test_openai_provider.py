@@ -33,8 +33,6 @@ from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.runtime import Runtime
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentNode, AgentStatus
 from agentui.core.usage import Usage
 from agentui.core.workflow.decisions import DECISIONS
@@ -50,6 +48,15 @@ from .chat_completions_api import (
     stream_error,
     tool_call,
 )
+from .provider_runs import (
+    INSTRUCTIONS,
+    SAFETY_S,
+    TASK,
+    deltas,
+    make_runtime,
+    of_type,
+    run,
+)
 from .stub_server import (
     Drop,
     Hold,
@@ -63,17 +70,8 @@ from .stub_server import (
 pytestmark = pytest.mark.anyio
 
 SECRET = "sk-test-OPENAI-SECRET"
-TASK = "What is the port?"
-INSTRUCTIONS = "Be brief."
-SAFETY_S = 10  # a safety net against a hang, never a measurement
 RETRY_NOW = {"retry-after-ms": "1"}
 OPENAI_DIALECT = Dialect.for_server("https://api.openai.com/v1")
-
-
-@tool
-async def lookup(query: str) -> str:
-    """Look a setting up."""
-    return f"{query} = 8080"
 
 
 @asynccontextmanager
@@ -88,34 +86,6 @@ async def gpt(
         yield OpenAIProvider(client=client, timeout_s=timeout_s, **options)
     finally:
         await client.close()
-
-
-def make_runtime(provider: Provider, **limits: Any) -> Runtime:
-    return Runtime(
-        provider,
-        tools=ToolRegistry([lookup]),
-        limits=Limits(retry_backoff_s=0, **limits),
-        instructions=INSTRUCTIONS,
-        clock=FrozenClock(),
-    )
-
-
-async def run(provider: Provider, task: str = TASK, **limits: Any) -> tuple[list[Event], AgentNode]:
-    """Run one agent to its end; its events and its node."""
-    async with make_runtime(provider, **limits) as runtime:
-        events = runtime.subscribe(maxsize=None)
-        agent_id = runtime.start(task)
-        with anyio.fail_after(SAFETY_S):
-            node = await runtime.wait(agent_id)
-    return events.drain(), node
-
-
-def of_type(events: list[Event], kind: str) -> list[Any]:
-    return [e for e in events if e.type == kind]
-
-
-def deltas(events: list[Event], kind: str = "text:delta") -> list[str]:
-    return [e.delta for e in of_type(events, kind)]
 
 
 def half_a_reply(text: str = "Half an ans") -> list[Any]:

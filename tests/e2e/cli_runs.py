@@ -1,0 +1,54 @@
+"""What the command-line end-to-end tests share: `agentui` run in a child process, as a person
+runs it, its environment kept from the developer's shell, and its JSON event lines read back."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
+# What the developer's shell may hold that would change a run: keys, endpoints, settings.
+CLEARED = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "AGENTUI_")
+
+
+def child_env(home: Path, **extra: str) -> dict[str, str]:
+    """No key, endpoint or setting from the developer's shell; config, sessions and state in
+    `home`; the bare loop (the six-step default has its own tests)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CLEARED)}
+    env.update(
+        PYTHONUNBUFFERED="1",
+        NO_COLOR="1",
+        AGENTUI_WORKFLOW="plain",
+        AGENTUI_DATA_DIR=str(home / "data"),
+        AGENTUI_CONFIG_DIR=str(home / "config"),
+        AGENTUI_STATE_DIR=str(home / "state"),
+        **extra,
+    )
+    return env
+
+
+async def agentui(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
+    """Run `agentui ARGS` with nothing on its stdin; its exit code, stdout and stderr."""
+    with anyio.fail_after(TIMEOUT_S):
+        done = await anyio.run_process(
+            [sys.executable, "-m", "agentui.tui.cli", *args],
+            input=b"",
+            env=env,
+            cwd=cwd,
+            check=False,
+        )
+    return done.returncode, done.stdout.decode(), done.stderr.decode()
+
+
+def events(stdout: str) -> list[dict[str, Any]]:
+    """`agentui run --json`'s events, one a line."""
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+def without_timing(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k not in ("ts", "duration_s")}

@@ -1,0 +1,56 @@
+"""What the network providers' end-to-end tests share: one agent run on a provider pointed at
+the stub server, with one tool, brief instructions, a frozen clock and the loop's retries
+without waiting; and reading its events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+
+from agentui.core.clock import FrozenClock
+from agentui.core.events import Event
+from agentui.core.limits import Limits
+from agentui.core.providers.base import Provider
+from agentui.core.runtime import Runtime
+from agentui.core.tools.registry import ToolRegistry
+from agentui.core.tools.tool import tool
+from agentui.core.tree import AgentNode
+
+TASK = "What is the port?"
+INSTRUCTIONS = "Be brief."
+SAFETY_S = 10  # a safety net against a hang, never a measurement
+
+
+@tool
+async def lookup(query: str) -> str:
+    """Look a setting up."""
+    return f"{query} = 8080"
+
+
+def make_runtime(provider: Provider, **limits: Any) -> Runtime:
+    return Runtime(
+        provider,
+        tools=ToolRegistry([lookup]),
+        limits=Limits(retry_backoff_s=0, **limits),
+        instructions=INSTRUCTIONS,
+        clock=FrozenClock(),
+    )
+
+
+async def run(provider: Provider, task: str = TASK, **limits: Any) -> tuple[list[Event], AgentNode]:
+    """Run one agent to its end; its events and its node."""
+    async with make_runtime(provider, **limits) as runtime:
+        events = runtime.subscribe(maxsize=None)
+        agent_id = runtime.start(task)
+        with anyio.fail_after(SAFETY_S):
+            node = await runtime.wait(agent_id)
+    return events.drain(), node
+
+
+def of_type(events: list[Event], kind: str) -> list[Any]:
+    return [e for e in events if e.type == kind]
+
+
+def deltas(events: list[Event], kind: str = "text:delta") -> list[str]:
+    return [e.delta for e in of_type(events, kind)]
