@@ -1,6 +1,6 @@
 """What the network providers' end-to-end tests share: one agent run on a provider pointed at
 the stub server, with one tool, brief instructions, a frozen clock and the loop's retries
-without waiting; and reading its events."""
+without waiting; one paused mid-stream and resumed; and reading their events."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 from agentui.core.tree import AgentNode
+
+from .stub_server import StubServer
 
 TASK = "What is the port?"
 INSTRUCTIONS = "Be brief."
@@ -54,3 +56,33 @@ def of_type(events: list[Event], kind: str) -> list[Any]:
 
 def deltas(events: list[Event], kind: str = "text:delta") -> list[str]:
     return [e.delta for e in of_type(events, kind)]
+
+
+async def pause_mid_stream(
+    provider: Provider, stub: StubServer
+) -> tuple[list[Event], AgentNode, Any]:
+    """Pause at the first text piece (the stream then goes silent), wait until the stub saw the
+    client go away, resume; the events, the node and its conversation."""
+    async with make_runtime(provider, llm_retries=0) as runtime:
+        events = runtime.subscribe(maxsize=None)
+        agent_id = runtime.start(TASK)
+        seen: list[Event] = []
+        with anyio.fail_after(SAFETY_S):
+            async for event in events:
+                seen.append(event)
+                if event.type == "text:delta":
+                    break
+            runtime.pause(agent_id)
+            await stub.wait_for_disconnect()  # closed though the stream sends nothing more
+            assert len(stub.requests) == 1, "nothing is asked while paused"
+            while_paused = events.drain()
+            assert [e.type for e in while_paused] == [
+                "execution:paused",
+                "intervention:applied",
+                "agent:status",
+            ], "the agent itself says nothing while paused"
+            seen += while_paused
+            runtime.resume(agent_id)
+            node = await runtime.wait(agent_id)
+        history = runtime.agent(agent_id)["conversation"]["messages"]
+    return seen + events.drain(), node, history

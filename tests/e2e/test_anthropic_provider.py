@@ -17,14 +17,12 @@ import anthropic
 import anyio
 import pytest
 
-from agentui.core.events import Event
 from agentui.core.pricing import DEFAULT_PRICES
 from agentui.core.providers.anthropic.provider import AnthropicProvider
-from agentui.core.providers.base import Provider
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.core.tree import AgentNode, AgentStatus
+from agentui.core.tree import AgentStatus
 from agentui.core.usage import Usage
 
 from .messages_api import (
@@ -44,6 +42,7 @@ from .provider_runs import (
     deltas,
     make_runtime,
     of_type,
+    pause_mid_stream,
     run,
 )
 from .stub_server import Drop, Hold, StubServer, error_reply, sse_reply
@@ -405,36 +404,6 @@ async def test_stopping_an_agent_mid_stream_closes_the_connection_at_once(comman
 
 
 # -- pause closes the stream; resume asks again -------------------------------------------------
-
-
-async def pause_mid_stream(
-    provider: Provider, stub: StubServer
-) -> tuple[list[Event], AgentNode, Any]:
-    """Pause at the first text piece (the stream then goes silent), wait until the stub saw the
-    client go away, resume; the events, the node and its conversation."""
-    async with make_runtime(provider, llm_retries=0) as runtime:
-        events = runtime.subscribe(maxsize=None)
-        agent_id = runtime.start(TASK)
-        seen: list[Event] = []
-        with anyio.fail_after(SAFETY_S):
-            async for event in events:
-                seen.append(event)
-                if event.type == "text:delta":
-                    break
-            runtime.pause(agent_id)
-            await stub.wait_for_disconnect()  # closed though the stream sends nothing more
-            assert len(stub.requests) == 1, "nothing is asked while paused"
-            while_paused = events.drain()
-            assert [e.type for e in while_paused] == [
-                "execution:paused",
-                "intervention:applied",
-                "agent:status",
-            ], "the agent itself says nothing while paused"
-            seen += while_paused
-            runtime.resume(agent_id)
-            node = await runtime.wait(agent_id)
-        history = runtime.agent(agent_id)["conversation"]["messages"]
-    return seen + events.drain(), node, history
 
 
 def slow_then_whole(stub: StubServer) -> None:

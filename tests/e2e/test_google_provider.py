@@ -19,13 +19,11 @@ from google.genai import types
 
 from agentui.core.clock import FrozenClock
 from agentui.core.conversation import user_text
-from agentui.core.events import Event
 from agentui.core.limits import Limits
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.pricing import DEFAULT_PRICES
 from agentui.core.providers.base import (
-    Provider,
     ProviderRequest,
     ToolSpec,
     ToolUseStart,
@@ -41,7 +39,7 @@ from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state.transcript import TranscriptBuilder
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentNode, AgentStatus
+from agentui.core.tree import AgentStatus
 from agentui.core.usage import Usage
 from agentui.core.workflow.decisions import DECISIONS
 
@@ -68,6 +66,7 @@ from .provider_runs import (
     lookup,
     make_runtime,
     of_type,
+    pause_mid_stream,
     run,
 )
 from .stub_server import Drop, Hold, Reply, SeenRequest, StubServer, sse_reply
@@ -532,30 +531,6 @@ async def test_stopping_an_agent_mid_stream_closes_the_connection_at_once(comman
 
 
 # -- pause closes the stream; resume asks again -------------------------------------------------
-
-
-async def pause_mid_stream(
-    provider: Provider, stub: StubServer
-) -> tuple[list[Event], AgentNode, Any]:
-    """Pause at the first text piece (the stream then goes silent), wait until the stub saw the
-    client go away, resume; the events, the node and its conversation."""
-    async with make_runtime(provider, llm_retries=0) as runtime:
-        events = runtime.subscribe(maxsize=None)
-        agent_id = runtime.start(TASK)
-        seen: list[Event] = []
-        with anyio.fail_after(SAFETY_S):
-            async for event in events:
-                seen.append(event)
-                if event.type == "text:delta":
-                    break
-            runtime.pause(agent_id)
-            await stub.wait_for_disconnect()  # closed though the stream sends nothing more
-            assert len(stub.requests) == 1, "nothing is asked while paused"
-            seen += events.drain()
-            runtime.resume(agent_id)
-            node = await runtime.wait(agent_id)
-        history = runtime.agent(agent_id)["conversation"]["messages"]
-    return seen + events.drain(), node, history
 
 
 def slow_then_whole(stub: StubServer) -> None:
