@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import anthropic
-import anyio
 import httpx2
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
+from ..stream_closing import closed_at_exit
 from .defaults import (
     CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
@@ -85,16 +85,13 @@ class AnthropicProvider:
         params = request_params(request, thinking_budget=self.thinking_budget)
         translator = StreamTranslator()
         try:
-            async with self._client.messages.stream(**params) as events:
-                try:
-                    async for raw in events:
-                        for event in translator.feed(raw):
-                            yield event
-                finally:
-                    # Closing while being cancelled must not itself be cancelled half-way:
-                    # the server would not see the disconnect until the socket is collected.
-                    with anyio.CancelScope(shield=True):
-                        await events.close()
+            async with (
+                self._client.messages.stream(**params) as events,
+                closed_at_exit(events.close),
+            ):
+                async for raw in events:
+                    for event in translator.feed(raw):
+                        yield event
         except ProviderError:
             raise
         except Exception as exc:

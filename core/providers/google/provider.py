@@ -17,13 +17,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 
-import anyio
 from google import genai
 from google.genai import types
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
 from ..keys import key_names
+from ..stream_closing import closed_at_exit
 from .defaults import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
@@ -104,15 +104,10 @@ class GoogleProvider:
             chunks = await self._client.aio.models.generate_content_stream(
                 model=request.model, contents=contents, config=config
             )
-            try:
+            async with closed_at_exit(chunks.aclose):
                 async for chunk in chunks:
                     for event in translator.feed(chunk):
                         yield event
-            finally:
-                # Closing while being cancelled must not itself be cancelled half-way: the
-                # server would not see the disconnect until the socket is collected.
-                with anyio.CancelScope(shield=True):
-                    await chunks.aclose()
         except ProviderError:
             raise
         except Exception as exc:

@@ -21,12 +21,12 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-import anyio
 import httpx2
 import openai
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
+from ..stream_closing import closed_at_exit
 from .defaults import (
     CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
@@ -102,19 +102,15 @@ class OpenAIProvider:
         translator = ChunkTranslator()
         chunks = await self._open(request)
         try:
-            async for chunk in chunks:
-                for event in translator.feed(chunk):
-                    yield event
+            async with closed_at_exit(chunks.close):
+                async for chunk in chunks:
+                    for event in translator.feed(chunk):
+                        yield event
         except Exception as exc:
             error = mid_stream(exc, timeout_s=self.timeout_s)
             if error is None:
                 raise
             raise error from exc
-        finally:
-            # Closing while being cancelled must not itself be cancelled half-way: the server
-            # would not see the disconnect until the socket is collected.
-            with anyio.CancelScope(shield=True):
-                await chunks.close()
         for event in translator.end():
             yield event
 
