@@ -162,6 +162,9 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
 
     provider = provider if provider is not None else build_provider(assembly)
     config = assembly.loaded.config
+    tools = builtin_tools()
+    profiles = load_catalog()
+    profiles.problems += profiles.naming_missing_tools(tools.names())
     settings: dict[str, Any] = {
         "limits": config.limits,
         "prices": config.price_table(),
@@ -169,9 +172,10 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         "approve_all": config.approval.policy == "yes",
         # ask_user, fork, wait and the sandboxed python tool under either workflow: the
         # workflow decides the steps around the loop, not what the loop may call.
-        "tools": builtin_tools(),
-        # The built-in agent profiles and the person's own (a bad file is in its problems).
-        "profiles": load_catalog(),
+        "tools": tools,
+        # The built-in agent profiles and the person's own (a bad file, or a profile naming a
+        # tool there is not, is in its problems).
+        "profiles": profiles,
         "profile_settings": config.profiles,
     }
     plan = assembly.resume

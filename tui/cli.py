@@ -696,10 +696,14 @@ def _profiles(argv: Sequence[str]) -> int:
         "and the files that could not be loaded, with why.",
     )
     parser.parse_args(argv)
+    from agentui.core.tools.builtin import builtin_tools
+
     from .profile_list import format_profiles
 
+    catalog = load_catalog(directory)
+    catalog.problems += catalog.naming_missing_tools(builtin_tools().names())
     columns = shutil.get_terminal_size((100, 24)).columns
-    sys.stdout.write(visible_controls(format_profiles(load_catalog(directory), directory, columns)))
+    sys.stdout.write(visible_controls(format_profiles(catalog, directory, columns)))
     return 0
 
 

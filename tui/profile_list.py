@@ -36,6 +36,6 @@ def format_profiles(catalog: ProfileCatalog, directory: Path, width: int = 100) 
         "replaces it.",
     ]
     if catalog.problems:
-        lines += ["", f"Not loaded ({len(catalog.problems)}):"]
+        lines += ["", f"Left out or unusable ({len(catalog.problems)}):"]
         lines += [f"  {problem}" for problem in catalog.problems]
     return "\n".join(lines) + "\n"

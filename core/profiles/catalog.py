@@ -9,7 +9,7 @@ are not added here: its loading resolves each of its agents' profiles itself
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -41,6 +41,19 @@ class ProfileCatalog:
 
     def names(self) -> list[str]:
         return sorted(self._profiles)
+
+    def naming_missing_tools(self, tools: Collection[str]) -> list[str]:
+        """A message for each profile that names a tool not among `tools`: an agent could not
+        start with it, so the person hears of it where bad files are reported."""
+        messages = []
+        for profile in self:
+            missing = [name for name in profile.tools or () if name not in tools]
+            if missing:
+                messages.append(
+                    f"{profile.origin.describe()}: profile {profile.name!r} names tools agentui "
+                    f"does not have: {', '.join(missing)} (it has: {', '.join(sorted(tools))})"
+                )
+        return messages
 
     def __iter__(self) -> Iterator[AgentProfile]:
         return (self._profiles[name] for name in self.names())

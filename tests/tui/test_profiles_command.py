@@ -60,7 +60,7 @@ def test_the_listing_names_kind_and_origin_and_the_bad_files(
     assert rows["director"].split()[1:4] == ["json", "schema", "built-in"]
     assert rows["worker"].split()[1:3] == ["text", "built-in"]
     assert f"Your own profiles go in {agents} (*.toml or *.json)" in out
-    not_loaded = out[out.index("Not loaded (2):") :].splitlines()[1:]
+    not_loaded = out[out.index("Left out or unusable (2):") :].splitlines()[1:]
     assert not_loaded == [
         f"  {agents}/note␛[2J.json: not valid JSON (Expecting property name enclosed in double "
         "quotes at line 1 column 2)",
@@ -151,3 +151,18 @@ async def test_many_bad_profile_files_are_one_toast_that_counts_them(agents: Pat
         assert [n.message for n in toasts] == [
             "6 profile files were left out; `agentui profiles` says why."
         ]
+
+
+def test_a_profile_naming_a_tool_there_is_not_is_reported_before_any_agent_uses_it(
+    agents: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (agents / "browser.toml").write_text('instructions = "Browse."\ntools = ["browser"]\n')
+    assert main(["profiles"]) == 0
+    out, _ = capsys.readouterr()
+    assert "profile 'browser' names tools agentui does not have: browser (it has: " in out
+    script = agents.parent / "script.toml"
+    script.write_text('[[agents."*"]]\ntext = "A picnic by the river."\n', "utf-8")
+    argv = ["run", "--no-session", "--workflow", "plain", "--script", str(script), "Picnic"]
+    assert main(argv) == 0
+    _, err = capsys.readouterr()
+    assert "agentui: warning: profile skipped: " in err and "does not have: browser" in err
