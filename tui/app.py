@@ -877,8 +877,17 @@ class AgentUIApp(App[int]):
                     ),
                 )
 
+        # A modification not yet read by a model call is what the window starts from.
+        pending = agent.pending_modification
+        instructions = pending.instructions if pending is not None else None
+        task = pending.content if pending is not None else None
         self._open_overlay(
-            ModifyScreen(agent.name, agent.conversation.instructions, agent.task), apply
+            ModifyScreen(
+                agent.name,
+                instructions if instructions is not None else agent.conversation.instructions,
+                task if task is not None else agent.task,
+            ),
+            apply,
         )
 
     # -- other actions -------------------------------------------------------------------

@@ -106,6 +106,30 @@ async def test_modify_shows_the_new_task_at_once_and_names_what_changed() -> Non
         assert not any("not used" in e.title for e in app.model.agents["a1"].entries)
 
 
+async def test_reopening_modify_starts_from_the_edit_not_yet_read() -> None:
+    release = anyio.Event()
+    async with app_when(
+        lambda app: (
+            "a1" in app.model.agents and "tool" in [e.kind for e in app.model.agents["a1"].entries]
+        ),
+        "old task",
+        GATED,
+        tools=[gate_tool(release)],
+    ) as (app, pilot):
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        app.screen.query_one("#instructions").load_text("Answer in Portuguese.")  # type: ignore[attr-defined]
+        await pilot.press("ctrl+s")
+        await settle(pilot, lambda: app.model.agents["a1"].pending_modification is not None)
+        await pilot.press("m")  # before any model call has read it
+        assert isinstance(app.screen, ModifyScreen)
+        shown = app.screen.query_one("#instructions").text  # type: ignore[attr-defined]
+        assert shown == "Answer in Portuguese."
+        await pilot.press("escape")
+        release.set()
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+
+
 async def test_a_modify_the_agent_never_reads_says_so_and_how_to_apply_it() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         assert app.runtime is not None

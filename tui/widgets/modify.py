@@ -42,7 +42,11 @@ class ModifyScreen(ModalScreen[Modification | None]):
             yield Label("Task")
             yield TextArea(self._content, id="content", soft_wrap=True)
             yield Static(
-                Text("ctrl+s applies from the agent's next model call · esc discards", style="dim"),
+                Text(
+                    "The cursor starts in the task · ctrl+s applies from the agent's next model "
+                    "call · esc discards",
+                    style="dim",
+                ),
                 id="hint",
             )
         yield Footer()  # this window's keys, not the screen's below it
