@@ -294,8 +294,9 @@ class AgentRun:
             NoteQueued, self.agent_id, text=text, note_id=note_id, from_person=from_person
         )
 
-    def apply_interventions(self, conversation: Conversation) -> None:
-        """Fold the pending modification and notes into the conversation before a model call."""
+    def apply_interventions(self, conversation: Conversation) -> bool:
+        """Fold the pending modification and notes into the conversation before a model call;
+        True when there was any."""
         texts: list[str] = []
         modification, self.modification = self.modification, None
         modified = modification.parts if modification is not None else []
@@ -313,6 +314,7 @@ class AgentRun:
                 note_ids=[note.id for note in notes],
                 modified=modified,
             )
+        return bool(texts)
 
     def report_unused(self) -> None:
         """The run ended with a steer or modify the model never read: say so (a continued

@@ -79,8 +79,9 @@ class LoopHost(AgentServices, Protocol):
 
     def request_pause(self, reason: str) -> None: ...
 
-    def apply_interventions(self, conversation: Conversation) -> None:
-        """Fold pending modify/comment interventions into the conversation before a model call."""
+    def apply_interventions(self, conversation: Conversation) -> bool:
+        """Fold pending modify/comment interventions into the conversation before a model call;
+        True when there was any."""
         ...
 
     def active_seconds(self) -> float:
@@ -320,6 +321,10 @@ class AgenticLoop:
                 turn = await self._attempt(request, builder, visible=visible)
                 if turn is None:
                     await self._abandoned(builder, visible=visible)  # waits for resume
+                    if visible and self.host.apply_interventions(self.conversation):
+                        # A steer or modify given while it was paused is read by the call
+                        # sent again (an agent that makes one call would never read it).
+                        request = self._build_request()
                     continue
             except ProviderError as exc:
                 await self._count_partial_usage(builder)

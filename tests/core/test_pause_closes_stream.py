@@ -101,6 +101,27 @@ async def test_pause_closes_a_silent_stream_at_once_and_resume_sends_the_request
     assert node.usage == CUT_USAGE + WHOLE_USAGE
 
 
+async def test_a_steer_given_while_paused_is_read_by_the_request_sent_again() -> None:
+    """An agent that makes one model call (a scene's character) would otherwise never read it."""
+    provider = ConnectedProvider(SILENT_AFTER_HALF, WHOLE)
+    async with runtime_on(provider, llm_retries=0) as runtime:
+        rec = Recorder(runtime)
+        agent_id = runtime.start("Answer.")
+        await pause_at_first_text(runtime, rec, agent_id)
+        with anyio.fail_after(10):  # safety net only
+            await provider.closed.wait()
+        runtime.steer(agent_id, "Be brief.")
+        runtime.resume(agent_id)
+        node = await runtime.wait(agent_id)
+        rec.sync()
+
+    first, second = provider.requests
+    assert first.messages[-1].text == "Answer."
+    assert "Be brief." in second.messages[-1].text, "the note went with the call sent again"
+    assert node.status is AgentStatus.COMPLETED
+    assert len(rec.of("note:delivered")) == 1 and rec.of("intervention:unused") == []
+
+
 async def test_the_abandoned_attempt_is_reported_only_on_resume() -> None:
     provider = ConnectedProvider(SILENT_AFTER_HALF, WHOLE)
     async with runtime_on(provider) as runtime:
