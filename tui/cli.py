@@ -466,19 +466,20 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         plan = open_for_resume(args.resume)
     assembly = replace(assembly, resume=plan)
     provider = build_provider(assembly)  # fails fast on a bad script or option, before the screen
-    # the status bar says why this provider runs: no key (offline), or the key that picked it
-    notices = [status_notice(assembly)] if status_notice(assembly) else []
+    notice = ""
     if plan is not None:
         _warn(plan.log.warnings)
         count = len(plan.interrupted)
         interrupted = f": {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
-        notices.append(f"resumed {plan.log.id}{interrupted}")
+        notice = f"resumed {plan.log.id}{interrupted}"
     from .app import AgentUIApp  # Textual loads only for the app
 
     profile_start = _profile_start(args)
     options: dict[str, Any] = {
         "initial_task": args.task if profile_start is None else None,
-        "notice": " · ".join(notices),
+        "notice": notice,
+        # the status bar says why this provider runs: no key (offline), or the key that picked it
+        "provider_notice": status_notice(assembly),
         "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
         "provider_label": (provider.name, provider.model),
     }
