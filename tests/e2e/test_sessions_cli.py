@@ -273,6 +273,7 @@ async def test_resume_opens_the_app_with_history_and_continues_the_agent(
             assert any(e.kind == "notice" and INTERRUPTED in e.text for e in shown.entries)
             assert any(e.kind == "text" and e.interrupted for e in shown.entries)
             assert "resumed" in app.notice and "1 interrupted agent" in app.notice
+            assert app.provider_notice == "offline scripted model (no API key)", "kept apart"
             assert app.runtime is not None
             app.runtime.send("a1", "Please finish the plan.")
             await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
