@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
+
 import anyio
 import pytest
 from textual import events
+from textual.pilot import Pilot
 
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
+from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import AnswerInput, SteerBlock
 from agentui.tui.widgets.modify import ModifyScreen
 
@@ -80,16 +84,24 @@ async def test_s_on_an_ended_agent_goes_straight_to_continue() -> None:
         assert app.prompt_bar.mode.kind == "continue" and app.focused is app.prompt_view
 
 
-async def test_modify_shows_the_new_task_at_once_and_names_what_changed() -> None:
-    release = anyio.Event()
-    async with app_when(
+def in_a_gated_tool(
+    release: anyio.Event,
+) -> AbstractAsyncContextManager[tuple[AgentUIApp, Pilot[int]]]:
+    """The app once a1 runs a tool that waits for `release` (so a modify waits for its next
+    model call)."""
+    return app_when(
         lambda app: (
             "a1" in app.model.agents and "tool" in [e.kind for e in app.model.agents["a1"].entries]
         ),
         "old task",
         GATED,
         tools=[gate_tool(release)],
-    ) as (app, pilot):
+    )
+
+
+async def test_modify_shows_the_new_task_at_once_and_names_what_changed() -> None:
+    release = anyio.Event()
+    async with in_a_gated_tool(release) as (app, pilot):
         await pilot.press("m")
         assert isinstance(app.screen, ModifyScreen)
         editor = app.screen.query_one("#content")
@@ -108,14 +120,7 @@ async def test_modify_shows_the_new_task_at_once_and_names_what_changed() -> Non
 
 async def test_reopening_modify_starts_from_the_edit_not_yet_read() -> None:
     release = anyio.Event()
-    async with app_when(
-        lambda app: (
-            "a1" in app.model.agents and "tool" in [e.kind for e in app.model.agents["a1"].entries]
-        ),
-        "old task",
-        GATED,
-        tools=[gate_tool(release)],
-    ) as (app, pilot):
+    async with in_a_gated_tool(release) as (app, pilot):
         await pilot.press("m")
         assert isinstance(app.screen, ModifyScreen)
         app.screen.query_one("#instructions").load_text("Answer in Portuguese.")  # type: ignore[attr-defined]
