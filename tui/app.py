@@ -34,7 +34,7 @@ from textual.worker import Worker
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentEndedError, AgentUIError
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.state import Change, RunState
+from agentui.core.state import AgentState, Change, RunState
 from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
@@ -848,11 +848,21 @@ class AgentUIApp(App[int]):
             if yes and self.runtime is not None:
                 self._command("delete", lambda _: self.runtime.delete(agent.id))  # type: ignore[union-attr]
 
-        told = " and its parent is told" if agent.parent_id else ""
-        self._open_overlay(
-            ConfirmScreen(f"Delete {what}? Running work stops now{told}.", "Delete", "Keep"),
-            confirmed,
-        )
+        # Only work that runs is said to stop (a finished agent has none).
+        running = any(a.status.is_live for a in self._subtree(agent.id))
+        told = "its parent is told" if agent.parent_id else ""
+        if running:
+            after = f" Running work stops now{' and ' + told if told else ''}."
+        else:
+            after = f" {told[0].upper()}{told[1:]}." if told else ""
+        self._open_overlay(ConfirmScreen(f"Delete {what}?{after}", "Delete", "Keep"), confirmed)
+
+    def _subtree(self, agent_id: str) -> Iterable[AgentState]:
+        agent = self.model.agents.get(agent_id)
+        if agent is not None:
+            yield agent
+            for child in agent.children:
+                yield from self._subtree(child)
 
     def _descendants(self, agent_id: str) -> int:
         children = [a.id for a in self.model.agents.values() if a.parent_id == agent_id]

@@ -428,3 +428,16 @@ async def test_many_questions_at_once_make_one_notification() -> None:
         await settle(pilot, lambda: len(app.model.open_queries) == 5)
         # The five questions came in one or a few flushes: far fewer toasts than questions.
         assert 1 <= len(app._notifications) < 5
+
+
+async def test_deleting_a_finished_agent_does_not_speak_of_running_work() -> None:
+    async with app_when(a1_is(S.COMPLETED), "done soon", Script.for_all(Turn(text="ok"))) as (
+        app,
+        pilot,
+    ):
+        app.tree_view.focus()
+        await pilot.press("d")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert dialog._question == "Delete main?"
+        await pilot.press("escape")
