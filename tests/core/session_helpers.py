@@ -45,8 +45,9 @@ def recorded_runtime(
     )
 
 
-def resumed_runtime(plan: ResumePlan, script: Script) -> RecordingRuntime:
-    """A runtime carrying on a resume plan as `agentui --resume` does (frozen clock)."""
+def resumed_runtime(plan: ResumePlan, script: Script | None) -> RecordingRuntime:
+    """A runtime carrying on a resume plan as `agentui --resume` does (frozen clock); no
+    script: the offline demo."""
     runtime = RecordingRuntime(
         ScriptedProvider(script),
         session=SessionWriter(plan.continued_session()),

@@ -21,6 +21,7 @@ from agentui.core.events import (
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.scene.scene_run import continue_scene, start_scene, unfinished_scene
+from agentui.core.scene.scene_state import SceneState
 from agentui.core.session.export import export_session
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
@@ -31,6 +32,7 @@ from agentui.core.state import INTERRUPTED, RunState
 from agentui.core.tree import AgentStatus as S
 
 from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, play
+from .session_helpers import resumed_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -74,25 +76,9 @@ async def test_a_scene_cut_off_mid_round_goes_on_from_its_events(tmp_path: Path)
     ]
     assert plan.state.agents[old_root].status is S.CANCELLED
 
-    resumed = RecordingRuntime(
-        ScriptedProvider(),
-        session=SessionWriter(plan.continued_session()),
-        clock=FrozenClock(),
-        last_seq=plan.last_seq,
-        ids=plan.id_source(),
-    )
-    plan.adopt_into(resumed)
-    new_events: list[Event] = []
+    resumed = resumed_runtime(plan, None)
     async with resumed:
-        subscription = resumed.subscribe(maxsize=None)
-        root = continue_scene(resumed, scene)
-        with anyio.fail_after(SAFETY_NET_S):
-            async for event in subscription:
-                new_events.append(event)
-                if isinstance(event, QueryRaised):
-                    resumed.answer(event.query_id, None)
-                if event.agent_id == root and getattr(event, "new", "") == "completed":
-                    break
+        root, new_events = await play_continued(resumed, scene)
         names = {n.id: n.name for n in resumed.subtree(root)}
 
     (started,) = of(new_events, "scene:start")
@@ -196,25 +182,9 @@ async def test_a_crash_right_after_the_directors_decision_loses_none_of_it(
     mara = scene.record.character("Mara")
     assert mara is not None and mara.mood == "calm", "decided, not applied yet"
 
-    resumed = RecordingRuntime(
-        ScriptedProvider(script),
-        session=SessionWriter(plan.continued_session()),
-        clock=FrozenClock(),
-        last_seq=plan.last_seq,
-        ids=plan.id_source(),
-    )
-    plan.adopt_into(resumed)
-    new_events: list[Event] = []
+    resumed = resumed_runtime(plan, script)
     async with resumed:
-        subscription = resumed.subscribe(maxsize=None)
-        root = continue_scene(resumed, scene)
-        with anyio.fail_after(SAFETY_NET_S):
-            async for event in subscription:
-                new_events.append(event)
-                if isinstance(event, QueryRaised):
-                    resumed.answer(event.query_id, None)
-                if event.agent_id == root and getattr(event, "new", "") == "completed":
-                    break
+        root, new_events = await play_continued(resumed, scene)
 
     first_turn = of(new_events, "character:start")[0]
     applied = of(new_events, "state:updated", "character:activated")
@@ -273,6 +243,22 @@ def root_ending(status: str | None, reason: str = "") -> RunState:
     state = RunState()
     state.apply_all(made)
     return state
+
+
+async def play_continued(resumed: RecordingRuntime, scene: SceneState) -> tuple[str, list[Event]]:
+    """Continue the scene a resumed session left unfinished, ending it at its next question;
+    its new root and every event until that root completed."""
+    new_events: list[Event] = []
+    subscription = resumed.subscribe(maxsize=None)
+    root = continue_scene(resumed, scene)
+    with anyio.fail_after(SAFETY_NET_S):
+        async for event in subscription:
+            new_events.append(event)
+            if isinstance(event, QueryRaised):
+                resumed.answer(event.query_id, None)
+            if event.agent_id == root and getattr(event, "new", "") == "completed":
+                break
+    return root, new_events
 
 
 @pytest.mark.parametrize(

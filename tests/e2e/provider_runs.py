@@ -86,3 +86,22 @@ async def pause_mid_stream(
             node = await runtime.wait(agent_id)
         history = runtime.agent(agent_id)["conversation"]["messages"]
     return seen + events.drain(), node, history
+
+
+async def stop_mid_stream(
+    provider: Provider, stub: StubServer, command: str
+) -> tuple[list[Event], AgentNode]:
+    """Cancel or delete (`command`) the agent at its first text piece (the stream then goes
+    silent), wait until the stub saw the client go away; the events after the first piece and
+    the node."""
+    async with make_runtime(provider) as runtime:
+        events = runtime.subscribe(maxsize=None)
+        agent_id = runtime.start(TASK)
+        with anyio.fail_after(SAFETY_S):
+            async for event in events:
+                if event.type == "text:delta":
+                    break
+            getattr(runtime, command)(agent_id)
+            await stub.wait_for_disconnect()
+            node = await runtime.wait(agent_id)
+    return events.drain(), node

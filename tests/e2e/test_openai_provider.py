@@ -55,6 +55,7 @@ from .provider_runs import (
     of_type,
     pause_mid_stream,
     run,
+    stop_mid_stream,
 )
 from .stub_server import (
     Drop,
@@ -468,20 +469,11 @@ async def test_a_stream_that_stalls_past_the_timeout_is_retried() -> None:
 async def test_stopping_an_agent_mid_stream_closes_the_connection_at_once(command: str) -> None:
     async with StubServer() as stub, gpt(stub) as provider:
         stub.reply(sse_reply([*half_a_reply("Slowly, "), Hold()]))
-        async with make_runtime(provider) as runtime:
-            events = runtime.subscribe(maxsize=None)
-            agent_id = runtime.start(TASK)
-            with anyio.fail_after(SAFETY_S):
-                async for event in events:
-                    if event.type == "text:delta":
-                        break
-                getattr(runtime, command)(agent_id)
-                await stub.wait_for_disconnect()
-                node = await runtime.wait(agent_id)
+        after, node = await stop_mid_stream(provider, stub, command)
 
     assert stub.disconnects == 1
     assert node.status is (AgentStatus.CANCELLED if command == "cancel" else AgentStatus.DELETED)
-    cancelled = [e for e in events.drain() if e.type == "execution:cancelled"]
+    cancelled = [e for e in after if e.type == "execution:cancelled"]
     assert [e.partial_text for e in cancelled] == ["Slowly, "]
 
 
