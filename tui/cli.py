@@ -11,6 +11,11 @@
     agentui config path|show           where the config file is; every effective setting
     agentui profiles                   the agent profiles, where each came from, bad files
     agentui scenes                     the directed scenes agentui ships
+    agentui serve [--port N]           run agents with no screen behind an HTTP + SSE API
+    agentui attach URL                 the app on a runtime `agentui serve` runs elsewhere
+    agentui web                        the app in a browser (textual-serve), on loopback
+    agentui mcp list                   the configured MCP servers, their state and tools
+    agentui acp                        agentui as an ACP agent on stdio (Zed, Toad)
     agentui --version
 
 Settings come from the config file, then AGENTUI_* environment variables, then flags (see
@@ -34,27 +39,23 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from agentui.core.config import (
-    ConfigError,
-    Flag,
-    LoadedConfig,
-    PositiveSeconds,
-    Seconds,
-    checked_number,
-    format_settings,
-    load_config,
-)
+from agentui.core.config import ConfigError, LoadedConfig, format_settings, load_config
 from agentui.core.errors import AgentUIError
-from agentui.core.providers.anthropic.defaults import (
-    DEFAULT_MODEL,
-    DEFAULT_NARRATOR_MODEL,
-    DEFAULT_THINKING_BUDGET,
-    DEFAULT_TIMEOUT_S,
-    MIN_THINKING_BUDGET,
-)
-from agentui.core.providers.openai.defaults import DEFAULT_MODEL as OPENAI_DEFAULT_MODEL
 from agentui.core.session.naming import LAST, sessions_dir
 from agentui.core.terminal_text import visible_controls
+
+from .cli_options import (
+    add_profile_option,
+    add_provider_options,
+    add_scene_option,
+    add_setting_options,
+    add_theme_option,
+    assembly_from,
+    fail,
+    positive_seconds,
+    setting_flags,
+    warn,
+)
 
 # What one command alone needs (the runtime and its assembly, resume, reading and listing
 # sessions, the app, headless) is imported where that command runs.
@@ -69,129 +70,6 @@ if TYPE_CHECKING:
     from .scene_start import SceneStarter
 
 
-def _thinking_budget(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value != 0 and value < MIN_THINKING_BUDGET:
-        raise argparse.ArgumentTypeError(
-            f"at least {MIN_THINKING_BUDGET} tokens, or 0 for no thinking (got {value})"
-        )
-    return value
-
-
-def _positive_seconds(text: str) -> float:
-    return _number(text, PositiveSeconds)
-
-
-def _seconds(text: str) -> float:
-    return _number(text, Seconds)
-
-
-def _number(text: str, kind: Any) -> Any:
-    """Checked as the settings' numbers are: finite and in range (core/config.py)."""
-    try:
-        return checked_number(text, kind)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _add_setting_options(parser: argparse.ArgumentParser) -> None:
-    """Options that override a setting of the config file (and its environment variable)."""
-    model = parser.add_argument_group("model (override the config file and AGENTUI_* variables)")
-    model.add_argument(
-        "--provider",
-        metavar="NAME",
-        help="scripted, anthropic, openai, google, or replay:DIR (default: the provider of "
-        "the first key set: ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or "
-        "GOOGLE_API_KEY; else scripted)",
-    )
-    model.add_argument(
-        "--base-url",
-        metavar="URL",
-        help="the provider's endpoint, e.g. a local OpenAI-compatible server "
-        "(http://localhost:11434/v1 for Ollama); default: OPENAI_BASE_URL, "
-        "ANTHROPIC_BASE_URL or GOOGLE_GEMINI_BASE_URL, else the public API",
-    )
-    model.add_argument(
-        "--model",
-        metavar="ID",
-        help=f"model id, or haiku / sonnet / opus (default on Claude: {DEFAULT_MODEL}; on "
-        f"OpenAI: {OPENAI_DEFAULT_MODEL}; a local server's model must be named)",
-    )
-    model.add_argument(
-        "--narrator-model",
-        metavar="ID",
-        help=f"model that writes the monologue (default on Claude: {DEFAULT_NARRATOR_MODEL})",
-    )
-    steering = parser.add_argument_group("workflow and approvals")
-    steering.add_argument(
-        "--workflow",
-        choices=("six-step", "plain"),
-        help="six-step: clarify, ask, split into subagents, work, resolve (default); "
-        "plain: the bare agentic loop",
-    )
-    steering.add_argument(
-        "--yes",
-        action="store_const",
-        const="yes",
-        dest="approval_policy",
-        help="run tools that need approval (the python tool) without asking",
-    )
-    limits = parser.add_argument_group("limits (override the config file's [limits])")
-    limits.add_argument("--max-iterations", type=int, metavar="N")
-    limits.add_argument("--tool-timeout", type=_positive_seconds, metavar="SECONDS")
-
-
-def _add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float) -> None:
-    _add_setting_options(parser)
-    claude = parser.add_argument_group("network models (Claude, OpenAI, Gemini)")
-    claude.add_argument(
-        "--thinking-budget",
-        type=_thinking_budget,
-        default=DEFAULT_THINKING_BUDGET,
-        metavar="TOKENS",
-        help="tokens for thinking, 0 for none: on Claude the budget of models before 4.6, "
-        "room on top of the answer's for later ones; on Gemini its budget, its thoughts shown "
-        "(0: the least its model takes); on OpenAI room for reasoning "
-        f"(default {DEFAULT_THINKING_BUDGET})",
-    )
-    claude.add_argument(
-        "--timeout",
-        type=_positive_seconds,
-        default=DEFAULT_TIMEOUT_S,
-        metavar="SECONDS",
-        help=f"longest wait for the API to send more before a request fails "
-        f"(default {DEFAULT_TIMEOUT_S:g})",
-    )
-    claude.add_argument(
-        "--record",
-        metavar="DIR",
-        help="save every model exchange as a JSON file in DIR (play back: --provider replay:DIR)",
-    )
-    scripted = parser.add_argument_group("offline scripted model")
-    scripted.add_argument("--script", metavar="FILE", help="play this JSON/TOML script")
-    scripted.add_argument(
-        "--pace",
-        type=_seconds,
-        default=default_pace,
-        metavar="SECONDS",
-        help=f"seconds between streamed chunks (default {default_pace:g})",
-    )
-    parser.add_argument(
-        "--no-session",
-        action="store_true",
-        help=f"do not record this run as a session (they are kept in {sessions_dir()})",
-    )
-
-
-def _add_theme_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--theme", metavar="NAME", help="the theme to draw with (default: the last one picked)"
-    )
-
-
 def _app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui",
@@ -200,8 +78,8 @@ def _app_parser() -> argparse.ArgumentParser:
         "`agentui COMMAND --help`.",
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
-    _add_scene_option(parser)
-    _add_profile_option(parser)
+    add_scene_option(parser)
+    add_profile_option(parser)
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument(
         "--resume",
@@ -215,26 +93,9 @@ def _app_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="do not narrate the agents' work in the sidebar (it is on by default)",
     )
-    _add_theme_option(parser)
-    _add_provider_options(parser, default_pace=0.02)
+    add_theme_option(parser)
+    add_provider_options(parser, default_pace=0.02)
     return parser
-
-
-def _add_scene_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--scene",
-        metavar="NAME|FILE",
-        help="play a directed scene instead of a task: a shipped one (`agentui scenes` lists "
-        "them) or the path of a .toml scene file",
-    )
-
-
-def _add_profile_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--profile",
-        metavar="NAME",
-        help="the agent profile the task's agent runs with (`agentui profiles` lists them)",
-    )
 
 
 def _profile_start(args: argparse.Namespace) -> Callable[[Runtime], str] | None:
@@ -275,8 +136,8 @@ def _run_parser() -> argparse.ArgumentParser:
         description="Run one task without the app. Exit status 0 when the root agent completed.",
     )
     parser.add_argument("task", nargs="?", help="the task (or --scene)")
-    _add_scene_option(parser)
-    _add_profile_option(parser)
+    add_scene_option(parser)
+    add_profile_option(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.add_argument(
         "--answer",
@@ -299,63 +160,11 @@ def _run_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also narrate the agents' work (monologue events; on stderr without --json)",
     )
-    _add_provider_options(parser, default_pace=0.0)
+    add_provider_options(parser, default_pace=0.0)
     return parser
 
 
 # -- settings ----------------------------------------------------------------------------------
-
-
-def _dest(option: str) -> str:
-    return {"--yes": "approval_policy"}.get(option, option[2:].replace("-", "_"))
-
-
-def _flags(args: argparse.Namespace) -> dict[str, Flag]:
-    """The settings the person gave as options (absent ones are None and left out)."""
-    options = {
-        "provider": "--provider",
-        "model": "--model",
-        "base_url": "--base-url",
-        "narrator_model": "--narrator-model",
-        "theme": "--theme",
-        "limits.max_iterations": "--max-iterations",
-        "limits.tool_timeout_s": "--tool-timeout",
-        "workflow": "--workflow",
-        "approval.policy": "--yes",
-    }
-    flags = {
-        key: Flag(option, getattr(args, _dest(option), None)) for key, option in options.items()
-    }
-    if getattr(args, "no_monologue", False):
-        flags["monologue.enabled"] = Flag("--no-monologue", False)
-    return {key: flag for key, flag in flags.items() if flag.value is not None}
-
-
-def _assembly(args: argparse.Namespace) -> Assembly:
-    """The settings (config file, AGENTUI_* variables, options) and this run's own options,
-    settled on a provider. Raises ConfigError for a bad setting."""
-    from .assemble import RunOptions, settle
-
-    options = RunOptions(
-        script=args.script,
-        pace_s=args.pace,
-        thinking_budget=args.thinking_budget,
-        timeout_s=args.timeout,
-        record=args.record,
-        keep_session=not args.no_session,
-    )
-    return settle(load_config(_flags(args)), options)
-
-
-def _fail(message: str, code: int = 2) -> int:
-    for line in message.splitlines():  # a message may quote a file or a model
-        print(f"agentui: {visible_controls(line)}", file=sys.stderr)
-    return code
-
-
-def _warn(warnings: Sequence[str]) -> None:
-    for warning in warnings:
-        print(f"agentui: warning: {visible_controls(warning)}", file=sys.stderr)
 
 
 def _accepts(function: Callable[..., Any], parameter: str) -> bool:
@@ -378,7 +187,7 @@ def _run(argv: Sequence[str]) -> int:
 
     made: list[Runtime] = []
     try:
-        assembly = _assembly(args)
+        assembly = assembly_from(args)
         provider = build_provider(assembly)  # fails fast on a bad script or option
         if assembly.notice:
             print(f"agentui: {assembly.notice}", file=sys.stderr)
@@ -412,13 +221,13 @@ def _run(argv: Sequence[str]) -> int:
             )
         )
     except AgentUIError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except KeyboardInterrupt:
         print("agentui: interrupted", file=sys.stderr)
         return 130
     for runtime in made:
         if isinstance(runtime, RecordingRuntime) and runtime.session.error:
-            _warn([runtime.session.error])
+            warn([runtime.session.error])
     return code
 
 
@@ -429,7 +238,7 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     try:
         app = build(args)
     except AgentUIError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     from agentui.core.termination import end_on_termination_signals
 
     # SIGTERM: quit in order, as the Quit dialog does; SIGHUP (the terminal is gone): exit.
@@ -458,7 +267,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
     from .assemble import build_provider, build_runtime, monologue_config, status_notice
 
-    assembly = _assembly(args)
+    assembly = assembly_from(args)
     plan = None
     if args.resume is not None:
         from agentui.core.session.resume import open_for_resume
@@ -468,7 +277,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     provider = build_provider(assembly)  # fails fast on a bad script or option, before the screen
     notice = ""
     if plan is not None:
-        _warn(plan.log.warnings)
+        warn(plan.log.warnings)
         count = len(plan.interrupted)
         interrupted = f": {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
         notice = f"resumed {plan.log.id}{interrupted}"
@@ -587,7 +396,7 @@ def _load_session(reference: str) -> SessionLog:
     from agentui.core.session.store import find_session
 
     log = read_session(find_session(reference))
-    _warn(log.warnings)
+    warn(log.warnings)
     return log
 
 
@@ -599,12 +408,12 @@ def _replay_parser() -> argparse.ArgumentParser:
     parser.add_argument("session", nargs="?", default=LAST, help="id, start of one, or last")
     parser.add_argument(
         "--speed",
-        type=_positive_seconds,
+        type=positive_seconds,
         default=1.0,
         metavar="X",
         help="how many times faster than recorded (default 1; long pauses are shortened)",
     )
-    _add_theme_option(parser)
+    add_theme_option(parser)
     return parser
 
 
@@ -613,7 +422,7 @@ def _replay(argv: Sequence[str]) -> int:
 
 
 def _build_replay(args: argparse.Namespace) -> AgentUIApp:
-    loaded = load_config(_flags(args))
+    loaded = load_config(setting_flags(args))
     log = _load_session(args.session)
     from .app import AgentUIApp  # Textual loads only for the app
     from .replay_feed import ReplayFeed
@@ -637,14 +446,14 @@ def _export(argv: Sequence[str]) -> int:
     try:
         text = export_session(_load_session(args.session), args.format)
     except AgentUIError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     if args.output is None:
         sys.stdout.write(text)
         return 0
     try:
         Path(args.output).expanduser().write_text(text, "utf-8")
     except OSError as exc:
-        return _fail(f"cannot write {args.output}: {exc.strerror or exc}", 1)
+        return fail(f"cannot write {args.output}: {exc.strerror or exc}", 1)
     return 0
 
 
@@ -663,8 +472,8 @@ def _config(argv: Sequence[str]) -> int:
         description="Every effective setting as TOML, with its source: default, file, "
         "env VARIABLE or flag --option. Options given here show their effect.",
     )
-    _add_setting_options(show)
-    _add_theme_option(show)
+    add_setting_options(show)
+    add_theme_option(show)
     show.add_argument("--no-monologue", action="store_true")
     args = parser.parse_args(argv)
     if args.command == "path":
@@ -673,9 +482,9 @@ def _config(argv: Sequence[str]) -> int:
         print(config_path())
         return 0
     try:
-        loaded = load_config(_flags(args))
+        loaded = load_config(setting_flags(args))
     except ConfigError as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     sys.stdout.write(visible_controls(format_settings(loaded)))  # values from a file
     from agentui.core.tools.sandbox_mode import choose_sandbox
 
@@ -727,6 +536,16 @@ def _scenes(argv: Sequence[str]) -> int:
     return 0
 
 
+# The network doors and interop: loaded only when named, so other commands never import them.
+_COMMAND_MODULES = {
+    "serve": "serve_command",
+    "attach": "attach_command",
+    "web": "web_command",
+    "mcp": "mcp_command",
+    "acp": "acp_command",
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     commands: dict[str, Callable[[Sequence[str]], int]] = {
@@ -738,6 +557,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "profiles": _profiles,
         "scenes": _scenes,
     }
+    if argv and argv[0] in _COMMAND_MODULES:
+        # Commands with a module of their own (each exposes `main(argv) -> int`).
+        from importlib import import_module
+
+        commands[argv[0]] = import_module(f".{_COMMAND_MODULES[argv[0]]}", __package__).main
     if argv and argv[0] in commands:
         try:
             return commands[argv[0]](argv[1:])

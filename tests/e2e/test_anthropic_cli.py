@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agentui.tui.cli import _assembly, _run_parser
+from agentui.tui.cli import _run_parser
+from agentui.tui.cli_options import assembly_from
 
 from .cli_runs import agentui, events, without_timing
 from .messages_api import MODEL, response, text, tool_use
@@ -190,6 +191,6 @@ def test_the_provider_and_narrator_model_are_settled_on_the_arguments(
         monkeypatch.setenv(name, value)
     args = _run_parser().parse_args(argv)
 
-    assembly = _assembly(args)
+    assembly = assembly_from(args)
 
     assert (assembly.provider, assembly.narrator_model) == (provider, narrator)

@@ -1,0 +1,1 @@
+"""agentui as an ACP (Agent Client Protocol) agent on stdio: editors and Toad drive it."""
