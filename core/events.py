@@ -709,6 +709,13 @@ class EventBus:
             subscription._push(event)
         return event
 
+    def relay(self, event: Event) -> None:
+        """Deliver an event stamped elsewhere (a remote runtime's), keeping its seq, so a screen
+        attached over the network folds exactly what the runtime emitted."""
+        self._seq = max(self._seq, event.seq)
+        for subscription in self._subscriptions:
+            subscription._push(event)
+
     def subscribe(self, maxsize: int | None = 4096) -> Subscription:
         subscription = Subscription(self, maxsize)
         self._subscriptions.append(subscription)
