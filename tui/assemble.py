@@ -40,6 +40,7 @@ class RunOptions:
     timeout_s: float | None = None  # the network providers'; None: their default
     record: str | None = None  # save every model exchange in this directory
     keep_session: bool = True  # record the run as a session (`--no-session` turns it off)
+    session_id: str | None = None  # a new session's id, drawn before its first event (acp)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,11 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         target = (
             plan.continued_session()
             if plan is not None
-            else NewSession(provider=provider.name, model=provider.model)
+            else NewSession(
+                provider=provider.name,
+                model=provider.model,
+                session_id=assembly.options.session_id,
+            )
         )
         runtime = RecordingRuntime(provider, session=SessionWriter(target), **settings)
     if plan is not None:

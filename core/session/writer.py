@@ -54,11 +54,14 @@ FLUSH_INTERVAL_S = 0.1
 
 @dataclass(frozen=True, slots=True)
 class NewSession:
-    """Start a new session file in `directory` (default: `sessions_dir()`)."""
+    """Start a new session file in `directory` (default: `sessions_dir()`), named `session_id`
+    when given: a front end that must name the session before its first event (the ACP door
+    tells its client at `session/new`) draws it with `new_session_id`."""
 
     provider: str
     model: str
     directory: Path | None = None
+    session_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +212,7 @@ class SessionWriter:
         """Name the new file and return its header line."""
         assert isinstance(self.target, NewSession)
         started = first.ts
-        session_id = new_session_id(started)
+        session_id = self.target.session_id or new_session_id(started)
         directory = self.target.directory if self.target.directory is not None else sessions_dir()
         self.path = session_path(session_id, directory)
         task = first.task if isinstance(first, AgentSpawned) else ""
