@@ -1,0 +1,196 @@
+"""The HTTP API's request and response bodies, shared by the server and its client.
+
+agentui's own endpoints speak snake_case like the rest of agentui; the seed's four
+(`/agent/tree`, `/agent/{id}`, `/agent/{id}/intervene`, `/agent/stream`) keep the seed's
+camelCase shapes (`agentId`, `parentId`, `userContent`, `subagents`, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic.alias_generators import to_camel
+
+from ..session.store import SessionInfo
+from ..tree import UserComment
+from ..usage import Usage
+
+
+class _Body(BaseModel):
+    # A misspelt field is a mistake to report, not to ignore.
+    model_config = ConfigDict(extra="forbid")
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty")
+    return text
+
+
+# -- responses -----------------------------------------------------------------------------
+
+
+class ServerInfo(BaseModel):
+    """What `GET /info` says of the server (never a key)."""
+
+    server: str = "agentui serve"
+    version: str
+    provider: str
+    model: str
+    workflow: str
+    session_id: str | None  # None when the run is not recorded (or nothing happened yet)
+    last_seq: int  # the newest event's seq: `GET /events?since=last_seq` gets only new ones
+    narrator: bool  # the monologue is written server-side, for every viewer
+
+
+class Success(BaseModel):
+    success: bool = True
+
+
+class StartedTask(BaseModel):
+    agent_id: str
+
+
+class ErrorBody(BaseModel):
+    """Every refusal: 4xx with one clear sentence."""
+
+    error: str
+
+
+# -- agentui's own requests ------------------------------------------------------------------
+
+
+class StartTask(_Body):
+    task: str
+    profile: str | None = None
+
+    _task_given = field_validator("task")(_not_blank)
+
+
+class SubtreeOption(_Body):
+    subtree: bool = False
+
+
+class CancelOptions(_Body):
+    reason: str | None = None
+
+
+class Modification(_Body):
+    instructions: str | None = None
+    content: str | None = None
+
+
+class Text(_Body):
+    """A steer, or the message that continues an ended agent (`send`)."""
+
+    text: str
+
+
+class Answer(_Body):
+    text: str | None  # None declines the question
+
+
+class ApprovalDecision(_Body):
+    choice: Literal["once", "always", "reject"]
+    reason: str | None = None
+
+
+# -- the seed's shapes -----------------------------------------------------------------------
+
+
+class _Seed(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class SeedAgent(_Seed):
+    """One agent as the seed's `getAgentTree()` lists it: no message history."""
+
+    agent_id: str
+    parent_id: str | None
+    user_content: str  # what the agent works on: its task, or the content a modify gave it
+    # "unchanged", "delete", "modify", or the person's latest free-text comment (a steer)
+    user_comment: str
+    status: str
+    subagents: list[str]
+    name: str
+    task: str
+    profile: str | None
+    result: str | None
+    error: str | None
+    usage: Usage
+    cost_usd: float | None
+    created_at: float
+    started_at: float | None
+    ended_at: float | None
+    runs: int
+
+    @classmethod
+    def of(cls, agent: dict[str, Any]) -> SeedAgent:
+        """From an agent of `Runtime.snapshot()` (or `Runtime.agent(id)`)."""
+        comment = agent["user_comment"]
+        if comment == UserComment.COMMENT and agent.get("comment") is not None:
+            comment = agent["comment"]
+        content = agent.get("user_content")
+        return cls(
+            agent_id=agent["id"],
+            parent_id=agent["parent_id"],
+            user_content=content if content is not None else agent["task"],
+            user_comment=comment,
+            status=agent["status"],
+            subagents=agent["children"],
+            **{name: agent[name] for name in _COPIED},
+        )
+
+
+_COPIED = (
+    "name", "task", "profile", "result", "error", "usage", "cost_usd", "created_at",
+    "started_at", "ended_at", "runs",
+)  # fmt: skip
+
+
+class SeedAgentWithHistory(SeedAgent):
+    """The seed's `getAgent(id)`: the agent with its full message history."""
+
+    instructions: str
+    messages: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, agent: dict[str, Any]) -> SeedAgentWithHistory:
+        """From `Runtime.agent(id)`."""
+        conversation = agent["conversation"]
+        return cls(
+            **SeedAgent.of(agent).model_dump(),
+            instructions=conversation.get("instructions") or "",
+            messages=conversation.get("messages", []),
+        )
+
+
+class Intervention(_Seed):
+    """The seed's `userIntervention(agentId, overrides)` body.
+
+    `userComment`: "delete", "modify" (with `userContent`, the new task content), "unchanged"
+    (nothing), or free text, which steers the agent (its next model call reads it).
+    `status`: "paused" pauses, "running" resumes, "cancelled" cancels ("modified" goes with a
+    modify and changes nothing more).
+    """
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    user_comment: str | None = None
+    user_content: str | None = None
+    status: str | None = None
+
+
+def session_row(info: SessionInfo) -> dict[str, Any]:
+    """One saved session as `agentui sessions --json` prints it."""
+    return {
+        "id": info.id,
+        "started": info.started,
+        "task": info.task,
+        "status": info.status,
+        "agents": info.agents,
+        "tokens": info.tokens,
+        "path": str(info.path),
+        "problem": info.problem,
+    }

@@ -1,0 +1,179 @@
+"""What one SSE client is sent of the event log, batch by batch, and where it resumes.
+
+A client reads the log with its own cursor. Each time it is woken it takes everything logged
+since (a batch). A client that keeps up gets each event as its own message. One that fell
+behind (a batch of `behind_after` events or more) gets text and thinking deltas merged, the way
+the bus merges them for a slow subscriber (see events.py): a run of one agent's deltas of the
+same type and iteration, with no other event of that agent between them, becomes one delta,
+sent at its *last* piece's position with that piece's seq. No other event is merged or left
+out, and each agent's order is kept.
+
+The SSE `id` of every message is where a reconnect resumes (the `Last-Event-ID` header):
+
+- `N`: a watermark. Every event with seq <= N has been delivered and none after it.
+- `S:E:K`: only inside a merged batch, where a merged delta went out before another agent's
+  event that came between its pieces, so what was delivered is not a prefix of the log. The
+  batch held the events after seq S up to seq E, and K of its messages were delivered; the
+  batch is merged again the same way (merging is a pure function of the batch) and its
+  remaining messages are sent. S is a watermark too.
+
+So a reconnect never doubles or loses an event or a piece of text, for any SSE client that
+sends back the last id it saw (as browsers do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..events import parse_event
+from ..utf8 import model_json
+from .event_log import EventLog, LogEntry
+
+BEHIND_AFTER = 512  # a batch this long means the client fell behind: its deltas are merged
+MAX_BATCH = 65_536  # a client catching up on a long history takes it in parts this long
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    id: str  # where a reconnect resumes (see the module docstring)
+    data: str  # the event's JSON
+
+
+@dataclass(frozen=True, slots=True)
+class ResumePoint:
+    """Where a client's stream starts: after `watermark`, or inside a merged batch."""
+
+    watermark: int = 0
+    batch_end: int | None = None
+    sent: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> ResumePoint:
+        """An SSE id this server sent (`N` or `S:E:K`); ValueError for anything else."""
+        parts = text.strip().split(":")
+        if len(parts) not in (1, 3) or not all(part.isdigit() for part in parts):
+            raise ValueError(f"not an event id this server sent: {text!r}")
+        numbers = [int(part) for part in parts]
+        if len(numbers) == 1:
+            return cls(numbers[0])
+        watermark, batch_end, sent = numbers
+        if batch_end < watermark:
+            raise ValueError(f"not an event id this server sent: {text!r}")
+        return cls(watermark, batch_end, sent)
+
+    def token(self) -> str:
+        if self.batch_end is None:
+            return str(self.watermark)
+        return f"{self.watermark}:{self.batch_end}:{self.sent}"
+
+
+class Selection(Protocol):
+    """Which logged events a stream carries (all of them without one), and its last."""
+
+    def keep(self, entry: LogEntry) -> bool: ...
+
+    def ends(self, entry: LogEntry) -> bool: ...
+
+
+def one_by_one(batch: Sequence[LogEntry]) -> list[Outgoing]:
+    return [Outgoing(str(entry.seq), entry.json) for entry in batch]
+
+
+def merged(batch: Sequence[LogEntry], watermark: int) -> list[Outgoing]:
+    """`batch` (the events after seq `watermark`) with each agent's delta runs merged."""
+    if not batch:
+        return []
+    groups: list[list[int]] = []  # positions in `batch` that make one message
+    open_runs: dict[str, list[int]] = {}  # agent -> its delta run that may still grow
+    for position, entry in enumerate(batch):
+        run = open_runs.get(entry.agent_id)
+        if entry.delta is not None:
+            first = batch[run[0]].delta if run is not None else None
+            if (
+                first is not None
+                and first.type == entry.delta.type
+                and first.iteration == entry.delta.iteration
+            ):
+                assert run is not None
+                run.append(position)
+                continue
+            if run is not None:
+                groups.append(run)
+            open_runs[entry.agent_id] = [position]
+        else:
+            if run is not None:
+                groups.append(open_runs.pop(entry.agent_id))
+            groups.append([position])
+    groups.extend(open_runs.values())
+    groups.sort(key=lambda group: group[-1])  # each at its last piece's position
+
+    out: list[Outgoing] = []
+    covered = [False] * len(batch)
+    first_open = 0  # every position before this one has been sent
+    furthest = -1  # the furthest position sent
+    batch_end = batch[-1].seq
+    for number, group in enumerate(groups, 1):
+        for position in group:
+            covered[position] = True
+        furthest = max(furthest, group[-1])
+        while first_open < len(batch) and covered[first_open]:
+            first_open += 1
+        if furthest < first_open:  # what was sent is a prefix of the batch
+            token = str(batch[first_open - 1].seq)
+        else:
+            token = ResumePoint(watermark, batch_end, number).token()
+        out.append(Outgoing(token, _message(batch, group)))
+    return out
+
+
+def _message(batch: Sequence[LogEntry], group: list[int]) -> str:
+    last = batch[group[-1]]
+    if len(group) == 1:
+        return last.json
+    text = "".join(batch[position].delta.text for position in group)  # type: ignore[union-attr]
+    return model_json(parse_event(last.json).model_copy(update={"delta": text}))
+
+
+async def feed(
+    log: EventLog,
+    start: ResumePoint,
+    *,
+    behind_after: int = BEHIND_AFTER,
+    selection: Selection | None = None,
+) -> AsyncIterator[Outgoing]:
+    """The messages of one client's stream, from `start` until the log closes (or the
+    selection's last event)."""
+    watermark = start.watermark
+    position = log.position_after(watermark)
+    if start.batch_end is not None and start.batch_end <= log.last_seq:
+        # Inside a merged batch: the rest of that batch, merged as it was.
+        end = log.position_after(start.batch_end)
+        for message in merged(log.entries(position, end), watermark)[start.sent :]:
+            yield message
+        position, watermark = end, start.batch_end
+    while True:
+        end = await log.wait_beyond(position)
+        if end <= position:
+            return  # the runtime has shut down
+        end = min(end, position + MAX_BATCH)
+        batch = log.entries(position, end)
+        position = end
+        finished = False
+        if selection is not None:
+            kept: list[LogEntry] = []
+            for entry in batch:
+                if selection.keep(entry):
+                    kept.append(entry)
+                    if selection.ends(entry):
+                        finished = True
+                        break
+            batch = kept
+        messages = merged(batch, watermark) if len(batch) >= behind_after else one_by_one(batch)
+        if batch:
+            watermark = batch[-1].seq
+        for message in messages:
+            yield message
+        if finished:
+            return
