@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from agentui.core.acp.updates import UpdateTranslator
 from agentui.core.events import AgentSpawned, Event
 from agentui.core.monologue.attach import AttachedMonologue
 from agentui.core.monologue.config import MonologueConfig
@@ -64,11 +65,17 @@ def _monologue() -> tuple[Callable[[Event], object], set[str]]:
     return attached._route, attached.unfolded
 
 
+def _acp_updates() -> tuple[Callable[[Event], object], set[str]]:
+    translator = UpdateTranslator()
+    return translator.apply, translator.unfolded
+
+
 CONSUMERS = {
     "run state": _run_state,
     "transcript": _transcript,
     "headless printer": _headless,
     "monologue router": _monologue,
+    "acp updates": _acp_updates,
 }
 
 

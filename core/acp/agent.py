@@ -1,0 +1,191 @@
+"""agentui as an ACP agent: the methods a client calls (the SDK's `acp.Agent` protocol).
+
+`initialize` says what agentui takes (sessions can be loaded; prompts may embed resources;
+modes), `session/new` opens a session whose id is the agentui session's, `session/load` reopens
+a saved agentui session by its id (from `agentui sessions`, or one this server made) and replays
+it, `session/prompt` runs a turn, `session/cancel` cancels it, `session/set_mode` switches
+between asking for approvals and not (modes.py). Sessions live in the server's task group until
+the client goes; their files keep everything for a later `session/load` or `agentui --resume`.
+
+Runtimes come from `open_runtime`, which the command line gives (it knows the settings and how
+to assemble a runtime); core never imports the front end.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any, Protocol
+
+from acp import PROTOCOL_VERSION, RequestError
+from acp.interfaces import Client
+from acp.schema import (
+    AgentCapabilities,
+    ClientCapabilities,
+    Implementation,
+    InitializeResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptCapabilities,
+    PromptResponse,
+    SetSessionModeResponse,
+)
+from anyio.abc import TaskGroup
+
+from .. import __version__
+from ..errors import AgentUIError
+from ..runtime import Runtime
+from ..session.naming import new_session_id, session_path
+from ..session.resume import ResumePlan, open_for_resume
+from .modes import ModeId, mode_state, parse_mode
+from .prompt_text import PromptBlock
+from .questions import takes_forms
+from .session import AcpSession
+
+log = logging.getLogger("agentui.acp")
+
+_SESSION_ID = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]*")  # as naming.py makes them
+
+
+class RuntimeOpener(Protocol):
+    def __call__(self, *, session_id: str | None, resume: ResumePlan | None) -> Runtime:
+        """A runtime recording a new session named `session_id`, or continuing `resume`'s."""
+        ...
+
+
+class AgentuiAgent:
+    def __init__(self, open_runtime: RuntimeOpener, sessions: TaskGroup, *, mode: ModeId) -> None:
+        """`sessions` hosts each session's runtime; `mode` is each new session's first."""
+        self._open_runtime = open_runtime
+        self._group = sessions
+        self._first_mode: ModeId = mode
+        self._client: Client | None = None
+        self._capabilities: ClientCapabilities | None = None
+        self._sessions: dict[str, AcpSession] = {}
+
+    def on_connect(self, conn: Client) -> None:
+        self._client = conn
+
+    async def close(self) -> None:
+        """End every session's runtime: their agents stop, their files are complete."""
+        for session in list(self._sessions.values()):
+            await session.close()
+        self._sessions.clear()
+
+    # -- the protocol --------------------------------------------------------------------
+
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        client_info: Implementation | None = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:
+        self._capabilities = client_capabilities
+        return InitializeResponse(
+            protocol_version=min(protocol_version, PROTOCOL_VERSION),
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                prompt_capabilities=PromptCapabilities(embedded_context=True),
+            ),
+            agent_info=Implementation(name="agentui", title="agentui", version=__version__),
+        )
+
+    async def new_session(
+        self, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> NewSessionResponse:
+        self._note_unused(mcp_servers)
+        session_id = _fresh_session_id()
+        session = await self._open(
+            session_id, self._open_runtime(session_id=session_id, resume=None)
+        )
+        return NewSessionResponse(session_id=session_id, modes=mode_state(session.mode))
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> LoadSessionResponse:
+        self._note_unused(mcp_servers)
+        # An exact id only: never a path, a prefix or "last".
+        if not _SESSION_ID.fullmatch(session_id) or not session_path(session_id).is_file():
+            raise RequestError.resource_not_found(session_id)
+        open_here = self._sessions.get(session_id)
+        if open_here is not None:
+            if open_here.busy:
+                raise RequestError.invalid_request(
+                    {"details": f"session {session_id} is running a prompt; cancel it first"}
+                )
+            await open_here.close()  # reopened from its file, as any saved session
+            del self._sessions[session_id]
+        try:
+            plan = open_for_resume(session_id)
+            runtime = self._open_runtime(session_id=None, resume=plan)
+        except AgentUIError as exc:  # unreadable, or open in another agentui
+            raise RequestError.invalid_request({"details": str(exc)}) from None
+        for warning in plan.log.warnings:
+            log.warning("session %s: %s", session_id, warning)
+        session = await self._open(session_id, runtime, history=plan.history)
+        return LoadSessionResponse(modes=mode_state(session.mode))
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        mode = parse_mode(mode_id)
+        if mode is None:
+            raise RequestError.invalid_params({"modeId": f"unknown mode {mode_id!r}: ask or yes"})
+        self._session(session_id).mode = mode
+        return SetSessionModeResponse()
+
+    async def prompt(
+        self, session_id: str, prompt: list[PromptBlock], **kwargs: Any
+    ) -> PromptResponse:
+        return await self._session(session_id).prompt(prompt)
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        session = self._sessions.get(session_id)
+        if session is not None:
+            session.cancel()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    async def _open(self, session_id: str, runtime: Runtime, *, history: Any = ()) -> AcpSession:
+        if self._client is None:
+            raise RequestError.internal_error({"details": "no client is connected"})
+        session = AcpSession(
+            session_id,
+            runtime,
+            self._client,
+            mode=self._first_mode,
+            forms=takes_forms(self._capabilities),
+            history=history,
+        )
+        try:
+            await self._group.start(session.host)
+        except AgentUIError as exc:
+            raise RequestError.invalid_request({"details": str(exc)}) from None
+        self._sessions[session_id] = session
+        return session
+
+    def _session(self, session_id: str) -> AcpSession:
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise RequestError.resource_not_found(session_id)
+        return session
+
+    @staticmethod
+    def _note_unused(mcp_servers: list[Any] | None) -> None:
+        if mcp_servers:
+            log.warning(
+                "the client offered %d MCP server(s); agentui uses the servers of its own "
+                "config ([mcp.servers]), not the client's",
+                len(mcp_servers),
+            )
+
+
+def _fresh_session_id() -> str:
+    """A new agentui session id no file has yet (the session's file is made at its first
+    event, under this name)."""
+    while True:
+        session_id = new_session_id(time.time())
+        if not session_path(session_id).exists():
+            return session_id

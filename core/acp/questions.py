@@ -1,0 +1,90 @@
+"""What an agent asks the person, as ACP asks a client: permission requests and elicitations.
+
+An approval (a tool that needs one) is a permission request with agentui's three choices: allow
+once, allow always (the rest of this session) and reject.
+
+A question (ask_user, the workflow's clarification and final question) wants free text. ACP's
+form elicitation (unstable in protocol 1) can ask for it: a client that declares
+`elicitation.form` gets a form with one text field, and declining it declines the question. A
+permission request cannot carry text, so a client without forms gets the question with two
+choices: go on without an answer (the question is declined and the agent proceeds on its own,
+as it does when a person declines in the app) or stop the task (the whole prompt is cancelled).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from acp.schema import (
+    AcceptElicitationResponse,
+    AllowedOutcome,
+    ClientCapabilities,
+    CreateElicitationResponse,
+    ElicitationFormSessionMode,
+    ElicitationSchema,
+    ElicitationStringPropertySchema,
+    PermissionOption,
+    RequestPermissionResponse,
+)
+
+from ..approval import ApprovalChoice
+
+ANSWER_FIELD = "answer"
+
+APPROVAL_OPTIONS = [
+    PermissionOption(option_id="once", name="Allow once", kind="allow_once"),
+    PermissionOption(option_id="always", name="Allow always (this session)", kind="allow_always"),
+    PermissionOption(option_id="reject", name="Reject", kind="reject_once"),
+]
+_APPROVALS: dict[str, ApprovalChoice] = {"once": "once", "always": "always", "reject": "reject"}
+
+QuestionChoice = Literal["proceed", "stop"]
+QUESTION_OPTIONS = [
+    PermissionOption(option_id="proceed", name="Go on without an answer", kind="allow_once"),
+    PermissionOption(option_id="stop", name="Stop the task", kind="reject_once"),
+]
+
+
+def approval_choice(response: RequestPermissionResponse) -> ApprovalChoice:
+    """The person's choice; a request the client cancelled (its prompt was cancelled) rejects."""
+    outcome = response.outcome
+    if isinstance(outcome, AllowedOutcome):
+        return _APPROVALS.get(outcome.option_id, "reject")
+    return "reject"
+
+
+def question_choice(response: RequestPermissionResponse) -> QuestionChoice:
+    outcome = response.outcome
+    if isinstance(outcome, AllowedOutcome) and outcome.option_id == "stop":
+        return "stop"
+    return "proceed"
+
+
+def takes_forms(capabilities: ClientCapabilities | None) -> bool:
+    """The client can show a form for a free-text answer."""
+    elicitation = capabilities.elicitation if capabilities is not None else None
+    return elicitation is not None and elicitation.form is not None
+
+
+def answer_form(session_id: str, tool_call_id: str, prompt: str) -> ElicitationFormSessionMode:
+    return ElicitationFormSessionMode(
+        session_id=session_id,
+        tool_call_id=tool_call_id,
+        requested_schema=ElicitationSchema(
+            properties={
+                ANSWER_FIELD: ElicitationStringPropertySchema(
+                    type="string", title="Your answer", description=prompt
+                )
+            },
+            required=[ANSWER_FIELD],
+        ),
+    )
+
+
+def form_answer(response: CreateElicitationResponse) -> str | None:
+    """The text the person gave; None (declined) when they declined, cancelled or left it
+    empty."""
+    if not isinstance(response, AcceptElicitationResponse) or not response.content:
+        return None
+    answer = response.content.get(ANSWER_FIELD)
+    return answer if isinstance(answer, str) and answer.strip() else None

@@ -1,0 +1,135 @@
+"""The ACP door's pieces without a process: how a turn's end maps to a stop reason, how
+prompts become tasks, how chunks merge and text is fenced."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from acp import RequestError
+from acp.helpers import (
+    embedded_text_resource,
+    image_block,
+    resource_block,
+    resource_link_block,
+    start_tool_call,
+    text_block,
+    update_agent_message_text,
+    update_agent_thought_text,
+)
+
+from agentui.core import events as ev
+from agentui.core.acp.chunks import merged_chunks
+from agentui.core.acp.markdown import fenced, one_line
+from agentui.core.acp.prompt_text import task_text
+from agentui.core.acp.turn import Turn
+from agentui.core.usage import Usage
+
+_seq = iter(range(1, 10_000))
+
+
+def event(cls: type[ev.Event], **fields: Any) -> ev.Event:
+    return cls(seq=next(_seq), ts=0.0, agent_id="a1", **fields)
+
+
+def ended(status: str, *before: ev.Event) -> Turn:
+    turn = Turn("a1")
+    for earlier in before:
+        turn.observe(earlier)
+    turn.observe(event(ev.StatusChanged, old="running", new=status, reason="r"))
+    assert turn.ended.is_set()
+    return turn
+
+
+def reply(stop_reason: str) -> ev.Event:
+    return event(
+        ev.LLMResponded,
+        iteration=1,
+        text="",
+        stop_reason=stop_reason,
+        tool_calls=[],
+        usage=Usage(),
+        duration_s=0.0,
+    )
+
+
+def completed(stop_reason: str | None) -> ev.Event:
+    return event(
+        ev.ExecutionCompleted,
+        execution_id="x1",
+        result="ok",
+        iterations=1,
+        duration_s=0.0,
+        stop_reason=stop_reason,
+    )
+
+
+def failed(kind: str, error: str = "it broke") -> ev.Event:
+    return event(ev.ExecutionFailed, execution_id="x1", error=error, kind=kind)
+
+
+def test_how_a_turn_ended_is_its_stop_reason() -> None:
+    assert ended("completed", completed("end_turn")).stop_reason() == "end_turn"
+    assert ended("completed", completed("max_tokens")).stop_reason() == "max_tokens"
+    assert ended("cancelled").stop_reason() == "cancelled"
+    assert ended("deleted").stop_reason() == "cancelled"
+    assert ended("error", failed("max_iterations")).stop_reason() == "max_turn_requests"
+    assert ended("error", failed("max_tool_calls")).stop_reason() == "max_turn_requests"
+    assert ended("error", reply("refusal"), failed("provider")).stop_reason() == "refusal"
+
+
+def test_a_failed_turn_is_an_error_with_the_agents_message() -> None:
+    turn = ended("error", failed("provider", "401: the key is not valid"))
+    with pytest.raises(RequestError) as raised:
+        turn.response()
+    assert str(raised.value) == "401: the key is not valid"
+    assert raised.value.data == {"agentId": "a1", "kind": "provider"}
+
+
+def test_a_turn_ends_only_when_its_root_does() -> None:
+    turn = Turn("a1")
+    turn.observe(event(ev.StatusChanged, old="completed", new="running", reason="continued"))
+    turn.observe(event(ev.StatusChanged, old="running", new="awaiting_user", reason="q"))
+    assert not turn.ended.is_set()
+
+
+def test_a_prompt_becomes_the_task_text() -> None:
+    blocks = [
+        text_block("Fix the port"),
+        resource_link_block("config.toml", "file:///repo/config.toml"),
+        resource_block(embedded_text_resource("file:///repo/a.py", "x = 1\n")),
+        image_block("aGk=", "image/png"),
+    ]
+    assert task_text(blocks) == (
+        "Fix the port\n\n"
+        "[config.toml](file:///repo/config.toml)\n\n"
+        "file:///repo/a.py:\n```\nx = 1\n```\n\n"
+        "[an image, left out: this agent reads text only]"
+    )
+    assert task_text([text_block("  "), text_block("")]) == ""
+
+
+def test_adjacent_chunks_of_a_kind_merge_and_nothing_else_does() -> None:
+    call = start_tool_call("a1:t1", "python", status="pending")
+    merged = merged_chunks(
+        [
+            update_agent_message_text("Hel"),
+            update_agent_message_text("lo"),
+            update_agent_thought_text("hm"),
+            update_agent_thought_text("m"),
+            call,
+            update_agent_message_text("!"),
+        ]
+    )
+    assert merged == [
+        update_agent_message_text("Hello"),
+        update_agent_thought_text("hmm"),
+        call,
+        update_agent_message_text("!"),
+    ]
+
+
+def test_fenced_text_cannot_close_its_own_fence() -> None:
+    assert fenced("print(1)\n", "python") == "```python\nprint(1)\n```"
+    assert fenced("a ``` b") == "````\na ``` b\n````"
+    assert one_line("\n  first   line\nsecond", limit=8) == "first l…"
