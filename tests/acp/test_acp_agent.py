@@ -142,6 +142,17 @@ async def test_without_forms_a_question_is_a_choice_and_yes_mode_asks_no_approva
     assert client.statuses(python[0]["toolCallId"])[-1] == "completed"
 
 
+async def test_stop_the_task_at_a_question_cancels_the_prompt(tmp_path: Path) -> None:
+    client = RecordingClient(choices=["stop"])
+    async with agentui_acp(client, tmp_path, "--workflow", "six-step") as conn:
+        session = await conn.new_session(cwd=str(tmp_path), mcp_servers=[])
+        response = await conn.prompt(session_id=session.session_id, prompt=[text_block(TASK)])
+    assert response.stop_reason == "cancelled"
+    ((asked, _options),) = client.permissions
+    assert client.statuses(asked.tool_call_id) == ["pending", "failed"]
+    assert client.of_kind("plan") == [], "it stopped before any subagent started"
+
+
 async def test_cancel_stops_the_whole_tree_and_a_load_replays_and_continues(
     tmp_path: Path,
 ) -> None:
