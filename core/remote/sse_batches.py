@@ -11,11 +11,12 @@ out, and each agent's order is kept.
 The SSE `id` of every message is where a reconnect resumes (the `Last-Event-ID` header):
 
 - `N`: a watermark. Every event with seq <= N has been delivered and none after it.
-- `S:E:K`: only inside a merged batch, where a merged delta went out before another agent's
-  event that came between its pieces, so what was delivered is not a prefix of the log. The
-  batch held the events after seq S up to seq E, and K of its messages were delivered; the
-  batch is merged again the same way (merging is a pure function of the batch) and its
-  remaining messages are sent. S is a watermark too.
+- `S:E:K`: only inside a merged batch where a merged delta went out before another agent's
+  event that came between its pieces, so what was delivered is not a prefix of the log (until
+  the batch's last such message). The batch held the events after seq S up to seq E, and K
+  of its messages were delivered; the batch is merged again the same way (merging is a pure
+  function of the batch) and its remaining messages are sent. S is a watermark too, so the
+  watermarks of successive ids never go back.
 
 So a reconnect never doubles or loses an event or a piece of text, for any SSE client that
 sends back the last id it saw (as browsers do).
@@ -109,21 +110,29 @@ def merged(batch: Sequence[LogEntry], watermark: int) -> list[Outgoing]:
     groups.extend(open_runs.values())
     groups.sort(key=lambda group: group[-1])  # each at its last piece's position
 
-    out: list[Outgoing] = []
+    # Which messages leave something before them unsent (a merged delta that went out
+    # before another agent's event between its pieces).
     covered = [False] * len(batch)
     first_open = 0  # every position before this one has been sent
     furthest = -1  # the furthest position sent
-    batch_end = batch[-1].seq
-    for number, group in enumerate(groups, 1):
+    prefix_ends: list[int | None] = []  # per message: the sent prefix's end, or None (a gap)
+    for group in groups:
         for position in group:
             covered[position] = True
         furthest = max(furthest, group[-1])
         while first_open < len(batch) and covered[first_open]:
             first_open += 1
-        if furthest < first_open:  # what was sent is a prefix of the batch
-            token = str(batch[first_open - 1].seq)
+        prefix_ends.append(first_open if furthest < first_open else None)
+    # Up to the last message with a gap, ids point into the batch (their watermark is the
+    # batch's start, so ids never go back); after it, each is a plain watermark.
+    last_gap = max((n for n, end in enumerate(prefix_ends) if end is None), default=-1)
+    batch_end = batch[-1].seq
+    out: list[Outgoing] = []
+    for number, (group, end) in enumerate(zip(groups, prefix_ends, strict=True)):
+        if number <= last_gap or end is None:
+            token = ResumePoint(watermark, batch_end, number + 1).token()
         else:
-            token = ResumePoint(watermark, batch_end, number).token()
+            token = str(batch[end - 1].seq)
         out.append(Outgoing(token, _message(batch, group)))
     return out
 

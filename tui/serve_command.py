@@ -1,0 +1,202 @@
+"""`agentui serve`: run agents with no screen behind the HTTP + SSE API (core/remote).
+
+    agentui serve [--host H] [--port N] [--token-file FILE] [--allow-remote] [--resume [ID]]
+                  [--no-monologue] [provider options as `agentui run` has]
+
+It prints one line once it listens (`agentui serve: listening on URL (token in FILE)`) and the
+`agentui attach` command to use, then serves until SIGINT, SIGTERM or SIGHUP: the runtime stops
+first (its agents are cancelled, the session records their ends), then the server; exit 0. A
+second signal does not wait: the sandboxes are killed and the process exits at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+
+from agentui.core.errors import AgentUIError
+from agentui.core.session.naming import LAST
+
+from .cli_options import add_provider_options, assembly_from, fail, positive_seconds, warn
+
+if TYPE_CHECKING:
+    from agentui.core.providers.base import Provider
+    from agentui.core.remote.serving import Listener
+    from agentui.core.session.resume import ResumePlan
+
+    from .assemble import Assembly
+
+DEFAULT_PORT = 8765
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentui serve",
+        description="Run agents with no screen behind an HTTP + SSE API (`agentui attach URL` "
+        "opens the app on it). Every request needs the token the server writes to its token "
+        "file. Stop it with Ctrl+C (or SIGTERM): the agents are cancelled and the session "
+        "records it.",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; anything but loopback needs "
+        "--allow-remote)",
+    )
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=DEFAULT_PORT,
+        help=f"the port (default {DEFAULT_PORT}; 0 picks a free one, printed at start)",
+    )
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read the token from FILE when it exists, else write a new one there (0600); "
+        "default: a new token in the state directory's serve/token",
+    )
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="allow a --host other than loopback: whoever reaches it with the token drives "
+        "your agents",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const=LAST,
+        metavar="ID",
+        help="continue a saved session: `last` (the default), an id or the start of one",
+    )
+    parser.add_argument(
+        "--no-monologue",
+        action="store_true",
+        help="do not narrate the agents' work (the narrator runs server-side for every viewer)",
+    )
+    parser.add_argument(
+        "--heartbeat",
+        type=positive_seconds,
+        default=15.0,
+        metavar="SECONDS",
+        help="send an SSE comment on idle event streams this often (default 15)",
+    )
+    add_provider_options(parser, default_pace=0.02)
+    return parser
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (got {port})")
+    return port
+
+
+def main(argv: Sequence[str]) -> int:
+    args = _parser().parse_args(argv)
+    from agentui.core.remote.auth import LOOPBACK_HOSTS, server_token
+    from agentui.core.remote.serving import listen
+
+    from .assemble import build_provider
+
+    if args.host not in LOOPBACK_HOSTS and not args.allow_remote:
+        return fail(
+            f"--host {args.host} is not loopback: anyone who can reach it could try the API. "
+            "Give --allow-remote to serve it anyway (the token still guards every request)"
+        )
+    try:
+        assembly = assembly_from(args)
+        plan = None
+        if args.resume is not None:
+            from agentui.core.session.resume import open_for_resume
+
+            plan = open_for_resume(args.resume)
+            warn(plan.log.warnings)
+        assembly = replace(assembly, resume=plan)
+        provider = build_provider(assembly)  # fails fast on a bad script or option
+        token_file = Path(args.token_file).expanduser() if args.token_file else None
+        token, token_path = server_token(token_file)
+        listener = listen(args.host, args.port)
+    except AgentUIError as exc:
+        return fail(str(exc))
+    if assembly.notice:
+        print(f"agentui: {assembly.notice}", file=sys.stderr)
+    if args.host not in LOOPBACK_HOSTS:
+        warn([
+            f"serving on {args.host}, beyond this machine: whoever reaches it with the token "
+            f"in {token_path} drives these agents (the traffic is not encrypted)"
+        ])  # fmt: skip
+    return anyio.run(_serve, assembly, provider, plan, listener, token, token_path, args.heartbeat)
+
+
+async def _serve(
+    assembly: Assembly,
+    provider: Provider,
+    plan: ResumePlan | None,
+    listener: Listener,
+    token: str,
+    token_path: Path,
+    heartbeat_s: float,
+) -> int:
+    from agentui.core.monologue.attach import attach_monologue
+    from agentui.core.remote.server import ServerOptions
+    from agentui.core.remote.serving import served
+    from agentui.core.session.recording import RecordingRuntime
+
+    from .assemble import build_runtime, monologue_config
+
+    narrate = assembly.loaded.config.monologue.enabled
+    runtime = build_runtime(assembly, provider)  # adopts a resumed session's agents
+    for problem in runtime.profiles.problems:
+        warn([f"profile skipped: {problem}"])
+    options = ServerOptions(token=token, narrator=narrate, heartbeat_s=heartbeat_s)
+    stop = anyio.Event()
+    with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+        async with anyio.create_task_group() as watching:
+            watching.start_soon(_stop_on_signals, signals, stop)
+            history = plan.history if plan is not None else ()
+            async with served(runtime, listener, options, history=history):
+                if narrate:
+                    config = monologue_config(assembly, enabled=True)
+                    attach_monologue(runtime, runtime.provider, config)
+                print(
+                    f"agentui serve: listening on {listener.url} (token in {token_path})",
+                    flush=True,
+                )
+                print(f"agentui serve: open it with: agentui attach {listener.url}", flush=True)
+                await stop.wait()
+                print("agentui serve: stopping the agents, then the server", file=sys.stderr)
+            watching.cancel_scope.cancel()
+    if isinstance(runtime, RecordingRuntime):
+        if runtime.session.error:
+            warn([runtime.session.error])
+        session_id = runtime.session.session_id
+        if session_id is not None:
+            print(
+                f"agentui serve: session {session_id} saved; "
+                f"`agentui serve --resume {session_id}` continues it",
+                file=sys.stderr,
+            )
+    return 0
+
+
+async def _stop_on_signals(signals: AsyncIterator[signal.Signals], stop: anyio.Event) -> None:
+    """The first signal stops in order; a second does not wait (as core/termination.py)."""
+    from agentui.core.process_guard import stop_every_sandbox
+
+    async for signum in signals:
+        stop_every_sandbox()  # the python tools' processes go at once, whatever comes next
+        if stop.is_set():
+            os._exit(128 + signum)
+        stop.set()
