@@ -27,6 +27,10 @@ AGENTUI_CONFIG_DIR). Every key is optional:
     [scene]                       # a directed scene's context envelope (core/scene/settings.py)
     max_context_tokens = 16000
 
+    [mcp.servers.files]           # an MCP server whose tools agents get (core/tools/mcp/config.py)
+    command = "npx"
+    args = ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]
+
     [prices."claude-sonnet-4-6"]  # USD per million tokens; replaces that model's entry
     input = 3.0
     output = 15.0
@@ -62,6 +66,7 @@ from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 from .profiles.config import ProfilesConfig
 from .providers.keys import key_report, provider_by_key
 from .scene.settings import SceneSettings
+from .tools.mcp.config import McpConfig
 from .validation import describe_problem, error_location
 
 CONFIG_FILE = "config.toml"
@@ -114,6 +119,7 @@ class Config(BaseModel):
     profiles: ProfilesConfig = Field(default_factory=ProfilesConfig)
     scene: SceneSettings = Field(default_factory=SceneSettings)
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    mcp: McpConfig = Field(default_factory=McpConfig)
 
     @field_validator("provider")
     @classmethod
@@ -233,6 +239,11 @@ class LoadedConfig:
                 for model, price in self.config.price_table().models.items():
                     dotted = f"prices.{model}"
                     out.append(Setting(dotted, price.model_dump(), self.source(dotted)))
+            elif key == "mcp":
+                # A server each, its env and headers hidden unless they only name variables.
+                for name, server in self.config.mcp.servers.items():
+                    dotted = f"mcp.servers.{name}"
+                    out.append(Setting(dotted, server.shown(), self.source(dotted)))
             elif key in SECTIONS:
                 for name, inner in value.items():
                     dotted = f"{key}.{name}"
@@ -336,6 +347,8 @@ def _file_keys(raw: Mapping[str, Any]) -> list[str]:
     for key, value in raw.items():
         if (key in SECTIONS or key == "prices") and isinstance(value, dict):
             keys.extend(f"{key}.{inner}" for inner in value)
+        elif key == "mcp" and isinstance(value, dict) and isinstance(value.get("servers"), dict):
+            keys.extend(f"mcp.servers.{name}" for name in value["servers"])
         else:
             keys.append(key)
     return keys
@@ -399,6 +412,8 @@ def format_settings(loaded: LoadedConfig, environ: Mapping[str, str] = os.enviro
         key, value, source = setting.key, setting.value, setting.source
         if key.startswith("prices."):
             key = "prices." + _toml_key(key.removeprefix("prices."))
+        elif key.startswith("mcp.servers."):
+            key = "mcp.servers." + _toml_key(key.removeprefix("mcp.servers."))
         if key == "provider" and value is None:
             choice = provider_by_key(environ)
             value = choice.provider if choice is not None else "scripted"

@@ -517,6 +517,29 @@ class RoundCompleted(Event):
     error: str | None = None  # why it failed or stopped
 
 
+# -- the runtime's own (no agent's) ------------------------------------------------------------
+
+# The agent_id of an event about the runtime itself, not about one agent: no agent id is empty.
+RUNTIME_EVENT = ""
+
+McpServerState = Literal["starting", "ready", "failed", "restarting"]
+
+
+class McpServerChanged(Event):
+    """An MCP server's state (core/tools/mcp): agents get its tools while it is ready. A runtime
+    event (agent_id RUNTIME_EVENT): the servers belong to the runtime, not to one agent.
+
+    starting (the first try) or restarting (a later one) -> ready, or -> failed (with `error`,
+    and `retry_in_s` until the next try); a ready server that crashes or hangs -> failed."""
+
+    type: Literal["mcp:server"] = "mcp:server"
+    server: str
+    state: McpServerState
+    tools: list[str] = Field(default_factory=list)  # what agents call (SERVER__tool), when ready
+    error: str = ""  # why it failed (failed; restarting says why the last try failed)
+    retry_in_s: float | None = None  # failed: the wait before the next try
+
+
 # -- the monologue (published by the narrator service, not by the agent) ---------------------
 
 
@@ -582,7 +605,8 @@ AnyEvent = Annotated[
     | CharacterDeactivated
     | RoundCompleted
     | MonologueGenerated
-    | MonologueFailed,
+    | MonologueFailed
+    | McpServerChanged,
     Field(discriminator="type"),
 ]
 

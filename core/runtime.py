@@ -35,7 +35,7 @@ from .approval import ApprovalChoice, ApprovalPolicy
 from .clock import Clock, SystemClock
 from .conversation import user_text
 from .errors import AgentEndedError, AgentUIError, CommandRefusedError
-from .events import SHUTDOWN_REASON, AgentSpawned, E, EventBus, Subscription
+from .events import RUNTIME_EVENT, SHUTDOWN_REASON, AgentSpawned, E, EventBus, Subscription
 from .execution import WORKFLOWS, WorkflowName, execute
 from .hooks import HookManager
 from .ids import IdSource
@@ -85,11 +85,14 @@ class Runtime:
         approve_all: bool = False,
         profiles: ProfileCatalog | None = None,
         profile_settings: ProfilesConfig | None = None,
+        services: Sequence[Callable[[Runtime], None]] = (),
     ) -> None:
         """`workflow` is what a root task runs unless `start` says otherwise; `approve_all`
         lets tools marked `needs_approval` run without asking (the `--yes` flag); `profiles`
-        are the agent profiles `start` and `fork` know by name (default: the built-ins). The
-        settings are fixed for the runtime's life."""
+        are the agent profiles `start` and `fork` know by name (default: the built-ins).
+        `services` are attached as the runtime starts running, each called with it (and
+        calling `run_service`), so every front end that enters the runtime gets them (MCP
+        servers). The settings are fixed for the runtime's life."""
         if workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         self.provider = provider  # new root agents' (see set_provider)
@@ -118,6 +121,7 @@ class Runtime:
         self._roots = 0  # root agents so far (a count: listing the roots per start is quadratic)
         self._task_group: TaskGroup | None = None
         self._service_scopes: list[anyio.CancelScope] = []
+        self._services = list(services)
         self._closing = False
 
     # -- lifecycle -----------------------------------------------------------------------
@@ -125,6 +129,12 @@ class Runtime:
     async def __aenter__(self) -> Runtime:
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
+        try:
+            for attach in self._services:
+                attach(self)
+        except BaseException:
+            await self.aclose()
+            raise
         return self
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
@@ -194,6 +204,11 @@ class Runtime:
         """
         self._tree.get(agent_id)
         return self._bus.emit(cls, agent_id, **fields)
+
+    def publish_runtime(self, cls: type[E], **fields: Any) -> E:
+        """Put an event about the runtime itself, not one agent, on the bus from a service (an
+        MCP server's state); its agent_id is `events.RUNTIME_EVENT`."""
+        return self._bus.emit(cls, RUNTIME_EVENT, **fields)
 
     # -- reading -------------------------------------------------------------------------
 

@@ -164,6 +164,12 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
     provider = provider if provider is not None else build_provider(assembly)
     config = assembly.loaded.config
     tools = builtin_tools()
+    services = []
+    if config.mcp.servers:  # the MCP SDK is loaded only when a server is configured
+        from agentui.core.tools.mcp.manager import McpManager
+
+        # The servers start with the runtime, in the background; their tools join `tools`.
+        services.append(McpManager(config.mcp, tools).attach)
     profiles = load_catalog()
     profiles.problems += profiles.naming_missing_tools(tools.names())
     settings: dict[str, Any] = {
@@ -178,6 +184,7 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         # tool there is not, is in its problems).
         "profiles": profiles,
         "profile_settings": config.profiles,
+        "services": services,
     }
     plan = assembly.resume
     if plan is not None:

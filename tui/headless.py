@@ -32,6 +32,7 @@ from agentui.core.events import (
     LLMFailed,
     LLMRequested,
     LLMResponded,
+    McpServerChanged,
     MonologueGenerated,
     QueryRaised,
     TextDelta,
@@ -53,7 +54,7 @@ from agentui.core.utf8 import model_json
 PRINTED = (
     AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
     ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, ToolFailed,
-    ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated,
+    ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated, McpServerChanged,
 )  # fmt: skip
 
 
@@ -141,6 +142,13 @@ class HeadlessPrinter:
             # A valid answer is the result; only a failed check or a logged payload is news.
             if not event.ok or event.payload is not None:
                 self._progress(f"\n[{name}] answer {validation_text(event)}\n")
+        elif isinstance(event, McpServerChanged):
+            # An MCP server that is ready, or failed (starting and restarting are no news).
+            if event.state == "ready":
+                tools = ", ".join(event.tools) or "no tools"
+                self._progress(f"\n[mcp] {event.server} ready: {tools}\n")
+            elif event.state == "failed":
+                self._progress(f"\n[mcp] {event.server} failed: {event.error}\n")
         elif isinstance(event, SCENE_EVENTS):
             # A directed scene as it plays; the scene's root answers with the whole of it.
             line = scene_line(event)

@@ -70,6 +70,8 @@ NOT_NARRATED = frozenset({
     "scene:start", "round:start", "director:start", "director:complete", "character:start",
     "character:complete", "state:updated", "character:activated", "character:deactivated",
     "round:complete",
+    # The runtime's own, of no agent.
+    "mcp:server",
 })  # fmt: skip
 
 

@@ -87,6 +87,8 @@ class RunState:
         self.unfolded: set[str] = set()  # event types met that no case folds
         # Directed scenes, by their root agent (core/scene): world, characters, rounds.
         self.scenes: dict[str, SceneState] = {}
+        # Each MCP server's latest state (a runtime event, of no agent), in the order first seen.
+        self.mcp_servers: dict[str, ev.McpServerChanged] = {}
         self._change = Change()
 
     # -- reading -------------------------------------------------------------------------
@@ -183,6 +185,9 @@ class RunState:
         agent_id = event.agent_id
         if isinstance(event, ev.AgentSpawned):
             self._spawn(event)
+            return
+        if isinstance(event, ev.McpServerChanged):
+            self.mcp_servers[event.server] = event
             return
         agent = self.agents.get(agent_id)
         if agent is None:

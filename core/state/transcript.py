@@ -119,6 +119,7 @@ NOT_SHOWN = frozenset({
     "llm:response", "monologue", "monologue:error", "tool:detected", "tool:timeout",
     "usage:updated", "workflow:decision", "workflow:result", "workflow:step", "director:start",
     "character:start",
+    "mcp:server",  # the runtime's, not an agent's: the status bar shows it
 })  # fmt: skip
 SCENE_EVENTS = (
     ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,

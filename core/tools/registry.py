@@ -27,6 +27,11 @@ class ToolRegistry:
             raise ValueError(f"a tool named {item.name!r} is already registered")
         self._tools[item.name] = item
 
+    def replace(self, item: Tool) -> None:
+        """Register `item`, in place of the tool of that name if there is one (an MCP server's
+        tool, listed again when the server has restarted)."""
+        self._tools[item.name] = item
+
     def get(self, name: str) -> Tool | None:
         return self._tools.get(name)
 

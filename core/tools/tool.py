@@ -1,4 +1,8 @@
-"""A tool: a name, a description, a pydantic model for its arguments, and an async handler."""
+"""A tool: a name, a description, a pydantic model for its arguments, and an async handler.
+
+A tool from elsewhere (an MCP server's) carries the JSON Schema it was given instead of a model:
+the schema is what the model sees, and arguments are checked against it with `jsonschema`.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,8 @@ import inspect
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, get_type_hints
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, Protocol, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
@@ -14,6 +19,9 @@ from ..providers.base import ToolSpec
 from ..subagent import SubagentOutcome
 from ..utf8 import model_json
 from ..validation import describe_errors
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 
 class AgentServices(Protocol):
@@ -70,11 +78,15 @@ def render_result(value: Any) -> str:
     return json.dumps(value, default=str, ensure_ascii=False)
 
 
+# Arguments wrong everywhere: the first few problems are enough for the model to fix them by.
+MAX_ARGUMENT_ERRORS = 10
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str
     description: str
-    input_model: type[BaseModel]
+    input_model: type[BaseModel] | None  # None: `input_schema` describes the arguments
     handler: Handler
     # None: the loop's default tool timeout applies. Tools that wait for a person opt out.
     timeout_s: float | None = None
@@ -82,14 +94,47 @@ class Tool:
     needs_approval: bool = False
     # True for tools that wait on the person (the scripted demo avoids calling them unasked).
     interactive: bool = False
+    # The arguments' JSON Schema as given (an MCP server's tool); the handler gets the dict.
+    input_schema: dict[str, Any] | None = None
 
     @property
     def spec(self) -> ToolSpec:
+        if self.input_schema is not None:
+            return ToolSpec(self.name, self.description, self.input_schema)
+        assert self.input_model is not None
         schema = self.input_model.model_json_schema()
         schema.pop("title", None)
         return ToolSpec(self.name, self.description, schema)
 
-    def parse(self, arguments: dict[str, Any]) -> BaseModel:
+    @cached_property
+    def _schema_validator(self) -> Validator:
+        """Checks arguments against `input_schema`, in the draft its `$schema` names (2020-12,
+        MCP's default, when it names none)."""
+        from jsonschema import validators  # loaded by the first such tool, not the first frame
+
+        assert self.input_schema is not None
+        cls = validators.validator_for(self.input_schema)
+        return cls(self.input_schema)
+
+    def parse(self, arguments: dict[str, Any]) -> Any:
+        """The handler's arguments: the input model's instance, or the dict itself once it
+        holds to `input_schema`. ToolArgumentError says what is wrong."""
+        if self.input_schema is not None:
+            from jsonschema.exceptions import SchemaError
+
+            try:
+                found = list(self._schema_validator.iter_errors(arguments))
+            except SchemaError as exc:  # the server's schema itself is broken: say so
+                message = f"{self.name} has an invalid input schema: {exc.message}"
+                raise ToolArgumentError(message) from None
+            if found:
+                found.sort(key=lambda error: error.json_path)
+                problems = "; ".join(
+                    f"{error.json_path}: {error.message}" for error in found[:MAX_ARGUMENT_ERRORS]
+                )
+                raise ToolArgumentError(f"invalid arguments for {self.name}: {problems}")
+            return arguments
+        assert self.input_model is not None
         try:
             return self.input_model.model_validate(arguments)
         except ValidationError as exc:
@@ -98,6 +143,18 @@ class Tool:
     async def run(self, arguments: dict[str, Any], context: ToolContext) -> str:
         parsed = self.parse(arguments)
         return render_result(await self.handler(parsed, context))
+
+    @classmethod
+    def from_schema(
+        cls,
+        name: str,
+        description: str,
+        input_schema: dict[str, Any],
+        handler: Handler,
+        **options: Any,
+    ) -> Tool:
+        """A tool whose arguments a JSON Schema describes; `handler` gets them as a dict."""
+        return cls(name, description, None, handler, input_schema=input_schema, **options)
 
     @classmethod
     def from_model(

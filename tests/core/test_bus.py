@@ -485,6 +485,13 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "usage": USAGE,
     },
     "monologue:error": {"error": "narrator timed out"},
+    "mcp:server": {
+        "server": "docs",
+        "state": "failed",
+        "tools": [],
+        "error": "the server closed the connection",
+        "retry_in_s": 2.0,
+    },
     "workflow:step": {"step": 3, "name": "subquestions"},
     "answer:validated": {
         "profile": "critic",

@@ -1,4 +1,5 @@
-"""The bottom status line: provider and model, agent counts, tokens, cost, elapsed time."""
+"""The bottom status line: provider and model, agent counts, tokens, cost, elapsed time, and
+the MCP servers' states."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widgets import Static
 
+from agentui.core.events import McpServerChanged
 from agentui.core.state import RunState
 from agentui.core.terminal_text import visible_controls
 from agentui.core.tree import AgentStatus
@@ -54,6 +56,27 @@ class RunCounts:
                 counts.first_start = started
         counts.cost = costs if priced else None
         return counts
+
+
+MCP_STATES = ("ready", "starting", "restarting", "failed")
+
+
+def mcp_summary(servers: dict[str, McpServerChanged]) -> tuple[str, bool]:
+    """`mcp: 2 ready, 1 failed (docs: exited 1)`, and whether a server is not ready after a
+    failure; ("", False) when there is no MCP server. The reason is the first such server's."""
+    if not servers:
+        return "", False
+    counts = {state: 0 for state in MCP_STATES}
+    for server in servers.values():
+        counts[server.state] += 1
+    text = "mcp: " + ", ".join(f"{n} {state}" for state, n in counts.items() if n)
+    troubled = [s for s in servers.values() if s.state in ("failed", "restarting") and s.error]
+    if troubled:
+        why = visible_controls(f"{troubled[0].server}: {troubled[0].error}")
+        if len(why) > NOTICE_CHARS:
+            why = why[: NOTICE_CHARS - 1] + "…"
+        text += f" ({why})"
+    return text, bool(troubled)
 
 
 class StatusBar(Static):
@@ -108,6 +131,9 @@ class StatusBar(Static):
         if notice:
             shown = notice if len(notice) <= NOTICE_CHARS else notice[: NOTICE_CHARS - 1] + "…"
             text.append(f"  {shown}", style="italic")
+        mcp, troubled = mcp_summary(model.mcp_servers)
+        if mcp:
+            text.append(f"  │ {mcp}", style="bold yellow" if troubled else "")
         if model.last_error is not None:
             name, error = model.last_error
             text.append(f"  │ {visible_controls(f'{name}: {error}')}", style="bold red")

@@ -1,0 +1,55 @@
+"""An MCP server's tool as agents see it: named SERVER__tool, its JSON Schema as the input
+schema, approved as configured, its result as text (results.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from typing import Any
+
+from mcp_types import Tool as ListedTool
+
+from ..tool import Tool, ToolContext, ToolError
+from .connection import McpConnection
+from .results import error_text, result_text
+
+# What every provider accepts in a tool's name (OpenAI and Gemini: at most 64 characters).
+MAX_NAME = 64
+_NOT_ALLOWED = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def agent_tool_name(server: str, tool: str, taken: Collection[str] = ()) -> str:
+    """SERVER__tool, made acceptable to every provider and unlike the names in `taken`."""
+    name = _NOT_ALLOWED.sub("_", f"{server}__{tool}")[:MAX_NAME]
+    count = 1
+    unique = name
+    while unique in taken:
+        count += 1
+        suffix = f"_{count}"
+        unique = name[: MAX_NAME - len(suffix)] + suffix
+    return unique
+
+
+def agent_tool(connection: McpConnection, listed: ListedTool, name: str) -> Tool:
+    """The tool `listed` of `connection`'s server, offered to agents as `name`."""
+    config = connection.config
+    schema: dict[str, Any] = dict(listed.input_schema)
+    schema.setdefault("type", "object")
+    description = (listed.description or listed.title or "").strip() or (
+        f"The tool {listed.name} of the MCP server {connection.name}."
+    )
+
+    async def call(arguments: dict[str, Any], context: ToolContext) -> str:
+        result = await connection.call(listed.name, arguments)
+        if result.is_error:
+            raise ToolError(error_text(result))
+        return result_text(result)
+
+    return Tool.from_schema(
+        name,
+        description,
+        schema,
+        call,
+        timeout_s=config.timeout_for(listed.name),
+        needs_approval=config.approval_for(listed.name) == "ask",
+    )

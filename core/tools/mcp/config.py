@@ -1,0 +1,145 @@
+"""[mcp.servers.NAME]: an MCP server whose tools agents get, and how their calls are approved.
+
+    [mcp.servers.files]                  # a stdio server: agentui starts the command
+    command = "npx"
+    args = ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]
+    env = { LOG_LEVEL = "warn", GITHUB_TOKEN = "${GITHUB_TOKEN}" }
+    approval = "ask"                     # ask (the default) | always | never
+    timeout_s = 60                       # a call's limit; default: [limits] tool_timeout_s
+
+    [mcp.servers.files.tools.read_file]  # one tool's own approval (and timeout_s)
+    approval = "always"
+
+    [mcp.servers.docs]                   # a streamable HTTP server
+    url = "https://example.com/mcp"
+    headers = { Authorization = "Bearer ${DOCS_TOKEN}" }
+
+`${NAME}` in `env` and `headers` is the variable NAME of agentui's environment, so secrets stay
+out of the file. A stdio server's environment is only a small base (PATH, HOME, LANG, ...) and
+what `env` lists: never the provider API keys unless `env` names them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .environment import only_references
+
+# ask: the person approves each call (once, always, or reject), as for the python tool;
+# always: calls run without asking; never: the tool is not offered to agents at all.
+Approval = Literal["ask", "always", "never"]
+# A server's name starts its tools' names (NAME__tool), which every provider must accept.
+SERVER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class McpToolConfig(BaseModel):
+    """[mcp.servers.NAME.tools.TOOL]: one tool's own settings over its server's."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    approval: Approval | None = None  # None: the server's
+    timeout_s: Seconds | None = None  # None: the server's
+
+
+class McpServerConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # stdio: agentui starts `command` with `args` and talks to it over its stdin and stdout.
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    cwd: str | None = None  # None: agentui's own working directory
+    # streamable HTTP: the server's endpoint, and headers sent with every request.
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    approval: Approval = "ask"
+    timeout_s: Seconds | None = None  # a call's limit; None: [limits] tool_timeout_s
+    # How long connecting and listing the tools may take before the try counts as failed.
+    startup_timeout_s: Seconds = 30.0
+    tools: dict[str, McpToolConfig] = Field(default_factory=dict)
+
+    @field_validator("command")
+    @classmethod
+    def _not_blank(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must not be empty: the program that runs the server")
+        return value
+
+    @field_validator("url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        scheme, _, rest = value.strip().partition("://")
+        if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+            raise ValueError(
+                "must be an http:// or https:// address, like http://127.0.0.1:8000/mcp"
+            )
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _one_transport(self) -> McpServerConfig:
+        if (self.command is None) == (self.url is None):
+            raise ValueError(
+                "give either command (a server agentui starts, over stdio) or url (a "
+                "streamable HTTP server), not both or neither"
+            )
+        if self.url is not None and (self.args or self.env or self.cwd is not None):
+            raise ValueError("args, env and cwd are for a command; a url server takes headers")
+        if self.command is not None and self.headers:
+            raise ValueError("headers are for a url server; a command takes env")
+        return self
+
+    @property
+    def transport(self) -> Literal["stdio", "http"]:
+        return "stdio" if self.command is not None else "http"
+
+    def describe(self) -> str:
+        """Where the server is, for listings: its command line or its address."""
+        if self.command is not None:
+            return " ".join([self.command, *self.args])
+        assert self.url is not None
+        return self.url
+
+    def approval_for(self, tool: str) -> Approval:
+        own = self.tools.get(tool)
+        return own.approval if own is not None and own.approval is not None else self.approval
+
+    def timeout_for(self, tool: str) -> float | None:
+        own = self.tools.get(tool)
+        return own.timeout_s if own is not None and own.timeout_s is not None else self.timeout_s
+
+    def shown(self) -> dict[str, Any]:
+        """The settings for `agentui config show`, with the values of `env` and `headers`
+        hidden unless they only name variables (${NAME}): they may hold secrets."""
+        data = self.model_dump(mode="json", exclude_defaults=True)
+        for table in ("env", "headers"):
+            if table in data:
+                data[table] = {
+                    name: value if only_references(value) else "(hidden)"
+                    for name, value in data[table].items()
+                }
+        return data
+
+
+class McpConfig(BaseModel):
+    """[mcp]: the servers, by name."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    servers: dict[str, McpServerConfig] = Field(default_factory=dict)
+
+    @field_validator("servers")
+    @classmethod
+    def _usable_names(cls, servers: dict[str, McpServerConfig]) -> dict[str, McpServerConfig]:
+        for name in servers:
+            if not SERVER_NAME.fullmatch(name):
+                raise ValueError(
+                    f"{name!r} cannot name a server: a letter, then letters, digits, _ and -, at most 32 "
+                    "(the name starts its tools' names, NAME__tool)"
+                )
+        return servers

@@ -1,0 +1,68 @@
+"""An MCP tool result as the model reads it: text, structured content, an error's text, and a
+placeholder for images, audio and binary resources."""
+
+from __future__ import annotations
+
+import base64
+
+from mcp_types import (
+    AudioContent,
+    BlobResourceContents,
+    CallToolResult,
+    EmbeddedResource,
+    ImageContent,
+    ResourceLink,
+    TextContent,
+    TextResourceContents,
+)
+
+from agentui.core.tools.mcp.results import NO_MESSAGE, error_text, result_text
+
+
+def _b64(size: int) -> str:
+    return base64.b64encode(b"x" * size).decode()
+
+
+def test_text_blocks_are_the_result() -> None:
+    result = CallToolResult(
+        content=[TextContent(type="text", text="one"), TextContent(type="text", text="two")],
+        structured_content={"result": "one"},
+    )
+    assert result_text(result) == "one\ntwo"
+
+
+def test_structured_content_without_text_is_its_json() -> None:
+    result = CallToolResult(content=[], structured_content={"total": 3, "unit": "€"})
+    assert result_text(result) == '{"total": 3, "unit": "€"}'
+
+
+def test_images_audio_and_resources_are_placeholders() -> None:
+    result = CallToolResult(
+        content=[
+            ImageContent(type="image", data=_b64(12 * 1024), mime_type="image/png"),
+            AudioContent(type="audio", data=_b64(300), mime_type="audio/wav"),
+            ResourceLink(type="resource_link", name="log", uri="file:///var/log/x.log"),
+            EmbeddedResource(
+                type="resource",
+                resource=TextResourceContents(uri="memo://a", mime_type="text/plain", text="hi"),
+            ),
+            EmbeddedResource(
+                type="resource",
+                resource=BlobResourceContents(uri="memo://b", blob=_b64(3 * 1024 * 1024)),
+            ),
+        ]
+    )
+    assert result_text(result).splitlines() == [
+        "[image: image/png, 12 KB]",
+        "[audio: audio/wav, 300 B]",
+        "[resource link: file:///var/log/x.log]",
+        "[resource: memo://a, text/plain]",
+        "hi",
+        "[resource: memo://b, 3.0 MB]",
+    ]
+
+
+def test_an_error_result_says_the_servers_text() -> None:
+    failed = CallToolResult(content=[TextContent(type="text", text="disk full")], is_error=True)
+    assert error_text(failed) == "disk full"
+    assert error_text(CallToolResult(content=[], is_error=True)) == NO_MESSAGE
