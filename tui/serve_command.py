@@ -12,6 +12,7 @@ second signal does not wait: the sandboxes are killed and the process exits at o
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import sys
@@ -105,16 +106,17 @@ def _port(text: str) -> int:
 
 def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
-    from agentui.core.remote.auth import LOOPBACK_HOSTS, server_token
+    from agentui.core.remote.auth import is_loopback, server_token
     from agentui.core.remote.serving import listen
 
     from .assemble import build_provider
 
-    if args.host not in LOOPBACK_HOSTS and not args.allow_remote:
+    if not is_loopback(args.host) and not args.allow_remote:
         return fail(
             f"--host {args.host} is not loopback: anyone who can reach it could try the API. "
             "Give --allow-remote to serve it anyway (the token still guards every request)"
         )
+    _quiet_disconnects()
     try:
         assembly = assembly_from(args)
         plan = None
@@ -127,16 +129,16 @@ def main(argv: Sequence[str]) -> int:
         provider = build_provider(assembly)  # fails fast on a bad script or option
         token_file = Path(args.token_file).expanduser() if args.token_file else None
         token, token_path = server_token(token_file)
+        if not is_loopback(args.host):
+            warn([
+                f"serving on {args.host}, beyond this machine: whoever reaches it with the "
+                f"token in {token_path} drives these agents (the traffic is not encrypted)"
+            ])  # fmt: skip
         listener = listen(args.host, args.port)
     except AgentUIError as exc:
         return fail(str(exc))
     if assembly.notice:
         print(f"agentui: {assembly.notice}", file=sys.stderr)
-    if args.host not in LOOPBACK_HOSTS:
-        warn([
-            f"serving on {args.host}, beyond this machine: whoever reaches it with the token "
-            f"in {token_path} drives these agents (the traffic is not encrypted)"
-        ])  # fmt: skip
     return anyio.run(_serve, assembly, provider, plan, listener, token, token_path, args.heartbeat)
 
 
@@ -189,6 +191,18 @@ async def _serve(
                 file=sys.stderr,
             )
     return 0
+
+
+class _DisconnectNoise(logging.Filter):
+    """asyncio's note that it wrote to a socket already closed: a viewer that went away
+    while a batch of events was on its way to it, which is normal here."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "socket.send() raised exception."
+
+
+def _quiet_disconnects() -> None:
+    logging.getLogger("asyncio").addFilter(_DisconnectNoise())
 
 
 async def _stop_on_signals(signals: AsyncIterator[signal.Signals], stop: anyio.Event) -> None:

@@ -10,6 +10,7 @@ none).
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import os
 import secrets
 from collections.abc import Iterable
@@ -21,7 +22,17 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import AgentUIError
 from ..paths import state_dir
 
-LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")  # how a page on this machine may name it
+
+
+def is_loopback(host: str) -> bool:
+    """`host` is this machine alone (localhost, 127.x.x.x, ::1)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: it may resolve anywhere
 
 
 def default_token_path() -> Path:
@@ -71,7 +82,7 @@ def server_token(token_file: Path | None) -> tuple[str, Path]:
 def own_origins(host: str, port: int) -> frozenset[str]:
     """The Origin values of pages served by this server itself (any loopback name when it
     listens on loopback)."""
-    hosts: Iterable[str] = LOOPBACK_HOSTS if host in LOOPBACK_HOSTS else (host,)
+    hosts: Iterable[str] = (host, *LOOPBACK_NAMES) if is_loopback(host) else (host,)
     return frozenset(
         f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}" for name in hosts
     )

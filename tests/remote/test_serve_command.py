@@ -1,0 +1,148 @@
+"""`agentui serve` as a person runs it: a signal stops it in order; killed (SIGKILL) and
+started again with `--resume`, it keeps the seqs and `/events?since=N` goes on; no provider
+key in any answer; anything but loopback needs `--allow-remote`."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+import anyio
+import httpx2
+import pytest
+
+from agentui.core.events import Event
+from agentui.core.remote.client import RemoteClient
+from agentui.core.session.reader import read_session
+from tests.e2e.cli_runs import agentui, child_env
+
+from .event_reader import EventReader, of_type, status
+from .serve_process import serve_process
+
+pytestmark = pytest.mark.anyio
+
+ASKS = """
+[[agents."*"]]
+text = "Let me ask first."
+tool_calls = [{ name = "ask_user", arguments = { question = "Which city?" } }]
+
+[[agents."*"]]
+text = "Lyon it is."
+"""
+SECRET = "sk-ant-secret-do-not-show-0123456789"
+POLL_S = 0.02  # the session file is flushed by a thread: looked at until it holds a line
+
+
+def script(home: Path) -> Path:
+    path = home / "asks.toml"
+    path.write_text(ASKS)
+    return path
+
+
+async def saved_up_to(served_home: Path, seq: int) -> None:
+    """Wait until the session file holds the event `seq` (the writer flushes on its own)."""
+    marker = f'"seq":{seq},'.encode()
+    with anyio.fail_after(30):
+        while True:
+            files = sorted((served_home / "data" / "sessions").glob("*.jsonl"))
+            if files and marker in files[0].read_bytes():
+                return
+            await anyio.sleep(POLL_S)
+
+
+async def test_sigterm_stops_the_agents_then_the_server(tmp_path: Path) -> None:
+    async with serve_process(tmp_path, "--script", str(script(tmp_path))) as served:
+        async with RemoteClient(served.url, served.token) as client:
+            agent_id = await client.start("plan a trip")
+            reader = EventReader(client)
+            await reader.until(status(agent_id, "awaiting_user"))
+            code, errors = await served.stop(signal.SIGTERM)
+            rest = await reader.rest()  # the stream ends with the agent's end
+        assert code == 0, errors
+        assert "session" in errors and "--resume" in errors
+        assert any(status(agent_id, "cancelled")(e) for e in rest)
+        (session,) = served.session_files()
+        ended = [e for e in read_session(session).events if status(agent_id, "cancelled")(e)]
+        assert ended and ended[-1].reason == "the runtime shut down"  # type: ignore[attr-defined]
+
+
+async def test_a_killed_server_resumed_keeps_the_seqs(tmp_path: Path) -> None:
+    toml = str(script(tmp_path))
+    async with (
+        serve_process(tmp_path, "--script", toml) as first,
+        RemoteClient(first.url, first.token) as client,
+    ):
+        agent_id = await client.start("plan a trip")
+        reader = EventReader(client)
+        waiting = await reader.until(status(agent_id, "awaiting_user"))
+        await saved_up_to(tmp_path, waiting[0].seq)
+        before: list[Event] = list(reader.events)
+        first.process.kill()  # SIGKILL: no orderly end
+        with anyio.fail_after(60):
+            await first.process.wait()
+    saved = {e.seq: e.type for e in before if e.seq <= waiting[0].seq and "delta" not in e.type}
+    async with serve_process(tmp_path, "--script", toml, "--resume") as second:
+        async with RemoteClient(second.url, second.token) as client:
+            info = await client.info()
+            assert info.last_seq > waiting[0].seq  # the interrupted agent's closing events
+            history = EventReader(client)
+            await history.until(lambda e: e.seq == info.last_seq)
+            replayed = {e.seq: e.type for e in history.events if e.seq in saved}
+            assert replayed == saved  # the same events under the same seqs
+            interrupted = (await client.tree())[agent_id]
+            assert interrupted["status"] == "cancelled" and "interrupted" in interrupted["error"]
+            # A client that had seen up to `mark` gets only what came after it.
+            mark = waiting[0].seq
+            later = EventReader(client, since=mark)
+            await later.until(lambda e: e.seq == info.last_seq)
+            assert [e.seq for e in later.events] == [e.seq for e in history.events if e.seq > mark]
+            # New work goes on numbering from there.
+            await client.send(agent_id, "Lyon")
+            restarted = await later.until(of_type("execution:start", agent_id))
+            assert restarted[-1].seq > info.last_seq
+            await history.aclose()
+            await later.aclose()
+        code, errors = await second.stop()
+        assert code == 0, errors
+
+
+async def test_no_provider_key_in_any_answer(tmp_path: Path) -> None:
+    toml = str(script(tmp_path))
+    options = ("--script", toml, "--provider", "scripted")
+    async with serve_process(tmp_path, *options, ANTHROPIC_API_KEY=SECRET) as served:
+        headers = {"Authorization": f"Bearer {served.token}"}
+        async with httpx2.AsyncClient(base_url=served.url, headers=headers) as http:
+            started = await http.post("/tasks", json={"task": "plan a trip"})
+            agent_id = started.json()["agent_id"]
+            bodies = [started.text]
+            async with RemoteClient(served.url, served.token) as client:
+                reader = EventReader(client)
+                last = await reader.until(status(agent_id, "awaiting_user"))
+                await reader.aclose()
+            for path in ("/info", "/agent/tree", f"/agent/{agent_id}", "/snapshot", "/sessions"):
+                response = await http.get(path)
+                assert response.status_code == 200, path
+                bodies.append(response.text)
+            bodies.append((await http.get("/openapi.json")).text)
+            bodies.append((await http.post("/agent/nope/pause")).text)
+            async with http.stream("GET", "/events") as stream:
+                async for line in stream.aiter_lines():
+                    bodies.append(line)
+                    if f'"seq":{last[0].seq},' in line:
+                        break
+        assert all(SECRET not in body and "sk-ant" not in body for body in bodies)
+
+
+async def test_anything_but_loopback_needs_allow_remote(tmp_path: Path) -> None:
+    env = child_env(tmp_path)
+    code, _, errors = await agentui("serve", "--host", "0.0.0.0", env=env, cwd=tmp_path)
+    assert code == 2
+    assert "--allow-remote" in errors and "not loopback" in errors
+    assert not (tmp_path / "state" / "serve" / "token").exists()
+    # With the flag it warns, naming the token file (192.0.2.1 is nowhere: it cannot bind).
+    code, _, errors = await agentui(
+        "serve", "--host", "192.0.2.1", "--allow-remote", "--port", "0", env=env, cwd=tmp_path
+    )
+    token_file = tmp_path / "state" / "serve" / "token"
+    assert "warning: serving on 192.0.2.1" in errors and str(token_file) in errors
+    assert code == 2 and "cannot listen on 192.0.2.1" in errors
