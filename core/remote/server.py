@@ -13,6 +13,7 @@ Events go out from the shared EventLog (event_log.py) as each client's own SSE s
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -20,7 +21,7 @@ import anyio.to_thread
 from fastapi import Body, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse
 from starlette.exceptions import HTTPException
 
 from ..errors import AgentUIError, UnknownAgentError, UnknownProfileError, UnknownQueryError
@@ -45,7 +46,7 @@ from .api_models import (
 )
 from .auth import Guard
 from .event_log import EventLog
-from .sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, feed
+from .sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
 from .subtree_selection import SubtreeSelection
 
 log = logging.getLogger("agentui.remote")
@@ -86,13 +87,13 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> Fa
     _install_error_handlers(app)
     app.add_middleware(Guard, token=options.token, origins=options.origins)
 
-    def stream(messages: Any) -> EventSourceResponse:
-        async def messages_as_sse() -> Any:
-            message: Outgoing
-            async for message in messages:
-                yield ServerSentEvent(data=message.data, id=message.id)
+    def stream(batches: AsyncIterator[list[Outgoing]]) -> EventSourceResponse:
+        async def sse_text() -> AsyncIterator[bytes]:
+            async for batch in batches:
+                for chunk in encoded(batch):
+                    yield chunk
 
-        return EventSourceResponse(messages_as_sse(), ping=options.heartbeat_s)
+        return EventSourceResponse(sse_text(), ping=options.heartbeat_s, sep="\n")
 
     # -- the seed's four -----------------------------------------------------------------
 

@@ -151,16 +151,17 @@ async def feed(
     *,
     behind_after: int = BEHIND_AFTER,
     selection: Selection | None = None,
-) -> AsyncIterator[Outgoing]:
-    """The messages of one client's stream, from `start` until the log closes (or the
+) -> AsyncIterator[list[Outgoing]]:
+    """One client's stream, a batch at a time, from `start` until the log closes (or the
     selection's last event)."""
     watermark = start.watermark
     position = log.position_after(watermark)
     if start.batch_end is not None and start.batch_end <= log.last_seq:
         # Inside a merged batch: the rest of that batch, merged as it was.
         end = log.position_after(start.batch_end)
-        for message in merged(log.entries(position, end), watermark)[start.sent :]:
-            yield message
+        rest = merged(log.entries(position, end), watermark)[start.sent :]
+        if rest:
+            yield rest
         position, watermark = end, start.batch_end
     while True:
         end = await log.wait_beyond(position)
@@ -179,10 +180,27 @@ async def feed(
                         finished = True
                         break
             batch = kept
-        messages = merged(batch, watermark) if len(batch) >= behind_after else one_by_one(batch)
         if batch:
+            behind = len(batch) >= behind_after
+            yield merged(batch, watermark) if behind else one_by_one(batch)
             watermark = batch[-1].seq
-        for message in messages:
-            yield message
         if finished:
             return
+
+
+def encoded(messages: Sequence[Outgoing], limit: int = 1 << 16) -> list[bytes]:
+    """SSE text for `messages`, in chunks of about `limit` bytes: one write per chunk, not one
+    per event, is what lets ten clients keep up."""
+    chunks: list[bytes] = []
+    parts: list[str] = []
+    size = 0
+    for message in messages:
+        part = f"id: {message.id}\ndata: {message.data}\n\n"  # JSON holds no line break
+        parts.append(part)
+        size += len(part)
+        if size >= limit:
+            chunks.append("".join(parts).encode())
+            parts, size = [], 0
+    if parts:
+        chunks.append("".join(parts).encode())
+    return chunks

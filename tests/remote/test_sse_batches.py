@@ -45,7 +45,7 @@ def watermark(message: Outgoing) -> int:
 
 async def stream(log: EventLog, start: ResumePoint) -> list[Outgoing]:
     with anyio.fail_after(30):
-        return [message async for message in feed(log, start, behind_after=1)]
+        return [message async for batch in feed(log, start, behind_after=1) for message in batch]
 
 
 def test_a_run_merges_at_its_last_piece_and_ids_say_where_to_resume() -> None:

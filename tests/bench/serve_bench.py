@@ -1,0 +1,218 @@
+"""Benchmark of `agentui serve`: events/s through SSE, and pause latency over HTTP. Not a test.
+
+    .venv/bin/python tests/bench/serve_bench.py [--quick]
+
+Prints one JSON object on stdout (see tests/bench/README.md). The server (FastAPI + uvicorn on
+127.0.0.1), the runtime and the clients (RemoteClient: httpx2, parse_event) share one process
+and one event loop, as in the tests: every figure includes the clients' own work.
+
+sse: agents on the scripted provider stream a long text at pace 0 while 1 or 10 clients read
+    `GET /events` from the start. events/s = the events the runtime published / seconds from
+    the first start until every client has seen every agent end. `messages_per_client`: what
+    each client received (fewer than the events when it fell behind and got deltas merged;
+    the text is checked whole either way).
+pause: 20 agents stream at 5 ms a chunk; ~60 times one agent is paused with `POST
+    /agent/{id}/pause`, held, then resumed over HTTP. The runtime's clock is perf_counter, so
+    an event's `ts` is when it was emitted. latency = emit time of the agent's last event
+    before its resume (other than the pause's own) - the moment the POST was sent; `answered`
+    = when the POST's answer came back; `seen_remotely` = when an SSE client received the
+    agent's `execution:paused`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+
+import anyio
+
+from agentui.core import __version__
+from agentui.core.events import Event, TextDelta
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.remote.client import RemoteClient
+from agentui.core.remote.server import ServerOptions
+from agentui.core.remote.serving import listen, served
+from agentui.core.runtime import Runtime
+from agentui.core.tools.registry import ToolRegistry
+
+TOKEN = "bench-token"
+FINAL = {"completed", "error", "cancelled", "deleted"}
+PAUSE_OWN_EVENTS = {"execution:paused", "intervention:applied", "agent:status"}
+SENTENCE = "The quick brown fox jumps over the lazy dog while the agent keeps streaming. "
+
+
+class PerfClock:
+    def now(self) -> float:
+        return time.perf_counter()
+
+    def monotonic(self) -> float:
+        return time.perf_counter()
+
+
+def make_runtime(text_chars: int, pace_s: float) -> Runtime:
+    text = (SENTENCE * (text_chars // len(SENTENCE) + 1))[:text_chars]
+    provider = ScriptedProvider(
+        Script.for_all(Turn(text=text)), pace_s=pace_s, record_requests=False
+    )
+    return Runtime(provider, tools=ToolRegistry([]), clock=PerfClock())
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
+
+
+def spread(values: list[float]) -> dict[str, float]:
+    return {
+        "p50": ms(statistics.median(values)),
+        "p95": ms(percentile(values, 95)),
+        "max": ms(max(values)),
+    }
+
+
+async def sse_throughput(clients: int, agents: int, text_chars: int) -> dict[str, object]:
+    runtime = make_runtime(text_chars, pace_s=0.0)
+    listener = listen("127.0.0.1", 0)
+    async with served(runtime, listener, ServerOptions(token=TOKEN)):
+        published = runtime.subscribe(maxsize=None)
+        readers = [RemoteClient(listener.url, TOKEN, timeout=60) for _ in range(clients)]
+        received = [0] * clients
+        texts: list[dict[str, str]] = [defaultdict(str) for _ in range(clients)]
+        connected = anyio.Event()
+        ready = 0
+
+        async def read(number: int) -> None:
+            nonlocal ready
+            ended = 0
+            stream = readers[number].events(0)
+            ready += 1
+            if ready == clients:
+                connected.set()
+            event: Event
+            async for event in stream:
+                received[number] += 1
+                if isinstance(event, TextDelta):
+                    texts[number][event.agent_id] += event.delta
+                if event.type == "agent:status" and event.new in FINAL:  # type: ignore[attr-defined]
+                    ended += 1
+                    if ended == agents:
+                        break
+            await stream.aclose()  # type: ignore[attr-defined]
+
+        async with anyio.create_task_group() as group:
+            for number in range(clients):
+                group.start_soon(read, number)
+            await connected.wait()
+            await anyio.sleep(0.2)  # every stream open (connected.set only means started)
+            started = time.perf_counter()
+            ids = [runtime.start(f"stream {n}") for n in range(agents)]
+        seconds = time.perf_counter() - started
+        events = published.drain()
+        whole = all(
+            text[agent_id] == runtime.node(agent_id).result for text in texts for agent_id in ids
+        )
+        for client in readers:
+            await client.aclose()
+    return {
+        "clients": clients,
+        "agents": agents,
+        "text_chars": text_chars,
+        "events": len(events),
+        "seconds": round(seconds, 3),
+        "events_per_s": round(len(events) / seconds),
+        "messages_per_client": {"min": min(received), "max": max(received)},
+        "text_whole": whole,
+    }
+
+
+async def pause_latency(agents: int, pauses: int, seed: int) -> dict[str, object]:
+    rng = random.Random(seed)
+    runtime = make_runtime(200_000, pace_s=0.005)
+    listener = listen("127.0.0.1", 0)
+    latencies: list[float] = []
+    answered: list[float] = []
+    seen_remotely: list[float] = []
+    async with served(runtime, listener, ServerOptions(token=TOKEN)):
+        emitted = runtime.subscribe(maxsize=None)
+        client = RemoteClient(listener.url, TOKEN)
+        viewer = RemoteClient(listener.url, TOKEN)
+        paused_seen: dict[str, list[float]] = defaultdict(list)
+
+        async def watch() -> None:
+            async for event in viewer.events(0):
+                if event.type == "execution:paused":
+                    paused_seen[event.agent_id].append(time.perf_counter())
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch)
+            ids = [await client.start(f"stream {n}") for n in range(agents)]
+            await anyio.sleep(0.3)  # every agent into its stream
+            log: list[Event] = []
+            for _ in range(pauses):
+                await anyio.sleep(rng.uniform(0.01, 0.05))
+                agent_id = rng.choice(ids)
+                seen_before = len(paused_seen[agent_id])
+                sent = time.perf_counter()
+                await client.pause(agent_id)
+                answered.append(time.perf_counter() - sent)
+                await anyio.sleep(0.05)  # long enough for a leaked event to show
+                resumed = time.perf_counter()
+                await client.resume(agent_id)
+                log.extend(emitted.drain())
+                work = [
+                    e
+                    for e in log
+                    if e.agent_id == agent_id and e.ts < resumed and e.type not in PAUSE_OWN_EVENTS
+                ]
+                latencies.append(max(0.0, work[-1].ts - sent))
+                if len(paused_seen[agent_id]) > seen_before:
+                    seen_remotely.append(paused_seen[agent_id][seen_before] - sent)
+            group.cancel_scope.cancel()
+        await client.aclose()
+        await viewer.aclose()
+    return {
+        "agents": agents,
+        "pace_s": 0.005,
+        "pauses": pauses,
+        "latency_to_last_event_ms": spread(latencies),
+        "post_answered_ms": spread(answered),
+        "paused_seen_by_sse_client_ms": spread(seen_remotely),
+    }
+
+
+async def bench(quick: bool) -> dict[str, object]:
+    started = time.perf_counter()
+    agents, chars = (5, 5_000) if quick else (20, 20_000)
+    sse = [await sse_throughput(clients, agents, chars) for clients in (1, 10)]
+    pause = await pause_latency(10 if quick else 20, 15 if quick else 60, seed=7)
+    return {
+        "agentui": __version__,
+        "python": platform.python_version(),
+        "sse": sse,
+        "pause": pause,
+        "total_s": round(time.perf_counter() - started, 2),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller runs, a few seconds")
+    args = parser.parse_args()
+    print(json.dumps(anyio.run(bench, args.quick), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
