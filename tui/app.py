@@ -113,6 +113,7 @@ class AgentUIApp(App[int]):
         provider_label: tuple[str, str] = ("", ""),
         provider_switch: ProviderSwitch | None = None,
         start_with: Callable[[Runtime], str] | None = None,
+        attached_to: str | None = None,
     ) -> None:
         super().__init__()
         paste_escapes.install()  # a pasted escape sequence stays text (Textual reads it as keys)
@@ -134,6 +135,8 @@ class AgentUIApp(App[int]):
         # The status bar's provider and model until the runtime (which has them) has started.
         self._provider_label = provider_label
         self._provider_switch = provider_switch  # the palette's "Switch provider/model…"
+        # `agentui attach`: the runtime runs behind this address; so does its narrator.
+        self.attached_to = attached_to
         # The narrator is on by default; MonologueConfig(enabled=False) turns it off.
         self.monologue_config = monologue if monologue is not None else MonologueConfig()
         self.monologue_enabled = self.monologue_config.enabled
@@ -240,6 +243,12 @@ class AgentUIApp(App[int]):
         assert self._runtime_factory is not None
         self._runtime_stop = anyio.Event()
         self.runtime = self._runtime_factory()
+        if self.attached_to is not None:
+            self.runtime.listen(  # type: ignore[attr-defined]
+                refused=lambda message: self.notify(message, severity="warning"),
+                started=self._show_started,
+                connection=self._refresh_status,
+            )
         problems = self.runtime.profiles.problems  # the person's own profile files
         if len(problems) <= MAX_PROFILE_TOASTS:
             for problem in problems:
@@ -302,7 +311,8 @@ class AgentUIApp(App[int]):
 
         async with runtime:
             self._events = runtime.subscribe(maxsize=4096)
-            attach_monologue(runtime, runtime.provider, self.monologue_config)
+            if self.attached_to is None:  # an attached screen shows the server's narrator
+                attach_monologue(runtime, runtime.provider, self.monologue_config)
             self._runtime_has_started()
             assert self._runtime_stop is not None
             await self._runtime_stop.wait()
@@ -415,6 +425,9 @@ class AgentUIApp(App[int]):
         if self.runtime is not None:
             name, model = self.runtime.provider.name, self.runtime.provider.model
         parts = [part for part in (self.provider_notice, self.notice) if part]
+        if self.attached_to is not None:
+            # Where the agents run, and whether the screen is still hearing from it.
+            parts.insert(0, getattr(self.runtime, "connection_text", self.attached_to))
         notice = " · ".join(parts) or ("offline scripted model" if name == "scripted" else "")
         self.status_view.show(self.model, name, model, elapsed, notice)
 
@@ -562,9 +575,8 @@ class AgentUIApp(App[int]):
         text = event.text.strip()
         mode = self.prompt_bar.mode
         if mode.kind == "task":
-            if text:
-                self.prompt_view.clear()
-                self._start_task(text)
+            if text and self._start_task(text):
+                self.prompt_view.clear()  # kept when refused: nothing typed is lost
             return
         if self.runtime is None or mode.agent_id is None:
             return
@@ -632,21 +644,31 @@ class AgentUIApp(App[int]):
         else:
             self.tree_view.focus()
 
-    def _start_task(self, task: str) -> None:
+    def _start_task(self, task: str) -> bool:
+        """Start `task` (or keep it until the runtime has started); False when refused."""
         if self.replay is not None:
             self.notify("This is a replay: nothing can be started here.", severity="warning")
-            return
+            return False
         if self.runtime is None or not self.runtime_started:
             self._tasks_before_start.append(task)
-            return
+            return True
         try:
             agent_id = self.runtime.start(task)
         except AgentUIError as exc:
             self.notify(str(exc), severity="error")
-            return
+            return False
         # Its node appears at the next flush. The cursor stays in the prompt, the place where
         # the person was typing: keys typed on meanwhile stay words, never commands.
-        self._select_when_shown = agent_id
+        self._show_started(agent_id)
+        return True
+
+    def _show_started(self, agent_id: str) -> None:
+        """Select a root agent the person started, now or once its node is shown (an attached
+        screen learns the id after the server's events may already have drawn it)."""
+        if agent_id in self.model.agents:
+            self._select(agent_id)
+        elif agent_id:
+            self._select_when_shown = agent_id
 
     @on(SceneAnswerInput.Left)
     def _left_the_scene_s_question(self) -> None:

@@ -336,6 +336,106 @@ def _check_theme(name: str) -> None:
         raise AgentUIError(f"unknown theme {name!r}; the themes are: {', '.join(known)}")
 
 
+# -- the app on a runtime elsewhere --------------------------------------------------------------
+
+
+def _attach_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentui attach",
+        description="Open the app on a runtime that `agentui serve` runs, here or on another "
+        "machine: the agents keep running when this screen closes.",
+    )
+    parser.add_argument(
+        "url", metavar="URL", help="the server's address, e.g. http://127.0.0.1:8765"
+    )
+    parser.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help="the file holding the server's token (default: AGENTUI_TOKEN, else the file "
+        "`agentui serve` writes on this machine)",
+    )
+    add_theme_option(parser)
+    return parser
+
+
+def _attach(argv: Sequence[str]) -> int:
+    return _run_app(_build_attached_app, _attach_parser().parse_args(argv))
+
+
+def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
+    """The app on the server at `args.url`, once it has answered (raises AgentUIError)."""
+    from agentui.core.remote.client import RemoteClient, read_token
+    from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
+
+    url = args.url.rstrip("/")
+    token = os.environ.get("AGENTUI_TOKEN") or read_token(args.token_file)
+
+    async def ask() -> Any:
+        client = RemoteClient(url, token)
+        try:
+            return await client.info()
+        finally:
+            await client.aclose()
+
+    info = anyio.run(ask)  # unreachable or refusing: one message, before the screen opens
+    loaded = load_config(setting_flags(args))
+    from agentui.core.monologue.config import MonologueConfig
+
+    from .app import AgentUIApp
+
+    options: dict[str, Any] = {
+        "attached_to": url,
+        "provider_label": (info.provider, info.model),
+        # The server narrates (or not); the sidebar shows what it sends.
+        "monologue": MonologueConfig(enabled=info.narrator),
+    }
+    _add_theme(options, AgentUIApp, loaded)
+    provider = RemoteProvider(info.provider, info.model)
+    return AgentUIApp(
+        runtime_factory=lambda: RemoteRuntime(RemoteClient(url, token), provider), **options
+    )
+
+
+# -- the app in a browser ---------------------------------------------------------------------
+
+
+def _web(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui web",
+        description="Serve the app to a browser (textual-serve): each browser tab runs its own "
+        "agentui with the options after `--`.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="bind an address other than loopback: anyone who reaches it runs agents as you",
+    )
+    parser.add_argument("app_args", nargs=argparse.REMAINDER, help="options for agentui itself")
+    args = parser.parse_args(argv)
+    if not _is_loopback(args.host) and not args.allow_remote:
+        return fail(
+            f"{args.host} is reachable from other machines and textual-serve has no login; "
+            "add --allow-remote to bind it anyway"
+        )
+    from shlex import join
+
+    from .web_server import GuardedServer
+
+    app_args = [a for a in args.app_args if a != "--"]
+    command = join([sys.executable, "-m", "agentui.tui.cli", *app_args])
+    if not _is_loopback(args.host):
+        warn([f"serving on {args.host}: anyone who reaches port {args.port} runs agents as you"])
+    GuardedServer(command, host=args.host, port=args.port, title="agentui").serve()
+    return 0
+
+
+def _is_loopback(host: str) -> bool:
+    return host in {"127.0.0.1", "::1", "localhost"} or host.startswith("127.")
+
+
 # -- sessions ----------------------------------------------------------------------------------
 
 
@@ -539,8 +639,6 @@ def _scenes(argv: Sequence[str]) -> int:
 # The network doors and interop: loaded only when named, so other commands never import them.
 _COMMAND_MODULES = {
     "serve": "serve_command",
-    "attach": "attach_command",
-    "web": "web_command",
     "mcp": "mcp_command",
     "acp": "acp_command",
 }
@@ -556,6 +654,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "config": _config,
         "profiles": _profiles,
         "scenes": _scenes,
+        "attach": _attach,
+        "web": _web,
     }
     if argv and argv[0] in _COMMAND_MODULES:
         # Commands with a module of their own (each exposes `main(argv) -> int`).
