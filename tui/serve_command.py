@@ -139,7 +139,29 @@ def main(argv: Sequence[str]) -> int:
         return fail(str(exc))
     if assembly.notice:
         print(f"agentui: {assembly.notice}", file=sys.stderr)
-    return anyio.run(_serve, assembly, provider, plan, listener, token, token_path, args.heartbeat)
+    try:
+        return anyio.run(
+            _serve, assembly, provider, plan, listener, token, token_path, args.heartbeat
+        )
+    except (AgentUIError, BaseExceptionGroup) as exc:
+        problem = _refusal_in(exc)
+        if problem is None:
+            raise
+        return fail(str(problem))
+    except KeyboardInterrupt:  # before the loop took the signals over
+        return 130
+
+
+def _refusal_in(exc: BaseException) -> AgentUIError | None:
+    """The AgentUIError that ended the run (the task groups wrap it), or None when anything
+    else took part: that is a bug to show whole."""
+    if isinstance(exc, AgentUIError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        refusals, others = exc.split(AgentUIError)
+        if refusals is not None and others is None:
+            return _refusal_in(refusals.exceptions[0])
+    return None
 
 
 async def _serve(

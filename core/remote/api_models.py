@@ -42,6 +42,7 @@ class ServerInfo(BaseModel):
     session_id: str | None  # None when the run is not recorded (or nothing happened yet)
     last_seq: int  # the newest event's seq: `GET /events?since=last_seq` gets only new ones
     narrator: bool  # the monologue is written server-side, for every viewer
+    heartbeat_s: float  # an idle event stream gets a comment this often
 
 
 class Success(BaseModel):

@@ -147,6 +147,7 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> Fa
             session_id=getattr(session, "session_id", None),
             last_seq=events.last_seq,
             narrator=options.narrator,
+            heartbeat_s=options.heartbeat_s,
         )
 
     @app.get("/snapshot", summary="Every agent as Runtime.snapshot() gives it")

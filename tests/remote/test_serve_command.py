@@ -11,9 +11,11 @@ import anyio
 import httpx2
 import pytest
 
+from agentui.core.errors import AgentUIError
 from agentui.core.events import Event
 from agentui.core.remote.client import RemoteClient
 from agentui.core.session.reader import read_session
+from agentui.tui.serve_command import _refusal_in
 from tests.e2e.cli_runs import agentui, child_env
 
 from .event_reader import EventReader, of_type, status
@@ -146,3 +148,10 @@ async def test_anything_but_loopback_needs_allow_remote(tmp_path: Path) -> None:
     token_file = tmp_path / "state" / "serve" / "token"
     assert "warning: serving on 192.0.2.1" in errors and str(token_file) in errors
     assert code == 2 and "cannot listen on 192.0.2.1" in errors
+
+
+def test_a_refusal_inside_the_run_is_one_message() -> None:
+    refusal = AgentUIError("cannot open the session file")
+    assert _refusal_in(ExceptionGroup("run", [ExceptionGroup("served", [refusal])])) is refusal
+    assert _refusal_in(ExceptionGroup("run", [refusal, ValueError("a bug")])) is None
+    assert _refusal_in(ValueError("a bug")) is None
