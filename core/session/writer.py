@@ -35,7 +35,7 @@ import anyio.to_thread
 
 from .. import __version__
 from ..errors import AgentUIError
-from ..events import AgentSpawned, Event, Subscription
+from ..events import RUNTIME_EVENT, AgentSpawned, Event, Subscription
 from ..utf8 import model_json
 from .delta_merge import DeltaMerge
 from .elision import Elision
@@ -97,6 +97,7 @@ class SessionWriter:
         self.header: SessionHeader | None = None  # the file's, once it has one
         self._encoded_seq = 0
         self._waiting: DeltaMerge[str] = DeltaMerge()  # events (and the header) not yet flushed
+        self._held: list[Event] = []  # the runtime's events before a new session's first agent
         self._elision: Elision | None = Elision()
         self._summary: SummaryTracker | None = SummaryTracker()
         self._summary_written = True  # the summary describes the file as it stands
@@ -187,7 +188,17 @@ class SessionWriter:
         waiting, summary = self._waiting, self._summary
         for event in batch:
             if self.path is None:
+                if event.agent_id == RUNTIME_EVENT:
+                    # No session before an agent: a start with none writes no file, and the
+                    # header's task is the first agent's. The runtime's events join it then.
+                    self._held.append(event)
+                    continue
                 waiting.add_other(self._start(event))
+                for held in self._held:
+                    waiting.add(held)
+                    if summary is not None:
+                        summary.apply(held)
+                self._held.clear()
             waiting.add(event)
             if summary is not None:
                 summary.apply(event)
