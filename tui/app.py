@@ -245,7 +245,7 @@ class AgentUIApp(App[int]):
         self.runtime = self._runtime_factory()
         if self.attached_to is not None:
             self.runtime.listen(  # type: ignore[attr-defined]
-                refused=lambda message: self.notify(message, severity="warning"),
+                warned=lambda message: self.notify(message, severity="warning"),
                 started=self._show_started,
                 connection=self._refresh_status,
             )
@@ -425,11 +425,17 @@ class AgentUIApp(App[int]):
         if self.runtime is not None:
             name, model = self.runtime.provider.name, self.runtime.provider.model
         parts = [part for part in (self.provider_notice, self.notice) if part]
+        alarm = ""
         if self.attached_to is not None:
             # Where the agents run, and whether the screen is still hearing from it.
-            parts.insert(0, getattr(self.runtime, "connection_text", self.attached_to))
+            connected = getattr(self.runtime, "connected", False)
+            text = getattr(self.runtime, "connection_text", f"connecting to {self.attached_to}")
+            if connected or not self.runtime_started:
+                parts.insert(0, text)
+            else:
+                alarm = text
         notice = " · ".join(parts) or ("offline scripted model" if name == "scripted" else "")
-        self.status_view.show(self.model, name, model, elapsed, notice)
+        self.status_view.show(self.model, name, model, elapsed, notice, alarm)
 
     # -- selection and views -------------------------------------------------------------
 

@@ -87,6 +87,7 @@ class RemoteRuntime:
         self.connected = False
         self.connection_text = f"connecting to {self.address}"
         self.last_seq = 0  # every event up to here has been relayed
+        self.lost_because = ""  # why the stream dropped last
 
     def listen(
         self,
@@ -145,9 +146,8 @@ class RemoteRuntime:
                 return
             except RemoteUnavailable as exc:
                 reason = str(exc)
-            self._set_connection(
-                False, f"disconnected from {self.address} ({reason}); retrying in {delay:g}s"
-            )
+            self.lost_because = reason
+            self._set_connection(False, f"disconnected from {self.address}, retry in {delay:g}s")
             await anyio.sleep(delay)
             delay = min(delay * 2, self._longest_retry_s)
 

@@ -85,6 +85,7 @@ class StatusBar(Static):
         self._counts = RunCounts()
         self._parts: tuple[RunState, str, str, str] | None = None
         self._shown: Text | None = None
+        self._alarm = ""
 
     def show(
         self,
@@ -93,8 +94,12 @@ class StatusBar(Static):
         model_id: str,
         elapsed: float | None,
         notice: str = "",
+        alarm: str = "",
     ) -> None:
+        """`alarm`: what the person must see even on a narrow terminal (a lost connection):
+        drawn right after the counts."""
         self._counts = RunCounts.of(model)
+        self._alarm = alarm
         self._parts = (model, provider, model_id, notice)
         self._draw(elapsed)
 
@@ -114,6 +119,8 @@ class StatusBar(Static):
             text.append(f"  paused {counts.paused}")
         text.append(f"  waiting for you {waiting}", style="bold reverse" if waiting else "")
         text.append(f"  done {counts.done}")
+        if self._alarm:
+            text.append(f"  │ ⚠ {visible_controls(self._alarm)}", style="bold red")
         if model.always_allowed:
             allowed = ", ".join(visible_controls(tool) for tool in model.always_allowed)
             text.append(f"  always allowed: {allowed}", style="bold")
