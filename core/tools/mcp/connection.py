@@ -15,13 +15,13 @@ from typing import IO, Any
 import anyio
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, CallToolResult, Tool
+from mcp_types import CallToolResult, Tool
 
 from ...events import McpServerState
 from ..tool import ToolError
 from .config import McpServerConfig
 from .connect import connected, list_tools
-from .failure import describe_failure
+from .failure import closed_connection, describe_failure
 
 STDERR_TAIL_CHARS = 300  # of a stdio server's last stderr line, to say why it failed
 
@@ -99,7 +99,10 @@ class McpConnection:
                 else:
                     reason = self._lost_reason or "the connection ended"
             except Exception as exc:  # whatever connecting or the connection raised
-                reason = describe_failure(exc, self.config)
+                if self._lost_reason and closed_connection(exc):
+                    reason = self._lost_reason  # the server went away: say so, not "closed"
+                else:
+                    reason = describe_failure(exc, self.config)
             finally:
                 self._client = None
             return _with_stderr(reason, errlog), ready
@@ -143,7 +146,7 @@ class McpConnection:
         try:
             return await client.call_tool(tool, arguments)
         except MCPError as exc:
-            if exc.code == CONNECTION_CLOSED:
+            if closed_connection(exc):
                 self._connection_lost("the connection closed during a call")
                 raise ToolError(
                     f"MCP server {self.name!r} closed the connection during the call; "

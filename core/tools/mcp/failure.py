@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx2
 from mcp.shared.exceptions import MCPError
+from mcp_types import CONNECTION_CLOSED
 
 from ...errors import AgentUIError
 from .config import McpServerConfig
@@ -23,6 +24,12 @@ def describe_failure(exc: BaseException, config: McpServerConfig) -> str:
         return f"the connection to {config.url} broke: {leaf}"
     text = str(leaf)
     return f"{type(leaf).__name__}: {text}" if text else type(leaf).__name__
+
+
+def closed_connection(exc: BaseException) -> bool:
+    """The SDK's word that the connection ended (its reason is known elsewhere, if at all)."""
+    leaf = _first_leaf(exc)
+    return isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED
 
 
 def _first_leaf(exc: BaseException) -> BaseException:
