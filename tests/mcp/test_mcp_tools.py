@@ -188,6 +188,15 @@ async def test_a_server_that_cannot_start_fails_with_why_and_is_tried_again() ->
     assert again.retry_in_s >= failed.retry_in_s, "the wait grows"
 
 
+async def test_a_server_that_exits_as_it_starts_fails_with_its_last_stderr_line() -> None:
+    exits = "import sys; sys.stderr.write('loading\\nno config file found\\n'); sys.exit(1)"
+    runtime, _, _ = mcp_runtime({"early": stdio_server(args=["-c", exits])})
+    async with runtime:
+        events = Events(runtime)
+        failed = await events.server("early", "failed")
+    assert failed.error == "the server closed the connection (its stderr: no config file found)"
+
+
 async def test_an_unset_variable_in_env_fails_the_server_naming_it() -> None:
     config = stdio_server(env={"TOKEN": "${AGENTUI_TEST_UNSET_TOKEN}"})
     runtime, _, _ = mcp_runtime({"echo": config}, environ={"PATH": "/usr/bin"})
