@@ -595,6 +595,11 @@ class AgentUIApp(App[int]):
         if not text:
             self.notify("Type a message first (esc leaves the prompt).", severity="warning")
             return
+        agent = self.model.agents.get(agent_id)
+        if agent is not None and not agent.status.is_live and self.attached_to is not None:
+            # The server would refuse it, a round trip later: offer to continue it now.
+            self._offer_continue(agent_id, event.text)
+            return
         try:
             self.runtime.steer(agent_id, event.text)
         except AgentEndedError:

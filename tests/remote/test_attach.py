@@ -186,3 +186,22 @@ def _by_seq(events: list[Event]) -> dict[int, Event]:
     seqs = [event.seq for event in events]
     assert len(seqs) == len(set(seqs)), "an event came twice"
     return dict(zip(seqs, events, strict=True))
+
+
+async def test_a_steer_for_an_agent_that_ended_meanwhile_becomes_a_continue() -> None:
+    script = Script.for_all(LINGERING, Turn(text="Continued, with costs."))
+    async with served_runtime(script=script) as server:
+        app = attached_app(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
+            await type_task(pilot, "think it over")
+            await until([pilot], lambda: status(app, "a1") is AgentStatus.RUNNING)
+            app.tree_view.focus()
+            await pilot.press("s", *"also costs")
+            server.runtime.cancel("a1")  # it ends, on the server, while the person types
+            await until([pilot], lambda: status(app, "a1") is AgentStatus.CANCELLED)
+            await pilot.press("enter")
+            assert app.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
+            assert app.prompt_view.text == "also costs"
+            await pilot.press("enter")
+            await until([pilot], lambda: "Continued, with costs." in transcript_of(app, "a1"))
