@@ -365,11 +365,15 @@ def _attach(argv: Sequence[str]) -> int:
 
 def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
     """The app on the server at `args.url`, once it has answered (raises AgentUIError)."""
-    from agentui.core.remote.client import RemoteClient, read_token
+    from agentui.core.remote.auth import default_token_path
+    from agentui.core.remote.client import RemoteClient, RemoteError, read_token
     from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
 
     url = args.url.rstrip("/")
-    token = os.environ.get("AGENTUI_TOKEN") or read_token(args.token_file)
+    if "://" not in url:
+        url = f"http://{url}"  # as printed by `agentui serve`, or just host:port
+    from_variable = os.environ.get("AGENTUI_TOKEN")
+    token = from_variable or read_token(args.token_file)
 
     async def ask() -> Any:
         client = RemoteClient(url, token)
@@ -378,7 +382,16 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
         finally:
             await client.aclose()
 
-    info = anyio.run(ask)  # unreachable or refusing: one message, before the screen opens
+    try:
+        info = anyio.run(ask)  # unreachable or refusing: one message, before the screen opens
+    except RemoteError as exc:
+        if exc.status != 401:
+            raise
+        source = "AGENTUI_TOKEN" if from_variable else str(args.token_file or default_token_path())
+        raise AgentUIError(
+            f"{url} refused the token from {source}: give the file `agentui serve` printed "
+            "(--token-file) or its token in AGENTUI_TOKEN"
+        ) from None
     loaded = load_config(setting_flags(args))
     from agentui.core.monologue.config import MonologueConfig
 
