@@ -133,19 +133,20 @@ command = "no-such-program-agentui"
     assert mcp_command.main(["list"]) == 0, "a failed server is shown, not an error"
     text = capsys.readouterr().out
     lines = text.splitlines()
-    assert lines[0] == f"echo  ready  (stdio: {server.command} {ECHO_SERVER})"
-    assert "  echo__echo            always               Say the text back." in lines
-    assert any(
-        line.startswith("  echo__crash ") and "never (not offered)" in line for line in lines
-    )
+    assert lines[0] == f"echo  ready  (stdio: {server.command} {ECHO_SERVER})", text
+    assert "  echo__echo            always               Say the text back." in lines, text
+    crash = next(line for line in lines if line.startswith("  echo__crash "))
+    assert "never (not offered)" in crash, text
     assert "Only the first line" not in text
     paint = next(line for line in lines if line.startswith("  echo__paint"))
     assert paint.endswith("Paints the screen ␛[2J red."), "a server's text is made visible"
-    assert "broken  failed  (stdio: no-such-program-agentui)" in lines
-    assert "  cannot start no-such-program-agentui: No such file or directory" in lines
+    assert "broken  failed  (stdio: no-such-program-agentui)" in lines, text
+    assert "  cannot start no-such-program-agentui: No such file or directory" in lines, text
 
     assert mcp_command.main(["list", "--json"]) == 0
-    listed = {s["name"]: s for s in json.loads(capsys.readouterr().out)["servers"]}
+    printed = capsys.readouterr().out
+    listed = {s["name"]: s for s in json.loads(printed)["servers"]}
+    assert listed["echo"]["state"] == "ready", printed
     assert listed["broken"]["state"] == "failed" and listed["broken"]["tools"] == []
     tools = {t["tool"]: t for t in listed["echo"]["tools"]}
     assert tools["add"] == {
