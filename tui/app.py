@@ -425,17 +425,17 @@ class AgentUIApp(App[int]):
         if self.runtime is not None:
             name, model = self.runtime.provider.name, self.runtime.provider.model
         parts = [part for part in (self.provider_notice, self.notice) if part]
-        alarm = ""
+        alarm = place = ""
         if self.attached_to is not None:
             # Where the agents run, and whether the screen is still hearing from it.
             connected = getattr(self.runtime, "connected", False)
             text = getattr(self.runtime, "connection_text", f"connecting to {self.attached_to}")
             if connected or not self.runtime_started:
-                parts.insert(0, text)
+                place = text
             else:
                 alarm = text
         notice = " · ".join(parts) or ("offline scripted model" if name == "scripted" else "")
-        self.status_view.show(self.model, name, model, elapsed, notice, alarm)
+        self.status_view.show(self.model, name, model, elapsed, notice, alarm=alarm, place=place)
 
     # -- selection and views -------------------------------------------------------------
 
@@ -986,7 +986,8 @@ class AgentUIApp(App[int]):
             if self.screen is self._quit_dialog:
                 self._quit_dialog.dismiss(True)  # ctrl+q again: the deliberate second press
             return
-        running = self.model.live_count() if self.replay is None else 0
+        # Nothing to cancel in a replay; an attached screen leaves its agents running.
+        running = self.model.live_count() if self.replay is None and not self.attached_to else 0
         if not running:
             await self._stop_runtime_and_exit()
             return

@@ -250,6 +250,13 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
 
 def _say_where_the_session_is(app: AgentUIApp) -> None:
     """After the screen is gone: which session this was, and how to open it again."""
+    if app.attached_to is not None:
+        print(
+            f"agentui: detached; the agents run on at {app.attached_to} "
+            f"(`agentui attach {app.attached_to}` reopens them)",
+            file=sys.stderr,
+        )
+        return
     session = getattr(app.runtime, "session", None)
     session_id = getattr(session, "session_id", None)
     if isinstance(session_id, str) and app.model.agents:
@@ -374,6 +381,7 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
         url = f"http://{url}"  # as printed by `agentui serve`, or just host:port
     from_variable = os.environ.get("AGENTUI_TOKEN")
     token = from_variable or read_token(args.token_file)
+    token_file = args.token_file
 
     async def ask() -> Any:
         client = RemoteClient(url, token)
@@ -405,9 +413,16 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
     }
     _add_theme(options, AgentUIApp, loaded)
     provider = RemoteProvider(info.provider, info.model)
-    return AgentUIApp(
-        runtime_factory=lambda: RemoteRuntime(RemoteClient(url, token), provider), **options
-    )
+    # A silent stream is a dead one after a few missed heartbeats, not after a fixed minute.
+    idle_timeout = max(3 * info.heartbeat_s, 10.0)
+
+    def remote() -> RemoteRuntime:
+        client = RemoteClient(url, token, idle_timeout=idle_timeout)
+        # After a 401 the token is read again from its file: the server may have made anew.
+        again = None if from_variable else (lambda: read_token(token_file))
+        return RemoteRuntime(client, provider, read_token=again)
+
+    return AgentUIApp(runtime_factory=remote, **options)
 
 
 # -- the app in a browser ---------------------------------------------------------------------
@@ -420,7 +435,7 @@ def _web(argv: Sequence[str]) -> int:
         "agentui with the options after `--`.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
     parser.add_argument(
         "--allow-remote",
         action="store_true",
@@ -428,7 +443,9 @@ def _web(argv: Sequence[str]) -> int:
     )
     parser.add_argument("app_args", nargs=argparse.REMAINDER, help="options for agentui itself")
     args = parser.parse_args(argv)
-    if not _is_loopback(args.host) and not args.allow_remote:
+    from agentui.core.remote.auth import is_loopback
+
+    if not is_loopback(args.host) and not args.allow_remote:
         return fail(
             f"{args.host} is reachable from other machines and textual-serve has no login; "
             "add --allow-remote to bind it anyway"
@@ -439,14 +456,23 @@ def _web(argv: Sequence[str]) -> int:
 
     app_args = [a for a in args.app_args if a != "--"]
     command = join([sys.executable, "-m", "agentui.tui.cli", *app_args])
-    if not _is_loopback(args.host):
+    if not is_loopback(args.host):
         warn([f"serving on {args.host}: anyone who reaches port {args.port} runs agents as you"])
-    GuardedServer(command, host=args.host, port=args.port, title="agentui").serve()
+    try:
+        GuardedServer(command, host=args.host, port=args.port, title="agentui").serve()
+    except OSError as exc:  # the port is taken, the address is not this machine's, ...
+        return fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
     return 0
 
 
-def _is_loopback(host: str) -> bool:
-    return host in {"127.0.0.1", "::1", "localhost"} or host.startswith("127.")
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535 (got {port})")
+    return port
 
 
 # -- sessions ----------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from textual_serve.server import Server
 
+from agentui.core.remote.auth import is_loopback
+
 
 class GuardedServer(Server):
     """textual-serve's server, refusing requests from other sites."""
@@ -29,7 +31,7 @@ class GuardedServer(Server):
         }
 
     def _loopback(self) -> bool:
-        return self.host in {"127.0.0.1", "::1", "localhost"}
+        return is_loopback(self.host)
 
     def _own_origin(self, request: web.Request) -> bool:
         origin = request.headers.get("Origin")

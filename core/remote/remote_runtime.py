@@ -22,13 +22,16 @@ from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from agentui.core.clock import SystemClock
-from agentui.core.errors import CommandRefusedError
+from agentui.core.errors import AgentUIError, CommandRefusedError
 from agentui.core.events import EventBus, Subscription
 
 from .client import RemoteClient, RemoteError, RemoteUnavailable
 
 FIRST_RETRY_S = 0.5
 LONGEST_RETRY_S = 10.0
+# On quit, how long commands already given may take to reach the server (a cancel, then ctrl+q).
+LAST_COMMANDS_S = 2.0
+FINAL_STATUSES = (401, 403)  # the token or the origin: asking again gets the same answer
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,10 @@ class RemoteProfiles:
     """The profile files are the server's: none of them are this machine's problem."""
 
     problems: list[str] = field(default_factory=list)
+
+
+class _OtherRun(Exception):
+    """The address now serves another session: its agents are not the ones on screen."""
 
 
 def _ignore(*_: object) -> None:
@@ -73,8 +80,12 @@ class RemoteRuntime:
         *,
         first_retry_s: float = FIRST_RETRY_S,
         longest_retry_s: float = LONGEST_RETRY_S,
+        read_token: Callable[[], str] | None = None,
     ) -> None:
         self._client = client
+        # Where the token came from, read again after a 401 (the server made a new one).
+        self._read_token = read_token
+        self._token_in_use: str | None = None  # as read again; None: the one given at start
         self.provider = provider
         self.profiles = RemoteProfiles()
         self.address = client.base_url
@@ -87,6 +98,9 @@ class RemoteRuntime:
         self.connected = False
         self.connection_text = f"connecting to {self.address}"
         self.last_seq = 0  # every event up to here has been relayed
+        self._session_id: str | None = None  # the server's session: another one is another run
+        self._unknown_types: set[str] = set()
+        self._commands_done = anyio.Event()
         self.lost_because = ""  # why the stream dropped last
 
     def listen(
@@ -110,7 +124,11 @@ class RemoteRuntime:
         return self
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
-        assert self._group is not None
+        assert self._group is not None and self._commands is not None
+        # A command given just before quitting (c, then ctrl+q) still goes, if it can.
+        self._commands.close()
+        with anyio.move_on_after(LAST_COMMANDS_S):
+            await self._commands_done.wait()
         self._group.cancel_scope.cancel()
         try:
             return await self._group.__aexit__(*exc_info)
@@ -128,28 +146,74 @@ class RemoteRuntime:
         delay = self._first_retry_s
         while True:
             try:
-                info = await self._client.info()
-                self.provider = RemoteProvider(info.provider, info.model)
-                since = self._client.last_event_id
-                if info.last_seq < since:
-                    since = self._restarted_without(since - info.last_seq, info.last_seq)
-                self._set_connection(True, f"attached to {self.address}")
-                delay = self._first_retry_s
-                # The server sends only what came after `since`: nothing twice, nothing missed.
-                async for event in self._client.events(since=since):
-                    self._bus.relay(event)
-                    self.last_seq = max(self.last_seq, self._client.last_event_id)
+                await self._follow_once()
                 reason = "the server ended the stream"
             except RemoteError as exc:
-                # A wrong token or a refused origin: trying again would be refused again.
-                self._set_connection(False, f"refused by {self.address}: {exc.message}")
+                if exc.status not in FINAL_STATUSES:
+                    reason = exc.message  # a gateway's 502 while the server restarts, ...
+                elif exc.status == 401 and self._token_changed():
+                    reason = "the server has a new token"
+                else:
+                    self._set_connection(False, f"refused by {self.address}: {exc.message}")
+                    return
+            except _OtherRun as exc:
+                self._set_connection(False, str(exc))
                 return
             except RemoteUnavailable as exc:
                 reason = str(exc)
+            except Exception as exc:  # whatever the network brings, the screen stays
+                reason = f"{type(exc).__name__}: {exc}"
+            if self.connected:
+                delay = self._first_retry_s  # it was working: the first retry comes soon
             self.lost_because = reason
             self._set_connection(False, f"disconnected from {self.address}, retry in {delay:g}s")
             await anyio.sleep(delay)
             delay = min(delay * 2, self._longest_retry_s)
+
+    async def _follow_once(self) -> None:
+        """Connect, then relay events until the stream ends (raises when it breaks)."""
+        info = await self._client.info()
+        if self._session_id is not None and info.session_id not in (None, self._session_id):
+            raise _OtherRun(
+                f"{self.address} now runs another session ({info.session_id}); this screen "
+                f"shows {self._session_id}: run `agentui attach` again"
+            )
+        self._session_id = info.session_id or self._session_id
+        self.provider = RemoteProvider(info.provider, info.model)
+        since = self._client.last_event_id
+        if info.last_seq < since:
+            since = self._restarted_without(since - info.last_seq, info.last_seq)
+        self._set_connection(True, f"attached to {self.address}")
+        # The server sends only what came after `since`: nothing twice, nothing missed.
+        async for event in self._client.events(since=since):
+            self._bus.relay(event)
+            self.last_seq = max(self.last_seq, self._client.last_event_id)
+            if len(self._client.unknown_types) != len(self._unknown_types):
+                self._warn_of_unknown_events()
+        self._warn_of_unknown_events()
+
+    def _token_changed(self) -> bool:
+        """After a 401: read the token again; True when it changed (then try with it)."""
+        if self._read_token is None:
+            return False
+        try:
+            token = self._read_token()
+        except AgentUIError:
+            return False
+        if token == self._token_in_use:
+            return False
+        self._token_in_use = token
+        self._client.set_token(token)
+        return True
+
+    def _warn_of_unknown_events(self) -> None:
+        new = set(self._client.unknown_types) - self._unknown_types
+        if new:
+            self._unknown_types |= new
+            self._listeners.warned(
+                f"{self.address} sent events this agentui does not know ({', '.join(sorted(new))}):"
+                " they are left out; upgrade agentui to see them"
+            )
 
     def _restarted_without(self, lost: int, saved: int) -> int:
         """The server was stopped before its last events were saved, and resumed: what the
@@ -179,6 +243,9 @@ class RemoteRuntime:
                         f"{what}: not sent, {self.address} did not answer; "
                         "try again once it is back"
                     )
+                except Exception as exc:  # a bad answer is a notice, not a crash
+                    self._listeners.warned(f"{what}: {type(exc).__name__}: {exc}")
+        self._commands_done.set()
 
     def _queue(self, what: str, call: Callable[[], Awaitable[Any]]) -> None:
         if not self.connected or self._commands is None:

@@ -205,3 +205,18 @@ async def test_a_steer_for_an_agent_that_ended_meanwhile_becomes_a_continue() ->
             assert app.prompt_view.text == "also costs"
             await pilot.press("enter")
             await until([pilot], lambda: "Continued, with costs." in transcript_of(app, "a1"))
+
+
+async def test_quitting_an_attached_screen_leaves_the_agents_running() -> None:
+    async with served_runtime(LINGERING) as server:
+        app = attached_app(server)
+        async with app.run_test(size=SIZE) as pilot:
+            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
+            await type_task(pilot, "think it over")
+            await until([pilot], lambda: status(app, "a1") is AgentStatus.RUNNING)
+            bar = str(app.status_view.render())
+            # Where the agents run comes right after the counts: a narrow terminal keeps it.
+            assert bar.index(f"attached to {server.base_url}") < bar.index("tok")
+            await pilot.press("ctrl+q")  # no "cancel them?": nothing here is cancelled
+            await until([pilot], lambda: not app.is_running)
+        assert server.runtime.node("a1").status is AgentStatus.RUNNING

@@ -86,6 +86,7 @@ class StatusBar(Static):
         self._parts: tuple[RunState, str, str, str] | None = None
         self._shown: Text | None = None
         self._alarm = ""
+        self._place = ""
 
     def show(
         self,
@@ -94,12 +95,16 @@ class StatusBar(Static):
         model_id: str,
         elapsed: float | None,
         notice: str = "",
+        *,
         alarm: str = "",
+        place: str = "",
     ) -> None:
-        """`alarm`: what the person must see even on a narrow terminal (a lost connection):
-        drawn right after the counts."""
+        """`place`: where the agents run, when not here (an attached screen); `alarm`: what
+        the person must see even on a narrow terminal (a lost connection). Both are drawn
+        right after the counts, which a narrow terminal keeps."""
         self._counts = RunCounts.of(model)
         self._alarm = alarm
+        self._place = place
         self._parts = (model, provider, model_id, notice)
         self._draw(elapsed)
 
@@ -121,6 +126,8 @@ class StatusBar(Static):
         text.append(f"  done {counts.done}")
         if self._alarm:
             text.append(f"  │ ⚠ {visible_controls(self._alarm)}", style="bold red")
+        elif self._place:
+            text.append(f"  │ {visible_controls(self._place)}", style="bold")
         if model.always_allowed:
             allowed = ", ".join(visible_controls(tool) for tool in model.always_allowed)
             text.append(f"  always allowed: {allowed}", style="bold")
