@@ -323,6 +323,10 @@ class AgentUIApp(App[int]):
         """Apply every pending event to the screen now (the timer calls this ~20 times a second)."""
         # A resumed session's state is drawn at the first flush, even before the runtime runs.
         batch = self._events.drain() if self._events is not None else []
+        # Read before the fold closes a query that holds the keys (answered on another screen,
+        # its agent cancelled) and the transcript drops its box: whether they were words.
+        answering = self._focused_query() if batch else None
+        typing = isinstance(self.focused, TextArea)
         if self._show_whole_state:
             self._show_whole_state = False
             changes = self.model.as_change().merge(self.model.apply_all(batch))
@@ -343,8 +347,8 @@ class AgentUIApp(App[int]):
         tree.relabel(self.model.agents[i] for i in changes.relabel)
         self.transcript_view.sync(changes.changed_entries)
         self.monologue_view.add(changes.narratives)
-        if changes.closed_queries:
-            self._leave_settled_query()
+        if answering is not None and answering in changes.closed_queries:
+            self._leave_settled_query(typing)
         if changes.new_queries and self.replay is None:  # a replay asks nobody anything
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
@@ -553,11 +557,13 @@ class AgentUIApp(App[int]):
             # code) at the top of the pane, so what is asked is what is seen.
             self.call_after_refresh(transcript.show_block, block)
 
-    def _leave_settled_query(self) -> None:
-        """A query settled while it held the focus (answered elsewhere, its agent cancelled):
-        give the keys back to the app."""
-        block = self._focused_block()
-        if block is not None and not block.entry.open:
+    def _leave_settled_query(self, typing: bool) -> None:
+        """A query settled while it held the focus (answered elsewhere, its agent cancelled).
+        Words being typed go on into the prompt, where they stay words; keys deciding an
+        approval go to the tree, the app's keys."""
+        if typing:
+            self._go_home()
+        else:
             self.tree_view.focus()
 
     def _focused_query(self) -> str | None:

@@ -89,6 +89,8 @@ class RemoteRuntime:
         self.provider = provider
         self.profiles = RemoteProfiles()
         self.address = client.base_url
+        # As the status bar says it: narrow terminals have no room for the scheme.
+        self.host = self.address.split("://", 1)[-1]
         self._first_retry_s = first_retry_s
         self._longest_retry_s = longest_retry_s
         self._bus = EventBus(SystemClock())
@@ -96,7 +98,7 @@ class RemoteRuntime:
         self._group: TaskGroup | None = None
         self._commands: MemoryObjectSendStream[Command] | None = None
         self.connected = False
-        self.connection_text = f"connecting to {self.address}"
+        self.connection_text = f"connecting to {self.host}"
         self.last_seq = 0  # every event up to here has been relayed
         self._session_id: str | None = None  # the server's session: another one is another run
         self._unknown_types: set[str] = set()
@@ -166,7 +168,7 @@ class RemoteRuntime:
             if self.connected:
                 delay = self._first_retry_s  # it was working: the first retry comes soon
             self.lost_because = reason
-            self._set_connection(False, f"disconnected from {self.address}, retry in {delay:g}s")
+            self._set_connection(False, f"lost {self.host}, retrying in {delay:g}s")
             await anyio.sleep(delay)
             delay = min(delay * 2, self._longest_retry_s)
 
@@ -182,8 +184,14 @@ class RemoteRuntime:
         self.provider = RemoteProvider(info.provider, info.model)
         since = self._client.last_event_id
         if info.last_seq < since:
+            if info.session_id is None or info.session_id != self._session_id:
+                # Numbering started again: a new run, whose a1 is not the a1 on screen.
+                raise _OtherRun(
+                    f"{self.host} now runs another session; this screen shows the one before: "
+                    "run `agentui attach` again"
+                )
             since = self._restarted_without(since - info.last_seq, info.last_seq)
-        self._set_connection(True, f"attached to {self.address}")
+        self._set_connection(True, f"attached to {self.host}")
         # The server sends only what came after `since`: nothing twice, nothing missed.
         async for event in self._client.events(since=since):
             self._bus.relay(event)

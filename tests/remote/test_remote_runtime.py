@@ -133,6 +133,19 @@ async def test_another_session_at_the_same_address_is_not_mixed_into_the_screen(
     assert len(events.drain()) == 1 and not runtime.connected
 
 
+async def test_a_new_run_without_a_session_at_the_same_address_is_not_mixed_in() -> None:
+    # `--no-session` servers have no session id: numbering starting again tells it.
+    first, second = (info(None, last_seq=0), [delta(1), delta(2)]), (info(None, last_seq=0), [])
+    client = ScriptedClient([lambda: first, lambda: second])
+    runtime, _ = remote(client)
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        await until(lambda: len(events) == 2)
+        client.endless.set()
+        await until(lambda: "another session" in runtime.connection_text)
+    assert not runtime.connected
+
+
 async def test_events_of_a_newer_agentui_are_left_out_with_one_warning() -> None:
     client = ScriptedClient([lambda: (info(), [delta(1), "hologram:shown", delta(2)])])
     runtime, warnings = remote(client)

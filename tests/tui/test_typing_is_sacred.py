@@ -167,6 +167,19 @@ async def test_after_an_answer_the_cursor_is_back_in_the_prompt() -> None:
         assert app.model.agents["a1"].status is S.RUNNING
 
 
+async def test_words_go_on_into_the_prompt_when_the_question_is_answered_elsewhere() -> None:
+    async with asking_beside_a_running_agent() as (app, pilot):
+        box = app.focused
+        assert isinstance(box, AnswerInput)
+        await pilot.press(*"museums")
+        (query_id,) = app.model.open_queries
+        app.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
+        await settle(pilot, lambda: not app.model.open_queries)
+        assert app.focused is app.prompt_view, "its box is gone: the words go on into the prompt"
+        await type_sentence(app, pilot)
+        assert app.prompt_view.value == SENTENCE
+
+
 async def test_words_typed_on_after_a_task_stay_whole_in_one_box() -> None:
     app = make_app()
     async with app.run_test() as pilot:

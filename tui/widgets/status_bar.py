@@ -131,6 +131,7 @@ class StatusBar(Static):
         if model.always_allowed:
             allowed = ", ".join(visible_controls(tool) for tool in model.always_allowed)
             text.append(f"  always allowed: {allowed}", style="bold")
+
         text.append(f"  │ {counts.tokens:,} tok")
         if counts.cost is not None:
             text.append(f" ${counts.cost:.4f}")
