@@ -456,6 +456,8 @@ def _web(argv: Sequence[str]) -> int:
     from .web_server import GuardedServer
 
     app_args = [a for a in args.app_args if a != "--"]
+    # Checked once here: a bad option would otherwise give every browser tab a dead terminal.
+    _app_parser().parse_args(app_args)
     command = join([sys.executable, "-m", "agentui.tui.cli", *app_args])
     if not is_loopback(args.host):
         warn([f"serving on {args.host}: anyone who reaches port {args.port} runs agents as you"])

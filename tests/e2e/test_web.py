@@ -104,3 +104,15 @@ def test_binding_beyond_loopback_needs_a_flag(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "--allow-remote" in done.stderr
+
+
+def test_a_bad_option_for_the_app_is_refused_before_serving(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentui.tui.cli", "web", "--", "--bogus-flag"],
+        capture_output=True,
+        text=True,
+        env=child_env(tmp_path),
+        timeout=TIMEOUT_S,
+    )
+    assert done.returncode == 2
+    assert "unrecognized arguments: --bogus-flag" in done.stderr
