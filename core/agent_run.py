@@ -43,6 +43,7 @@ from .providers.base import Provider
 from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
 from .tools.active_time import ActiveTime
+from .tools.pending_tools import ToolsToCome
 from .tools.registry import ToolRegistry
 from .tree import AgentNode, AgentStatus, AgentTree, UserComment
 from .turn import ToolCall
@@ -114,6 +115,7 @@ class AgentRun:
         # What it runs with: the runtime's tools and model unless its profile says otherwise.
         self.profile: AgentProfile | None = None
         self.tools: ToolRegistry = shared.tools
+        self.tools_to_come: ToolsToCome | None = None  # its profile's, not in `tools` yet
         self.model: str = shared.provider.model
         self.contract: JsonContract | None = None  # a JSON profile's, for its final answers
         self.payload: Any = None  # its latest run's validated JSON answer
@@ -398,11 +400,19 @@ class AgentRun:
 
     # -- subagents -----------------------------------------------------------------------
 
-    def use_profile(self, profile: AgentProfile, tools: ToolRegistry, model: str | None) -> None:
-        """Run with `profile`: its tools (already picked from the runtime's), its model (None:
+    def use_profile(
+        self,
+        profile: AgentProfile,
+        tools: ToolRegistry,
+        model: str | None,
+        to_come: ToolsToCome | None = None,
+    ) -> None:
+        """Run with `profile`: its tools (already picked from the runtime's; `to_come`: those
+        a starting MCP server has yet to add, waited for as the run begins), its model (None:
         the runtime's) and, for a JSON profile, its contract."""
         self.profile = profile
         self.tools = tools
+        self.tools_to_come = to_come
         if model is not None:
             self.model = model
         self.contract = profile.contract()

@@ -33,6 +33,7 @@ from .events import (
 )
 from .loop import AgenticLoop, LoopResult
 from .profiles.answer import hold_to_contract
+from .tools.pending_tools import ToolsUnavailableError
 from .tree import AgentStatus
 from .workflow.six_step import SixStepWorkflow
 
@@ -76,6 +77,9 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
             run.settle("started")
             await run.emit(ExecutionStarted, execution_id=execution_id, task=task, run=node.runs)
             try:
+                if run.tools_to_come is not None:  # its profile's tools from a starting server
+                    await run.tools_to_come.arrive()
+                    run.tools_to_come = None
                 if run.driver is not None:
                     result = LoopResult(await run.driver.drive(run), 0, None)
                 else:
@@ -94,7 +98,7 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
                 await _fail(run, execution_id, str(exc), exc.limit)
             except ProviderError as exc:
                 await _fail(run, execution_id, str(exc), "provider")
-            except ToolFailedError as exc:
+            except (ToolFailedError, ToolsUnavailableError) as exc:
                 await _fail(run, execution_id, str(exc), "tool")
             except Exception as exc:
                 log.exception("agent %s failed unexpectedly", node.id)

@@ -52,6 +52,7 @@ from .providers.scene_cue import SceneCue
 from .queries import Query, QueryBook
 from .subagent import SubagentOutcome
 from .tools.ask_user import ASK_USER
+from .tools.pending_tools import PendingTools, ToolsToCome, named_tools
 from .tools.registry import ToolRegistry
 from .tree import AgentNode, AgentStatus, AgentTree, own_copy
 from .workflow_report import WorkflowReport
@@ -123,6 +124,8 @@ class Runtime:
         self._service_scopes: list[anyio.CancelScope] = []
         self._services = list(services)
         self._closing = False
+        # Sources of tools that join `tools` later (MCP servers): a profile may name theirs.
+        self.pending_tools: list[PendingTools] = []
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -196,6 +199,11 @@ class Runtime:
                 await service()
 
         group.start_soon(run, name=name)
+
+    def expect_tools(self, source: PendingTools) -> None:
+        """Let agent profiles name tools that `source` adds to `tools` later (a service's,
+        such as an MCP server's): an agent started with one waits for them (pending_tools.py)."""
+        self.pending_tools.append(source)
 
     def publish(self, cls: type[E], agent_id: str, **fields: Any) -> E:
         """Put an event about an agent on the bus from a service (e.g. a monologue entry).
@@ -281,7 +289,8 @@ class Runtime:
             raise AgentUIError("give an agent a profile or instructions, not both")
         if driver is not None and chosen is not None:
             raise AgentUIError("an agent run by a driver has no profile")
-        tools = self._tools_for(chosen) if chosen is not None else self.tools  # refused first
+        # Refused first; tools a source has yet to add are waited for when the agent runs.
+        tools, to_come = self._tools_for(chosen) if chosen is not None else (self.tools, None)
         if workflow is None:
             plain = parent_id is not None or chosen is not None or driver is not None
             workflow = "plain" if plain else self.workflow
@@ -309,7 +318,7 @@ class Runtime:
         shared = self._runs[parent_id].shared if parent_id is not None else self._shared
         run = self._runs[agent_id] = AgentRun(node, shared)
         if chosen is not None:
-            run.use_profile(chosen, tools, self._model_for(chosen, run))
+            run.use_profile(chosen, tools, self._model_for(chosen, run), to_come)
         run.driver, run.cue = driver, cue
         self._bus.emit(
             AgentSpawned,
@@ -372,7 +381,8 @@ class Runtime:
             # A continued run holds to the profile as it is now (a scene's own is not here).
             chosen = self.profiles.get(node.profile)
             with suppress(AgentUIError):
-                run.use_profile(chosen, self._tools_for(chosen), self._model_for(chosen, run))
+                tools, to_come = self._tools_for(chosen)
+                run.use_profile(chosen, tools, self._model_for(chosen, run), to_come)
         run.notes, run.modification = list(notes), modification
         run.publish_conversation(announce=False)
         run.done.set()
@@ -463,18 +473,22 @@ class Runtime:
     ) -> str:
         return self.start(task, parent_id=parent_id, name=name, workflow="plain", profile=profile)
 
-    def _tools_for(self, profile: AgentProfile) -> ToolRegistry:
-        """The runtime's tools the profile names (all of them when it names none)."""
+    def _tools_for(self, profile: AgentProfile) -> tuple[ToolRegistry, ToolsToCome | None]:
+        """The runtime's tools the profile names (all of them when it names none), and those
+        of them a source has yet to add (an MCP server that is starting)."""
         if profile.tools is None:
-            return self.tools
-        missing = [name for name in profile.tools if self.tools.get(name) is None]
+            return self.tools, None
+        needed_by = f"profile {profile.name!r} ({profile.origin.describe()})"
+        tools, to_come, missing = named_tools(
+            self.tools, profile.tools, self.pending_tools, needed_by
+        )
         if missing:
             raise AgentUIError(
                 f"profile {profile.name!r} ({profile.origin.describe()}) names tools this "
                 f"runtime does not have: {', '.join(missing)}; it has: "
                 f"{', '.join(self.tools.names()) or 'none'}"
             )
-        return self.tools.subset(profile.tools)
+        return tools, to_come
 
     @staticmethod
     def _model_for(profile: AgentProfile, run: AgentRun) -> str | None:

@@ -171,7 +171,8 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         # The servers start with the runtime, in the background; their tools join `tools`.
         services.append(McpManager(config.mcp, tools).attach)
     profiles = load_catalog()
-    profiles.problems += profiles.naming_missing_tools(tools.names())
+    # An MCP server's tools are not there until it is ready: pending, not missing.
+    profiles.problems += profiles.naming_missing_tools(tools.names(), config.mcp.may_offer)
     settings: dict[str, Any] = {
         "limits": config.limits,
         "prices": config.price_table(),

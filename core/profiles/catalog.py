@@ -9,7 +9,7 @@ are not added here: its loading resolves each of its agents' profiles itself
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -42,12 +42,18 @@ class ProfileCatalog:
     def names(self) -> list[str]:
         return sorted(self._profiles)
 
-    def naming_missing_tools(self, tools: Collection[str]) -> list[str]:
+    def naming_missing_tools(
+        self, tools: Collection[str], pending: Callable[[str], bool] = lambda _: False
+    ) -> list[str]:
         """A message for each profile that names a tool not among `tools`: an agent could not
-        start with it, so the person hears of it where bad files are reported."""
+        start with it, so the person hears of it where bad files are reported. A tool that is
+        `pending` (SERVER__tool of a configured MCP server, there once it is ready) is not
+        missing: its agent waits for it."""
         messages = []
         for profile in self:
-            missing = [name for name in profile.tools or () if name not in tools]
+            missing = [
+                name for name in profile.tools or () if name not in tools and not pending(name)
+            ]
             if missing:
                 messages.append(
                     f"{profile.origin.describe()}: profile {profile.name!r} names tools agentui "

@@ -10,6 +10,7 @@ from typing import Any
 from mcp_types import Tool as ListedTool
 
 from ..tool import Tool, ToolContext, ToolError
+from .config import TOOL_SEPARATOR
 from .connection import McpConnection
 from .results import error_text, result_text
 
@@ -20,7 +21,7 @@ _NOT_ALLOWED = re.compile(r"[^A-Za-z0-9_-]")
 
 def agent_tool_name(server: str, tool: str, taken: Collection[str] = ()) -> str:
     """SERVER__tool, made acceptable to every provider and unlike the names in `taken`."""
-    name = _NOT_ALLOWED.sub("_", f"{server}__{tool}")[:MAX_NAME]
+    name = _NOT_ALLOWED.sub("_", f"{server}{TOOL_SEPARATOR}{tool}")[:MAX_NAME]
     count = 1
     unique = name
     while unique in taken:

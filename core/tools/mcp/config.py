@@ -33,6 +33,8 @@ from .environment import only_references
 Approval = Literal["ask", "always", "never"]
 # A server's name starts its tools' names (NAME__tool), which every provider must accept.
 SERVER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
+# Between a server's name and its tool's in the names agents call: SERVER__tool.
+TOOL_SEPARATOR = "__"
 Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
 
 
@@ -60,6 +62,10 @@ class McpServerConfig(BaseModel):
     timeout_s: Seconds | None = None  # a call's limit; None: [limits] tool_timeout_s
     # How long connecting and listing the tools may take before the try counts as failed.
     startup_timeout_s: Seconds = 30.0
+    # A ready server is pinged this often; one that does not answer within ping_timeout_s
+    # has hung, and is treated as a lost connection (started again).
+    ping_interval_s: Seconds = 30.0
+    ping_timeout_s: Seconds = 10.0
     tools: dict[str, McpToolConfig] = Field(default_factory=dict)
 
     @field_validator("command")
@@ -132,6 +138,16 @@ class McpConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     servers: dict[str, McpServerConfig] = Field(default_factory=dict)
+
+    def server_of(self, tool: str) -> str | None:
+        """The configured server whose tools are named like `tool` (SERVER__...), if any: the
+        tool may join the registry once that server is ready."""
+        named = [name for name in self.servers if tool.startswith(name + TOOL_SEPARATOR)]
+        return max(named, key=len) if named else None  # docs__x__y is docs__x's, not docs'
+
+    def may_offer(self, tool: str) -> bool:
+        """`tool` is named like a configured server's tools (it may join the registry)."""
+        return self.server_of(tool) is not None
 
     @field_validator("servers")
     @classmethod

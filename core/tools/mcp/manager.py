@@ -6,6 +6,9 @@ SERVER__tool, so agents see them from their next model call; a tool set to appro
 left out. Every change of a server's state is an `mcp:server` event, so every front end (the
 status bar, `agentui run`, a screen attached over the network) sees it.
 
+It is the runtime's source of tools that come later (pending_tools.PendingTools): an agent
+profile may name SERVER__tool before the server is ready, and its agent waits for the tool.
+
     manager = McpManager(config.mcp, tools)
     runtime = Runtime(provider, tools=tools, services=[manager.attach])
 """
@@ -13,12 +16,13 @@ status bar, `agentui run`, a screen attached over the network) sees it.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from ...events import McpServerChanged
+from ..pending_tools import ToolsUnavailableError
 from ..registry import ToolRegistry
 from .agent_tool import agent_tool, agent_tool_name
 from .config import McpConfig
@@ -38,6 +42,7 @@ class McpManager:
         backoff: Backoff | None = None,
     ) -> None:
         self._tools = tools
+        self._config = config
         self.connections = {
             name: McpConnection(
                 name, server, on_change=self._changed, environ=environ, backoff=backoff
@@ -45,6 +50,8 @@ class McpManager:
             for name, server in config.servers.items()
         }
         self._names: dict[tuple[str, str], str] = {}  # (server, its tool) -> the agents' name
+        self._offered: dict[str, list[str]] = {}  # server -> its tools as agents call them
+        self._tried: set[str] = set()  # servers whose first try has ended
         self._publish: Callable[..., Any] | None = None
 
     def attach(self, runtime: Runtime) -> None:
@@ -55,6 +62,7 @@ class McpManager:
             runtime.publish_runtime(McpServerChanged, **fields)
 
         self._publish = publish
+        runtime.expect_tools(self)
         runtime.run_service(self._serve, name="mcp servers")
 
     async def _serve(self) -> None:
@@ -62,7 +70,49 @@ class McpManager:
             for connection in self.connections.values():
                 group.start_soon(connection.run, name=f"mcp server {connection.name}")
 
+    # -- tools that come later (PendingTools) -------------------------------------------
+
+    def may_offer(self, tool: str) -> bool:
+        return self._config.may_offer(tool)
+
+    def starting(self) -> dict[str, float]:
+        """The servers whose first try has not ended, and their startup_timeout_s."""
+        return {
+            name: connection.config.startup_timeout_s
+            for name, connection in self.connections.items()
+            if name not in self._tried
+        }
+
+    async def wait_for(self, tools: Collection[str]) -> None:
+        """Wait for the tries under way of the servers of `tools` (each at most its
+        startup_timeout_s); ToolsUnavailableError says why one of `tools` is not there."""
+        servers = {self._config.server_of(tool) for tool in tools}
+        for name in sorted(s for s in servers if s is not None):
+            connection = self.connections[name]
+            with anyio.move_on_after(connection.config.startup_timeout_s):
+                await connection.tried()
+        problems = [self._why_not(tool) for tool in tools if self._tools.get(tool) is None]
+        if problems:
+            raise ToolsUnavailableError("; ".join(dict.fromkeys(problems)))
+
+    def _why_not(self, tool: str) -> str:
+        server = self._config.server_of(tool)
+        if server is None:
+            return f"no MCP server offers {tool}"
+        connection = self.connections[server]
+        if connection.state == "ready":
+            offers = ", ".join(self._offered.get(server, [])) or "none"
+            return f"MCP server {server!r} offers no tool {tool} (its tools: {offers})"
+        if connection.trying:
+            limit = connection.config.startup_timeout_s
+            return f"MCP server {server!r} was not ready within {limit:g} s"
+        return connection.unavailable()
+
+    # -- states --------------------------------------------------------------------------
+
     def _changed(self, connection: McpConnection) -> None:
+        if not connection.trying:
+            self._tried.add(connection.name)
         offered = self._offer(connection) if connection.state == "ready" else []
         if self._publish is not None:
             self._publish(
@@ -87,4 +137,5 @@ class McpManager:
                 )
             self._tools.replace(agent_tool(connection, listed, name))
             offered.append(name)
+        self._offered[connection.name] = offered
         return offered
