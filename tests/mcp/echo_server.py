@@ -3,9 +3,9 @@ over streamable HTTP on 127.0.0.1 with `--http PORT` (0: any free port; the port
 
 Tools: echo (text), add (a structured result), fail (an error result), crash (the server exits
 mid-call), hang (never returns; wait_hanging returns once a hang call has begun,
-wait_cancelled once one was cancelled), image
-(a PNG), env (a variable of the server's environment), paint (a description with a terminal
-escape in it).
+wait_cancelled once one was cancelled), held (returns once release is called), freeze (the whole server stops answering anything,
+pings included, as a hung server does), image (a PNG), env (a variable of the server's
+environment), paint (a description with a terminal escape in it).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import time
 
 import anyio
 from mcp.server.mcpserver import MCPServer
@@ -23,6 +24,7 @@ from pydantic import BaseModel
 server = MCPServer("echo")
 hang_started = anyio.Event()
 hang_cancelled = anyio.Event()
+released = anyio.Event()
 IMAGE_BYTES = 12 * 1024
 
 
@@ -66,6 +68,28 @@ async def hang() -> str:
         await anyio.sleep_forever()
     finally:
         hang_cancelled.set()
+    return ""
+
+
+@server.tool()
+async def held() -> str:
+    """Return once release is called."""
+    with anyio.fail_after(60):  # a failure guard: the test fails rather than waits for ever
+        await released.wait()
+    return "released"
+
+
+@server.tool()
+def release() -> str:
+    """Let a held call return."""
+    released.set()
+    return "let go"
+
+
+@server.tool()
+async def freeze() -> str:
+    """Stop the server's event loop: no answer to anything from now on."""
+    time.sleep(3600)  # blocking on purpose: the process lives, the server is deaf
     return ""
 
 

@@ -1,6 +1,7 @@
 """One configured MCP server, kept connected: started, its tools listed, and after a failure
-(it would not start, did not answer in time, crashed, its connection broke) tried again after a
-growing wait. Agents' calls go through it; while it is not ready they fail at once, saying why.
+(it would not start, did not answer in time, crashed, its connection broke, stopped answering
+pings) tried again after a growing wait. Agents' calls go through it; while it is not ready
+they fail at once, saying why.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..tool import ToolError
 from .config import McpServerConfig
 from .connect import connected, list_tools
 from .failure import closed_connection, describe_failure
+from .ping import unanswered_ping
 
 STDERR_TAIL_CHARS = 300  # of a stdio server's last stderr line, to say why it failed
 
@@ -62,6 +64,7 @@ class McpConnection:
         self._client: Client | None = None  # while ready
         self._lost: anyio.Event | None = None
         self._lost_reason = ""
+        self._changed: anyio.Event | None = None  # set at the next change of state
 
     # -- keeping it connected ------------------------------------------------------------
 
@@ -93,7 +96,10 @@ class McpConnection:
                         startup.deadline = math.inf  # it answered: no limit from here on
                         self._client, ready = client, True
                         self._report("ready")
-                        await self._lost.wait()
+                        async with anyio.create_task_group() as watching:
+                            watching.start_soon(self._keep_pinging, client)
+                            await self._lost.wait()
+                            watching.cancel_scope.cancel()
                 if startup.cancelled_caught:
                     reason = f"did not answer within {self.config.startup_timeout_s:g} s"
                 else:
@@ -106,6 +112,11 @@ class McpConnection:
             finally:
                 self._client = None
             return _with_stderr(reason, errlog), ready
+
+    async def _keep_pinging(self, client: Client) -> None:
+        config = self.config
+        why = await unanswered_ping(client.session, config.ping_interval_s, config.ping_timeout_s)
+        self._connection_lost(why)
 
     def _ended(self) -> None:
         self._connection_lost("the server closed the connection")
@@ -120,7 +131,22 @@ class McpConnection:
         self, state: McpServerState, *, error: str = "", retry_in_s: float | None = None
     ) -> None:
         self.state, self.error, self.retry_in_s = state, error, retry_in_s
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = None
         self._on_change(self)
+
+    @property
+    def trying(self) -> bool:
+        """A try to connect is under way (starting, or restarting after a failure)."""
+        return self.state in ("starting", "restarting")
+
+    async def tried(self) -> None:
+        """Return once no try is under way: the server is ready, or failed."""
+        while self.trying:
+            if self._changed is None:
+                self._changed = anyio.Event()
+            await self._changed.wait()
 
     # -- calls ---------------------------------------------------------------------------
 
@@ -147,10 +173,11 @@ class McpConnection:
             return await client.call_tool(tool, arguments)
         except MCPError as exc:
             if closed_connection(exc):
-                self._connection_lost("the connection closed during a call")
+                why = self._lost_reason  # known when it exited or a ping found it hung
+                self._connection_lost("the server closed the connection during a call")
+                lost = f"was lost during the call: {why}" if why else "closed the connection"
                 raise ToolError(
-                    f"MCP server {self.name!r} closed the connection during the call; "
-                    "agentui starts it again"
+                    f"MCP server {self.name!r} {lost}; agentui starts it again"
                 ) from None
             raise ToolError(f"MCP server {self.name!r} refused the call: {exc}") from None
         except Exception as exc:
