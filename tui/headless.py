@@ -5,6 +5,9 @@ root's final answer only, and progress (its other text, tool calls, questions) g
 Questions are answered from `answers` in order, then from lines of `stdin`; end of input declines.
 A stdin line `/steer NAME MESSAGE` (and each `steers` entry, "NAME: MESSAGE") is not an answer:
 it queues MESSAGE into agent NAME's next model call, as `s` does in the app.
+
+With MCP servers configured, the task starts once each has had its first outcome (ready or
+failed; at most its startup_timeout_s): a short run would otherwise never see their tools.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from agentui.core.state import RunState
 from agentui.core.state.scene_items import scene_line
 from agentui.core.state.transcript import SCENE_EVENTS, validation_text
 from agentui.core.terminal_text import visible_controls
+from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.core.tree import AgentStatus
 from agentui.core.utf8 import model_json
 
@@ -79,12 +83,19 @@ class HeadlessPrinter:
     })  # fmt: skip
 
     def __init__(
-        self, stdout: TextIO, stderr: TextIO, *, json_output: bool, root_id: str, state: RunState
+        self,
+        stdout: TextIO,
+        stderr: TextIO,
+        *,
+        json_output: bool,
+        root_id: str | None,
+        state: RunState,
     ) -> None:
+        """`root_id`: None until the root has started (the runtime's own events come first)."""
         self._out = stdout
         self._err = stderr
         self._json = json_output
-        self._root = root_id
+        self.root_id = root_id
         self._state = state  # the run as folded so far: names people see (main.1)
         self.unfolded: set[str] = set()  # event types met that no case prints or passes over
         self._attempt: list[str] = []  # the root's text streamed in the current model call
@@ -117,9 +128,9 @@ class HeadlessPrinter:
             self._out.write(model_json(event) + "\n")
             return
         name = self._name(event.agent_id)
-        if event.agent_id == self._root:
+        if self.root_id is not None and event.agent_id == self.root_id:
             self._root_text(event)
-        if isinstance(event, LLMFailed | LLMAbandoned) and event.agent_id == self._root:
+        if isinstance(event, LLMFailed | LLMAbandoned) and event.agent_id == self.root_id:
             what = event.error if isinstance(event, LLMFailed) else event.reason
             self._progress(f"\n[{name}] model: {what}\n")
         elif isinstance(event, ToolStarted):
@@ -194,8 +205,8 @@ class HeadlessPrinter:
             self._held = None
 
     def _say(self, text: str) -> None:
-        if text.strip():
-            self._progress(f"\n[{self._name(self._root)}] {text}\n")
+        if text.strip() and self.root_id is not None:
+            self._progress(f"\n[{self._name(self.root_id)}] {text}\n")
 
     def flush(self) -> None:
         if self.closed:
@@ -366,19 +377,41 @@ async def run_headless(
 
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)  # lossless: every delta as emitted
+        outcomes = FirstOutcomes.of(runtime)  # at once: no server's outcome falls in between
         narration = attach_monologue(runtime, runtime.provider, monologue) if monologue else None
         steering = _Steering(runtime, stderr, list(steers or []))
         for problem in runtime.profiles.problems:  # one line per profile file left out
             stderr.write(f"agentui: warning: profile skipped: {visible_controls(problem)}\n")
         lines = _StdinLines(stdin, steering)
+        printer = HeadlessPrinter(
+            stdout, stderr, json_output=json_output, root_id=None, state=state
+        )
+        if not outcomes.done:
+            if not json_output:
+                names = ", ".join(outcomes.waiting)
+                stderr.write(
+                    visible_controls(
+                        f"agentui: waiting for MCP servers to start: {names} "
+                        f"(at most {outcomes.limit_s:g} s)"
+                    )
+                    + "\n"
+                )
+            with anyio.move_on_after(outcomes.limit_s):  # each one's own try ends by then
+                while not outcomes.done and not printer.closed:
+                    batch = await events.next_batch()
+                    if not batch:
+                        break  # the runtime is ending
+                    for event in batch:
+                        state.apply(event)
+                        printer.show(event)
+                        outcomes.observe(event)
+                    printer.flush()
         try:
             root_id = start(runtime) if start is not None else runtime.start(task)
         except AgentUIError as exc:  # an unknown profile, a scene that cannot start
             stderr.write(visible_controls(f"agentui: {exc}") + "\n")
             return 2
-        printer = HeadlessPrinter(
-            stdout, stderr, json_output=json_output, root_id=root_id, state=state
-        )
+        printer.root_id = root_id
         async with anyio.create_task_group() as answerers:
             done = False
             while not done and not printer.closed:

@@ -7,6 +7,9 @@ and the person's answers go back as `answer` and `approve`. What it shows comes 
 runtime's events alone, translated by `UpdateTranslator`; a loaded session first replays its
 saved events through the same translator.
 
+With MCP servers configured, a prompt's task starts once each server has had its first outcome
+(ready or failed; at most its startup_timeout_s), so the first turn already has their tools.
+
 Questions wait for the client in tasks of their own, so updates keep flowing meanwhile: an
 approval as a permission request (or at once in the "yes" mode), a question as a form or a
 permission request (questions.py). A question withdrawn meanwhile (its agent was cancelled)
@@ -29,6 +32,7 @@ from .. import events as ev
 from ..errors import AgentUIError
 from ..runtime import Runtime
 from ..terminal_text import visible_controls
+from ..tools.mcp.first_outcomes import FirstOutcomes
 from ..tree import AgentStatus
 from .chunks import merged_chunks
 from .markdown import fenced
@@ -70,6 +74,9 @@ class AcpSession:
         self._forms = forms
         self._history = history
         self._events = runtime.subscribe()  # before anything runs, so nothing is missed
+        self._servers = FirstOutcomes({})  # the MCP servers still starting, once it runs
+        self._waiting: anyio.CancelScope | None = None  # a prompt's wait for them
+        self._cancelled_waiting = False
         self._translator = UpdateTranslator()
         self._turn: Turn | None = None
         self._asking: dict[str, anyio.CancelScope] = {}  # query id -> its wait for the client
@@ -88,6 +95,7 @@ class AcpSession:
         started = False
         try:
             async with self.runtime, anyio.create_task_group() as tasks:
+                self._servers = FirstOutcomes.of(self.runtime)  # before anything awaits
                 await self._replay()
                 tasks.start_soon(self._pump, tasks)
                 task_status.started()
@@ -112,6 +120,14 @@ class AcpSession:
         text = task_text(blocks)
         if not text.strip():
             raise RequestError.invalid_params({"prompt": "the prompt holds no text to work on"})
+        if not self._servers.done:
+            log.info("waiting for MCP servers to start: %s", ", ".join(self._servers.waiting))
+            with anyio.CancelScope() as self._waiting:  # session/cancel ends the wait
+                await self._servers.settled()  # then one of two prompts is refused below
+            self._waiting = None
+            if self._cancelled_waiting:
+                self._cancelled_waiting = False
+                return PromptResponse(stop_reason="cancelled")
         if self._turn is not None:
             raise RequestError.invalid_request(
                 {"details": "a prompt is already running in this session; cancel it first"}
@@ -136,6 +152,9 @@ class AcpSession:
         """Cancel the running prompt's root agent, and with it every agent under it."""
         turn = self._turn
         if turn is None:
+            if self._waiting is not None:  # no agent yet: the prompt ends before starting one
+                self._cancelled_waiting = True
+                self._waiting.cancel()
             return
         try:
             self.runtime.cancel(turn.root_id, CANCEL_REASON)
@@ -160,6 +179,7 @@ class AcpSession:
             # Only once the batch is shown: a permission request comes after its tool call,
             # and a turn's answer after its last update.
             for event in batch:
+                self._servers.observe(event)
                 self._follow(event, tasks)
 
     def _follow(self, event: ev.Event, tasks: TaskGroup) -> None:
