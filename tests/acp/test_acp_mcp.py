@@ -1,16 +1,25 @@
 """`agentui acp` with an MCP server configured: the first prompt's task starts once the server
-has had its first outcome, so the model's first call already has the server's tools."""
+has had its first outcome, so the model's first call already has the server's tools; a
+session/cancel meanwhile ends the prompt before any agent starts."""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 from acp import text_block
+from acp.schema import PromptResponse
 
-from ..mcp.servers import ECHO_SERVER
+from agentui.core.acp.modes import ASK
+from agentui.core.acp.session import AcpSession
+from agentui.core.providers.scripted.script import Turn
+
+from ..mcp.servers import ECHO_SERVER, GUARD_S, mcp_runtime, stdio_server
+from ..mcp.test_mcp_tools import SILENT
 from .acp_client import RecordingClient, agentui_acp
 from .test_acp_agent import script
 
@@ -47,3 +56,31 @@ approval = "always"
     assert client.statuses(call["toolCallId"])[-1] == "completed", client.call(call["toolCallId"])
     assert client.call(call["toolCallId"])[-1]["rawOutput"] == "from the server"
     assert client.text().endswith("The server said it.")
+
+
+class QuietClient:
+    """A client that takes every update and is asked nothing."""
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        return None
+
+
+async def test_a_cancel_while_the_prompt_waits_for_a_server_ends_it_before_any_agent() -> None:
+    silent = stdio_server(startup_timeout_s=120, args=["-c", SILENT])
+    runtime, provider, _ = mcp_runtime({"silent": silent}, Turn(text="never asked"))
+    session = AcpSession("s1", runtime, QuietClient(), mode=ASK, forms=False)  # type: ignore[arg-type]
+    answers: list[PromptResponse] = []
+
+    async def prompt() -> None:
+        answers.append(await session.prompt([text_block("go")]))
+
+    with anyio.fail_after(GUARD_S):  # a failure guard only
+        async with anyio.create_task_group() as group:
+            await group.start(session.host)
+            group.start_soon(prompt)
+            await anyio.wait_all_tasks_blocked()  # the prompt waits for the server
+            session.cancel()
+            await anyio.wait_all_tasks_blocked()
+            await session.close()
+    assert [answer.stop_reason for answer in answers] == ["cancelled"]
+    assert runtime.snapshot()["agents"] == {} and provider.requests == []
