@@ -57,7 +57,7 @@ from .providers.base import (
 from .providers.scene_cue import SceneCue
 from .tools.active_deadline import ActiveDeadline
 from .tools.registry import ToolOutcome, ToolRegistry
-from .tools.tool import AgentServices, ToolContext
+from .tools.tool import AgentServices, ToolArgumentError, ToolContext
 from .turn import AssistantTurn, ToolCall, TurnBuilder
 from .usage import Usage
 
@@ -514,6 +514,11 @@ class AgenticLoop:
         item = self.tools.get(call.name)
         will_run = mock is None and not skipped and call.argument_error is None
         if will_run and item is not None and item.needs_approval:
+            # A call that cannot run is not put to the person: the model reads why at once.
+            try:
+                item.parse(arguments)
+            except ToolArgumentError as exc:
+                return await self._tool_failed(call, str(exc))
             # After the hooks (which may veto without bothering anyone), the person decides.
             approval = await self.host.approve(call)
             if not approval.approved:

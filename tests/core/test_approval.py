@@ -85,6 +85,21 @@ async def test_allow_once_runs_the_call_and_is_an_event() -> None:
     assert runtime.node(root).status is S.COMPLETED
 
 
+async def test_a_call_with_bad_arguments_is_not_put_to_the_person() -> None:
+    wrong = Turn(tool_calls=[ScriptedToolCall(name="deploy", arguments={"town": "prod"})])
+    runtime, provider, runs = build(wrong, Turn(text="done"))
+    async with runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("Ship it")
+        with anyio.fail_after(10):
+            await runtime.wait(root)
+        recorder.sync()
+    assert not [e for e in recorder.events if is_approval(e)], "nobody was asked"
+    assert runs == []
+    content, is_error = tool_result(provider, 1)
+    assert is_error and "target" in content  # the model reads what is missing
+
+
 async def test_allow_once_asks_again_next_time() -> None:
     runtime, _, runs = build(deploy("a"), deploy("b"), Turn(text="done"))
     async with runtime:
