@@ -49,6 +49,7 @@ def test_servers_their_transport_and_approval_per_server_and_per_tool(tmp_path: 
     assert (files.timeout_for("write_file"), files.timeout_for("read_file")) == (5, 60)
     assert docs.approval_for("search") == "always" and docs.timeout_for("search") is None
     assert docs.startup_timeout_s == 30
+    assert (docs.ping_interval_s, docs.ping_timeout_s) == (30, 10), "a hang is noticed"
 
 
 @pytest.mark.parametrize(
@@ -82,6 +83,10 @@ def test_servers_their_transport_and_approval_per_server_and_per_tool(tmp_path: 
         (
             '[mcp.servers.docs]\ncommand = "x"\ntimeout_s = 0',
             "mcp.servers.docs.timeout_s: Input should be greater than 0",
+        ),
+        (
+            '[mcp.servers.docs]\ncommand = "x"\nping_interval_s = -1',
+            "mcp.servers.docs.ping_interval_s: Input should be greater than 0",
         ),
         (
             '[mcp.servers.docs]\ncommand = "x"\nrestart = true',

@@ -6,6 +6,9 @@
     env = { LOG_LEVEL = "warn", GITHUB_TOKEN = "${GITHUB_TOKEN}" }
     approval = "ask"                     # ask (the default) | always | never
     timeout_s = 60                       # a call's limit; default: [limits] tool_timeout_s
+    startup_timeout_s = 30               # connecting and listing the tools, at most
+    ping_interval_s = 30                 # a ready server is pinged this often, and has hung
+    ping_timeout_s = 10                  # when it does not answer within this
 
     [mcp.servers.files.tools.read_file]  # one tool's own approval (and timeout_s)
     approval = "always"
