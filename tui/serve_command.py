@@ -1,7 +1,7 @@
 """`agentui serve`: run agents with no screen behind the HTTP + SSE API (core/remote).
 
-    agentui serve [--host H] [--port N] [--token-file FILE] [--allow-remote] [--resume [ID]]
-                  [--no-monologue] [provider options as `agentui run` has]
+    agentui serve [--host H] [--port N] [--token-file FILE] [--new-token] [--allow-remote]
+                  [--resume [ID]] [--no-monologue] [provider options as `agentui run` has]
 
 It prints one line once it listens (`agentui serve: listening on URL (token in FILE)`) and the
 `agentui attach` command to use, then serves until SIGINT, SIGTERM or SIGHUP: the runtime stops
@@ -62,8 +62,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--token-file",
         metavar="FILE",
-        help="read the token from FILE when it exists, else write a new one there (0600); "
-        "default: a new token in the state directory's serve/token",
+        help="read the token from FILE when it exists (refused when others may read it), "
+        "else write a new one there (0600); default: the state directory's serve/token, "
+        "whose token is used again at every start",
+    )
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help="make a new token and write it to the token file (screens attached with the old "
+        "one are refused)",
     )
     parser.add_argument(
         "--allow-remote",
@@ -106,8 +113,9 @@ def _port(text: str) -> int:
 
 def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(argv)
-    from agentui.core.remote.auth import is_loopback, server_token
+    from agentui.core.remote.auth import is_loopback
     from agentui.core.remote.serving import listen
+    from agentui.core.remote.token_file import server_token
 
     from .assemble import build_provider
 
@@ -128,20 +136,28 @@ def main(argv: Sequence[str]) -> int:
         assembly = replace(assembly, resume=plan)
         provider = build_provider(assembly)  # fails fast on a bad script or option
         token_file = Path(args.token_file).expanduser() if args.token_file else None
-        token, token_path = server_token(token_file)
+        token = server_token(token_file, new=args.new_token)
         if not is_loopback(args.host):
             warn([
                 f"serving on {args.host}, beyond this machine: whoever reaches it with the "
-                f"token in {token_path} drives these agents (the traffic is not encrypted)"
+                f"token in {token.path} drives these agents (the traffic is not encrypted)"
             ])  # fmt: skip
         listener = listen(args.host, args.port)
+        token.save()  # only now: a server that could not listen leaves the file as it was
     except AgentUIError as exc:
         return fail(str(exc))
+    if token.replaced_because is not None:
+        warn([f"a new token replaces the one in {token.path}: {token.replaced_because}"])
+    elif token.reused:
+        print(
+            f"agentui serve: reusing the token in {token.path} (--new-token makes a new one)",
+            file=sys.stderr,
+        )
     if assembly.notice:
         print(f"agentui: {assembly.notice}", file=sys.stderr)
     try:
         return anyio.run(
-            _serve, assembly, provider, plan, listener, token, token_path, args.heartbeat
+            _serve, assembly, provider, plan, listener, token.token, token.path, args.heartbeat
         )
     except (AgentUIError, BaseExceptionGroup) as exc:
         problem = _refusal_in(exc)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from ..session.store import SessionInfo
@@ -32,17 +32,21 @@ def _not_blank(text: str) -> str:
 
 
 class ServerInfo(BaseModel):
-    """What `GET /info` says of the server (never a key)."""
+    """What `GET /info` says of the server (never a key).
+
+    Fields added after the first version have defaults, so a client reads an older server's
+    answer; fields it does not know (a newer server's) are ignored.
+    """
 
     server: str = "agentui serve"
     version: str
     provider: str
     model: str
-    workflow: str
-    session_id: str | None  # None when the run is not recorded (or nothing happened yet)
+    workflow: str = "plain"
+    session_id: str | None = None  # None when the run is not recorded (or nothing happened)
     last_seq: int  # the newest event's seq: `GET /events?since=last_seq` gets only new ones
-    narrator: bool  # the monologue is written server-side, for every viewer
-    heartbeat_s: float  # an idle event stream gets a comment this often
+    narrator: bool = False  # the monologue is written server-side, for every viewer
+    heartbeat_s: float = 15.0  # an idle event stream gets a comment this often
 
 
 class Success(BaseModel):
@@ -167,20 +171,44 @@ class SeedAgentWithHistory(SeedAgent):
         )
 
 
+InterventionStatus = Literal["paused", "running", "cancelled", "modified", "deleted"]
+
+
 class Intervention(_Seed):
     """The seed's `userIntervention(agentId, overrides)` body.
 
     `userComment`: "delete", "modify" (with `userContent`, the new task content), "unchanged"
     (nothing), or free text, which steers the agent (its next model call reads it).
-    `status`: "paused" pauses, "running" resumes, "cancelled" cancels ("modified" goes with a
-    modify and changes nothing more).
+    `status`: "paused" pauses, "running" resumes, "cancelled" cancels, "deleted" deletes;
+    "modified" goes with a modify and changes nothing more. A body whose parts disagree is
+    refused whole (422) before anything is done.
     """
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
     user_comment: str | None = None
     user_content: str | None = None
-    status: str | None = None
+    status: InterventionStatus | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Intervention:
+        comment, status = self.user_comment, self.status
+        if comment is not None and not comment.strip():
+            raise ValueError("userComment is empty: give a comment, or leave it out")
+        if comment == "modify" and self.user_content is None:
+            raise ValueError("userComment 'modify' needs userContent, the new task content")
+        if comment != "modify" and self.user_content is not None:
+            raise ValueError("userContent goes with userComment 'modify'")
+        if status == "modified" and comment != "modify":
+            raise ValueError("status 'modified' goes with userComment 'modify'")
+        deletes = comment == "delete" or status == "deleted"
+        if deletes and status not in (None, "deleted"):
+            raise ValueError(f"a delete ends the agent: status {status!r} cannot go with it")
+        if deletes and comment not in (None, "delete"):
+            raise ValueError(
+                "status 'deleted' deletes the agent: no other userComment goes with it"
+            )
+        return self
 
 
 def session_row(info: SessionInfo) -> dict[str, Any]:

@@ -1,82 +1,56 @@
-"""Who may talk to `agentui serve`: the bearer token (its 0600 file, compared in constant time)
-and the browser Origin check.
+"""Who may talk to `agentui serve`: the Host a request names, the browser Origin it comes
+from, and its bearer token (compared in constant time).
 
-Every request needs `Authorization: Bearer <token>`. A request that carries an `Origin` other
-than the server's own is refused whatever its token: a web page the person happens to open
-must not drive their agents (browsers send Origin on cross-site requests; other clients send
-none).
+Every request needs `Authorization: Bearer <token>`. Two checks come before the token, as
+defence in depth against a web page the person happens to open:
+
+- a request that carries an `Origin` other than the server's own is refused (browsers send
+  Origin on cross-site requests; other clients send none);
+- a server on loopback answers only requests addressed to a loopback name (`localhost`,
+  `127.0.0.1`, `[::1]`, or the address it was given), whatever the port: a page whose own name
+  an attacker re-points at 127.0.0.1 (DNS rebinding) still sends its own name as Host. The port
+  is not checked, so an SSH tunnel from another local port works. A server that allows remote
+  clients answers any Host: the names it is reached by are not known.
+
+WebSocket connections are refused: the API has none, and a browser sends a WebSocket upgrade
+to any site without asking. A body declared larger than the server takes is refused here too,
+before it is read, with the same JSON error as one found too large as it is read (FastAPI's
+`max_body_size`, which answers a declared one in plain text).
 """
 
 from __future__ import annotations
 
 import hmac
 import ipaddress
-import os
-import secrets
 from collections.abc import Iterable
-from pathlib import Path
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import AgentUIError
-from ..paths import state_dir
+# tui/cli.py reads the default token file's path from here.
+from .token_file import default_token_path as default_token_path
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")  # how a page on this machine may name it
 
 
+def too_large(limit: int) -> str:
+    """The refusal of a body over `limit` bytes."""
+    size = f"{limit >> 20} MiB" if limit % (1 << 20) == 0 else f"{limit} bytes"
+    return f"the request body is too large (at most {size})"
+
+
 def is_loopback(host: str) -> bool:
-    """`host` is this machine alone (localhost, 127.x.x.x, ::1)."""
-    if host == "localhost":
+    """`host` is this machine alone: `localhost`, a literal IPv4 address in 127.0.0.0/8, or
+    `::1` (with or without brackets). A name that merely starts with 127. may resolve anywhere."""
+    name = host.strip().lower()
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    if name == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return ipaddress.ip_address(name).is_loopback
     except ValueError:
-        return False  # a name: it may resolve anywhere
-
-
-def default_token_path() -> Path:
-    """Where `agentui serve` writes its token unless `--token-file` says otherwise."""
-    return state_dir() / "serve" / "token"
-
-
-def read_token_file(path: Path) -> str:
-    """The token in `path`; AgentUIError naming the file when it is missing or empty."""
-    try:
-        token = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        raise AgentUIError(
-            f"no token file {path}: is `agentui serve` running? (or give the token in "
-            "AGENTUI_TOKEN)"
-        ) from None
-    except OSError as exc:
-        raise AgentUIError(f"cannot read the token file {path}: {exc.strerror or exc}") from None
-    if not token:
-        raise AgentUIError(f"the token file {path} is empty")
-    return token
-
-
-def write_token_file(path: Path, token: str) -> None:
-    """Write `token` readable by its owner alone (0600), also over an existing file."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            os.fchmod(file.fileno(), 0o600)  # a file that existed keeps its old mode otherwise
-            file.write(token + "\n")
-    except OSError as exc:
-        raise AgentUIError(f"cannot write the token file {path}: {exc.strerror or exc}") from None
-
-
-def server_token(token_file: Path | None) -> tuple[str, Path]:
-    """The token this server accepts and the file that holds it: read from `token_file` when
-    that exists, else new and written there (default: `default_token_path()`)."""
-    if token_file is not None and token_file.exists():
-        return read_token_file(token_file), token_file
-    path = token_file if token_file is not None else default_token_path()
-    token = secrets.token_urlsafe(32)
-    write_token_file(path, token)
-    return token, path
+        return False
 
 
 def own_origins(host: str, port: int) -> frozenset[str]:
@@ -88,35 +62,81 @@ def own_origins(host: str, port: int) -> frozenset[str]:
     )
 
 
-class Guard:
-    """ASGI middleware: 403 for a foreign Origin, 401 without the right bearer token."""
+def own_host_names(host: str) -> frozenset[str] | None:
+    """The Host names a server listening on `host` answers to; None: any (not loopback)."""
+    if not is_loopback(host):
+        return None
+    return frozenset(name.lower() for name in (host.strip("[]"), *LOOPBACK_NAMES))
 
-    def __init__(self, app: ASGIApp, *, token: str, origins: frozenset[str]) -> None:
+
+def host_name(header: str) -> str:
+    """The name in a Host header, without its port or IPv6 brackets, lower case."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else header
+    return header.partition(":")[0]
+
+
+class Guard:
+    """ASGI middleware: 403 for another Host or a foreign Origin, 401 without the right bearer
+    token; WebSocket connections closed before they open."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        token: str,
+        origins: frozenset[str],
+        hosts: frozenset[str] | None = None,
+        max_body_bytes: int | None = None,
+    ) -> None:
         self.app = app
         self._token = token.encode()
         self._origins = origins
+        self._hosts = hosts
+        self._max_body_bytes = max_body_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})  # policy violation
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        origin = headers.get(b"origin")
-        if origin is not None and origin.decode("latin-1") not in self._origins:
-            refusal = JSONResponse(
-                {"error": "requests from another site's page are refused"}, status_code=403
-            )
+        refusal = self._refusal(headers)
+        if refusal is not None:
             await refusal(scope, receive, send)
             return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, headers: dict[bytes, bytes]) -> JSONResponse | None:
+        if self._hosts is not None:
+            name = host_name(headers.get(b"host", b"").decode("latin-1"))
+            if name not in self._hosts:
+                return JSONResponse(
+                    {
+                        "error": f"requests for the host {name or '(none)'!r} are refused: "
+                        "this server answers to localhost, 127.0.0.1 and [::1]"
+                    },
+                    status_code=403,
+                )
+        origin = headers.get(b"origin")
+        if origin is not None and origin.decode("latin-1") not in self._origins:
+            return JSONResponse(
+                {"error": "requests from another site's page are refused"}, status_code=403
+            )
         if not self._authorized(headers.get(b"authorization", b"")):
-            refusal = JSONResponse(
+            return JSONResponse(
                 {"error": "a valid token is needed: send the header 'Authorization: Bearer TOKEN'"},
                 status_code=401,
                 headers={"WWW-Authenticate": "Bearer"},
             )
-            await refusal(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
+        declared = headers.get(b"content-length", b"")
+        limit = self._max_body_bytes
+        if limit is not None and declared.isdigit() and int(declared) > limit:
+            return JSONResponse({"error": too_large(limit)}, status_code=413)
+        return None
 
     def _authorized(self, header: bytes) -> bool:
         scheme, _, given = header.partition(b" ")

@@ -7,41 +7,65 @@
     await client.pause(agent_id)
     await client.aclose()
 
-A refusal of the server (4xx: unknown agent, command that does not apply now, bad token) raises
-RemoteError with the server's one-sentence reason; a server that cannot be reached, or a
-connection that drops or times out, raises RemoteUnavailable. `events()` keeps the watermark of
-what it delivered in `last_event_id`; `client.events(since=client.last_event_id)` after a drop
-continues with nothing lost or doubled (even inside a batch the server merged).
+Whatever answers, the caller gets one of two errors with one sentence, never a parser's
+traceback:
+
+- RemoteError: an HTTP answer that is not what was asked. `status` is its HTTP status: 401 or
+  403 (the token, the origin: asking again gets the same answer), 404/409/422 (the server's
+  reason why a command does not apply), 5xx, a redirect, or an answer that is not agentui's
+  at all ("http://X is not an agentui server (HTTP 200, text/html)": a gateway's error page,
+  another program on the port). UnreadableEvent, a RemoteError, is an event of a type this
+  agentui knows that it cannot read.
+- RemoteUnavailable: no answer: the server cannot be reached, or the connection dropped or
+  timed out.
+
+`events()` keeps the watermark of what it delivered in `last_event_id`;
+`client.events(since=client.last_event_id)` after a drop continues with nothing lost or
+doubled (even inside a batch the server merged). An event of a type this agentui does not know
+(a newer server's) is left out and counted (`skipped_events`, `unknown_types`).
 
 The token: the caller reads it from the environment variable AGENTUI_TOKEN when set, else from
-the file `agentui serve` wrote (`read_token`).
+the file `agentui serve` wrote (`read_token`); `set_token` replaces it (after a 401, the file
+may hold a new one).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, get_args
+from urllib.parse import quote
 
 import httpx2
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import AgentUIError
-from ..events import Event, parse_event
-from .api_models import ServerInfo
-from .auth import default_token_path, read_token_file
+from ..events import AnyEvent, Event, parse_event
+from .api_models import ServerInfo, StartedTask, Success
 from .sse_batches import ResumePoint
+from .token_file import default_token_path, read_token_file
 
 TOKEN_VARIABLE = "AGENTUI_TOKEN"
+FINAL_STATUSES = (401, 403)  # the token or the origin: asking again gets the same answer
+# The largest event the stream may carry: a merged delta or a long tool result can pass
+# httpx2's 1 MiB default, and a refused event would be asked for again and again.
+MAX_EVENT_BYTES = 64 << 20
+Answer = TypeVar("Answer", bound=BaseModel)
 
 
 class RemoteError(AgentUIError):
-    """The server refused the request (4xx); `message` is its reason."""
+    """An HTTP answer that is not what was asked; `status` is its HTTP status, `message`
+    one sentence (the server's own reason when agentui answered)."""
 
-    def __init__(self, status: int | None, message: str) -> None:
+    def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class UnreadableEvent(RemoteError):
+    """The stream carried an event of a known type that this agentui cannot read."""
 
 
 class RemoteUnavailable(AgentUIError):
@@ -64,13 +88,19 @@ class RemoteClient:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
         self.idle_timeout = idle_timeout
-        self._http = httpx2.AsyncClient(
-            base_url=self.base_url,
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=timeout,
-        )
+        # Redirects are not followed: the token would go wherever they point.
+        self._http = httpx2.AsyncClient(base_url=self.base_url, timeout=timeout)
+        self.set_token(token)
         self.last_event_id = 0  # every event with seq <= this has been delivered by events()
         self._resume_at = "0"  # the server's last SSE id: may point inside a merged batch
+        self.skipped_events = 0  # events of types this agentui does not know, left out
+        self.unknown_types: set[str] = set()
+
+    def set_token(self, token: str) -> None:
+        """Send `token` from the next request on."""
+        if not token or any(character.isspace() for character in token):
+            raise AgentUIError("a token is one word with no spaces")
+        self._http.headers["Authorization"] = f"Bearer {token}"
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -84,66 +114,88 @@ class RemoteClient:
     # -- reading -------------------------------------------------------------------------
 
     async def info(self) -> ServerInfo:
-        return ServerInfo.model_validate(await self._call("GET", "/info"))
+        return await self._call("GET", "/info", answer=ServerInfo)
 
     async def tree(self) -> dict[str, Any]:
         """Every agent without its messages, by id, in the seed's shape (`agentId`,
         `parentId`, `userContent`, `status`, `subagents`, ...)."""
-        result: dict[str, Any] = await self._call("GET", "/agent/tree")
-        return result
+        return await self._call_json("GET", "/agent/tree")
 
     async def snapshot(self) -> dict[str, Any]:
         """The same as `Runtime.snapshot()` on the server: `{"roots": [...], "agents": {...}}`."""
-        result: dict[str, Any] = await self._call("GET", "/snapshot")
-        return result
+        return await self._call_json("GET", "/snapshot")
 
     async def agent(self, agent_id: str) -> dict[str, Any]:
         """One agent with its full message history (`messages`), in the seed's shape."""
-        result: dict[str, Any] = await self._call("GET", f"/agent/{_segment(agent_id)}")
-        return result
+        return await self._call_json("GET", f"/agent/{_segment(agent_id, 'agent')}")
 
     async def sessions(self) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = await self._call("GET", "/sessions")
-        return result
+        result = await self._call_json("GET", "/sessions", shape=list)
+        return result  # type: ignore[return-value]
 
     async def events(self, since: int = 0) -> AsyncIterator[Event]:
         """The runtime's events with seq above `since` (the saved history first), then live
         ones, until the server ends the stream (its runtime shut down).
 
-        Raises RemoteUnavailable when the connection cannot be made or drops, RemoteError when
-        the server refuses it (401, 403). With `since == self.last_event_id`, it resumes
-        exactly where the previous stream stopped.
+        Raises RemoteUnavailable when the connection cannot be made or drops, RemoteError
+        when the answer is not an agentui event stream (see the module docstring). With
+        `since == self.last_event_id`, it resumes exactly where the previous stream stopped.
         """
         resume_at = self._resume_at if since == self.last_event_id else str(since)
         timeout = httpx2.Timeout(self.timeout, read=self.idle_timeout)
         try:
             async with self._http.sse(
-                "/events", headers={"Last-Event-ID": resume_at}, timeout=timeout
+                "/events",
+                headers={"Last-Event-ID": resume_at},
+                timeout=timeout,
+                max_event_size=MAX_EVENT_BYTES,
             ) as source:
                 response = source.response
-                if response.status_code >= 400:
+                content_type = _content_type(response)
+                if response.status_code != 200 or content_type != "text/event-stream":
                     await response.aread()
-                    raise _refusal(response)
+                    raise self._refusal(response)
                 async for message in source:
-                    try:
-                        event = parse_event(message.data)
-                    except ValidationError as exc:
-                        raise RemoteError(
-                            None, f"the server sent an event this agentui cannot read: {exc}"
-                        ) from None
-                    if message.id:
-                        self._resume_at = message.id
-                        self.last_event_id = ResumePoint.parse(message.id).watermark
-                    yield event
+                    event = self._event_of(message.data, message.id)
+                    if event is not None:
+                        yield event
         except httpx2.TransportError as exc:
             raise RemoteUnavailable(self._lost(exc)) from None
+
+    def _event_of(self, data: str, message_id: str) -> Event | None:
+        """The event a message carries; None for a type this agentui does not know."""
+        try:
+            fields = json.loads(data)
+            kind = fields.get("type") if isinstance(fields, dict) else None
+            event = parse_event(fields) if kind in _KNOWN_TYPES else None
+        except (ValueError, ValidationError) as exc:  # JSONDecodeError is a ValueError
+            reason = str(exc).splitlines()[0]
+            raise UnreadableEvent(
+                200, f"{self.base_url} sent an event this agentui cannot read: {reason}"
+            ) from None
+        if message_id:
+            try:
+                resumes = ResumePoint.parse(message_id)
+            except ValueError as exc:
+                raise UnreadableEvent(200, f"{self.base_url} sent {exc}") from None
+            self._resume_at = message_id
+            self.last_event_id = resumes.watermark
+        if event is None:
+            if not isinstance(kind, str):
+                raise UnreadableEvent(
+                    200, f"{self.base_url} sent an event without a type: {data[:80]}"
+                )
+            self.skipped_events += 1
+            self.unknown_types.add(kind)
+        return event
 
     # -- commands ------------------------------------------------------------------------
 
     async def start(self, task: str, *, profile: str | None = None) -> str:
         """Start a root agent on `task`; its id."""
-        result = await self._call("POST", "/tasks", {"task": task, "profile": profile})
-        return str(result["agent_id"])
+        body = {"task": task, "profile": profile}
+        started = await self._call("POST", "/tasks", body, answer=StartedTask)
+        return started.agent_id
 
     async def send(self, agent_id: str, text: str) -> None:
         await self._command(agent_id, "send", {"text": text})
@@ -182,42 +234,92 @@ class RemoteClient:
 
     async def answer(self, query_id: str, text: str | None) -> None:
         """Answer an open query, or decline it with None."""
-        await self._call("POST", f"/queries/{_segment(query_id)}/answer", {"text": text})
+        path = f"/queries/{_segment(query_id, 'query')}/answer"
+        await self._call("POST", path, {"text": text}, answer=Success)
 
     async def approve(self, query_id: str, choice: str, reason: str | None = None) -> None:
         """Decide an approval: "once", "always" or "reject" (with a reason for the model)."""
         body = {"choice": choice, "reason": reason}
-        await self._call("POST", f"/queries/{_segment(query_id)}/approval", body)
+        path = f"/queries/{_segment(query_id, 'query')}/approval"
+        await self._call("POST", path, body, answer=Success)
 
     # -- internals -----------------------------------------------------------------------
 
     async def _command(self, agent_id: str, command: str, body: dict[str, Any] | None) -> None:
-        await self._call("POST", f"/agent/{_segment(agent_id)}/{command}", body)
+        path = f"/agent/{_segment(agent_id, 'agent')}/{command}"
+        await self._call("POST", path, body, answer=Success)
 
-    async def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    async def _call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, *, answer: type[Answer]
+    ) -> Answer:
+        response = await self._request(method, path, body)
+        try:
+            return answer.model_validate_json(response.content)
+        except ValidationError:
+            raise self._not_agentui(response) from None
+
+    async def _call_json(
+        self, method: str, path: str, *, shape: type[dict[str, Any] | list[Any]] = dict
+    ) -> Any:
+        response = await self._request(method, path, None)
+        try:
+            result = response.json()
+        except ValueError:
+            raise self._not_agentui(response) from None
+        if not isinstance(result, shape):
+            raise self._not_agentui(response)
+        return result
+
+    async def _request(
+        self, method: str, path: str, body: dict[str, Any] | None
+    ) -> httpx2.Response:
+        """The answer to a request: a 200 of JSON; anything else raises (see the docstring)."""
         try:
             response = await self._http.request(method, path, json=body)
         except httpx2.TransportError as exc:
             raise RemoteUnavailable(self._lost(exc)) from None
-        if response.status_code >= 400:
-            raise _refusal(response)
-        return response.json()
+        if response.status_code != 200 or _content_type(response) != "application/json":
+            raise self._refusal(response)
+        return response
+
+    def _refusal(self, response: httpx2.Response) -> RemoteError:
+        """agentui's own refusal (`{"error": "..."}`) with its reason, else a RemoteError
+        saying what answered."""
+        if response.status_code >= 400 and _content_type(response) == "application/json":
+            try:
+                reason = response.json().get("error")
+            except (ValueError, AttributeError):
+                reason = None
+            if isinstance(reason, str) and reason:
+                return RemoteError(response.status_code, reason)
+        return self._not_agentui(response)
+
+    def _not_agentui(self, response: httpx2.Response) -> RemoteError:
+        what = _content_type(response) or "no content type"
+        if response.is_redirect:
+            what = f"a redirect to {response.headers.get('location', 'nowhere')}"
+        return RemoteError(
+            response.status_code,
+            f"{self.base_url} is not an agentui server (HTTP {response.status_code}, {what})",
+        )
 
     def _lost(self, exc: Exception) -> str:
         reason = str(exc) or type(exc).__name__
         return f"no connection to agentui serve at {self.base_url}: {reason}"
 
 
-def _refusal(response: httpx2.Response) -> RemoteError:
-    try:
-        message = str(response.json()["error"])
-    except (ValueError, KeyError, TypeError):
-        message = response.text.strip() or response.reason_phrase
-    return RemoteError(response.status_code, message)
+_KNOWN_TYPES = frozenset(
+    kind.model_fields["type"].default for kind in get_args(get_args(AnyEvent)[0])
+)
 
 
-def _segment(identifier: str) -> str:
-    """An id as one path segment (ids are plain, but a typed one may hold anything)."""
-    from urllib.parse import quote
+def _content_type(response: httpx2.Response) -> str:
+    return response.headers.get("content-type", "").partition(";")[0].strip().lower()
 
+
+def _segment(identifier: str, kind: str) -> str:
+    """An id as one path segment. The server's ids never hold a `/` (nor are `.` or `..`),
+    which no router could tell from the path's own: such an id names nothing there."""
+    if not identifier or "/" in identifier or identifier in (".", ".."):
+        raise RemoteError(404, f"no {kind} with id {identifier!r}")
     return quote(identifier, safe="")

@@ -2,10 +2,9 @@
 api_models.py, so `/openapi.json` documents it), guarded by auth.py.
 
 Every command endpoint calls the runtime's command of the same name on the event loop the
-runtime runs on. What the runtime refuses comes back as 4xx with `{"error": "..."}`: an unknown
-agent or query 404, a command that does not apply now 409, a bad body 400 (not JSON) or 422.
-Events go out from the shared EventLog (event_log.py) as each client's own SSE stream
-(sse_batches.py).
+runtime runs on. What the runtime refuses comes back as 4xx with `{"error": "..."}`
+(error_responses.py). Events go out from the shared EventLog (event_log.py) as each client's
+own SSE stream (sse_batches.py).
 
     app = create_app(runtime, log, ServerOptions(token=token, origins=own_origins(host, port)))
 """
@@ -18,16 +17,16 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import anyio.to_thread
-from fastapi import Body, FastAPI, Header, Query, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import Body, FastAPI, Header, Query
+from fastapi.responses import Response
 from sse_starlette import EventSourceResponse
+from sse_starlette.sse import SendTimeoutError
 from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import AgentUIError, UnknownAgentError, UnknownProfileError, UnknownQueryError
+from ..errors import UnknownAgentError
 from ..runtime import Runtime
 from ..session.store import list_sessions
-from ..utf8 import json_text
 from .api_models import (
     Answer,
     ApprovalDecision,
@@ -45,13 +44,21 @@ from .api_models import (
     session_row,
 )
 from .auth import Guard
+from .error_responses import BadRequest, JSONText, install_error_handlers
 from .event_log import EventLog
+from .intervention import apply_intervention
 from .sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
-from .subtree_selection import SubtreeSelection
+from .subtree_selection import SubtreeSelection, parse_stream_id, selection_after
 
 log = logging.getLogger("agentui.remote")
 
 HEARTBEAT_S = 15.0
+# A client that has not taken a write for this long is gone (or stuck): its stream is dropped
+# rather than held open with its unsent events.
+SEND_TIMEOUT_S = 60.0
+# Every body of the API is a small JSON object: a larger one is refused (413) unread, so no
+# client can make the server hold gigabytes. A long task pasted whole still fits many times.
+MAX_BODY_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +66,18 @@ class ServerOptions:
     token: str
     # The Origin values of this server's own pages (auth.own_origins; `served` fills them in).
     origins: frozenset[str] = frozenset()
+    # The Host names it answers to (auth.own_host_names; None: any, as beyond loopback).
+    hosts: frozenset[str] | None = None
     narrator: bool = False  # the monologue is written server-side
     heartbeat_s: float = HEARTBEAT_S  # an SSE comment this often keeps idle streams open
     behind_after: int = BEHIND_AFTER  # a batch this long means a client fell behind
+    send_timeout_s: float = SEND_TIMEOUT_S
+    max_body_bytes: int = MAX_BODY_BYTES
 
 
-class BadRequest(AgentUIError):
-    """A body that parses but asks for nothing that can be done (422)."""
-
-
-class JSONText(JSONResponse):
-    """JSON that is always UTF-8: a model's lone surrogate becomes U+FFFD, never a 500."""
-
-    def render(self, content: Any) -> bytes:
-        return json_text(content, separators=(",", ":")).encode()
-
-
-def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> FastAPI:
+def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> ASGIApp:
+    """The API, behind its Guard (outside FastAPI's own middleware: a refusal comes before
+    anything of the request is read)."""
     app = FastAPI(
         title="agentui",
         summary="Run and steer a tree of LLM agents: commands over HTTP, events over SSE.",
@@ -83,34 +85,49 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> Fa
         default_response_class=JSONText,
         docs_url=None,  # no pages that load scripts from elsewhere; /openapi.json stays
         redoc_url=None,
+        max_body_size=options.max_body_bytes,
     )
-    _install_error_handlers(app)
-    app.add_middleware(Guard, token=options.token, origins=options.origins)
+    install_error_handlers(app)
 
-    def stream(batches: AsyncIterator[list[Outgoing]]) -> EventSourceResponse:
+    def stream(batches: AsyncIterator[list[Outgoing]], id_prefix: str = "") -> Response:
         async def sse_text() -> AsyncIterator[bytes]:
             async for batch in batches:
-                for chunk in encoded(batch):
+                for chunk in encoded(batch, prefix=id_prefix):
                     yield chunk
 
-        return EventSourceResponse(sse_text(), ping=options.heartbeat_s, sep="\n")
+        return _DroppingStream(
+            sse_text(), ping=options.heartbeat_s, sep="\n", send_timeout=options.send_timeout_s
+        )
 
     # -- the seed's four -----------------------------------------------------------------
 
-    @app.get("/agent/stream", summary="Start a task and stream its agents' events (SSE)")
-    async def agent_stream(prompt: Annotated[str, Query(min_length=1)]) -> EventSourceResponse:
-        events.catch_up()
-        since = events.last_seq
-        agent_id = runtime.start(prompt)
-        selection = SubtreeSelection(agent_id)
-        return stream(
-            feed(
-                events,
-                ResumePoint(since),
-                behind_after=options.behind_after,
-                selection=selection,
-            )
-        )
+    @app.get(
+        "/agent/stream",
+        summary="Start a task and stream its agents' events (SSE)",
+        description="Each message id is `AGENT@ID`. A request with a `Last-Event-ID` header "
+        "(an EventSource reconnecting) starts nothing: it resumes that agent's stream after "
+        "the id, or gets 204 No Content when the agent's run had ended there.",
+        responses={204: {"description": "The stream named by Last-Event-ID has ended"}},
+    )
+    async def agent_stream(
+        prompt: Annotated[str, Query(min_length=1)],
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> Response:
+        if last_event_id is not None:
+            try:
+                agent_id, start = parse_stream_id(last_event_id)
+            except ValueError as exc:
+                raise HTTPException(400, f"bad Last-Event-ID header: {exc}") from None
+            events.catch_up()
+            selection = selection_after(events, agent_id, start.watermark)
+            if selection is None:
+                return Response(status_code=204)  # EventSource stops reconnecting
+        else:
+            events.catch_up()
+            start = ResumePoint(events.last_seq)
+            selection = SubtreeSelection(runtime.start(prompt))
+        batches = feed(events, start, behind_after=options.behind_after, selection=selection)
+        return stream(batches, selection.id_prefix)
 
     @app.get("/agent/tree", summary="Every agent, without message histories (the seed's shape)")
     async def agent_tree() -> dict[str, SeedAgent]:
@@ -130,7 +147,7 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> Fa
 
     @app.post("/agent/{agent_id}/intervene", summary="The seed's userIntervention")
     async def intervene(agent_id: str, body: Intervention) -> Success:
-        _intervene(runtime, agent_id, body)
+        apply_intervention(runtime, agent_id, body)
         return Success()
 
     # -- agentui's own -------------------------------------------------------------------
@@ -230,94 +247,33 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> Fa
         runtime.approve(query_id, body.choice, body.reason)
         return Success()
 
-    return app
+    return Guard(
+        app,
+        token=options.token,
+        origins=options.origins,
+        hosts=options.hosts,
+        max_body_bytes=options.max_body_bytes,
+    )
 
 
-def _intervene(runtime: Runtime, agent_id: str, body: Intervention) -> None:
-    """The seed's userComment, then its status, as the runtime's commands."""
-    runtime.node(agent_id)  # an unknown agent is a 404 before anything is done
-    comment = body.user_comment
-    if comment == "delete":
-        runtime.delete(agent_id)
-    elif comment == "modify":
-        if body.user_content is None:
-            raise BadRequest("userComment 'modify' needs userContent, the new task content")
-        runtime.modify(agent_id, content=body.user_content)
-    elif comment is not None and comment != "unchanged":
-        runtime.steer(agent_id, comment)
-    elif body.user_content is not None:
-        raise BadRequest("userContent goes with userComment 'modify'")
-    status = body.status
-    if status is None or (status == "modified" and comment == "modify"):
-        return
-    if status == "paused":
-        runtime.pause(agent_id)
-    elif status == "running":
-        runtime.resume(agent_id)
-    elif status == "cancelled":
-        runtime.cancel(agent_id)
-    else:
-        raise BadRequest(
-            f"status {status!r} cannot be set; use paused, running or cancelled "
-            "(or userComment delete)"
-        )
+class _DroppingStream(EventSourceResponse):
+    """An SSE response that drops a client which takes no data for `send_timeout` seconds
+    (gone without closing, or stuck), rather than holding its unsent events forever."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except SendTimeoutError:
+            log.warning(
+                "dropped an event stream to %s: it took no data for %g s",
+                _client(scope),
+                self.send_timeout,
+            )
 
 
-# -- errors ----------------------------------------------------------------------------------
-
-
-def _install_error_handlers(app: FastAPI) -> None:
-    async def refused(request: Request, exc: Exception) -> JSONResponse:
-        return JSONText({"error": str(exc)}, status_code=_status_of(exc))
-
-    async def invalid(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, RequestValidationError)
-        status, message = _validation_message(exc.errors())
-        return JSONText({"error": message}, status_code=status)
-
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, HTTPException)
-        message = exc.detail
-        if exc.status_code == 404 and message == "Not Found":
-            message = f"no such endpoint: {request.method} {request.url.path}"
-        elif exc.status_code == 405:
-            message = f"{request.method} is not allowed on {request.url.path}"
-        return JSONText({"error": message}, status_code=exc.status_code, headers=exc.headers)
-
-    async def failed(request: Request, exc: Exception) -> JSONResponse:
-        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return JSONText({"error": f"the server failed: {type(exc).__name__}"}, status_code=500)
-
-    app.add_exception_handler(AgentUIError, refused)
-    app.add_exception_handler(RequestValidationError, invalid)
-    app.add_exception_handler(HTTPException, http_error)
-    app.add_exception_handler(Exception, failed)
-
-
-def _status_of(exc: Exception) -> int:
-    if isinstance(exc, UnknownAgentError | UnknownQueryError):
-        return 404
-    if isinstance(exc, BadRequest | UnknownProfileError):
-        return 422
-    return 409  # the command does not apply to the agent as it is now
-
-
-def _validation_message(errors: Any) -> tuple[int, str]:
-    """One sentence for FastAPI's validation errors: 400 for a body that is not JSON."""
-    problems = []
-    for error in errors:
-        if error.get("type") == "json_invalid":
-            return 400, f"the body is not valid JSON: {error.get('ctx', {}).get('error', '')}"
-        where = [str(part) for part in error.get("loc", ())]
-        if where and where[0] in ("body", "query", "path", "header"):
-            kind, where = where[0], where[1:]
-        else:
-            kind = "body"
-        if not where and kind == "body":
-            problems.append("the request needs a JSON body")
-            continue
-        problems.append(f"{kind} {'.'.join(where)}: {error.get('msg', 'invalid')}")
-    return 422, "; ".join(problems) or "the request is not valid"
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return f"{client[0]}:{client[1]}" if client else "a client"
 
 
 def _version() -> str:

@@ -24,7 +24,7 @@ import uvicorn
 from ..errors import AgentUIError
 from ..events import Event
 from ..runtime import Runtime
-from .auth import own_origins
+from .auth import own_host_names, own_origins
 from .event_log import EventLog
 from .server import ServerOptions, create_app
 
@@ -87,6 +87,7 @@ async def served(
     events = EventLog(history)
     if not options.origins:
         options = replace(options, origins=own_origins(listener.host, listener.port))
+    options = replace(options, hosts=own_host_names(listener.host))
     config = uvicorn.Config(
         create_app(runtime, events, options),
         lifespan="off",

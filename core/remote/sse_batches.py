@@ -28,12 +28,13 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..events import parse_event
-from ..utf8 import model_json
-from .event_log import EventLog, LogEntry
+from .event_log import EventLog
+from .log_entry import Logged
 
 BEHIND_AFTER = 512  # a batch this long means the client fell behind: its deltas are merged
-MAX_BATCH = 65_536  # a client catching up on a long history takes it in parts this long
+# A client catching up on a long history takes it in parts this long: merging one costs a few
+# milliseconds of the event loop, which every other client and the agents share.
+MAX_BATCH = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,16 +74,16 @@ class ResumePoint:
 class Selection(Protocol):
     """Which logged events a stream carries (all of them without one), and its last."""
 
-    def keep(self, entry: LogEntry) -> bool: ...
+    def keep(self, entry: Logged) -> bool: ...
 
-    def ends(self, entry: LogEntry) -> bool: ...
+    def ends(self, entry: Logged) -> bool: ...
 
 
-def one_by_one(batch: Sequence[LogEntry]) -> list[Outgoing]:
+def one_by_one(batch: Sequence[Logged]) -> list[Outgoing]:
     return [Outgoing(str(entry.seq), entry.json) for entry in batch]
 
 
-def merged(batch: Sequence[LogEntry], watermark: int) -> list[Outgoing]:
+def merged(batch: Sequence[Logged], watermark: int) -> list[Outgoing]:
     """`batch` (the events after seq `watermark`) with each agent's delta runs merged."""
     if not batch:
         return []
@@ -90,12 +91,13 @@ def merged(batch: Sequence[LogEntry], watermark: int) -> list[Outgoing]:
     open_runs: dict[str, list[int]] = {}  # agent -> its delta run that may still grow
     for position, entry in enumerate(batch):
         run = open_runs.get(entry.agent_id)
-        if entry.delta is not None:
+        delta = entry.delta
+        if delta is not None:
             first = batch[run[0]].delta if run is not None else None
             if (
                 first is not None
-                and first.type == entry.delta.type
-                and first.iteration == entry.delta.iteration
+                and first.type == delta.type
+                and first.iteration == delta.iteration
             ):
                 assert run is not None
                 run.append(position)
@@ -137,12 +139,12 @@ def merged(batch: Sequence[LogEntry], watermark: int) -> list[Outgoing]:
     return out
 
 
-def _message(batch: Sequence[LogEntry], group: list[int]) -> str:
+def _message(batch: Sequence[Logged], group: list[int]) -> str:
     last = batch[group[-1]]
     if len(group) == 1:
         return last.json
     text = "".join(batch[position].delta.text for position in group)  # type: ignore[union-attr]
-    return model_json(parse_event(last.json).model_copy(update={"delta": text}))
+    return last.json_with_delta(text)
 
 
 async def feed(
@@ -153,33 +155,26 @@ async def feed(
     selection: Selection | None = None,
 ) -> AsyncIterator[list[Outgoing]]:
     """One client's stream, a batch at a time, from `start` until the log closes (or the
-    selection's last event)."""
+    selection's last event). A `selection` must be as it was after `start.watermark`."""
     watermark = start.watermark
     position = log.position_after(watermark)
     if start.batch_end is not None and start.batch_end <= log.last_seq:
         # Inside a merged batch: the rest of that batch, merged as it was.
         end = log.position_after(start.batch_end)
-        rest = merged(log.entries(position, end), watermark)[start.sent :]
+        batch, finished = _selected(log.entries(position, end), selection)
+        rest = merged(batch, watermark)[start.sent :]
         if rest:
             yield rest
+        if finished:
+            return
         position, watermark = end, start.batch_end
     while True:
         end = await log.wait_beyond(position)
         if end <= position:
             return  # the runtime has shut down
         end = min(end, position + MAX_BATCH)
-        batch = log.entries(position, end)
+        batch, finished = _selected(log.entries(position, end), selection)
         position = end
-        finished = False
-        if selection is not None:
-            kept: list[LogEntry] = []
-            for entry in batch:
-                if selection.keep(entry):
-                    kept.append(entry)
-                    if selection.ends(entry):
-                        finished = True
-                        break
-            batch = kept
         if batch:
             behind = len(batch) >= behind_after
             yield merged(batch, watermark) if behind else one_by_one(batch)
@@ -188,14 +183,29 @@ async def feed(
             return
 
 
-def encoded(messages: Sequence[Outgoing], limit: int = 1 << 16) -> list[bytes]:
+def _selected(
+    batch: Sequence[Logged], selection: Selection | None
+) -> tuple[Sequence[Logged], bool]:
+    """What of `batch` the selection keeps, up to its last event; and whether that came."""
+    if selection is None:
+        return batch, False
+    kept: list[Logged] = []
+    for entry in batch:
+        if selection.keep(entry):
+            kept.append(entry)
+            if selection.ends(entry):
+                return kept, True
+    return kept, False
+
+
+def encoded(messages: Sequence[Outgoing], limit: int = 1 << 16, *, prefix: str = "") -> list[bytes]:
     """SSE text for `messages`, in chunks of about `limit` bytes: one write per chunk, not one
-    per event, is what lets ten clients keep up."""
+    per event, is what lets ten clients keep up. `prefix` goes before every id."""
     chunks: list[bytes] = []
     parts: list[str] = []
     size = 0
     for message in messages:
-        part = f"id: {message.id}\ndata: {message.data}\n\n"  # JSON holds no line break
+        part = f"id: {prefix}{message.id}\ndata: {message.data}\n\n"  # JSON has no line break
         parts.append(part)
         size += len(part)
         if size >= limit:

@@ -1,17 +1,17 @@
 """Who may use the API: the bearer token (401 without it), the Origin check (403 for another
-site's page), and the token file (0600, read back by `agentui attach`)."""
+site's page), the Host check of a loopback server (403 for another name: DNS rebinding), no
+WebSocket; and what counts as loopback."""
 
 from __future__ import annotations
 
-import stat
-from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 
-from agentui.core.errors import AgentUIError
-from agentui.core.remote.auth import default_token_path, server_token
-from agentui.core.remote.client import RemoteClient, RemoteError, RemoteUnavailable, read_token
+from agentui.core.remote.auth import Guard, is_loopback, own_host_names
+from agentui.core.remote.client import RemoteClient, RemoteError, RemoteUnavailable
 
 from .server_fixture import TOKEN, served_runtime
 
@@ -73,28 +73,64 @@ async def test_the_client_reports_a_refused_token_and_an_absent_server() -> None
                 pass
 
 
-def test_a_new_token_is_written_for_its_owner_alone(tmp_path: Path) -> None:
-    token, path = server_token(None)
-    assert path == default_token_path()
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert read_token(None) == token
-    again, _ = server_token(None)
-    assert again != token  # each start makes a new one
-    chosen = tmp_path / "my-token"
-    chosen.write_text("kept\n")
-    chosen.chmod(0o644)
-    assert server_token(chosen) == ("kept", chosen)  # an existing file is read, not changed
-    fresh = tmp_path / "sub" / "fresh-token"
-    token, path = server_token(fresh)
-    assert path == fresh and read_token(fresh) == token
-    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.255.3.4", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("localhost", True),
+        ("LocalHost", True),
+        ("127.anything.example", False),
+        ("127.0.0.1.nip.io", False),
+        ("localhost.example", False),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("::ffff:127.0.0.1", False),
+        ("192.168.1.10", False),
+        ("", False),
+    ],
+)
+def test_only_loopback_literals_and_localhost_are_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
 
 
-def test_a_missing_token_file_is_named(tmp_path: Path) -> None:
-    missing = tmp_path / "absent"
-    with pytest.raises(AgentUIError, match=str(missing)):
-        read_token(missing)
-    empty = tmp_path / "empty"
-    empty.write_text("\n")
-    with pytest.raises(AgentUIError, match="is empty"):
-        read_token(empty)
+async def test_a_loopback_server_answers_only_loopback_host_names() -> None:
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with served_runtime() as server, httpx2.AsyncClient(base_url=server.base_url) as http:
+        port = server.base_url.rsplit(":", 1)[1]
+        # A page at attacker.example whose name now points at 127.0.0.1 sends its own name.
+        for foreign in (f"attacker.example:{port}", "127.0.0.1.nip.io", f"localhost.evil:{port}"):
+            response = await http.get("/info", headers=headers | {"Host": foreign})
+            assert response.status_code == 403, foreign
+            assert "are refused" in response.json()["error"]
+        # Any port: an SSH tunnel from another local port names that port.
+        for own in (f"localhost:{port}", "127.0.0.1:9999", f"[::1]:{port}", "LOCALHOST"):
+            response = await http.get("/info", headers=headers | {"Host": own})
+            assert response.status_code == 200, own
+
+
+def test_a_server_beyond_loopback_answers_any_host_name() -> None:
+    assert own_host_names("0.0.0.0") is None and own_host_names("192.0.2.1") is None
+    assert own_host_names("127.0.0.2") == {"127.0.0.2", "127.0.0.1", "localhost", "::1"}
+
+
+async def test_websocket_connections_are_closed_before_they_open() -> None:
+    reached: list[Scope] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        reached.append(scope)
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    async def receive() -> Message:
+        return {"type": "websocket.connect"}
+
+    guard = Guard(app, token=TOKEN, origins=frozenset(), hosts=None)
+    auth: Any = [(b"authorization", f"Bearer {TOKEN}".encode())]
+    await guard({"type": "websocket", "path": "/events", "headers": auth}, receive, send)
+    assert sent == [{"type": "websocket.close", "code": 1008}] and not reached

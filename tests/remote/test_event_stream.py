@@ -1,18 +1,25 @@
 """`GET /events` end to end: history then live, resumed after a forced disconnect with every
-event exactly once, merged deltas for a client that fell behind, heartbeats."""
+event exactly once, merged deltas for a client that fell behind, heartbeats; a client that
+takes no data is dropped."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
 import anyio
 import httpx2
 import pytest
 
-from agentui.core.events import Event, TextDelta, ThinkingDelta, parse_event
-from agentui.core.providers.scripted.script import Turn
+from agentui.core.clock import FrozenClock
+from agentui.core.events import Event, IterationStarted, TextDelta, ThinkingDelta, parse_event
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
+from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.server import ServerOptions, create_app
+from agentui.core.runtime import Runtime
 
 from .event_reader import FAIL_AFTER_S, EventReader, status
 from .server_fixture import TOKEN, Served, served_runtime
@@ -178,3 +185,45 @@ async def test_each_message_is_the_events_json_with_a_watermark_id() -> None:
                         break
         assert [int(m.id) for m in messages] == [e.seq for e in reader.events]
         assert [parse_event(m.data) for m in messages] == reader.events
+
+
+async def test_a_client_that_takes_no_data_is_dropped() -> None:
+    """The app's own side of it: a `send` that never completes (a client that stopped reading
+    fills the socket, then every write waits) ends the response instead of waiting forever."""
+    runtime = Runtime(ScriptedProvider(Script.for_all(Turn(text="x"))), clock=FrozenClock())
+    log = EventLog([IterationStarted(seq=1, ts=0.0, agent_id="a1", iteration=1)])  # stays open
+    app = create_app(runtime, log, ServerOptions(token=TOKEN, send_timeout_s=0.05))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/events",
+        "raw_path": b"/events",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), (b"authorization", f"Bearer {TOKEN}".encode())],
+        "client": ("127.0.0.1", 5),
+        "server": ("127.0.0.1", 1),
+    }
+    never = anyio.Event()
+    sent: list[str] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message["type"])
+        if message["type"] == "http.response.body":
+            await never.wait()  # the client reads nothing
+
+    asked: list[int] = []
+
+    async def receive() -> dict[str, Any]:
+        asked.append(1)
+        if len(asked) == 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await never.wait()  # nor does it leave
+        raise AssertionError("unreachable")
+
+    with anyio.fail_after(FAIL_AFTER_S):
+        await app(scope, receive, send)  # type: ignore[arg-type]
+    assert sent == ["http.response.start", "http.response.body"]

@@ -139,3 +139,36 @@ async def test_intervene_cancels() -> None:
         await client.intervene(agent_id, status="cancelled")
         await reader.until(status(agent_id, "cancelled"))
         await reader.aclose()
+
+
+async def stream_messages(http: httpx2.AsyncClient, **headers: str) -> tuple[int, list[Any]]:
+    """The status and every message of one `GET /agent/stream?prompt=find it`."""
+    messages = []
+    async with http.stream(
+        "GET", "/agent/stream", params={"prompt": "find it"}, headers=headers, timeout=FAIL_AFTER_S
+    ) as response:
+        if response.status_code == 200:
+            async for message in httpx2.EventSource(response):
+                messages.append(message)
+    return response.status_code, messages
+
+
+async def test_a_reconnecting_event_source_resumes_the_stream_and_starts_nothing() -> None:
+    async with (
+        served_runtime(runtime=forking_runtime()) as server,
+        httpx2.AsyncClient(base_url=server.base_url, headers=AUTH) as http,
+    ):
+        code, whole = await stream_messages(http)
+        assert code == 200 and whole
+        assert all(message.id.startswith("a1@") for message in whole)  # the agent it started
+        # The stream ended; EventSource reconnects with the last id: told to stop.
+        code, after_end = await stream_messages(http, **{"Last-Event-ID": whole[-1].id})
+        assert (code, after_end) == (204, [])
+        # A drop in the middle: the rest, each event once, up to the same end.
+        middle = len(whole) // 2
+        code, rest = await stream_messages(http, **{"Last-Event-ID": whole[middle].id})
+        assert code == 200
+        assert [(m.id, m.data) for m in rest] == [(m.id, m.data) for m in whole[middle + 1 :]]
+        code, _ = await stream_messages(http, **{"Last-Event-ID": "12"})
+        assert code == 400
+        assert set(server.runtime.snapshot()["agents"]) == {"a1", "a2"}  # one task, started once

@@ -155,3 +155,43 @@ def test_a_refusal_inside_the_run_is_one_message() -> None:
     assert _refusal_in(ExceptionGroup("run", [ExceptionGroup("served", [refusal])])) is refusal
     assert _refusal_in(ExceptionGroup("run", [refusal, ValueError("a bug")])) is None
     assert _refusal_in(ValueError("a bug")) is None
+
+
+async def test_a_restart_reuses_the_token_and_new_token_makes_another(tmp_path: Path) -> None:
+    async with serve_process(tmp_path) as first:
+        token = first.token
+        code, errors = await first.stop()
+    assert code == 0 and "reusing" not in errors
+    async with serve_process(tmp_path) as second:
+        assert (second.token_file, second.token) == (first.token_file, token)
+        code, errors = await second.stop()
+    assert f"agentui serve: reusing the token in {first.token_file}" in errors
+    async with serve_process(tmp_path, "--new-token") as third:
+        assert third.token != token
+        await third.stop()
+
+
+async def test_a_second_server_that_cannot_listen_leaves_the_token_alone(tmp_path: Path) -> None:
+    async with serve_process(tmp_path, "--new-token") as served:
+        token = served.token
+        port = served.url.rsplit(":", 1)[1]
+        env = child_env(tmp_path)
+        for extra in ((), ("--new-token",)):
+            code, _, errors = await agentui("serve", "--port", port, *extra, env=env, cwd=tmp_path)
+            assert code == 2 and f"cannot listen on 127.0.0.1:{port}" in errors
+            assert served.token == token
+        async with RemoteClient(served.url, token) as client:
+            assert (await client.info()).last_seq == 0  # the first server still takes it
+        await served.stop()
+
+
+async def test_a_token_file_others_may_read_is_refused(tmp_path: Path) -> None:
+    shared = tmp_path / "shared-token"
+    shared.write_text("a-token-of-at-least-sixteen-characters\n")
+    shared.chmod(0o644)
+    code, out, errors = await agentui(
+        "serve", "--token-file", str(shared), "--port", "0", env=child_env(tmp_path), cwd=tmp_path
+    )
+    assert code == 2 and not out
+    assert f"cannot use the token file {shared}: others may read it" in errors
+    assert f"chmod 600 {shared}" in errors

@@ -3,44 +3,17 @@ exactly once, every agent's text whole and in order, the ids watermarks."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import anyio
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.events import Event, IterationStarted, TextDelta, ThinkingDelta, parse_event
-from agentui.core.remote.event_log import EventLog, LogEntry
-from agentui.core.remote.sse_batches import Outgoing, ResumePoint, feed, merged
+from agentui.core.events import parse_event
+from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.log_entry import LogEntry, Logged
+from agentui.core.remote.sse_batches import MAX_BATCH, Outgoing, ResumePoint, feed, merged
 
-Step = tuple[str, str, int]  # agent, kind (text, thinking, state), iteration
-
-
-def build(steps: list[Step]) -> list[Event]:
-    events: list[Event] = []
-    for seq, (agent, kind, iteration) in enumerate(steps, 1):
-        common = {"seq": seq, "ts": 0.0, "agent_id": agent, "iteration": iteration}
-        if kind == "text":
-            events.append(TextDelta(**common, delta=f"<{seq}>"))
-        elif kind == "thinking":
-            events.append(ThinkingDelta(**common, delta=f"({seq})"))
-        else:
-            events.append(IterationStarted(**common))
-    return events
-
-
-def text_of(events: list[Event]) -> dict[tuple[str, str], str]:
-    """Each agent's streamed text and thinking, concatenated in order."""
-    out: dict[tuple[str, str], str] = defaultdict(str)
-    for event in events:
-        if isinstance(event, TextDelta | ThinkingDelta):
-            out[(event.agent_id, event.type)] += event.delta
-    return dict(out)
-
-
-def watermark(message: Outgoing) -> int:
-    return ResumePoint.parse(message.id).watermark
+from .event_steps import Step, build, received_exactly_once, steps_strategy
 
 
 async def stream(log: EventLog, start: ResumePoint) -> list[Outgoing]:
@@ -79,17 +52,6 @@ def test_resume_points_read_back() -> None:
             ResumePoint.parse(bad)
 
 
-steps_strategy = st.lists(
-    st.tuples(
-        st.sampled_from(["a", "b", "c"]),
-        st.sampled_from(["text", "text", "thinking", "state"]),
-        st.integers(1, 2),
-    ),
-    min_size=1,
-    max_size=40,
-)
-
-
 @given(steps=steps_strategy, data=st.data())
 def test_resuming_after_any_message_delivers_everything_once(
     steps: list[Step], data: object
@@ -104,15 +66,60 @@ def test_resuming_after_any_message_delivers_everything_once(
         delivered = first[:cut]
         start = ResumePoint.parse(delivered[-1].id) if delivered else ResumePoint(0)
         delivered += await stream(log, start)
-        received = [parse_event(message.data) for message in delivered]
-        assert text_of(received) == text_of(events)
-        states = [e.seq for e in received if not isinstance(e, TextDelta | ThinkingDelta)]
-        expected = [e.seq for e in events if not isinstance(e, TextDelta | ThinkingDelta)]
-        assert sorted(states) == expected  # each state event once (order may interleave)
-        for agent in "abc":  # each agent's own order is kept
-            mine = [e.seq for e in received if e.agent_id == agent]
-            assert mine == sorted(mine)
-        marks = [watermark(message) for message in delivered]
-        assert marks == sorted(marks) and marks[-1] == events[-1].seq
+        received_exactly_once(delivered, events)
 
     anyio.run(check)
+
+
+class OnlyAgents:
+    """A selection that keeps some agents' events (as the seed's /agent/stream keeps one
+    subtree's) and never ends."""
+
+    def __init__(self, agents: str) -> None:
+        self.agents = agents
+
+    def keep(self, entry: Logged) -> bool:
+        return entry.agent_id in self.agents
+
+    def ends(self, entry: Logged) -> bool:
+        return False
+
+
+@given(steps=steps_strategy, data=st.data())
+def test_a_selected_stream_resumes_inside_a_merged_batch_with_its_selection(
+    steps: list[Step], data: st.DataObject
+) -> None:
+    events = build(steps)
+    kept = [event for event in events if event.agent_id in "ab"]
+
+    async def check() -> None:
+        log = EventLog(history=events)
+        log.close()
+
+        async def read(start: ResumePoint) -> list[Outgoing]:
+            with anyio.fail_after(30):
+                batches = feed(log, start, behind_after=1, selection=OnlyAgents("ab"))
+                return [message async for batch in batches for message in batch]
+
+        first = await read(ResumePoint(0))
+        cut = data.draw(st.integers(0, len(first)))
+        delivered = first[:cut]
+        delivered += await read(
+            ResumePoint.parse(delivered[-1].id) if delivered else ResumePoint(0)
+        )
+        if kept:
+            received_exactly_once(delivered, kept)
+        else:
+            assert delivered == []
+
+    anyio.run(check)
+
+
+@pytest.mark.anyio
+async def test_a_client_far_behind_takes_the_log_in_bounded_batches() -> None:
+    events = build([("a", "state", 1)] * (2 * MAX_BATCH + 5))
+    log = EventLog(history=events)
+    log.close()
+    with anyio.fail_after(30):
+        sizes = [len(batch) async for batch in feed(log, ResumePoint(0), behind_after=10**9)]
+    assert sizes == [MAX_BATCH, MAX_BATCH, 5]
