@@ -226,7 +226,8 @@ class TranscriptBuilder:
             case ev.QueryDeclined(query_id=query_id, reason=reason):
                 self._close(query_id, reason, declined=True)
             case ev.StatusChanged(new=new, reason=reason) if new in ("cancelled", "deleted"):
-                said = reason if reason.startswith(f"{new}:") else f"{new}: {reason}"
+                # "cancelled by the person" says it already; "too slow" needs the word.
+                said = reason if reason.startswith(new) else f"{new}: {reason}"
                 self._new("notice", said, event)
             case ev.InterventionApplied(kind="modify", instructions=instructions, content=content):
                 self._new("notice", _modification(instructions, content), event, title="modified")
@@ -303,7 +304,13 @@ class TranscriptBuilder:
             # The decision speaks for itself: "allowed once", "rejected: too risky".
             item.detail, item.failed = answer, declined
         else:
-            item.detail = f"(declined: {answer})" if declined else answer
+            if declined:
+                # "declined by the person" says it already; another reason needs the word.
+                item.detail = (
+                    f"({answer})" if answer.startswith("declined") else f"(declined: {answer})"
+                )
+            else:
+                item.detail = answer
         item.open = False
         self._on_changed(item)
 

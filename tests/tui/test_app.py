@@ -66,7 +66,7 @@ async def test_escape_in_the_answer_box_declines() -> None:
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
-        assert question.detail == "(declined: declined by the person)"
+        assert question.detail == "(declined by the person)"
 
 
 async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
