@@ -17,6 +17,12 @@ pause: 20 agents stream at 5 ms a chunk; ~60 times one agent is paused with `POS
     before its resume (other than the pause's own) - the moment the POST was sent; `answered`
     = when the POST's answer came back; `seen_remotely` = when an SSE client received the
     agent's `execution:paused`.
+memory: the server's event log of the sse run's events (tracemalloc), as logged
+    (`keep_recent=None`: every entry as it came, the layout before compaction) and with older
+    delta runs compacted (the default); then the compacted log of those events repeated up to
+    840k events (a long-lived server; as logged, that many would take `as_logged_long_run_mb`).
+    `catch_up_batch_ms`: what one batch of a client reading the compacted log from the start
+    costs the event loop (read back + merged), median and max over the log.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from collections import defaultdict
 
 import anyio
@@ -37,8 +44,10 @@ from agentui.core.events import Event, TextDelta
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
+from agentui.core.remote.event_log import EventLog
 from agentui.core.remote.server import ServerOptions
 from agentui.core.remote.serving import listen, served
+from agentui.core.remote.sse_batches import MAX_BATCH, merged
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 
@@ -82,7 +91,9 @@ def spread(values: list[float]) -> dict[str, float]:
     }
 
 
-async def sse_throughput(clients: int, agents: int, text_chars: int) -> dict[str, object]:
+async def sse_throughput(
+    clients: int, agents: int, text_chars: int, published_events: list[Event]
+) -> dict[str, object]:
     runtime = make_runtime(text_chars, pace_s=0.0)
     listener = listen("127.0.0.1", 0)
     async with served(runtime, listener, ServerOptions(token=TOKEN)):
@@ -120,6 +131,7 @@ async def sse_throughput(clients: int, agents: int, text_chars: int) -> dict[str
             ids = [runtime.start(f"stream {n}") for n in range(agents)]
         seconds = time.perf_counter() - started
         events = published.drain()
+        published_events[:] = events
         whole = all(
             text[agent_id] == runtime.node(agent_id).result for text in texts for agent_id in ids
         )
@@ -192,16 +204,72 @@ async def pause_latency(agents: int, pauses: int, seed: int) -> dict[str, object
     }
 
 
+def logged_bytes(events: list[Event], keep_recent: int | None) -> tuple[int, EventLog]:
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        log = EventLog(events, keep_recent=keep_recent)
+        return tracemalloc.get_traced_memory()[0] - before, log
+    finally:
+        tracemalloc.stop()
+
+
+def repeated(events: list[Event], count: int) -> list[Event]:
+    """`events` again and again, seqs going on, until there are `count`."""
+    out: list[Event] = []
+    offset = 0
+    while len(out) < count:
+        out.extend(e.model_copy(update={"seq": e.seq + offset}) for e in events)
+        offset += events[-1].seq
+    return out[:count]
+
+
+def log_memory(events: list[Event], long_run: int) -> dict[str, object]:
+    def figures(size: int, count: int) -> dict[str, float]:
+        return {
+            "events": count,
+            "bytes_per_event": round(size / count, 1),
+            "mb": round(size / 1e6, 1),
+        }
+
+    deltas = [e for e in events if isinstance(e, TextDelta)]
+    as_logged, _ = logged_bytes(events, keep_recent=None)
+    compacted, log = logged_bytes(events, keep_recent=4096)
+    batch_ms = []
+    for start in range(0, len(log) - MAX_BATCH, MAX_BATCH):
+        began = time.perf_counter()
+        merged(log.entries(start, start + MAX_BATCH), 0)
+        batch_ms.append((time.perf_counter() - began) * 1000)
+    del log
+    many = repeated(events, long_run)
+    long_compacted, _ = logged_bytes(many, keep_recent=4096)
+    return {
+        "mean_delta_chars": round(sum(len(e.delta) for e in deltas) / max(1, len(deltas)), 1),
+        "as_logged": figures(as_logged, len(events)),
+        "compacted": figures(compacted, len(events)),
+        # The newest 4096 to 8192 entries stay as logged: a long run shows the compacted cost.
+        "compacted_long_run": figures(long_compacted, len(many)),
+        "as_logged_long_run_mb": round(as_logged / len(events) * len(many) / 1e6, 1),
+        "catch_up_batch_ms": {
+            "batch": MAX_BATCH,
+            "p50": round(statistics.median(batch_ms), 2) if batch_ms else None,
+            "max": round(max(batch_ms), 2) if batch_ms else None,
+        },
+    }
+
+
 async def bench(quick: bool) -> dict[str, object]:
     started = time.perf_counter()
     agents, chars = (5, 5_000) if quick else (20, 20_000)
-    sse = [await sse_throughput(clients, agents, chars) for clients in (1, 10)]
+    events: list[Event] = []
+    sse = [await sse_throughput(clients, agents, chars, events) for clients in (1, 10)]
     pause = await pause_latency(10 if quick else 20, 15 if quick else 60, seed=7)
     return {
         "agentui": __version__,
         "python": platform.python_version(),
         "sse": sse,
         "pause": pause,
+        "memory": log_memory(events, 100_000 if quick else 840_000),
         "total_s": round(time.perf_counter() - started, 2),
     }
 
