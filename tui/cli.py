@@ -649,11 +649,17 @@ def _profiles(argv: Sequence[str]) -> int:
     )
     parser.parse_args(argv)
     from agentui.core.tools.builtin import builtin_tools
+    from agentui.core.tools.mcp.config import McpConfig
 
     from .profile_list import format_profiles
 
     catalog = load_catalog(directory)
-    catalog.problems += catalog.naming_missing_tools(builtin_tools().names())
+    try:
+        mcp = load_config().config.mcp
+    except ConfigError:
+        mcp = McpConfig()  # a bad config is reported by the commands that use it
+    # An MCP server's tools are listed once it runs: names of a configured one are not missing.
+    catalog.problems += catalog.naming_missing_tools(builtin_tools().names(), mcp.may_offer)
     columns = shutil.get_terminal_size((100, 24)).columns
     sys.stdout.write(visible_controls(format_profiles(catalog, directory, columns)))
     return 0

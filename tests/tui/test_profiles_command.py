@@ -166,3 +166,17 @@ def test_a_profile_naming_a_tool_there_is_not_is_reported_before_any_agent_uses_
     assert main(argv) == 0
     _, err = capsys.readouterr()
     assert "agentui: warning: profile skipped: " in err and "does not have: browser" in err
+
+
+def test_a_profile_naming_a_configured_mcp_servers_tool_is_not_reported_missing(
+    agents: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (agents / "searcher.toml").write_text('instructions = "Search."\ntools = ["docs__search"]\n')
+    assert main(["profiles"]) == 0
+    out, _ = capsys.readouterr()
+    assert "does not have: docs__search" in out  # no server named docs: it is missing
+    config = agents.parent / "config.toml"
+    config.write_text('[mcp.servers.docs]\ncommand = "docs-mcp-server"\n', "utf-8")
+    assert main(["profiles"]) == 0
+    out, _ = capsys.readouterr()
+    assert "does not have: docs__search" not in out  # its server lists it once it runs
