@@ -204,7 +204,7 @@ class Intervention(_Seed):
         deletes = comment == "delete" or status == "deleted"
         if deletes and status not in (None, "deleted"):
             raise ValueError(f"a delete ends the agent: status {status!r} cannot go with it")
-        if deletes and comment not in (None, "delete"):
+        if deletes and comment not in (None, "delete", "unchanged"):
             raise ValueError(
                 "status 'deleted' deletes the agent: no other userComment goes with it"
             )

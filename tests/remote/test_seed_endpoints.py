@@ -172,3 +172,13 @@ async def test_a_reconnecting_event_source_resumes_the_stream_and_starts_nothing
         code, _ = await stream_messages(http, **{"Last-Event-ID": "12"})
         assert code == 400
         assert set(server.runtime.snapshot()["agents"]) == {"a1", "a2"}  # one task, started once
+
+
+async def test_intervene_status_deleted_deletes() -> None:
+    async with served_runtime(HANGS) as server, server.client() as client:
+        agent_id = await client.start("work")
+        reader = EventReader(client)
+        await reader.until(of_type("text:delta", agent_id))
+        await client.intervene(agent_id, user_comment="unchanged", status="deleted")
+        await reader.until(status(agent_id, "deleted"))
+        await reader.aclose()
