@@ -540,6 +540,15 @@ class McpServerChanged(Event):
     retry_in_s: float | None = None  # failed: the wait before the next try
 
 
+class RunResumed(Event):
+    """A saved session goes on in a new runtime (agentui --resume, serve --resume). A runtime
+    event. What lasted only for the life of the runtime before ends here: an "always" approval
+    is asked for again."""
+
+    type: Literal["run:resumed"] = "run:resumed"
+    session_id: str
+
+
 # -- the monologue (published by the narrator service, not by the agent) ---------------------
 
 
@@ -606,7 +615,8 @@ AnyEvent = Annotated[
     | RoundCompleted
     | MonologueGenerated
     | MonologueFailed
-    | McpServerChanged,
+    | McpServerChanged
+    | RunResumed,
     Field(discriminator="type"),
 ]
 

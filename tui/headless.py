@@ -80,6 +80,7 @@ class HeadlessPrinter:
         "thinking:redacted", "tool:complete", "tool:detected",
         "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
         "director:start", "character:start",
+        "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
     })  # fmt: skip
 
     def __init__(

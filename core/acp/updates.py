@@ -79,6 +79,7 @@ PASSED_OVER = frozenset({
     "monologue", "monologue:error", "note:delivered", "note:queued", "usage:updated",
     "workflow:decision", "workflow:result", "director:start", "character:start",
     "mcp:server",  # the runtime's MCP servers: `agentui mcp list` and the tool calls tell
+    "run:resumed",  # the runtime's: a loaded session's replay ends before it
 })  # fmt: skip
 
 

@@ -105,9 +105,17 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     interrupted = [node for node in state.agents.values() if node.status.is_live]
     streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
     closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))
+    # An "always" lasted until that agentui quit: the resumed run asks again, and every view,
+    # here or attached over the network, learns it from this event.
+    closing.append(
+        ev.RunResumed(
+            seq=(closing[-1].seq if closing else max(state.last_seq, log.last_seq)) + 1,
+            ts=state.last_ts,
+            agent_id=ev.RUNTIME_EVENT,
+            session_id=log.id,
+        )
+    )
     state.apply_all(closing)
-    # An "always" lasted until that agentui quit: the resumed run asks again, and says so.
-    state.always_allowed.clear()
     interrupted_ids = [n.id for n in interrupted]
     return ResumePlan(log, state, closing, interrupted_ids, [*events, *closing])
 

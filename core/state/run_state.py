@@ -189,6 +189,9 @@ class RunState:
         if isinstance(event, ev.McpServerChanged):
             self.mcp_servers[event.server] = event
             return
+        if isinstance(event, ev.RunResumed):
+            self.always_allowed.clear()  # the new runtime asks again
+            return
         agent = self.agents.get(agent_id)
         if agent is None:
             return  # an event of an agent never introduced: nothing to attach it to

@@ -120,6 +120,7 @@ NOT_SHOWN = frozenset({
     "usage:updated", "workflow:decision", "workflow:result", "workflow:step", "director:start",
     "character:start",
     "mcp:server",  # the runtime's, not an agent's: the status bar shows it
+    "run:resumed",  # the runtime's: the resume notice says it
 })  # fmt: skip
 SCENE_EVENTS = (
     ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,

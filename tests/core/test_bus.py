@@ -492,6 +492,7 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "error": "the server closed the connection",
         "retry_in_s": 2.0,
     },
+    "run:resumed": {"session_id": "20261124T040000Z-ab12"},
     "workflow:step": {"step": 3, "name": "subquestions"},
     "answer:validated": {
         "profile": "critic",

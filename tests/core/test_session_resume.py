@@ -15,7 +15,7 @@ from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import NOT_RUN, open_for_resume, plan_resume
-from agentui.core.state import INTERRUPTED
+from agentui.core.state import INTERRUPTED, RunState
 from agentui.core.tree import AgentStatus as S
 
 from .session_helpers import (
@@ -60,7 +60,7 @@ async def test_an_agent_cut_off_mid_stream_comes_back_interrupted(tmp_path: Path
     node = plan.state.agents[root]
     assert (node.status, node.error) == (S.CANCELLED, INTERRUPTED)
     kinds = [e.type for e in plan.closing]
-    assert kinds == ["execution:cancelled", "conversation:changed", "agent:status"]
+    assert kinds == ["execution:cancelled", "conversation:changed", "agent:status", "run:resumed"]
     assert plan.closing[0].partial_text == streamed  # type: ignore[attr-defined]
     seqs = [e.seq for e in plan.history]
     assert seqs == sorted(set(seqs)) and seqs[-1] == plan.last_seq
@@ -119,8 +119,9 @@ async def test_an_open_question_is_declined_when_the_session_ended(tmp_path: Pat
         "execution:cancelled",
         "conversation:changed",
         "agent:status",
+        "run:resumed",
     ]
-    assert plan.closing[-1].old == "awaiting_user"  # type: ignore[attr-defined]
+    assert plan.closing[-2].old == "awaiting_user"  # type: ignore[attr-defined]
     assert plan.state.open_queries == {}
     (result,) = plan.state.agents[root].conversation.messages[-1].tool_results
     assert (result.content, result.is_error) == (NOT_RUN, True)
@@ -304,4 +305,10 @@ async def test_an_always_allowed_tool_asks_again_after_a_resume(tmp_path: Path) 
         runtime.publish(ApprovalDecided, root, query_id="q9", tool="python", decision="always")
     assert runtime.session.path is not None
     assert fold_session(read_session(runtime.session.path)).always_allowed == ["python"]
-    assert plan_resume(read_session(runtime.session.path)).state.always_allowed == []
+    plan = plan_resume(read_session(runtime.session.path))
+    assert plan.state.always_allowed == []
+    # A view that folds the history itself (a screen attached to `serve --resume`) learns it too.
+    assert plan.history[-1].type == "run:resumed"
+    attached = RunState()
+    attached.apply_all(plan.history)
+    assert attached.always_allowed == []
