@@ -373,9 +373,9 @@ def _attach(argv: Sequence[str]) -> int:
 
 def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
     """The app on the server at `args.url`, once it has answered (raises AgentUIError)."""
-    from agentui.core.remote.auth import default_token_path
     from agentui.core.remote.client import RemoteClient, RemoteError, read_token
     from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
+    from agentui.core.remote.token_file import default_token_path
 
     url = args.url.rstrip("/")
     if "://" not in url:

@@ -192,6 +192,7 @@ async def _serve(
     from agentui.core.monologue.attach import attach_monologue
     from agentui.core.remote.server import ServerOptions
     from agentui.core.remote.serving import served
+    from agentui.core.remote.token_file import default_token_path
     from agentui.core.session.recording import RecordingRuntime
 
     from .assemble import build_runtime, monologue_config
@@ -214,7 +215,14 @@ async def _serve(
                     f"agentui serve: listening on {listener.url} (token in {token_path})",
                     flush=True,
                 )
-                print(f"agentui serve: open it with: agentui attach {listener.url}", flush=True)
+                # The command to copy: it must find this token where it is.
+                own_file = (
+                    "" if token_path == default_token_path() else f" --token-file {token_path}"
+                )
+                print(
+                    f"agentui serve: open it with: agentui attach {listener.url}{own_file}",
+                    flush=True,
+                )
                 await stop.wait()
                 print("agentui serve: stopping the agents, then the server", file=sys.stderr)
             watching.cancel_scope.cancel()

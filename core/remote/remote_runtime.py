@@ -25,7 +25,7 @@ from agentui.core.clock import SystemClock
 from agentui.core.errors import AgentUIError, CommandRefusedError
 from agentui.core.events import EventBus, Subscription
 
-from .client import RemoteClient, RemoteError, RemoteUnavailable
+from .client import RemoteClient, RemoteError, RemoteUnavailable, UnreadableEvent
 
 FIRST_RETRY_S = 0.5
 LONGEST_RETRY_S = 10.0
@@ -150,6 +150,10 @@ class RemoteRuntime:
             try:
                 await self._follow_once()
                 reason = "the server ended the stream"
+            except UnreadableEvent as exc:
+                # The same event would come again at every try: only a newer agentui reads it.
+                self._set_connection(False, f"cannot follow {self.host}: {exc.message}")
+                return
             except RemoteError as exc:
                 if exc.status not in FINAL_STATUSES:
                     reason = exc.message  # a gateway's 502 while the server restarts, ...

@@ -44,8 +44,8 @@ def read_token_file(path: Path) -> str:
         token = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         raise AgentUIError(
-            f"no token file {path}: is `agentui serve` running? (or give the token in "
-            "AGENTUI_TOKEN)"
+            f"no token file {path}: is `agentui serve` running? Give the file it printed "
+            "with --token-file, or its token in AGENTUI_TOKEN"
         ) from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
