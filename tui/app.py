@@ -24,6 +24,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
 from textual.command import CommandPalette
 from textual.containers import Horizontal
+from textual.dom import NoScreen
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import ModalScreen, Screen
@@ -620,7 +621,7 @@ class AgentUIApp(App[int]):
         to continue the agent with them instead."""
         agent = self.model.agents[agent_id]
         self.prompt_bar.set_mode(PromptMode("continue", agent_id, agent.name), text)
-        self.prompt_view.focus()
+        self._focus_prompt()
         self.notify(
             f"{agent.name} has ended and will read no more messages. "
             "Enter continues it with your message; esc keeps it as it is.",
@@ -641,7 +642,7 @@ class AgentUIApp(App[int]):
         """esc in the prompt: a steer or continue goes back to a new-task prompt (the cursor
         stays); a new-task prompt gives the keys to the tree, where the commands are."""
         if self._back_to_new_task():
-            self.prompt_view.focus()
+            self._focus_prompt()
         else:
             self.tree_view.focus()
 
@@ -657,7 +658,7 @@ class AgentUIApp(App[int]):
         (as in other agent terminals): words typed next stay words."""
         self._back_to_new_task()
         if self.prompt_bar.display:
-            self.prompt_view.focus()
+            self._focus_prompt()
         else:
             self.tree_view.focus()
 
@@ -822,7 +823,7 @@ class AgentUIApp(App[int]):
             # An ended agent continues from its conversation with a message from the person.
             name = self.model.agents[self.selected_id].name
             self.prompt_bar.set_mode(PromptMode("continue", self.selected_id, name), "")
-            self.prompt_view.focus()
+            self._focus_prompt()
             return
         self._command("resume", self.runtime.resume)
 
@@ -852,7 +853,7 @@ class AgentUIApp(App[int]):
             self._offer_continue(agent.id, "")
             return
         self.prompt_bar.set_mode(PromptMode("steer", agent.id, agent.name), "")
-        self.prompt_view.focus()
+        self._focus_prompt()
 
     def action_interrupt(self) -> None:
         """esc twice: the first press says what the second will do, so an esc pressed to get
@@ -941,9 +942,17 @@ class AgentUIApp(App[int]):
 
     # -- other actions -------------------------------------------------------------------
 
+    def _focus_prompt(self) -> None:
+        """The prompt takes the keys now, not after the keys already queued (`focus()` waits
+        for them): `n` and the words typed right after it must all be words."""
+        try:
+            self.prompt_view.screen.set_focus(self.prompt_view)
+        except NoScreen:
+            self.prompt_view.focus()
+
     def action_new_task(self) -> None:
         self._back_to_new_task()
-        self.prompt_view.focus()
+        self._focus_prompt()
 
     def action_next_question(self) -> None:
         if self.screen is not self.screen_stack[0]:

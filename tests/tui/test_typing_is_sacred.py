@@ -157,6 +157,25 @@ async def test_a_burst_of_keys_on_the_tree_lands_whole_in_the_waiting_box() -> N
         assert app.model.agents["a1"].status is S.RUNNING
 
 
+@pytest.mark.parametrize("opener", ["n", "s"], ids=["new-task", "steer"])
+async def test_a_burst_of_words_after_the_key_that_opens_the_prompt_lands_whole(
+    opener: str,
+) -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        app.tree_view.focus()
+        await pilot.pause()
+        # The key and the words after it queued at once (a paste, tmux, a fast typist): the
+        # words must not reach the tree, where c cancels and d deletes.
+        for character in opener + "ice day, cancel it":
+            key = "space" if character == " " else ("comma" if character == "," else character)
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.prompt_view.value == "ice day, cancel it"
+        assert len(app.screen_stack) == 1, "no dialog opened"
+        assert app.model.agents["a1"].status is S.RUNNING
+
+
 async def test_after_an_answer_the_cursor_is_back_in_the_prompt() -> None:
     async with asking_beside_a_running_agent() as (app, pilot):
         await pilot.press(*"cake", "enter")

@@ -87,15 +87,16 @@ class AgentTree(Tree[str]):
     """Agents by parent. Node data is the agent id; each row is drawn from its agent's view."""
 
     # The agent commands live here, where nobody types (space pauses/resumes instead of
-    # folding a node); enter on a waiting agent goes to its question. They are priority
+    # folding a node); enter on a waiting agent goes to its question. The letters are priority
     # bindings: while the tree holds the keys, the app runs them as the key arrives, instead
-    # of forwarding the key to the tree's queue first (a second wait behind a frame or a
-    # flush under load: `p` must stop an agent within a few ms).
+    # of forwarding the key to the tree's queue first. So `p` stops an agent within a few ms
+    # (no wait behind a frame or a flush under load), and after `n` or `s` the keys queued
+    # behind it reach the prompt they opened, never the tree's commands.
     BINDINGS: ClassVar[list[BindingType]] = [
-        *bindings(LEADING_KEYS),
+        *(replace(binding, priority=True) for binding in bindings(LEADING_KEYS)),
         Binding("enter", "app.answer_selected", "Answer"),
         *(replace(binding, priority=True) for binding in bindings(AGENT_KEYS)),
-        *bindings(TRAILING_VIEW_KEYS),
+        *(replace(binding, priority=True) for binding in bindings(TRAILING_VIEW_KEYS)),
     ]
 
     def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
