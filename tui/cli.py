@@ -493,21 +493,7 @@ def _sessions(argv: Sequence[str]) -> int:
     infos = list_sessions()
     if args.json:
         for info in infos:
-            print(
-                json.dumps(
-                    {
-                        "id": info.id,
-                        "started": info.started,
-                        "task": info.task,
-                        "status": info.status,
-                        "agents": info.agents,
-                        "tokens": info.tokens,
-                        "path": str(info.path),
-                        "problem": info.problem,
-                    },
-                    ensure_ascii=False,
-                )
-            )
+            print(json.dumps(info.row(), ensure_ascii=False))
         return 0
     if not infos:
         print(f"No sessions yet (they are kept in {sessions_dir()}).")

@@ -213,13 +213,4 @@ class Intervention(_Seed):
 
 def session_row(info: SessionInfo) -> dict[str, Any]:
     """One saved session as `agentui sessions --json` prints it."""
-    return {
-        "id": info.id,
-        "started": info.started,
-        "task": info.task,
-        "status": info.status,
-        "agents": info.agents,
-        "tokens": info.tokens,
-        "path": str(info.path),
-        "problem": info.problem,
-    }
+    return info.row()

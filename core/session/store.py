@@ -9,6 +9,7 @@ import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import SessionError
 from .fold import fold_session
@@ -32,6 +33,19 @@ class SessionInfo:
     agents: int
     tokens: int
     problem: str = ""  # why it is unreadable, or what its damaged lines lost
+
+    def row(self) -> dict[str, Any]:
+        """As `agentui sessions --json` prints it (and `GET /sessions` answers)."""
+        return {
+            "id": self.id,
+            "started": self.started,
+            "task": self.task,
+            "status": self.status,
+            "agents": self.agents,
+            "tokens": self.tokens,
+            "path": str(self.path),
+            "problem": self.problem,
+        }
 
 
 def session_files(directory: Path | None = None) -> list[Path]:
