@@ -52,6 +52,7 @@ from .cli_options import (
     add_theme_option,
     assembly_from,
     fail,
+    port_number,
     positive_seconds,
     setting_flags,
     warn,
@@ -436,7 +437,7 @@ def _web(argv: Sequence[str]) -> int:
         "agentui with the options after `--`.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    parser.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     parser.add_argument(
         "--allow-remote",
         action="store_true",
@@ -455,6 +456,8 @@ def _web(argv: Sequence[str]) -> int:
 
     from .web_server import GuardedServer
 
+    if args.port == 0:
+        return fail("agentui web needs a fixed port (the browser's page names it)")
     app_args = [a for a in args.app_args if a != "--"]
     # Checked once here: a bad option would otherwise give every browser tab a dead terminal.
     _app_parser().parse_args(app_args)
@@ -466,16 +469,6 @@ def _web(argv: Sequence[str]) -> int:
     except OSError as exc:  # the port is taken, the address is not this machine's, ...
         return fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
     return 0
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 1 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1 to 65535 (got {port})")
-    return port
 
 
 # -- sessions ----------------------------------------------------------------------------------

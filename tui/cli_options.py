@@ -220,3 +220,14 @@ def fail(message: str, code: int = 2) -> int:
 def warn(warnings: Sequence[str]) -> None:
     for warning in warnings:
         print(f"agentui: warning: {visible_controls(warning)}", file=sys.stderr)
+
+
+def port_number(text: str) -> int:
+    """A TCP port; 0 asks the system for a free one."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (got {port})")
+    return port

@@ -26,7 +26,14 @@ import anyio
 from agentui.core.errors import AgentUIError
 from agentui.core.session.naming import LAST
 
-from .cli_options import add_provider_options, assembly_from, fail, positive_seconds, warn
+from .cli_options import (
+    add_provider_options,
+    assembly_from,
+    fail,
+    port_number,
+    positive_seconds,
+    warn,
+)
 
 if TYPE_CHECKING:
     from agentui.core.providers.base import Provider
@@ -55,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--port",
-        type=_port,
+        type=port_number,
         default=DEFAULT_PORT,
         help=f"the port (default {DEFAULT_PORT}; 0 picks a free one, printed at start)",
     )
@@ -99,16 +106,6 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_provider_options(parser, default_pace=0.02)
     return parser
-
-
-def _port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535 (got {port})")
-    return port
 
 
 def main(argv: Sequence[str]) -> int:
