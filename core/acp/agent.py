@@ -7,6 +7,10 @@ it, `session/prompt` runs a turn, `session/cancel` cancels it, `session/set_mode
 between asking for approvals and not (modes.py). Sessions live in the server's task group until
 the client goes; their files keep everything for a later `session/load` or `agentui --resume`.
 
+agentui speaks ACP's protocol version 1 only: `initialize` answers 1 whatever the client asks
+(ACP: the agent's latest version when it does not support the client's). A session whose host
+ended (an error it did not expect) is forgotten: its file keeps it for `session/load`.
+
 Runtimes come from `open_runtime`, which the command line gives (it knows the settings and how
 to assemble a runtime); core never imports the front end.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Container
 from typing import Any, Protocol
 
 from acp import PROTOCOL_VERSION, RequestError
@@ -42,6 +47,7 @@ from .modes import ModeId, mode_state, parse_mode
 from .prompt_text import PromptBlock
 from .questions import takes_forms
 from .session import AcpSession
+from .visible import visible
 
 log = logging.getLogger("agentui.acp")
 
@@ -84,7 +90,7 @@ class AgentuiAgent:
     ) -> InitializeResponse:
         self._capabilities = client_capabilities
         return InitializeResponse(
-            protocol_version=min(protocol_version, PROTOCOL_VERSION),
+            protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(embedded_context=True),
@@ -96,7 +102,7 @@ class AgentuiAgent:
         self, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> NewSessionResponse:
         self._note_unused(mcp_servers)
-        session_id = _fresh_session_id()
+        session_id = _fresh_session_id(taken=self._sessions)
         session = await self._open(
             session_id, self._open_runtime(session_id=session_id, resume=None)
         )
@@ -106,22 +112,22 @@ class AgentuiAgent:
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> LoadSessionResponse:
         self._note_unused(mcp_servers)
+        open_here = self._live_session(session_id)
+        if open_here is not None and open_here.busy:  # first: it may have no file yet
+            raise RequestError.invalid_request(
+                {"details": f"session {session_id} is running a prompt; cancel it first"}
+            )
         # An exact id only: never a path, a prefix or "last".
         if not _SESSION_ID.fullmatch(session_id) or not session_path(session_id).is_file():
-            raise RequestError.resource_not_found(session_id)
-        open_here = self._sessions.get(session_id)
+            raise RequestError.resource_not_found(visible(session_id))
         if open_here is not None:
-            if open_here.busy:
-                raise RequestError.invalid_request(
-                    {"details": f"session {session_id} is running a prompt; cancel it first"}
-                )
             await open_here.close()  # reopened from its file, as any saved session
             del self._sessions[session_id]
         try:
             plan = open_for_resume(session_id)
             runtime = self._open_runtime(session_id=None, resume=plan)
         except AgentUIError as exc:  # unreadable, or open in another agentui
-            raise RequestError.invalid_request({"details": str(exc)}) from None
+            raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         for warning in plan.log.warnings:
             log.warning("session %s: %s", session_id, warning)
         session = await self._open(session_id, runtime, history=plan.history)
@@ -142,7 +148,7 @@ class AgentuiAgent:
         return await self._session(session_id).prompt(prompt)
 
     async def cancel(self, session_id: str, **kwargs: Any) -> None:
-        session = self._sessions.get(session_id)
+        session = self._live_session(session_id)
         if session is not None:
             session.cancel()
 
@@ -162,14 +168,22 @@ class AgentuiAgent:
         try:
             await self._group.start(session.host)
         except AgentUIError as exc:
-            raise RequestError.invalid_request({"details": str(exc)}) from None
+            raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         self._sessions[session_id] = session
         return session
 
     def _session(self, session_id: str) -> AcpSession:
-        session = self._sessions.get(session_id)
+        session = self._live_session(session_id)
         if session is None:
-            raise RequestError.resource_not_found(session_id)
+            raise RequestError.resource_not_found(visible(session_id))
+        return session
+
+    def _live_session(self, session_id: str) -> AcpSession | None:
+        """The session open here; one whose host ended is forgotten."""
+        session = self._sessions.get(session_id)
+        if session is not None and session.closed.is_set():
+            del self._sessions[session_id]
+            return None
         return session
 
     @staticmethod
@@ -182,10 +196,10 @@ class AgentuiAgent:
             )
 
 
-def _fresh_session_id() -> str:
+def _fresh_session_id(*, taken: Container[str]) -> str:
     """A new agentui session id no file has yet (the session's file is made at its first
-    event, under this name)."""
+    event, under this name) and no session open here has (one without a prompt has no file)."""
     while True:
         session_id = new_session_id(time.time())
-        if not session_path(session_id).exists():
+        if session_id not in taken and not session_path(session_id).exists():
             return session_id

@@ -32,9 +32,18 @@ PromptBlock = (
 
 
 def task_text(blocks: Sequence[PromptBlock]) -> str:
-    """The task; "" when the prompt holds nothing to work on."""
+    """The task; "" when the prompt holds nothing to work on (nothing but images, say)."""
+    if not any(_block_text(block).strip() for block in blocks if not _left_out(block)):
+        return ""
     parts = [_block_text(block) for block in blocks]
     return "\n\n".join(part for part in parts if part.strip())
+
+
+def _left_out(block: PromptBlock) -> bool:
+    """A block the agent is only told of."""
+    if isinstance(block, EmbeddedResourceContentBlock):
+        return isinstance(block.resource, BlobResourceContents)
+    return isinstance(block, ImageContentBlock | AudioContentBlock)
 
 
 def _block_text(block: PromptBlock) -> str:

@@ -6,15 +6,21 @@ once, allow always (the rest of this session) and reject.
 A question (ask_user, the workflow's clarification and final question) wants free text. ACP's
 form elicitation (unstable in protocol 1) can ask for it: a client that declares
 `elicitation.form` gets a form with one text field, and declining it declines the question. A
-permission request cannot carry text, so a client without forms gets the question with two
-choices: go on without an answer (the question is declined and the agent proceeds on its own,
-as it does when a person declines in the app) or stop the task (the whole prompt is cancelled).
+permission request cannot carry an answer, so a client without forms gets the question (as the
+call's title and content) with two choices: go on without an answer (the question is declined
+and the agent proceeds on its own, as it does when a person declines in the app) or stop the
+task (the whole prompt is cancelled).
+
+A request shows its text as the content of the call it points at, which the client puts in
+place of what the call showed: an approval of python code keeps the code, as code, under the
+question.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from acp.helpers import text_block, tool_content
 from acp.schema import (
     AcceptElicitationResponse,
     AllowedOutcome,
@@ -25,9 +31,12 @@ from acp.schema import (
     ElicitationStringPropertySchema,
     PermissionOption,
     RequestPermissionResponse,
+    ToolCallUpdate,
 )
 
+from .. import events as ev
 from ..approval import ApprovalChoice
+from .markdown import fenced, one_line
 
 ANSWER_FIELD = "answer"
 
@@ -43,6 +52,32 @@ QUESTION_OPTIONS = [
     PermissionOption(option_id="proceed", name="Go on without an answer", kind="allow_once"),
     PermissionOption(option_id="stop", name="Stop the task", kind="reject_once"),
 ]
+
+
+def approval_call(call_id: str, query: ev.QueryRaised) -> ToolCallUpdate:
+    """The call an approval is about, as the permission request shows it."""
+    arguments = query.arguments or {}
+    code = arguments.get("code") if query.tool == "python" else None
+    shown = code.strip("\n") if isinstance(code, str) else ""
+    if shown and query.prompt.endswith(shown):
+        question = query.prompt.removesuffix(shown).rstrip("\n")
+        content = [text_block(question), text_block(fenced(shown, "python"))]
+    else:
+        content = [text_block(fenced(query.prompt))]
+    return ToolCallUpdate(
+        tool_call_id=call_id, status="pending", content=[tool_content(b) for b in content]
+    )
+
+
+def question_call(call_id: str, asker: str, query: ev.QueryRaised) -> ToolCallUpdate:
+    """The call a question without a form points at: the question as its title and content
+    (the choices alone would not say what was asked)."""
+    return ToolCallUpdate(
+        tool_call_id=call_id,
+        status="pending",
+        title=f"{asker} asks: {one_line(query.prompt)}",
+        content=[tool_content(text_block(query.prompt))],
+    )
 
 
 def approval_choice(response: RequestPermissionResponse) -> ApprovalChoice:

@@ -2,10 +2,17 @@
 
 The session hosts its runtime (`host`, a task of the server's task group, for the session's
 life) and drives it through its commands only: a prompt starts the root agent (the first) or
-continues it (`send`, the later ones), `session/cancel` cancels the root and so its whole tree,
-and the person's answers go back as `answer` and `approve`. What it shows comes from the
-runtime's events alone, translated by `UpdateTranslator`; a loaded session first replays its
-saved events through the same translator.
+continues it (`send`, the later ones), `session/cancel` cancels every live agent of the turn
+(the root and so its whole tree; subagents a finished root left running), and the person's
+answers go back as `answer` and `approve`. A turn ends when the root and every agent under it
+have ended (turn.py). What it shows comes from the runtime's events alone, translated by
+`UpdateTranslator`; a loaded session first replays its saved events through the same
+translator.
+
+A cancel can come before the turn's root is live: a continued root stays `completed` until its
+new run starts, and the runtime refuses to cancel an ended agent. So the turn is marked
+cancelled at once, and each of its agents that turns live again afterwards is cancelled as the
+pump sees it.
 
 With MCP servers configured, a prompt's task starts once each server has had its first outcome
 (ready or failed; at most its startup_timeout_s), so the first turn already has their tools.
@@ -13,7 +20,12 @@ With MCP servers configured, a prompt's task starts once each server has had its
 Questions wait for the client in tasks of their own, so updates keep flowing meanwhile: an
 approval as a permission request (or at once in the "yes" mode), a question as a form or a
 permission request (questions.py). A question withdrawn meanwhile (its agent was cancelled)
-stops waiting for the client.
+stops waiting for the client; an answer the client botched (an error, or one that does not fit
+the protocol) declines the question or rejects the approval.
+
+If the session's host ends while a prompt runs (an error it did not expect), that prompt is
+answered with a JSON-RPC error and the server forgets the session: its file keeps everything
+for `session/load`.
 """
 
 from __future__ import annotations
@@ -23,35 +35,39 @@ from collections.abc import Sequence
 
 import anyio
 from acp import RequestError
-from acp.helpers import text_block, tool_content
 from acp.interfaces import Client
-from acp.schema import PromptResponse, ToolCallUpdate
+from acp.schema import PromptResponse
 from anyio.abc import TaskGroup, TaskStatus
+from pydantic import ValidationError
 
 from .. import events as ev
 from ..errors import AgentUIError
 from ..runtime import Runtime
-from ..terminal_text import visible_controls
 from ..tools.mcp.first_outcomes import FirstOutcomes
 from ..tree import AgentStatus
 from .chunks import merged_chunks
-from .markdown import fenced
 from .modes import YES, ModeId
 from .prompt_text import PromptBlock, task_text
 from .questions import (
     APPROVAL_OPTIONS,
     QUESTION_OPTIONS,
     answer_form,
+    approval_call,
     approval_choice,
     form_answer,
+    question_call,
     question_choice,
 )
-from .turn import Turn
+from .turn import INTERNAL_ERROR, Turn
 from .updates import SessionUpdate, UpdateTranslator
+from .visible import visible
 
 log = logging.getLogger("agentui.acp")
 
 CANCEL_REASON = "cancelled from the client"
+# What a client may answer that is no answer: it failed, went, or sent what the protocol has
+# no reading of (the SDK's models refuse it).
+_NO_ANSWER = (ConnectionError, RequestError, ValidationError)
 
 
 class AcpSession:
@@ -108,6 +124,14 @@ class AcpSession:
             log.exception("session %s ended with an error", self.id)
         finally:
             self.closed.set()
+            if self._turn is not None:  # nothing will end it now
+                self._turn.fail(
+                    RequestError(
+                        INTERNAL_ERROR,
+                        "the session ended while the prompt ran; session/load reopens it",
+                        {"sessionId": self.id},
+                    )
+                )
 
     async def close(self) -> None:
         """Stop every agent (the session file keeps them) and end the runtime."""
@@ -119,7 +143,11 @@ class AcpSession:
     async def prompt(self, blocks: Sequence[PromptBlock]) -> PromptResponse:
         text = task_text(blocks)
         if not text.strip():
-            raise RequestError.invalid_params({"prompt": "the prompt holds no text to work on"})
+            raise RequestError.invalid_params(
+                {"prompt": "the prompt holds no text to work on (this agent reads text only)"}
+            )
+        if self.closed.is_set():
+            raise RequestError.invalid_request({"details": f"session {self.id} has ended"})
         if not self._servers.done:
             log.info("waiting for MCP servers to start: %s", ", ".join(self._servers.waiting))
             with anyio.CancelScope() as self._waiting:  # session/cancel ends the wait
@@ -139,7 +167,7 @@ class AcpSession:
             else:
                 self.runtime.send(root_id, text)
         except AgentUIError as exc:
-            raise RequestError.invalid_request({"details": str(exc)}) from None
+            raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         # Set before anything awaits: the pump has not seen the root's first event yet.
         turn = self._turn = Turn(root_id)
         try:
@@ -149,17 +177,28 @@ class AcpSession:
         return turn.response()
 
     def cancel(self) -> None:
-        """Cancel the running prompt's root agent, and with it every agent under it."""
+        """Cancel the running prompt: its root and every live agent under it, and any that
+        turns live later in the turn."""
         turn = self._turn
         if turn is None:
             if self._waiting is not None:  # no agent yet: the prompt ends before starting one
                 self._cancelled_waiting = True
                 self._waiting.cancel()
             return
-        try:
-            self.runtime.cancel(turn.root_id, CANCEL_REASON)
-        except AgentUIError as exc:  # it ended meanwhile
-            log.info("cancel: %s", exc)
+        turn.cancel_requested = True
+        self._cancel_live(turn.root_id)
+
+    def _cancel_live(self, agent_id: str) -> None:
+        """Cancel the agent and its live descendants, or, the agent ended, the topmost live
+        agents under it (the runtime cancels each one's subtree)."""
+        nodes = self.runtime.subtree(agent_id)
+        live = {node.id for node in nodes if node.status.is_live}
+        for node in nodes:
+            if node.id in live and node.parent_id not in live:
+                try:
+                    self.runtime.cancel(node.id, CANCEL_REASON)
+                except AgentUIError as exc:  # it ended meanwhile
+                    log.info("cancel: %s", visible(str(exc)))
 
     # -- what the client is shown ----------------------------------------------------------
 
@@ -193,14 +232,34 @@ class AcpSession:
                 if waiting is not None:
                     waiting.cancel()  # answered or withdrawn elsewhere: stop waiting
         turn = self._turn
-        if turn is not None and event.agent_id == turn.root_id:
+        if turn is None:
+            return
+        if event.agent_id == turn.root_id:
             turn.observe(event)
+        if not isinstance(event, ev.StatusChanged):
+            return
+        revived = AgentStatus(event.old).is_final and AgentStatus(event.new).is_live
+        if turn.cancel_requested and revived and self._in_tree(event.agent_id, turn.root_id):
+            self._cancel_live(event.agent_id)  # its new run started after the client cancelled
+        if turn.root_ended and not self._live_under(turn.root_id):
+            turn.end()
+
+    def _in_tree(self, agent_id: str, root_id: str) -> bool:
+        agents = self._translator.state.agents
+        agent = agents.get(agent_id)
+        while agent is not None and agent.id != root_id:
+            agent = agents.get(agent.parent_id) if agent.parent_id is not None else None
+        return agent is not None
+
+    def _live_under(self, root_id: str) -> bool:
+        """Some agent of the root's tree is live, as the client was last shown."""
+        return any(agent.status.is_live for agent in self._translator.state.subtree(root_id))
 
     async def _send(self, update: SessionUpdate) -> None:
         if self._client_gone:
             return
         try:
-            await self._client.session_update(session_id=self.id, update=update)
+            await self._client.session_update(session_id=self.id, update=visible(update))
         except ConnectionError:
             self._client_gone = True  # the runtime goes on until the server closes it
 
@@ -224,9 +283,9 @@ class AcpSession:
             try:
                 await self._put_to_client(query)
             except AgentUIError as exc:  # it was answered or withdrawn meanwhile
-                log.info("query %s: %s", query.query_id, exc)
-            except (ConnectionError, RequestError) as exc:
-                log.warning("query %s: the client did not answer: %s", query.query_id, exc)
+                log.info("query %s: %s", query.query_id, visible(str(exc)))
+            except _NO_ANSWER as exc:  # declined (an approval: rejected), the agent goes on
+                log.warning("query %s: the client gave no answer: %s", query.query_id, exc)
                 self._answer(query.query_id, None)
             finally:
                 del self._asking[query.query_id]
@@ -239,11 +298,7 @@ class AcpSession:
                 return
             response = await self._client.request_permission(
                 session_id=self.id,
-                tool_call=ToolCallUpdate(
-                    tool_call_id=call_id,
-                    status="pending",
-                    content=[tool_content(text_block(fenced(query.prompt)))],
-                ),
+                tool_call=visible(approval_call(call_id, query)),
                 options=APPROVAL_OPTIONS,
             )
             self.runtime.approve(query.query_id, approval_choice(response))
@@ -251,7 +306,8 @@ class AcpSession:
         if self._forms:
             try:
                 form = await self._client.create_elicitation(
-                    message=query.prompt, mode=answer_form(self.id, call_id, query.prompt)
+                    message=visible(query.prompt),
+                    mode=visible(answer_form(self.id, call_id, query.prompt)),
                 )
             except RequestError as exc:  # it declared forms but takes none: ask as below
                 log.warning("the client refused a form (%s); asking with choices", exc)
@@ -259,18 +315,31 @@ class AcpSession:
             else:
                 self.runtime.answer(query.query_id, form_answer(form))
                 return
+        asker = self._translator.state.agents.get(query.agent_id)
         response = await self._client.request_permission(
             session_id=self.id,
-            tool_call=ToolCallUpdate(tool_call_id=call_id, status="pending"),
+            tool_call=visible(question_call(call_id, asker.name if asker else "agentui", query)),
             options=QUESTION_OPTIONS,
         )
         if question_choice(response) == "stop":
-            self.cancel()
+            self._stop_for(query)
         else:
             self.runtime.answer(query.query_id, None)  # declined: the agent goes on by itself
+
+    def _stop_for(self, query: ev.QueryRaised) -> None:
+        """The person chose to stop the task: the turn is cancelled (which withdraws the
+        question). An asker outside the turn (none should be) is cancelled itself, and its
+        question declined should the cancel not have withdrawn it."""
+        turn = self._turn
+        if turn is not None:
+            self.cancel()
+        if turn is None or not self._in_tree(query.agent_id, turn.root_id):
+            self._cancel_live(query.agent_id)
+            if any(still.id == query.query_id for still in self.runtime.open_queries()):
+                self._answer(query.query_id, None)
 
     def _answer(self, query_id: str, text: str | None) -> None:
         try:
             self.runtime.answer(query_id, text)
         except AgentUIError as exc:
-            log.info("query %s: %s", query_id, visible_controls(str(exc)))
+            log.info("query %s: %s", query_id, visible(str(exc)))

@@ -1,10 +1,14 @@
-"""One prompt turn: the root agent's run for a prompt, and how it ended as ACP says it.
+"""One prompt turn: the root agent's run for a prompt and the work it started, and how it ended
+as ACP says it.
 
-The turn ends when its root agent does (its status turns final); subagents a plain root left
-running go on and are shown, but the answer is the root's. How it ended:
+ACP ends a turn once no tool call of it is pending, and every subagent is a tool call: so the
+turn ends when its root's run has ended and no agent under the root is live any more (a root
+that started subagents and did not wait for them keeps the turn open until they end, or until
+the client cancels it). The answer is the root's:
 
 - completed: `end_turn`, or `max_tokens` when the model's last reply was cut at its limit;
-- cancelled (the client's `session/cancel`) or deleted: `cancelled`;
+- cancelled (the client's `session/cancel`) or deleted: `cancelled`; a turn the client
+  cancelled is `cancelled` however it ended (ACP asks this of every cancelled turn);
 - failed at its iteration or tool-call limit: `max_turn_requests`; on a model's refusal:
   `refusal`; any other failure (the provider, a tool, a contract) is a JSON-RPC error whose
   message is the agent's error, since ACP has no stop reason for it and `end_turn` would tell
@@ -18,6 +22,7 @@ from acp import RequestError
 from acp.schema import PromptResponse, StopReason
 
 from .. import events as ev
+from ..terminal_text import visible_controls
 from ..tree import AgentStatus
 from .tool_calls import META_KEY
 
@@ -30,10 +35,17 @@ class Turn:
     def __init__(self, root_id: str) -> None:
         self.root_id = root_id
         self.ended = anyio.Event()
-        self.status: AgentStatus | None = None
+        self.status: AgentStatus | None = None  # the root's, once its run for this turn ended
+        # Set by session/cancel: agents of the turn that are (or turn) live are cancelled.
+        self.cancel_requested = False
         self._last_reply_stop: str | None = None
         self._completed_stop: str | None = None
         self._failure: ev.ExecutionFailed | None = None
+        self._broken: RequestError | None = None
+
+    @property
+    def root_ended(self) -> bool:
+        return self.status is not None
 
     def observe(self, event: ev.Event) -> None:
         """Follow the root's events (only the root's)."""
@@ -44,16 +56,31 @@ class Turn:
                 self._completed_stop = stop_reason
             case ev.ExecutionFailed():
                 self._failure = event
-            case ev.StatusChanged(new=new) if AgentStatus(new).is_final:
+            # From live to final only: a continued root is still `completed` from its last
+            # run until this one starts.
+            case ev.StatusChanged(old=old, new=new) if (
+                AgentStatus(old).is_live and AgentStatus(new).is_final
+            ):
                 self.status = AgentStatus(new)
-                self.ended.set()
+
+    def end(self) -> None:
+        self.ended.set()
+
+    def fail(self, error: RequestError) -> None:
+        """End the turn with `error` as the prompt's answer (the session itself ended)."""
+        self._broken = error
+        self.ended.set()
 
     def response(self) -> PromptResponse:
         """The prompt's answer once the turn ended; raises RequestError for a failure."""
+        if self._broken is not None:
+            raise self._broken
         meta = {META_KEY: {"rootId": self.root_id, "status": str(self.status)}}
         return PromptResponse(stop_reason=self.stop_reason(), field_meta=meta)
 
     def stop_reason(self) -> StopReason:
+        if self.cancel_requested:
+            return "cancelled"
         if self.status is AgentStatus.COMPLETED:
             return "max_tokens" if self._completed_stop == "max_tokens" else "end_turn"
         if self.status is not AgentStatus.ERROR:
@@ -63,6 +90,6 @@ class Turn:
             return "max_turn_requests"
         if self._last_reply_stop == "refusal":
             return "refusal"
-        error = failure.error if failure is not None else "the agent failed"
+        error = visible_controls(failure.error) if failure is not None else "the agent failed"
         kind = failure.kind if failure is not None else "internal"
         raise RequestError(INTERNAL_ERROR, error, {"agentId": self.root_id, "kind": kind})

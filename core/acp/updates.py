@@ -98,6 +98,9 @@ class UpdateTranslator:
         self._query_calls: dict[str, str] = {}  # query id -> the tool call it points at
         self._own_question_calls: set[str] = set()  # query ids with a call made for them
         self._spoke: set[str] = set()  # roots whose last reply streamed text (a break is due)
+        # A model call's ACP id by (agent, its id), and every model call id shown so far.
+        self._call_ids: dict[tuple[str, str], str] = {}
+        self._shown_calls: set[str] = set()
 
     # -- reading -------------------------------------------------------------------------
 
@@ -216,7 +219,7 @@ class UpdateTranslator:
                 self._spoke.discard(agent.id)
                 return [self._detected(agent, call) for call in calls]
             case ev.ToolStarted(call=call):
-                acp_id = tool_call_id(agent.id, call.id)
+                acp_id = self._call_ids.get((agent.id, call.id), tool_call_id(agent.id, call.id))
                 self._running.add(acp_id)
                 return [update_tool_call(acp_id, status="in_progress")]
             case ev.ToolCompleted(call_id=call, result=result):
@@ -243,7 +246,7 @@ class UpdateTranslator:
     # -- tool calls ----------------------------------------------------------------------
 
     def _detected(self, agent: AgentState, call: ev.ToolCallInfo) -> ToolCallStart:
-        acp_id = tool_call_id(agent.id, call.id)
+        acp_id = self._new_call_id(agent.id, call.id)
         self._open.setdefault(agent.id, {})[acp_id] = call
         title = call.name if agent.parent_id is None else f"{agent.name} › {call.name}"
         code = call.arguments.get("code") if call.name == "python" else None
@@ -261,6 +264,18 @@ class UpdateTranslator:
         start.field_meta = agent_meta(agent.id, agent.name, agent.parent_id, tool=call.name)
         return start
 
+    def _new_call_id(self, agent_id: str, call_id: str) -> str:
+        """The ACP id of a model's new call: a model's ids are its own (the scripted model's
+        start again in every process), so one a session showed before gets a suffix."""
+        acp_id = base = tool_call_id(agent_id, call_id)
+        again = 1
+        while acp_id in self._shown_calls:
+            again += 1
+            acp_id = f"{base}~{again}"
+        self._shown_calls.add(acp_id)
+        self._call_ids[(agent_id, call_id)] = acp_id
+        return acp_id
+
     def _tool_ended(
         self,
         agent: AgentState,
@@ -269,7 +284,7 @@ class UpdateTranslator:
         text: str,
         raw_output: str | None = None,
     ) -> list[SessionUpdate]:
-        acp_id = tool_call_id(agent.id, call_id)
+        acp_id = self._call_ids.get((agent.id, call_id), tool_call_id(agent.id, call_id))
         self._open.get(agent.id, {}).pop(acp_id, None)
         self._running.discard(acp_id)
         return [

@@ -136,6 +136,11 @@ async def test_without_forms_a_question_is_a_choice_and_yes_mode_asks_no_approva
     ((asked, options),) = client.permissions
     assert asked.tool_call_id.startswith("question:")
     assert [o.option_id for o in options] == ["proceed", "stop"]
+    # The request itself says what is asked: choices alone would not.
+    question = client.call(asked.tool_call_id)[0]["rawInput"]["question"]
+    assert asked.title is not None and asked.title.startswith("main asks: For")
+    assert asked.content is not None
+    assert asked.content[0].content.text == question  # type: ignore[union-attr]
     assert client.statuses(asked.tool_call_id)[-1] == "failed"  # declined: no answer
     assert "You left the focus to me" in client.text(), "the agent went on by itself"
     python = [u for u in client.of_kind("tool_call") if u["title"] == "python"]

@@ -37,7 +37,7 @@ def ended(status: str, *before: ev.Event) -> Turn:
     for earlier in before:
         turn.observe(earlier)
     turn.observe(event(ev.StatusChanged, old="running", new=status, reason="r"))
-    assert turn.ended.is_set()
+    assert turn.root_ended
     return turn
 
 
@@ -86,11 +86,20 @@ def test_a_failed_turn_is_an_error_with_the_agents_message() -> None:
     assert raised.value.data == {"agentId": "a1", "kind": "provider"}
 
 
-def test_a_turn_ends_only_when_its_root_does() -> None:
+def test_a_turns_root_ends_only_when_its_new_run_does() -> None:
     turn = Turn("a1")
     turn.observe(event(ev.StatusChanged, old="completed", new="running", reason="continued"))
     turn.observe(event(ev.StatusChanged, old="running", new="awaiting_user", reason="q"))
-    assert not turn.ended.is_set()
+    assert not turn.root_ended
+    # A delete of a root that had ended is no end of a run.
+    turn.observe(event(ev.StatusChanged, old="completed", new="deleted", reason="deleted"))
+    assert not turn.root_ended
+
+
+def test_a_turn_the_client_cancelled_is_cancelled_however_it_ended() -> None:
+    turn = ended("completed", completed("end_turn"))
+    turn.cancel_requested = True
+    assert turn.stop_reason() == "cancelled"
 
 
 def test_a_prompt_becomes_the_task_text() -> None:
