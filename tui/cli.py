@@ -374,13 +374,23 @@ def _attach(argv: Sequence[str]) -> int:
 
 def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
     """The app on the server at `args.url`, once it has answered (raises AgentUIError)."""
-    from agentui.core.remote.client import RemoteClient, RemoteError, read_token
+    from urllib.parse import urlsplit, urlunsplit
+
+    from agentui.core.remote.client import DEFAULT_PORT, RemoteClient, RemoteError, read_token
     from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
     from agentui.core.remote.token_file import default_token_path
 
     url = args.url.rstrip("/")
     if "://" not in url:
         url = f"http://{url}"  # as printed by `agentui serve`, or just host:port
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise AgentUIError(f"{args.url} is not an address to attach to: {exc}") from None
+    if parts.scheme == "http" and port is None:
+        # A host alone: where `agentui serve` listens by default.
+        url = urlunsplit(parts._replace(netloc=f"{parts.netloc}:{DEFAULT_PORT}"))
     from_variable = os.environ.get("AGENTUI_TOKEN")
     token = from_variable or read_token(args.token_file)
     token_file = args.token_file

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from agentui.core.errors import AgentUIError
+from agentui.core.remote.client import DEFAULT_PORT
 from agentui.core.session.naming import LAST
 
 from .cli_options import (
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
     from .assemble import Assembly
 
-DEFAULT_PORT = 8765
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -130,6 +130,9 @@ def main(argv: Sequence[str]) -> int:
 
             plan = open_for_resume(args.resume)
             warn(plan.log.warnings)
+            count = len(plan.interrupted)
+            interrupted = f", {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
+            print(f"agentui serve: resuming session {plan.log.id}{interrupted}", file=sys.stderr)
         assembly = replace(assembly, resume=plan)
         provider = build_provider(assembly)  # fails fast on a bad script or option
         token_file = Path(args.token_file).expanduser() if args.token_file else None

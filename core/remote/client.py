@@ -47,6 +47,7 @@ from .sse_batches import ResumePoint
 from .token_file import default_token_path, read_token_file
 
 TOKEN_VARIABLE = "AGENTUI_TOKEN"
+DEFAULT_PORT = 8765  # where `agentui serve` listens, and `agentui attach HOST` looks
 FINAL_STATUSES = (401, 403)  # the token or the origin: asking again gets the same answer
 # The largest event the stream may carry: a merged delta or a long tool result can pass
 # httpx2's 1 MiB default, and a refused event would be asked for again and again.

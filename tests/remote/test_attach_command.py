@@ -60,3 +60,12 @@ async def test_a_missing_token_file_says_what_to_do(tmp_path: Path) -> None:
     )
     assert code == 2
     assert f"no token file {missing}" in errors
+
+
+async def test_a_host_alone_means_the_port_serve_listens_on(tmp_path: Path) -> None:
+    env = child_env(tmp_path, AGENTUI_TOKEN="anything")
+    code, _, errors = await agentui("attach", "127.0.0.1", env=env, cwd=tmp_path)
+    assert code == 2 and "http://127.0.0.1:8765" in errors
+    code, _, errors = await agentui("attach", "127.0.0.1:abc", env=env, cwd=tmp_path)
+    assert code == 2 and "127.0.0.1:abc is not an address to attach to" in errors
+    assert "Traceback" not in errors

@@ -106,6 +106,7 @@ async def test_a_killed_server_resumed_keeps_the_seqs(tmp_path: Path) -> None:
             await later.aclose()
         code, errors = await second.stop()
         assert code == 0, errors
+        assert "agentui serve: resuming session " in errors  # which one, and how it ended
 
 
 async def test_no_provider_key_in_any_answer(tmp_path: Path) -> None:
