@@ -94,25 +94,23 @@ async def test_pages_of_other_sites_cannot_open_the_app(web_server: str) -> None
             assert page.status == 403
 
 
-def test_binding_beyond_loopback_needs_a_flag(tmp_path: Path) -> None:
+def refusal(tmp_path: Path, *options: str) -> str:
+    """`agentui web OPTIONS` must stop before serving, with exit 2: what it said."""
     done = subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", "web", "--host", "0.0.0.0"],
+        [sys.executable, "-m", "agentui.tui.cli", "web", *options],
         capture_output=True,
         text=True,
         env=child_env(tmp_path),
         timeout=TIMEOUT_S,
     )
-    assert done.returncode == 2
-    assert "--allow-remote" in done.stderr
+    assert done.returncode == 2, done.stderr
+    return done.stderr
+
+
+def test_binding_beyond_loopback_needs_a_flag(tmp_path: Path) -> None:
+    assert "--allow-remote" in refusal(tmp_path, "--host", "0.0.0.0")
 
 
 def test_a_bad_option_for_the_app_is_refused_before_serving(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", "web", "--", "--bogus-flag"],
-        capture_output=True,
-        text=True,
-        env=child_env(tmp_path),
-        timeout=TIMEOUT_S,
-    )
-    assert done.returncode == 2
-    assert "unrecognized arguments: --bogus-flag" in done.stderr
+    said = refusal(tmp_path, "--", "--bogus-flag")
+    assert "unrecognized arguments: --bogus-flag" in said
