@@ -327,7 +327,7 @@ class AgentUIApp(App[int]):
         # Read before the fold closes a query that holds the keys (answered on another screen,
         # its agent cancelled) and the transcript drops its box: whether they were words.
         answering = self._focused_query() if batch else None
-        typing = isinstance(self.focused, TextArea)
+        typing = answering is not None and isinstance(self.focused, TextArea)
         if self._show_whole_state:
             self._show_whole_state = False
             changes = self.model.as_change().merge(self.model.apply_all(batch))
@@ -603,8 +603,9 @@ class AgentUIApp(App[int]):
             self.notify("Type a message first (esc leaves the prompt).", severity="warning")
             return
         agent = self.model.agents.get(agent_id)
-        if agent is not None and not agent.status.is_live and self.attached_to is not None:
-            # The server would refuse it, a round trip later: offer to continue it now.
+        if agent is not None and not agent.status.is_live:
+            # It ended while the words were typed: offer to continue it with them (a runtime
+            # elsewhere would refuse the steer only a round trip later).
             self._offer_continue(agent_id, event.text)
             return
         try:

@@ -70,7 +70,6 @@ Command = tuple[str, Callable[[], Awaitable[Any]]]
 class RemoteRuntime:
     """The commands and events of a runtime that `agentui serve` runs."""
 
-    is_remote = True
     session = None  # sessions are written where the runtime runs
 
     def __init__(
@@ -99,11 +98,9 @@ class RemoteRuntime:
         self._commands: MemoryObjectSendStream[Command] | None = None
         self.connected = False
         self.connection_text = f"connecting to {self.host}"
-        self.last_seq = 0  # every event up to here has been relayed
         self._session_id: str | None = None  # the server's session: another one is another run
         self._unknown_types: set[str] = set()
         self._commands_done = anyio.Event()
-        self.lost_because = ""  # why the stream dropped last
 
     def listen(
         self,
@@ -139,6 +136,11 @@ class RemoteRuntime:
             with anyio.CancelScope(shield=True):
                 await self._client.aclose()
 
+    @property
+    def last_seq(self) -> int:
+        """Every event up to here has been relayed (the stream's watermark)."""
+        return self._client.last_event_id
+
     def subscribe(self, maxsize: int | None = 4096) -> Subscription:
         return self._bus.subscribe(maxsize)
 
@@ -148,30 +150,24 @@ class RemoteRuntime:
         delay = self._first_retry_s
         while True:
             try:
-                await self._follow_once()
-                reason = "the server ended the stream"
+                await self._follow_once()  # returns when the server ended the stream
             except UnreadableEvent as exc:
                 # The same event would come again at every try: only a newer agentui reads it.
                 self._set_connection(False, f"cannot follow {self.host}: {exc.message}")
                 return
             except RemoteError as exc:
-                if exc.status not in FINAL_STATUSES:
-                    reason = exc.message  # a gateway's 502 while the server restarts, ...
-                elif exc.status == 401 and self._token_changed():
-                    reason = "the server has a new token"
-                else:
+                # Tried again: a gateway's 502 while the server restarts, a new token.
+                final = exc.status in FINAL_STATUSES
+                if final and not (exc.status == 401 and self._token_changed()):
                     self._set_connection(False, f"refused by {self.address}: {exc.message}")
                     return
             except _OtherRun as exc:
                 self._set_connection(False, str(exc))
                 return
-            except RemoteUnavailable as exc:
-                reason = str(exc)
-            except Exception as exc:  # whatever the network brings, the screen stays
-                reason = f"{type(exc).__name__}: {exc}"
+            except Exception:  # unreachable, dropped, or whatever else: the screen stays
+                pass
             if self.connected:
                 delay = self._first_retry_s  # it was working: the first retry comes soon
-            self.lost_because = reason
             self._set_connection(False, f"lost {self.host}, retrying in {delay:g}s")
             await anyio.sleep(delay)
             delay = min(delay * 2, self._longest_retry_s)
@@ -179,27 +175,29 @@ class RemoteRuntime:
     async def _follow_once(self) -> None:
         """Connect, then relay events until the stream ends (raises when it breaks)."""
         info = await self._client.info()
-        if self._session_id is not None and info.session_id not in (None, self._session_id):
+        since = self._client.last_event_id
+        other_session = self._session_id is not None and info.session_id not in (
+            None,
+            self._session_id,
+        )
+        # Numbering started again with no session to resume: a new run, whose a1 is not the
+        # a1 on screen.
+        renumbered = info.last_seq < since and info.session_id is None
+        if other_session or renumbered:
+            named = f" ({info.session_id})" if info.session_id else ""
             raise _OtherRun(
-                f"{self.address} now runs another session ({info.session_id}); this screen "
-                f"shows {self._session_id}: run `agentui attach` again"
+                f"{self.host} now runs another session{named}; this screen shows the one "
+                "before: run `agentui attach` again"
             )
         self._session_id = info.session_id or self._session_id
         self.provider = RemoteProvider(info.provider, info.model)
-        since = self._client.last_event_id
         if info.last_seq < since:
-            if info.session_id is None or info.session_id != self._session_id:
-                # Numbering started again: a new run, whose a1 is not the a1 on screen.
-                raise _OtherRun(
-                    f"{self.host} now runs another session; this screen shows the one before: "
-                    "run `agentui attach` again"
-                )
-            since = self._restarted_without(since - info.last_seq, info.last_seq)
+            self._warn_restarted_without(since - info.last_seq)
+            since = info.last_seq  # follow it from what it kept
         self._set_connection(True, f"attached to {self.host}")
         # The server sends only what came after `since`: nothing twice, nothing missed.
         async for event in self._client.events(since=since):
             self._bus.relay(event)
-            self.last_seq = max(self.last_seq, self._client.last_event_id)
             if len(self._client.unknown_types) != len(self._unknown_types):
                 self._warn_of_unknown_events()
         self._warn_of_unknown_events()
@@ -227,14 +225,13 @@ class RemoteRuntime:
                 " they are left out; upgrade agentui to see them"
             )
 
-    def _restarted_without(self, lost: int, saved: int) -> int:
+    def _warn_restarted_without(self, lost: int) -> None:
         """The server was stopped before its last events were saved, and resumed: what the
-        screen showed of them is gone from the runtime. Follow it from what it kept."""
+        screen showed of them is gone from the runtime."""
         self._listeners.warned(
             f"{self.address} restarted without the last {lost} events this screen showed "
             "(they were never saved); run `agentui attach` again for its exact state"
         )
-        return saved
 
     def _set_connection(self, connected: bool, text: str) -> None:
         self.connected = connected

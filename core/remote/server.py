@@ -152,12 +152,14 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
 
     # -- agentui's own -------------------------------------------------------------------
 
+    version = _version()  # package metadata: read once, not at every viewer's connect
+
     @app.get("/info")
     async def info() -> ServerInfo:
         events.catch_up()
         session = getattr(runtime, "session", None)
         return ServerInfo(
-            version=_version(),
+            version=version,
             provider=runtime.provider.name,
             model=runtime.provider.model,
             workflow=runtime.workflow,
