@@ -7,33 +7,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from .agent_status import LIVE_STATUSES, AgentStatus
 from .conversation import Conversation
 from .errors import IllegalTransitionError, UnknownAgentError
 from .usage import Usage
 
-
-class AgentStatus(StrEnum):
-    PENDING = "pending"
-    RUNNING = "running"
-    PAUSED = "paused"
-    AWAITING_USER = "awaiting_user"
-    MODIFIED = "modified"  # shown after a modify until the next model call picks it up
-    COMPLETED = "completed"
-    ERROR = "error"
-    CANCELLED = "cancelled"
-    DELETED = "deleted"
-
-    @property
-    def is_live(self) -> bool:
-        return self in _LIVE
-
-    @property
-    def is_final(self) -> bool:
-        return not self.is_live
-
-
 S = AgentStatus
-_LIVE = frozenset({S.PENDING, S.RUNNING, S.PAUSED, S.AWAITING_USER, S.MODIFIED})
+_LIVE = LIVE_STATUSES
 _ENDS = frozenset({S.COMPLETED, S.ERROR, S.CANCELLED})
 
 # A live agent may move between the live statuses or end; it goes back to pending only when

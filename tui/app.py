@@ -32,13 +32,11 @@ from textual.widget import Widget
 from textual.widgets import TextArea, Tree
 from textual.worker import Worker
 
+from agentui.core.agent_status import AgentStatus
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentEndedError, AgentUIError
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.state import AgentState, Change, RunState
-from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls
-from agentui.core.tree import AgentStatus
 
 from . import paste_escapes
 from .gc_policy import CollectorPolicy
@@ -70,6 +68,8 @@ from .widgets.transcript import Transcript
 if TYPE_CHECKING:
     from agentui.core.events import Subscription
     from agentui.core.runtime import Runtime
+    from agentui.core.state import AgentState, Change, RunState
+    from agentui.core.state import TranscriptItem as Entry
 
     from .provider_switch import ProviderSwitch
 
@@ -148,7 +148,8 @@ class AgentUIApp(App[int]):
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.heap = HeapRelease()  # streaming's freed memory back to the system
-        self.model = state if state is not None else RunState()  # the one fold, fed each batch
+        # The one fold, fed each batch; made when first read (see `model`).
+        self._model: RunState | None = state
         if state is not None:
             self.collector.freeze()  # a resumed run's state lives as long as the app: out of GC
         self.selected_id: str | None = None  # the agent every agent key acts on
@@ -166,6 +167,16 @@ class AgentUIApp(App[int]):
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
         # The theme is chosen before the first frame: set after mount, it restyles every widget.
         self._theme_warnings = self._load_themes()
+
+    @property
+    def model(self) -> RunState:
+        """The one fold of the run's events. Made on first use: its event models cost a
+        tenth of a start-up, and the first frame (no agents yet) does not read it."""
+        if self._model is None:
+            from agentui.core.state import RunState
+
+            self._model = RunState()
+        return self._model
 
     # -- layout and start ----------------------------------------------------------------
 
@@ -417,18 +428,20 @@ class AgentUIApp(App[int]):
         self.heap.every_second()
 
     def _refresh_status(self) -> None:
-        starts = [a.started_ts for a in self.model.agents.values() if a.started_ts is not None]
+        fold = self._model  # None until something happened: the first frame needs no fold
+        agents = list(fold.agents.values()) if fold is not None else []
+        starts = [a.started_ts for a in agents if a.started_ts is not None]
         if self.replay is not None:
-            ends = [a.ended_ts or a.started_ts for a in self.model.agents.values() if a.started_ts]
+            ends = [a.ended_ts or a.started_ts for a in agents if a.started_ts]
             elapsed = max(ends) - min(starts) if starts and ends else None  # type: ignore[type-var]
             done = self.replay is not None and self.replay.done
             notice = "replay finished (read-only)" if done else "replaying (read-only)"
-            self.status_view.show(self.model, "replay", "", elapsed, notice)
+            self.status_view.show(fold, "replay", "", elapsed, notice)
             return
         elapsed = self.clock.now() - min(starts) if starts else None
-        name, model = self._provider_label
+        name, model_id = self._provider_label
         if self.runtime is not None:
-            name, model = self.runtime.provider.name, self.runtime.provider.model
+            name, model_id = self.runtime.provider.name, self.runtime.provider.model
         parts = [part for part in (self.provider_notice, self.notice) if part]
         alarm = place = ""
         if self.attached_to is not None:
@@ -440,7 +453,7 @@ class AgentUIApp(App[int]):
             else:
                 alarm = text
         notice = " · ".join(parts) or ("offline scripted model" if name == "scripted" else "")
-        self.status_view.show(self.model, name, model, elapsed, notice, alarm=alarm, place=place)
+        self.status_view.show(fold, name, model_id, elapsed, notice, alarm=alarm, place=place)
 
     # -- selection and views -------------------------------------------------------------
 
@@ -733,9 +746,10 @@ class AgentUIApp(App[int]):
         return self.runtime_started or action == "new_task"
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "next_question" and not self.model.open_queries:
+        fold = self._model  # None: nothing has happened yet (the first frame loads no fold)
+        if action == "next_question" and (fold is None or not fold.open_queries):
             return False  # hidden (and falls through) when nobody waits
-        status = self._selected()
+        status = self._selected() if fold is not None else None
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works
         if action in READ_ONLY_REFUSED and not self._can_steer(action):
@@ -751,13 +765,13 @@ class AgentUIApp(App[int]):
             "delete": status is not None and status is not AgentStatus.DELETED,
             "modify": live,
             "steer": status is not None and status is not AgentStatus.DELETED,
-            "toggle_all": bool(self.model.agents),
+            "toggle_all": fold is not None and bool(fold.agents),
             "toggle_monologue_filter": self.monologue_enabled,
         }
         if action == "next_question":
-            return bool(self.model.open_queries)  # hidden (and falls through) when nobody waits
+            return True  # somebody waits (checked above)
         if action == "scene_state":
-            return bool(self.model.scenes)  # hidden unless a directed scene is in the run
+            return fold is not None and bool(fold.scenes)  # hidden unless a scene is in the run
         if action == "answer_selected":
             # Offered only on a waiting agent; else enter is the tree's own (fold a node).
             return self.runtime is not None and self._selected_waits()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import anyio
 
-from agentui.core.events import Event
+if TYPE_CHECKING:
+    from agentui.core.events import Event
 
 # A long silence in the recording (the person away) is shortened to this when replayed.
 MAX_GAP_S = 2.0

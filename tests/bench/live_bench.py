@@ -14,7 +14,9 @@ Prints one JSON object (and a line per part on stderr as it goes).
 4. pause: under the load of 3, `p` on the selected agent: time from the key event to the last
    chunk that agent emitted (p95 <= 20 ms).
 5. startup: exec -> the first full frame of `agentui` in a 120x40 pseudo-terminal, against a
-   bare Textual app (Static + Input) in the same harness (ratio <= 1.5), median of runs.
+   bare Textual app (Static + Input) in the same harness (ratio <= 1.5), median of runs; and
+   against Textual's stock widgets in agentui's layout with no agentui code (what Textual
+   itself costs for this screen).
 6. memory: 4 M characters streamed over 100 agents in the app (a child process): peak RSS
    (<= 120 MiB), beside the same app with no agent; once as the benchmark's app (no session),
    and once as the issue measured it: the app `agentui` builds (cli's own path: settings, the
@@ -307,6 +309,41 @@ class Bare(App):
 Bare().run()
 """
 
+# Textual's own widgets in agentui's layout, and no agentui code: what Textual itself costs
+# for this screen, the floor under any agentui start-up.
+SAME_WIDGETS_APP = """
+from textual.app import App
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Static, TextArea, Tree
+
+class SameWidgets(App):
+    CSS = '''
+    #panes { height: 1fr; }
+    Tree { width: 30; border: round $primary; }
+    #transcript { width: 1fr; border: round $primary; }
+    #monologue { width: 30; border: round $primary; }
+    TextArea { height: 3; }
+    #status { height: 1; }
+    '''
+    BINDINGS = [("ctrl+q", "quit", "Quit"), ("n", "new", "New task"), ("p", "pause", "Pause")]
+
+    def compose(self):
+        with Horizontal(id="panes"):
+            tree = Tree("agents")
+            tree.show_root = False
+            yield tree
+            yield VerticalScroll(Static("transcript"), id="transcript")
+            yield VerticalScroll(Static("Nothing narrated yet"), id="monologue")
+        yield TextArea(id="prompt")
+        yield Static("offline scripted model, same widgets ready", id="status")
+        yield Footer()
+
+    def on_mount(self):
+        self.query_one(TextArea).focus()
+
+SameWidgets().run()
+"""
+
 
 def first_frame_s(argv: list[str], env: dict[str, str], marks: list[str]) -> float:
     """exec -> every mark on the pseudo-terminal's screen; the child is killed after."""
@@ -369,6 +406,9 @@ def startup(runs: int) -> dict[str, Any]:
     }
     bare = home / "bare.py"
     bare.write_text(BARE_APP)
+    same = home / "same_widgets.py"
+    same.write_text(SAME_WIDGETS_APP)
+    same_marks = ["same widgets ready", "^q Quit"]
     agentui = [str(Path(sys.executable).with_name("agentui")), "--no-session"]
     # The app's full first frame: the panes' titles, the status bar and the footer.
     app_marks = [
@@ -379,17 +419,23 @@ def startup(runs: int) -> dict[str, Any]:
         "^q Quit",
     ]
     first_frame_s([sys.executable, str(bare)], env, ["bare app ready"])
+    first_frame_s([sys.executable, str(same)], env, same_marks)
     first_frame_s(agentui, env, app_marks)
-    ours, theirs = [], []
+    ours, theirs, textuals = [], [], []
     for _ in range(runs):
         theirs.append(first_frame_s([sys.executable, str(bare)], env, ["bare app ready"]))
+        textuals.append(first_frame_s([sys.executable, str(same)], env, same_marks))
         ours.append(first_frame_s(agentui, env, app_marks))
     app_s, bare_s = statistics.median(ours), statistics.median(theirs)
+    same_s = statistics.median(textuals)
     return {
         "runs": runs,
         "agentui_first_frame_s": round(app_s, 3),
         "bare_textual_first_frame_s": round(bare_s, 3),
         "ratio": round(app_s / bare_s, 2),
+        "same_widgets_first_frame_s": round(same_s, 3),
+        "same_widgets_ratio": round(same_s / bare_s, 2),
+        "ratio_to_same_widgets": round(app_s / same_s, 2),
         "agentui_all_s": [round(s, 3) for s in ours],
         "bare_all_s": [round(s, 3) for s in theirs],
     }

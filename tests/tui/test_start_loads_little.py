@@ -73,6 +73,9 @@ cli.main(["--no-session"])
 """
 
 NOT_FOR_THE_FIRST_FRAME = (
+    # The fold and its event models: the first frame has no agent to draw.
+    "agentui.core.state",
+    "agentui.core.events",
     "agentui.core.runtime",
     "agentui.core.agent_run",
     "agentui.core.session.writer",

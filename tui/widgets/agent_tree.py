@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -20,11 +20,13 @@ from textual.geometry import Region
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from agentui.core.state import AgentState
+from agentui.core.agent_status import AgentStatus
 from agentui.core.terminal_text import visible_controls
-from agentui.core.tree import AgentStatus
 
 from ..keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
+
+if TYPE_CHECKING:  # the fold loads after the first frame
+    from agentui.core.state import AgentState
 
 # status -> (glyph, theme variable with its colour)
 GLYPHS: dict[AgentStatus, tuple[str, str]] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.measure import Measurement
@@ -27,11 +27,13 @@ from textual.widgets import Button, Static, TextArea
 
 from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 from agentui.core.scene.round_question import QUESTION_KIND as SCENE_QUESTION
-from agentui.core.state import TranscriptItem as Entry
 from agentui.core.terminal_text import visible_controls as shown
 
 from ..keymap import VIEW_KEYS, shadowing
 from .composer import NEWLINE_HINT, Composer
+
+if TYPE_CHECKING:  # the fold loads after the first frame
+    from agentui.core.state import TranscriptItem as Entry
 
 # A streamed answer is shown as Markdown in chunks of this many paragraphs (or lines, for long
 # code blocks and line-by-line output): finished chunks are rendered once, only the growing

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,10 +12,12 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from agentui.core.monologue.entry import NarrativeEntry
 from agentui.core.terminal_text import visible_controls
 
 from ..keymap import VIEW_KEYS, bindings
+
+if TYPE_CHECKING:  # narration's models load after the first frame
+    from agentui.core.monologue.entry import NarrativeEntry
 
 MAX_SHOWN = 300
 

@@ -19,7 +19,6 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from agentui.core.director_payloads import STATE_FIELDS
 from agentui.core.terminal_text import visible_controls as shown
 
 if TYPE_CHECKING:  # the app loads no scene module until a scene plays
@@ -40,6 +39,9 @@ def scene_for(model: RunState, agent_id: str | None) -> SceneState | None:
 
 
 def scene_state_view(scene: SceneState) -> RenderableType:
+    # Here, not at the top: the app's first frame loads this module but no scene's models.
+    from agentui.core.director_payloads import STATE_FIELDS
+
     record, progress = scene.record, scene.round
     if progress is not None:
         where = f"round {progress.number}, playing"

@@ -4,16 +4,19 @@ the MCP servers' states."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Static
 
-from agentui.core.events import McpServerChanged
-from agentui.core.state import RunState
+from agentui.core.agent_status import AgentStatus
 from agentui.core.terminal_text import visible_controls
-from agentui.core.tree import AgentStatus
 
 from .agent_tree import format_elapsed
+
+if TYPE_CHECKING:  # the fold loads after the first frame
+    from agentui.core.events import McpServerChanged
+    from agentui.core.state import RunState
 
 NOTICE_CHARS = 48
 RUNNING = (AgentStatus.RUNNING, AgentStatus.MODIFIED)
@@ -83,14 +86,14 @@ class StatusBar(Static):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._counts = RunCounts()
-        self._parts: tuple[RunState, str, str, str] | None = None
+        self._parts: tuple[RunState | None, str, str, str] | None = None
         self._shown: Text | None = None
         self._alarm = ""
         self._place = ""
 
     def show(
         self,
-        model: RunState,
+        model: RunState | None,
         provider: str,
         model_id: str,
         elapsed: float | None,
@@ -101,8 +104,9 @@ class StatusBar(Static):
     ) -> None:
         """`place`: where the agents run, when not here (an attached screen); `alarm`: what
         the person must see even on a narrow terminal (a lost connection). Both are drawn
-        right after the counts, which a narrow terminal keeps."""
-        self._counts = RunCounts.of(model)
+        right after the counts, which a narrow terminal keeps. `model` None: nothing has run
+        yet (the first frame, drawn before the fold is loaded)."""
+        self._counts = RunCounts.of(model) if model is not None else RunCounts()
         self._alarm = alarm
         self._place = place
         self._parts = (model, provider, model_id, notice)
@@ -128,14 +132,14 @@ class StatusBar(Static):
             text.append(f"  │ ⚠ {visible_controls(self._alarm)}", style="bold red")
         elif self._place:
             text.append(f"  │ {visible_controls(self._place)}", style="bold")
-        if model.always_allowed:
+        if model is not None and model.always_allowed:
             allowed = ", ".join(visible_controls(tool) for tool in model.always_allowed)
             text.append(f"  always allowed: {allowed}", style="bold")
 
         text.append(f"  │ {counts.tokens:,} tok")
         if counts.cost is not None:
             text.append(f" ${counts.cost:.4f}")
-        if model.narrator_tokens:
+        if model is not None and model.narrator_tokens:
             text.append(f" (+{model.narrator_tokens:,} narrator)", style="dim")
         if elapsed is not None:
             text.append(f"  │ {format_elapsed(elapsed)}")
@@ -146,10 +150,10 @@ class StatusBar(Static):
         if notice:
             shown = notice if len(notice) <= NOTICE_CHARS else notice[: NOTICE_CHARS - 1] + "…"
             text.append(f"  {shown}", style="italic")
-        mcp, troubled = mcp_summary(model.mcp_servers)
+        mcp, troubled = mcp_summary(model.mcp_servers if model is not None else {})
         if mcp:
             text.append(f"  │ {mcp}", style="bold yellow" if troubled else "")
-        if model.last_error is not None:
+        if model is not None and model.last_error is not None:
             name, error = model.last_error
             text.append(f"  │ {visible_controls(f'{name}: {error}')}", style="bold red")
         if text != self._shown:  # most flushes change nothing here: no layout pass for them

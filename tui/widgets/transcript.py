@@ -8,7 +8,7 @@ the "show earlier" button. Blocks redraw only when their entry changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,10 +16,11 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button
 
-from agentui.core.state import TranscriptItem as Entry
-
 from ..keymap import VIEW_KEYS, bindings
 from .blocks import EntryBlock, FoldBlock, QueryBlock, block_for
+
+if TYPE_CHECKING:  # the fold loads after the first frame
+    from agentui.core.state import TranscriptItem as Entry
 
 MAX_BLOCKS = 200
 PAGE = 100
