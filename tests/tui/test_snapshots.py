@@ -14,6 +14,8 @@ from agentui.core.scene.scene_run import start_scene
 from agentui.core.tools.python import python_tool
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
+from agentui.tui.widgets.help import HelpScreen
+from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.scene_state import SceneStateScreen
 
 from ..core.scene_helpers import acting, decision, harbour
@@ -116,13 +118,21 @@ def test_continue_an_ended_agent_with_r(snap_compare: Any) -> None:
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
-def test_modify_modal(snap_compare: Any) -> None:
-    async def run_before(pilot: Pilot[int]) -> None:
-        await _until_question(pilot)
-        pilot.app.query_one("#tree").focus()
-        await pilot.press("m")
+async def _open_modify(pilot: Pilot[int]) -> None:
+    # No question waits on screen: a letter typed then would go into its answer box.
+    await _spawn_children(pilot)
+    pilot.app.screen.set_focus(pilot.app.query_one("#tree"))  # now, not at the next idle
+    await pilot.press("m")
+    assert isinstance(pilot.app.screen, ModifyScreen)
 
-    assert snap_compare(_asking_app(), run_before=run_before, terminal_size=SIZE)
+
+def test_modify_modal(snap_compare: Any) -> None:
+    assert snap_compare(_tree_app(), run_before=_open_modify, terminal_size=SIZE)
+
+
+def test_modify_modal_in_a_small_terminal(snap_compare: Any) -> None:
+    """At 80x24 the instructions and the task each show several lines."""
+    assert snap_compare(_tree_app(), run_before=_open_modify, terminal_size=(80, 24))
 
 
 def test_delete_confirm(snap_compare: Any) -> None:
@@ -136,8 +146,9 @@ def test_delete_confirm(snap_compare: Any) -> None:
 
 def test_help_screen(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
-        pilot.app.query_one("#tree").focus()
-        await pilot.press("question_mark")
+        # f1 from the start screen (the cursor in the prompt, where ? is a character).
+        await pilot.press("f1")
+        assert isinstance(pilot.app.screen, HelpScreen)
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
 
