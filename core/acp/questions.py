@@ -6,10 +6,11 @@ once, allow always (the rest of this session) and reject.
 A question (ask_user, the workflow's clarification and final question) wants free text. ACP's
 form elicitation (unstable in protocol 1) can ask for it: a client that declares
 `elicitation.form` gets a form with one text field, and declining it declines the question. A
-permission request cannot carry an answer, so a client without forms gets the question (as the
-call's title and content) with two choices: go on without an answer (the question is declined
-and the agent proceeds on its own, as it does when a person declines in the app) or stop the
-task (the whole prompt is cancelled).
+permission request cannot carry an answer, so a client without forms (Toad, 0.6.20) gets the
+question (as the call's title and content) with three choices: answer it in the next prompt (the
+turn ends with the question still open, and the person's next prompt is the answer: session.py),
+go on without an answer (the question is declined and the agent proceeds on its own, as it does
+when a person declines in the app) or stop the task (the whole prompt is cancelled).
 
 A request shows its text as the content of the call it points at, which the client puts in
 place of what the call showed: an approval of python code keeps the code, as code, under the
@@ -47,8 +48,10 @@ APPROVAL_OPTIONS = [
 ]
 _APPROVALS: dict[str, ApprovalChoice] = {"once": "once", "always": "always", "reject": "reject"}
 
-QuestionChoice = Literal["proceed", "stop"]
+QuestionChoice = Literal["answer", "proceed", "stop"]
 QUESTION_OPTIONS = [
+    # First: a client selects the first option by default (Toad does).
+    PermissionOption(option_id="answer", name="Answer it in your next prompt", kind="allow_once"),
     PermissionOption(option_id="proceed", name="Go on without an answer", kind="allow_once"),
     PermissionOption(option_id="stop", name="Stop the task", kind="reject_once"),
 ]
@@ -89,10 +92,17 @@ def approval_choice(response: RequestPermissionResponse) -> ApprovalChoice:
 
 
 def question_choice(response: RequestPermissionResponse) -> QuestionChoice:
+    """The person's choice; a request the client cancelled, or an unknown option, declines."""
     outcome = response.outcome
-    if isinstance(outcome, AllowedOutcome) and outcome.option_id == "stop":
-        return "stop"
+    if isinstance(outcome, AllowedOutcome) and outcome.option_id in ("answer", "stop"):
+        return "answer" if outcome.option_id == "answer" else "stop"
     return "proceed"
+
+
+def deferred_question(asker: str, query: ev.QueryRaised) -> str:
+    """What the conversation shows of a question the next prompt answers (the permission
+    request that asked it is gone once chosen)."""
+    return f"\n\n**{asker} asks:** {query.prompt}\n\n*Your next prompt is the answer.*\n\n"
 
 
 def takes_forms(capabilities: ClientCapabilities | None) -> bool:

@@ -23,6 +23,14 @@ permission request (questions.py). A question withdrawn meanwhile (its agent was
 stops waiting for the client; an answer the client botched (an error, or one that does not fit
 the protocol) declines the question or rejects the approval.
 
+A client without forms cannot send a question's answer with its choice, so one choice is to
+answer in the next prompt: the question shows in the conversation and the turn ends (`end_turn`,
+"parked") with its agents still live, so the client takes a prompt again; that prompt answers
+the question (the oldest, when several wait) and opens a turn that lasts until the asker's root
+and everything under it have ended. `session/cancel` with no turn running cancels a parked
+turn's agents. A prompt while a parked turn's root still works, and no question waits, steers
+the root (its next model call reads it).
+
 If the session's host ends while a prompt runs (an error it did not expect), that prompt is
 answered with a JSON-RPC error and the server forgets the session: its file keeps everything
 for `session/load`.
@@ -35,6 +43,7 @@ from collections.abc import Sequence
 
 import anyio
 from acp import RequestError
+from acp.helpers import update_agent_message_text
 from acp.interfaces import Client
 from acp.schema import PromptResponse
 from anyio.abc import TaskGroup, TaskStatus
@@ -54,6 +63,7 @@ from .questions import (
     answer_form,
     approval_call,
     approval_choice,
+    deferred_question,
     form_answer,
     question_call,
     question_choice,
@@ -95,6 +105,8 @@ class AcpSession:
         self._cancelled_waiting = False
         self._translator = UpdateTranslator()
         self._turn: Turn | None = None
+        self._parked: str | None = None  # the root of the turn parked for an answer
+        self._deferred: list[ev.QueryRaised] = []  # questions the next prompts answer, oldest first
         self._asking: dict[str, anyio.CancelScope] = {}  # query id -> its wait for the client
         self._closing = anyio.Event()
         self.closed = anyio.Event()
@@ -160,17 +172,27 @@ class AcpSession:
             raise RequestError.invalid_request(
                 {"details": "a prompt is already running in this session; cancel it first"}
             )
-        root_id = self._root_to_continue()
-        try:
-            if root_id is None:
-                root_id = self.runtime.start(text)
-            else:
-                self.runtime.send(root_id, text)
-        except AgentUIError as exc:
-            raise RequestError.invalid_request({"details": visible(str(exc))}) from None
+        answered = self._answer_deferred(text)
+        if answered is not None:
+            root_id = self._root_of(answered.agent_id)
+        else:
+            root_id = self._root_to_continue()
+            try:
+                if root_id is None:
+                    root_id = self.runtime.start(text)
+                else:
+                    self._continue(root_id, text)
+            except AgentUIError as exc:
+                raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         # Set before anything awaits: the pump has not seen the root's first event yet.
+        self._parked = None
         turn = self._turn = Turn(root_id)
         try:
+            root = self._translator.state.agents.get(root_id)
+            if answered is not None and root is not None and root.status.is_final:
+                turn.root_ended_before(root.status)  # the asker is an agent the root left
+            if self._deferred:  # another question waits for the next prompt
+                await self._park(turn)
             await turn.ended.wait()
         finally:
             self._turn = None
@@ -184,6 +206,10 @@ class AcpSession:
             if self._waiting is not None:  # no agent yet: the prompt ends before starting one
                 self._cancelled_waiting = True
                 self._waiting.cancel()
+            elif self._parked is not None:  # its agents are still the parked turn's
+                root_id, self._parked = self._parked, None
+                self._deferred.clear()
+                self._cancel_live(root_id)
             return
         turn.cancel_requested = True
         self._cancel_live(turn.root_id)
@@ -231,6 +257,7 @@ class AcpSession:
                 waiting = self._asking.get(query_id)
                 if waiting is not None:
                     waiting.cancel()  # answered or withdrawn elsewhere: stop waiting
+                self._deferred = [q for q in self._deferred if q.query_id != query_id]
         turn = self._turn
         if turn is None:
             return
@@ -272,6 +299,21 @@ class AcpSession:
             if agent.driver is None and agent.status is not AgentStatus.DELETED
         ]
         return roots[-1].id if roots else None
+
+    def _root_of(self, agent_id: str) -> str:
+        agents = self._translator.state.agents
+        agent = agents.get(agent_id)
+        while agent is not None and agent.parent_id is not None:
+            agent = agents.get(agent.parent_id)
+        return agent.id if agent is not None else agent_id
+
+    def _continue(self, root_id: str, text: str) -> None:
+        """The prompt goes to the root: a new message when it has ended, else (a parked turn's
+        root still works) a steer its next model call reads."""
+        if self.runtime.node(root_id).status.is_live:
+            self.runtime.steer(root_id, text)
+        else:
+            self.runtime.send(root_id, text)
 
     # -- questions -----------------------------------------------------------------------
 
@@ -321,19 +363,57 @@ class AcpSession:
             tool_call=visible(question_call(call_id, asker.name if asker else "agentui", query)),
             options=QUESTION_OPTIONS,
         )
-        if question_choice(response) == "stop":
+        choice = question_choice(response)
+        if choice == "stop":
             self._stop_for(query)
+        elif choice == "answer":
+            await self._defer(query)
         else:
             self.runtime.answer(query.query_id, None)  # declined: the agent goes on by itself
 
+    async def _defer(self, query: ev.QueryRaised) -> None:
+        """The person answers in their next prompt: the question shows in the conversation
+        (unless an earlier one is answered first) and the turn ends so the client takes one."""
+        self._deferred.append(query)
+        if len(self._deferred) == 1:
+            await self._announce(query)
+        if self._turn is not None:
+            self._parked = self._turn.root_id
+            self._turn.park()
+
+    async def _park(self, turn: Turn) -> None:
+        """End `turn` at once: the next question waiting for a prompt is shown."""
+        await self._announce(self._deferred[0])
+        self._parked = turn.root_id
+        turn.park()
+
+    def _answer_deferred(self, text: str) -> ev.QueryRaised | None:
+        """Answer the oldest question waiting for a prompt with `text`; None when none waits
+        (one withdrawn meanwhile is skipped)."""
+        while self._deferred:
+            query = self._deferred.pop(0)
+            try:
+                self.runtime.answer(query.query_id, text)
+            except AgentUIError as exc:
+                log.info("query %s: %s", query.query_id, visible(str(exc)))
+                continue
+            return query
+        return None
+
+    async def _announce(self, query: ev.QueryRaised) -> None:
+        asker = self._translator.state.agents.get(query.agent_id)
+        text = deferred_question(asker.name if asker else "agentui", query)
+        await self._send(update_agent_message_text(text))
+
     def _stop_for(self, query: ev.QueryRaised) -> None:
-        """The person chose to stop the task: the turn is cancelled (which withdraws the
-        question). An asker outside the turn (none should be) is cancelled itself, and its
+        """The person chose to stop the task: the turn (running or parked) is cancelled (which
+        withdraws the question). An asker outside the turn (none should be) is cancelled itself, and its
         question declined should the cancel not have withdrawn it."""
         turn = self._turn
-        if turn is not None:
+        root_id = turn.root_id if turn is not None else self._parked
+        if root_id is not None:
             self.cancel()
-        if turn is None or not self._in_tree(query.agent_id, turn.root_id):
+        if root_id is None or not self._in_tree(query.agent_id, root_id):
             self._cancel_live(query.agent_id)
             if any(still.id == query.query_id for still in self.runtime.open_queries()):
                 self._answer(query.query_id, None)

@@ -9,6 +9,8 @@ the client cancels it). The answer is the root's:
 - completed: `end_turn`, or `max_tokens` when the model's last reply was cut at its limit;
 - cancelled (the client's `session/cancel`) or deleted: `cancelled`; a turn the client
   cancelled is `cancelled` however it ended (ACP asks this of every cancelled turn);
+- parked (a question the person chose to answer in their next prompt, where the client has no
+  form for it): `end_turn` while its agents still live, so the client takes a prompt again;
 - failed at its iteration or tool-call limit: `max_turn_requests`; on a model's refusal:
   `refusal`; any other failure (the provider, a tool, a contract) is a JSON-RPC error whose
   message is the agent's error, since ACP has no stop reason for it and `end_turn` would tell
@@ -38,6 +40,7 @@ class Turn:
         self.status: AgentStatus | None = None  # the root's, once its run for this turn ended
         # Set by session/cancel: agents of the turn that are (or turn) live are cancelled.
         self.cancel_requested = False
+        self.parked = False
         self._last_reply_stop: str | None = None
         self._completed_stop: str | None = None
         self._failure: ev.ExecutionFailed | None = None
@@ -63,7 +66,17 @@ class Turn:
             ):
                 self.status = AgentStatus(new)
 
+    def root_ended_before(self, status: AgentStatus) -> None:
+        """The root had ended before this turn began (the turn answers a question of an agent
+        the root left): the turn ends once nothing under it is live."""
+        self.status = status
+
     def end(self) -> None:
+        self.ended.set()
+
+    def park(self) -> None:
+        """End the turn for the person's next prompt, which answers a question of it."""
+        self.parked = True
         self.ended.set()
 
     def fail(self, error: RequestError) -> None:
@@ -75,12 +88,15 @@ class Turn:
         """The prompt's answer once the turn ended; raises RequestError for a failure."""
         if self._broken is not None:
             raise self._broken
-        meta = {META_KEY: {"rootId": self.root_id, "status": str(self.status)}}
+        status = "waiting for your answer" if self.parked else str(self.status)
+        meta = {META_KEY: {"rootId": self.root_id, "status": status}}
         return PromptResponse(stop_reason=self.stop_reason(), field_meta=meta)
 
     def stop_reason(self) -> StopReason:
         if self.cancel_requested:
             return "cancelled"
+        if self.parked:
+            return "end_turn"
         if self.status is AgentStatus.COMPLETED:
             return "max_tokens" if self._completed_stop == "max_tokens" else "end_turn"
         if self.status is not AgentStatus.ERROR:

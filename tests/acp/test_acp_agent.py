@@ -135,7 +135,7 @@ async def test_without_forms_a_question_is_a_choice_and_yes_mode_asks_no_approva
     # The one request was the question (the python call ran without one, in "yes").
     ((asked, options),) = client.permissions
     assert asked.tool_call_id.startswith("question:")
-    assert [o.option_id for o in options] == ["proceed", "stop"]
+    assert [o.option_id for o in options] == ["answer", "proceed", "stop"]
     # The request itself says what is asked: choices alone would not.
     question = client.call(asked.tool_call_id)[0]["rawInput"]["question"]
     assert asked.title is not None and asked.title.startswith("main asks: For")

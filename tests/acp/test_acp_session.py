@@ -152,8 +152,8 @@ async def test_stop_the_task_at_a_question_of_a_subagent_its_root_left_cancels_i
         await anyio.wait_all_tasks_blocked()
         assert prompts.answers == []
         asked, options = client.permissions[0]
-        assert [o.option_id for o in options] == ["proceed", "stop"]
-        # The question shows what it asks, not just the two choices.
+        assert [o.option_id for o in options] == ["answer", "proceed", "stop"]
+        # The question shows what it asks, not just the choices.
         assert asked.title == "main.1 asks: Which colour?"
         assert asked.content is not None
         assert asked.content[0].content.text == "Which colour?"  # type: ignore[union-attr]

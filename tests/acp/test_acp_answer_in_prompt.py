@@ -1,0 +1,112 @@
+"""A question put to a client without forms (Toad) is answered in the person's next prompt:
+"Answer it in your next prompt" ends the turn with the question open and shown, the next prompt
+is the answer, and its turn lasts until the asker's work has ended. Several such questions are
+answered one prompt each, oldest first; a cancel while none runs cancels the waiting agents."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from agentui.core.tree import AgentStatus
+
+from ..core.helpers import Recorder
+from .acp_client import RecordingClient
+from .test_acp_session import FORK_AND_LEAVE, ROOT, SUBAGENT, ended, hosted, runtime_for
+
+pytestmark = pytest.mark.anyio
+
+
+def asks(question: str) -> dict[str, object]:
+    return {"tool_calls": [{"name": "ask_user", "arguments": {"question": question}}]}
+
+
+def tool_output(client: RecordingClient, title: str) -> str:
+    (call,) = [u for u in client.of_kind("tool_call") if u["title"] == title]
+    return client.call(call["toolCallId"])[-1]["rawOutput"]
+
+
+async def test_the_next_prompt_answers_a_question_the_person_chose_to_answer() -> None:
+    runtime = runtime_for({"main": [asks("Which colour?"), {"text": "Blue it is."}]})
+    client = RecordingClient(choices=["answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("paint it")
+        await prompts.answered(1)
+        # The turn ended for the answer; the root still waits, the question shown.
+        assert prompts.stop_reasons() == ["end_turn"]
+        assert runtime.node(ROOT).status is AgentStatus.AWAITING_USER
+        ((_, options),) = client.permissions
+        assert [o.option_id for o in options] == ["answer", "proceed", "stop"]
+        assert "**main asks:** Which colour?" in client.text()
+        assert "Your next prompt is the answer." in client.text()
+
+        prompts.send("Blue")
+        await prompts.answered(2)
+    assert prompts.stop_reasons() == ["end_turn", "end_turn"]
+    assert tool_output(client, "ask_user") == "Blue"
+    assert client.text().endswith("Blue it is.")
+    assert runtime.node(ROOT).status is AgentStatus.COMPLETED
+    assert client.unfinished_calls() == []
+    assert client.problems == []
+
+
+async def test_questions_of_two_agents_are_answered_one_prompt_each_oldest_first() -> None:
+    # A root that forks a subagent and asks; the subagent asks too.
+    runtime = runtime_for(
+        {
+            "main": [
+                {"tool_calls": [{"name": "fork", "arguments": {"prompt": "size it"}}]},
+                asks("Which colour?"),
+                {"text": "Painted."},
+            ],
+            "main.1": [asks("Which size?"), {"text": "Sized."}],
+        }
+    )
+    recorder = Recorder(runtime)
+    client = RecordingClient(choices=["answer", "answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("paint and size it")
+        await prompts.answered(1)
+        await client.wait_for(lambda c: len(c.permissions) == 2)
+        await anyio.wait_all_tasks_blocked()
+        first, second = (asked.title for asked, _ in client.permissions)
+        assert client.text().count("asks:**") == 1, "only the question answered next shows"
+
+        prompts.send("answer one")
+        await prompts.answered(2)  # at once: the other question waits for the next prompt
+        assert client.text().count("asks:**") == 2
+        prompts.send("answer two")
+        await prompts.answered(3)
+        await recorder.wait_for(ended(ROOT, AgentStatus.COMPLETED))
+    assert prompts.stop_reasons() == ["end_turn"] * 3
+    answers = {tool_output(client, t) for t in ("ask_user", "main.1 › ask_user")}
+    assert answers == {"answer one", "answer two"}
+    assert first is not None and second is not None
+    assert client.problems == []
+
+
+async def test_a_cancel_while_a_question_waits_for_a_prompt_cancels_its_agents() -> None:
+    runtime = runtime_for(
+        {
+            "main": [*FORK_AND_LEAVE["main"], {"text": "Fresh."}],
+            "main.1": [asks("Which colour?"), {"text": "never reached"}],
+        }
+    )
+    recorder = Recorder(runtime)
+    client = RecordingClient(choices=["answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("go")
+        await prompts.answered(1)
+        assert prompts.stop_reasons() == ["end_turn"]
+        assert runtime.node(SUBAGENT).status is AgentStatus.AWAITING_USER
+
+        prompts.session.cancel()  # no turn runs: the parked one's agents are cancelled
+        await recorder.wait_for(ended(SUBAGENT, AgentStatus.CANCELLED))
+        await anyio.wait_all_tasks_blocked()
+        assert runtime.open_queries() == []
+
+        prompts.send("something new")  # continues the root, answering nothing
+        await prompts.answered(2)
+    assert prompts.stop_reasons() == ["end_turn", "end_turn"]
+    assert client.text().endswith("Fresh.")
+    assert client.problems == []
