@@ -165,6 +165,9 @@ class AgentUIApp(App[int]):
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
         self._arrived_under_overlay: str | None = None  # a question that came while one was open
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
+        # Queries a "waiting for you" toast names: once all are settled (here, on another
+        # screen, or their agent ended), the toasts are out of date and go.
+        self._toasted_queries: set[str] = set()
         # The theme is chosen before the first frame: set after mount, it restyles every widget.
         self._theme_warnings = self._load_themes()
 
@@ -361,6 +364,10 @@ class AgentUIApp(App[int]):
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
             self._leave_settled_query(typing)
+        if self._toasted_queries and changes.closed_queries:
+            self._toasted_queries.difference_update(changes.closed_queries)
+            if not self._toasted_queries:
+                self.clear_notifications()
         if changes.new_queries and self.replay is None:  # a replay asks nobody anything
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
@@ -386,6 +393,7 @@ class AgentUIApp(App[int]):
         if takes_cursor and shown and first_agent in (self.selected_id, None):
             return  # the cursor is in its box already: a toast would only cover the screen
         raised = [q for q in changes.new_queries if q in self.model.open_queries]
+        self._toasted_queries.update(raised)
         if len(raised) > 1:
             # One toast for a burst: a dozen agents asking at once must not bury the screen.
             self.notify(
@@ -725,6 +733,7 @@ class AgentUIApp(App[int]):
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
         self.clear_notifications()  # "waiting for you" toasts are out of date now
+        self._toasted_queries.clear()
         self._go_home()
         self.transcript_view.follow()  # answered: what the agent does next is what to watch
 

@@ -393,6 +393,31 @@ async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> N
         assert question.open and question.detail == ""
 
 
+async def test_a_waiting_toast_goes_once_its_question_is_settled_elsewhere() -> None:
+    """ "main asks you something (ctrl+n)" is out of date once nobody waits: the question was
+    answered on another screen, or its agent ended, as here."""
+    release = anyio.Event()
+    script = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
+        Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
+        Turn(text="done"),
+    )
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
+    ) as (app, pilot):
+        app.screen.set_focus(app.prompt_view)
+        await pilot.press(*"sec")  # writing: the question will not take the cursor
+        release.set()
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert any("asks you something" in n.message for n in app._notifications)
+        assert app.runtime is not None
+        app.runtime.cancel("a1", "cancelled elsewhere")
+        await settle(pilot, lambda: not app.model.open_queries)
+        await pilot.pause()
+        assert not any("asks you something" in n.message for n in app._notifications)
+        assert app.prompt_view.text == "sec", "the words being typed stay"
+
+
 async def test_a_question_takes_the_cursor_right_after_a_task_typed_in_the_prompt() -> None:
     app = make_app()
     async with app.run_test() as pilot:
