@@ -150,14 +150,14 @@ class UpdateTranslator:
             case ev.ThinkingDelta(delta=delta):
                 return [update_agent_thought_text(delta)]
             case ev.ThinkingRedacted():
-                return [update_agent_thought_text(f"\n(thinking {REDACTED_THINKING})\n")]
+                return [_thought_line(f"(thinking {REDACTED_THINKING})")]
             case ev.WorkflowStepStarted(step=step, name=name):
-                return [update_agent_thought_text(f"\n[step {step} of 6: {name}]\n")]
+                return [_thought_line(f"[step {step} of 6: {name}]")]
             case ev.LLMFailed(error=error, retryable=retryable):
                 again = "; trying again" if retryable else ""
-                return [update_agent_thought_text(f"\n(the model call failed: {error}{again})\n")]
+                return [_thought_line(f"(the model call failed: {error}{again})")]
             case ev.LLMAbandoned(reason=reason):
-                return [update_agent_thought_text(f"\n(reply cut short: {reason}; asked again)\n")]
+                return [_thought_line(f"(reply cut short: {reason}; asked again)")]
             case _ if isinstance(event, SCENE_EVENTS):
                 line = scene_line(event)
                 if line is None:
@@ -352,6 +352,12 @@ class UpdateTranslator:
         self._own_question_calls.discard(query_id)
         acp_id = question_call_id(query_id)
         return [update_tool_call(acp_id, status=status, content=[tool_content(text_block(text))])]
+
+
+def _thought_line(line: str) -> AgentThoughtChunk:
+    """A line of agentui's own among the model's thoughts: a paragraph of its own, since
+    clients render thoughts as Markdown, where a single newline joins lines."""
+    return update_agent_thought_text(f"\n\n{line}\n\n")
 
 
 _HANDLED = (

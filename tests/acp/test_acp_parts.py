@@ -1,5 +1,5 @@
 """The ACP door's pieces without a process: how a turn's end maps to a stop reason, how
-prompts become tasks, how chunks merge and text is fenced."""
+prompts become tasks, how chunks merge, text is fenced and agentui's thought lines stand apart."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from agentui.core.acp.chunks import merged_chunks
 from agentui.core.acp.markdown import fenced, one_line
 from agentui.core.acp.prompt_text import task_text
 from agentui.core.acp.turn import Turn
+from agentui.core.acp.updates import UpdateTranslator
 from agentui.core.usage import Usage
 
 _seq = iter(range(1, 10_000))
@@ -142,3 +143,38 @@ def test_fenced_text_cannot_close_its_own_fence() -> None:
     assert fenced("print(1)\n", "python") == "```python\nprint(1)\n```"
     assert fenced("a ``` b") == "````\na ``` b\n````"
     assert one_line("\n  first   line\nsecond", limit=8) == "first l…"
+
+
+def test_a_thought_line_is_a_paragraph_of_its_own() -> None:
+    """Clients render thoughts as Markdown, where one newline joins lines: Toad showed
+    "[step 6 of 6: summary] I have enough to answer." as one line."""
+    translator = UpdateTranslator()
+    thoughts = [
+        event(ev.AgentSpawned, parent_id=None, name="main", task="t"),
+        event(ev.ThinkingDelta, iteration=1, delta="Before."),
+        event(ev.WorkflowStepStarted, step=6, name="summary"),
+        event(ev.ThinkingDelta, iteration=1, delta="I have enough."),
+        event(ev.LLMFailed, iteration=1, error="overloaded", retryable=True),
+        event(ev.ThinkingDelta, iteration=2, delta="Again."),
+        event(ev.ThinkingRedacted, iteration=2),
+        event(ev.LLMAbandoned, iteration=2, reason="paused"),
+        event(ev.ThinkingDelta, iteration=3, delta="After."),
+    ]
+    chunks = [
+        u
+        for e in thoughts
+        for u in translator.apply(e)
+        if u.session_update != "session_info_update"
+    ]
+    text = "".join(chunk.content.text for chunk in chunks)  # type: ignore[union-attr]
+    paragraphs = [p.strip() for p in text.split("\n\n") if p.strip()]
+    assert paragraphs == [
+        "Before.",
+        "[step 6 of 6: summary]",
+        "I have enough.",
+        "(the model call failed: overloaded; trying again)",
+        "Again.",
+        "(thinking encrypted by the API; it goes back to the model unread)",
+        "(reply cut short: paused; asked again)",
+        "After.",
+    ]
