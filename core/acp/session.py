@@ -257,7 +257,7 @@ class AcpSession:
                 waiting = self._asking.get(query_id)
                 if waiting is not None:
                     waiting.cancel()  # answered or withdrawn elsewhere: stop waiting
-                self._deferred = [q for q in self._deferred if q.query_id != query_id]
+                self._withdraw_deferred(query_id, tasks)
         turn = self._turn
         if turn is None:
             return
@@ -380,6 +380,14 @@ class AcpSession:
         if self._turn is not None:
             self._parked = self._turn.root_id
             self._turn.park()
+
+    def _withdraw_deferred(self, query_id: str, tasks: TaskGroup) -> None:
+        """A question waiting for a prompt was answered or withdrawn elsewhere: the next prompt
+        answers the next one, which is shown now if the withdrawn one was."""
+        head = self._deferred[0] if self._deferred else None
+        self._deferred = [q for q in self._deferred if q.query_id != query_id]
+        if head is not None and head.query_id == query_id and self._deferred:
+            tasks.start_soon(self._announce, self._deferred[0])
 
     async def _park(self, turn: Turn) -> None:
         """End `turn` at once: the next question waiting for a prompt is shown."""

@@ -110,3 +110,34 @@ async def test_a_cancel_while_a_question_waits_for_a_prompt_cancels_its_agents()
     assert prompts.stop_reasons() == ["end_turn", "end_turn"]
     assert client.text().endswith("Fresh.")
     assert client.problems == []
+
+
+async def test_when_the_question_shown_is_withdrawn_the_next_one_waiting_shows() -> None:
+    forks = [{"name": "fork", "arguments": {"prompt": p}} for p in ("colour", "size")]
+    runtime = runtime_for(
+        {
+            "main": [{"tool_calls": forks}, {"text": "Both started."}],
+            "main.1": [asks("Which colour?"), {"text": "Coloured."}],
+            "main.2": [asks("Which size?"), {"text": "Sized."}],
+        }
+    )
+    recorder = Recorder(runtime)
+    client = RecordingClient(choices=["answer", "answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("go")
+        await client.wait_for(lambda c: len(c.permissions) == 2)
+        await prompts.answered(1)
+        await anyio.wait_all_tasks_blocked()
+        (shown,) = [q for q in runtime.open_queries() if q.prompt in client.text()]
+        (other,) = [q for q in runtime.open_queries() if q is not shown]
+
+        runtime.cancel(shown.agent_id)  # its question is withdrawn; the other's shows
+        await recorder.wait_for(ended(shown.agent_id, AgentStatus.CANCELLED))
+        await client.wait_for(lambda c: f"asks:** {other.prompt}" in c.text())
+
+        prompts.send("an answer")
+        await prompts.answered(2)
+    assert prompts.stop_reasons() == ["end_turn", "end_turn"]
+    assert runtime.node(other.agent_id).status is AgentStatus.COMPLETED
+    assert runtime.node(shown.agent_id).status is AgentStatus.CANCELLED
+    assert client.problems == []
