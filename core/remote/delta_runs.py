@@ -51,6 +51,10 @@ class DeltaRun:
     def __len__(self) -> int:
         return len(self.seqs)
 
+    def bytes_estimate(self) -> int:
+        """About what the run takes in memory (its text, template and per-piece arrays)."""
+        return 200 + len(self._text) + len(self._template) + 20 * len(self.seqs)
+
     def index_of(self, seq: int) -> int:
         return bisect_left(self.seqs, seq)
 

@@ -7,8 +7,11 @@ many clients there are, and a slow client only reads further behind. A resumed s
 starts with the saved history (the seqs of its file), so a viewer sees the whole run.
 
 Memory stays small for a server that runs for days: behind the last `keep_recent` entries,
-runs of one agent's deltas are stored compactly (delta_runs.py); every event still reads back
-exactly as it was logged, so positions, seqs and every SSE id stay valid.
+runs of one agent's deltas are stored compactly (delta_runs.py), and once those older entries
+take more than `memory_bytes`, the oldest go to disk a block at a time (log_spill.py). Every
+event still reads back exactly as it was logged, so positions, seqs and every SSE id stay
+valid: a client reading from seq 0 a week later gets the whole run. (What stays in memory per
+agent whatever the budget: the position of its `agent:spawned`, about 100 bytes.)
 
     log = EventLog(history=plan.history)
     log.attach(runtime)              # inside `async with runtime`
@@ -22,6 +25,7 @@ from __future__ import annotations
 import bisect
 from array import array
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING
 
 import anyio
@@ -29,25 +33,50 @@ import anyio
 from ..events import Event, Subscription
 from .delta_runs import DeltaRun, runs_in
 from .log_entry import LogEntry, Logged
+from .log_spill import LogSpill, Slot, SpilledBlock
 
 if TYPE_CHECKING:
     from ..runtime import Runtime
 
 KEEP_RECENT = 4096  # entries kept as logged: live clients read these; older ones are compacted
+# About how much the compacted entries may take in memory before the oldest go to disk: the
+# last few thousand agents' lifecycles, where a reconnecting client resumes.
+MEMORY_BYTES = 32 << 20
+SPILL_BLOCK = 4096  # entries per block on disk (a catch-up batch reads one or two)
+HISTORY_CHUNK = 65536  # a saved history is logged this many events at a time
+# What an entry costs beyond its JSON text (the object, its strings' headers, its seq), measured.
+ENTRY_OVERHEAD = 250
 
 
 class EventLog:
-    def __init__(self, history: Iterable[Event] = (), *, keep_recent: int | None = KEEP_RECENT):
-        """`keep_recent`: how many of the newest entries are never compacted (None: none is)."""
+    def __init__(
+        self,
+        history: Iterable[Event] = (),
+        *,
+        keep_recent: int | None = KEEP_RECENT,
+        memory_bytes: int | None = MEMORY_BYTES,
+        spill: LogSpill | None = None,
+    ):
+        """`keep_recent`: how many of the newest entries are never compacted (None: none is).
+        `memory_bytes`: about how much the compacted entries may take before the oldest go to
+        `spill` (a LogSpill of its own by default; None: they all stay in memory)."""
         self.keep_recent = keep_recent
-        self._slots: list[LogEntry | DeltaRun] = []  # per position: its entry, or its run
-        self._seqs = array("q")  # per position: the seq (for bisect)
+        self.memory_bytes = memory_bytes
+        self._spill = spill if spill is not None else LogSpill()
+        self._blocks: list[SpilledBlock] = []  # positions before `_base`, on disk, in order
+        self._base = 0  # the position of `_slots[0]`
+        self._slots: list[LogEntry | DeltaRun] = []  # per position from _base: entry or run
+        self._seqs = array("q")  # per position from _base: the seq (for bisect)
         self._compacted = 0  # positions before this one have been compacted
+        self._held = 0  # about how many bytes the compacted positions in memory take
         self._spawns: dict[str, int] = {}  # agent -> position of its agent:spawned
         self._subscription: Subscription | None = None
         self._grown: anyio.Event | None = None  # made when someone waits: it needs the loop
         self.closed = False
-        self.extend(history)
+        history = iter(history)
+        # A resumed session's history may be long: it is compacted and spilled as it comes.
+        while chunk := list(islice(history, HISTORY_CHUNK)):
+            self.extend(chunk)
 
     def attach(self, runtime: Runtime) -> None:
         """Log `runtime`'s events from now on (call it inside `async with runtime`); the log
@@ -78,28 +107,55 @@ class EventLog:
         for event in events:
             entry = LogEntry.of(event)
             if entry.type == "agent:spawned":
-                self._spawns.setdefault(entry.agent_id, len(self._slots))
+                self._spawns.setdefault(entry.agent_id, len(self))
             self._slots.append(entry)
             self._seqs.append(entry.seq)
             grew = True
         if not grew:
             return
         keep = self.keep_recent
-        if keep is not None and len(self._slots) - self._compacted >= 2 * keep + 1:
-            self.compact(len(self._slots) - keep)
+        if keep is not None and len(self) - self._compacted >= 2 * keep + 1:
+            self.compact(len(self) - keep)
         self._wake()
 
     def compact(self, end: int) -> None:
-        """Store the runs of deltas before position `end` compactly (reads are unchanged)."""
+        """Store the runs of deltas before position `end` compactly, then move the oldest
+        entries to disk while the compacted ones take more than `memory_bytes` (reads are
+        unchanged)."""
         start = self._compacted
         if end <= start:
             return
-        region = self._slots[start:end]
+        offset = start - self._base
+        region = self._slots[offset : end - self._base]
         for positions in runs_in(region):
             run = DeltaRun([region[position] for position in positions])  # type: ignore[misc]
             for position in positions:
-                self._slots[start + position] = run
+                self._slots[offset + position] = run
+            self._held += run.bytes_estimate()
+        compacted = self._slots[offset : end - self._base]
+        self._held += sum(_entry_bytes(slot) for slot in compacted if isinstance(slot, LogEntry))
         self._compacted = end
+        self._spill_while_over()
+
+    def _spill_while_over(self) -> None:
+        budget = self.memory_bytes
+        while budget is not None and self._held > budget and not self._spill.failed:
+            count = min(SPILL_BLOCK, self._compacted - self._base)
+            if count <= 0:
+                return
+            slots, seqs = self._slots[:count], self._seqs[:count]
+            block = self._spill.write(self._base, slots, seqs)
+            if block is None:
+                return  # the disk refused: they stay (LogSpill said so once)
+            self._blocks.append(block)
+            for slot, seq in zip(slots, seqs, strict=True):
+                if isinstance(slot, LogEntry):
+                    self._held -= _entry_bytes(slot)
+                elif seq == slot.seqs[-1]:  # a run leaves memory with its last piece
+                    self._held -= slot.bytes_estimate()
+            del self._slots[:count]
+            del self._seqs[:count]
+            self._base += count
 
     def close(self) -> None:
         """No more events will come: readers finish what is logged and end."""
@@ -107,6 +163,10 @@ class EventLog:
         if self._subscription is not None:
             self._subscription.close()
         self._wake()
+
+    def discard(self) -> None:
+        """Nobody will read the log again: its file on disk goes (the server has stopped)."""
+        self._spill.close()
 
     def _wake(self) -> None:
         if self._grown is not None:
@@ -116,15 +176,31 @@ class EventLog:
     # -- reading -------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return len(self._slots)
+        return self._base + len(self._slots)
 
     @property
     def last_seq(self) -> int:
-        return self._seqs[-1] if self._seqs else 0
+        if self._seqs:
+            return self._seqs[-1]
+        return self._blocks[-1].last_seq if self._blocks else 0
+
+    @property
+    def spilled(self) -> int:
+        """How many of the oldest entries are on disk."""
+        return self._base
+
+    @property
+    def spilled_bytes(self) -> int:
+        """What the entries on disk take there (compressed)."""
+        return self._spill.bytes_written
 
     def position_after(self, seq: int) -> int:
         """The position of the first entry whose seq is above `seq`."""
-        return bisect.bisect_right(self._seqs, seq)
+        if not self._blocks or seq >= self._blocks[-1].last_seq:
+            return self._base + bisect.bisect_right(self._seqs, seq)
+        block = self._blocks[bisect.bisect_right(self._blocks, seq, key=_last_seq)]
+        _, seqs = self._spill.read(block)
+        return block.first_position + bisect.bisect_right(seqs, seq)
 
     def spawn_position(self, agent_id: str) -> int | None:
         """Where the agent's `agent:spawned` is in the log (None: not logged)."""
@@ -132,34 +208,65 @@ class EventLog:
 
     def entries(self, start: int, end: int) -> Sequence[Logged]:
         """The entries at positions start to end (exclusive), each as it was logged."""
-        slots = self._slots[start:end]
+        slots, seqs = self._slots_between(start, end)
         if start >= self._compacted:
             return slots  # type: ignore[return-value]  # none of them is in a run
         out: list[Logged] = []
         next_piece: dict[DeltaRun, int] = {}  # a run's pieces come in order: no search each
-        for position, slot in enumerate(slots, start):
+        for slot, seq in zip(slots, seqs, strict=True):
             if isinstance(slot, LogEntry):
                 out.append(slot)
                 continue
             index = next_piece.get(slot)
             if index is None:
-                index = slot.index_of(self._seqs[position])
+                index = slot.index_of(seq)
             out.append(slot.piece(index))
             next_piece[slot] = index + 1
         return out
 
     def states(self, start: int, end: int) -> list[LogEntry]:
         """The entries from start to end that are not deltas (cheap: no run is read)."""
-        return [
-            slot
-            for slot in self._slots[start:end]
-            if isinstance(slot, LogEntry) and slot.delta is None
-        ]
+        slots, _ = self._slots_between(start, end)
+        return [slot for slot in slots if isinstance(slot, LogEntry) and slot.delta is None]
+
+    def _slots_between(self, start: int, end: int) -> tuple[list[Slot], Sequence[int]]:
+        """The slots at positions start to end and their seqs, from disk where they are."""
+        base = self._base
+        if start >= base:
+            return self._slots[start - base : end - base], self._seqs[start - base : end - base]
+        slots: list[Slot] = []
+        seqs = array("q")
+        first = bisect.bisect_right(self._blocks, start, key=_first_position) - 1
+        for block in islice(self._blocks, first, None):
+            if block.first_position >= end:
+                break
+            block_slots, block_seqs = self._spill.read(block)
+            cut = slice(
+                max(start, block.first_position) - block.first_position, end - block.first_position
+            )
+            slots += block_slots[cut]
+            seqs += block_seqs[cut]
+        if end > base:
+            slots += self._slots[: end - base]
+            seqs += self._seqs[: end - base]
+        return slots, seqs
 
     async def wait_beyond(self, position: int) -> int:
         """Wait until the log holds entries past `position` (or has closed); its length."""
-        while len(self._slots) <= position and not self.closed:
+        while len(self) <= position and not self.closed:
             if self._grown is None:
                 self._grown = anyio.Event()
             await self._grown.wait()
-        return len(self._slots)
+        return len(self)
+
+
+def _entry_bytes(entry: LogEntry) -> int:
+    return len(entry.json) + ENTRY_OVERHEAD + (len(entry.delta.text) if entry.delta else 0)
+
+
+def _last_seq(block: SpilledBlock) -> int:
+    return block.last_seq
+
+
+def _first_position(block: SpilledBlock) -> int:
+    return block.first_position

@@ -45,7 +45,7 @@ from .api_models import (
 )
 from .auth import Guard
 from .error_responses import BadRequest, JSONText, install_error_handlers
-from .event_log import EventLog
+from .event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
 from .intervention import apply_intervention
 from .sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
 from .subtree_selection import SubtreeSelection, parse_stream_id, selection_after
@@ -73,6 +73,10 @@ class ServerOptions:
     behind_after: int = BEHIND_AFTER  # a batch this long means a client fell behind
     send_timeout_s: float = SEND_TIMEOUT_S
     max_body_bytes: int = MAX_BODY_BYTES
+    # The event log (event_log.py): entries kept as logged, and what older ones may take in
+    # memory before the oldest go to disk.
+    log_keep_recent: int = KEEP_RECENT
+    log_memory_bytes: int | None = MEMORY_BYTES
 
 
 def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> ASGIApp:
@@ -101,31 +105,51 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
 
     # -- the seed's four -----------------------------------------------------------------
 
+    # request_id -> (the agent its request started, the prompt): a request naming one again
+    # (an EventSource reconnecting before it saw any id) streams that agent, starting nothing.
+    started_by_request: dict[str, tuple[str, str]] = {}
+
     @app.get(
         "/agent/stream",
         summary="Start a task and stream its agents' events (SSE)",
-        description="Each message id is `AGENT@ID`. A request with a `Last-Event-ID` header "
-        "(an EventSource reconnecting) starts nothing: it resumes that agent's stream after "
-        "the id, or gets 204 No Content when the agent's run had ended there.",
-        responses={204: {"description": "The stream named by Last-Event-ID has ended"}},
+        description="Each message id is `AGENT@ID`; the first message is the agent's "
+        "`agent:spawned`. A request with a `Last-Event-ID` header (an EventSource reconnecting) "
+        "starts nothing: it resumes that agent's stream after the id, or gets 204 No Content "
+        "when the agent's run had ended there. A `request_id` of the client's choosing (a UUID) "
+        "covers a drop before the first message arrived: a request naming it again streams the "
+        "agent it started from the beginning instead of starting the task again.",
+        responses={
+            204: {"description": "The stream named by Last-Event-ID has ended"},
+            409: {"description": "The request_id started another task (another prompt)"},
+        },
     )
     async def agent_stream(
         prompt: Annotated[str, Query(min_length=1)],
+        request_id: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> Response:
+        events.catch_up()
+        earlier = started_by_request.get(request_id) if request_id is not None else None
         if last_event_id is not None:
             try:
                 agent_id, start = parse_stream_id(last_event_id)
             except ValueError as exc:
                 raise HTTPException(400, f"bad Last-Event-ID header: {exc}") from None
-            events.catch_up()
             selection = selection_after(events, agent_id, start.watermark)
             if selection is None:
                 return Response(status_code=204)  # EventSource stops reconnecting
+        elif earlier is not None:
+            agent_id, its_prompt = earlier
+            if its_prompt != prompt:
+                raise HTTPException(409, f"request_id {request_id!r} started another task")
+            start = ResumePoint(_seq_before_spawn(events, agent_id))
+            selection = SubtreeSelection(agent_id)
         else:
-            events.catch_up()
             start = ResumePoint(events.last_seq)
             selection = SubtreeSelection(runtime.start(prompt))
+            if request_id is not None:
+                started_by_request[request_id] = (selection.root_id, prompt)
+            events.catch_up()  # its agent:spawned goes out at once, with the first id
         batches = feed(events, start, behind_after=options.behind_after, selection=selection)
         return stream(batches, selection.id_prefix)
 
@@ -271,6 +295,13 @@ class _DroppingStream(EventSourceResponse):
                 _client(scope),
                 self.send_timeout,
             )
+
+
+def _seq_before_spawn(events: EventLog, agent_id: str) -> int:
+    """The watermark from which a stream of `agent_id` starts at its `agent:spawned`."""
+    position = events.spawn_position(agent_id)
+    assert position is not None  # the request that started it logged its spawn
+    return events.entries(position, position + 1)[0].seq - 1
 
 
 def _client(scope: Scope) -> str:

@@ -84,7 +84,9 @@ async def served(
     """Run `runtime` (not entered yet: this enters it) and serve it on `listener` while the
     block runs; then stop the runtime, then the server. `history`: a resumed session's saved
     events, which start the event log. Yields the log."""
-    events = EventLog(history)
+    events = EventLog(
+        history, keep_recent=options.log_keep_recent, memory_bytes=options.log_memory_bytes
+    )
     if not options.origins:
         options = replace(options, origins=own_origins(listener.host, listener.port))
     options = replace(options, hosts=own_host_names(listener.host))
@@ -97,12 +99,15 @@ async def served(
     )
     server = _Server(config)
     # The server's task group holds the runtime's: the runtime stops first.
-    async with anyio.create_task_group() as group:
-        group.start_soon(server.serve, [listener.sock])
-        try:
-            async with runtime:
-                events.attach(runtime)
-                yield events
-        finally:
-            events.close()  # ends every SSE stream (the runtime's end closed it already)
-            server.should_exit = True
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(server.serve, [listener.sock])
+            try:
+                async with runtime:
+                    events.attach(runtime)
+                    yield events
+            finally:
+                events.close()  # ends every SSE stream (the runtime's end closed it already)
+                server.should_exit = True
+    finally:
+        events.discard()  # the server has stopped: no stream reads the log's file any more

@@ -21,7 +21,7 @@ from agentui.core.events import Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
-from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
 from agentui.core.remote.server import ServerOptions
 from agentui.core.remote.serving import listen, served
 from agentui.core.runtime import Runtime
@@ -48,12 +48,20 @@ async def served_runtime(
     heartbeat_s: float = 15.0,
     behind_after: int = 512,
     history: tuple[Event, ...] = (),
+    keep_recent: int = KEEP_RECENT,
+    memory_bytes: int | None = MEMORY_BYTES,
 ) -> AsyncIterator[Served]:
     """Serve `runtime` (default: every agent plays `turns`, or `script`) until the block ends."""
     if runtime is None:
         provider = ScriptedProvider(script if script is not None else Script.for_all(*turns))
         runtime = Runtime(provider, clock=FrozenClock())
     listener = listen("127.0.0.1", 0)
-    options = ServerOptions(token=TOKEN, heartbeat_s=heartbeat_s, behind_after=behind_after)
+    options = ServerOptions(
+        token=TOKEN,
+        heartbeat_s=heartbeat_s,
+        behind_after=behind_after,
+        log_keep_recent=keep_recent,
+        log_memory_bytes=memory_bytes,
+    )
     async with served(runtime, listener, options, history=history) as events:
         yield Served(listener.url, TOKEN, runtime, events)
