@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from ..events import Event, Subscription
+from ..session.reader import collector_paused
 from .delta_runs import DeltaRun, runs_in
 from .log_entry import LogEntry, Logged
 from .log_spill import LogSpill, Slot, SpilledBlock
@@ -208,6 +209,12 @@ class EventLog:
 
     def entries(self, start: int, end: int) -> Sequence[Logged]:
         """The entries at positions start to end (exclusive), each as it was logged."""
+        if start < self._base:
+            with collector_paused():
+                return self._entries(start, end)
+        return self._entries(start, end)
+
+    def _entries(self, start: int, end: int) -> Sequence[Logged]:
         slots, seqs = self._slots_between(start, end)
         if start >= self._compacted:
             return slots  # type: ignore[return-value]  # none of them is in a run

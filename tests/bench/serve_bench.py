@@ -23,6 +23,14 @@ memory: the server's event log of the sse run's events (tracemalloc), as logged
     840k events (a long-lived server; as logged, that many would take `as_logged_long_run_mb`).
     `catch_up_batch_ms`: what one batch of a client reading the compacted log from the start
     costs the event loop (read back + merged), median and max over the log.
+    `lifecycles`: a long-lived server's log after 100k short agents' lifecycles (10k with
+    --quick): 100 agents (20 at a time, a 180-character answer each) run on the scripted
+    provider, their events logged again and again under new agent ids and seqs, in batches as
+    the bus gives them. `unbounded`: the log with every entry kept in memory (`memory_bytes=None`,
+    as before the log went to disk), per agent over 10k agents (2k), and that per agent times
+    the agents; `bounded`: the default log (older entries on disk past MEMORY_BYTES) after
+    all of them: what it holds in memory, what it wrote to disk, and what one catch-up batch
+    read back from disk costs (a client reading from seq 0).
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ import sys
 import time
 import tracemalloc
 from collections import defaultdict
+from collections.abc import Iterator
 
 import anyio
 
@@ -44,7 +53,7 @@ from agentui.core.events import Event, TextDelta
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
-from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.event_log import MEMORY_BYTES, EventLog
 from agentui.core.remote.server import ServerOptions
 from agentui.core.remote.serving import listen, served
 from agentui.core.remote.sse_batches import MAX_BATCH, merged
@@ -208,7 +217,8 @@ def logged_bytes(events: list[Event], keep_recent: int | None) -> tuple[int, Eve
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        log = EventLog(events, keep_recent=keep_recent)
+        # Compaction alone: nothing goes to disk (that is `lifecycles`).
+        log = EventLog(events, keep_recent=keep_recent, memory_bytes=None)
         return tracemalloc.get_traced_memory()[0] - before, log
     finally:
         tracemalloc.stop()
@@ -258,6 +268,85 @@ def log_memory(events: list[Event], long_run: int) -> dict[str, object]:
     }
 
 
+async def short_lifecycles(agents: int, wave: int) -> list[Event]:
+    """The events of `agents` agents that each answer at once, `wave` running at a time."""
+    script = Script.for_all(Turn(text="The answer is forty-two, as it was yesterday. " * 4))
+    provider = ScriptedProvider(script, pace_s=0.0, record_requests=False)
+    runtime = Runtime(provider, tools=ToolRegistry([]), clock=PerfClock())
+    async with runtime:
+        published = runtime.subscribe(maxsize=None)
+        for _ in range(agents // wave):
+            for agent_id in [runtime.start("answer") for _ in range(wave)]:
+                await runtime.wait(agent_id)
+        return published.drain()
+
+
+def relabelled(events: list[Event], copies: int) -> Iterator[list[Event]]:
+    """`events` `copies` times, each copy's agents under new ids and seqs going on, in the
+    batches the bus would give them."""
+    step = events[-1].seq
+    for copy in range(copies):
+        names = {agent_id: f"{agent_id}.{copy}" for agent_id in {e.agent_id for e in events}}
+        moved = [
+            e.model_copy(update={"seq": e.seq + copy * step, "agent_id": names[e.agent_id]})
+            for e in events
+        ]
+        for start in range(0, len(moved), 512):
+            yield moved[start : start + 512]
+
+
+def log_of(batches: Iterator[list[Event]], memory_bytes: int | None) -> tuple[int, EventLog]:
+    """The log of `batches` and the bytes it holds (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        log = EventLog(memory_bytes=memory_bytes)
+        for batch in batches:
+            log.extend(batch)
+        del batch
+        return tracemalloc.get_traced_memory()[0] - before, log
+    finally:
+        tracemalloc.stop()
+
+
+async def lifecycle_memory(agents: int, measured_unbounded: int) -> dict[str, object]:
+    sample_agents = 100
+    sample = await short_lifecycles(sample_agents, wave=20)
+    unbounded, log = log_of(relabelled(sample, measured_unbounded // sample_agents), None)
+    per_agent = unbounded / measured_unbounded
+    log.discard()
+    del log
+    began = time.perf_counter()
+    bounded, log = log_of(relabelled(sample, agents // sample_agents), MEMORY_BYTES)
+    seconds = time.perf_counter() - began
+    batch_s = []
+    for start in range(0, log.spilled - MAX_BATCH, max(MAX_BATCH, log.spilled // 50)):
+        began = time.perf_counter()
+        merged(log.entries(start, start + MAX_BATCH), 0)
+        batch_s.append(time.perf_counter() - began)
+    figures = {
+        "agents": agents,
+        "events": len(log),
+        "events_per_agent": round(len(sample) / sample_agents, 1),
+        "unbounded": {
+            "measured_agents": measured_unbounded,
+            "bytes_per_agent": round(per_agent),
+            "mb": round(per_agent * agents / 1e6, 1),
+        },
+        "bounded": {
+            "memory_bytes": MEMORY_BYTES,
+            "mb": round(bounded / 1e6, 1),
+            "spilled_events": log.spilled,
+            "disk_mb": round(log.spilled_bytes / 1e6, 1),
+            "seconds_to_log": round(seconds, 1),
+            # max: mostly a full garbage collection that the batch's allocations set off
+            "disk_batch_ms": {"batch": MAX_BATCH} | (spread(batch_s) if batch_s else {}),
+        },
+    }
+    log.discard()
+    return figures
+
+
 async def bench(quick: bool) -> dict[str, object]:
     started = time.perf_counter()
     agents, chars = (5, 5_000) if quick else (20, 20_000)
@@ -269,7 +358,10 @@ async def bench(quick: bool) -> dict[str, object]:
         "python": platform.python_version(),
         "sse": sse,
         "pause": pause,
-        "memory": log_memory(events, 100_000 if quick else 840_000),
+        "memory": log_memory(events, 100_000 if quick else 840_000)
+        | {
+            "lifecycles": await lifecycle_memory(*((10_000, 2_000) if quick else (100_000, 10_000)))
+        },
         "total_s": round(time.perf_counter() - started, 2),
     }
 
