@@ -2,9 +2,10 @@
 
 Every state event stays in the log for the server's life (a viewer attaching late folds the
 whole run, and any SSE id ever sent must still resume). In memory that grows with every agent
-(about 6.6 kB per short agent's lifecycle, more with long conversations: each message is in
-its `conversation:changed`). So the oldest entries go, a block at a time, to a file of the
-server's own, compressed (about 1.6 kB per such agent), and come back exactly as they were
+(about 7 kB per short agent's lifecycle, more with long conversations: each message is in
+its `conversation:changed`; tests/bench/serve_bench.py). So the oldest entries go, a block at a
+time, to a file of the server's own, compressed (about 0.8 kB per such agent), and come back
+exactly as they were
 when a client reads that far back. The session file cannot stand in for it: it merges deltas
 (keeping the first piece's seq), so an id pointing inside a merged delta could not be resumed
 without doubling or losing text, and `--no-session` has none.
