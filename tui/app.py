@@ -336,6 +336,8 @@ class AgentUIApp(App[int]):
 
     def flush_events(self) -> None:
         """Apply every pending event to the screen now (the timer calls this ~20 times a second)."""
+        if not self.screen_stack:  # closing: the screens are gone (a service may still emit)
+            return
         # A resumed session's state is drawn at the first flush, even before the runtime runs.
         batch = self._events.drain() if self._events is not None else []
         # Read before the fold closes a query that holds the keys (answered on another screen,

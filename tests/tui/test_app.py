@@ -466,3 +466,21 @@ async def test_deleting_a_finished_agent_does_not_speak_of_running_work() -> Non
         assert isinstance(dialog, ConfirmScreen)
         assert dialog._question == "Delete main?"
         await pilot.press("escape")
+
+
+async def test_events_that_arrive_while_the_app_closes_are_not_drawn() -> None:
+    """A service (an MCP server retrying) may emit while the app shuts down: the flush
+    timer's last tick finds no screen and draws nothing instead of failing."""
+    from agentui.core.events import McpServerChanged
+
+    app = make_app()
+    async with app.run_test():
+        pass
+    late = McpServerChanged(seq=1, ts=0.0, agent_id="", server="docs", state="failed")
+
+    class LateEvents:
+        def drain(self) -> list[McpServerChanged]:
+            return [late]
+
+    app._events = LateEvents()  # type: ignore[assignment]
+    app.flush_events()
