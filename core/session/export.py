@@ -168,9 +168,9 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
         case "task":  # the task, or a follow-up message that continued the agent
             return [f"**{(item.title or 'task').capitalize()}:**", "", item.text]
         case "text":
-            return [_nested(item.text) + (" *[cut short]*" if item.interrupted else "")]
+            return [_nested(item.text) + _cut_mark(item)]
         case "thinking":
-            return ["*Thinking:*", "", _quote(item.text)]
+            return ["*Thinking:*", "", _quote(item.text) + _cut_mark(item)]
         case "tool":
             call = f"**Tool** `{item.title}`" + (f" ({item.text})" if item.text else "")
             if not item.detail:
@@ -192,6 +192,11 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
             return [f"**{item.title}:**", "", _quote(item.text)]
         case _:
             return [f"*{item.title.capitalize() or 'Notice'}:* {item.text}"]
+
+
+def _cut_mark(item: TranscriptItem) -> str:
+    """Where a streamed text or thinking stopped, when a cancel or failure cut it there."""
+    return " *[cut short]*" if item.interrupted else ""
 
 
 def _nested(text: str) -> str:

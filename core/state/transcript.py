@@ -113,10 +113,10 @@ ItemListener = Callable[[TranscriptItem], None]
 # Event types that make no block, or make one only in the guarded cases of `apply`. A type in
 # neither lands in `TranscriptBuilder.unfolded`, which a test over every type keeps empty.
 NOT_SHOWN = frozenset({
-    "agent:status", "answer:validated", "approval:decided", "conversation:changed", "execution:cancelled", "execution:complete",
-    "execution:paused", "execution:resumed", "execution:start", "hook:error",
-    "intervention:applied", "iteration:complete", "iteration:start", "llm:request",
-    "llm:response", "monologue", "monologue:error", "tool:detected", "tool:timeout",
+    "agent:status", "answer:validated", "approval:decided", "conversation:changed",
+    "execution:complete", "execution:paused", "execution:resumed", "execution:start",
+    "hook:error", "intervention:applied", "iteration:complete", "iteration:start", "monologue",
+    "monologue:error", "tool:detected", "tool:timeout",
     "usage:updated", "workflow:decision", "workflow:result", "workflow:step", "director:start",
     "character:start",
     "mcp:server",  # the runtime's, not an agent's: the status bar shows it
@@ -149,6 +149,9 @@ class TranscriptBuilder:
         self._on_added = on_added
         self._on_changed = on_changed
         self.unfolded: set[str] = set()  # event types met that no case folds (see NOT_SHOWN)
+        # The item the response being streamed is growing (its thinking, then its text): what
+        # a cut cuts. None between responses, so a cut then marks nothing.
+        self._streaming: TranscriptItem | None = None
 
     def item(self, key: str) -> TranscriptItem | None:
         """The tool call's or query's item."""
@@ -175,21 +178,23 @@ class TranscriptBuilder:
             ):
                 item.append_text(event.delta)
                 self._on_changed(item)
+                self._streaming = item
                 return
             break
         self._new(kind, event.delta, event, iteration=event.iteration)
+        self._streaming = self.items[-1]
 
     def interrupt_stream(self, iteration: int | None = None) -> None:
-        """Mark the response being streamed (its thinking and text) as cut short: what comes
-        next starts items of its own, never merged into the cut ones. With `iteration`, only a
-        response of that iteration (an earlier, finished response is left alone)."""
-        for item in reversed(self.items):
-            if item.kind not in ("text", "thinking") or item.interrupted:
-                break
-            if iteration is not None and item.iteration != iteration:
-                break
-            item.interrupted = True
-            self._on_changed(item)
+        """Mark what the response being streamed was growing when it was cut as cut short:
+        that one item only (its thinking, or its text: thinking that ended before the text
+        began was whole). What comes next starts items of its own, never merged into the cut
+        one. With `iteration`, only a response of that iteration (an earlier, finished
+        response is left alone)."""
+        item, self._streaming = self._streaming, None
+        if item is None or (iteration is not None and item.iteration != iteration):
+            return
+        item.interrupted = True
+        self._on_changed(item)
 
     def apply(self, event: ev.Event) -> None:
         match event:
@@ -206,6 +211,9 @@ class TranscriptBuilder:
                 self._new(
                     "thinking", REDACTED_THINKING, event, title="redacted", iteration=iteration
                 )
+                self._streaming = None  # it came whole: what follows grows a new item
+            case ev.LLMRequested() | ev.LLMResponded():
+                self._streaming = None  # a response begins or has ended whole: nothing is cut
             case ev.ToolStarted(call=call):
                 self._new(
                     "tool", format_arguments(call.arguments), event, title=call.name, key=call.id
@@ -248,7 +256,8 @@ class TranscriptBuilder:
             case ev.LLMAbandoned(reason=reason, iteration=iteration):
                 self.interrupt_stream(iteration)
                 self._new("notice", f"{reason}; asking the model again", event, title="cut")
-            case ev.ExecutionCancelled(partial_text=partial) if partial:
+            case ev.ExecutionCancelled():
+                # Not by its partial_text: that holds the text alone, and thinking is cut too.
                 self.interrupt_stream()
             case ev.NoteQueued(text=text, from_person=True, note_id=note_id):
                 self._new("steer", text, event, title="you", key=note_id, detail=STEER_QUEUED)

@@ -101,11 +101,27 @@ def test_an_abandoned_attempt_stays_cut_and_the_new_one_streams_apart() -> None:
     model = folded(sub)
     shown = [(e.kind, e.text, e.interrupted) for e in model.agents["a1"].entries[1:]]
     assert shown == [
-        ("thinking", "first tho", True),
+        ("thinking", "first tho", False),  # it had ended: the text was being streamed
         ("text", "Half an ans", True),
         ("notice", "paused; asking the model again", False),
         ("thinking", "again", False),
         ("text", "A whole answer", False),
+    ]
+
+
+def test_an_attempt_abandoned_while_thinking_has_its_thinking_cut() -> None:
+    bus, sub = one_agent()
+    bus.emit(ev.LLMRequested, "a1", iteration=1, model="m", message_count=1, tool_names=[])
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="first tho")
+    bus.emit(ev.LLMAbandoned, "a1", iteration=1, reason="paused")
+    bus.emit(ev.LLMRequested, "a1", iteration=1, model="m", message_count=1, tool_names=[])
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="again")
+    model = folded(sub)
+    shown = [(e.kind, e.text, e.interrupted) for e in model.agents["a1"].entries[1:]]
+    assert shown == [
+        ("thinking", "first tho", True),
+        ("notice", "paused; asking the model again", False),
+        ("thinking", "again", False),
     ]
 
 
