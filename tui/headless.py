@@ -2,7 +2,8 @@
 
 With `json_output` every event is one JSON object per line on stdout. Otherwise stdout gets the
 root's final answer only, and progress (its other text, tool calls, questions) goes to stderr.
-Questions are answered from `answers` in order, then from lines of `stdin`; end of input declines.
+Questions are answered from `answers` in order, then from lines of `stdin`; end of input declines
+(headless_answers.py: a bare `reject` asks for its reason on the next line).
 A stdin line `/steer NAME MESSAGE` (and each `steers` entry, "NAME: MESSAGE") is not an answer:
 it queues MESSAGE into agent NAME's next model call, as `s` does in the app.
 
@@ -53,6 +54,7 @@ from agentui.core.terminal_text import visible_controls
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.core.tree import AgentStatus
 from agentui.core.utf8 import model_json
+from agentui.tui.headless_answers import APPROVAL_HINT, Answers
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
@@ -141,11 +143,7 @@ class HeadlessPrinter:
         elif isinstance(event, ToolTimedOut):
             self._progress(f"\n[{name}] tool {event.name} timed out after {event.timeout_s:g} s\n")
         elif isinstance(event, QueryRaised) and event.choices:  # an approval
-            choices = " / ".join(event.choices)
-            self._progress(
-                f"\n[{name}] {event.kind}: {event.prompt}\n"
-                f"({choices}; a reason after reject goes to the model)\n> "
-            )
+            self._progress(f"\n[{name}] {event.kind}: {event.prompt}\n{APPROVAL_HINT}\n> ")
         elif isinstance(event, QueryRaised):
             self._progress(f"\n[{name}] question: {event.prompt}\n> ")
         elif isinstance(event, MonologueGenerated):
@@ -353,27 +351,28 @@ async def run_headless(
     With an enabled `monologue` config the agents are narrated too, and the run waits (at most
     the narrator's timeout) for the closing narratives before it ends.
     """
-    pending_answers = list(answers)
     lines: _StdinLines | None = None
     steering: _Steering | None = None
-    reading = anyio.Lock()  # one question takes a line at a time, in the order they came
     state = RunState(transcripts=False)  # the run as its events tell it
 
+    async def next_line() -> str | None:
+        assert lines is not None
+        return await lines.next_answer()
+
+    answers_read = Answers(
+        answers,
+        next_line,
+        stderr,
+        stdin_is_terminal=_is_terminal(stdin),
+        json_output=json_output,
+    )
+
     async def answer(runtime: Runtime, query: QueryRaised) -> None:
-        async with reading:
-            # Shown after the "> " prompt when no terminal echoed it (--answer, piped stdin).
-            echo = bool(pending_answers) or not _is_terminal(stdin)
-            if pending_answers:
-                text: str | None = pending_answers.pop(0)
-            else:
-                assert lines is not None
-                text = await lines.next_answer()
-        if query.query_id in state.open_queries:
-            if text is None and not json_output:
-                what = "rejected" if query.choices else "declined"
-                stderr.write(f"(no answer: stdin has ended, so it is {what})\n")
-            elif echo and not json_output:
-                stderr.write(visible_controls(text or "") + "\n")
+        def is_open() -> bool:
+            return query.query_id in state.open_queries
+
+        text = await answers_read.read(query, is_open)
+        if is_open():
             runtime.answer(query.query_id, text)
 
     async with make_runtime() as runtime:

@@ -14,6 +14,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.tools.builtin import builtin_tools
 from agentui.core.tree import AgentStatus
 from agentui.tui.headless import run_headless
+from agentui.tui.headless_answers import APPROVAL_HINT
 
 from .helpers import Recorder
 
@@ -85,4 +86,4 @@ async def test_the_demo_workflow_in_headless_mode() -> None:
     assert status == 0, stderr.getvalue()
     assert "You asked me to focus on: *museums and trams*." in stdout.getvalue()
     assert "approval: Allow python to run?" in stderr.getvalue()
-    assert "(once / always / reject; a reason after reject goes to the model)" in stderr.getvalue()
+    assert f"{APPROVAL_HINT}\n> yes\n" in stderr.getvalue()
