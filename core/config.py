@@ -230,6 +230,10 @@ class LoadedConfig:
     def source(self, key: str) -> str:
         return self.sources.get(key, "default")
 
+    def origin(self, key: str) -> str:
+        """Where the value came from, as messages say it: the file, a variable, an option."""
+        return _described(self.sources.get(key, "file"), self.path)
+
     def settings(self) -> list[Setting]:
         """Every effective value, in file order, with its source."""
         out: list[Setting] = []
@@ -283,12 +287,7 @@ def load_config(
             sources[key] = f"flag {given.option}"
 
     def origin(key: str) -> str:
-        source = sources.get(key, "file")
-        if source.startswith("env "):
-            return f"environment variable {source[4:]}"
-        if source.startswith("flag "):
-            return f"option {source[5:]}"
-        return f"config file {path}"
+        return _described(sources.get(key, "file"), path)
 
     try:
         config = Config.model_validate(data)
@@ -296,6 +295,14 @@ def load_config(
         raise _config_error(exc, origin) from None
     _check_finite(config, data, origin)
     return LoadedConfig(config, path, path.is_file(), sources)
+
+
+def _described(source: str, path: Path) -> str:
+    if source.startswith("env "):
+        return f"environment variable {source[4:]}"
+    if source.startswith("flag "):
+        return f"option {source[5:]}"
+    return f"config file {path}"
 
 
 def _check_finite(config: Config, given: Mapping[str, Any], origin: Any) -> None:
@@ -382,7 +389,7 @@ def _problem(key: str, error: Any) -> str:
         if any(word in key.lower() for word in _SECRET_WORDS):
             return (
                 "not a setting: API keys are read from the environment (ANTHROPIC_API_KEY, "
-                "OPENAI_API_KEY, GEMINI_API_KEY), never from a file"
+                "OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), never from a file"
             )
         return "not a setting agentui knows (a typo, or the wrong table?)"
     if error["type"] == "missing":

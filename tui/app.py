@@ -41,7 +41,7 @@ from agentui.core.terminal_text import visible_controls
 from . import paste_escapes
 from .gc_policy import CollectorPolicy
 from .heap_release import HeapRelease
-from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
+from .keymap import AGENT_KEYS, KEYS, VIEW_KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
@@ -51,7 +51,6 @@ from .widgets.blocks import (
     ApprovalBlock,
     QueryBlock,
     QuestionBlock,
-    SceneAnswerInput,
 )
 from .widgets.composer import Composer
 from .widgets.confirm import ConfirmScreen
@@ -86,6 +85,7 @@ READ_ONLY_REFUSED = {
     "next_question", "steer",
 }  # fmt: skip
 AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
+VIEW_ACTIONS = frozenset(k.action for k in VIEW_KEYS)
 MAX_PROFILE_TOASTS = 2  # more bad profile files than this get one toast that counts them
 # Overlays that only show something: opening another overlay closes them first. The others
 # (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
@@ -242,7 +242,8 @@ class AgentUIApp(App[int]):
             self._events = self.replay
             self.run_worker(self.replay.play(), name="replay")
             self.prompt_bar.display = False  # read-only: there is nothing to type
-            self.tree_view.focus()
+            self.screen.set_focus(self.tree_view)
+            await self.mount(KeyFooter())  # the view keys and quit work in a replay too
             return
         self._refresh_status()
         # Home: keys typed before anything else are words. Focused now, not at the next
@@ -712,9 +713,9 @@ class AgentUIApp(App[int]):
         elif agent_id:
             self._select_when_shown = agent_id
 
-    @on(SceneAnswerInput.Left)
-    def _left_the_scene_s_question(self) -> None:
-        self.tree_view.focus()  # where the scene's agents are; the question stays open
+    @on(AnswerInput.Left)
+    def _left_a_question(self) -> None:
+        self.tree_view.focus()  # where the agents are; the question stays open
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:
@@ -758,6 +759,9 @@ class AgentUIApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         fold = self._model  # None: nothing has happened yet (the first frame loads no fold)
+        on_empty_tree = self.focused is self.tree_view and (fold is None or not fold.agents)
+        if on_empty_tree and action in VIEW_ACTIONS and self.replay is None:
+            return False  # an empty tree hands its letters to the prompt (see on_event)
         if action == "next_question" and (fold is None or not fold.open_queries):
             return False  # hidden (and falls through) when nobody waits
         status = self._selected() if fold is not None else None
@@ -828,6 +832,8 @@ class AgentUIApp(App[int]):
         self.notify(f"New tasks run on {name} {model}.", title="Provider switched")
 
     def _runner(self, action: str) -> Callable[[], object]:
+        if action == "interrupt":
+            return self._interrupt_now
         return lambda: self.run_action(action)
 
     # -- actions on the selected agent ---------------------------------------------------
@@ -893,6 +899,10 @@ class AgentUIApp(App[int]):
             self._interrupt_armed = (agent.id, now)
             self.notify(f"esc again interrupts {agent.name} (r continues it later).", timeout=3)
             return
+        self._interrupt_now()
+
+    def _interrupt_now(self) -> None:
+        """The palette's Interrupt: chosen by name, it is meant; no second press."""
         self._command(
             "interrupt",
             lambda agent_id: self.runtime.cancel(agent_id, "interrupted by the person"),  # type: ignore[union-attr]
@@ -999,6 +1009,10 @@ class AgentUIApp(App[int]):
         if scene is not None and not isinstance(self.screen, SceneStateScreen):
             self._open_overlay(SceneStateScreen(scene))
 
+    def action_no_scene(self) -> None:
+        """f2 with no scene in the run (the Scene binding is off then): say why nothing opens."""
+        self.notify("No directed scene in this run (agentui --scene NAME plays one).")
+
     def action_toggle_folds(self) -> None:
         self.transcript_view.action_toggle_folds()
 
@@ -1029,7 +1043,7 @@ class AgentUIApp(App[int]):
             return
         # Nothing to cancel in a replay; an attached screen leaves its agents running.
         running = self.model.live_count() if self.replay is None and not self.attached_to else 0
-        if not running:
+        if not running and not self._unsent_words():
             await self._stop_runtime_and_exit()
             return
 
@@ -1045,14 +1059,19 @@ class AgentUIApp(App[int]):
     def _quit_question(self) -> str:
         """Counted again at every flush while the dialog is open: the answer is given to
         what is true when it is given."""
-        running = self.model.live_count()
+        running = self.model.live_count() if self.replay is None and not self.attached_to else 0
         if not running:
+            if self._unsent_words():
+                return "What you typed in the prompt has not been sent. Quit and lose it?"
             return "Every agent has finished. Quit?"
         plural = "s are" if running != 1 else " is"
         return (
             f"{running} agent{plural} not finished (working, paused or waiting for you). "
             "Quit and cancel them?"
         )
+
+    def _unsent_words(self) -> bool:
+        return self.prompt_bar.display and bool(self.prompt_view.text.strip())
 
     # -- overlays and focus --------------------------------------------------------------
 

@@ -269,7 +269,11 @@ def _say_where_the_session_is(app: AgentUIApp) -> None:
 
 
 def _app(argv: Sequence[str]) -> int:
-    return _run_app(_build_app, _app_parser().parse_args(argv))
+    from .early_keys import unechoed_terminal
+
+    args = _app_parser().parse_args(argv)
+    with unechoed_terminal():  # keys typed while it starts are the app's, not the shell's
+        return _run_app(_build_app, args)
 
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
@@ -328,13 +332,15 @@ def _scene_start(
 def _add_theme(options: dict[str, Any], app_class: type, loaded: LoadedConfig) -> None:
     theme = loaded.config.theme
     if theme is not None and _accepts(app_class, "theme"):
-        _check_theme(theme)
+        _check_theme(theme, loaded.origin("theme"))
         options["theme"] = theme
 
 
-def _check_theme(name: str) -> None:
+def _check_theme(name: str, where: str) -> None:
     """A theme named in config, a variable or --theme must exist: a bad setting, like any
     other, stops before the screen opens (exit 2) instead of drawing something else."""
+    from difflib import get_close_matches
+
     from textual.theme import BUILTIN_THEMES
 
     from .theme_files import load_themes
@@ -342,7 +348,11 @@ def _check_theme(name: str) -> None:
     themes, _ = load_themes()  # a broken file's warning shows in the app
     known = sorted({theme.name for theme in themes} | set(BUILTIN_THEMES))
     if name not in known:
-        raise AgentUIError(f"unknown theme {name!r}; the themes are: {', '.join(known)}")
+        close = get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise AgentUIError(
+            f"{where}: theme: unknown theme {name!r}{hint}; the themes are: {', '.join(known)}"
+        )
 
 
 # -- the app on a runtime elsewhere --------------------------------------------------------------

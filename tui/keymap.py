@@ -32,7 +32,13 @@ class Key:
 KEYS: tuple[Key, ...] = (
     # First, so a narrow footer that cuts the rest still shows them.
     Key("question_mark", "help", "Help", "Show every key", "view"),
-    Key("q", "quit", "Quit", "Quit (asks first while agents are running)", "view"),
+    Key(
+        "q",
+        "quit",
+        "Quit",
+        "Quit (asks first while agents run or the prompt holds unsent words)",
+        "view",
+    ),
     Key("p", "pause", "Pause", "Pause the selected agent", "agent"),
     Key(
         "r",
@@ -113,11 +119,11 @@ KEYS: tuple[Key, ...] = (
 BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "On a waiting agent: jump to its question. In a text box: send it."),
     ("ctrl+j", "In a text box: a new line (shift+enter too, where the terminal tells it apart)"),
-    ("esc", "In a text box: leave it (an answer box: decline the question)"),
+    ("esc", "In a text box: leave it (a question keeps waiting; enter with nothing declines)"),
     ("1 / 2 / 3", "On a tool approval: allow once, always allow the tool, reject with a reason"),
     ("tab / shift+tab", "Move between the tree, the transcript, the monologue and the prompt"),
     ("ctrl+p", "Command palette: every action by name"),
-    ("ctrl+q", "Quit (asks first while agents are running; ctrl+q again confirms)"),
+    ("ctrl+q", "Quit (asks first while agents run or words are unsent; ctrl+q again confirms)"),
 )
 
 AGENT_KEYS = tuple(k for k in KEYS if k.scope == "agent")
@@ -140,6 +146,7 @@ def app_bindings() -> list[Binding]:
     return [
         *(Binding(k.key, k.action, k.label, show=k.show) for k in EVERYWHERE_KEYS),
         Binding("ctrl+n", "nobody_waiting", "Waiting", show=False),
+        Binding("f2", "no_scene", "Scene", show=False),  # likewise when no scene plays
     ]
 
 

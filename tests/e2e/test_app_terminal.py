@@ -96,7 +96,7 @@ def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> Non
     assert "offline scripted model" in text
     # As a person does: wait for the answer box to take the focus (its keys show in the
     # footer), type, see it typed, press enter.
-    term.read_until(lambda: "esc Decline" in term.text(), "the question to take the focus")
+    term.read_until(lambda: "esc Leave" in term.text(), "the question to take the focus")
     term.send(b"lots of cake")
     term.read_until(lambda: "lots of cake" in term.text(), "the typed answer")
     term.send(b"\r")
@@ -148,5 +148,7 @@ def test_a_pasted_escape_sequence_stays_text_in_a_real_terminal(tmp_path: Path) 
     assert "Plan a trip␛[0m to Rome" in text, "the escape shown, the text in order"
     assert "and Paris" in text.split("Plan a trip")[1], "both lines, in the prompt"
     assert "running 0  waiting for you 0  done 0" in text, "no task began: nothing was sent"
+    term.send(b"\x11")  # the words were never sent: quitting asks, ctrl+q again confirms
+    term.read_until(lambda: "has not been sent" in term.text(), "the quit question")
     term.send(b"\x11")
     assert term.wait_exit() == 0

@@ -11,6 +11,7 @@ def test_an_unknown_theme_flag_is_a_bad_setting(tmp_path: Path) -> None:
     done = agentui("--theme", "nope", env=child_env(AGENTUI_CONFIG_DIR=str(tmp_path)))
     assert done.returncode == 2
     assert "unknown theme 'nope'" in done.stderr and "agentui-dark" in done.stderr
+    assert "option --theme: theme:" in done.stderr, "it says where the name came from"
 
 
 def test_an_unknown_theme_in_the_config_file_is_a_bad_setting(tmp_path: Path) -> None:
@@ -18,3 +19,12 @@ def test_an_unknown_theme_in_the_config_file_is_a_bad_setting(tmp_path: Path) ->
     done = agentui(env=child_env(AGENTUI_CONFIG_DIR=str(tmp_path)))
     assert done.returncode == 2
     assert "unknown theme 'gone'" in done.stderr
+    assert f"config file {tmp_path / 'config.toml'}: theme:" in done.stderr
+
+
+def test_an_unknown_theme_in_a_variable_names_it_and_the_closest_theme(tmp_path: Path) -> None:
+    env = child_env(AGENTUI_CONFIG_DIR=str(tmp_path), AGENTUI_THEME="agentui-drak")
+    done = agentui(env=env)
+    assert done.returncode == 2
+    assert "environment variable AGENTUI_THEME: theme: unknown theme 'agentui-drak'" in done.stderr
+    assert "did you mean 'agentui-dark'?" in done.stderr

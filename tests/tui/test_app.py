@@ -61,9 +61,17 @@ async def test_a_question_is_answered_inline_under_it() -> None:
         assert "cake" in app.model.agents["a1"].entries[-1].text
 
 
-async def test_escape_in_the_answer_box_declines() -> None:
+async def test_escape_in_the_answer_box_leaves_it_and_the_question_waits() -> None:
+    """A question may take the cursor the moment before an esc meant for something else:
+    esc only leaves the box; declining is final and takes an enter with nothing typed."""
     async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
+        assert isinstance(app.focused, AnswerInput)
         await pilot.press("escape")
+        assert app.focused is app.tree_view
+        assert app.model.open_queries and app.model.agents["a1"].status is S.AWAITING_USER
+        await pilot.press("enter")  # on the waiting agent: back to its question
+        assert isinstance(app.focused, AnswerInput)
+        await pilot.press("enter")  # nothing typed: declines
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
         assert question.detail == "(declined by the person)"
@@ -285,7 +293,7 @@ async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None
         # Textual's own Quit, Theme and Keys would list them twice.
         assert not {"Quit", "Theme", "Keys"} & titles
         assert [t for t in titles if t.startswith("Quit")] == [
-            "Quit: Quit (asks first while agents are running)"
+            "Quit: Quit (asks first while agents run or the prompt holds unsent words)"
         ]
         assert "Screenshot" in titles, "Textual's others stay"
 

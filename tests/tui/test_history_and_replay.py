@@ -49,6 +49,21 @@ async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
         assert not app.prompt_bar.display
 
 
+async def test_a_replay_has_a_footer_with_the_view_keys() -> None:
+    from agentui.tui.widgets.footer import KeyFooter
+
+    recorded = await _recorded_run()
+    app = AgentUIApp(
+        replay=ReplayFeed(recorded, speed=1000.0), clock=FrozenClock(), remember_theme=False
+    )
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: app.replay is not None and app.replay.done)
+        await pilot.pause()
+        assert app.query(KeyFooter), "the footer says what works in a replay"
+        shown = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert {"question_mark", "q"} <= shown
+
+
 async def test_history_is_shown_before_new_work() -> None:
     recorded = await _recorded_run()
     state = RunState()

@@ -165,3 +165,47 @@ async def test_a_dialog_shows_its_own_keys_in_a_footer() -> None:
         assert dialog.query(Footer), "the footer below the dialog is the dialog's"
         shown = {key: b.binding.description for key, b in dialog.active_bindings.items()}
         assert shown.get("escape") == "Keep / stay" and "p" not in shown
+
+
+async def test_an_empty_tree_offers_no_letter_in_its_footer() -> None:
+    """Letters typed on an empty tree go into the prompt (they are the words of a task): the
+    footer must not offer ? or q there."""
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")  # from the prompt to the tree
+        assert app.focused is app.tree_view
+        offered = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert not {"question_mark", "q", "n", "a"} & offered
+        await pilot.press("q")
+        assert app.prompt_view.text == "q", "the letter is a word for the prompt"
+
+
+async def test_the_palette_s_interrupt_acts_at_once() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        (interrupt,) = [
+            c for c in app.get_system_commands(app.screen) if c.title.startswith("Interrupt")
+        ]
+        interrupt.callback()
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+
+
+async def test_quitting_with_words_in_the_prompt_asks_first() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press(*"a task not sent yet", "escape")  # to the tree; the words stay
+        app.transcript_view.focus()
+        await pilot.pause()
+        await pilot.press("q")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "not been sent" in dialog._question
+        await pilot.press("escape")  # Stay
+        await pilot.pause()
+        assert app.prompt_view.text == "a task not sent yet"
+
+
+async def test_f2_without_a_scene_says_why_nothing_opens() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("f2")
+        await pilot.pause()
+        assert any("No directed scene" in n.message for n in app._notifications)

@@ -356,9 +356,11 @@ class FoldBlock(EntryBlock):
 
 
 class AnswerInput(Composer):
-    """The inline answer box under a question: enter answers, esc declines."""
+    """The inline answer box under a question: enter answers (with nothing typed it declines);
+    esc only leaves the box and the question waits. A question may take the cursor the moment
+    before an esc meant for something else: declining is final, so it takes an enter."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "decline", "Decline")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave")]
 
     class Answered(Message):
         def __init__(self, query_id: str, text: str | None) -> None:
@@ -366,26 +368,26 @@ class AnswerInput(Composer):
             self.query_id = query_id
             self.text = text
 
+    class Left(Message):
+        """The person left the answer box without answering."""
+
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(
             value,
-            placeholder=f"Type your answer · enter sends · {NEWLINE_HINT} · esc declines",
+            placeholder=(
+                f"Type your answer · enter sends (nothing: declines) · {NEWLINE_HINT} · esc leaves"
+            ),
             classes="answer-input",
         )
         self.query_id = query_id
 
-    def action_decline(self) -> None:
-        self.post_message(self.Answered(self.query_id, None))
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
 
 
 class SceneAnswerInput(AnswerInput):
-    """A directed scene's next round: esc only leaves the box (declining would end the whole
-    scene, with no way back); the scene ends when the person cancels it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave")]
-
-    class Left(Message):
-        """The person left the answer box without answering."""
+    """A directed scene's next round: nothing typed is an answer too (the scene goes on); the
+    scene ends when the person cancels it."""
 
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(query_id, value)
@@ -393,9 +395,6 @@ class SceneAnswerInput(AnswerInput):
             f"What you say or do · enter sends (nothing: the scene goes on) · {NEWLINE_HINT} · "
             "esc leaves"
         )
-
-    def action_leave(self) -> None:
-        self.post_message(self.Left())
 
 
 class QueryBlock(EntryBlock):
