@@ -253,7 +253,20 @@ class AgentUIApp(App[int]):
         await self.mount(KeyFooter())
         # The screen first: building the runtime loads most of core, which the first frame
         # does not need. Keys typed meanwhile are words in the prompt; a task sent is kept.
-        self.call_after_refresh(self._start_runtime)
+        self.call_after_refresh(self._load_core)
+
+    def _load_core(self) -> None:
+        """Core's modules load in a thread (keys typed meanwhile show at once), then the
+        runtime starts on the loop. An attached screen's runtime needs none of them."""
+
+        async def load_then_start() -> None:
+            if self.attached_to is None:
+                from .core_loading import import_runtime_modules
+
+                await asyncio.to_thread(import_runtime_modules)
+            self._start_runtime()
+
+        self.run_worker(load_then_start(), name="load core", exit_on_error=True)
 
     def _start_runtime(self) -> None:
         assert self._runtime_factory is not None

@@ -61,11 +61,11 @@ FIRST_FRAME_PROBE = """
 import json, sys
 from agentui.tui.app import AgentUIApp
 
-def loaded_when_the_runtime_starts(self):
+def loaded_at_the_first_frame(self):
     print(json.dumps(sorted(sys.modules)))
     self.exit()
 
-AgentUIApp._start_runtime = loaded_when_the_runtime_starts
+AgentUIApp._load_core = loaded_at_the_first_frame
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
 from agentui.tui import cli
@@ -126,3 +126,52 @@ async def test_the_first_frame_offers_no_jump_to_a_waiting_agent() -> None:
         assert not app.runtime_started
         assert app.check_action("next_question", ()) is False
         assert app.check_action("new_task", ()) is True
+
+
+RUNTIME_START_PROBE = """
+import json, sys
+from agentui.tui.app import AgentUIApp
+
+start = AgentUIApp._start_runtime
+host = AgentUIApp._host_runtime
+loaded = {}
+
+def start_after_the_thread(self):
+    loaded["before"] = set(sys.modules)
+    start(self)
+
+async def host_then_report(self, runtime):
+    def report():
+        print(json.dumps(sorted(set(sys.modules) - loaded["before"])))
+        self.exit()
+    self.call_later(report)
+    await host(self, runtime)
+
+AgentUIApp._start_runtime = start_after_the_thread
+AgentUIApp._host_runtime = host_then_report
+run = AgentUIApp.run
+AgentUIApp.run = lambda self, **options: run(self, headless=True)
+from agentui.tui import cli
+cli.main(["--no-session"])
+"""
+
+
+def test_the_runtime_s_modules_load_in_the_thread_before_it_starts(tmp_path: Path) -> None:
+    """core_loading's list is whole: starting the runtime (and its narrator) on the event loop
+    imports no agentui module the thread did not (one would hold the keys typed meanwhile)."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env |= {
+        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
+        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
+        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", RUNTIME_START_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env=env,
+    )
+    on_the_loop = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [name for name in on_the_loop if name.startswith("agentui")] == []
