@@ -89,7 +89,7 @@ def _scratch_env(tmp_path: Path) -> dict[str, str]:
 def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
     env = _scratch_env(tmp_path)
     term = Terminal([*_agentui(), "--pace", "0", "Plan a birthday party"], env)
-    term.read_until(lambda: "Type your answer" in term.text(), "the inline question")
+    term.read_until(lambda: "Your answer · enter sends" in term.text(), "the inline question")
     text = term.text()
     for pane in ("agents", "transcript", "monologue"):
         assert pane in text, f"the {pane} pane is on screen"
@@ -120,7 +120,7 @@ def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) 
     term = Terminal([*_agentui(), "--pace", "0"], env, size=(80, 24))
     term.read_until(lambda: "What should the agents do?" in term.text(), "the prompt")
     term.send(b"Plan a family trip\r")
-    term.read_until(lambda: "Type your answer" in term.text(), "the question's answer box")
+    term.read_until(lambda: "Your answer · enter sends" in term.text(), "the question's answer box")
     term.send(b"daytime only, kids are 6 and 9")
     term.read_until(lambda: "and 9" in term.text(), "the answer, typed in its box")
     assert "daytime only, kids are 6" in term.text()

@@ -374,9 +374,8 @@ class AnswerInput(Composer):
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(
             value,
-            placeholder=(
-                f"Type your answer · enter sends (nothing: declines) · {NEWLINE_HINT} · esc leaves"
-            ),
+            # What enter and esc do first: a narrow transcript cuts the hint from the right.
+            placeholder=f"Your answer · enter sends (empty: declines) · esc leaves · {NEWLINE_HINT}",
             classes="answer-input",
         )
         self.query_id = query_id
@@ -392,8 +391,8 @@ class SceneAnswerInput(AnswerInput):
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(query_id, value)
         self.placeholder = (
-            f"What you say or do · enter sends (nothing: the scene goes on) · {NEWLINE_HINT} · "
-            "esc leaves"
+            f"What you say or do · enter sends (empty: the scene goes on) · esc leaves · "
+            f"{NEWLINE_HINT}"
         )
 
 
@@ -501,7 +500,7 @@ class ReasonInput(Composer):
     def __init__(self, value: str = "") -> None:
         super().__init__(
             value,
-            placeholder=f"Reason (the model reads it) · enter rejects · {NEWLINE_HINT} · esc back",
+            placeholder=f"Why (the model reads it) · enter rejects · esc back · {NEWLINE_HINT}",
             classes="reason-input",
         )
 
