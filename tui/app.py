@@ -26,7 +26,7 @@ from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.dom import NoScreen
 from textual.message import Message
-from textual.notifications import SeverityLevel
+from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import TextArea, Tree
@@ -165,9 +165,9 @@ class AgentUIApp(App[int]):
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
         self._arrived_under_overlay: str | None = None  # a question that came while one was open
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
-        # Queries a "waiting for you" toast names: once all are settled (here, on another
-        # screen, or their agent ended), the toasts are out of date and go.
-        self._toasted_queries: set[str] = set()
+        # "Waiting for you" toasts and the queries each names: once those are all settled
+        # (here, on another screen, or their agent ended), that toast is out of date and goes.
+        self._waiting_toasts: list[tuple[Notification, frozenset[str]]] = []
         # The theme is chosen before the first frame: set after mount, it restyles every widget.
         self._theme_warnings = self._load_themes()
 
@@ -210,13 +210,43 @@ class AgentUIApp(App[int]):
     ) -> None:
         """Every toast quotes names, tasks or errors that came from models or files: shown as
         plain text with control characters visible, never as markup."""
-        super().notify(
+        self._toast(message, title, severity, timeout, markup)
+
+    def _toast(
+        self,
+        message: str,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> Notification:
+        """`notify`, keeping the toast so that it can be withdrawn (Textual's returns None)."""
+        notification = Notification(
             visible_controls(message),
-            title=visible_controls(title),
-            severity=severity,
-            timeout=timeout,
+            visible_controls(title),
+            severity,
+            self.NOTIFICATION_TIMEOUT if timeout is None else timeout,
             markup=markup,
         )
+        self.post_message(Notify(notification))
+        return notification
+
+    def _toast_waiting(self, message: str, title: str, query_ids: Iterable[str]) -> None:
+        notification = self._toast(message, title)
+        self._waiting_toasts.append((notification, frozenset(query_ids)))
+
+    def _withdraw_settled_toasts(self) -> None:
+        """Only the toasts about queries nobody can answer any more; other toasts stay."""
+        still_open = self.model.open_queries
+        kept: list[tuple[Notification, frozenset[str]]] = []
+        for notification, query_ids in self._waiting_toasts:
+            if notification.has_expired:
+                continue
+            if query_ids.isdisjoint(still_open):
+                self._unnotify(notification)
+            else:
+                kept.append((notification, query_ids))
+        self._waiting_toasts = kept
 
     def action_help_quit(self) -> None:
         """ctrl+c: say how to quit (Textual's own hint is markup, which our toasts show as
@@ -380,10 +410,8 @@ class AgentUIApp(App[int]):
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
             self._leave_settled_query(typing)
-        if self._toasted_queries and changes.closed_queries:
-            self._toasted_queries.difference_update(changes.closed_queries)
-            if not self._toasted_queries:
-                self.clear_notifications()
+        if self._waiting_toasts and changes.closed_queries:
+            self._withdraw_settled_toasts()
         if changes.new_queries and self.replay is None:  # a replay asks nobody anything
             self._questions_arrived(changes)
         if self.selected_id in changes.relabel:
@@ -409,23 +437,23 @@ class AgentUIApp(App[int]):
         if takes_cursor and shown and first_agent in (self.selected_id, None):
             return  # the cursor is in its box already: a toast would only cover the screen
         raised = [q for q in changes.new_queries if q in self.model.open_queries]
-        self._toasted_queries.update(raised)
         if len(raised) > 1:
             # One toast for a burst: a dozen agents asking at once must not bury the screen.
-            self.notify(
+            self._toast_waiting(
                 f"{len(raised)} agents are waiting for you (ctrl+n goes from one to the next)",
-                title="Waiting for you",
+                "Waiting for you",
+                raised,
             )
         elif raised:
             (query_id,) = raised
             agent = self.model.agents[self.model.open_queries[query_id].agent_id]
             entry = self.model.entry_for_query(query_id)
             if entry is not None and entry.title == "approval":
-                self.notify(
-                    f"{agent.name} wants to run {entry.tool} (ctrl+n)", title="Approval needed"
-                )
+                message = f"{agent.name} wants to run {entry.tool} (ctrl+n)"
+                self._toast_waiting(message, "Approval needed", raised)
             else:
-                self.notify(f"{agent.name} asks you something (ctrl+n)", title="Waiting for you")
+                message = f"{agent.name} asks you something (ctrl+n)"
+                self._toast_waiting(message, "Waiting for you", raised)
 
     def _person_is_busy(self) -> bool:
         """Writing in a text box (it holds words), or deciding an approval: the cursor stays
@@ -727,8 +755,9 @@ class AgentUIApp(App[int]):
             self._select_when_shown = agent_id
 
     @on(AnswerInput.Left)
+    @on(ApprovalBlock.Left)
     def _left_a_question(self) -> None:
-        self.tree_view.focus()  # where the agents are; the question stays open
+        self.tree_view.focus()  # where the agents are; the question or approval stays open
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:
@@ -748,9 +777,7 @@ class AgentUIApp(App[int]):
             settle(self.runtime)
         except AgentUIError as exc:
             self.notify(str(exc), severity="warning")
-        self.clear_notifications()  # "waiting for you" toasts are out of date now
-        self._toasted_queries.clear()
-        self._go_home()
+        self._go_home()  # the toast about it goes once the query closes (see flush_events)
         self.transcript_view.follow()  # answered: what the agent does next is what to watch
 
     # -- which keys apply ----------------------------------------------------------------
@@ -789,7 +816,7 @@ class AgentUIApp(App[int]):
             "resume": status is not None and status not in (AgentStatus.DELETED, *LIVE_NOT_PAUSED),
             "toggle_pause": live,
             "cancel": live,
-            "interrupt": True,
+            "interrupt": live,
             "delete": status is not None and status is not AgentStatus.DELETED,
             "modify": live,
             "steer": status is not None and status is not AgentStatus.DELETED,

@@ -120,7 +120,10 @@ BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
     ("enter", "On a waiting agent: jump to its question. In a text box: send it."),
     ("ctrl+j", "In a text box: a new line (shift+enter too, where the terminal tells it apart)"),
     ("esc", "In a text box: leave it (a question keeps waiting; enter with nothing declines)"),
-    ("1 / 2 / 3", "On a tool approval: allow once, always allow the tool, reject with a reason"),
+    (
+        "1 / 2 / 3",
+        "On a tool approval: allow once, always allow, reject with a reason (esc: later)",
+    ),
     ("tab / shift+tab", "Move between the tree, the transcript, the monologue and the prompt"),
     ("ctrl+p", "Command palette: every action by name"),
     ("ctrl+q", "Quit (asks first while agents run or words are unsent; ctrl+q again confirms)"),

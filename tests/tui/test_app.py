@@ -418,11 +418,14 @@ async def test_a_waiting_toast_goes_once_its_question_is_settled_elsewhere() -> 
         release.set()
         await settle(pilot, lambda: bool(app.model.open_queries))
         assert any("asks you something" in n.message for n in app._notifications)
+        app.notify("Something else went wrong", severity="warning", timeout=60)
         assert app.runtime is not None
         app.runtime.cancel("a1", "cancelled elsewhere")
         await settle(pilot, lambda: not app.model.open_queries)
         await pilot.pause()
-        assert not any("asks you something" in n.message for n in app._notifications)
+        said = [n.message for n in app._notifications]
+        assert not any("asks you something" in m for m in said)
+        assert "Something else went wrong" in said, "other toasts stay"
         assert app.prompt_view.text == "sec", "the words being typed stay"
 
 

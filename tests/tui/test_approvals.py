@@ -123,9 +123,17 @@ async def test_escape_in_the_reason_box_goes_back_without_deciding() -> None:
         assert runs == ["prod"]
 
 
-async def test_escape_rejects_without_a_reason() -> None:
+async def test_escape_leaves_an_approval_waiting_and_3_enter_rejects_without_a_reason() -> None:
+    """An approval may take the cursor between the two presses of esc-esc: esc decides
+    nothing, it leaves the approval waiting."""
     async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
         await pilot.press("escape")
+        assert app.focused is app.tree_view
+        (entry,) = approvals(app)
+        assert entry.open and app.model.agents["a1"].status is S.AWAITING_USER
+        await pilot.press("enter")  # on the waiting agent: back to its approval
+        assert isinstance(app.focused, ApprovalBlock)
+        await pilot.press("3", "enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == []
         (entry,) = approvals(app)

@@ -517,6 +517,8 @@ class ApprovalBlock(QueryBlock):
     The choices are digits, as in other agent terminals, so neither a stray enter nor one of
     the app's letter keys (a, n, ...) pressed out of habit decides anything. Other printable
     keys do nothing here (a word typed at it is not a command); the reason box appears with 3.
+    esc only leaves it waiting: an approval may take the cursor between the two presses of
+    esc-esc (interrupt), and the second must not reject the call.
     """
 
     can_focus = True
@@ -524,8 +526,11 @@ class ApprovalBlock(QueryBlock):
         Binding("1", "decide('once')", "Allow once"),
         Binding("2", "decide('always')", "Always allow"),
         Binding("3", "reason", "Reject…"),
-        Binding("escape", "decide('reject')", "Reject"),
+        Binding("escape", "leave", "Leave"),
     ]
+
+    class Left(Message):
+        """The person left the approval undecided."""
 
     class Decided(Message):
         def __init__(self, query_id: str, choice: ApprovalChoice, reason: str) -> None:
@@ -597,6 +602,9 @@ class ApprovalBlock(QueryBlock):
         reason = self.reason.value.strip() if self.reason is not None else ""
         self.post_message(self.Decided(self.query_id, choice, reason if choice == "reject" else ""))
 
+    def action_leave(self) -> None:
+        self.post_message(self.Left())
+
     def action_reason(self) -> None:
         if self.reason is not None:
             self.reason.display = True
@@ -627,7 +635,7 @@ class ApprovalBlock(QueryBlock):
             return
         self._hinted = True
         self.notify(
-            "1 allows once, 2 always allows, 3 rejects with a reason (esc: reject).",
+            "1 allows once, 2 always allows, 3 rejects with a reason (esc leaves it waiting).",
             title="Approval",
             timeout=4,
         )
