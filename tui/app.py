@@ -207,20 +207,10 @@ class AgentUIApp(App[int]):
         severity: SeverityLevel = "information",
         timeout: float | None = None,
         markup: bool = False,
-    ) -> None:
-        """Every toast quotes names, tasks or errors that came from models or files: shown as
-        plain text with control characters visible, never as markup."""
-        self._toast(message, title, severity, timeout, markup)
-
-    def _toast(
-        self,
-        message: str,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = False,
     ) -> Notification:
-        """`notify`, keeping the toast so that it can be withdrawn (Textual's returns None)."""
+        """Every toast quotes names, tasks or errors that came from models or files: shown as
+        plain text with control characters visible, never as markup. Returns the toast, so
+        that it can be withdrawn (Textual's own returns None)."""
         notification = Notification(
             visible_controls(message),
             visible_controls(title),
@@ -232,7 +222,7 @@ class AgentUIApp(App[int]):
         return notification
 
     def _toast_waiting(self, message: str, title: str, query_ids: Iterable[str]) -> None:
-        notification = self._toast(message, title)
+        notification = self.notify(message, title=title)
         self._waiting_toasts.append((notification, frozenset(query_ids)))
 
     def _withdraw_settled_toasts(self) -> None:

@@ -378,13 +378,18 @@ async def test_delete_removes_the_agent_the_dialog_named() -> None:
         assert app.model.agents["a1"].status is S.RUNNING
 
 
-async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> None:
-    release = anyio.Event()
+def _a_question_after_a_gate() -> tuple[anyio.Event, Script]:
+    """A gate the test opens, then a question: it arrives while the test does something."""
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="gate")]),
         Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
         Turn(text="done"),
     )
+    return anyio.Event(), script
+
+
+async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> None:
+    release, script = _a_question_after_a_gate()
     async with app_when(
         lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
     ) as (app, pilot):
@@ -404,12 +409,7 @@ async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> N
 async def test_a_waiting_toast_goes_once_its_question_is_settled_elsewhere() -> None:
     """ "main asks you something (ctrl+n)" is out of date once nobody waits: the question was
     answered on another screen, or its agent ended, as here."""
-    release = anyio.Event()
-    script = Script.for_all(
-        Turn(tool_calls=[ScriptedToolCall(name="gate")]),
-        Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
-        Turn(text="done"),
-    )
+    release, script = _a_question_after_a_gate()
     async with app_when(
         lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
     ) as (app, pilot):

@@ -14,6 +14,7 @@ from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.replay_feed import ReplayFeed
 from agentui.tui.widgets.blocks import ApprovalBlock
+from agentui.tui.widgets.footer import KeyFooter
 
 from .helpers import make_app, settle
 
@@ -47,17 +48,6 @@ async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
         for action in ("pause", "cancel", "delete", "modify", "new_task"):
             assert app.check_action(action, ()) is None
         assert not app.prompt_bar.display
-
-
-async def test_a_replay_has_a_footer_with_the_view_keys() -> None:
-    from agentui.tui.widgets.footer import KeyFooter
-
-    recorded = await _recorded_run()
-    app = AgentUIApp(
-        replay=ReplayFeed(recorded, speed=1000.0), clock=FrozenClock(), remember_theme=False
-    )
-    async with app.run_test() as pilot:
-        await settle(pilot, lambda: app.replay is not None and app.replay.done)
         await pilot.pause()
         assert app.query(KeyFooter), "the footer says what works in a replay"
         shown = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}

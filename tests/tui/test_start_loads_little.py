@@ -91,24 +91,31 @@ NOT_FOR_THE_FIRST_FRAME = (
 )
 
 
-def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path) -> None:
-    """The app's screen comes first; the runtime and what only it needs load after the first
-    frame (the app starts it then). A fresh interpreter, no API key: the offline model."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+def _modules_probe(code: str, home: Path) -> list[str]:
+    """The module names `code` prints last, run in a fresh interpreter on the offline model
+    (no API key) with scratch settings."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
     env |= {
-        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
-        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
-        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
+        "AGENTUI_CONFIG_DIR": str(home / "config"),
+        "AGENTUI_DATA_DIR": str(home / "data"),
+        "AGENTUI_STATE_DIR": str(home / "state"),
     }
     out = subprocess.run(
-        [sys.executable, "-c", FIRST_FRAME_PROBE],
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
         env=env,
     )
-    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    names: list[str] = json.loads(out.stdout.strip().splitlines()[-1])
+    return names
+
+
+def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path) -> None:
+    """The app's screen comes first; the runtime and what only it needs load after the first
+    frame (the app starts it then)."""
+    loaded = set(_modules_probe(FIRST_FRAME_PROBE, tmp_path))
     assert "agentui.tui.app" in loaded and "textual" in loaded
     assert [name for name in NOT_FOR_THE_FIRST_FRAME if name in loaded] == []
 
@@ -159,19 +166,5 @@ cli.main(["--no-session"])
 def test_the_runtime_s_modules_load_in_the_thread_before_it_starts(tmp_path: Path) -> None:
     """core_loading's list is whole: starting the runtime (and its narrator) on the event loop
     imports no agentui module the thread did not (one would hold the keys typed meanwhile)."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env |= {
-        "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
-        "AGENTUI_DATA_DIR": str(tmp_path / "data"),
-        "AGENTUI_STATE_DIR": str(tmp_path / "state"),
-    }
-    out = subprocess.run(
-        [sys.executable, "-c", RUNTIME_START_PROBE],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        env=env,
-    )
-    on_the_loop = json.loads(out.stdout.strip().splitlines()[-1])
+    on_the_loop = _modules_probe(RUNTIME_START_PROBE, tmp_path)
     assert [name for name in on_the_loop if name.startswith("agentui")] == []
