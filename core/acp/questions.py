@@ -105,6 +105,12 @@ def deferred_question(asker: str, query: ev.QueryRaised) -> str:
     return f"\n\n**{asker} asks:** {query.prompt}\n\n*Your next prompt is the answer.*\n\n"
 
 
+def withdrawn_question(asker: str, goes_to: str) -> str:
+    """What the conversation shows when the question it last said the next prompt answers was
+    withdrawn and none other waits (else that prompt would go elsewhere unannounced)."""
+    return f"\n\n*({asker}'s question was withdrawn; your next prompt goes to {goes_to})*\n\n"
+
+
 def takes_forms(capabilities: ClientCapabilities | None) -> bool:
     """The client can show a form for a free-text answer."""
     elicitation = capabilities.elicitation if capabilities is not None else None

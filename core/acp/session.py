@@ -27,9 +27,13 @@ A client without forms cannot send a question's answer with its choice, so one c
 answer in the next prompt: the question shows in the conversation and the turn ends (`end_turn`,
 "parked") with its agents still live, so the client takes a prompt again; that prompt answers
 the question (the oldest, when several wait) and opens a turn that lasts until the asker's root
-and everything under it have ended. `session/cancel` with no turn running cancels a parked
-turn's agents. A prompt while a parked turn's root still works, and no question waits, steers
-the root (its next model call reads it).
+and everything under it have ended (its outcome the asker's run's when the root had already
+ended: turn.py). A question shown so that is withdrawn meanwhile (its agent cancelled, or
+answered elsewhere) gives way to the next one waiting, or, none left, to a line saying where the
+next prompt goes. `session/cancel` with no turn running cancels a parked turn's agents and
+declines the questions of other roots waiting for a prompt (they would stay open, never asked
+again). A prompt while a parked turn's root still works, and no question waits, steers the root
+(its next model call reads it).
 
 If the session's host ends while a prompt runs (an error it did not expect), that prompt is
 answered with a JSON-RPC error and the server forgets the session: its file keeps everything
@@ -67,6 +71,7 @@ from .questions import (
     form_answer,
     question_call,
     question_choice,
+    withdrawn_question,
 )
 from .turn import INTERNAL_ERROR, Turn
 from .updates import SessionUpdate, UpdateTranslator
@@ -186,11 +191,11 @@ class AcpSession:
                 raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         # Set before anything awaits: the pump has not seen the root's first event yet.
         self._parked = None
-        turn = self._turn = Turn(root_id)
+        root = self._translator.state.agents.get(root_id)
+        left_by_root = answered is not None and root is not None and root.status.is_final
+        # An agent the root left: its run is this prompt's outcome, not the root's old end.
+        turn = self._turn = Turn(root_id, runs=answered.agent_id if left_by_root else None)
         try:
-            root = self._translator.state.agents.get(root_id)
-            if answered is not None and root is not None and root.status.is_final:
-                turn.root_ended_before(root.status)  # the asker is an agent the root left
             if self._deferred:  # another question waits for the next prompt
                 await self._park(turn)
             await turn.ended.wait()
@@ -208,8 +213,13 @@ class AcpSession:
                 self._waiting.cancel()
             elif self._parked is not None:  # its agents are still the parked turn's
                 root_id, self._parked = self._parked, None
+                # The cancel withdraws the questions of the root's tree; others (another
+                # root's, as a loaded session can hold) would stay open, never asked again.
+                others = [q for q in self._deferred if not self._in_tree(q.agent_id, root_id)]
                 self._deferred.clear()
                 self._cancel_live(root_id)
+                for query in others:
+                    self._answer(query.query_id, None)  # declined: its agent goes on
             return
         turn.cancel_requested = True
         self._cancel_live(turn.root_id)
@@ -261,14 +271,14 @@ class AcpSession:
         turn = self._turn
         if turn is None:
             return
-        if event.agent_id == turn.root_id:
+        if event.agent_id == turn.agent_id:
             turn.observe(event)
         if not isinstance(event, ev.StatusChanged):
             return
         revived = AgentStatus(event.old).is_final and AgentStatus(event.new).is_live
         if turn.cancel_requested and revived and self._in_tree(event.agent_id, turn.root_id):
             self._cancel_live(event.agent_id)  # its new run started after the client cancelled
-        if turn.root_ended and not self._live_under(turn.root_id):
+        if turn.run_ended and not self._live_under(turn.root_id):
             turn.end()
 
     def _in_tree(self, agent_id: str, root_id: str) -> bool:
@@ -383,11 +393,16 @@ class AcpSession:
 
     def _withdraw_deferred(self, query_id: str, tasks: TaskGroup) -> None:
         """A question waiting for a prompt was answered or withdrawn elsewhere: the next prompt
-        answers the next one, which is shown now if the withdrawn one was."""
+        answers the next one, which is shown now if the withdrawn one was; with none left, the
+        client is told where the next prompt goes instead."""
         head = self._deferred[0] if self._deferred else None
         self._deferred = [q for q in self._deferred if q.query_id != query_id]
-        if head is not None and head.query_id == query_id and self._deferred:
+        if head is None or head.query_id != query_id:
+            return
+        if self._deferred:
             tasks.start_soon(self._announce, self._deferred[0])
+        else:
+            tasks.start_soon(self._announce_withdrawn, head)
 
     async def _park(self, turn: Turn) -> None:
         """End `turn` at once: the next question waiting for a prompt is shown."""
@@ -411,6 +426,16 @@ class AcpSession:
     async def _announce(self, query: ev.QueryRaised) -> None:
         asker = self._translator.state.agents.get(query.agent_id)
         text = deferred_question(asker.name if asker else "agentui", query)
+        await self._send(update_agent_message_text(text))
+
+    async def _announce_withdrawn(self, query: ev.QueryRaised) -> None:
+        agents = self._translator.state.agents
+        asker = agents.get(query.agent_id)
+        root_id = self._root_to_continue()
+        root = agents.get(root_id) if root_id is not None else None
+        text = withdrawn_question(
+            asker.name if asker else "agentui", root.name if root else "a new task"
+        )
         await self._send(update_agent_message_text(text))
 
     def _stop_for(self, query: ev.QueryRaised) -> None:

@@ -4,7 +4,9 @@ as ACP says it.
 ACP ends a turn once no tool call of it is pending, and every subagent is a tool call: so the
 turn ends when its root's run has ended and no agent under the root is live any more (a root
 that started subagents and did not wait for them keeps the turn open until they end, or until
-the client cancels it). The answer is the root's:
+the client cancels it). The answer is the root's run's, or, for a prompt that answers a
+question of an agent a root that had already ended left behind, that agent's run's (the root's
+old end is no outcome of this prompt):
 
 - completed: `end_turn`, or `max_tokens` when the model's last reply was cut at its limit;
 - cancelled (the client's `session/cancel`) or deleted: `cancelled`; a turn the client
@@ -34,10 +36,13 @@ INTERNAL_ERROR = -32603
 
 
 class Turn:
-    def __init__(self, root_id: str) -> None:
+    def __init__(self, root_id: str, *, runs: str | None = None) -> None:
+        """`runs`: the agent whose run is the turn's outcome, if not the root (an agent the
+        root left, which the turn's prompt answered)."""
         self.root_id = root_id
+        self.agent_id = runs or root_id
         self.ended = anyio.Event()
-        self.status: AgentStatus | None = None  # the root's, once its run for this turn ended
+        self.status: AgentStatus | None = None  # the agent's, once its run for this turn ended
         # Set by session/cancel: agents of the turn that are (or turn) live are cancelled.
         self.cancel_requested = False
         self.parked = False
@@ -47,11 +52,11 @@ class Turn:
         self._broken: RequestError | None = None
 
     @property
-    def root_ended(self) -> bool:
+    def run_ended(self) -> bool:
         return self.status is not None
 
     def observe(self, event: ev.Event) -> None:
-        """Follow the root's events (only the root's)."""
+        """Follow the events of the agent whose run the turn is (only its)."""
         match event:
             case ev.LLMResponded(stop_reason=stop_reason):
                 self._last_reply_stop = stop_reason
@@ -59,17 +64,12 @@ class Turn:
                 self._completed_stop = stop_reason
             case ev.ExecutionFailed():
                 self._failure = event
-            # From live to final only: a continued root is still `completed` from its last
+            # From live to final only: a continued agent is still `completed` from its last
             # run until this one starts.
             case ev.StatusChanged(old=old, new=new) if (
                 AgentStatus(old).is_live and AgentStatus(new).is_final
             ):
                 self.status = AgentStatus(new)
-
-    def root_ended_before(self, status: AgentStatus) -> None:
-        """The root had ended before this turn began (the turn answers a question of an agent
-        the root left): the turn ends once nothing under it is live."""
-        self.status = status
 
     def end(self) -> None:
         self.ended.set()
@@ -89,8 +89,11 @@ class Turn:
         if self._broken is not None:
             raise self._broken
         status = "waiting for your answer" if self.parked else str(self.status)
-        meta = {META_KEY: {"rootId": self.root_id, "status": status}}
-        return PromptResponse(stop_reason=self.stop_reason(), field_meta=meta)
+        meta: dict[str, str] = {"rootId": self.root_id}
+        if self.agent_id != self.root_id:
+            meta["agentId"] = self.agent_id
+        meta["status"] = status
+        return PromptResponse(stop_reason=self.stop_reason(), field_meta={META_KEY: meta})
 
     def stop_reason(self) -> StopReason:
         if self.cancel_requested:
@@ -108,4 +111,4 @@ class Turn:
             return "refusal"
         error = visible_controls(failure.error) if failure is not None else "the agent failed"
         kind = failure.kind if failure is not None else "internal"
-        raise RequestError(INTERNAL_ERROR, error, {"agentId": self.root_id, "kind": kind})
+        raise RequestError(INTERNAL_ERROR, error, {"agentId": self.agent_id, "kind": kind})

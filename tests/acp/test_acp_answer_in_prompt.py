@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import anyio
 import pytest
+from acp.schema import PromptResponse
 
 from agentui.core.tree import AgentStatus
 
@@ -140,4 +141,97 @@ async def test_when_the_question_shown_is_withdrawn_the_next_one_waiting_shows()
     assert prompts.stop_reasons() == ["end_turn", "end_turn"]
     assert runtime.node(other.agent_id).status is AgentStatus.COMPLETED
     assert runtime.node(shown.agent_id).status is AgentStatus.CANCELLED
+    assert client.problems == []
+
+
+async def test_when_the_only_question_waiting_is_withdrawn_the_client_is_told() -> None:
+    runtime = runtime_for(
+        {
+            "main": [*FORK_AND_LEAVE["main"], {"text": "Fresh."}],
+            "main.1": [asks("Which colour?"), {"text": "never reached"}],
+        }
+    )
+    client = RecordingClient(choices=["answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("go")
+        await prompts.answered(1)
+        assert "Your next prompt is the answer." in client.text()
+
+        runtime.cancel(SUBAGENT)  # withdrawn elsewhere: no question waits for a prompt now
+        await client.wait_for(lambda c: c.statuses(f"agent:{SUBAGENT}")[-1] == "failed")
+        await anyio.wait_all_tasks_blocked()
+        withdrawn = "(main.1's question was withdrawn; your next prompt goes to main)"
+        assert withdrawn in client.text()
+
+        prompts.send("something new")  # continues the root, as the client was told
+        await prompts.answered(2)
+    assert prompts.stop_reasons() == ["end_turn", "end_turn"]
+    assert client.text().endswith("Fresh.")
+    assert client.problems == []
+
+
+@pytest.mark.parametrize(
+    ("asker_ends", "outcome"),
+    [({"text": "Coloured."}, "end_turn"), ({"error": {"message": "no paint"}}, "no paint")],
+)
+async def test_a_prompt_answering_an_agent_a_failed_root_left_ends_as_that_agent(
+    asker_ends: dict[str, object], outcome: str
+) -> None:
+    # The root forks, then fails; the subagent it left asks, and the next prompt answers.
+    runtime = runtime_for(
+        {
+            "main": [
+                {"tool_calls": [{"name": "fork", "arguments": {"prompt": "colour it"}}]},
+                {"error": {"message": "the root broke"}},
+            ],
+            "main.1": [asks("Which colour?"), asker_ends],
+        }
+    )
+    recorder = Recorder(runtime)
+    client = RecordingClient(choices=["answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("go")
+        await prompts.answered(1)
+        await recorder.wait_for(ended(ROOT, AgentStatus.ERROR))
+        await anyio.wait_all_tasks_blocked()  # the session has seen the root fail
+
+        prompts.send("Blue")
+        await prompts.answered(2)
+    assert tool_output(client, "main.1 › ask_user") == "Blue"
+    first, second = prompts.answers
+    assert isinstance(first, PromptResponse) and first.stop_reason == "end_turn"
+    if isinstance(second, PromptResponse):
+        assert second.stop_reason == outcome
+        assert second.field_meta == {
+            "agentui": {"rootId": ROOT, "agentId": SUBAGENT, "status": "completed"}
+        }
+    else:
+        assert str(second) == outcome
+        assert second.data == {"agentId": SUBAGENT, "kind": "provider"}
+    assert client.problems == []
+
+
+async def test_a_cancel_while_parked_declines_the_questions_of_other_roots() -> None:
+    runtime = runtime_for(
+        {
+            **FORK_AND_LEAVE,
+            "main.1": [asks("Which colour?"), {"text": "never reached"}],
+            "other": [asks("Which size?"), {"text": "Sized without an answer."}],
+        }
+    )
+    recorder = Recorder(runtime)
+    client = RecordingClient(choices=["answer", "answer"])
+    async with hosted(runtime, client) as prompts:
+        prompts.send("go")
+        await prompts.answered(1)
+        # A root outside the parked turn (as a loaded session can hold) asks too.
+        other = runtime.start("size it", name="other")
+        await client.wait_for(lambda c: len(c.permissions) == 2)
+        await anyio.wait_all_tasks_blocked()
+
+        prompts.session.cancel()  # cancels the parked turn's agents only
+        await recorder.wait_for(ended(SUBAGENT, AgentStatus.CANCELLED))
+        await anyio.wait_all_tasks_blocked()
+        assert runtime.open_queries() == [], "no question is left open and never asked again"
+        await recorder.wait_for(ended(other, AgentStatus.COMPLETED))  # declined, it went on
     assert client.problems == []

@@ -38,7 +38,7 @@ def ended(status: str, *before: ev.Event) -> Turn:
     for earlier in before:
         turn.observe(earlier)
     turn.observe(event(ev.StatusChanged, old="running", new=status, reason="r"))
-    assert turn.root_ended
+    assert turn.run_ended
     return turn
 
 
@@ -91,10 +91,10 @@ def test_a_turns_root_ends_only_when_its_new_run_does() -> None:
     turn = Turn("a1")
     turn.observe(event(ev.StatusChanged, old="completed", new="running", reason="continued"))
     turn.observe(event(ev.StatusChanged, old="running", new="awaiting_user", reason="q"))
-    assert not turn.root_ended
+    assert not turn.run_ended
     # A delete of a root that had ended is no end of a run.
     turn.observe(event(ev.StatusChanged, old="completed", new="deleted", reason="deleted"))
-    assert not turn.root_ended
+    assert not turn.run_ended
 
 
 def test_a_turn_the_client_cancelled_is_cancelled_however_it_ended() -> None:
