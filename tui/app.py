@@ -41,7 +41,7 @@ from agentui.core.terminal_text import visible_controls
 from . import paste_escapes
 from .gc_policy import CollectorPolicy
 from .heap_release import HeapRelease
-from .keymap import AGENT_KEYS, KEYS, VIEW_KEYS, app_bindings, display_key
+from .keymap import AGENT_KEYS, KEYS, PRINTABLE_NAMES, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
@@ -52,7 +52,7 @@ from .widgets.blocks import (
     QueryBlock,
     QuestionBlock,
 )
-from .widgets.composer import Composer
+from .widgets.composer import Composer, Draft
 from .widgets.confirm import ConfirmScreen
 from .widgets.footer import KeyFooter
 from .widgets.help import HelpScreen
@@ -85,7 +85,8 @@ READ_ONLY_REFUSED = {
     "next_question", "steer",
 }  # fmt: skip
 AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
-VIEW_ACTIONS = frozenset(k.action for k in VIEW_KEYS)
+# Actions on a printable key: a pane hands such keys to a text box that waits.
+TYPED_ACTIONS = frozenset(k.action for k in KEYS if len(k.key) == 1 or k.key in PRINTABLE_NAMES)
 MAX_PROFILE_TOASTS = 2  # more bad profile files than this get one toast that counts them
 # Overlays that only show something: opening another overlay closes them first. The others
 # (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
@@ -377,7 +378,8 @@ class AgentUIApp(App[int]):
         # Read before the fold closes a query that holds the keys (answered on another screen,
         # its agent cancelled) and the transcript drops its box: whether they were words.
         answering = self._focused_query() if batch else None
-        typing = answering is not None and isinstance(self.focused, TextArea)
+        # The words in its box go with the box once the fold closes the query: kept here.
+        words = self.focused.draft() if answering and isinstance(self.focused, Composer) else None
         if self._show_whole_state:
             self._show_whole_state = False
             changes = self.model.as_change().merge(self.model.apply_all(batch))
@@ -399,7 +401,7 @@ class AgentUIApp(App[int]):
         self.transcript_view.sync(changes.changed_entries)
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
-            self._leave_settled_query(typing)
+            self._leave_settled_query(words)
         if self._waiting_toasts and changes.closed_queries:
             self._withdraw_settled_toasts()
         if changes.new_queries and self.replay is None:  # a replay asks nobody anything
@@ -583,14 +585,23 @@ class AgentUIApp(App[int]):
         # before the key is handed to the focused widget: keys of a burst (a fast typist, a
         # paste without bracketed paste) are handed over one by one, each to the box.
         if isinstance(event, events.Key) and event.is_printable:
-            focused = self.focused
-            if focused is None or focused in self._panes():
-                box = self.waiting_box()
-                if box is None and focused is self.tree_view and not self.model.agents:
-                    box = self.prompt_view  # nothing to command yet: words for a task
-                if box is not None:
-                    self.screen.set_focus(box)
+            box = self._box_for_typed_keys()
+            if box is not None:
+                self.screen.set_focus(box)
         await super().on_event(event)
+
+    def _box_for_typed_keys(self) -> Composer | None:
+        """Where a printable key typed now goes instead of being the focused pane's command
+        (None: it is the pane's). The footer does not offer the keys that go elsewhere."""
+        focused = self.focused
+        if focused is not None and focused not in self._panes():
+            return None
+        box = self.waiting_box()
+        if box is not None or focused is not self.tree_view or not self.prompt_bar.display:
+            return box
+        fold = self._model
+        empty = fold is None or not fold.agents
+        return self.prompt_view if empty else None  # nothing to command yet: words for a task
 
     def _panes(self) -> tuple[Widget, ...]:
         return (self.tree_view, self.transcript_view, self.monologue_view)
@@ -613,14 +624,29 @@ class AgentUIApp(App[int]):
             # code) at the top of the pane, so what is asked is what is seen.
             self.call_after_refresh(transcript.show_block, block)
 
-    def _leave_settled_query(self, typing: bool) -> None:
+    def _leave_settled_query(self, words: Draft | None) -> None:
         """A query settled while it held the focus (answered elsewhere, its agent cancelled).
-        Words being typed go on into the prompt, where they stay words; keys deciding an
-        approval go to the tree, the app's keys."""
-        if typing:
-            self._go_home()
-        else:
+        Words being typed go on into the prompt, where they stay words, and so do the words
+        already in the box (they are not lost with it); keys deciding an approval go to the
+        tree, the app's keys."""
+        if words is None:
             self.tree_view.focus()
+            return
+        self._go_home()
+        if not words.text.strip():
+            return
+        if self.prompt_bar.display and not self.prompt_view.text.strip():
+            self.prompt_view.put_draft(words)
+            kept = "what you were typing is in the prompt"
+        else:  # the prompt holds words of its own: these are shown, not mixed into them
+            shown = words.text if len(words.text) <= 200 else words.text[:199] + "…"
+            kept = f"you were typing: {shown}"
+        self.notify(
+            f"The question was settled elsewhere (answered on another screen, or its agent "
+            f"ended); {kept}",
+            title="Not sent",
+            timeout=15,
+        )
 
     def _focused_query(self) -> str | None:
         """The open query whose block holds the focus, if any."""
@@ -789,16 +815,16 @@ class AgentUIApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         fold = self._model  # None: nothing has happened yet (the first frame loads no fold)
-        on_empty_tree = self.focused is self.tree_view and (fold is None or not fold.agents)
-        if on_empty_tree and action in VIEW_ACTIONS and self.replay is None:
-            return False  # an empty tree hands its letters to the prompt (see on_event)
+        if action in TYPED_ACTIONS and self._box_for_typed_keys() is not None:
+            return False  # its key would be a word for a box (see on_event): not offered
         if action == "next_question" and (fold is None or not fold.open_queries):
             return False  # hidden (and falls through) when nobody waits
         status = self._selected() if fold is not None else None
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works
         if action in READ_ONLY_REFUSED and not self._can_steer(action):
-            return None  # a replay only shows; nothing can be steered (or not yet)
+            # A replay can never steer: not offered. Before the runtime starts: greyed.
+            return False if self.replay is not None else None
         live = status is not None and status.is_live
         applies: dict[str, bool] = {
             "pause": live and status is not AgentStatus.PAUSED,
@@ -1071,9 +1097,11 @@ class AgentUIApp(App[int]):
             if self.screen is self._quit_dialog:
                 self._quit_dialog.dismiss(True)  # ctrl+q again: the deliberate second press
             return
-        # Nothing to cancel in a replay; an attached screen leaves its agents running.
-        running = self.model.live_count() if self.replay is None and not self.attached_to else 0
-        if not running and not self._unsent_words():
+        if isinstance(self.screen, ModifyScreen):
+            # Its edits are not applied yet: they are not thrown away by a quit in passing.
+            self.notify("Close the Modify window first (esc).", severity="warning", timeout=3)
+            return
+        if not self._live_to_cancel() and not self._unsent_words():
             await self._stop_runtime_and_exit()
             return
 
@@ -1089,16 +1117,24 @@ class AgentUIApp(App[int]):
     def _quit_question(self) -> str:
         """Counted again at every flush while the dialog is open: the answer is given to
         what is true when it is given."""
-        running = self.model.live_count() if self.replay is None and not self.attached_to else 0
+        running = self._live_to_cancel()
+        unsent = "What you typed in the prompt has not been sent."
         if not running:
             if self._unsent_words():
-                return "What you typed in the prompt has not been sent. Quit and lose it?"
+                return f"{unsent} Quit and lose it?"
             return "Every agent has finished. Quit?"
+        them = "them" if running != 1 else "it"
         plural = "s are" if running != 1 else " is"
-        return (
+        question = (
             f"{running} agent{plural} not finished (working, paused or waiting for you). "
-            "Quit and cancel them?"
+            f"Quit and cancel {them}?"
         )
+        return f"{unsent} {question}" if self._unsent_words() else question
+
+    def _live_to_cancel(self) -> int:
+        """Agents a quit would cancel: none in a replay, none on an attached screen (they run
+        on where they are)."""
+        return self.model.live_count() if self.replay is None and not self.attached_to else 0
 
     def _unsent_words(self) -> bool:
         return self.prompt_bar.display and bool(self.prompt_view.text.strip())

@@ -243,8 +243,11 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
         return fail(str(exc))
     from agentui.core.termination import end_on_termination_signals
 
+    from .terminal_watch import exit_when_the_terminal_hangs_up
+
     # SIGTERM: quit in order, as the Quit dialog does; SIGHUP (the terminal is gone): exit.
     end_on_termination_signals(app.stop_in_order, exit_on_hangup=True)
+    exit_when_the_terminal_hangs_up(sys.stdin.fileno())  # also when SIGHUP's handler cannot run
     app.run()
     _say_where_the_session_is(app)
     return app.return_code or 0

@@ -11,8 +11,9 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import pyte
 import pytest
@@ -33,6 +34,8 @@ def _agentui() -> list[str]:
 class Terminal:
     """The app on a pseudo-terminal; pyte keeps the screen a person would see."""
 
+    started: ClassVar[list[Terminal]] = []  # ended after each test, whatever its outcome
+
     def __init__(
         self, argv: list[str], env: dict[str, str], size: tuple[int, int] = (120, 36)
     ) -> None:
@@ -44,6 +47,8 @@ class Terminal:
         self.raw = b""
         self.screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self.screen)
+        self.reaped = False
+        Terminal.started.append(self)
 
     def text(self) -> str:
         """What is on the screen now, line by line."""
@@ -72,7 +77,20 @@ class Terminal:
         self.read_until(lambda: False, "the app to exit")  # drain until the pty closes
         _, status = os.waitpid(self.pid, 0)
         os.close(self.fd)
+        self.reaped = True
         return os.waitstatus_to_exitcode(status)
+
+
+@pytest.fixture(autouse=True)
+def _no_app_outlives_its_test() -> Iterator[None]:
+    """A failed test leaves its app running on a terminal nobody reads: it is killed."""
+    yield
+    for term in Terminal.started:
+        if not term.reaped:
+            os.kill(term.pid, 9)
+            os.waitpid(term.pid, 0)
+            os.close(term.fd)
+    Terminal.started.clear()
 
 
 def _scratch_env(tmp_path: Path) -> dict[str, str]:
@@ -89,7 +107,7 @@ def _scratch_env(tmp_path: Path) -> dict[str, str]:
 def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> None:
     env = _scratch_env(tmp_path)
     term = Terminal([*_agentui(), "--pace", "0", "Plan a birthday party"], env)
-    term.read_until(lambda: "Your answer · enter sends" in term.text(), "the inline question")
+    term.read_until(lambda: "enter answers (empty: declines)" in term.text(), "the inline question")
     text = term.text()
     for pane in ("agents", "transcript", "monologue"):
         assert pane in text, f"the {pane} pane is on screen"
@@ -120,7 +138,9 @@ def test_an_answer_typed_right_after_a_task_typed_in_the_prompt(tmp_path: Path) 
     term = Terminal([*_agentui(), "--pace", "0"], env, size=(80, 24))
     term.read_until(lambda: "What should the agents do?" in term.text(), "the prompt")
     term.send(b"Plan a family trip\r")
-    term.read_until(lambda: "Your answer · enter sends" in term.text(), "the question's answer box")
+    term.read_until(
+        lambda: "enter answers (empty: declines)" in term.text(), "the question's answer box"
+    )
     term.send(b"daytime only, kids are 6 and 9")
     term.read_until(lambda: "and 9" in term.text(), "the answer, typed in its box")
     assert "daytime only, kids are 6" in term.text()

@@ -353,7 +353,7 @@ async def test_replay_plays_the_session_back_read_only(
             )
             assert root.entries[-1].text == answer.text
             assert app.model.narratives, "the monologue plays back too"
-            assert app.check_action("pause", ()) is None
+            assert app.check_action("pause", ()) is False  # never offered in a replay
 
 
 def test_export_markdown_read_back_holds_every_agent_s_text(finished: Path) -> None:

@@ -46,7 +46,7 @@ async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
         assert app.model.agents["a2"].parent_id == "a1"
         assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
         for action in ("pause", "cancel", "delete", "modify", "new_task"):
-            assert app.check_action(action, ()) is None
+            assert app.check_action(action, ()) is False, "a replay never steers: not offered"
         assert not app.prompt_bar.display
         await pilot.pause()
         assert app.query(KeyFooter), "the footer says what works in a replay"

@@ -209,3 +209,40 @@ async def test_f2_without_a_scene_says_why_nothing_opens() -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert any("No directed scene" in n.message for n in app._notifications)
+
+
+async def test_a_quit_does_not_throw_away_the_modify_window_s_edits() -> None:
+    """Nothing left to cancel (its agent ended meanwhile, or the screen is attached): ctrl+q
+    still refuses while the Modify window holds edits not applied."""
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        await pilot.press(*" with bows")
+        assert app.runtime is not None
+        app.runtime.cancel("a1")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ModifyScreen), "the edits are still there to apply"
+        assert any("Close the Modify window first" in n.message for n in app._notifications)
+
+
+async def test_the_quit_question_names_unsent_words_beside_running_agents() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        app.screen.set_focus(app.prompt_view)
+        await pilot.press(*"a newsletter draft", "escape", "q")
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "not been sent" in dialog._question and "Quit and cancel it?" in dialog._question
+
+
+async def test_while_an_answer_box_waits_the_panes_offer_no_letter() -> None:
+    """Letters typed on a pane then go into the box: the footer offers what still works."""
+    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
+        await pilot.press(*"Keep it cozy", "escape")  # leaves the box; the question waits
+        assert app.focused is app.tree_view
+        offered = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
+        assert not {"p", "q", "question_mark", "c", "d", "m", "s", "n"} & offered
+        assert "enter" in offered, "enter still goes to the question"
+        await pilot.press("q")
+        assert isinstance(app.focused, AnswerInput) and app.focused.value == "Keep it cozyq"

@@ -15,6 +15,7 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
+from agentui.tui.widgets.composer import Draft
 from agentui.tui.widgets.modify import ModifyScreen
 
 from .helpers import app_when, has_status, make_app, settle
@@ -195,8 +196,22 @@ async def test_words_go_on_into_the_prompt_when_the_question_is_answered_elsewhe
         app.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
         await settle(pilot, lambda: not app.model.open_queries)
         assert app.focused is app.prompt_view, "its box is gone: the words go on into the prompt"
+        assert app.prompt_view.value == "museums", "and the words already in it are not lost"
+        assert any("settled elsewhere" in n.message for n in app._notifications)
         await type_sentence(app, pilot)
-        assert app.prompt_view.value == SENTENCE
+        assert app.prompt_view.value == "museums" + SENTENCE
+
+
+async def test_words_in_an_answer_box_settled_elsewhere_do_not_mix_into_a_prompt_in_use() -> None:
+    async with asking_beside_a_running_agent() as (app, pilot):
+        app.prompt_view.put_draft(Draft("my next task", {}))
+        app.screen.set_focus(app.query_one(AnswerInput))
+        await pilot.press(*"museums")
+        (query_id,) = app.model.open_queries
+        app.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
+        await settle(pilot, lambda: not app.model.open_queries)
+        assert app.prompt_view.value == "my next task"
+        assert any("you were typing: museums" in n.message for n in app._notifications)
 
 
 async def test_words_typed_on_after_a_task_stay_whole_in_one_box() -> None:

@@ -375,7 +375,7 @@ class AnswerInput(Composer):
         super().__init__(
             value,
             # What enter and esc do first: a narrow transcript cuts the hint from the right.
-            placeholder=f"Your answer · enter sends (empty: declines) · esc leaves · {NEWLINE_HINT}",
+            placeholder=f"enter answers (empty: declines) · esc leaves · {NEWLINE_HINT}",
             classes="answer-input",
         )
         self.query_id = query_id
@@ -390,10 +390,7 @@ class SceneAnswerInput(AnswerInput):
 
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(query_id, value)
-        self.placeholder = (
-            f"What you say or do · enter sends (empty: the scene goes on) · esc leaves · "
-            f"{NEWLINE_HINT}"
-        )
+        self.placeholder = f"enter sends (empty: scene goes on) · esc leaves · {NEWLINE_HINT}"
 
 
 class QueryBlock(EntryBlock):
@@ -500,7 +497,7 @@ class ReasonInput(Composer):
     def __init__(self, value: str = "") -> None:
         super().__init__(
             value,
-            placeholder=f"Why (the model reads it) · enter rejects · esc back · {NEWLINE_HINT}",
+            placeholder=f"why? · enter rejects · esc back · {NEWLINE_HINT}",
             classes="reason-input",
         )
 

@@ -93,9 +93,13 @@ class Composer(TextArea):
         self._pastes.clear()
         self.load_text("")
 
+    def draft(self) -> Draft:
+        """What is typed (pastes still folded), to put back later."""
+        return Draft(self.text, dict(self._pastes))
+
     def take_draft(self) -> Draft:
-        """What is typed (pastes still folded), to put back later; the box is left empty."""
-        draft = Draft(self.text, dict(self._pastes))
+        """`draft()`, and the box is left empty."""
+        draft = self.draft()
         self.clear()
         return draft
 
