@@ -722,8 +722,13 @@ class AgentUIApp(App[int]):
 
     def action_leave_prompt(self) -> None:
         """esc in the prompt: a steer or continue goes back to a new-task prompt (the cursor
-        stays); a new-task prompt gives the keys to the tree, where the commands are."""
+        stays; its words wait for the next message to that agent); a new-task prompt gives
+        the keys to the tree, where the commands are."""
+        name = self.prompt_bar.mode.agent_name
+        kept = self.prompt_bar.keep_agent_message()
         if self._back_to_new_task():
+            if kept:
+                self.notify(f"Your message to {name} is kept: s (or r) on {name} brings it back.")
             self._focus_prompt()
         else:
             self.tree_view.focus()

@@ -16,7 +16,7 @@ from agentui.tui.widgets.blocks import AnswerInput, SteerBlock
 from agentui.tui.widgets.modify import ModifyScreen
 
 from ..core.session_helpers import gate_tool
-from .helpers import a1_is, app_when, provider_of, settle
+from .helpers import a1_is, app_when, kinds, provider_of, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -206,3 +206,22 @@ async def test_a_task_being_written_is_kept_while_the_prompt_steers_an_agent() -
         await pilot.pause()
         assert app.prompt_bar.mode.kind == "task"
         assert app.prompt_view.text == "draft about caching", "the task draft is back"
+
+
+async def test_a_message_left_with_esc_comes_back_with_the_next_steer_to_that_agent() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.press(*"draft about caching", "escape")  # a task being written, kept
+        await pilot.press("s", *"Use only recycled paper", "escape")
+        await pilot.pause()
+        assert app.prompt_bar.mode.kind == "task"
+        assert app.prompt_view.text == "draft about caching", "the task draft is back"
+        assert any("message to main is kept" in n.message for n in app._notifications)
+        app.screen.set_focus(app.tree_view)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.prompt_bar.mode.kind == "steer"
+        assert app.prompt_view.text == "Use only recycled paper", "the message is back"
+        await pilot.press("enter")
+        await settle(pilot, lambda: "steer" in kinds(app, "a1"))
+        assert app.prompt_view.text == "draft about caching", "sent: not kept again"

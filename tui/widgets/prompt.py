@@ -37,12 +37,12 @@ class PromptMode:
         if self.kind == "steer":
             return (
                 f"Message for {self.agent_name}'s next model call · enter sends · "
-                f"{NEWLINE_HINT} · esc cancels"
+                f"{NEWLINE_HINT} · esc leaves"
             )
         if self.kind == "continue":
             return (
                 f"Message that continues {self.agent_name} · enter sends (empty: "
-                f"{CONTINUE_DEFAULT!r}) · esc cancels"
+                f"{CONTINUE_DEFAULT!r}) · esc leaves"
             )
         return (
             f"What should the agents do? · enter starts a new task · {NEWLINE_HINT} · ctrl+q quits"
@@ -67,12 +67,23 @@ class PromptBar(Horizontal):
         self.mode = PromptMode()
         # The unsent task, kept while the prompt steers or continues an agent.
         self._task_draft: Draft | None = None
+        # Messages left with esc, by agent: back the next time the prompt points at it.
+        self._agent_drafts: dict[str, Draft] = {}
         self.label = Static(self.mode.label, id="prompt-label")
         self.box = PromptBox(placeholder=self.mode.placeholder, id="prompt")
 
     def compose(self) -> ComposeResult:
         yield self.label
         yield self.box
+
+    def keep_agent_message(self) -> bool:
+        """esc from a steer or continue: the words wait for the next message to that agent
+        (True when there were words to keep)."""
+        agent_id = self.mode.agent_id
+        if self.mode.kind == "task" or agent_id is None or not self.box.text.strip():
+            return False
+        self._agent_drafts[agent_id] = self.box.take_draft()
+        return True
 
     def set_mode(self, mode: PromptMode, text: str | None = None) -> None:
         """Point the prompt at a new task, or at one agent; `text` replaces what is typed.
@@ -84,9 +95,12 @@ class PromptBar(Horizontal):
         self.mode = mode
         self.label.update(mode.label)
         self.box.placeholder = mode.placeholder
+        kept = self._agent_drafts.pop(mode.agent_id, None) if mode.agent_id and not text else None
         if mode.kind == "task" and not text and self._task_draft is not None:
             self.box.put_draft(self._task_draft)
             self._task_draft = None
+        elif kept is not None:
+            self.box.put_draft(kept)
         elif text is not None:
             self.box.clear()
             self.box.insert(text)
