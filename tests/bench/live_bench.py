@@ -345,16 +345,22 @@ SameWidgets().run()
 """
 
 
-def first_frame_s(argv: list[str], env: dict[str, str], marks: list[str]) -> float:
-    """exec -> every mark on the pseudo-terminal's screen; the child is killed after."""
+def on_a_pty(argv: list[str], env: dict[str, str]) -> tuple[int, int, pyte.Screen, Any]:
+    """`argv` started on a SIZE pseudo-terminal: its pid, the terminal's fd, and the pyte
+    screen with the stream that feeds it."""
     columns, rows = SIZE
-    began = time.perf_counter()
     pid, fd = pty.fork()
     if pid == 0:
         os.execvpe(argv[0], argv, env)
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
     screen = pyte.Screen(columns, rows)
-    stream = pyte.ByteStream(screen)
+    return pid, fd, screen, pyte.ByteStream(screen)
+
+
+def first_frame_s(argv: list[str], env: dict[str, str], marks: list[str]) -> float:
+    """exec -> every mark on the pseudo-terminal's screen; the child is killed after."""
+    began = time.perf_counter()
+    pid, fd, screen, stream = on_a_pty(argv, env)
     shown_at = None
     deadline = began + 30
     while shown_at is None and time.perf_counter() < deadline:
@@ -389,13 +395,7 @@ def first_frame_s(argv: list[str], env: dict[str, str], marks: list[str]) -> flo
 def first_key_s(argv: list[str], env: dict[str, str], marks: list[str]) -> float:
     """A letter typed the moment the first full frame is on the pty -> the frame showing it in
     the prompt (the runtime loads right after the first frame: a key must not wait for it)."""
-    columns, rows = SIZE
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.execvpe(argv[0], argv, env)
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-    screen = pyte.Screen(columns, rows)
-    stream = pyte.ByteStream(screen)
+    pid, fd, screen, stream = on_a_pty(argv, env)
     sent = shown = None
     deadline = time.perf_counter() + 30
     while shown is None and time.perf_counter() < deadline:
