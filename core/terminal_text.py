@@ -32,6 +32,11 @@ def _stand_ins() -> dict[int, str]:
 _STAND_INS = _stand_ins()
 
 
+def clipped(text: str, limit: int) -> str:
+    """`text`, cut to `limit` characters with `…` as the last one when it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def visible_controls(text: str) -> str:
     """`text` with every terminal control made visible: `\\x1b[2J` becomes `␛[2J`.
 

@@ -25,6 +25,7 @@ from textual.binding import BindingType
 from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.dom import NoScreen
+from textual.keys import key_to_character
 from textual.message import Message
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import ModalScreen, Screen
@@ -36,12 +37,12 @@ from agentui.core.agent_status import AgentStatus
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentEndedError, AgentUIError
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.terminal_text import visible_controls
+from agentui.core.terminal_text import clipped, visible_controls
 
 from . import paste_escapes
 from .gc_policy import CollectorPolicy
 from .heap_release import HeapRelease
-from .keymap import AGENT_KEYS, KEYS, PRINTABLE_NAMES, app_bindings, display_key
+from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
@@ -86,7 +87,9 @@ READ_ONLY_REFUSED = {
 }  # fmt: skip
 AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
 # Actions on a printable key: a pane hands such keys to a text box that waits.
-TYPED_ACTIONS = frozenset(k.action for k in KEYS if len(k.key) == 1 or k.key in PRINTABLE_NAMES)
+TYPED_ACTIONS = frozenset(
+    k.action for k in KEYS if (key_to_character(k.key) or "\x00").isprintable()
+)
 MAX_PROFILE_TOASTS = 2  # more bad profile files than this get one toast that counts them
 # Overlays that only show something: opening another overlay closes them first. The others
 # (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
@@ -378,8 +381,8 @@ class AgentUIApp(App[int]):
         # Read before the fold closes a query that holds the keys (answered on another screen,
         # its agent cancelled) and the transcript drops its box: whether they were words.
         answering = self._focused_query() if batch else None
-        # The words in its box go with the box once the fold closes the query: kept here.
-        words = self.focused.draft() if answering and isinstance(self.focused, Composer) else None
+        # Its box goes once the fold closes the query; the box keeps its words till then.
+        box = self.focused if answering and isinstance(self.focused, Composer) else None
         if self._show_whole_state:
             self._show_whole_state = False
             changes = self.model.as_change().merge(self.model.apply_all(batch))
@@ -401,7 +404,7 @@ class AgentUIApp(App[int]):
         self.transcript_view.sync(changes.changed_entries)
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
-            self._leave_settled_query(words)
+            self._leave_settled_query(box.draft() if box is not None else None)
         if self._waiting_toasts and changes.closed_queries:
             self._withdraw_settled_toasts()
         if changes.new_queries and self.replay is None:  # a replay asks nobody anything
@@ -639,8 +642,7 @@ class AgentUIApp(App[int]):
             self.prompt_view.put_draft(words)
             kept = "what you were typing is in the prompt"
         else:  # the prompt holds words of its own: these are shown, not mixed into them
-            shown = words.text if len(words.text) <= 200 else words.text[:199] + "…"
-            kept = f"you were typing: {shown}"
+            kept = f"you were typing: {clipped(words.text, 200)}"
         self.notify(
             f"The question was settled elsewhere (answered on another screen, or its agent "
             f"ended); {kept}",

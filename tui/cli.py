@@ -42,7 +42,7 @@ import anyio
 from agentui.core.config import ConfigError, LoadedConfig, format_settings, load_config
 from agentui.core.errors import AgentUIError
 from agentui.core.session.naming import LAST, sessions_dir
-from agentui.core.terminal_text import visible_controls
+from agentui.core.terminal_text import clipped, visible_controls
 
 from .cli_options import (
     add_profile_option,
@@ -529,7 +529,7 @@ def _sessions(argv: Sequence[str]) -> int:
             row[2].ljust(widths[2]),
             row[3].rjust(widths[3]),
             row[4].rjust(widths[4]),
-            row[5] if len(row[5]) <= room else row[5][: room - 1] + "…",
+            clipped(row[5], room),
         ]
         print("  ".join(cells).rstrip())
     return 0

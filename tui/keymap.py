@@ -159,10 +159,6 @@ def shadowing(keys: tuple[Key, ...], action: str) -> list[Binding]:
     return [Binding(k.key, action, k.label, show=False) for k in keys]
 
 
-# Textual's names of the printable keys this table binds (the others are one character).
-PRINTABLE_NAMES = frozenset({"question_mark", "space"})
-
-
 def display_key(key: str) -> str:
     """A key as people write it: `?`, `esc`, not Textual's `question_mark`, `escape`."""
     names = {"question_mark": "?", "escape": "esc", "space": "space"}

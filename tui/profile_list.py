@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentui.core.profiles.catalog import ProfileCatalog
+from agentui.core.terminal_text import clipped
 
 HEADER = ("NAME", "KIND", "FROM", "DESCRIPTION")
 MIN_DESCRIPTION = 20
@@ -28,7 +29,7 @@ def format_profiles(catalog: ProfileCatalog, directory: Path, width: int = 100) 
     lines = []
     for row in rows:
         cells = [row[i].ljust(widths[i]) for i in range(3)]
-        description = row[3] if len(row[3]) <= room else row[3][: room - 1] + "…"
+        description = clipped(row[3], room)
         lines.append("  ".join([*cells, description]).rstrip())
     lines += [
         "",

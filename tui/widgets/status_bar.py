@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from agentui.core.agent_status import AgentStatus
-from agentui.core.terminal_text import visible_controls
+from agentui.core.terminal_text import clipped, visible_controls
 
 from .agent_tree import format_elapsed
 
@@ -76,9 +76,7 @@ def mcp_summary(servers: dict[str, McpServerChanged]) -> tuple[str, bool]:
     troubled = [s for s in servers.values() if s.state in ("failed", "restarting") and s.error]
     if troubled:
         why = visible_controls(f"{troubled[0].server}: {troubled[0].error}")
-        if len(why) > NOTICE_CHARS:
-            why = why[: NOTICE_CHARS - 1] + "…"
-        text += f" ({why})"
+        text += f" ({clipped(why, NOTICE_CHARS)})"
     return text, bool(troubled)
 
 
@@ -148,7 +146,7 @@ class StatusBar(Static):
         text.append(f" {visible_controls(model_id)}")
         notice = visible_controls(notice)  # it may quote a model's error or a file
         if notice:
-            shown = notice if len(notice) <= NOTICE_CHARS else notice[: NOTICE_CHARS - 1] + "…"
+            shown = clipped(notice, NOTICE_CHARS)
             text.append(f"  {shown}", style="italic")
         mcp, troubled = mcp_summary(model.mcp_servers if model is not None else {})
         if mcp:
