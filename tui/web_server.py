@@ -25,13 +25,10 @@ class GuardedServer(Server):
         return request.host in self._hosts()
 
     def _hosts(self) -> set[str]:
-        names = {self.host, "localhost", "127.0.0.1"} if self._loopback() else {self.host}
+        names = {self.host, "localhost", "127.0.0.1"} if is_loopback(self.host) else {self.host}
         return {f"{name}:{self.port}" for name in names} | {
             f"[{self.host}]:{self.port}"  # an IPv6 address as a Host header writes it
         }
-
-    def _loopback(self) -> bool:
-        return is_loopback(self.host)
 
     def _own_origin(self, request: web.Request) -> bool:
         origin = request.headers.get("Origin")

@@ -8,7 +8,8 @@ and where its text ends, about 20 bytes. Each piece still reads back as the even
 (`RunPiece`), so every SSE id ever sent still resumes exactly: a client that saw half of a run
 gets the other half, every character once.
 
-    runs = compact(entries)            # the runs worth storing so, each with its entries
+    for positions in runs_in(entries):   # the runs worth storing so
+        run = DeltaRun([entries[position] for position in positions])
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from ..events import parse_event
 from ..utf8 import model_json
-from .log_entry import DeltaPiece, LogEntry
+from .log_entry import DeltaPiece, LogEntry, delta_groups
 
 SHORTEST_RUN = 4  # a shorter run would cost more as a DeltaRun than as its entries
 
@@ -95,25 +96,7 @@ class RunPiece:
         return self.run.render(self.index, text)
 
 
-def runs_in(entries: Sequence[LogEntry | DeltaRun]) -> list[list[int]]:
-    """The positions in `entries` of each run of one agent's deltas worth a DeltaRun (entries
-    already stored in a run are left where they are)."""
-    found: list[list[int]] = []
-    open_runs: dict[str, list[int]] = {}  # agent -> positions of its run that may still grow
-    for position, entry in enumerate(entries):
-        if not isinstance(entry, LogEntry):
-            continue
-        run = open_runs.get(entry.agent_id)
-        delta = entry.delta
-        if delta is not None:
-            if run is not None:
-                first = entries[run[0]].delta  # type: ignore[union-attr]
-                if first.type == delta.type and first.iteration == delta.iteration:
-                    run.append(position)
-                    continue
-                found.append(run)
-            open_runs[entry.agent_id] = [position]
-        elif run is not None:
-            found.append(open_runs.pop(entry.agent_id))
-    found.extend(open_runs.values())
-    return [run for run in found if len(run) >= SHORTEST_RUN]
+def runs_in(entries: Sequence[LogEntry]) -> list[list[int]]:
+    """The positions in `entries` of each run of one agent's deltas worth a DeltaRun."""
+    # Any other entry is a group of one, shorter than SHORTEST_RUN.
+    return [group for group in delta_groups(entries) if len(group) >= SHORTEST_RUN]

@@ -26,7 +26,7 @@ import bisect
 from array import array
 from collections.abc import Iterable, Sequence
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import anyio
 
@@ -127,9 +127,10 @@ class EventLog:
         if end <= start:
             return
         offset = start - self._base
-        region = self._slots[offset : end - self._base]
+        # Nothing from `_compacted` on is in a run yet: these are the entries as logged.
+        region = cast("list[LogEntry]", self._slots[offset : end - self._base])
         for positions in runs_in(region):
-            run = DeltaRun([region[position] for position in positions])  # type: ignore[misc]
+            run = DeltaRun([region[position] for position in positions])
             for position in positions:
                 self._slots[offset + position] = run
             self._held += run.bytes_estimate()

@@ -7,6 +7,7 @@ merged and stored compactly without parsing the JSON again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -68,3 +69,29 @@ class LogEntry:
 
     def json_with_delta(self, text: str) -> str:
         return model_json(parse_event(self.json).model_copy(update={"delta": text}))
+
+
+def delta_groups(entries: Sequence[Logged]) -> list[list[int]]:
+    """The positions in `entries`, grouped as their deltas merge: each agent's run of
+    consecutive deltas of one kind and iteration (nothing else of that agent between them) is
+    one group, any other entry a group of its own; in the order the groups closed."""
+    groups: list[list[int]] = []
+    open_runs: dict[str, list[int]] = {}  # agent -> its delta run that may still grow
+    for position, entry in enumerate(entries):
+        run = open_runs.get(entry.agent_id)
+        delta = entry.delta
+        if delta is not None:
+            if run is not None:
+                first = entries[run[0]].delta
+                assert first is not None
+                if first.type == delta.type and first.iteration == delta.iteration:
+                    run.append(position)
+                    continue
+                groups.append(run)
+            open_runs[entry.agent_id] = [position]
+        else:
+            if run is not None:
+                groups.append(open_runs.pop(entry.agent_id))
+            groups.append([position])
+    groups.extend(open_runs.values())
+    return groups

@@ -48,16 +48,9 @@ class SpilledBlock:
     """Where one block of consecutive log positions is in the file."""
 
     first_position: int
-    count: int
-    first_seq: int
     last_seq: int
     offset: int
     size: int
-
-    @property
-    def end(self) -> int:
-        """The position after the block's last."""
-        return self.first_position + self.count
 
 
 class LogSpill:
@@ -86,9 +79,7 @@ class LogSpill:
             self.failed = True
             log.warning("the event log stays in memory: it cannot be written to disk (%s)", exc)
             return None
-        block = SpilledBlock(
-            first_position, len(slots), seqs[0], seqs[-1], self._size, len(payload)
-        )
+        block = SpilledBlock(first_position, seqs[-1], self._size, len(payload))
         self._size += len(payload)
         return block
 

@@ -21,17 +21,21 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from agentui.core.clock import SystemClock
-from agentui.core.errors import AgentUIError, CommandRefusedError
-from agentui.core.events import EventBus, Subscription
-
-from .client import RemoteClient, RemoteError, RemoteUnavailable, UnreadableEvent
+from ..clock import SystemClock
+from ..errors import AgentUIError, CommandRefusedError
+from ..events import EventBus, Subscription
+from .client import (
+    FINAL_STATUSES,
+    RemoteClient,
+    RemoteError,
+    RemoteUnavailable,
+    UnreadableEvent,
+)
 
 FIRST_RETRY_S = 0.5
 LONGEST_RETRY_S = 10.0
 # On quit, how long commands already given may take to reach the server (a cancel, then ctrl+q).
 LAST_COMMANDS_S = 2.0
-FINAL_STATUSES = (401, 403)  # the token or the origin: asking again gets the same answer
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .event_log import EventLog
-from .log_entry import Logged
+from .log_entry import Logged, delta_groups
 
 BEHIND_AFTER = 512  # a batch this long means the client fell behind: its deltas are merged
 # A client catching up on a long history takes it in parts this long: merging one costs a few
@@ -87,29 +87,7 @@ def merged(batch: Sequence[Logged], watermark: int) -> list[Outgoing]:
     """`batch` (the events after seq `watermark`) with each agent's delta runs merged."""
     if not batch:
         return []
-    groups: list[list[int]] = []  # positions in `batch` that make one message
-    open_runs: dict[str, list[int]] = {}  # agent -> its delta run that may still grow
-    for position, entry in enumerate(batch):
-        run = open_runs.get(entry.agent_id)
-        delta = entry.delta
-        if delta is not None:
-            first = batch[run[0]].delta if run is not None else None
-            if (
-                first is not None
-                and first.type == delta.type
-                and first.iteration == delta.iteration
-            ):
-                assert run is not None
-                run.append(position)
-                continue
-            if run is not None:
-                groups.append(run)
-            open_runs[entry.agent_id] = [position]
-        else:
-            if run is not None:
-                groups.append(open_runs.pop(entry.agent_id))
-            groups.append([position])
-    groups.extend(open_runs.values())
+    groups = delta_groups(batch)  # positions in `batch` that make one message
     groups.sort(key=lambda group: group[-1])  # each at its last piece's position
 
     # Which messages leave something before them unsent (a merged delta that went out

@@ -5,6 +5,7 @@ event; and the check that what a client received is every event exactly once."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ def build(steps: list[Step]) -> list[Event]:
     return events
 
 
-def text_of(events: list[Event]) -> dict[tuple[str, str], str]:
+def text_of(events: Iterable[Event]) -> dict[tuple[str, str], str]:
     """Each agent's streamed text and thinking, concatenated in order."""
     out: dict[tuple[str, str], str] = defaultdict(str)
     for event in events:

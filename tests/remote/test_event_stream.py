@@ -4,7 +4,6 @@ takes no data is dropped."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
@@ -22,6 +21,7 @@ from agentui.core.remote.server import ServerOptions, create_app
 from agentui.core.runtime import Runtime
 
 from .event_reader import FAIL_AFTER_S, EventReader, status
+from .event_steps import text_of
 from .server_fixture import TOKEN, Served, served_runtime
 
 pytestmark = pytest.mark.anyio
@@ -29,14 +29,6 @@ pytestmark = pytest.mark.anyio
 AGENTS = 6
 # Long enough that every agent streams dozens of deltas, interleaved with the others'.
 STREAMS = Turn(thinking="Let me think this through. " * 8, text="Here is what I found. " * 12)
-
-
-def deltas(events: Iterable[Event]) -> dict[tuple[str, str], str]:
-    out: dict[tuple[str, str], str] = defaultdict(str)
-    for event in events:
-        if isinstance(event, TextDelta | ThinkingDelta):
-            out[(event.agent_id, event.type)] += event.delta
-    return dict(out)
 
 
 def state_seqs(events: Iterable[Event]) -> list[int]:
@@ -102,7 +94,7 @@ async def test_a_forced_disconnect_loses_and_doubles_nothing(behind_after: int) 
         # One client reads the whole run in one stream...
         end = published[-1].seq
         whole = await read(client, 0, last=end)
-        assert deltas(whole) == deltas(published)
+        assert text_of(whole) == text_of(published)
         assert sorted(state_seqs(whole)) == state_seqs(published)
         if behind_after == 4:
             assert len(whole) < len(published)  # its deltas were merged
@@ -113,7 +105,7 @@ async def test_a_forced_disconnect_loses_and_doubles_nothing(behind_after: int) 
             while not pieces or pieces[-1].seq != end:
                 pieces += await read(cut_off, cut_off.last_event_id, count=7, last=end)
                 cuts += 1
-        assert deltas(pieces) == deltas(published)
+        assert text_of(pieces) == text_of(published)
         assert sorted(state_seqs(pieces)) == state_seqs(published)
         assert len({e.seq for e in pieces}) == len(pieces)  # no event came twice
         assert cuts > 3
@@ -133,7 +125,7 @@ async def test_a_disconnect_while_agents_stream_resumes_exactly() -> None:
         await reader.aclose()
         server.events.catch_up()
         published = [e for e in everything.drain() if e.seq <= got[-1].seq]
-        assert deltas(got) == deltas(published)
+        assert text_of(got) == text_of(published)
         assert sorted(state_seqs(got)) == state_seqs(published)
         assert len({e.seq for e in got}) == len(got)
 
@@ -145,7 +137,7 @@ async def test_a_client_that_fell_behind_gets_deltas_merged_and_every_state_even
         # It connects after the run: behind by all of it.
         caught_up = await read(client, 0, last=published[-1].seq)
         assert len(caught_up) < len(published) // 2
-        assert deltas(caught_up) == deltas(published)
+        assert text_of(caught_up) == text_of(published)
         assert sorted(state_seqs(caught_up)) == state_seqs(published)
         for agent_id in {e.agent_id for e in published}:
             mine = [e.seq for e in caught_up if e.agent_id == agent_id]
