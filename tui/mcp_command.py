@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 
 from agentui.core.config import ConfigError, config_path, load_config
-from agentui.core.terminal_text import visible_controls
+from agentui.core.terminal_text import clipped, visible_controls
 
 from .cli_options import fail
 
@@ -117,9 +117,7 @@ def format_servers(servers: list[dict[str, Any]], width: int = 100) -> str:
         approval_width = max(len(approval) for _, approval, _ in shown)
         room = max(width - name_width - approval_width - 6, MIN_DESCRIPTION)
         for name, approval, tool in shown:
-            description = tool["description"]
-            if len(description) > room:
-                description = description[: room - 1] + "…"
+            description = clipped(tool["description"], room)
             row = f"  {name:<{name_width}}  {approval:<{approval_width}}  {description}"
             lines.append(row.rstrip())
     lines += [

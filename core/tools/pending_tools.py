@@ -53,10 +53,6 @@ class ToolsToCome:
         self._later = later
         self._needed_by = needed_by
 
-    @property
-    def names(self) -> list[str]:
-        return list(self._later)
-
     async def arrive(self) -> None:
         """Wait for the tools, then add them; ToolsUnavailableError when one did not come."""
         sources: dict[int, tuple[PendingTools, list[str]]] = {}

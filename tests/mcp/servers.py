@@ -14,7 +14,7 @@ import anyio
 from anyio.abc import Process
 
 from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, McpServerChanged
+from agentui.core.events import Event, McpServerChanged, ToolCompleted, ToolFailed
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
@@ -32,12 +32,18 @@ GUARD_S = 60
 ECHO_SERVER = Path(__file__).with_name("echo_server.py")
 # Short waits between tries: the tests wait on events, never on these.
 QUICK = Backoff(first_s=0.01, max_s=0.2)
+SILENT = "import sys; sys.stdin.read()"  # a server that reads the handshake and never answers
 
 
 def stdio_server(**settings: Any) -> McpServerConfig:
     """The echo server over stdio (`args` given: this Python with those arguments instead)."""
     settings.setdefault("args", [str(ECHO_SERVER)])
     return McpServerConfig(command=sys.executable, **settings)
+
+
+def unstartable_server() -> McpServerConfig:
+    """A stdio server whose command does not exist."""
+    return stdio_server().model_copy(update={"command": "no-such-program-agentui"})
 
 
 class HttpEchoServer:
@@ -121,10 +127,20 @@ def mcp_runtime(
     extra = {"environ": environ} if environ is not None else {}
     manager = McpManager(McpConfig(servers=dict(servers)), tools, backoff=QUICK, **extra)
     provider = ScriptedProvider(script if script is not None else Script.for_all(*turns))
-    runtime = Runtime(
-        provider, tools=tools, clock=FrozenClock(), services=[manager.attach], **options
-    )
+    options.setdefault("clock", FrozenClock())
+    runtime = Runtime(provider, tools=tools, services=[manager.attach], **options)
     return runtime, provider, manager
+
+
+def outcomes(events: Recorder, agent_id: str) -> list[tuple[str, str, bool]]:
+    """(tool, result or error, failed) of each call the agent made, in order."""
+    out = []
+    for event in events.events:
+        if isinstance(event, ToolCompleted) and event.agent_id == agent_id:
+            out.append((event.name, event.result, False))
+        elif isinstance(event, ToolFailed) and event.agent_id == agent_id:
+            out.append((event.name, event.error, True))
+    return out
 
 
 def server_is(server: str, state: str) -> Any:

@@ -9,8 +9,7 @@ import pytest
 
 from agentui.core.events import QueryRaised
 
-from .servers import Events, by_agent, calls, mcp_runtime, stdio_server
-from .test_mcp_tools import outcomes
+from .servers import Events, by_agent, calls, mcp_runtime, outcomes, stdio_server
 
 pytestmark = pytest.mark.anyio
 

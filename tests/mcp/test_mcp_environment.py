@@ -9,8 +9,7 @@ import pytest
 
 from agentui.core.tools.mcp.environment import BASE_VARIABLES, server_environment
 
-from .servers import Events, calls, mcp_runtime, stdio_server
-from .test_mcp_tools import outcomes
+from .servers import Events, calls, mcp_runtime, outcomes, stdio_server
 
 pytestmark = pytest.mark.anyio
 

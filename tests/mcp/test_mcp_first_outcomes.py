@@ -23,8 +23,7 @@ from agentui.tui.app import AgentUIApp
 from agentui.tui.headless import run_headless
 
 from ..tui.helpers import settle
-from .servers import calls, mcp_runtime, stdio_server
-from .test_mcp_tools import SILENT
+from .servers import SILENT, calls, mcp_runtime, stdio_server, unstartable_server
 
 pytestmark = pytest.mark.anyio
 
@@ -74,9 +73,10 @@ async def test_run_in_json_waits_silently_and_the_servers_events_come_first() ->
 
 
 async def test_run_waits_no_longer_than_a_failed_or_silent_server_takes() -> None:
-    broken = stdio_server().model_copy(update={"command": "no-such-program-agentui"})
     silent = stdio_server(startup_timeout_s=0.5, args=["-c", SILENT])
-    status, out, err = await run({"broken": broken, "silent": silent}, Turn(text="answered"))
+    status, out, err = await run(
+        {"broken": unstartable_server(), "silent": silent}, Turn(text="answered")
+    )
     assert status == 0 and out == "answered\n", err
     assert err.startswith(
         "agentui: waiting for MCP servers to start: broken, silent (at most 30 s)\n"

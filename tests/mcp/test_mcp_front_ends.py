@@ -12,21 +12,16 @@ import pytest
 from agentui.core.clock import FrozenClock
 from agentui.core.events import McpServerChanged
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.scripted.provider import ScriptedProvider
-from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.providers.scripted.script import Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.core.tools.ask_user import ASK_USER
-from agentui.core.tools.mcp.config import McpConfig
-from agentui.core.tools.mcp.manager import McpManager
-from agentui.core.tools.registry import ToolRegistry
 from agentui.tui import mcp_command
 from agentui.tui.app import AgentUIApp
 from agentui.tui.headless import HeadlessPrinter
 from agentui.tui.widgets.status_bar import mcp_summary
 
 from ..tui.helpers import settle
-from .servers import ECHO_SERVER, QUICK, stdio_server
+from .servers import ECHO_SERVER, mcp_runtime, stdio_server, unstartable_server
 
 pytestmark = pytest.mark.anyio
 
@@ -67,13 +62,9 @@ def test_the_status_bar_counts_servers_by_state_and_says_why_one_failed() -> Non
 
 async def test_the_app_shows_a_server_that_fails_in_the_status_bar() -> None:
     clock = FrozenClock()
-    broken = stdio_server().model_copy(update={"command": "no-such-program-agentui"})
 
     def runtime() -> Runtime:
-        tools = ToolRegistry([ASK_USER])
-        manager = McpManager(McpConfig(servers={"docs": broken}), tools, backoff=QUICK)
-        provider = ScriptedProvider(Script.for_all(Turn(text="hi")))
-        return Runtime(provider, tools=tools, clock=clock, services=[manager.attach])
+        return mcp_runtime({"docs": unstartable_server()}, Turn(text="hi"), clock=clock)[0]
 
     app = AgentUIApp(
         runtime, clock=clock, remember_theme=False, monologue=MonologueConfig(enabled=False)

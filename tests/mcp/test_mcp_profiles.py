@@ -12,8 +12,7 @@ from agentui.core.profiles.profile import AgentProfile, ProfileOrigin
 from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
 from agentui.core.tree import AgentStatus
 
-from .servers import Events, calls, mcp_runtime, stdio_server
-from .test_mcp_tools import SILENT, outcomes
+from .servers import SILENT, Events, calls, mcp_runtime, outcomes, stdio_server, unstartable_server
 
 pytestmark = pytest.mark.anyio
 
@@ -50,8 +49,9 @@ async def test_an_agent_started_before_its_server_is_ready_waits_and_has_the_too
 
 
 async def test_an_agent_whose_server_fails_fails_naming_the_server_and_why() -> None:
-    broken = stdio_server().model_copy(update={"command": "no-such-program-agentui"})
-    runtime, provider, _ = mcp_runtime({"broken": broken}, profiles=searcher("broken__echo"))
+    runtime, provider, _ = mcp_runtime(
+        {"broken": unstartable_server()}, profiles=searcher("broken__echo")
+    )
     async with runtime:
         events = Events(runtime)
         agent = runtime.start("search", profile="searcher")

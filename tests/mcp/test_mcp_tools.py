@@ -8,35 +8,26 @@ import json
 
 import pytest
 
-from agentui.core.events import ToolCompleted, ToolFailed
+from agentui.core.events import ToolFailed
 from agentui.core.limits import Limits
 from agentui.core.tree import AgentStatus
 
 from .servers import (
+    SILENT,
     Events,
     HttpEchoServer,
     by_agent,
     calls,
     echo_server,
     mcp_runtime,
+    outcomes,
     stdio_server,
+    unstartable_server,
 )
 
 pytestmark = pytest.mark.anyio
 
 TRANSPORTS = pytest.mark.parametrize("transport", ["stdio", "http"])
-SILENT = "import sys; sys.stdin.read()"  # a server that reads the handshake and never answers
-
-
-def outcomes(events: Events, agent_id: str) -> list[tuple[str, str, bool]]:
-    """(tool, result or error, failed) of each call the agent made, in order."""
-    out = []
-    for event in events.events:
-        if isinstance(event, ToolCompleted) and event.agent_id == agent_id:
-            out.append((event.name, event.result, False))
-        elif isinstance(event, ToolFailed) and event.agent_id == agent_id:
-            out.append((event.name, event.error, True))
-    return out
 
 
 @TRANSPORTS
@@ -175,8 +166,7 @@ async def test_cancel_during_a_call_cancels_the_request_at_the_server(transport:
 
 
 async def test_a_server_that_cannot_start_fails_with_why_and_is_tried_again() -> None:
-    broken = stdio_server().model_copy(update={"command": "no-such-program-agentui"})
-    runtime, _, _ = mcp_runtime({"broken": broken})
+    runtime, _, _ = mcp_runtime({"broken": unstartable_server()})
     async with runtime:
         events = Events(runtime)
         failed = await events.server("broken", "failed")

@@ -19,6 +19,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, Tool
 
 from ...events import McpServerState
+from ...terminal_text import clipped
 from ..tool import ToolError
 from .config import McpServerConfig
 from .connect import connected, list_tools
@@ -155,7 +156,7 @@ class McpConnection:
         if self.state == "failed":
             retry = f"; agentui tries again in {self.retry_in_s:g} s" if self.retry_in_s else ""
             return f"MCP server {self.name!r} is unavailable: {self.error}{retry}"
-        if self.state in ("starting", "restarting"):
+        if self.trying:
             after = f" after: {self.error}" if self.error else ""
             return f"MCP server {self.name!r} is {self.state}{after}"
         return f"MCP server {self.name!r} is unavailable: {self._lost_reason or 'not connected'}"
@@ -197,7 +198,4 @@ def _with_stderr(reason: str, errlog: IO[bytes]) -> str:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not lines:
         return reason
-    last = lines[-1]
-    if len(last) > STDERR_TAIL_CHARS:
-        last = last[: STDERR_TAIL_CHARS - 1] + "…"
-    return f"{reason} (its stderr: {last})"
+    return f"{reason} (its stderr: {clipped(lines[-1], STDERR_TAIL_CHARS)})"

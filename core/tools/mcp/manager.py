@@ -16,8 +16,8 @@ profile may name SERVER__tool before the server is ready, and its agent waits fo
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Collection, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
 
 import anyio
 
@@ -51,17 +51,12 @@ class McpManager:
         }
         self._names: dict[tuple[str, str], str] = {}  # (server, its tool) -> the agents' name
         self._offered: dict[str, list[str]] = {}  # server -> its tools as agents call them
-        self._tried: set[str] = set()  # servers whose first try has ended
-        self._publish: Callable[..., Any] | None = None
+        self._runtime: Runtime | None = None  # whose bus the states go on, once attached
 
     def attach(self, runtime: Runtime) -> None:
         """Start every server as a service of `runtime` (call it inside `async with runtime`,
         or give it to `Runtime(services=...)`); their states go on its bus."""
-
-        def publish(**fields: Any) -> None:
-            runtime.publish_runtime(McpServerChanged, **fields)
-
-        self._publish = publish
+        self._runtime = runtime
         runtime.expect_tools(self)
         runtime.run_service(self._serve, name="mcp servers")
 
@@ -76,11 +71,12 @@ class McpManager:
         return self._config.may_offer(tool)
 
     def starting(self) -> dict[str, float]:
-        """The servers whose first try has not ended, and their startup_timeout_s."""
+        """The servers whose first try has not ended, and their startup_timeout_s (a server is
+        "starting" only until its first outcome; later tries are "restarting")."""
         return {
             name: connection.config.startup_timeout_s
             for name, connection in self.connections.items()
-            if name not in self._tried
+            if connection.state == "starting"
         }
 
     async def wait_for(self, tools: Collection[str]) -> None:
@@ -111,11 +107,10 @@ class McpManager:
     # -- states --------------------------------------------------------------------------
 
     def _changed(self, connection: McpConnection) -> None:
-        if not connection.trying:
-            self._tried.add(connection.name)
         offered = self._offer(connection) if connection.state == "ready" else []
-        if self._publish is not None:
-            self._publish(
+        if self._runtime is not None:
+            self._runtime.publish_runtime(
+                McpServerChanged,
                 server=connection.name,
                 state=connection.state,
                 tools=offered,
