@@ -20,9 +20,10 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Container
+from collections.abc import Container, Sequence
 from typing import Any, Protocol
 
+import anyio.to_thread
 from acp import PROTOCOL_VERSION, RequestError
 from acp.interfaces import Client
 from acp.schema import (
@@ -39,6 +40,7 @@ from acp.schema import (
 from anyio.abc import TaskGroup
 
 from .. import __version__
+from .. import events as ev
 from ..errors import AgentUIError
 from ..runtime import Runtime
 from ..session.naming import new_session_id, session_path
@@ -124,7 +126,9 @@ class AgentuiAgent:
             await open_here.close()  # reopened from its file, as any saved session
             del self._sessions[session_id]
         try:
-            plan = open_for_resume(session_id)
+            # In a worker thread: reading and folding a long session would stall every
+            # other session's updates.
+            plan = await anyio.to_thread.run_sync(open_for_resume, session_id)
             runtime = self._open_runtime(session_id=None, resume=plan)
         except AgentUIError as exc:  # unreadable, or open in another agentui
             raise RequestError.invalid_request({"details": visible(str(exc))}) from None
@@ -154,7 +158,9 @@ class AgentuiAgent:
 
     # -- helpers -------------------------------------------------------------------------
 
-    async def _open(self, session_id: str, runtime: Runtime, *, history: Any = ()) -> AcpSession:
+    async def _open(
+        self, session_id: str, runtime: Runtime, *, history: Sequence[ev.Event] = ()
+    ) -> AcpSession:
         if self._client is None:
             raise RequestError.internal_error({"details": "no client is connected"})
         session = AcpSession(

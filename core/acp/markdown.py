@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..terminal_text import clipped
+
 _BACKTICK_RUNS = re.compile(r"`+")
 
 
@@ -18,5 +20,4 @@ def fenced(text: str, language: str = "") -> str:
 def one_line(text: str, limit: int = 80) -> str:
     """The first line of `text` that says something, shortened to `limit`, for a title."""
     first = next((line for line in text.splitlines() if line.strip()), "")
-    line = " ".join(first.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return clipped(" ".join(first.split()), limit)

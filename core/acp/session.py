@@ -107,7 +107,6 @@ class AcpSession:
         self._events = runtime.subscribe()  # before anything runs, so nothing is missed
         self._servers = FirstOutcomes({})  # the MCP servers still starting, once it runs
         self._waiting: anyio.CancelScope | None = None  # a prompt's wait for them
-        self._cancelled_waiting = False
         self._translator = UpdateTranslator()
         self._turn: Turn | None = None
         self._parked: str | None = None  # the root of the turn parked for an answer
@@ -167,11 +166,11 @@ class AcpSession:
             raise RequestError.invalid_request({"details": f"session {self.id} has ended"})
         if not self._servers.done:
             log.info("waiting for MCP servers to start: %s", ", ".join(self._servers.waiting))
-            with anyio.CancelScope() as self._waiting:  # session/cancel ends the wait
+            with anyio.CancelScope() as waiting:  # session/cancel ends the wait
+                self._waiting = waiting
                 await self._servers.settled()  # then one of two prompts is refused below
             self._waiting = None
-            if self._cancelled_waiting:
-                self._cancelled_waiting = False
+            if waiting.cancel_called:
                 return PromptResponse(stop_reason="cancelled")
         if self._turn is not None:
             raise RequestError.invalid_request(
@@ -209,7 +208,6 @@ class AcpSession:
         turn = self._turn
         if turn is None:
             if self._waiting is not None:  # no agent yet: the prompt ends before starting one
-                self._cancelled_waiting = True
                 self._waiting.cancel()
             elif self._parked is not None:  # its agents are still the parked turn's
                 root_id, self._parked = self._parked, None
@@ -234,7 +232,7 @@ class AcpSession:
                 try:
                     self.runtime.cancel(node.id, CANCEL_REASON)
                 except AgentUIError as exc:  # it ended meanwhile
-                    log.info("cancel: %s", visible(str(exc)))
+                    log.info("cancel: %s", exc)
 
     # -- what the client is shown ----------------------------------------------------------
 
@@ -335,7 +333,7 @@ class AcpSession:
             try:
                 await self._put_to_client(query)
             except AgentUIError as exc:  # it was answered or withdrawn meanwhile
-                log.info("query %s: %s", query.query_id, visible(str(exc)))
+                log.info("query %s: %s", query.query_id, exc)
             except _NO_ANSWER as exc:  # declined (an approval: rejected), the agent goes on
                 log.warning("query %s: the client gave no answer: %s", query.query_id, exc)
                 self._answer(query.query_id, None)
@@ -367,10 +365,9 @@ class AcpSession:
             else:
                 self.runtime.answer(query.query_id, form_answer(form))
                 return
-        asker = self._translator.state.agents.get(query.agent_id)
         response = await self._client.request_permission(
             session_id=self.id,
-            tool_call=visible(question_call(call_id, asker.name if asker else "agentui", query)),
+            tool_call=visible(question_call(call_id, self._name_of(query.agent_id), query)),
             options=QUESTION_OPTIONS,
         )
         choice = question_choice(response)
@@ -418,30 +415,29 @@ class AcpSession:
             try:
                 self.runtime.answer(query.query_id, text)
             except AgentUIError as exc:
-                log.info("query %s: %s", query.query_id, visible(str(exc)))
+                log.info("query %s: %s", query.query_id, exc)
                 continue
             return query
         return None
 
     async def _announce(self, query: ev.QueryRaised) -> None:
-        asker = self._translator.state.agents.get(query.agent_id)
-        text = deferred_question(asker.name if asker else "agentui", query)
+        text = deferred_question(self._name_of(query.agent_id), query)
         await self._send(update_agent_message_text(text))
 
     async def _announce_withdrawn(self, query: ev.QueryRaised) -> None:
-        agents = self._translator.state.agents
-        asker = agents.get(query.agent_id)
         root_id = self._root_to_continue()
-        root = agents.get(root_id) if root_id is not None else None
-        text = withdrawn_question(
-            asker.name if asker else "agentui", root.name if root else "a new task"
-        )
+        goes_to = self._name_of(root_id) if root_id is not None else "a new task"
+        text = withdrawn_question(self._name_of(query.agent_id), goes_to)
         await self._send(update_agent_message_text(text))
+
+    def _name_of(self, agent_id: str) -> str:
+        agent = self._translator.state.agents.get(agent_id)
+        return agent.name if agent is not None else "agentui"
 
     def _stop_for(self, query: ev.QueryRaised) -> None:
         """The person chose to stop the task: the turn (running or parked) is cancelled (which
-        withdraws the question). An asker outside the turn (none should be) is cancelled itself, and its
-        question declined should the cancel not have withdrawn it."""
+        withdraws the question). An asker outside the turn (none should be) is cancelled
+        itself, and its question declined should the cancel not have withdrawn it."""
         turn = self._turn
         root_id = turn.root_id if turn is not None else self._parked
         if root_id is not None:
@@ -455,4 +451,4 @@ class AcpSession:
         try:
             self.runtime.answer(query_id, text)
         except AgentUIError as exc:
-            log.info("query %s: %s", query_id, visible(str(exc)))
+            log.info("query %s: %s", query_id, exc)

@@ -84,8 +84,8 @@ PASSED_OVER = frozenset({
 
 
 class UpdateTranslator:
-    def __init__(self, *, echo_prompts: bool = False) -> None:
-        self.echo_prompts = echo_prompts
+    def __init__(self) -> None:
+        self.echo_prompts = False
         self.state = RunState(transcripts=False)
         self.plan = SubagentPlan()
         self.unfolded: set[str] = set()
@@ -107,10 +107,6 @@ class UpdateTranslator:
     def call_for_query(self, query_id: str) -> str:
         """The tool call a permission request or elicitation for the query points at."""
         return self._query_calls.get(query_id, question_call_id(query_id))
-
-    def is_root(self, agent_id: str) -> bool:
-        agent = self.state.agents.get(agent_id)
-        return agent is not None and agent.parent_id is None
 
     # -- folding -------------------------------------------------------------------------
 

@@ -27,6 +27,13 @@ def tool_output(client: RecordingClient, title: str) -> str:
     return client.call(call["toolCallId"])[-1]["rawOutput"]
 
 
+# The root forks a subagent and ends (a later prompt continues it); the subagent asks.
+LEFT_SUBAGENT_ASKS = {
+    "main": [*FORK_AND_LEAVE["main"], {"text": "Fresh."}],
+    "main.1": [asks("Which colour?"), {"text": "never reached"}],
+}
+
+
 async def test_the_next_prompt_answers_a_question_the_person_chose_to_answer() -> None:
     runtime = runtime_for({"main": [asks("Which colour?"), {"text": "Blue it is."}]})
     client = RecordingClient(choices=["answer"])
@@ -87,12 +94,7 @@ async def test_questions_of_two_agents_are_answered_one_prompt_each_oldest_first
 
 
 async def test_a_cancel_while_a_question_waits_for_a_prompt_cancels_its_agents() -> None:
-    runtime = runtime_for(
-        {
-            "main": [*FORK_AND_LEAVE["main"], {"text": "Fresh."}],
-            "main.1": [asks("Which colour?"), {"text": "never reached"}],
-        }
-    )
+    runtime = runtime_for(LEFT_SUBAGENT_ASKS)
     recorder = Recorder(runtime)
     client = RecordingClient(choices=["answer"])
     async with hosted(runtime, client) as prompts:
@@ -145,12 +147,7 @@ async def test_when_the_question_shown_is_withdrawn_the_next_one_waiting_shows()
 
 
 async def test_when_the_only_question_waiting_is_withdrawn_the_client_is_told() -> None:
-    runtime = runtime_for(
-        {
-            "main": [*FORK_AND_LEAVE["main"], {"text": "Fresh."}],
-            "main.1": [asks("Which colour?"), {"text": "never reached"}],
-        }
-    )
+    runtime = runtime_for(LEFT_SUBAGENT_ASKS)
     client = RecordingClient(choices=["answer"])
     async with hosted(runtime, client) as prompts:
         prompts.send("go")
