@@ -47,6 +47,7 @@ from agentui.core.terminal_text import clipped, visible_controls
 from .cli_options import (
     add_profile_option,
     add_provider_options,
+    add_resume_option,
     add_scene_option,
     add_setting_options,
     add_theme_option,
@@ -83,13 +84,7 @@ def _app_parser() -> argparse.ArgumentParser:
     add_scene_option(parser)
     add_profile_option(parser)
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
-    parser.add_argument(
-        "--resume",
-        nargs="?",
-        const=LAST,
-        metavar="ID",
-        help="reopen a saved session: `last` (the default), an id or the start of one",
-    )
+    add_resume_option(parser, "reopen")
     parser.add_argument(
         "--no-monologue",
         action="store_true",

@@ -23,7 +23,7 @@ from agentui.core.providers.anthropic.defaults import (
     MIN_THINKING_BUDGET,
 )
 from agentui.core.providers.openai.defaults import DEFAULT_MODEL as OPENAI_DEFAULT_MODEL
-from agentui.core.session.naming import sessions_dir
+from agentui.core.session.naming import LAST, sessions_dir
 from agentui.core.terminal_text import visible_controls
 
 if TYPE_CHECKING:
@@ -144,6 +144,17 @@ def add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float
         "--no-session",
         action="store_true",
         help=f"do not record this run as a session (they are kept in {sessions_dir()})",
+    )
+
+
+def add_resume_option(parser: argparse.ArgumentParser, verb: str) -> None:
+    """`--resume [ID]`: the app reopens a saved session, `serve` continues it."""
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const=LAST,
+        metavar="ID",
+        help=f"{verb} a saved session: `last` (the default), an id or the start of one",
     )
 
 

@@ -25,10 +25,10 @@ import anyio
 
 from agentui.core.errors import AgentUIError
 from agentui.core.remote.client import DEFAULT_PORT
-from agentui.core.session.naming import LAST
 
 from .cli_options import (
     add_provider_options,
+    add_resume_option,
     assembly_from,
     fail,
     port_number,
@@ -85,13 +85,7 @@ def _parser() -> argparse.ArgumentParser:
         help="allow a --host other than loopback: whoever reaches it with the token drives "
         "your agents",
     )
-    parser.add_argument(
-        "--resume",
-        nargs="?",
-        const=LAST,
-        metavar="ID",
-        help="continue a saved session: `last` (the default), an id or the start of one",
-    )
+    add_resume_option(parser, "continue")
     parser.add_argument(
         "--no-monologue",
         action="store_true",

@@ -27,9 +27,6 @@ from collections.abc import Iterable
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-# tui/cli.py reads the default token file's path from here.
-from .token_file import default_token_path as default_token_path
-
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")  # how a page on this machine may name it
 
 
