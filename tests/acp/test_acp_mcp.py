@@ -18,8 +18,7 @@ from agentui.core.acp.modes import ASK
 from agentui.core.acp.session import AcpSession
 from agentui.core.providers.scripted.script import Turn
 
-from ..mcp.servers import ECHO_SERVER, GUARD_S, mcp_runtime, stdio_server
-from ..mcp.test_mcp_tools import SILENT
+from ..mcp.servers import ECHO_SERVER, GUARD_S, SILENT, mcp_runtime, stdio_server
 from .acp_client import RecordingClient, agentui_acp
 from .test_acp_agent import script
 

@@ -54,6 +54,8 @@ def of_type(events: list[Event], *types: str) -> list[Event]:
 class Recorder:
     """Reads a lossless subscription and keeps every event read so far."""
 
+    guard_s = 10.0  # how long a wait may take before the test fails (a safety net only)
+
     def __init__(self, runtime: Runtime) -> None:
         self.sub: Subscription = runtime.subscribe(maxsize=None)
         self.events: list[Event] = []
@@ -61,7 +63,7 @@ class Recorder:
     async def wait_for(self, predicate: Callable[[Event], bool], count: int = 1) -> list[Event]:
         """Read until `count` events (read now or before) satisfy `predicate`."""
         matched = [e for e in self.events if predicate(e)]
-        with anyio.fail_after(10):  # safety net only
+        with anyio.fail_after(self.guard_s):
             while len(matched) < count:
                 event = await self.sub.get()
                 self.events.append(event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -155,15 +155,7 @@ def server_is(server: str, state: str) -> Any:
 class Events(Recorder):
     """A Recorder whose waits allow for servers starting on a loaded machine."""
 
-    async def wait_for(self, predicate: Callable[[Event], bool], count: int = 1) -> list[Event]:
-        matched = [e for e in self.events if predicate(e)]
-        with anyio.fail_after(GUARD_S):  # a failure guard only
-            while len(matched) < count:
-                event = await self.sub.get()
-                self.events.append(event)
-                if predicate(event):
-                    matched.append(event)
-        return matched
+    guard_s = GUARD_S
 
     async def server(self, server: str, state: str, count: int = 1) -> McpServerChanged:
         """The server's `count`th event of `state` (waiting for it)."""

@@ -27,6 +27,7 @@ from textual.widgets import Button, Static, TextArea
 
 from agentui.core.approval import APPROVAL_CHOICES, ApprovalChoice
 from agentui.core.scene.round_question import QUESTION_KIND as SCENE_QUESTION
+from agentui.core.terminal_text import clipped
 from agentui.core.terminal_text import visible_controls as shown
 
 from ..keymap import VIEW_KEYS, shadowing
@@ -45,8 +46,7 @@ _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 def _one_line(text: str, limit: int = PREVIEW_CHARS) -> str:
-    line = " ".join(shown(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return clipped(" ".join(shown(text).split()), limit)
 
 
 @dataclass(frozen=True, slots=True)
