@@ -40,7 +40,7 @@ from agentui.core.monologue.config import MonologueConfig
 from agentui.core.terminal_text import clipped, visible_controls
 
 from . import paste_escapes
-from .gc_policy import CollectorPolicy
+from .gc_policy import CollectorPolicy, start_collecting
 from .heap_release import HeapRelease
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
@@ -289,6 +289,7 @@ class AgentUIApp(App[int]):
 
                 await asyncio.to_thread(import_runtime_modules)
             self._start_runtime()
+            start_collecting()  # `agentui` starts with it off (launch.py)
 
         self.run_worker(load_then_start(), name="load core", exit_on_error=True)
 

@@ -58,6 +58,7 @@ from .cli_options import (
     setting_flags,
     warn,
 )
+from .gc_policy import start_collecting
 
 # What one command alone needs (the runtime and its assembly, resume, reading and listing
 # sessions, the app, headless) is imported where that command runs.
@@ -708,6 +709,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         commands[argv[0]] = import_module(f".{_COMMAND_MODULES[argv[0]]}", __package__).main
     if argv and argv[0] in commands:
+        if argv[0] != "attach":  # the app turns the collector on once its runtime runs
+            start_collecting()
         try:
             return commands[argv[0]](argv[1:])
         except BrokenPipeError:

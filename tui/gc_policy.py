@@ -6,9 +6,9 @@ those objects are the run's state, alive until the run ends, so walking them aga
 nothing. `gc.freeze()` moves every object alive now out of the collector's way (freed by
 reference counting as ever; only a cycle among them would wait for the unfreeze at exit).
 
-Frozen: after a burst (many agents added, or a resumed session's history folded at once), and
-after any full collection slow enough to show that the unfrozen heap has grown large. Small
-runs stay below that and never freeze anything.
+Frozen: what start-up made (the `agentui` executable starts with the collector off, see
+launch.py), after a burst (many agents added, or a resumed session's history folded at once),
+and after any full collection slow enough to show that the unfrozen heap has grown large.
 """
 
 from __future__ import annotations
@@ -22,6 +22,15 @@ BURST = 100  # agents added at once, or thousands of events folded at once
 # A full collection after 3 young-generation ones, not 10: it meets fewer new objects each
 # time (~20k instead of ~70k), which bounds the pause before a freeze.
 THRESHOLDS = (700, 10, 3)
+
+
+def start_collecting() -> None:
+    """Start-up is over: its objects (modules, classes, widgets) live as long as the process,
+    so they are frozen rather than walked by every full collection from now on. Nothing
+    happens if the collector was already on (the app run by tests, or a second call)."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 class CollectorPolicy:

@@ -91,22 +91,26 @@ NOT_FOR_THE_FIRST_FRAME = (
 )
 
 
-def _modules_probe(code: str, home: Path) -> list[str]:
-    """The module names `code` prints last, run in a fresh interpreter on the offline model
-    (no API key) with scratch settings."""
+def _scratch_env(home: Path) -> dict[str, str]:
+    """The offline model (no API key) with settings, sessions and state under `home`."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
-    env |= {
+    return env | {
         "AGENTUI_CONFIG_DIR": str(home / "config"),
         "AGENTUI_DATA_DIR": str(home / "data"),
         "AGENTUI_STATE_DIR": str(home / "state"),
     }
+
+
+def _modules_probe(code: str, home: Path) -> list[str]:
+    """The module names `code` prints last, run in a fresh interpreter on the offline model
+    (no API key) with scratch settings."""
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
-        env=env,
+        env=_scratch_env(home),
     )
     names: list[str] = json.loads(out.stdout.strip().splitlines()[-1])
     return names
@@ -168,3 +172,64 @@ def test_the_runtime_s_modules_load_in_the_thread_before_it_starts(tmp_path: Pat
     imports no agentui module the thread did not (one would hold the keys typed meanwhile)."""
     on_the_loop = _modules_probe(RUNTIME_START_PROBE, tmp_path)
     assert [name for name in on_the_loop if name.startswith("agentui")] == []
+
+
+COLLECTOR_PROBE = """
+import gc, json, sys
+from agentui.tui.app import AgentUIApp
+
+seen = {}
+start = AgentUIApp._start_runtime
+
+def start_and_look(self):
+    seen["before the runtime"] = gc.isenabled()
+    start(self)
+    self.call_later(report, self)
+
+def report(self):
+    seen["after it started"] = gc.isenabled()
+    seen["frozen"] = gc.get_freeze_count() > 0
+    print(json.dumps(seen))
+    self.exit()
+
+AgentUIApp._start_runtime = start_and_look
+run = AgentUIApp.run
+AgentUIApp.run = lambda self, **options: run(self, headless=True)
+sys.argv = ["agentui", "--no-session"]
+from agentui.tui import launch
+launch.main()
+"""
+
+
+def test_the_collector_is_off_until_the_app_s_runtime_runs(tmp_path: Path) -> None:
+    """`agentui` starts with the garbage collector off (start-up's objects live as long as the
+    app); it comes back, with them frozen out of its way, once the runtime has started."""
+    out = subprocess.run(
+        [sys.executable, "-c", COLLECTOR_PROBE],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env=_scratch_env(tmp_path),
+    )
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen == {"before the runtime": False, "after it started": True, "frozen": True}
+
+
+def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) -> None:
+    probe = (
+        "import gc, sys; sys.argv = ['agentui', 'config', 'path']\n"
+        "from agentui.tui import cli\n"
+        "import agentui.tui.launch as launch\n"
+        "launch.main()\n"
+        "print(gc.isenabled())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+        env=_scratch_env(tmp_path),
+    )
+    assert out.stdout.strip().splitlines()[-1] == "True"
