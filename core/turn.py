@@ -56,8 +56,10 @@ class AssistantTurn:
 class TurnBuilder:
     """Feed it stream events in order; it keeps blocks in the order the model produced them.
 
-    Text arrives in many small pieces: each block's and the whole answer's are `GrowingText`,
-    so building a long answer stays linear and its pieces do not pile up.
+    Text arrives in many small pieces: the open block's is a `GrowingText`, so building a long
+    answer stays linear and its pieces do not pile up. The partial answer is read from the
+    blocks, not kept beside them: a second copy of every answer held ~4 MB more while 100
+    agents streamed 4 M characters.
     """
 
     def __init__(self) -> None:
@@ -65,7 +67,6 @@ class TurnBuilder:
         self._open_kind: str | None = None  # "text" or "thinking" while a block is streaming
         self._open_text = GrowingText()
         self._open_signature: str | None = None
-        self._text = GrowingText()  # every text piece, for the partial answer
         self.usage_counted = False  # the loop counted this (cut) attempt's tokens already
         self._args: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
@@ -75,7 +76,6 @@ class TurnBuilder:
             case TextChunk(text=text):
                 self._open("text")
                 self._open_text.append(text)
-                self._text.append(text)
             case ThinkingChunk(text=text, signature=signature):
                 self._open("thinking")
                 self._open_text.append(text)
@@ -137,7 +137,9 @@ class TurnBuilder:
         return self._turn
 
     def partial_text(self) -> str:
-        return self._text.value
+        """Every text piece so far, in order (the answer as far as it got)."""
+        streaming = self._open_text.value if self._open_kind == "text" else ""
+        return self._turn.text + streaming
 
     @property
     def usage(self) -> Usage:
