@@ -58,6 +58,7 @@ from .cli_options import (
     setting_flags,
     warn,
 )
+from .early_keys import release_typed_keys, unechoed_terminal
 from .gc_policy import start_collecting
 
 # What one command alone needs (the runtime and its assembly, resume, reading and listing
@@ -268,8 +269,6 @@ def _say_where_the_session_is(app: AgentUIApp) -> None:
 
 
 def _app(argv: Sequence[str]) -> int:
-    from .early_keys import unechoed_terminal
-
     args = _app_parser().parse_args(argv)
     with unechoed_terminal():  # keys typed while it starts are the app's, not the shell's
         return _run_app(_build_app, args)
@@ -711,6 +710,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in commands:
         if argv[0] != "attach":  # the app turns the collector on once its runtime runs
             start_collecting()
+            release_typed_keys()  # echo back: `run` may read the person's answers
         try:
             return commands[argv[0]](argv[1:])
         except BrokenPipeError:
