@@ -106,6 +106,7 @@ class AgentUIApp(App[int]):
         self,
         runtime_factory: Callable[[], Runtime] | None = None,
         *,
+        prepare_runtime: Callable[[], object] | None = None,
         initial_task: str | None = None,
         state: RunState | None = None,
         replay: ReplayFeed | None = None,
@@ -125,6 +126,10 @@ class AgentUIApp(App[int]):
         if runtime_factory is None and replay is None:
             raise ValueError("the app needs a runtime factory, or a replay to play")
         self._runtime_factory = runtime_factory
+        # Slow work the runtime needs (building its provider loads an SDK): done in the thread
+        # that loads core's modules after the first frame. An AgentUIError there ends the app.
+        self._prepare_runtime = prepare_runtime
+        self.start_error: str | None = None  # why the runtime could not start, for the shell
         # A resumed session's state, folded once by the resume plan: the app takes it as its
         # own and draws all of it at the first flush, before anything new happens.
         self._show_whole_state = state is not None
@@ -284,14 +289,24 @@ class AgentUIApp(App[int]):
         runtime starts on the loop. An attached screen's runtime needs none of them."""
 
         async def load_then_start() -> None:
-            if self.attached_to is None:
-                from .core_loading import import_runtime_modules
-
-                await asyncio.to_thread(import_runtime_modules)
-            self._start_runtime()
+            try:
+                if self.attached_to is None:
+                    await asyncio.to_thread(self._load_for_the_runtime)
+                self._start_runtime()
+            except AgentUIError as exc:  # a bad script, a key that is not set: said on exit
+                self.start_error = str(exc)
+                self.exit(return_code=2)
+                return
             start_collecting()  # `agentui` starts with it off (launch.py)
 
         self.run_worker(load_then_start(), name="load core", exit_on_error=True)
+
+    def _load_for_the_runtime(self) -> None:
+        from .core_loading import import_runtime_modules
+
+        import_runtime_modules()
+        if self._prepare_runtime is not None:
+            self._prepare_runtime()
 
     def _start_runtime(self) -> None:
         assert self._runtime_factory is not None

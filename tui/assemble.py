@@ -7,20 +7,20 @@ settings (core/config.py) and a run's own `RunOptions`, and dispatches.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agentui.core.config import LoadedConfig
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.anthropic import defaults as claude
-from agentui.core.providers.base import Provider
-from agentui.core.providers.factory import make_provider, openai_base_url
+from agentui.core.providers.factory import label_of, make_provider, openai_base_url
 from agentui.core.providers.keys import provider_by_key
 from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
 
 if TYPE_CHECKING:
+    from agentui.core.providers.base import Provider
     from agentui.core.runtime import Runtime
     from agentui.core.session.resume import ResumePlan
 
@@ -121,6 +121,35 @@ def status_notice(assembly: Assembly) -> str:
     if assembly.chosen_by:
         return f"picked by {assembly.chosen_by}"
     return ""
+
+
+def provider_label(assembly: Assembly) -> tuple[str, str]:
+    """The provider's name and model, as the status bar shows them, without building it."""
+    return label_of(
+        assembly.provider, model=assembly.model, base_url=assembly.loaded.config.base_url
+    )
+
+
+class ProviderOnce:
+    """The assembly's provider, built the first time it is asked for and the same one after.
+
+    The app asks first from the thread that loads the runtime's modules after the first frame:
+    an SDK takes 0.3 to 0.7 s to import, and built on the event loop it would hold every key
+    typed meanwhile. The runtime, started on the loop once that thread is done, gets that one.
+    """
+
+    def __init__(self, assembly: Assembly, built: Callable[[Provider], None] | None = None) -> None:
+        self._assembly = assembly
+        self._built = built  # told of the provider once it exists (the palette's switch)
+        self._provider: Provider | None = None
+
+    def get(self) -> Provider:
+        """Raises AgentUIError for a bad script or option, or a key that is not set."""
+        if self._provider is None:
+            self._provider = build_provider(self._assembly)
+            if self._built is not None:
+                self._built(self._provider)
+        return self._provider
 
 
 def build_provider(assembly: Assembly) -> Provider:

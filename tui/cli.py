@@ -246,6 +246,8 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     end_on_termination_signals(app.stop_in_order, exit_on_hangup=True)
     exit_when_the_terminal_hangs_up(sys.stdin.fileno())  # also when SIGHUP's handler cannot run
     app.run()
+    if app.start_error is not None:
+        return fail(app.start_error)
     _say_where_the_session_is(app)
     return app.return_code or 0
 
@@ -276,7 +278,13 @@ def _app(argv: Sequence[str]) -> int:
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
     """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
-    from .assemble import build_provider, build_runtime, monologue_config, status_notice
+    from .assemble import (
+        ProviderOnce,
+        build_runtime,
+        monologue_config,
+        provider_label,
+        status_notice,
+    )
 
     assembly = assembly_from(args)
     plan = None
@@ -285,7 +293,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
 
         plan = open_for_resume(args.resume)
     assembly = replace(assembly, resume=plan)
-    provider = build_provider(assembly)  # fails fast on a bad script or option, before the screen
+    label = provider_label(assembly)  # the provider itself is built after the first frame
     notice = ""
     if plan is not None:
         warn(plan.log.warnings)
@@ -301,16 +309,22 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         # the status bar says why this provider runs: no key (offline), or the key that picked it
         "provider_notice": status_notice(assembly),
         "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
-        "provider_label": (provider.name, provider.model),
+        "provider_label": label,
     }
     from .provider_switch import ProviderSwitch  # the palette's "Switch provider/model…"
 
-    options["provider_switch"] = ProviderSwitch(assembly, started_with=provider)
+    switch = options["provider_switch"] = ProviderSwitch(assembly)
+    provider = ProviderOnce(assembly, built=switch.remember)
     if plan is not None:
         options["state"] = plan.state
     options["start_with"] = profile_start or _scene_start(args, assembly, plan)
     _add_theme(options, AgentUIApp, assembly.loaded)
-    return AgentUIApp(runtime_factory=lambda: build_runtime(assembly, provider), **options)
+    return AgentUIApp(
+        runtime_factory=lambda: build_runtime(assembly, provider.get()),
+        # In the thread that loads the runtime's modules: an SDK takes 0.3 to 0.7 s to import.
+        prepare_runtime=provider.get,
+        **options,
+    )
 
 
 def _scene_start(

@@ -31,12 +31,12 @@ from agentui.core.providers.factory import make_provider, openai_base_url
 from agentui.core.providers.keys import KEYED_PROVIDERS, key_variable
 from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
+from agentui.core.providers.scripted import defaults as scripted
 from agentui.core.terminal_text import visible_controls
 
 from .assemble import Assembly
 
 TITLE = "Switch provider/model…"
-SCRIPTED_MODEL = "scripted-1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,11 @@ class ProviderSwitch:
         self._environ = environ
         self._built: dict[tuple[str, str], base.Provider] = {}
         if started_with is not None:
-            self._built[_key(started_with.name, started_with.model)] = started_with
+            self.remember(started_with)
+
+    def remember(self, provider: base.Provider) -> None:
+        """A provider built elsewhere (the run's first), given back when chosen again."""
+        self._built[_key(provider.name, provider.model)] = provider
 
     def _current_model(self, name: str) -> str | None:
         return self._assembly.model if name == self._assembly.provider else None
@@ -80,7 +84,7 @@ class ProviderSwitch:
             option = self._option(keyed.name, key_variable(keyed.name, self._environ))
             if option is not None:
                 out.append(option)
-        out.append(ProviderOption("scripted", "the offline model", (SCRIPTED_MODEL,)))
+        out.append(ProviderOption("scripted", "the offline model", (scripted.DEFAULT_MODEL,)))
         return out
 
     def _option(self, name: str, variable: str | None) -> ProviderOption | None:

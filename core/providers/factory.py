@@ -17,14 +17,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import AgentUIError
 from .anthropic import defaults as claude
-from .base import Provider
 from .keys import key_value, key_values, provider_by_key
 from .openai import defaults as openai_defaults
-from .scripted.provider import ScriptedProvider
-from .scripted.script import Script
+from .scripted import defaults as scripted
+
+if TYPE_CHECKING:
+    from .base import Provider
 
 PROVIDER_NAMES = ("scripted", "anthropic", "openai", "google", "replay:DIR")
 REPLAY_PREFIX = "replay:"
@@ -34,6 +36,39 @@ def default_provider_name(environ: Mapping[str, str] = os.environ) -> str:
     """The provider of the first key set (Anthropic, OpenAI, Google), else the offline model."""
     choice = provider_by_key(environ)
     return choice.provider if choice is not None else "scripted"
+
+
+def label_of(
+    name: str,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    environ: Mapping[str, str] = os.environ,
+) -> tuple[str, str]:
+    """The provider's name and the model `make_provider` with these settings runs, found
+    without building it: the app draws its first frame with them, before the SDKs load (0.3 to
+    0.7 s each). A recording's model is known once it is read ("" until then). Raises the
+    AgentUIError make_provider would for want of a model, or for an unknown provider."""
+    if name == "scripted":
+        return name, model or scripted.DEFAULT_MODEL
+    if name == "anthropic":
+        return name, claude.resolve_model(model or claude.DEFAULT_MODEL)
+    if name == "openai":
+        url = openai_base_url(base_url, environ)
+        if model is None and not openai_defaults.is_openai(url):
+            raise AgentUIError(
+                f"name the model the server at {url} runs: --model NAME "
+                "(as the server calls it, e.g. qwen3:8b on Ollama)"
+            )
+        return name, (model or openai_defaults.DEFAULT_MODEL).strip()
+    if name == "google":
+        from .google import defaults as gemini
+
+        return name, gemini.resolve_model(model or gemini.DEFAULT_MODEL)
+    if name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
+        return "replay", model or ""
+    known = ", ".join(PROVIDER_NAMES)
+    raise AgentUIError(f"unknown provider {name!r}; this version has: {known}")
 
 
 def make_provider(
@@ -53,44 +88,50 @@ def make_provider(
     `thinking_budget` applies to Claude and Gemini (their thinking) and OpenAI (room for
     reasoning); `timeout_s` and `base_url` to the network providers (None: their defaults).
     """
+    _, settled = label_of(name, model=model, base_url=base_url, environ=environ)
     provider: Provider
     if name == "scripted":
+        from .scripted.provider import ScriptedProvider
+        from .scripted.script import Script
+
         provider = ScriptedProvider(
-            Script.load(script) if script is not None else None,
-            model=model or "scripted-1",
-            pace_s=pace_s,
+            Script.load(script) if script is not None else None, model=settled, pace_s=pace_s
         )
     elif name == "anthropic":
-        # Imported here: the SDK costs start-up time that offline runs need not pay.
         from .anthropic.provider import AnthropicProvider
 
         provider = AnthropicProvider(
-            model=claude.resolve_model(model or claude.DEFAULT_MODEL),
+            model=settled,
             api_key=environ.get("ANTHROPIC_API_KEY"),
             base_url=base_url or environ.get("ANTHROPIC_BASE_URL") or None,
             thinking_budget=thinking_budget,
             timeout_s=timeout_s if timeout_s is not None else claude.DEFAULT_TIMEOUT_S,
         )
     elif name == "openai":
-        provider = _openai(model, base_url, thinking_budget, timeout_s, environ)
+        from .openai.provider import OpenAIProvider
+
+        provider = OpenAIProvider(
+            model=settled,
+            api_key=environ.get(openai_defaults.KEY_VARIABLE, "").strip() or None,
+            base_url=openai_base_url(base_url, environ),
+            thinking_budget=thinking_budget,
+            timeout_s=timeout_s if timeout_s is not None else openai_defaults.DEFAULT_TIMEOUT_S,
+        )
     elif name == "google":
         from .google import defaults as gemini
         from .google.provider import GoogleProvider
 
         provider = GoogleProvider(
-            model=gemini.resolve_model(model or gemini.DEFAULT_MODEL),
+            model=settled,
             api_key=key_value("google", environ),
             base_url=base_url or gemini.base_url(environ),
             timeout_s=timeout_s if timeout_s is not None else gemini.DEFAULT_TIMEOUT_S,
             thinking_budget=thinking_budget,
         )
-    elif name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
+    else:  # a replay (label_of refused any other name)
         from .record.replay import ReplayProvider
 
         provider = ReplayProvider(Path(name[len(REPLAY_PREFIX) :]).expanduser(), model=model)
-    else:
-        known = ", ".join(PROVIDER_NAMES)
-        raise AgentUIError(f"unknown provider {name!r}; this version has: {known}")
     if record is not None:
         from .record.recorder import RecordingProvider
 
@@ -105,29 +146,3 @@ def openai_base_url(base_url: str | None, environ: Mapping[str, str] = os.enviro
     else OpenAI's API."""
     chosen = base_url or environ.get(openai_defaults.BASE_URL_VARIABLE, "").strip()
     return (chosen or openai_defaults.OPENAI_BASE_URL).rstrip("/")
-
-
-def _openai(
-    model: str | None,
-    base_url: str | None,
-    thinking_budget: int | None,
-    timeout_s: float | None,
-    environ: Mapping[str, str],
-) -> Provider:
-    from .openai.provider import OpenAIProvider
-
-    url = openai_base_url(base_url, environ)
-    if model is None:
-        if not openai_defaults.is_openai(url):
-            raise AgentUIError(
-                f"name the model the server at {url} runs: --model NAME "
-                "(as the server calls it, e.g. qwen3:8b on Ollama)"
-            )
-        model = openai_defaults.DEFAULT_MODEL
-    return OpenAIProvider(
-        model=model,
-        api_key=environ.get(openai_defaults.KEY_VARIABLE, "").strip() or None,
-        base_url=url,
-        thinking_budget=thinking_budget,
-        timeout_s=timeout_s if timeout_s is not None else openai_defaults.DEFAULT_TIMEOUT_S,
-    )

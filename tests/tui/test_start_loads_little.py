@@ -86,6 +86,8 @@ NOT_FOR_THE_FIRST_FRAME = (
     "agentui.core.profiles.contract",
     "jsonschema",
     "anthropic",
+    # The provider itself: built in the loading thread (an SDK takes 0.3 to 0.7 s to import).
+    "agentui.core.providers.scripted.provider",
     "rich.markdown",
     "markdown_it",
 )
@@ -101,16 +103,16 @@ def _scratch_env(home: Path) -> dict[str, str]:
     }
 
 
-def _modules_probe(code: str, home: Path) -> list[str]:
+def _modules_probe(code: str, home: Path, **variables: str) -> list[str]:
     """The module names `code` prints last, run in a fresh interpreter on the offline model
-    (no API key) with scratch settings."""
+    (no API key, unless `variables` set one) with scratch settings."""
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
-        env=_scratch_env(home),
+        env=_scratch_env(home) | variables,
     )
     names: list[str] = json.loads(out.stdout.strip().splitlines()[-1])
     return names
@@ -122,6 +124,28 @@ def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path
     loaded = set(_modules_probe(FIRST_FRAME_PROBE, tmp_path))
     assert "agentui.tui.app" in loaded and "textual" in loaded
     assert [name for name in NOT_FOR_THE_FIRST_FRAME if name in loaded] == []
+
+
+@pytest.mark.parametrize(
+    ("variable", "sdk"),
+    [
+        ("ANTHROPIC_API_KEY", "anthropic"),
+        ("OPENAI_API_KEY", "openai"),
+        ("GEMINI_API_KEY", "google.genai"),
+    ],
+)
+def test_a_key_s_sdk_loads_after_the_first_frame(tmp_path: Path, variable: str, sdk: str) -> None:
+    """With a key set its provider runs, but its SDK (0.3 to 0.7 s to import) loads after the
+    first frame, in the thread that loads the runtime's modules; the status bar names the
+    provider from the settings meanwhile."""
+    loaded = set(_modules_probe(FIRST_FRAME_PROBE, tmp_path, **{variable: "not-a-real-key"}))
+    assert "agentui.tui.app" in loaded
+    assert sdk not in loaded
+    assert [
+        name
+        for name in loaded
+        if name.startswith("agentui.core.providers.") and name.endswith(".provider")
+    ] == []
 
 
 @pytest.mark.anyio
@@ -233,3 +257,40 @@ def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) 
         env=_scratch_env(tmp_path),
     )
     assert out.stdout.strip().splitlines()[-1] == "True"
+
+
+HEADLESS_APP = """
+import sys
+from agentui.tui.app import AgentUIApp
+
+run = AgentUIApp.run
+AgentUIApp.run = lambda self, **options: run(self, headless=True)
+from agentui.tui import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--script", "no-such-script.json"], "no-such-script.json"),
+        (["--provider", "anthropic"], "ANTHROPIC_API_KEY is not set"),
+    ],
+)
+def test_a_provider_that_cannot_be_built_ends_the_app_with_one_message(
+    tmp_path: Path, argv: list[str], message: str
+) -> None:
+    """The provider is built after the first frame: what stops it (a missing script, a key
+    that is not set) closes the screen and is said on the shell, exit 2, as before it."""
+    out = subprocess.run(
+        [sys.executable, "-c", HEADLESS_APP, "--no-session", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_scratch_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert out.returncode == 2, out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert lines[0].startswith("agentui: ") and message in lines[0], out.stderr
+    assert "Traceback" not in out.stderr

@@ -34,6 +34,7 @@ from ..base import (
     ToolUseStop,
     UsageReport,
 )
+from .defaults import DEFAULT_MODEL
 from .demo import demo_decision, demo_turn
 from .narration import narration_turn
 from .sample_args import minimal_instance
@@ -61,7 +62,7 @@ class ScriptedProvider:
         self,
         script: Script | None = None,
         *,
-        model: str = "scripted-1",
+        model: str = DEFAULT_MODEL,
         pace_s: float = 0.0,
         chunk_chars: tuple[int, int] = (3, 8),
         seed: int = 0,
