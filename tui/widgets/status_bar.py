@@ -25,12 +25,16 @@ RUNNING = (AgentStatus.RUNNING, AgentStatus.MODIFIED)
 @dataclass(slots=True)
 class RunCounts:
     """What the line says about the agents, counted in one pass over them: each agent in one
-    count (one waiting for the person is "waiting", paused or not), so they add up."""
+    count (one waiting for the person is "waiting", paused or not), so they add up. The ended
+    ones apart by how they ended: "done" is only what completed."""
 
     running: int = 0
     paused: int = 0
     waiting: int = 0
     done: int = 0
+    cancelled: int = 0
+    failed: int = 0
+    deleted: int = 0
     tokens: int = 0
     cost: float | None = None  # None until some agent reports a cost
     first_start: float | None = None
@@ -48,8 +52,14 @@ class RunCounts:
                 counts.running += 1
             elif status is AgentStatus.PAUSED:
                 counts.paused += 1
-            elif status.is_final:
+            elif status is AgentStatus.COMPLETED:
                 counts.done += 1
+            elif status is AgentStatus.CANCELLED:
+                counts.cancelled += 1
+            elif status is AgentStatus.ERROR:
+                counts.failed += 1
+            elif status is AgentStatus.DELETED:
+                counts.deleted += 1
             counts.tokens += agent.tokens
             if agent.cost_usd is not None:
                 costs += agent.cost_usd
@@ -59,6 +69,11 @@ class RunCounts:
                 counts.first_start = started
         counts.cost = costs if priced else None
         return counts
+
+    def ended_apart(self) -> list[tuple[str, int]]:
+        """The ended agents that did not complete, by how they ended: those there are."""
+        ends = (("cancelled", self.cancelled), ("failed", self.failed), ("deleted", self.deleted))
+        return [(word, n) for word, n in ends if n]
 
 
 MCP_STATES = ("ready", "starting", "restarting", "failed")
@@ -126,6 +141,9 @@ class StatusBar(Static):
             text.append(f"  paused {counts.paused}")
         text.append(f"  waiting for you {waiting}", style="bold reverse" if waiting else "")
         text.append(f"  done {counts.done}")
+        # How the others ended, once any did: a cancelled agent is not "done".
+        for word, n in counts.ended_apart():
+            text.append(f"  {word} {n}")
         if self._alarm:
             text.append(f"  │ ⚠ {visible_controls(self._alarm)}", style="bold red")
         elif self._place:
