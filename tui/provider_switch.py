@@ -19,13 +19,13 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Provider, SimpleCommand
 from textual.markup import escape
 from textual.screen import Screen
 
-from agentui.core.providers import base
 from agentui.core.providers.anthropic import defaults as claude
 from agentui.core.providers.factory import make_provider, openai_base_url
 from agentui.core.providers.keys import KEYED_PROVIDERS, key_variable
@@ -35,6 +35,9 @@ from agentui.core.providers.scripted import defaults as scripted
 from agentui.core.terminal_text import visible_controls
 
 from .assemble import Assembly
+
+if TYPE_CHECKING:
+    from agentui.core.providers import base
 
 TITLE = "Switch provider/model…"
 

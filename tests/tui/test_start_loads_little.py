@@ -88,6 +88,8 @@ NOT_FOR_THE_FIRST_FRAME = (
     "anthropic",
     # The provider itself: built in the loading thread (an SDK takes 0.3 to 0.7 s to import).
     "agentui.core.providers.scripted.provider",
+    "agentui.core.providers.base",  # and the conversation's models it brings
+    "agentui.core.conversation",
     "rich.markdown",
     "markdown_it",
 )
