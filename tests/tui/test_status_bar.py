@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from rich.cells import cell_len
+from rich.text import Text
 from textual.app import App, ComposeResult
 
 from agentui.core.agent_status import AgentStatus
 from agentui.core.state import AgentState, RunState
+from agentui.core.usage import Usage
+from agentui.tui.widgets.fitted_line import Piece, fit_line
 from agentui.tui.widgets.status_bar import RunCounts, StatusBar
 
 pytestmark = pytest.mark.anyio
@@ -33,7 +37,6 @@ def test_done_counts_only_what_completed() -> None:
     counts = RunCounts.of(run_of(*ENDINGS))
 
     assert (counts.done, counts.cancelled, counts.failed, counts.deleted) == (3, 2, 1, 1)
-    assert counts.ended_apart() == [("cancelled", 2), ("failed", 1), ("deleted", 1)]
 
 
 async def test_the_line_shows_cancelled_failed_and_deleted_apart_from_done() -> None:
@@ -47,3 +50,77 @@ async def test_the_line_shows_cancelled_failed_and_deleted_apart_from_done() -> 
         bar.show(run_of(S.COMPLETED), "prov", "m1", elapsed=None)
         await pilot.pause()
         assert "cancelled" not in str(bar.render()), "only the endings there are"
+
+
+NOTICE = "offline scripted model (no API key)"
+
+
+def busy_run() -> RunState:
+    """One agent running, two done, a narrator that spoke: the line at its longest."""
+    model = run_of(S.RUNNING, S.COMPLETED, S.COMPLETED)
+    model.agents["a0"].usage = Usage(input_tokens=2_000, output_tokens=1_029)
+    model.agents["a0"].first_started_at = 10.0
+    model.narrator_usage = Usage(input_tokens=1_000, output_tokens=570)
+    return model
+
+
+async def shown_at(width: int, model: RunState, **show: object) -> str:
+    app = BarApp()
+    async with app.run_test(size=(width, 5)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.show(model, "scripted", "scripted-1", 90.0, NOTICE, **show)  # type: ignore[arg-type]
+        await pilot.pause()
+        line = str(bar.render())
+    assert cell_len(line) <= width
+    return line
+
+
+async def test_the_provider_and_why_it_runs_stay_on_a_narrow_line() -> None:
+    """The narrator's count and the clock give way before the provider's notice does."""
+    wide = await shown_at(140, busy_run())
+    assert "running 1  waiting for you 0  done 2" in wide and "(+1,570 narrator)" in wide
+    assert "1m30s" in wide and f"scripted scripted-1  {NOTICE}" in wide
+
+    at_120 = await shown_at(120, busy_run())
+    assert NOTICE in at_120 and "scripted-1" in at_120 and "1m30s" in at_120
+    assert "narrator" not in at_120, "the least useful part went first"
+
+    at_80 = await shown_at(80, busy_run())
+    assert at_80.startswith(" running 1  done 2"), "zero counts go, the counts stay"
+    assert at_80.endswith(NOTICE), "why it runs is whole"
+    assert "narrator" not in at_80 and "1m30s" not in at_80
+
+    asking = busy_run()
+    asking.agents["a0"].open_queries = ["q1"]
+    at_80 = await shown_at(80, asking)
+    assert at_80.startswith(" waiting for you 1  done 2")
+    assert at_80.endswith(f"│ scripted  {NOTICE}"), "scripted-1 says no more than scripted"
+
+
+async def test_a_lost_connection_stays_whole_on_a_narrow_line() -> None:
+    line = await shown_at(80, busy_run(), alarm="lost the connection to 10.0.0.7:8765")
+    assert "⚠ lost the connection to 10.0.0.7:8765" in line
+    assert line.startswith(" running 1")
+
+
+def test_fitting_drops_whole_pieces_by_rank_and_cuts_only_what_is_kept() -> None:
+    kept = Piece.kept(Text("counts 1 2 3"), Text("c123"), gives_way=(5,))
+    early = Piece.dropped_at(Text(" | clock 12s"), gives_way=(1,))
+    late = Piece.dropped_at(Text(" | provider why"), Text(" | provider"), gives_way=(2, 9))
+    pieces = [kept, early, late]
+    for width in range(1, 45):
+        line = fit_line(pieces, width).plain
+        assert len(line) <= width
+        if len(line) < width - 1 or "…" not in line:
+            # Each piece shows one of its forms whole, or not at all.
+            assert line in {
+                a + b + c
+                for a in ("counts 1 2 3", "c123")
+                for b in (" | clock 12s", "")
+                for c in (" | provider why", " | provider", "")
+            }
+    assert fit_line(pieces, 44).plain == "counts 1 2 3 | clock 12s | provider why"
+    assert fit_line(pieces, 30).plain == "counts 1 2 3 | provider why", "the clock went first"
+    assert fit_line(pieces, 24).plain == "counts 1 2 3 | provider"
+    assert fit_line(pieces, 12).plain == "counts 1 2 3"
+    assert fit_line(pieces, 3).plain == "c1…", "only what is always kept is cut, at the end"

@@ -179,7 +179,7 @@ async def test_always_allowing_a_tool_shows_in_the_status_bar() -> None:
     async with pending_approval() as (app, pilot, _runs):
         await pilot.press("2")
         await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
-        assert "always allowed: deploy" in str(app.status_view.content)
+        assert "always allowed: deploy" in str(app.status_view.render())
 
 
 async def test_a_long_paste_keeps_its_lines_and_its_marker_goes_whole() -> None:

@@ -1,18 +1,24 @@
-"""The bottom status line: provider and model, agent counts, tokens, cost, elapsed time, and
-the MCP servers' states."""
+"""The bottom status line: agent counts, where they run, tools always allowed, tokens and cost,
+elapsed time, provider and model with why that one, the MCP servers' states, the last error.
+
+A narrow terminal shortens or drops the least useful parts first (GiveWay), never the middle of
+one: the counts, a lost connection and the provider stay longest."""
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
+from enum import IntEnum, auto
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.widgets import Static
+from textual.widget import Widget
 
 from agentui.core.agent_status import AgentStatus
 from agentui.core.terminal_text import clipped, visible_controls
 
-from .agent_tree import format_elapsed
+from .agent_tree import GLYPHS, format_elapsed
+from .fitted_line import Piece, fit_line
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.events import McpServerChanged
@@ -70,37 +76,126 @@ class RunCounts:
         counts.cost = costs if priced else None
         return counts
 
-    def ended_apart(self) -> list[tuple[str, int]]:
-        """The ended agents that did not complete, by how they ended: those there are."""
-        ends = (("cancelled", self.cancelled), ("failed", self.failed), ("deleted", self.deleted))
-        return [(word, n) for word, n in ends if n]
-
 
 MCP_STATES = ("ready", "starting", "restarting", "failed")
 
 
-def mcp_summary(servers: dict[str, McpServerChanged]) -> tuple[str, bool]:
-    """`mcp: 2 ready, 1 failed (docs: exited 1)`, and whether a server is not ready after a
-    failure; ("", False) when there is no MCP server. The reason is the first such server's."""
+def mcp_parts(servers: dict[str, McpServerChanged]) -> tuple[str, str, bool]:
+    """`mcp: 2 ready, 1 failed`, why (`docs: exited 1`, the first troubled server's), and
+    whether a server is not ready after a failure; ("", "", False) with no MCP server."""
     if not servers:
-        return "", False
+        return "", "", False
     counts = {state: 0 for state in MCP_STATES}
     for server in servers.values():
         counts[server.state] += 1
     text = "mcp: " + ", ".join(f"{n} {state}" for state, n in counts.items() if n)
     troubled = [s for s in servers.values() if s.state in ("failed", "restarting") and s.error]
-    if troubled:
-        why = visible_controls(f"{troubled[0].server}: {troubled[0].error}")
-        text += f" ({clipped(why, NOTICE_CHARS)})"
-    return text, bool(troubled)
+    if not troubled:
+        return text, "", False
+    why = visible_controls(f"{troubled[0].server}: {troubled[0].error}")
+    return text, clipped(why, NOTICE_CHARS), True
 
 
-class StatusBar(Static):
+def mcp_summary(servers: dict[str, McpServerChanged]) -> tuple[str, bool]:
+    """`mcp: 2 ready, 1 failed (docs: exited 1)`, and whether a server is not ready after a
+    failure; ("", False) when there is no MCP server. The reason is the first such server's."""
+    text, why, troubled = mcp_parts(servers)
+    return (f"{text} ({why})" if why else text), troubled
+
+
+class GiveWay(IntEnum):
+    """What gives way first when the line is wider than the terminal (lowest first). The
+    counts, where the agents run, and the provider with why it runs stay longest."""
+
+    NARRATOR = auto()  # the narrator's tokens
+    ZERO_COUNTS = auto()  # "running 0", "waiting for you 0", "done 0"
+    CLOCK = auto()
+    MCP_READY = auto()  # servers all fine
+    NAMESAKE_MODEL = auto()  # scripted-1 beside scripted
+    SHORT_TOKENS = auto()  # 12.3k tok
+    TOKENS = auto()
+    SHORT_ALLOWED = auto()  # always allowed: 3 tools
+    SHORT_NOTICE = auto()
+    SHORT_ERROR = auto()
+    MODEL_ID = auto()  # the provider's name alone: its model goes
+    GLYPH_COUNTS = auto()  # ●2 ?1 ✓3, as the tree shows them
+    NOTICE = auto()
+    ERROR = auto()
+    MCP_REASON = auto()
+    SHORT_PLACE = auto()
+    SHORT_ALARM = auto()
+
+
+SHORT_CHARS = 28  # a shortened notice, error, or place
+
+
+def one_line(text: str) -> str:
+    """Hostile text on one line: controls visible, any run of whitespace one space."""
+    return " ".join(visible_controls(text).split())
+
+
+def short_tokens(tokens: int) -> str:
+    if tokens < 1000:
+        return str(tokens)
+    if tokens < 1_000_000:
+        return f"{tokens / 1000:.1f}k"
+    return f"{tokens / 1_000_000:.1f}M"
+
+
+def counts_piece(counts: RunCounts) -> Piece:
+    """Every count in words; then only those that are not 0; then as the tree's glyphs.
+    Agents waiting for the person stand out in each."""
+    waiting = "bold reverse" if counts.waiting else ""
+    # (words, count, its status's glyph, shown when 0 in the full form, style)
+    rows = (
+        ("running", counts.running, AgentStatus.RUNNING, True, ""),
+        ("paused", counts.paused, AgentStatus.PAUSED, False, ""),
+        ("waiting for you", counts.waiting, AgentStatus.AWAITING_USER, True, waiting),
+        ("done", counts.done, AgentStatus.COMPLETED, True, ""),
+        # How the others ended, once any did: a cancelled agent is not "done".
+        ("cancelled", counts.cancelled, AgentStatus.CANCELLED, False, ""),
+        ("failed", counts.failed, AgentStatus.ERROR, False, ""),
+        ("deleted", counts.deleted, AgentStatus.DELETED, False, ""),
+    )
+    full, busy, glyphs = Text(), Text(), Text()
+    for word, n, status, at_zero, style in rows:
+        if n or at_zero:
+            full.append(f"  {word} {n}", style=style)
+        if n:
+            busy.append(f"  {word} {n}", style=style)
+            glyphs.append(f" {GLYPHS[status][0]}{n}", style=style)
+    if not busy:  # no agent yet: say so once
+        busy, glyphs = Text("  running 0"), Text(f" {GLYPHS[AgentStatus.RUNNING][0]}0")
+    return Piece.kept(
+        full[1:], busy[1:], glyphs, gives_way=(GiveWay.ZERO_COUNTS, GiveWay.GLYPH_COUNTS)
+    )
+
+
+def shortened(text: str, separator: str, style: str, short: GiveWay, gone: GiveWay | None) -> Piece:
+    """`text` whole, then cut to about SHORT_CHARS; then gone (or kept, `gone` None)."""
+    forms = [Text(separator + text, style=style)]
+    ranks: list[int] = []
+    if len(text) > SHORT_CHARS:
+        # At a word's end where there is one (a single long word, a URL: cut within it).
+        cut = textwrap.shorten(text, SHORT_CHARS, placeholder="…")
+        cut = cut if cut != "…" else clipped(text, SHORT_CHARS)
+        forms.append(Text(separator + cut, style=style))
+        ranks.append(short)
+    if gone is None:
+        return Piece.kept(*forms, gives_way=ranks)
+    return Piece.dropped_at(*forms, gives_way=[*ranks, gone])
+
+
+class StatusBar(Widget):
+    """One line, fitted to the terminal's width at each paint (see GiveWay)."""
+
+    DEFAULT_CSS = "StatusBar { height: 1; }"
+
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._counts = RunCounts()
         self._parts: tuple[RunState | None, str, str, str] | None = None
-        self._shown: Text | None = None
+        self._shown: list[Piece] = []
         self._alarm = ""
         self._place = ""
 
@@ -117,8 +212,8 @@ class StatusBar(Static):
     ) -> None:
         """`place`: where the agents run, when not here (an attached screen); `alarm`: what
         the person must see even on a narrow terminal (a lost connection). Both are drawn
-        right after the counts, which a narrow terminal keeps. `model` None: nothing has run
-        yet (the first frame, drawn before the fold is loaded)."""
+        right after the counts and kept longest. `model` None: nothing has run yet (the
+        first frame, drawn before the fold is loaded)."""
         self._counts = RunCounts.of(model) if model is not None else RunCounts()
         self._alarm = alarm
         self._place = place
@@ -130,48 +225,91 @@ class StatusBar(Static):
         if self._parts is not None and self._counts.first_start is not None:
             self._draw(now - self._counts.first_start)
 
+    def render(self) -> Text:
+        return fit_line(self._shown, self.size.width)
+
     def _draw(self, elapsed: float | None) -> None:
+        pieces = self._pieces(elapsed)
+        if pieces != self._shown:  # most flushes change nothing here: no repaint for them
+            self._shown = pieces
+            self.refresh()
+
+    def _pieces(self, elapsed: float | None) -> list[Piece]:
+        """The line's pieces in the order they are read; GiveWay says which go first."""
         assert self._parts is not None
         model, provider, model_id, notice = self._parts
         counts = self._counts
-        waiting = counts.waiting
-        # The counts come first: a narrow terminal cuts the line from the right.
-        text = Text(f" running {counts.running}")
-        if counts.paused:
-            text.append(f"  paused {counts.paused}")
-        text.append(f"  waiting for you {waiting}", style="bold reverse" if waiting else "")
-        text.append(f"  done {counts.done}")
-        # How the others ended, once any did: a cancelled agent is not "done".
-        for word, n in counts.ended_apart():
-            text.append(f"  {word} {n}")
+        pieces = [counts_piece(counts)]
         if self._alarm:
-            text.append(f"  │ ⚠ {visible_controls(self._alarm)}", style="bold red")
+            alarm = f"⚠ {one_line(self._alarm)}"
+            pieces.append(shortened(alarm, "  │ ", "bold red", GiveWay.SHORT_ALARM, None))
         elif self._place:
-            text.append(f"  │ {visible_controls(self._place)}", style="bold")
+            place = one_line(self._place)
+            pieces.append(shortened(place, "  │ ", "bold", GiveWay.SHORT_PLACE, None))
         if model is not None and model.always_allowed:
-            allowed = ", ".join(visible_controls(tool) for tool in model.always_allowed)
-            text.append(f"  always allowed: {allowed}", style="bold")
-
-        text.append(f"  │ {counts.tokens:,} tok")
-        if counts.cost is not None:
-            text.append(f" ${counts.cost:.4f}")
+            pieces.append(allowed_piece(model.always_allowed))
+        pieces.append(tokens_piece(counts))
         if model is not None and model.narrator_tokens:
-            text.append(f" (+{model.narrator_tokens:,} narrator)", style="dim")
+            narrator = Text(f" (+{model.narrator_tokens:,} narrator)", style="dim")
+            pieces.append(Piece.dropped_at(narrator, gives_way=(GiveWay.NARRATOR,)))
         if elapsed is not None:
-            text.append(f"  │ {format_elapsed(elapsed)}")
-        text.append("  │ ")
-        text.append(visible_controls(provider), style="bold")
-        text.append(f" {visible_controls(model_id)}")
-        notice = visible_controls(notice)  # it may quote a model's error or a file
+            clock = Text(f"  │ {format_elapsed(elapsed)}")
+            pieces.append(Piece.dropped_at(clock, gives_way=(GiveWay.CLOCK,)))
+        pieces.append(provider_piece(provider, model_id))
+        notice = one_line(notice)  # it may quote a model's error or a file
         if notice:
-            shown = clipped(notice, NOTICE_CHARS)
-            text.append(f"  {shown}", style="italic")
-        mcp, troubled = mcp_summary(model.mcp_servers if model is not None else {})
-        if mcp:
-            text.append(f"  │ {mcp}", style="bold yellow" if troubled else "")
+            notice = clipped(notice, NOTICE_CHARS)
+            pieces.append(shortened(notice, "  ", "italic", GiveWay.SHORT_NOTICE, GiveWay.NOTICE))
+        mcp = mcp_piece(model.mcp_servers) if model is not None else None
+        if mcp is not None:
+            pieces.append(mcp)
         if model is not None and model.last_error is not None:
-            name, error = model.last_error
-            text.append(f"  │ {visible_controls(f'{name}: {error}')}", style="bold red")
-        if text != self._shown:  # most flushes change nothing here: no layout pass for them
-            self._shown = text
-            self.update(text)
+            error = one_line(": ".join(model.last_error))
+            pieces.append(shortened(error, "  │ ", "bold red", GiveWay.SHORT_ERROR, GiveWay.ERROR))
+        return pieces
+
+
+def allowed_piece(tools: list[str]) -> Piece:
+    """A trust setting: shortened to a number of tools, never dropped."""
+    names = [one_line(tool) for tool in tools]
+    named = Text(f"  always allowed: {', '.join(names)}", style="bold")
+    if len(names) == 1:
+        return Piece.kept(named)
+    counted = Text(f"  always allowed: {len(names)} tools", style="bold")
+    return Piece.kept(named, counted, gives_way=(GiveWay.SHORT_ALLOWED,))
+
+
+def tokens_piece(counts: RunCounts) -> Piece:
+    cost = f" ${counts.cost:.4f}" if counts.cost is not None else ""
+    short_cost = f" ${counts.cost:.2f}" if counts.cost is not None else ""
+    return Piece.dropped_at(
+        Text(f"  │ {counts.tokens:,} tok{cost}"),
+        Text(f"  │ {short_tokens(counts.tokens)} tok{short_cost}"),
+        gives_way=(GiveWay.SHORT_TOKENS, GiveWay.TOKENS),
+    )
+
+
+def provider_piece(provider: str, model_id: str) -> Piece:
+    """The provider and its model; the provider's name alone when short of room."""
+    name = Text("  │ ").append(one_line(provider), style="bold")
+    if not model_id:
+        return Piece.kept(name)
+    named = name.copy().append(f" {one_line(model_id)}")
+    # A model named after its provider (scripted-1) says little the name does not.
+    namesake = model_id.startswith(provider)
+    rank = GiveWay.NAMESAKE_MODEL if namesake else GiveWay.MODEL_ID
+    return Piece.kept(named, name, gives_way=(rank,))
+
+
+def mcp_piece(servers: dict[str, McpServerChanged]) -> Piece | None:
+    """Servers all fine give way early; a troubled one stays (its reason goes late)."""
+    text, why, troubled = mcp_parts(servers)
+    if not text:
+        return None
+    if not troubled:
+        return Piece.dropped_at(Text(f"  │ {text}"), gives_way=(GiveWay.MCP_READY,))
+    return Piece.kept(
+        Text(f"  │ {text} ({why})", style="bold yellow"),
+        Text(f"  │ {text}", style="bold yellow"),
+        gives_way=(GiveWay.MCP_REASON,),
+    )

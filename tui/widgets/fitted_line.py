@@ -1,0 +1,71 @@
+"""A one-line display that gives way by priority when the terminal is too narrow for it.
+
+Each piece of the line comes in the forms it can take, longest first, and says when (at which
+rank) each form gives way to the next, the last one to nothing unless the piece is always kept.
+The line is shortened rank by rank, lowest first, only as far as it must be: the least useful
+parts go first, and no piece is cut in the middle. Only what is always kept, when it alone is
+too long, is cut at the end with an ellipsis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """`forms`, longest first, each with its separator from the piece before; `gives_way[k]`:
+    the rank at which form k gives way to form k+1, or to nothing for the last form (a piece
+    with one rank fewer than forms is always kept). Ranks grow along a piece."""
+
+    forms: tuple[Text, ...]
+    gives_way: tuple[int, ...] = ()
+
+    @classmethod
+    def kept(cls, *forms: Text, gives_way: Sequence[int] = ()) -> Piece:
+        assert len(gives_way) == len(forms) - 1, "a kept piece keeps its last form"
+        return cls(forms, tuple(gives_way))
+
+    @classmethod
+    def dropped_at(cls, *forms: Text, gives_way: Sequence[int]) -> Piece:
+        assert len(gives_way) == len(forms), "each form gives way, the last to nothing"
+        return cls(forms, tuple(gives_way))
+
+
+def fit_line(pieces: Sequence[Piece], width: int) -> Text:
+    """The pieces on one line of `width` cells, shortened by rank as far as needed."""
+    chosen = [0] * len(pieces)
+
+    def cells(index: int, form: int) -> int:
+        forms = pieces[index].forms
+        return forms[form].cell_len if form < len(forms) else 0
+
+    total = sum(cells(index, 0) for index in range(len(pieces)))
+    steps = sorted((rank, index) for index, piece in enumerate(pieces) for rank in piece.gives_way)
+    taken: list[int] = []  # the pieces shortened, in order
+    for _rank, index in steps:
+        if width <= 0 or total <= width:
+            break
+        form = chosen[index]
+        chosen[index] = form + 1
+        total += cells(index, form + 1) - cells(index, form)
+        taken.append(index)
+    # A later step may have made room an earlier one no longer needs: give it back, latest
+    # first (a piece's own steps are undone in the reverse of their order).
+    for index in reversed(taken[:-1]):
+        form = chosen[index]
+        longer = total + cells(index, form - 1) - cells(index, form)
+        if longer <= width:
+            chosen[index] = form - 1
+            total = longer
+    line = Text().join(
+        piece.forms[form]
+        for piece, form in zip(pieces, chosen, strict=True)
+        if form < len(piece.forms)
+    )
+    if 0 < width < line.cell_len:
+        line.truncate(width, overflow="ellipsis")
+    return line
