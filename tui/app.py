@@ -196,6 +196,7 @@ class AgentUIApp(App[int]):
         # Kept as attributes: the timers reach them even while a dialog is the active screen.
         self.tree_view = AgentTree(self.clock.now, id="tree")
         self.transcript_view = Transcript(id="transcript")
+        self.transcript_view.read_only = self.replay is not None  # nothing is answered there
         self.monologue_view = MonologueSidebar(enabled=self.monologue_enabled, id="monologue")
         self.prompt_bar = PromptBar(id="prompt-bar")
         self.prompt_view = self.prompt_bar.box
@@ -293,8 +294,12 @@ class AgentUIApp(App[int]):
                 if self.attached_to is None:
                     await asyncio.to_thread(self._load_for_the_runtime)
                 self._start_runtime()
-            except AgentUIError as exc:  # a bad script, a key that is not set: said on exit
-                self.start_error = str(exc)
+            except AgentUIError as exc:  # a bad script, say: said on the shell, with the
+                # words typed meanwhile (nothing ran them)
+                typed = [*self._tasks_before_start, self.prompt_view.text.strip()]
+                self.start_error = "\n".join(
+                    [str(exc), *(f"not sent: {words}" for words in typed if words)]
+                )
                 self.exit(return_code=2)
                 return
             start_collecting()  # `agentui` starts with it off (launch.py)
@@ -840,8 +845,10 @@ class AgentUIApp(App[int]):
         fold = self._model  # None: nothing has happened yet (the first frame loads no fold)
         if action in TYPED_ACTIONS and self._box_for_typed_keys() is not None:
             return False  # its key would be a word for a box (see on_event): not offered
-        if action == "next_question" and (fold is None or not fold.open_queries):
-            return False  # hidden (and falls through) when nobody waits
+        if action == "next_question" and (
+            fold is None or not fold.open_queries or self.replay is not None
+        ):
+            return False  # hidden (and falls through) when nobody waits, or only in a recording
         status = self._selected() if fold is not None else None
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works

@@ -724,6 +724,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] in commands:
         if argv[0] != "attach":  # the app turns the collector on once its runtime runs
             start_collecting()
+        if argv[0] not in ("attach", "replay"):  # commands with no screen in this terminal
             release_typed_keys()  # echo back: `run` may read the person's answers
         try:
             return commands[argv[0]](argv[1:])

@@ -5,21 +5,32 @@ typed. Those keys do reach the app (its prompt gets them), but the echo stays on
 screen and shows again after agentui quits, run together with its last message. The `agentui`
 executable turns echo off before importing anything else (launch.py); a command that is not the
 app gives it back before its work (it may read the person's answers), the app when it ends.
+
+A background job (`agentui serve &`) leaves the terminal alone: changing it from outside the
+foreground would stop the job (SIGTTOU). SIGTERM or SIGHUP while echo is held give the terminal
+back before the process dies of them, until the app installs its own orderly handlers.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from types import FrameType
 from typing import Any
 
 # The terminal's own settings while echo is held off; None when it is not.
 _held: tuple[int, list[Any]] | None = None
+# The handlers ours replaced while echo is held, by signal.
+_replaced: dict[int, Any] = {}
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def hold_typed_keys() -> None:
-    """Echo off until `release_typed_keys()`; nothing without a terminal or when held already."""
+    """Echo off until `release_typed_keys()`; nothing without a terminal, for a background job,
+    or when held already."""
     global _held
     if _held is not None:
         return
@@ -32,15 +43,25 @@ def hold_typed_keys() -> None:
         saved = termios.tcgetattr(fd)
     except (termios.error, OSError, ValueError, AttributeError):  # no terminal: nothing to do
         return
+    with suppress(OSError):  # ENOTTY: a terminal that is not ours to be in the background of
+        if os.tcgetpgrp(fd) != os.getpgrp():
+            return
     quiet = list(saved)
     quiet[3] &= ~termios.ECHO  # lflags; the line discipline still buffers the keys for the app
     termios.tcsetattr(fd, termios.TCSANOW, quiet)
     _held = (fd, saved)
+    with suppress(ValueError):  # not the main thread: no handlers (tests)
+        for signum in ENDING_SIGNALS:
+            _replaced[signum] = signal.signal(signum, _give_back_then_end)
 
 
 def release_typed_keys() -> None:
     """The terminal's own settings back (Textual restores what it found: echo off)."""
     global _held
+    for signum, handler in _replaced.items():
+        if signal.getsignal(signum) is _give_back_then_end:  # the app's own stay
+            signal.signal(signum, handler)
+    _replaced.clear()
     if _held is None:
         return
     import termios
@@ -49,6 +70,11 @@ def release_typed_keys() -> None:
     _held = None
     with suppress(termios.error, OSError):  # the terminal is gone
         termios.tcsetattr(fd, termios.TCSANOW, saved)
+
+
+def _give_back_then_end(signum: int, frame: FrameType | None) -> None:
+    release_typed_keys()  # puts the handler it replaced back (the default: end the process)
+    os.kill(os.getpid(), signum)
 
 
 @contextmanager

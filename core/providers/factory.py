@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AgentUIError
 from .anthropic import defaults as claude
-from .keys import key_value, key_values, provider_by_key
+from .keys import key_value, key_values, key_variable, no_key_message, provider_by_key
 from .openai import defaults as openai_defaults
 from .scripted import defaults as scripted
 
@@ -48,14 +48,18 @@ def label_of(
     """The provider's name and the model `make_provider` with these settings runs, found
     without building it: the app draws its first frame with them, before the SDKs load (0.3 to
     0.7 s each). A recording's model is known once it is read ("" until then). Raises the
-    AgentUIError make_provider would for want of a model, or for an unknown provider."""
+    AgentUIError make_provider would for want of a key or a model, or for an unknown provider,
+    so the app says so before its screen opens."""
     if name == "scripted":
         return name, model or scripted.DEFAULT_MODEL
     if name == "anthropic":
+        _need_key(name, environ)
         return name, claude.resolve_model(model or claude.DEFAULT_MODEL)
     if name == "openai":
         url = openai_base_url(base_url, environ)
-        if model is None and not openai_defaults.is_openai(url):
+        if openai_defaults.is_openai(url):  # a local server may want no key
+            _need_key(name, environ)
+        elif model is None:
             raise AgentUIError(
                 f"name the model the server at {url} runs: --model NAME "
                 "(as the server calls it, e.g. qwen3:8b on Ollama)"
@@ -64,11 +68,17 @@ def label_of(
     if name == "google":
         from .google import defaults as gemini
 
+        _need_key(name, environ)
         return name, gemini.resolve_model(model or gemini.DEFAULT_MODEL)
     if name.startswith(REPLAY_PREFIX) and name[len(REPLAY_PREFIX) :]:
         return "replay", model or ""
     known = ", ".join(PROVIDER_NAMES)
     raise AgentUIError(f"unknown provider {name!r}; this version has: {known}")
+
+
+def _need_key(provider: str, environ: Mapping[str, str]) -> None:
+    if key_variable(provider, environ) is None:
+        raise AgentUIError(no_key_message(provider))
 
 
 def make_provider(

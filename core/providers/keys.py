@@ -58,6 +58,21 @@ def key_value(provider: str, environ: Mapping[str, str] = os.environ) -> str | N
     return environ[variable].strip() if variable is not None else None
 
 
+# What each keyed provider runs, for the message when its key is not set.
+_RUNS_ON = {"anthropic": "Claude", "openai": "OpenAI", "google": "Gemini"}
+
+
+def no_key_message(provider: str) -> str:
+    """One message for a keyed provider asked for with its key not set."""
+    local = (
+        ", give --base-url for a local OpenAI-compatible server," if provider == "openai" else ""
+    )
+    return (
+        f"{key_names(provider)} is not set: export it to run on {_RUNS_ON[provider]}{local} "
+        "or use --provider scripted for the offline model"
+    )
+
+
 def provider_by_key(environ: Mapping[str, str] = os.environ) -> KeyChoice | None:
     """The first provider (Anthropic, OpenAI, Google) whose key is set, or None."""
     for keyed in KEYED_PROVIDERS:

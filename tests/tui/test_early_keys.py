@@ -4,9 +4,12 @@ settings come back after the app."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 import termios
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +87,72 @@ def test_a_command_that_is_not_the_app_echoes_again_before_its_work(
     assert cli.main(["config", "path"]) == 0
     assert _echoes(terminal)
     assert capsys.readouterr().out.strip().endswith("config.toml")
+
+
+# A stand-in for an interactive shell: a session leader on a new pty, in the foreground, that
+# starts `argv` in a process group of its own (a background job, as `cmd &` makes it) and says
+# on stderr how it ended.
+BACKGROUND_JOB = """
+import fcntl, os, signal, sys, termios
+leader, follower = os.openpty()
+pid = os.fork()
+if pid == 0:
+    report = os.dup(2)
+    os.setsid()
+    fcntl.ioctl(follower, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(follower, fd)
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    os.tcsetpgrp(0, os.getpgrp())
+    job = os.fork()
+    if job == 0:
+        os.setpgid(0, 0)
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        os.execv(sys.argv[1], sys.argv[1:])
+    _, status = os.waitpid(job, os.WUNTRACED)
+    if os.WIFSTOPPED(status):
+        os.kill(job, signal.SIGKILL)
+        os.waitpid(job, 0)
+        os.write(report, f"STOPPED by signal {os.WSTOPSIG(status)}\\n".encode())
+        os._exit(1)
+    echo = bool(termios.tcgetattr(0)[3] & termios.ECHO)
+    os.write(report, f"EXITED {os.waitstatus_to_exitcode(status)} echo={echo}\\n".encode())
+    os._exit(0)
+os.waitpid(pid, 0)
+"""
+
+
+def test_a_background_job_runs_and_leaves_the_terminal_alone() -> None:
+    """`agentui serve &`: touching the terminal from the background would stop the job."""
+    agentui = str(Path(sys.executable).with_name("agentui"))
+    out = subprocess.run(
+        [sys.executable, "-c", BACKGROUND_JOB, agentui, "config", "path"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "STOPPED" not in out.stderr, out.stderr
+    assert "EXITED 0 echo=True" in out.stderr, out.stderr
+
+
+ENDED_WHILE_HELD = """
+import os, signal, sys, time
+from agentui.tui.early_keys import hold_typed_keys
+hold_typed_keys()
+os.kill(os.getpid(), signal.SIGTERM)
+time.sleep(60)
+"""
+
+
+def test_sigterm_while_echo_is_held_gives_the_terminal_back_then_ends() -> None:
+    leader, follower = os.openpty()
+    try:
+        ended = subprocess.run(
+            [sys.executable, "-c", ENDED_WHILE_HELD], stdin=follower, timeout=120
+        )
+        assert ended.returncode == -signal.SIGTERM
+        assert _echoes(follower)
+    finally:
+        os.close(leader)
+        os.close(follower)

@@ -262,28 +262,31 @@ def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) 
 
 
 HEADLESS_APP = """
-import sys
+import sys, threading
 from agentui.tui.app import AgentUIApp
 
-run = AgentUIApp.run
-AgentUIApp.run = lambda self, **options: run(self, headless=True)
+run, load = AgentUIApp.run, AgentUIApp._load_for_the_runtime
+typed = threading.Event()
+
+def load_once_typed(self):
+    typed.wait(60)
+    load(self)
+
+def run_with_words_typed(self, **options):
+    print("the screen opened")
+    async def type_words(pilot):
+        await pilot.press(*"fix it", "enter", *"and this")
+        typed.set()
+    return run(self, headless=True, auto_pilot=type_words)
+
+AgentUIApp._load_for_the_runtime = load_once_typed
+AgentUIApp.run = run_with_words_typed
 from agentui.tui import cli
 sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["--script", "no-such-script.json"], "no-such-script.json"),
-        (["--provider", "anthropic"], "ANTHROPIC_API_KEY is not set"),
-    ],
-)
-def test_a_provider_that_cannot_be_built_ends_the_app_with_one_message(
-    tmp_path: Path, argv: list[str], message: str
-) -> None:
-    """The provider is built after the first frame: what stops it (a missing script, a key
-    that is not set) closes the screen and is said on the shell, exit 2, as before it."""
+def _app_that_cannot_start(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     out = subprocess.run(
         [sys.executable, "-c", HEADLESS_APP, "--no-session", *argv],
         capture_output=True,
@@ -293,6 +296,23 @@ def test_a_provider_that_cannot_be_built_ends_the_app_with_one_message(
         cwd=tmp_path,
     )
     assert out.returncode == 2, out.stderr
-    lines = out.stderr.strip().splitlines()
-    assert lines[0].startswith("agentui: ") and message in lines[0], out.stderr
     assert "Traceback" not in out.stderr
+    return out
+
+
+def test_a_key_that_is_not_set_is_said_before_the_screen_opens(tmp_path: Path) -> None:
+    out = _app_that_cannot_start(tmp_path, "--provider", "anthropic")
+    assert "the screen opened" not in out.stdout
+    assert out.stderr.startswith("agentui: ANTHROPIC_API_KEY is not set")
+
+
+def test_a_provider_that_cannot_be_built_closes_the_screen_keeping_the_words(
+    tmp_path: Path,
+) -> None:
+    """The provider is built after the first frame: what stops it then (a missing script)
+    closes the screen and is said on the shell, exit 2, with the words typed meanwhile."""
+    out = _app_that_cannot_start(tmp_path, "--script", "no-such-script.json")
+    assert "the screen opened" in out.stdout
+    lines = out.stderr.strip().splitlines()
+    assert lines[0].startswith("agentui: ") and "no-such-script.json" in lines[0], out.stderr
+    assert lines[1:] == ["agentui: not sent: fix it", "agentui: not sent: and this"]

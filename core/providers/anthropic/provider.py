@@ -16,6 +16,7 @@ import httpx2
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
+from ..keys import no_key_message
 from ..stream_closing import closed_at_exit
 from .defaults import (
     CONNECT_TIMEOUT_S,
@@ -59,10 +60,7 @@ class AnthropicProvider:
         self._owns_client = client is None
         if client is None:
             if not api_key:
-                raise AgentUIError(
-                    "ANTHROPIC_API_KEY is not set: export it to run on Claude, "
-                    "or use --provider scripted for the offline model"
-                )
+                raise AgentUIError(no_key_message("anthropic"))
             client = anthropic.AsyncAnthropic(
                 api_key=api_key,
                 base_url=base_url,

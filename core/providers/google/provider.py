@@ -22,7 +22,7 @@ from google.genai import types
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
-from ..keys import key_names
+from ..keys import no_key_message
 from ..stream_closing import closed_at_exit
 from .defaults import (
     DEFAULT_MODEL,
@@ -66,10 +66,7 @@ class GoogleProvider:
         thinking as the model does it, its thoughts unshown; 0 asks for as little as the
         model allows (see request.least_thinking)."""
         if not api_key:
-            raise AgentUIError(
-                f"{key_names('google')} is not set: export it to run on "
-                "Gemini, or use --provider scripted for the offline model"
-            )
+            raise AgentUIError(no_key_message("google"))
         if thinking_budget is not None and thinking_budget < 0:
             raise AgentUIError(f"the thinking budget cannot be negative, not {thinking_budget}")
         self.model = resolve_model(model)

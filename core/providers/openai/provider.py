@@ -26,12 +26,12 @@ import openai
 
 from ...errors import AgentUIError, ProviderError
 from ..base import ProviderRequest, StreamEvent
+from ..keys import no_key_message
 from ..stream_closing import closed_at_exit
 from .defaults import (
     CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
-    KEY_VARIABLE,
     NO_KEY,
     OPENAI_BASE_URL,
     is_openai,
@@ -74,11 +74,7 @@ class OpenAIProvider:
         if client is None:
             base = (base_url or OPENAI_BASE_URL).rstrip("/")
             if not api_key and is_openai(base):
-                raise AgentUIError(
-                    f"{KEY_VARIABLE} is not set: export it to run on OpenAI, give --base-url "
-                    "for a local OpenAI-compatible server, or use --provider scripted for the "
-                    "offline model"
-                )
+                raise AgentUIError(no_key_message("openai"))
             client = openai.AsyncOpenAI(
                 api_key=api_key or NO_KEY,
                 base_url=base,
