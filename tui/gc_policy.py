@@ -26,7 +26,9 @@ THRESHOLDS = (700, 10, 3)
 
 def start_collecting() -> None:
     """Start-up is over: its objects (modules, classes, widgets) live as long as the process,
-    so they are frozen rather than walked by every full collection from now on. Nothing
+    so they are frozen rather than walked by every full collection from now on. Frozen without
+    a collection first: that would hold the loop 33-130 ms just as the person starts typing,
+    to free the ~8k objects in cycles start-up left (~1.7 MB, kept until `close()`). Nothing
     happens if the collector was already on (the app run by tests, or a second call)."""
     if not gc.isenabled():
         gc.freeze()
