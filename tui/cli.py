@@ -493,7 +493,8 @@ def _web(argv: Sequence[str]) -> int:
     app_args = [a for a in args.app_args if a != "--"]
     # Checked once here: a bad option would otherwise give every browser tab a dead terminal.
     _app_parser().parse_args(app_args)
-    command = join([sys.executable, "-m", "agentui.tui.cli", *app_args])
+    # Each browser tab's app starts as `agentui` does (launch.py: the collector off until then).
+    command = join([sys.executable, "-m", "agentui.tui.launch", *app_args])
     if not is_loopback(args.host):
         warn([f"serving on {args.host}: anyone who reaches port {args.port} runs agents as you"])
     try:

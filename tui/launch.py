@@ -13,6 +13,7 @@ settings alone takes ~90 ms after the person pressed enter.
 from __future__ import annotations
 
 import gc
+import sys
 
 from .early_keys import hold_typed_keys, release_typed_keys
 
@@ -26,3 +27,9 @@ def main() -> int:
         return run_command()
     finally:
         release_typed_keys()
+
+
+if (
+    __name__ == "__main__"
+):  # `python -m agentui.tui.launch`: how `agentui web` starts each tab's app
+    sys.exit(main())
