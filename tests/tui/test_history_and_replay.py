@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from textual.widgets import Button
 
 from agentui.core.clock import FrozenClock
 from agentui.core.events import Event, QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
-from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 from agentui.tui.replay_feed import ReplayFeed
-from agentui.tui.widgets.blocks import ApprovalBlock
+from agentui.tui.widgets.blocks import UNANSWERED_IN_REPLAY, ApprovalBlock, QuestionBlock
+from agentui.tui.widgets.composer import Composer
 from agentui.tui.widgets.footer import KeyFooter
 
 from .helpers import make_app, settle
@@ -93,3 +95,53 @@ async def test_a_replayed_question_asks_nobody_and_takes_no_keys() -> None:
         assert "q1" in app.model.open_queries
         assert not app._notifications, "no bell, no 'approval needed' over a replay"
         assert not isinstance(app.focused, ApprovalBlock)
+
+
+async def _run_that_asked() -> list[Event]:
+    """A run whose agent asked the person twice: answered "trains", then not answered."""
+    ask = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "How?"})])
+    again = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "When?"})])
+    runtime = Runtime(ScriptedProvider(Script.for_all(ask, again)), clock=FrozenClock())
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        runtime.start("Plan a trip")
+        recorded: list[Event] = []
+        while len([e for e in recorded if isinstance(e, QueryRaised)]) < 2:
+            event = await events.get()
+            recorded.append(event)
+            if isinstance(event, QueryRaised) and event.prompt == "How?":
+                runtime.answer(event.query_id, "trains")
+        runtime.cancel("a1")  # the recording ends with "When?" open
+    return recorded
+
+
+async def test_a_replayed_question_shows_its_answer_and_no_box_to_answer_in() -> None:
+    recorded = await _run_that_asked()
+    approval = QueryRaised(
+        seq=recorded[-1].seq + 1,
+        ts=recorded[-1].ts,
+        agent_id="a1",
+        query_id="q9",
+        prompt="Allow python to run?\nprint(1)",
+        kind="approval",
+        tool="python",
+    )
+    app = AgentUIApp(
+        replay=ReplayFeed([*recorded, approval], speed=1000.0),
+        clock=FrozenClock(),
+        remember_theme=False,
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: app.replay is not None and app.replay.done)
+        await pilot.pause()
+        transcript = app.transcript_view
+        assert not transcript.query(Composer), "no box to answer in"
+        answered, unanswered = transcript.query(QuestionBlock)
+        assert "answer: trains" in str(answered.query_one(".question-answer").render())
+        for block in (unanswered, transcript.query_one(ApprovalBlock)):
+            assert UNANSWERED_IN_REPLAY in str(block.query_one(".question-answer").render())
+            assert block.focus_target() is None and not block.focusable
+        assert not transcript.query(Button).filter(".approval-buttons Button")
+        assert app.check_action("next_question", ()) is False, "no 'Waiting' to go to"
+        await pilot.press("tab", "tab", "tab", "tab", "1")
+        assert "q9" in app.model.open_queries and not app._notifications

@@ -393,6 +393,10 @@ class SceneAnswerInput(AnswerInput):
         self.placeholder = f"enter sends (empty: scene goes on) · esc leaves · {NEWLINE_HINT}"
 
 
+# What an open question or approval says in a replay, in place of a box to answer it in.
+UNANSWERED_IN_REPLAY = "not answered at this point of the recording (a replay is read-only)"
+
+
 class QueryBlock(EntryBlock):
     """Something an agent waits on the person for, settled in place in the transcript.
 
@@ -410,13 +414,25 @@ class QueryBlock(EntryBlock):
         """A letter reached the block itself: say what it takes instead."""
 
     def __init__(
-        self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+        self,
+        entry: Entry,
+        agent_label: str | None = None,
+        drafts: dict[str, str] | None = None,
+        *,
+        read_only: bool = False,
     ) -> None:
         super().__init__(entry, agent_label)
         self._prompt = Static(self._prompt_text(), classes="question-prompt")
         self._answer = Static("", classes="question-answer")
         # Half-typed answers outlive the block: the transcript rebuilds it on every switch.
         self.drafts: dict[str, str] = drafts if drafts is not None else {}
+        # A replay's: it shows what was asked and answered, and offers nothing to answer with.
+        self.read_only = read_only
+        self.answerable = entry.open and not read_only
+
+    def _show_unanswered(self) -> None:
+        """An open query in a replay: no box, and a word on why there is no answer."""
+        self._answer.update(Text(UNANSWERED_IN_REPLAY, style="dim italic"))
 
     @on(TextArea.Changed)
     def _keep_draft(self, event: TextArea.Changed) -> None:
@@ -453,12 +469,17 @@ class QuestionBlock(QueryBlock):
     """A question from an agent, answered in place: the input sits right under it."""
 
     def __init__(
-        self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+        self,
+        entry: Entry,
+        agent_label: str | None = None,
+        drafts: dict[str, str] | None = None,
+        *,
+        read_only: bool = False,
     ) -> None:
-        super().__init__(entry, agent_label, drafts)
+        super().__init__(entry, agent_label, drafts, read_only=read_only)
         draft = self.drafts.get(entry.key, "")
         kind = SceneAnswerInput if entry.title in EMPTY_IS_AN_ANSWER else AnswerInput
-        self.input: AnswerInput | None = kind(entry.key, draft) if entry.open else None
+        self.input: AnswerInput | None = kind(entry.key, draft) if self.answerable else None
 
     def focus_target(self) -> Widget | None:
         return self.input
@@ -471,6 +492,8 @@ class QuestionBlock(QueryBlock):
 
     def refresh_entry(self) -> None:
         self.set_class(self.entry.open, "open")
+        if self.entry.open and self.read_only:
+            self._show_unanswered()
         if not self.entry.open:
             self.drafts.pop(self.query_id, None)
             if self.input is not None:
@@ -537,14 +560,20 @@ class ApprovalBlock(QueryBlock):
             self.reason = reason
 
     def __init__(
-        self, entry: Entry, agent_label: str | None = None, drafts: dict[str, str] | None = None
+        self,
+        entry: Entry,
+        agent_label: str | None = None,
+        drafts: dict[str, str] | None = None,
+        *,
+        read_only: bool = False,
     ) -> None:
-        super().__init__(entry, agent_label, drafts)
+        super().__init__(entry, agent_label, drafts, read_only=read_only)
         tool = entry.tool or "this tool"
         self._controls: Widget | None = None
         self.reason: ReasonInput | None = None
         self._hinted = False  # the keys were explained once already
-        if entry.open:
+        self.can_focus = self.answerable  # a replay's takes no keys: its digits decide nothing
+        if self.answerable:
             draft = self.drafts.get(entry.key, "")
             self.reason = ReasonInput(draft)
             # Shown once the person chooses to reject (3, or the Reject button).
@@ -566,11 +595,11 @@ class ApprovalBlock(QueryBlock):
             )
 
     def focus_target(self) -> Widget | None:
-        return self if self.entry.open else None
+        return self if self.entry.open and self.answerable else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Once decided (by anyone), the choices are gone and the keys are the app's again.
-        return self.entry.open if action in ("decide", "reason") else True
+        return self.entry.open and self.answerable if action in ("decide", "reason") else True
 
     def compose(self) -> ComposeResult:
         yield self._prompt
@@ -582,6 +611,8 @@ class ApprovalBlock(QueryBlock):
     def refresh_entry(self) -> None:
         self.set_class(self.entry.open, "open")
         if self.entry.open:
+            if self.read_only:
+                self._show_unanswered()
             return
         self.drafts.pop(self.query_id, None)
         for widget in (self._controls, self.reason):
@@ -669,10 +700,13 @@ def block_for(
     agent_label: str | None = None,
     drafts: dict[str, str] | None = None,
     agent_name: str = "",
+    *,
+    read_only: bool = False,
 ) -> EntryBlock:
+    """`read_only`: a replay's transcript, where nothing can be answered."""
     kind = block_type(entry)
     if kind is SteerBlock:
         return SteerBlock(entry, agent_name or entry.agent_id, agent_label)
     if issubclass(kind, QueryBlock):
-        return kind(entry, agent_label, drafts)
+        return kind(entry, agent_label, drafts, read_only=read_only)
     return kind(entry, agent_label)

@@ -41,6 +41,7 @@ class Transcript(VerticalScroll):
         self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
         self._earlier = Button("", id="earlier", classes="earlier")
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
+        self.read_only = False  # a replay's: questions show, with nothing to answer them in
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -134,7 +135,13 @@ class Transcript(VerticalScroll):
     # -- mounting ------------------------------------------------------------------------
 
     def _make(self, entry: Entry) -> EntryBlock:
-        block = block_for(entry, self._label(entry), self.drafts, self.name_of(entry.agent_id))
+        block = block_for(
+            entry,
+            self._label(entry),
+            self.drafts,
+            self.name_of(entry.agent_id),
+            read_only=self.read_only,
+        )
         self._blocks[entry.uid] = block
         return block
 
