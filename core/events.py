@@ -359,6 +359,15 @@ class WorkflowStepStarted(Event):
     name: str  # clarify, questions, subquestions, execute, summary
 
 
+class DecisionStarted(Event):
+    """An attempt at a structured decision was asked of the model. Its answer streams unseen
+    (JSON, not the agent's text): this says the agent is at work meanwhile."""
+
+    type: Literal["workflow:deciding"] = "workflow:deciding"
+    decision: str  # clarify, questions, subquestions, resolution
+    attempt: int
+
+
 class DecisionMade(Event):
     """One attempt at a structured decision; a failed attempt is retried with its error."""
 
@@ -600,6 +609,7 @@ AnyEvent = Annotated[
     | UsageUpdated
     | ConversationChanged
     | WorkflowStepStarted
+    | DecisionStarted
     | DecisionMade
     | WorkflowCompleted
     | AnswerValidated

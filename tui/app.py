@@ -40,6 +40,7 @@ from agentui.core.monologue.config import MonologueConfig
 from agentui.core.terminal_text import clipped, visible_controls
 
 from . import paste_escapes
+from .decision_progress import deciding_line
 from .gc_policy import CollectorPolicy, start_collecting
 from .heap_release import HeapRelease
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
@@ -177,6 +178,7 @@ class AgentUIApp(App[int]):
         # "Waiting for you" toasts and the queries each names: once those are all settled
         # (here, on another screen, or their agent ended), that toast is out of date and goes.
         self._waiting_toasts: list[tuple[Notification, frozenset[str]]] = []
+        self._deciding_shown = ""  # what the transcript's lower border says is being decided
         # The theme is chosen before the first frame: set after mount, it restyles every widget.
         self._theme_warnings = self._load_themes()
 
@@ -439,6 +441,7 @@ class AgentUIApp(App[int]):
         if changes.scenes and isinstance(self.screen, SceneStateScreen):
             self.screen.redraw()
         self._refresh_status()
+        self._say_what_is_decided()
 
     def _questions_arrived(self, changes: Change) -> None:
         self.bell()
@@ -493,6 +496,7 @@ class AgentUIApp(App[int]):
         self.tree_view.tick()
         if self.runtime is not None:
             self.status_view.tick(self.clock.now())
+            self._say_what_is_decided()
         self.heap.every_second()
 
     def _refresh_status(self) -> None:
@@ -540,6 +544,26 @@ class AgentUIApp(App[int]):
             agent = self.model.agents[self.selected_id]
             transcript.show(agent.id, agent.entries)
         self._title_transcript()
+        self._say_what_is_decided()
+
+    def _say_what_is_decided(self) -> None:
+        """While a workflow decision streams unseen, the pane's lower border says what is being
+        decided and for how long (so many seconds of nothing on screen do not look stuck). Read
+        from the fold's agents deciding now: nothing here grows with the agents."""
+        fold = self._model
+        if fold is None:
+            return
+        now = fold.last_ts if self.replay is not None else self.clock.now()
+        if self.show_all:
+            line = deciding_line(fold, None, now, self._name_of)
+        elif self.selected_id is not None:
+            line = deciding_line(fold, self.selected_id, now, self._name_of)
+        else:
+            line = ""
+        if line != self._deciding_shown:
+            self._deciding_shown = line
+            # A Text, not a str: a string here would be read as markup (names are anyone's).
+            self.transcript_view.border_subtitle = Text(line) if line else None
 
     def _title_transcript(self) -> None:
         """The pane's title names what it shows: every agent, or one agent and its task (a

@@ -80,8 +80,8 @@ class HeadlessPrinter:
         "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
         "note:delivered", "note:queued", "query:answered", "query:declined", "thinking:delta",
         "thinking:redacted", "tool:complete", "tool:detected",
-        "usage:updated", "workflow:decision", "workflow:result", "workflow:step",
-        "director:start", "character:start",
+        "usage:updated", "workflow:deciding", "workflow:decision", "workflow:result",
+        "workflow:step", "director:start", "character:start",
         "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
     })  # fmt: skip
 

@@ -77,7 +77,8 @@ PASSED_OVER = frozenset({
     "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
     "intervention:unused", "iteration:complete", "iteration:start", "llm:request",
     "monologue", "monologue:error", "note:delivered", "note:queued", "usage:updated",
-    "workflow:decision", "workflow:result", "director:start", "character:start",
+    "workflow:deciding", "workflow:decision", "workflow:result", "director:start",
+    "character:start",
     "mcp:server",  # the runtime's MCP servers: `agentui mcp list` and the tool calls tell
     "run:resumed",  # the runtime's: a loaded session's replay ends before it
 })  # fmt: skip

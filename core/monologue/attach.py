@@ -63,8 +63,8 @@ NOT_NARRATED = frozenset({
     "intervention:applied", "intervention:unused", "iteration:complete", "iteration:start",
     "llm:abandoned", "llm:error", "llm:request", "monologue", "monologue:error",
     "note:delivered", "note:queued", "query:answered", "query:declined", "query:raised",
-    "text:delta", "thinking:redacted", "tool:detected", "usage:updated", "workflow:decision",
-    "workflow:result", "workflow:step",
+    "text:delta", "thinking:redacted", "tool:detected", "usage:updated", "workflow:deciding",
+    "workflow:decision", "workflow:result", "workflow:step",
     # A directed scene's round bookkeeping: its director's and characters' own agents are
     # narrated like any agent.
     "scene:start", "round:start", "director:start", "director:complete", "character:start",

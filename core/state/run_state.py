@@ -38,7 +38,7 @@ PASSED_OVER = frozenset({
     "answer:validated", "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
     "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
     "text:delta", "thinking:delta", "thinking:redacted",
-    "tool:detected", "tool:start", "tool:timeout", "workflow:decision", "workflow:result",
+    "tool:detected", "tool:start", "tool:timeout", "workflow:result",
     "workflow:step", "approval:decided",
 })  # fmt: skip
 
@@ -52,6 +52,14 @@ class OpenQuery(NamedTuple):
     agent_id: str
     prompt: str
     kind: str
+
+
+class Deciding(NamedTuple):
+    """A structured decision an agent's model is answering unseen (its JSON is not shown)."""
+
+    decision: str  # clarify, questions, subquestions, resolution
+    attempt: int
+    since: float  # when its first attempt was asked
 
 
 class MonologueLine(NamedTuple):
@@ -71,6 +79,8 @@ class RunState:
         self.agents: dict[str, AgentState] = {}  # in spawn order
         self.timeline: list[TranscriptItem] = []  # every agent's items in the order they began
         self.open_queries: dict[str, OpenQuery] = {}  # in the order raised
+        # Agents whose model is answering a structured decision now, by agent id.
+        self.deciding: dict[str, Deciding] = {}
         self.monologue: list[MonologueLine] = []
         self.narrator_usage = Usage()
         self.last_error: tuple[str, str] | None = None  # (agent name, error)
@@ -202,6 +212,8 @@ class RunState:
             case ev.StatusChanged(new=new, reason=reason):
                 agent.status = AgentStatus(new)
                 agent.status_reason = reason
+                if agent.status.is_final:
+                    self.deciding.pop(agent_id, None)
                 if agent.status is AgentStatus.RUNNING:
                     agent.ended_at = None
                     if agent.first_started_at is None:
@@ -272,7 +284,19 @@ class RunState:
             case ev.LLMResponded():
                 self.streaming_parts.pop(agent_id, None)
                 self.tool_results[agent_id] = {}
-            case ev.LLMFailed() | ev.LLMAbandoned() | ev.ExecutionCancelled():
+            case ev.DecisionStarted(decision=decision, attempt=attempt):
+                asked = self.deciding.get(agent_id)
+                same = asked is not None and asked.decision == decision and attempt > 1
+                since = asked.since if same and asked is not None else event.ts
+                self.deciding[agent_id] = Deciding(decision, attempt, since)
+            case ev.DecisionMade(ok=ok):
+                if ok:  # a failed attempt is asked again (or given up with an llm:error)
+                    self.deciding.pop(agent_id, None)
+            case ev.LLMFailed(retryable=retryable):
+                self.streaming_parts.pop(agent_id, None)
+                if not retryable:  # a decision given up on, or the agent's call failed
+                    self.deciding.pop(agent_id, None)
+            case ev.LLMAbandoned() | ev.ExecutionCancelled():
                 self.streaming_parts.pop(agent_id, None)
             case ev.ToolCompleted(call_id=call_id, result=result):
                 self.tool_results.setdefault(agent_id, {})[call_id] = (result, False)

@@ -117,8 +117,8 @@ NOT_SHOWN = frozenset({
     "execution:complete", "execution:paused", "execution:resumed", "execution:start",
     "hook:error", "intervention:applied", "iteration:complete", "iteration:start", "monologue",
     "monologue:error", "tool:detected", "tool:timeout",
-    "usage:updated", "workflow:decision", "workflow:result", "workflow:step", "director:start",
-    "character:start",
+    "usage:updated", "workflow:deciding", "workflow:decision", "workflow:result", "workflow:step",
+    "director:start", "character:start",
     "mcp:server",  # the runtime's, not an agent's: the status bar shows it
     "run:resumed",  # the runtime's: the resume notice says it
 })  # fmt: skip

@@ -9,7 +9,8 @@ on with the decision's neutral answer (not ambiguous, no questions, no subquesti
 to ask) and says so in an `llm:error` event, which the transcript and headless mode show: a
 decision is a judgement the agent can do without, unlike its answer. Decision calls stream no
 deltas and keep nothing in the conversation: only the parsed value matters, reported as a
-`workflow:decision` event.
+`workflow:decision` event. Each attempt begins with a `workflow:deciding` event, so a screen can
+say the agent is at work while the answer streams unseen.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pydantic import ValidationError
 
 from ..conversation import Message, TextBlock, sliding_window, user_text
 from ..errors import DecisionError
-from ..events import DecisionMade, LLMFailed
+from ..events import DecisionMade, DecisionStarted, LLMFailed
 from ..loop import AgenticLoop, LoopHost
 from ..providers.base import ProviderRequest
 from ..validation import describe_errors
@@ -101,6 +102,7 @@ class DecisionMaker:
         for attempt in range(1, attempts + 1):
             # Interventions land here too: a comment or a modify counts for this decision.
             self._host.apply_interventions(self._loop.conversation)
+            await self._host.emit(DecisionStarted, decision=cls.name, attempt=attempt)
             turn = await self._loop.complete(self._request(cls, prompt, retry), visible=False)
             await self._host.add_usage(turn.usage)
             try:

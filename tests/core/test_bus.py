@@ -502,6 +502,7 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "errors": ["$.score: 'high' is not of type 'integer'"],
         "payload": {"score": [1, "two", None]},
     },
+    "workflow:deciding": {"decision": "clarify", "attempt": 2},
     "workflow:decision": {
         "decision": "clarify",
         "attempt": 1,

@@ -1,0 +1,87 @@
+"""While a workflow decision streams unseen, the transcript pane says what is being decided."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentui.core.clock import FrozenClock
+from agentui.core.events import DecisionMade, DecisionStarted, LLMFailed
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.runtime import Runtime
+from agentui.core.state import RunState
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.app import AgentUIApp
+
+from .helpers import settle
+
+pytestmark = pytest.mark.anyio
+
+# The clarify decision's JSON starts streaming and never ends: what a slow model looks like.
+SLOW_CLARIFY = Script(
+    agents={"*": [Turn(text="done")]},
+    decisions={"*": {"clarify": [Turn(text='{"ambiguous": false}', hang_after_chunks=1)]}},
+)
+
+
+def six_step_app(clock: FrozenClock) -> AgentUIApp:
+    def runtime() -> Runtime:
+        return Runtime(ScriptedProvider(SLOW_CLARIFY), clock=clock, workflow="six-step")
+
+    return AgentUIApp(
+        runtime,
+        initial_task="Plan a launch",
+        clock=clock,
+        remember_theme=False,
+        monologue=MonologueConfig(enabled=False),
+    )
+
+
+async def test_the_pane_says_what_is_decided_and_for_how_long() -> None:
+    clock = FrozenClock()
+    app = six_step_app(clock)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot, lambda: "a1" in app.model.deciding)
+        pane = app.transcript_view
+        assert str(pane.border_subtitle) == "deciding whether the task is clear… 0s"
+        assert [e.kind for e in app.model.agents["a1"].entries] == ["task"], "nothing else shows"
+        clock.advance(12)
+        app._tick()  # the app's once-a-second clock: no event came, the time moves
+        assert str(pane.border_subtitle) == "deciding whether the task is clear… 12s"
+        app.tree_view.focus()
+        await pilot.press("a")  # every agent's transcript names who decides
+        assert str(pane.border_subtitle) == "main is deciding whether the task is clear… 12s"
+        assert app.runtime is not None
+        app.runtime.cancel("a1")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert not pane.border_subtitle, "it ended: nothing is being decided"
+
+
+def test_the_fold_knows_who_decides_from_the_first_attempt_to_a_valid_answer() -> None:
+    from agentui.core.events import AgentSpawned
+
+    state = RunState()
+    state.apply(AgentSpawned(seq=1, ts=10.0, agent_id="a1", parent_id=None, name="main", task="t"))
+
+    def decide(seq: int, ts: float, attempt: int) -> None:
+        event = DecisionStarted(
+            seq=seq, ts=ts, agent_id="a1", decision="subquestions", attempt=attempt
+        )
+        state.apply(event)
+
+    decide(2, 11.0, 1)
+    state.apply(
+        DecisionMade(seq=3, ts=14.0, agent_id="a1", decision="subquestions", attempt=1, ok=False)
+    )
+    decide(4, 14.0, 2)
+    assert state.deciding["a1"] == ("subquestions", 2, 11.0), "a retry counts from the first"
+    state.apply(
+        DecisionMade(seq=5, ts=16.0, agent_id="a1", decision="subquestions", attempt=2, ok=True)
+    )
+    assert "a1" not in state.deciding
+    decide(6, 17.0, 1)
+    state.apply(LLMFailed(seq=7, ts=18.0, agent_id="a1", iteration=0, error="x", retryable=True))
+    assert "a1" in state.deciding, "a retried call is still deciding"
+    state.apply(LLMFailed(seq=8, ts=19.0, agent_id="a1", iteration=0, error="x", retryable=False))
+    assert "a1" not in state.deciding, "given up: the neutral answer goes on"
