@@ -296,6 +296,9 @@ class AgentRun:
             NoteQueued, self.agent_id, text=text, note_id=note_id, from_person=from_person
         )
 
+    def modification_pending(self) -> bool:
+        return self.modification is not None
+
     def apply_interventions(self, conversation: Conversation) -> bool:
         """Fold the pending modification and notes into the conversation before a model call;
         True when there was any."""

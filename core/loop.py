@@ -84,6 +84,10 @@ class LoopHost(AgentServices, Protocol):
         True when there was any."""
         ...
 
+    def modification_pending(self) -> bool:
+        """A modify (new task or instructions) came that no model call has read yet."""
+        ...
+
     def active_seconds(self) -> float:
         """Time this run has been active (not paused, not waiting for the person)."""
         ...

@@ -26,6 +26,7 @@ from ..errors import DecisionError
 from ..events import DecisionMade, DecisionStarted, LLMFailed
 from ..loop import AgenticLoop, LoopHost
 from ..providers.base import ProviderRequest
+from ..turn import AssistantTurn
 from ..validation import describe_errors
 from . import prompts
 from .decisions import Decision
@@ -100,11 +101,7 @@ class DecisionMaker:
         retry: list[Message] = []  # the invalid replies so far, each with its error
         error = ""
         for attempt in range(1, attempts + 1):
-            # Interventions land here too: a comment or a modify counts for this decision.
-            self._host.apply_interventions(self._loop.conversation)
-            await self._host.emit(DecisionStarted, decision=cls.name, attempt=attempt)
-            turn = await self._loop.complete(self._request(cls, prompt, retry), visible=False)
-            await self._host.add_usage(turn.usage)
+            turn = await self._answer(cls, prompt, retry, attempt)
             try:
                 value = parse_decision(cls, turn.text)
             except InvalidDecision as exc:
@@ -126,6 +123,22 @@ class DecisionMaker:
             )
             return value
         return await self._fall_back(cls, attempts, error)
+
+    async def _answer(
+        self, cls: type[Decision], prompt: str, retry: list[Message], attempt: int
+    ) -> AssistantTurn:
+        """The model's reply to one attempt, to the task as it stands when the reply ends: an
+        answer that was streaming when the person modified the task (or instructions) is for
+        the old one, so the decision is asked again (it is unseen and acted on at once: a
+        subagent for the old task would be started). Not an attempt of its own."""
+        while True:
+            # Interventions land here too: a comment or a modify counts for this decision.
+            self._host.apply_interventions(self._loop.conversation)
+            await self._host.emit(DecisionStarted, decision=cls.name, attempt=attempt)
+            turn = await self._loop.complete(self._request(cls, prompt, retry), visible=False)
+            await self._host.add_usage(turn.usage)
+            if not self._host.modification_pending():
+                return turn
 
     async def _fall_back(self, cls: type[D], attempts: int, error: str) -> D:
         """The neutral answer, with a notice that says why and what it means."""

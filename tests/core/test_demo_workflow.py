@@ -87,3 +87,43 @@ async def test_the_demo_workflow_in_headless_mode() -> None:
     assert "You asked me to focus on: *museums and trams*." in stdout.getvalue()
     assert "approval: Allow python to run?" in stderr.getvalue()
     assert f"{APPROVAL_HINT}\n> yes\n" in stderr.getvalue()
+
+
+class HeldFirstDecision(ScriptedProvider):
+    """The offline model, its first decision's answer held until `release`: a slow model
+    still streaming it."""
+
+    def __init__(self, release: anyio.Event) -> None:
+        super().__init__()
+        self.release = release
+        self.holding = anyio.Event()
+
+    async def _stream(self, request):  # type: ignore[no-untyped-def,override]
+        if request.purpose == "decision" and not self.holding.is_set():
+            self.holding.set()
+            await self.release.wait()
+        async for event in super()._stream(request):
+            yield event
+
+
+async def test_a_modify_while_a_decision_streams_decides_again_for_the_new_task() -> None:
+    """The demo asks about the task it has when the decision's answer is read, not the one
+    it had when the answer began (a question or subagents for the old task otherwise)."""
+    release = anyio.Event()
+    provider = HeldFirstDecision(release)
+    runtime = Runtime(provider, tools=builtin_tools(), workflow="six-step", clock=FrozenClock())
+    async with runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start(TASK)
+        with anyio.fail_after(30):  # safety net only
+            await provider.holding.wait()
+            runtime.modify(root, content="Write a haiku about rain")
+            release.set()
+            while not (asked := [e for e in recorder.events if isinstance(e, QueryRaised)]):
+                recorder.events.append(await recorder.sub.get())
+        runtime.cancel(root)
+    assert asked[0].prompt == 'For "Write a haiku about rain": what should I focus on, or avoid?'
+    clarify = [r for r in provider.requests if r.decision == "clarify"]
+    assert len(clarify) == 2, "asked again once the task changed"
+    deciding = [e for e in recorder.events if e.type == "workflow:deciding"]
+    assert [(e.decision, e.attempt) for e in deciding] == [("clarify", 1), ("clarify", 1)]  # type: ignore[attr-defined]
