@@ -108,10 +108,10 @@ class GiveWay(IntEnum):
     counts, where the agents run, and the provider with why it runs stay longest."""
 
     NARRATOR = auto()  # the narrator's tokens
+    NAMESAKE_MODEL = auto()  # scripted-1 beside scripted
     ZERO_COUNTS = auto()  # "running 0", "waiting for you 0", "done 0"
     CLOCK = auto()
     MCP_READY = auto()  # servers all fine
-    NAMESAKE_MODEL = auto()  # scripted-1 beside scripted
     SHORT_TOKENS = auto()  # 12.3k tok
     TOKENS = auto()
     SHORT_ALLOWED = auto()  # always allowed: 3 tools
