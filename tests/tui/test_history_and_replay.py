@@ -72,22 +72,26 @@ def test_replay_speed_must_be_positive() -> None:
         ReplayFeed([], speed=0)
 
 
-async def test_a_replayed_question_asks_nobody_and_takes_no_keys() -> None:
-    bus_events = await _recorded_run()
-    raised = QueryRaised(
-        seq=len(bus_events) + 1,
-        ts=bus_events[-1].ts,
+def _replay_ending_on_an_approval(recorded: list[Event], query_id: str) -> AgentUIApp:
+    """The app replaying `recorded`, then a python approval still open at its end."""
+    approval = QueryRaised(
+        seq=recorded[-1].seq + 1,
+        ts=recorded[-1].ts,
         agent_id="a1",
-        query_id="q1",
+        query_id=query_id,
         prompt="Allow python to run?\nprint(1)",
         kind="approval",
         tool="python",
     )
-    app = AgentUIApp(
-        replay=ReplayFeed([*bus_events, raised], speed=1000.0),
+    return AgentUIApp(
+        replay=ReplayFeed([*recorded, approval], speed=1000.0),
         clock=FrozenClock(),
         remember_theme=False,
     )
+
+
+async def test_a_replayed_question_asks_nobody_and_takes_no_keys() -> None:
+    app = _replay_ending_on_an_approval(await _recorded_run(), "q1")
     async with app.run_test() as pilot:
         await settle(pilot, lambda: app.replay is not None and app.replay.done)
         app.flush_events()
@@ -116,21 +120,7 @@ async def _run_that_asked() -> list[Event]:
 
 
 async def test_a_replayed_question_shows_its_answer_and_no_box_to_answer_in() -> None:
-    recorded = await _run_that_asked()
-    approval = QueryRaised(
-        seq=recorded[-1].seq + 1,
-        ts=recorded[-1].ts,
-        agent_id="a1",
-        query_id="q9",
-        prompt="Allow python to run?\nprint(1)",
-        kind="approval",
-        tool="python",
-    )
-    app = AgentUIApp(
-        replay=ReplayFeed([*recorded, approval], speed=1000.0),
-        clock=FrozenClock(),
-        remember_theme=False,
-    )
+    app = _replay_ending_on_an_approval(await _run_that_asked(), "q9")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, lambda: app.replay is not None and app.replay.done)
         await pilot.pause()

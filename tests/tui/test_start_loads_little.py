@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,9 +106,9 @@ def _scratch_env(home: Path) -> dict[str, str]:
     }
 
 
-def _modules_probe(code: str, home: Path, **variables: str) -> list[str]:
-    """The module names `code` prints last, run in a fresh interpreter on the offline model
-    (no API key, unless `variables` set one) with scratch settings."""
+def _probe(code: str, home: Path, **variables: str) -> Any:
+    """The JSON `code` prints last, run in a fresh interpreter on the offline model (no API
+    key, unless `variables` set one) with scratch settings."""
     out = subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -116,7 +117,12 @@ def _modules_probe(code: str, home: Path, **variables: str) -> list[str]:
         timeout=120,
         env=_scratch_env(home) | variables,
     )
-    names: list[str] = json.loads(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _modules_probe(code: str, home: Path, **variables: str) -> list[str]:
+    """The module names `code` prints last."""
+    names: list[str] = _probe(code, home, **variables)
     return names
 
 
@@ -230,35 +236,19 @@ launch.main()
 def test_the_collector_is_off_until_the_app_s_runtime_runs(tmp_path: Path) -> None:
     """`agentui` starts with the garbage collector off (start-up's objects live as long as the
     app); it comes back, with them frozen out of its way, once the runtime has started."""
-    out = subprocess.run(
-        [sys.executable, "-c", COLLECTOR_PROBE],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        env=_scratch_env(tmp_path),
-    )
-    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    seen = _probe(COLLECTOR_PROBE, tmp_path)
     assert seen == {"before the runtime": False, "after it started": True, "frozen": True}
 
 
 def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) -> None:
     probe = (
-        "import gc, sys; sys.argv = ['agentui', 'config', 'path']\n"
+        "import gc, json, sys; sys.argv = ['agentui', 'config', 'path']\n"
         "from agentui.tui import cli\n"
         "import agentui.tui.launch as launch\n"
         "launch.main()\n"
-        "print(gc.isenabled())\n"
+        "print(json.dumps(gc.isenabled()))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-        env=_scratch_env(tmp_path),
-    )
-    assert out.stdout.strip().splitlines()[-1] == "True"
+    assert _probe(probe, tmp_path) is True
 
 
 HEADLESS_APP = """
