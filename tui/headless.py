@@ -54,7 +54,7 @@ from agentui.core.terminal_text import visible_controls
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.core.tree import AgentStatus
 from agentui.core.utf8 import model_json
-from agentui.tui.headless_answers import APPROVAL_HINT, Answers
+from agentui.tui.headless_answers import ANSWER_PROMPT, APPROVAL_HINT, Answers
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
@@ -143,9 +143,11 @@ class HeadlessPrinter:
         elif isinstance(event, ToolTimedOut):
             self._progress(f"\n[{name}] tool {event.name} timed out after {event.timeout_s:g} s\n")
         elif isinstance(event, QueryRaised) and event.choices:  # an approval
-            self._progress(f"\n[{name}] {event.kind}: {event.prompt}\n{APPROVAL_HINT}\n> ")
+            self._progress(
+                f"\n[{name}] {event.kind}: {event.prompt}\n{APPROVAL_HINT}\n{ANSWER_PROMPT}"
+            )
         elif isinstance(event, QueryRaised):
-            self._progress(f"\n[{name}] question: {event.prompt}\n> ")
+            self._progress(f"\n[{name}] question: {event.prompt}\n{ANSWER_PROMPT}")
         elif isinstance(event, MonologueGenerated):
             self._progress(f"\n[{event.entry.agent_name}] {event.entry.text}\n")
         elif isinstance(event, AnswerValidated):
@@ -289,8 +291,9 @@ class _StdinLines:
     not hold up the exit): steer lines go to their agent at once, the others answer questions
     in order."""
 
-    def __init__(self, stdin: TextIO, steering: _Steering) -> None:
+    def __init__(self, stdin: TextIO, steering: _Steering, reprompt: Callable[[], None]) -> None:
         self._steering = steering
+        self._reprompt = reprompt  # after a steer line: the answer awaited still is
         self._send, self._answers = anyio.create_memory_object_stream[str | None](
             max_buffer_size=math.inf
         )
@@ -312,6 +315,7 @@ class _StdinLines:
         steer = Steer.from_line(line)
         if steer is not None:
             self._steering.send(steer)
+            self._reprompt()
         else:
             self._send.send_nowait(line)
 
@@ -382,7 +386,7 @@ async def run_headless(
         steering = _Steering(runtime, stderr, list(steers or []))
         for problem in runtime.profiles.problems:  # one line per profile file left out
             stderr.write(f"agentui: warning: profile skipped: {visible_controls(problem)}\n")
-        lines = _StdinLines(stdin, steering)
+        lines = _StdinLines(stdin, steering, answers_read.prompt_again)
         printer = HeadlessPrinter(
             stdout, stderr, json_output=json_output, root_id=None, state=state
         )

@@ -22,6 +22,7 @@ from agentui.core.terminal_text import visible_controls
 APPROVAL_HINT = (
     '(once, always, or reject: REASON; "reject" alone asks for the reason on the next line)'
 )
+ANSWER_PROMPT = "> "  # after a question or an approval
 REASON_PROMPT = "reason for the model (one line; empty for none)> "
 _REJECT = "reject"
 
@@ -50,6 +51,19 @@ class Answers:
         self._terminal = stdin_is_terminal
         self._quiet = json_output  # JSON mode prints no prompts, so no echoes either
         self._reading = anyio.Lock()
+        self._prompt: str | None = None  # the prompt a line is awaited after, if any
+
+    def prompt_again(self) -> None:
+        """A steer line came while an answer was awaited: show that it still is."""
+        if self._prompt is not None:
+            self._say(self._prompt)
+
+    async def _line_after(self, prompt: str) -> str | None:
+        self._prompt = prompt
+        try:
+            return await self._next_line()
+        finally:
+            self._prompt = None
 
     async def read(self, query: QueryRaised, is_open: Callable[[], bool]) -> str | None:
         """The answer to `query` (None: declined, stdin has ended). `is_open` says whether the
@@ -57,14 +71,15 @@ class Answers:
         (its line is used up all the same, as a line typed for it)."""
         async with self._reading:
             given = bool(self._given)
-            text = self._given.pop(0) if given else await self._next_line()
+            # The printer showed the question and its "> " prompt.
+            text = self._given.pop(0) if given else await self._line_after(ANSWER_PROMPT)
             if not is_open():
                 return text
             self._show(text, query, echo=given or not self._terminal)
             if given or text is None or not query.choices or not asks_for_reason(text):
                 return text
             self._say(REASON_PROMPT)
-            reason = await self._next_line()
+            reason = await self._line_after(REASON_PROMPT)
             if reason is None:
                 self._say("(stdin has ended: rejected without a reason)\n")
                 return _REJECT

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+import anyio
 import pytest
 
 from agentui.core.clock import FrozenClock
@@ -142,3 +143,41 @@ async def test_a_bare_reject_as_an_answer_to_a_question_is_just_its_answer() -> 
 )
 def test_which_lines_ask_for_a_reason(line: str, asks: bool) -> None:
     assert asks_for_reason(line) is asks
+
+
+@pytest.mark.anyio
+async def test_a_steer_line_while_a_question_waits_shows_its_prompt_again() -> None:
+    """The steer is said on its own line: the `> ` after it says the question still waits."""
+    ask = ScriptedToolCall(name="ask_user", arguments={"question": "Which city?"})
+    provider = ScriptedProvider(Script.for_all(Turn(tool_calls=[ask]), Turn(text="Done.")))
+    stderr = io.StringIO()
+    read_fd, write_fd = os.pipe()
+
+    async def shown(text: str) -> None:
+        with anyio.fail_after(60):  # a guard only: the lines come as soon as the run reads
+            while text not in stderr.getvalue():
+                await anyio.sleep(0)
+
+    with os.fdopen(read_fd, encoding="utf-8") as stdin, os.fdopen(write_fd, "w") as typing:
+        async with anyio.create_task_group() as group:
+
+            async def run() -> None:
+                await run_headless(
+                    lambda: Runtime(provider, tools=ToolRegistry([ASK_USER]), clock=FrozenClock()),
+                    "Plan a trip",
+                    json_output=False,
+                    answers=[],
+                    stdin=stdin,
+                    stdout=io.StringIO(),
+                    stderr=stderr,
+                )
+
+            group.start_soon(run)
+            await shown("question: Which city?\n> ")
+            typing.write("/steer main mind the budget\n")
+            typing.flush()
+            await shown("[you → main] mind the budget\n> ")
+            typing.write("Lisbon\n")
+            typing.flush()
+    (outcome,) = [b.content for m in provider.requests[-1].messages for b in m.tool_results]
+    assert "Lisbon" in outcome
