@@ -76,9 +76,10 @@ if TYPE_CHECKING:
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
-INTERRUPT_WINDOW_S = 3.0
-STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a plain exit  # the second esc must come this soon after the first
+INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
+STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a plain exit
 ALL_AGENTS = "*"
+APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
 LIVE_NOT_PAUSED = (
     AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
 )  # fmt: skip
@@ -156,6 +157,7 @@ class AgentUIApp(App[int]):
         self.runtime: Runtime | None = None
         self.runtime_started = False  # its commands work from then on
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
+        self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.heap = HeapRelease()  # streaming's freed memory back to the system
         # The one fold, fed each batch; made when first read (see `model`).
@@ -428,6 +430,7 @@ class AgentUIApp(App[int]):
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
             self._leave_settled_query(box.draft() if box is not None else None)
+            self._give_back_words_typed_at_an_approval()
         if self._waiting_toasts and changes.closed_queries:
             self._withdraw_settled_toasts()
         if changes.new_queries and self.replay is None:  # a replay asks nobody anything
@@ -636,7 +639,27 @@ class AgentUIApp(App[int]):
             box = self._box_for_typed_keys()
             if box is not None:
                 self.screen.set_focus(box)
+            elif isinstance(self.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
+                # Words typed as an approval took the cursor decide nothing: kept for later.
+                self._typed_at_approval += event.character or ""
         await super().on_event(event)
+
+    def _give_back_words_typed_at_an_approval(self) -> None:
+        """Once the approval is decided or left: into the prompt when it is empty (not sent),
+        else quoted in a toast; never lost."""
+        words, self._typed_at_approval = self._typed_at_approval.strip(), ""
+        if not words:
+            return
+        if self.prompt_bar.display and not self.prompt_view.text.strip():
+            self.prompt_view.put_draft(Draft(words, {}))
+            kept = "they are in the prompt, not sent"
+        else:
+            kept = f"they were: {clipped(words, 200)}"
+        self.notify(
+            f"An approval had the cursor while you typed (only 1, 2 and 3 act on it); {kept}",
+            title="Not sent",
+            timeout=15,
+        )
 
     def _box_for_typed_keys(self) -> Composer | None:
         """Where a printable key typed now goes instead of being the focused pane's command
@@ -826,6 +849,7 @@ class AgentUIApp(App[int]):
     @on(ApprovalBlock.Left)
     def _left_a_question(self) -> None:
         self.tree_view.focus()  # where the agents are; the question or approval stays open
+        self._give_back_words_typed_at_an_approval()
 
     @on(AnswerInput.Answered)
     def _answered(self, event: AnswerInput.Answered) -> None:
@@ -836,6 +860,7 @@ class AgentUIApp(App[int]):
         self._settle_query(
             lambda runtime: runtime.approve(event.query_id, event.choice, event.reason or None)
         )
+        self._give_back_words_typed_at_an_approval()
 
     def _settle_query(self, settle: Callable[[Runtime], None]) -> None:
         if self.runtime is None:  # a replay (queries come from a runtime)

@@ -191,3 +191,18 @@ async def test_a_new_approval_does_not_steal_the_focus_and_ctrl_n_reaches_it() -
         second = app.focused
         assert isinstance(second, ApprovalBlock) and second.query_id != first.query_id
         assert second.entry.agent_id == "a2"
+
+
+async def test_words_typed_while_an_approval_has_the_cursor_are_given_back() -> None:
+    """An approval can take the cursor just as the person starts typing (esc, then s and a
+    steer): the letters decide nothing, and once the approval is left they are in the prompt,
+    not sent, with a toast saying so."""
+    async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
+        assert isinstance(app.focused, ApprovalBlock)
+        await pilot.press(*"Please add a rain plan")
+        (entry,) = approvals(app)
+        assert entry.open and runs == [], "letters decide nothing"
+        await pilot.press("escape")
+        assert app.prompt_view.text == "Please add a rain plan"
+        assert any("had the cursor" in n.message for n in app._notifications)
+        assert app.model.agents["a1"].status is S.AWAITING_USER, "nothing was sent"
