@@ -32,6 +32,10 @@ STEER_UNUSED = (
     "not delivered: it ended before another model call (r continues it; it reads this first)"
 )
 
+# Items that can land while a response streams without being part of it: the response's
+# text grows past them (see `TranscriptBuilder._stream`).
+_ASIDES: frozenset[ItemKind] = frozenset({"notice", "steer"})
+
 _uids = itertools.count(1)
 
 
@@ -165,10 +169,11 @@ class TranscriptBuilder:
         self._on_added(item)
 
     def _stream(self, kind: ItemKind, event: ev.TextDelta | ev.ThinkingDelta) -> None:
-        # A notice that arrives mid-stream (modified, a note) does not split the response:
-        # its text keeps growing in the same item, above the notice.
+        # A notice or a steer that arrives mid-stream (modified, a note, the person's steer)
+        # does not split the response, which would cut a word in two on screen: its text keeps
+        # growing in the same item, above them.
         for item in reversed(self.items):
-            if item.kind == "notice":
+            if item.kind in _ASIDES:
                 continue
             if (
                 item.kind == kind

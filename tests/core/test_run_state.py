@@ -193,6 +193,24 @@ def test_a_notice_mid_stream_does_not_split_the_answer() -> None:
     assert model.agents["a1"].task == "new content", "the tree shows the new task at once"
 
 
+def test_a_steer_mid_stream_does_not_split_a_word_of_the_thinking_or_the_answer() -> None:
+    bus, sub = one_agent()
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="cheap in spr")
+    bus.emit(ev.NoteQueued, "a1", text="under 500", note_id="n1", from_person=True)
+    bus.emit(ev.ThinkingDelta, "a1", iteration=1, delta="ing, then")
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="take the tr")
+    bus.emit(ev.NoteQueued, "a1", text="by bus", note_id="n2", from_person=True)
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="ain")
+    model = folded(sub)
+    shown = [(e.kind, e.text) for e in model.agents["a1"].entries[1:]]
+    assert shown == [
+        ("thinking", "cheap in spring, then"),
+        ("steer", "under 500"),
+        ("text", "take the train"),
+        ("steer", "by bus"),
+    ]
+
+
 @given(st.lists(st.tuples(st.text(max_size=6), st.booleans()), max_size=2000))
 def test_streamed_text_is_whole_however_often_it_is_read(pieces: list[tuple[str, bool]]) -> None:
     item = TranscriptItem("a1", "text", "")

@@ -9,6 +9,7 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
+from agentui.core.events import TextDelta
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
@@ -54,6 +55,22 @@ async def test_a_steer_reaches_the_next_model_call_and_says_when() -> None:
         assert "delivered with its next model call at" in str(block.render())
         second = provider_of(app).requests[1]
         assert any("prefer trains" in m.text for m in second.messages)
+
+
+async def test_a_steer_while_the_agent_writes_shows_after_its_text_never_inside_a_word() -> None:
+    async with app_when(lambda app: "text" in kinds(app, "a1"), "hold", HOLD) as (app, pilot):
+        (answer,) = [e for e in app.model.agents["a1"].entries if e.kind == "text"]
+        begun = answer.text
+        await pilot.press("s", *"prefer trains", "enter")
+        await settle(pilot, lambda: bool(steers(app)))
+        assert app.runtime is not None
+        # The rest of the answer streams after the steer (HOLD hangs: it is sent by hand).
+        app.runtime.publish(TextDelta, "a1", iteration=answer.iteration, delta="-rest of it")
+        await settle(pilot, lambda: answer.text.endswith("-rest of it"))
+        blocks = list(app.transcript_view._blocks.values())  # in screen order
+        assert [type(b).__name__ for b in blocks][1:] == ["AnswerBlock", "SteerBlock"]
+        assert blocks[1].entry is answer and answer.text == f"{begun}-rest of it"
+        assert "prefer trains" in str(blocks[2].render())
 
 
 async def test_steering_an_ended_agent_offers_to_continue_it_instead() -> None:
