@@ -100,7 +100,55 @@ async def test_the_provider_and_why_it_runs_stay_on_a_narrow_line() -> None:
 async def test_a_lost_connection_stays_whole_on_a_narrow_line() -> None:
     line = await shown_at(80, busy_run(), alarm="lost the connection to 10.0.0.7:8765")
     assert "⚠ lost the connection to 10.0.0.7:8765" in line
-    assert line.startswith(" running 1")
+    # The counts as the tree's glyphs outrank nothing else kept here: why the provider runs
+    # (at its tersest) stays beside them, and the clock has the room left over.
+    assert line.startswith(" ●1 ✓2  │ ⚠ lost")
+    assert line.endswith("│ scripted  offline")
+
+
+def many_endings_with_python_allowed() -> RunState:
+    """The hands-on line: one running, one paused, five done, one cancelled, one deleted, and
+    python always allowed."""
+    model = run_of(S.RUNNING, S.PAUSED, *(S.COMPLETED,) * 5, S.CANCELLED, S.DELETED)
+    model.agents["a0"].usage = Usage(input_tokens=20_000, output_tokens=4_321)
+    model.agents["a0"].first_started_at = 10.0
+    model.always_allowed = ["python"]
+    return model
+
+
+def answering() -> RunState:
+    model = run_of(S.RUNNING, S.RUNNING, S.COMPLETED, S.COMPLETED)
+    model.agents["a1"].open_queries = ["q1"]
+    model.agents["a0"].usage = Usage(input_tokens=2_000, output_tokens=1_029)
+    model.agents["a0"].first_started_at = 10.0
+    return model
+
+
+@pytest.mark.parametrize("width", [120, 80])
+@pytest.mark.parametrize("run", [many_endings_with_python_allowed, answering])
+async def test_why_the_provider_runs_is_never_cut_in_its_middle(width: int, run: object) -> None:
+    """It gives way in whole wordings ('offline (no API key)', 'offline'), and only after
+    the tokens, the clock and the tools always allowed are short."""
+    line = await shown_at(width, run())  # type: ignore[operator]
+    assert "…" not in line
+    assert line.endswith((f"  {NOTICE}", "  offline (no API key)", "  offline")), line
+    assert "running 1" in line or line.startswith(" ●1 "), "the counts stay, in words or glyphs"
+
+
+async def test_the_tools_always_allowed_give_way_before_the_reason() -> None:
+    at_120 = await shown_at(120, many_endings_with_python_allowed())
+    assert at_120 == (
+        " running 1  paused 1  done 5  cancelled 1  deleted 1  always allowed: python"
+        "  │ 1m30s  │ scripted  offline (no API key)"
+    ), "the clock has the room the tokens could not use"
+    # Five kinds of count in words do not fit 80 columns beside the provider: they are the
+    # tree's glyphs, and the rest of the line keeps its longest wordings.
+    at_80 = await shown_at(80, many_endings_with_python_allowed())
+    assert at_80 == (" ●1 ‖1 ✓5 ⊘1 ⌫1  always allowed: python  │ scripted  offline (no API key)")
+    answering_80 = await shown_at(80, answering())
+    assert answering_80 == (
+        " running 1  waiting for you 1  done 2  │ 1m30s  │ scripted  offline (no API key)"
+    )
 
 
 def test_fitting_drops_whole_pieces_by_rank_and_cuts_only_what_is_kept() -> None:

@@ -3,8 +3,9 @@
 Each piece of the line comes in the forms it can take, longest first, and says when (at which
 rank) each form gives way to the next, the last one to nothing unless the piece is always kept.
 The line is shortened rank by rank, lowest first, only as far as it must be: the least useful
-parts go first, and no piece is cut in the middle. Only what is always kept, when it alone is
-too long, is cut at the end with an ellipsis.
+parts go first, the room left goes to the most useful first, and no piece is cut in the
+middle. Only what is always kept, when it alone is too long, is cut at the end with an
+ellipsis.
 """
 
 from __future__ import annotations
@@ -36,30 +37,33 @@ class Piece:
 
 
 def fit_line(pieces: Sequence[Piece], width: int) -> Text:
-    """The pieces on one line of `width` cells, shortened by rank as far as needed."""
-    chosen = [0] * len(pieces)
+    """The pieces on one line of `width` cells, shortened by rank as far as needed.
+
+    Every piece starts at its shortest; then each step is undone, the highest rank (the
+    most useful) first, where the line still fits: a part is shortened only when it could not
+    be longer even with every less useful part at its shortest."""
+    chosen = [0 if width <= 0 else len(piece.gives_way) for piece in pieces]
 
     def cells(index: int, form: int) -> int:
         forms = pieces[index].forms
         return forms[form].cell_len if form < len(forms) else 0
 
-    total = sum(cells(index, 0) for index in range(len(pieces)))
-    steps = sorted((rank, index) for index, piece in enumerate(pieces) for rank in piece.gives_way)
-    taken: list[int] = []  # the pieces shortened, in order
-    for _rank, index in steps:
-        if width <= 0 or total <= width:
-            break
-        form = chosen[index]
-        chosen[index] = form + 1
-        total += cells(index, form + 1) - cells(index, form)
-        taken.append(index)
-    # A later step may have made room an earlier one no longer needs: give it back, latest
-    # first (a piece's own steps are undone in the reverse of their order).
-    for index in reversed(taken[:-1]):
-        form = chosen[index]
-        longer = total + cells(index, form - 1) - cells(index, form)
+    total = sum(cells(index, form) for index, form in enumerate(chosen))
+    steps = sorted(
+        (
+            (rank, index, step)
+            for index, piece in enumerate(pieces)
+            for step, rank in enumerate(piece.gives_way)
+        ),
+        reverse=True,
+    )
+    for _rank, index, step in steps:
+        # A piece's steps are undone last first: a step is undone only once the later ones are.
+        if chosen[index] != step + 1:
+            continue
+        longer = total + cells(index, step) - cells(index, step + 1)
         if longer <= width:
-            chosen[index] = form - 1
+            chosen[index] = step
             total = longer
     line = Text().join(
         piece.forms[form]

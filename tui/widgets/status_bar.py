@@ -105,7 +105,9 @@ def mcp_summary(servers: dict[str, McpServerChanged]) -> tuple[str, bool]:
 
 class GiveWay(IntEnum):
     """What gives way first when the line is wider than the terminal (lowest first). The
-    counts, where the agents run, and the provider with why it runs stay longest."""
+    counts, where the agents run, and the provider with why it runs stay longest: why it
+    runs goes to its shorter wordings (whole words, its meaning kept) before anything beside
+    it is cut, and is cut only after the model and the tools always allowed are terse."""
 
     NARRATOR = auto()  # the narrator's tokens
     NAMESAKE_MODEL = auto()  # scripted-1 beside scripted
@@ -115,15 +117,31 @@ class GiveWay(IntEnum):
     SHORT_TOKENS = auto()  # 12.3k tok
     TOKENS = auto()
     SHORT_ALLOWED = auto()  # always allowed: 3 tools
-    SHORT_NOTICE = auto()
+    SHORT_NOTICE = auto()  # offline (no API key)
     SHORT_ERROR = auto()
     MODEL_ID = auto()  # the provider's name alone: its model goes
+    TERSE_ALLOWED = auto()  # always: python
+    TERSE_NOTICE = auto()  # offline
+    CUT_NOTICE = auto()  # a notice with no shorter wording, cut at a word's end
     GLYPH_COUNTS = auto()  # ●2 ?1 ✓3, as the tree shows them
     NOTICE = auto()
     ERROR = auto()
     MCP_REASON = auto()
     SHORT_PLACE = auto()
     SHORT_ALARM = auto()
+
+
+# Shorter wordings of what the app says beside the provider (tui/assemble.status_notice and
+# the app's own), longest first: the provider's name is already on the line, so "scripted
+# model" can go before "no API key" does.
+SHORTER_NOTICES: dict[str, tuple[str, ...]] = {
+    "offline scripted model (no API key)": ("offline (no API key)", "offline"),
+    "offline scripted model": ("offline",),
+    "replaying (read-only)": ("replaying",),
+    "replay finished (read-only)": ("replay finished",),
+    "switched: new tasks run on it": ("switched",),
+}
+NOTICE_PARTS = " · "  # how the app joins the provider's notice and the session's
 
 
 SHORT_CHARS = 28  # a shortened notice, error, or place
@@ -171,15 +189,19 @@ def counts_piece(counts: RunCounts) -> Piece:
     )
 
 
+def cut_at_word(text: str) -> str:
+    """`text` cut to about SHORT_CHARS at a word's end where there is one (a single long
+    word, a URL: cut within it)."""
+    cut = textwrap.shorten(text, SHORT_CHARS, placeholder="…")
+    return cut if cut != "…" else clipped(text, SHORT_CHARS)
+
+
 def shortened(text: str, separator: str, style: str, short: GiveWay, gone: GiveWay | None) -> Piece:
     """`text` whole, then cut to about SHORT_CHARS; then gone (or kept, `gone` None)."""
     forms = [Text(separator + text, style=style)]
     ranks: list[int] = []
     if len(text) > SHORT_CHARS:
-        # At a word's end where there is one (a single long word, a URL: cut within it).
-        cut = textwrap.shorten(text, SHORT_CHARS, placeholder="…")
-        cut = cut if cut != "…" else clipped(text, SHORT_CHARS)
-        forms.append(Text(separator + cut, style=style))
+        forms.append(Text(separator + cut_at_word(text), style=style))
         ranks.append(short)
     if gone is None:
         return Piece.kept(*forms, gives_way=ranks)
@@ -258,8 +280,7 @@ class StatusBar(Widget):
         pieces.append(provider_piece(provider, model_id))
         notice = one_line(notice)  # it may quote a model's error or a file
         if notice:
-            notice = clipped(notice, NOTICE_CHARS)
-            pieces.append(shortened(notice, "  ", "italic", GiveWay.SHORT_NOTICE, GiveWay.NOTICE))
+            pieces.append(notice_piece(notice))
         mcp = mcp_piece(model.mcp_servers) if model is not None else None
         if mcp is not None:
             pieces.append(mcp)
@@ -270,13 +291,38 @@ class StatusBar(Widget):
 
 
 def allowed_piece(tools: list[str]) -> Piece:
-    """A trust setting: shortened to a number of tools, never dropped."""
+    """A trust setting: shortened to a number of tools, then tersely, never dropped."""
     names = [one_line(tool) for tool in tools]
-    named = Text(f"  always allowed: {', '.join(names)}", style="bold")
-    if len(names) == 1:
-        return Piece.kept(named)
-    counted = Text(f"  always allowed: {len(names)} tools", style="bold")
-    return Piece.kept(named, counted, gives_way=(GiveWay.SHORT_ALLOWED,))
+    listed = ", ".join(names)
+    counted = f"{len(names)} tool" + ("s" if len(names) > 1 else "")
+    shortest = min(listed, counted, key=len)
+    forms = [Text(f"  always allowed: {listed}", style="bold")]
+    ranks: list[int] = []
+    if len(counted) < len(listed):
+        forms.append(Text(f"  always allowed: {counted}", style="bold"))
+        ranks.append(GiveWay.SHORT_ALLOWED)
+    forms.append(Text(f"  always: {shortest}", style="bold"))
+    ranks.append(GiveWay.TERSE_ALLOWED)
+    return Piece.kept(*forms, gives_way=ranks)
+
+
+def notice_piece(notice: str) -> Piece:
+    """Why the provider runs: whole, then in its shorter wordings (SHORTER_NOTICES, each part
+    of it apart), then, if still long, cut at a word's end; gone last of all but the counts."""
+    notice = clipped(notice, NOTICE_CHARS)
+    parts = [(part, *SHORTER_NOTICES.get(part, ())) for part in notice.split(NOTICE_PARTS)]
+    wordings: list[str] = []
+    for level in range(max(len(forms) for forms in parts)):
+        wording = NOTICE_PARTS.join(forms[min(level, len(forms) - 1)] for forms in parts)
+        if not wordings or len(wording) < len(wordings[-1]):
+            wordings.append(wording)
+    short_ranks = (GiveWay.SHORT_NOTICE, GiveWay.TERSE_NOTICE)
+    forms = [Text("  " + wording, style="italic") for wording in wordings]
+    ranks: list[int] = [short_ranks[min(k, 1)] for k in range(len(wordings) - 1)]
+    if len(wordings[-1]) > SHORT_CHARS:
+        forms.append(Text("  " + cut_at_word(wordings[-1]), style="italic"))
+        ranks.append(GiveWay.CUT_NOTICE)
+    return Piece.dropped_at(*forms, gives_way=[*ranks, GiveWay.NOTICE])
 
 
 def tokens_piece(counts: RunCounts) -> Piece:
