@@ -4,8 +4,10 @@ time moved by the app's once-a-second tick. Nothing per token: the line is read 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
 
 from agentui.core.agent_status import AgentStatus
 from agentui.core.terminal_text import visible_controls
@@ -22,6 +24,13 @@ DECIDING: dict[str, str] = {
     "questions": "whether anything critical is missing",
     "subquestions": "which parts subagents can take",
     "resolution": "whether anything is still uncertain",
+}
+# The same, in fewer words, for a pane too narrow for the whole line.
+SHORTER: dict[str, str] = {
+    "whether the task is clear": "if the task is clear",
+    "whether anything critical is missing": "what is missing",
+    "which parts subagents can take": "what to delegate",
+    "whether anything is still uncertain": "what is uncertain",
 }
 AT_WORK = (AgentStatus.RUNNING, AgentStatus.MODIFIED)  # a paused one says so in the tree
 
@@ -51,3 +60,27 @@ def _line(deciding: Deciding, now: float, who: str) -> str:
     again = f" (attempt {deciding.attempt})" if deciding.attempt > 1 else ""
     subject = f"{who} is deciding" if who else "deciding"
     return f"{subject} {what}{again}… {format_elapsed(now - deciding.since)}"
+
+
+def fit_line(line: str, width: int) -> str:
+    """`line` as it fits `width` cells: the decision in fewer words, then unnamed, then the
+    seconds alone; never cut inside a word (a cut line ended in a second "…" and lost its
+    seconds, the one thing that shows the agent is not stuck)."""
+    return next((c for c in _shorter(line) if cell_len(c) <= width), "")
+
+
+def _shorter(line: str) -> Iterator[str]:
+    """`line` (as `deciding_line` writes it), then shorter ways to say it, shortest last."""
+    yield line
+    head, ellipsis, elapsed = line.rpartition("… ")
+    if not ellipsis:
+        return  # not a deciding line: whole or not at all
+    for words, fewer in SHORTER.items():
+        if words in head:
+            yield f"{head.replace(words, fewer)}… {elapsed}"
+            break
+    named, is_deciding, _what = head.partition(" is deciding ")
+    if is_deciding:
+        yield f"{named} is deciding… {elapsed}"
+    yield f"deciding… {elapsed}"
+    yield elapsed

@@ -13,6 +13,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
+from agentui.tui.decision_progress import fit_line
 
 from .helpers import settle
 
@@ -25,9 +26,21 @@ SLOW_CLARIFY = Script(
 )
 
 
-def six_step_app(clock: FrozenClock) -> AgentUIApp:
+# Clear at once; then the longest decision's JSON starts streaming and never ends.
+SLOW_QUESTIONS = Script(
+    agents={"*": [Turn(text="done")]},
+    decisions={
+        "*": {
+            "clarify": [Turn(text='{"ambiguous": false}')],
+            "questions": [Turn(text='{"questions": []}', hang_after_chunks=1)],
+        }
+    },
+)
+
+
+def six_step_app(clock: FrozenClock, script: Script = SLOW_CLARIFY) -> AgentUIApp:
     def runtime() -> Runtime:
-        return Runtime(ScriptedProvider(SLOW_CLARIFY), clock=clock, workflow="six-step")
+        return Runtime(ScriptedProvider(script), clock=clock, workflow="six-step")
 
     return AgentUIApp(
         runtime,
@@ -56,6 +69,43 @@ async def test_the_pane_says_what_is_decided_and_for_how_long() -> None:
         app.runtime.cancel("a1")
         await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
         assert not pane.border_subtitle, "it ended: nothing is being decided"
+
+
+async def test_a_long_decision_fits_the_pane_in_fewer_words_and_keeps_its_seconds() -> None:
+    clock = FrozenClock()
+    app = six_step_app(clock, SLOW_QUESTIONS)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: app.model.deciding.get("a1", ("",))[0] == "questions")
+        clock.advance(12)
+        app._tick()
+        pane = app.transcript_view
+        assert str(pane.border_subtitle) == "deciding what is missing… 12s", "not '……', no 12s"
+        await pilot.resize_terminal(200, 40)
+        await pilot.pause()
+        assert str(pane.border_subtitle) == "deciding whether anything critical is missing… 12s"
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        shown = str(pane.border_subtitle)
+        assert shown.endswith("… 12s") and "……" not in shown
+        assert app.runtime is not None
+        app.runtime.cancel("a1")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+
+
+@pytest.mark.parametrize(
+    ("width", "shown"),
+    [
+        (80, "main is deciding whether anything critical is missing (attempt 2)… 12s"),
+        (60, "main is deciding what is missing (attempt 2)… 12s"),
+        (30, "main is deciding… 12s"),
+        (16, "deciding… 12s"),
+        (5, "12s"),
+        (2, ""),
+    ],
+)
+def test_a_deciding_line_shortens_its_words_never_its_seconds(width: int, shown: str) -> None:
+    line = "main is deciding whether anything critical is missing (attempt 2)… 12s"
+    assert fit_line(line, width) == shown
 
 
 def test_the_fold_knows_who_decides_from_the_first_attempt_to_a_valid_answer() -> None:
