@@ -5,6 +5,11 @@ screen's bindings may have changed: every selection change, focus change and
 `refresh_bindings()`. Going down the agent tree the keys are almost always the same from one
 agent to the next, and pausing or resuming one only greys out some and brightens others: those
 are drawn again in place, and nothing is mounted.
+
+A footer narrower than its keys shows the keys that fit whole, in their order (the bindings
+come most useful first), never half of one. While a dialog with no footer of its own (the
+command palette, the theme picker) is open over this screen, the footer shows that dialog's
+keys, not those of the widget underneath, which do not work while it is open.
 """
 
 from __future__ import annotations
@@ -12,8 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.command import CommandPalette
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
+
+# What the palette accepts beside its own bindings (it shows only esc): Textual handles these
+# in the palette's input and list, not as bindings.
+PALETTE_KEYS = (("up", "↑↓", "Choose"), ("enter", "⏎", "Run"))
 
 
 class KeyFooter(Footer):
@@ -21,23 +32,71 @@ class KeyFooter(Footer):
         super().__init__(**kwargs)
         self._composed: tuple[object, ...] | None = None
 
+    # Textual calls Footer's own on_mount / on_unmount too (handlers run along the MRO).
+    def on_mount(self) -> None:
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def on_unmount(self) -> None:
+        self.app.screen_change_signal.unsubscribe(self)
+
+    def _screen_changed(self, _screen: Screen[object]) -> None:
+        self.call_after_refresh(self.recompose)
+
+    def _dialog(self) -> Screen[object] | None:
+        """The palette open over this footer's screen (it has no footer of its own)."""
+        top = self.app.screen
+        return top if top is not self.screen and isinstance(top, CommandPalette) else None
+
     def compose(self) -> ComposeResult:
         # Composed at once with the keys of whatever has the focus (Textual's Footer waits for
         # a bindings signal, then a refresh: the first frame would have no keys).
         self.set_reactive(Footer._bindings_ready, True)
         self._composed = self._showing()
-        yield from super().compose()
+        dialog = self._dialog()
+        if dialog is None:
+            yield from super().compose()
+            return
+        for key, display, description in PALETTE_KEYS:
+            yield FooterKey(key, display, description, "").data_bind(compact=Footer.compact)
+        for node, binding, enabled, tooltip in dialog.active_bindings.values():
+            if node is dialog and binding.show:  # esc: "Exit the command palette"
+                yield FooterKey(
+                    binding.key,
+                    self.app.get_key_display(binding),
+                    "Close",
+                    binding.action,
+                    disabled=not enabled,
+                    tooltip=tooltip,
+                ).data_bind(compact=Footer.compact)
+
+    def on_resize(self) -> None:
+        self._fit_keys()
+
+    def _fit_keys(self) -> None:
+        """Show the keys that fit whole, first to last; the palette key (docked right) keeps
+        its place."""
+        keys = list(self.query_children(FooterKey))
+        room = self.size.width - sum(
+            _cells(key) for key in keys if key.has_class("-command-palette")
+        )
+        for key in keys:
+            if key.has_class("-command-palette"):
+                continue
+            room -= _cells(key)
+            key.display = room >= 0
 
     def _showing(self) -> tuple[object, ...]:
         """Everything `Footer.compose` reads, as a value to compare."""
         app = self.app
+        source = self._dialog() or self.screen
         return (
+            source,
             self._bindings_ready,
             self.compact,
             self.show_command_palette,
             tuple(
                 (binding, enabled, tooltip, app.get_key_display(binding))
-                for _, binding, enabled, tooltip in self.screen.active_bindings.values()
+                for _, binding, enabled, tooltip in source.active_bindings.values()
             ),
         )
 
@@ -52,19 +111,25 @@ class KeyFooter(Footer):
             self._enable_in_place()
             return
         await super().recompose()
+        self._fit_keys()
 
     def _enable_in_place(self) -> None:
         """The same keys, some enabled or disabled since: each key drawn again as it is now,
         as `Footer.compose` would have made it."""
         enabled = {
             (binding.key, binding.action): state
-            for _, binding, state, _ in self.screen.active_bindings.values()
+            for _, binding, state, _ in (self._dialog() or self.screen).active_bindings.values()
         }
         for key in self.query(FooterKey):
             state = enabled.get((key.key, key.action))
             if state is not None:
                 key._disabled = not state  # what FooterKey reads on a click
                 key.set_class(not state, "-disabled")
+
+
+def _cells(key: FooterKey) -> int:
+    """A key's width as laid out: its text, its padding and border, its margins."""
+    return key.render().cell_len + key.styles.gutter.width + key.styles.margin.width
 
 
 def _without_states(showing: tuple[object, ...]) -> tuple[object, ...]:

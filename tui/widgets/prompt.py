@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -34,19 +35,40 @@ class PromptMode:
 
     @property
     def placeholder(self) -> str:
+        return self.placeholders[0]
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        """What the empty box says, longest first: a narrow box shows the longest that fits
+        (each is whole; what enter does stays longest)."""
         if self.kind == "steer":
+            call = f"Message for {self.agent_name}'s next model call"
             return (
-                f"Message for {self.agent_name}'s next model call · enter sends · "
-                f"{NEWLINE_HINT} · esc leaves"
+                f"{call} · enter sends · {NEWLINE_HINT} · esc leaves",
+                f"{call} · enter sends · esc leaves",
+                f"{call} · enter sends",
+                call,
             )
         if self.kind == "continue":
+            continues = f"Message that continues {self.agent_name}"
             return (
-                f"Message that continues {self.agent_name} · enter sends (empty: "
-                f"{CONTINUE_DEFAULT!r}) · esc leaves"
+                f"{continues} · enter sends (empty: {CONTINUE_DEFAULT!r}) · esc leaves",
+                f"{continues} · enter sends · esc leaves",
+                f"{continues} · enter sends",
+                continues,
             )
+        ask = "What should the agents do?"
         return (
-            f"What should the agents do? · enter starts a new task · {NEWLINE_HINT} · ctrl+q quits"
+            f"{ask} · enter starts a new task · {NEWLINE_HINT} · ctrl+q quits",
+            # How to quit outlasts the newline key on the start screen (the footer has both).
+            f"{ask} · enter starts a new task · ctrl+q quits",
+            f"{ask} · enter starts a new task",
+            ask,
         )
+
+    def placeholder_for(self, width: int) -> str:
+        fitting = (text for text in self.placeholders if cell_len(text) <= width)
+        return next(fitting, self.placeholders[-1])
 
 
 class PromptBox(Composer):
@@ -76,6 +98,17 @@ class PromptBar(Horizontal):
         yield self.label
         yield self.box
 
+    def on_resize(self) -> None:
+        self._fit_placeholder()
+
+    def _fit_placeholder(self) -> None:
+        """The box's room, from the bar's width and the label's as it will be now (the box
+        itself is laid out only after a new label is); before the first layout, the longest."""
+        width = self.content_size.width
+        label = self.mode.label.cell_len + 1  # its right padding
+        room = width - label - 1  # the cursor's cell after the text
+        self.box.placeholder = self.mode.placeholder_for(room) if width else self.mode.placeholder
+
     def keep_agent_message(self) -> bool:
         """esc from a steer or continue: the words wait for the next message to that agent
         (True when there were words to keep)."""
@@ -94,7 +127,7 @@ class PromptBar(Horizontal):
             self._task_draft = self.box.take_draft()
         self.mode = mode
         self.label.update(mode.label)
-        self.box.placeholder = mode.placeholder
+        self._fit_placeholder()
         kept = self._agent_drafts.pop(mode.agent_id, None) if mode.agent_id and not text else None
         if mode.kind == "task" and not text and self._task_draft is not None:
             self.box.put_draft(self._task_draft)
