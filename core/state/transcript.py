@@ -274,13 +274,12 @@ class TranscriptBuilder:
                 self._mark_notes(note_ids, STEER_UNUSED, event.ts, failed=True)
                 if modified:
                     what = {
-                        ("instructions",): "new instructions were",
-                        ("task",): "new task was",
-                    }.get(tuple(modified), "new instructions and task were")
+                        ("instructions",): "the new instructions",
+                        ("task",): "the new task",
+                    }.get(tuple(modified), "the new instructions and task")
                     self._new(
                         "notice",
-                        f"the {what} not used: it ended before another model call. "
-                        "r continues it under them.",
+                        f"it ended before reading {what}; r continues it with {what}",
                         event,
                         title="not used",
                     )

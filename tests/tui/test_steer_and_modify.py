@@ -159,7 +159,12 @@ async def test_a_modify_the_agent_never_reads_says_so_and_how_to_apply_it() -> N
         app.runtime.cancel("a1")
         await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
         (unused,) = [e for e in app.model.agents["a1"].entries if e.title == "not used"]
-        assert "new task was not used" in unused.text and "r continues it" in unused.text
+        # One sentence, "not used" said once (the title), and what r continues it with.
+        said = f"{unused.title}: {unused.text}"
+        assert (
+            said
+            == "not used: it ended before reading the new task; r continues it with the new task"
+        )
         assert not any("modified: answered" in e.text for e in app.model.agents["a1"].entries)
 
 
