@@ -115,19 +115,37 @@ KEYS: tuple[Key, ...] = (
     ),
 )
 
-# Keys handled by Textual or by widgets themselves, listed on the help screen for completeness.
-BUILT_IN_KEYS: tuple[tuple[str, str], ...] = (
-    ("enter", "On a waiting agent: jump to its question. In a text box: send it."),
-    ("ctrl+j", "In a text box: a new line (shift+enter too, where the terminal tells it apart)"),
-    ("esc", "In a text box: leave it (a question keeps waiting; enter with nothing declines)"),
-    (
-        "1 / 2 / 3",
-        "On a tool approval: allow once, always allow, reject with a reason (esc: later)",
-    ),
-    ("tab / shift+tab", "Move between the tree, the transcript, the monologue and the prompt"),
-    ("ctrl+p", "Command palette: every action by name"),
-    ("ctrl+q", "Quit (asks first while agents run or words are unsent; ctrl+q again confirms)"),
+# Keys handled by Textual or by widgets themselves: (keys as people write them, where, what).
+BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
+    ("enter", "tree", "On a waiting agent: go to its question"),
+    ("enter", "text box", "Send it: start the task, answer, reject, steer, continue"),
+    ("ctrl+j", "text box", "A new line (shift+enter too, where the terminal tells it apart)"),
+    ("esc", "text box", "Leave it (a question keeps waiting; enter with nothing declines)"),
+    ("1 / 2 / 3", "approval", "Allow once / always allow / reject with a reason (esc: later)"),
+    ("tab / shift+tab", "anywhere", "Move between the tree, transcript, monologue and prompt"),
+    ("ctrl+p", "anywhere", "Command palette: every action by name"),
+    ("ctrl+q", "anywhere", "Quit (asks first while agents run or words are unsent)"),
 )
+
+# Where each scope's keys work, as the help screen and the README's key table name it.
+WHERE: dict[Scope, str] = {"agent": "tree", "view": "panes", "everywhere": "anywhere"}
+
+
+def help_rows() -> list[tuple[str, str, str]]:
+    """Every key for the help screen, (keys, where, what), by where they work."""
+    rows = [
+        # Interrupt takes esc twice: the first press only says what the second will do.
+        (
+            "esc esc" if k.action == "interrupt" else display_key(k.key),
+            WHERE[k.scope],
+            k.description,
+        )
+        for k in KEYS
+    ]
+    rows += BUILT_IN_KEYS
+    order = ["tree", "panes", "text box", "approval", "anywhere"]
+    return sorted(rows, key=lambda row: order.index(row[1]))
+
 
 AGENT_KEYS = tuple(k for k in KEYS if k.scope == "agent")
 VIEW_KEYS = tuple(k for k in KEYS if k.scope == "view")

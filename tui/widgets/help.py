@@ -12,17 +12,17 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..keymap import BUILT_IN_KEYS, KEYS, display_key
+from ..keymap import help_rows
 
 
 def keys_table() -> Table:
-    table = Table(box=None, show_header=False, padding=(0, 2))
+    """Key, where it works, what it does: one row each, as the README's key table has them."""
+    table = Table(box=None, show_header=False, padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
+    table.add_column(style="dim", no_wrap=True)
     table.add_column()
-    for key in KEYS:
-        table.add_row(display_key(key.key), Text(key.description))
-    for key_name, description in BUILT_IN_KEYS:
-        table.add_row(key_name, Text(description))
+    for keys, where, description in help_rows():
+        table.add_row(keys, where, Text(description))
     return table
 
 
@@ -35,7 +35,7 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog"):
             yield Static(Text("agentui keys", style="bold"), id="title")
             yield Static(keys_table())
-            yield Static(Text("esc closes", style="dim"), id="hint")
+            yield Static(Text("↑↓ scroll · esc closes", style="dim"), id="hint")
         yield Footer()
 
     def action_dismiss_help(self) -> None:
