@@ -36,6 +36,10 @@ STEER_UNUSED = (
 # text grows past them (see `TranscriptBuilder._stream`).
 _ASIDES: frozenset[ItemKind] = frozenset({"notice", "steer"})
 
+# A model call's error the loop will not retry; and, after it, that the agent failed with it.
+GIVING_UP = "giving up"
+AGENT_FAILED = "the agent failed"
+
 _uids = itertools.count(1)
 
 
@@ -246,7 +250,8 @@ class TranscriptBuilder:
             case ev.InterventionApplied(kind="modify", instructions=instructions, content=content):
                 self._new("notice", _modification(instructions, content), event, title="modified")
             case ev.ExecutionFailed(error=error):
-                self._new("error", error, event, title="error", failed=True)
+                if not self._ends_given_up_model_error(error):
+                    self._new("error", error, event, title="error", failed=True)
             case ev.AnswerValidated(ok=False):
                 self._new(
                     "error", validation_text(event), event, title="invalid answer", failed=True
@@ -256,7 +261,7 @@ class TranscriptBuilder:
             case ev.LLMFailed(error=error, retryable=retryable, streamed=streamed):
                 if streamed:
                     self.interrupt_stream(event.iteration)
-                note = "retrying" if retryable else "giving up"
+                note = "retrying" if retryable else GIVING_UP
                 self._new("error", f"{error} ({note})", event, title="model error", failed=True)
             case ev.LLMAbandoned(reason=reason, iteration=iteration):
                 self.interrupt_stream(iteration)
@@ -292,6 +297,17 @@ class TranscriptBuilder:
                 pass  # not a block of its own, or a guarded case above did not apply
             case _:
                 self.unfolded.add(event.type)  # a type this fold has not been taught
+
+    def _ends_given_up_model_error(self, error: str) -> bool:
+        """When the agent fails with the error its model call just gave up on, that error's
+        block says both (a second block repeated it word for word): it is marked as what ended
+        the agent, and True is returned."""
+        last = self.items[-1] if self.items else None
+        if last is None or last.title != "model error" or last.text != f"{error} ({GIVING_UP})":
+            return False
+        last.text = f"{error} ({GIVING_UP}; {AGENT_FAILED})"
+        self._on_changed(last)
+        return True
 
     def _mark_notes(
         self, note_ids: list[str], detail: str, ts: float, *, failed: bool = False

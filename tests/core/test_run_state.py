@@ -174,6 +174,25 @@ def test_a_failed_hidden_decision_call_cuts_no_text() -> None:
     assert error.text == "overloaded (retrying)"
 
 
+def test_an_agent_failing_with_the_error_its_model_call_gave_up_on_says_it_once() -> None:
+    bus, sub = one_agent()
+    unreachable = "cannot reach the API at https://api.anthropic.com"
+    bus.emit(ev.LLMFailed, "a1", iteration=1, error=unreachable, retryable=False)
+    bus.emit(ev.ExecutionFailed, "a1", execution_id="x1", error=unreachable, kind="provider")
+    model = folded(sub)
+    shown = [(e.kind, e.title, e.text) for e in model.agents["a1"].entries[1:]]
+    assert shown == [("error", "model error", f"{unreachable} (giving up; the agent failed)")]
+
+
+def test_an_agent_failing_otherwise_after_a_given_up_model_call_says_both() -> None:
+    bus, sub = one_agent()
+    bus.emit(ev.LLMFailed, "a1", iteration=1, error="no JSON (decision)", retryable=False)
+    bus.emit(ev.ExecutionFailed, "a1", execution_id="x1", error="limit: 3 calls", kind="calls")
+    model = folded(sub)
+    shown = [(e.title, e.text) for e in model.agents["a1"].entries[1:]]
+    assert shown == [("model error", "no JSON (decision) (giving up)"), ("error", "limit: 3 calls")]
+
+
 def test_a_notice_mid_stream_does_not_split_the_answer() -> None:
     bus, sub = one_agent()
     bus.emit(ev.TextDelta, "a1", iteration=1, delta="lorem ipsum dol")
