@@ -565,8 +565,7 @@ class AgentUIApp(App[int]):
             line = ""
         if line != self._deciding_shown:
             self._deciding_shown = line
-            # A Text, not a str: a string here would be read as markup (names are anyone's).
-            self.transcript_view.border_subtitle = Text(line) if line else None
+            self.transcript_view.show_deciding(line or None)  # shown as Text, never markup
 
     def _title_transcript(self) -> None:
         """The pane's title names what it shows: every agent, or one agent and its task (a

@@ -31,7 +31,7 @@ from agentui.core.terminal_text import clipped
 from agentui.core.terminal_text import visible_controls as shown
 
 from ..keymap import VIEW_KEYS, shadowing
-from .composer import NEWLINE_HINT, Composer
+from .composer import Composer
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import TranscriptItem as Entry
@@ -374,8 +374,9 @@ class AnswerInput(Composer):
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(
             value,
-            # What enter and esc do first: a narrow transcript cuts the hint from the right.
-            placeholder=f"enter answers (empty: declines) · esc leaves · {NEWLINE_HINT}",
+            # What enter and esc do (the footer shows ctrl+j's new line): ~44 columns, so it
+            # fits the transcript of an 80-column terminal whole.
+            placeholder="enter answers (empty: declines) · esc leaves",
             classes="answer-input",
         )
         self.query_id = query_id
@@ -390,7 +391,7 @@ class SceneAnswerInput(AnswerInput):
 
     def __init__(self, query_id: str, value: str = "") -> None:
         super().__init__(query_id, value)
-        self.placeholder = f"enter sends (empty: scene goes on) · esc leaves · {NEWLINE_HINT}"
+        self.placeholder = "enter sends (empty: goes on) · esc leaves"
 
 
 # What an open question or approval says in a replay, in place of a box to answer it in.
@@ -520,7 +521,7 @@ class ReasonInput(Composer):
     def __init__(self, value: str = "") -> None:
         super().__init__(
             value,
-            placeholder=f"why? · enter rejects · esc back · {NEWLINE_HINT}",
+            placeholder="why? · enter rejects · esc back",
             classes="reason-input",
         )
 

@@ -15,7 +15,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 from textual.widgets import Button
 
 from ..decision_progress import fit_line
@@ -28,8 +27,6 @@ if TYPE_CHECKING:  # the fold loads after the first frame
 MAX_BLOCKS = 200
 PAGE = 100
 
-# Textual's own border subtitle, which this pane sets once it has fitted the words to its width.
-_BORDER_SUBTITLE = Widget.__dict__["border_subtitle"]
 # Cells of the lower border a subtitle cannot use: two corners and a blank and a rule each side.
 _BORDER_CELLS = 6
 
@@ -50,25 +47,21 @@ class Transcript(VerticalScroll):
         self._earlier = Button("", id="earlier", classes="earlier")
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
         self.read_only = False  # a replay's: questions show, with nothing to answer them in
+        self._whole_subtitle: str | None = None  # the deciding line before it is fitted
 
-    # The lower border says what a decision in progress is (the app sets it, decision_progress
-    # writes it). Textual would cut a long one with its own "…" and lose the seconds at its end:
-    # the pane fits the words to its width instead, now and whenever it is resized.
-    @property  # type: ignore[override]
-    def border_subtitle(self) -> str | None:
-        return _BORDER_SUBTITLE.__get__(self, type(self))  # type: ignore[no-any-return]
-
-    @border_subtitle.setter
-    def border_subtitle(self, subtitle: Text | str | None) -> None:
-        # Plain text either way: what a model named a decision is never read as markup.
-        self._whole_subtitle = subtitle.plain if isinstance(subtitle, Text) else subtitle
+    def show_deciding(self, line: str | None) -> None:
+        """The lower border says what a decision in progress is (decision_progress writes it).
+        Textual would cut a long one with its own "…" and lose the seconds at its end: the
+        pane fits the words to its width instead, now and whenever it is resized."""
+        self._whole_subtitle = line
         self._fit_subtitle()
 
     def _fit_subtitle(self) -> None:
-        whole = getattr(self, "_whole_subtitle", None)
+        whole = self._whole_subtitle
         width = self.outer_size.width - _BORDER_CELLS
         fitted = fit_line(whole, width) if whole and width > 0 else whole
-        _BORDER_SUBTITLE.__set__(self, Text(fitted) if fitted else None)
+        # As Text: what a model named a decision is never read as markup.
+        self.border_subtitle = Text(fitted) if fitted else None
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_subtitle()
