@@ -45,6 +45,7 @@ from .gc_policy import CollectorPolicy, start_collecting
 from .heap_release import HeapRelease
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
 from .replay_feed import ReplayFeed
+from .status_notices import OFFLINE, REPLAY_FINISHED, REPLAYING, SWITCHED
 from .theme_files import AGENT_VARIABLES, DEFAULT_THEME, load_themes
 from .ui_state import load_ui_state, save_ui_state
 from .widgets.agent_tree import AgentTree
@@ -510,7 +511,7 @@ class AgentUIApp(App[int]):
             ends = [a.ended_ts or a.started_ts for a in agents if a.started_ts]
             elapsed = max(ends) - min(starts) if starts and ends else None  # type: ignore[type-var]
             done = self.replay is not None and self.replay.done
-            notice = "replay finished (read-only)" if done else "replaying (read-only)"
+            notice = REPLAY_FINISHED if done else REPLAYING
             self.status_view.show(fold, "replay", "", elapsed, notice)
             return
         elapsed = self.clock.now() - min(starts) if starts else None
@@ -527,7 +528,7 @@ class AgentUIApp(App[int]):
                 place = text
             else:
                 alarm = text
-        notice = " · ".join(parts) or ("offline scripted model" if name == "scripted" else "")
+        notice = " · ".join(parts) or (OFFLINE if name == "scripted" else "")
         self.status_view.show(fold, name, model_id, elapsed, notice, alarm=alarm, place=place)
 
     # -- selection and views -------------------------------------------------------------
@@ -961,7 +962,7 @@ class AgentUIApp(App[int]):
             self.notify(str(exc), title="Cannot switch", severity="error", timeout=10)
             return
         self.runtime.set_provider(provider)
-        self.provider_notice = "switched: new tasks run on it"
+        self.provider_notice = SWITCHED
         self._refresh_status()
         self.notify(f"New tasks run on {name} {model}.", title="Provider switched")
 

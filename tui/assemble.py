@@ -19,6 +19,8 @@ from agentui.core.providers.keys import provider_by_key
 from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
 
+from .status_notices import OFFLINE_NO_KEY
+
 if TYPE_CHECKING:
     from agentui.core.providers.base import Provider
     from agentui.core.runtime import Runtime
@@ -117,7 +119,7 @@ def default_narrator_model(
 def status_notice(assembly: Assembly) -> str:
     """What the status bar says of the provider beside its name and model: why it runs."""
     if assembly.notice:
-        return "offline scripted model (no API key)"
+        return OFFLINE_NO_KEY
     if assembly.chosen_by:
         return f"picked by {assembly.chosen_by}"
     return ""

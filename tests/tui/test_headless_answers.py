@@ -109,6 +109,19 @@ async def test_stdin_ending_after_a_bare_reject_rejects_without_a_reason() -> No
     assert "stdin has ended: rejected without a reason" in stderr
 
 
+async def run_asking(provider: ScriptedProvider, stdin: TextIO, stderr: TextIO) -> int:
+    """`agentui run` of a task whose model may ask the person (ask_user), reading `stdin`."""
+    return await run_headless(
+        lambda: Runtime(provider, tools=ToolRegistry([ASK_USER]), clock=FrozenClock()),
+        "Plan a trip",
+        json_output=False,
+        answers=[],
+        stdin=stdin,
+        stdout=io.StringIO(),
+        stderr=stderr,
+    )
+
+
 @pytest.mark.anyio
 async def test_a_bare_reject_as_an_answer_to_a_question_is_just_its_answer() -> None:
     """Only an approval asks for a reason; a question's answer is the line itself."""
@@ -116,15 +129,7 @@ async def test_a_bare_reject_as_an_answer_to_a_question_is_just_its_answer() -> 
     provider = ScriptedProvider(Script.for_all(Turn(tool_calls=[ask]), Turn(text="Done.")))
     stderr = io.StringIO()
     with piped("reject\nnext line\n") as stdin:
-        status = await run_headless(
-            lambda: Runtime(provider, tools=ToolRegistry([ASK_USER]), clock=FrozenClock()),
-            "Pick",
-            json_output=False,
-            answers=[],
-            stdin=stdin,
-            stdout=io.StringIO(),
-            stderr=stderr,
-        )
+        status = await run_asking(provider, stdin, stderr)
     assert status == 0, stderr.getvalue()
     assert REASON_PROMPT not in stderr.getvalue()
     (outcome,) = [b.content for m in provider.requests[-1].messages for b in m.tool_results]
@@ -160,19 +165,7 @@ async def test_a_steer_line_while_a_question_waits_shows_its_prompt_again() -> N
 
     with os.fdopen(read_fd, encoding="utf-8") as stdin, os.fdopen(write_fd, "w") as typing:
         async with anyio.create_task_group() as group:
-
-            async def run() -> None:
-                await run_headless(
-                    lambda: Runtime(provider, tools=ToolRegistry([ASK_USER]), clock=FrozenClock()),
-                    "Plan a trip",
-                    json_output=False,
-                    answers=[],
-                    stdin=stdin,
-                    stdout=io.StringIO(),
-                    stderr=stderr,
-                )
-
-            group.start_soon(run)
+            group.start_soon(run_asking, provider, stdin, stderr)
             await shown("question: Which city?\n> ")
             typing.write("/steer main mind the budget\n")
             typing.flush()

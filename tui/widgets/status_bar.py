@@ -17,6 +17,7 @@ from textual.widget import Widget
 from agentui.core.agent_status import AgentStatus
 from agentui.core.terminal_text import clipped, visible_controls
 
+from ..status_notices import SHORTER_NOTICES
 from .agent_tree import GLYPHS, format_elapsed
 from .fitted_line import Piece, fit_line
 
@@ -134,13 +135,6 @@ class GiveWay(IntEnum):
 # Shorter wordings of what the app says beside the provider (tui/assemble.status_notice and
 # the app's own), longest first: the provider's name is already on the line, so "scripted
 # model" can go before "no API key" does.
-SHORTER_NOTICES: dict[str, tuple[str, ...]] = {
-    "offline scripted model (no API key)": ("offline (no API key)", "offline"),
-    "offline scripted model": ("offline",),
-    "replaying (read-only)": ("replaying",),
-    "replay finished (read-only)": ("replay finished",),
-    "switched: new tasks run on it": ("switched",),
-}
 NOTICE_PARTS = " · "  # how the app joins the provider's notice and the session's
 
 

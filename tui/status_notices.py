@@ -1,0 +1,18 @@
+"""What the status bar says of the provider beside its name, and the shorter wordings it gives
+way to on a narrow line: one table, read by who says them and by the bar that fits them."""
+
+from __future__ import annotations
+
+OFFLINE_NO_KEY = "offline scripted model (no API key)"
+OFFLINE = "offline scripted model"
+REPLAYING = "replaying (read-only)"
+REPLAY_FINISHED = "replay finished (read-only)"
+SWITCHED = "switched: new tasks run on it"
+
+SHORTER_NOTICES: dict[str, tuple[str, ...]] = {
+    OFFLINE_NO_KEY: ("offline (no API key)", "offline"),
+    OFFLINE: ("offline",),
+    REPLAYING: ("replaying",),
+    REPLAY_FINISHED: ("replay finished",),
+    SWITCHED: ("switched",),
+}
