@@ -192,7 +192,7 @@ class AgentUIApp(App[int]):
         if self._model is None:
             from agentui.core.state import RunState
 
-            self._model = RunState()
+            self._model = RunState(streamed_text=False)  # its transcript shows that text
         return self._model
 
     # -- layout and start ----------------------------------------------------------------

@@ -249,3 +249,19 @@ def test_an_unread_answer_is_held_in_few_strings() -> None:
         text.append("abcd")
     assert text.pieces <= 1 + 100_000 // JOIN_EVERY + JOIN_EVERY  # joined + loose
     assert text.value == "abcd" * 100_000
+
+
+def test_a_fold_without_streamed_text_keeps_the_answer_once() -> None:
+    """The live screen's fold keeps no second copy of a streaming answer (only resuming a cut
+    session reads `streaming`); its transcript has the text all the same."""
+    bus, sub = one_agent()
+    bus.emit(ev.LLMRequested, "a1", iteration=1, model="m", message_count=1, tool_names=[])
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="lorem ")
+    bus.emit(ev.TextDelta, "a1", iteration=1, delta="ipsum")
+    events = sub.drain()
+    kept, screen = RunState(), RunState(streamed_text=False)
+    kept.apply_all(events)
+    screen.apply_all(events)
+    assert kept.streaming == {"a1": "lorem ipsum"}
+    assert screen.streaming == {} and not screen.unfolded
+    assert [e.text for e in screen.agents["a1"].entries[1:]] == ["lorem ipsum"]
