@@ -645,20 +645,12 @@ class AgentUIApp(App[int]):
         await super().on_event(event)
 
     def _give_back_words_typed_at_an_approval(self) -> None:
-        """Once the approval is decided or left: into the prompt when it is empty (not sent),
-        else quoted in a toast; never lost."""
+        """Once the approval is decided or left, the letters it took are kept as any words
+        typed for a box gone are."""
         words, self._typed_at_approval = self._typed_at_approval.strip(), ""
-        if not words:
-            return
-        if self.prompt_bar.display and not self.prompt_view.text.strip():
-            self.prompt_view.put_draft(Draft(words, {}))
-            kept = "they are in the prompt, not sent"
-        else:
-            kept = f"they were: {clipped(words, 200)}"
-        self.notify(
-            f"An approval had the cursor while you typed (only 1, 2 and 3 act on it); {kept}",
-            title="Not sent",
-            timeout=15,
+        self._keep_unsent_words(
+            Draft(words, {}),
+            "An approval had the cursor while you typed (only 1, 2 and 3 act on it)",
         )
 
     def _box_for_typed_keys(self) -> Composer | None:
@@ -704,19 +696,22 @@ class AgentUIApp(App[int]):
             self.tree_view.focus()
             return
         self._go_home()
+        self._keep_unsent_words(
+            words,
+            "The question was settled elsewhere (answered on another screen, or its agent ended)",
+        )
+
+    def _keep_unsent_words(self, words: Draft, why: str) -> None:
+        """Words typed for a box that no longer takes them: into the prompt when it is empty
+        (not sent), else quoted in a toast; never lost, never mixed into the prompt's own."""
         if not words.text.strip():
             return
         if self.prompt_bar.display and not self.prompt_view.text.strip():
             self.prompt_view.put_draft(words)
             kept = "what you were typing is in the prompt"
-        else:  # the prompt holds words of its own: these are shown, not mixed into them
+        else:
             kept = f"you were typing: {clipped(words.text, 200)}"
-        self.notify(
-            f"The question was settled elsewhere (answered on another screen, or its agent "
-            f"ended); {kept}",
-            title="Not sent",
-            timeout=15,
-        )
+        self.notify(f"{why}; {kept}", title="Not sent", timeout=15)
 
     def _focused_query(self) -> str | None:
         """The open query whose block holds the focus, if any."""
