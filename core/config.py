@@ -46,11 +46,9 @@ GEMINI_API_KEY or GOOGLE_API_KEY; see providers/keys.py).
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,10 +56,19 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from .errors import AgentUIError
+# Gathered there, validated here; what importers of the settings need is named here too.
+from .config_sources import ENV_VARIABLES as ENV_VARIABLES
+from .config_sources import (
+    PROVIDERS,
+    ConfigError,
+    Flag,
+    GatheredSettings,
+    described,
+    gather_settings,
+)
+from .config_sources import config_path as config_path
 from .limits import Limits
 from .monologue.config import MonologueConfig
-from .paths import config_dir
 from .pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 from .profiles.config import ProfilesConfig
 from .providers.keys import key_report, provider_by_key
@@ -69,8 +76,6 @@ from .scene.settings import SceneSettings
 from .tools.mcp.config import McpConfig
 from .validation import describe_problem, error_location
 
-CONFIG_FILE = "config.toml"
-PROVIDERS = ("scripted", "anthropic", "openai", "google")
 REPLAY_PREFIX = "replay:"
 
 Workflow = Literal["six-step", "plain"]
@@ -80,10 +85,6 @@ ApprovalPolicy = Literal["ask", "yes"]
 # as settings are: finite, and not below their least value.
 Seconds = Annotated[float, Field(ge=0, allow_inf_nan=False)]
 PositiveSeconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-
-
-class ConfigError(AgentUIError):
-    """A setting is invalid; the message names the file (or variable, or flag) and the key."""
 
 
 def checked_number(text: str, kind: Any) -> Any:
@@ -165,21 +166,6 @@ class Config(BaseModel):
         return self.monologue.model_copy(update={"model": self.narrator_model})
 
 
-# Settings an environment variable may set, by dotted key. An empty variable counts as unset.
-_ENV_WANTED: dict[str, str] = {
-    "provider": "AGENTUI_PROVIDER",
-    "model": "AGENTUI_MODEL",
-    "base_url": "AGENTUI_BASE_URL",
-    "narrator_model": "AGENTUI_NARRATOR_MODEL",
-    "theme": "AGENTUI_THEME",
-    "workflow": "AGENTUI_WORKFLOW",
-    "approval.policy": "AGENTUI_APPROVAL",
-    "monologue.enabled": "AGENTUI_MONOLOGUE",
-    "limits.max_iterations": "AGENTUI_MAX_ITERATIONS",
-    "limits.tool_timeout_s": "AGENTUI_TOOL_TIMEOUT",
-    "limits.max_depth": "AGENTUI_MAX_DEPTH",
-    "limits.max_live_children": "AGENTUI_MAX_CHILDREN",
-}
 # Tables of the file whose keys are settings of their own (shown and sourced one by one).
 SECTIONS: dict[str, type[BaseModel]] = {
     "limits": Limits,
@@ -188,28 +174,6 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "profiles": ProfilesConfig,
     "scene": SceneSettings,
 }
-
-
-def _exists(key: str) -> bool:
-    section, _, name = key.partition(".")
-    model = SECTIONS.get(section)
-    return name in model.model_fields if model is not None and name else key in Config.model_fields
-
-
-# Only settings this version has: the limits grow with the runtime.
-ENV_VARIABLES: dict[str, str] = {k: v for k, v in _ENV_WANTED.items() if _exists(k)}
-
-
-def config_path() -> Path:
-    return config_dir() / CONFIG_FILE
-
-
-@dataclass(frozen=True, slots=True)
-class Flag:
-    """A value given on the command line, with the option that gave it (for messages)."""
-
-    option: str
-    value: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +196,7 @@ class LoadedConfig:
 
     def origin(self, key: str) -> str:
         """Where the value came from, as messages say it: the file, a variable, an option."""
-        return _described(self.sources.get(key, "file"), self.path)
+        return described(self.sources.get(key, "file"), self.path)
 
     def settings(self) -> list[Setting]:
         """Every effective value, in file order, with its source."""
@@ -268,41 +232,30 @@ def load_config(
     `flags` maps dotted keys to the values the person gave on the command line (leave out
     the options they did not give). Raises ConfigError naming the culprit.
     """
-    path = path if path is not None else config_path()
-    raw = _read_file(path)
+    return validate_settings(gather_settings(flags, environ=environ, path=path))
+
+
+def validate_settings(gathered: GatheredSettings) -> LoadedConfig:
+    """The gathered values checked; ConfigError names where, which key and what is wrong."""
+    path = gathered.path
+
+    def in_the_file(key: str) -> str:
+        return f"config file {path}"
+
     try:
-        _check_finite(Config.model_validate(raw), raw, lambda key: f"config file {path}")
+        _check_finite(Config.model_validate(gathered.file_data), gathered.file_data, in_the_file)
     except ValidationError as exc:
-        raise _config_error(exc, lambda key: f"config file {path}") from None
-    sources = {key: "file" for key in _file_keys(raw)}
-    data = copy.deepcopy(raw)
-    for key, variable in ENV_VARIABLES.items():
-        value = environ.get(variable, "")
-        if value.strip():
-            _set(data, key, value.strip())
-            sources[key] = f"env {variable}"
-    for key, given in (flags or {}).items():
-        if given.value is not None:
-            _set(data, key, given.value)
-            sources[key] = f"flag {given.option}"
+        raise _config_error(exc, in_the_file) from None
 
     def origin(key: str) -> str:
-        return _described(sources.get(key, "file"), path)
+        return described(gathered.sources.get(key, "file"), path)
 
     try:
-        config = Config.model_validate(data)
+        config = Config.model_validate(gathered.data)
     except ValidationError as exc:
         raise _config_error(exc, origin) from None
-    _check_finite(config, data, origin)
-    return LoadedConfig(config, path, path.is_file(), sources)
-
-
-def _described(source: str, path: Path) -> str:
-    if source.startswith("env "):
-        return f"environment variable {source[4:]}"
-    if source.startswith("flag "):
-        return f"option {source[5:]}"
-    return f"config file {path}"
+    _check_finite(config, gathered.data, origin)
+    return LoadedConfig(config, path, gathered.file_found, gathered.sources)
 
 
 def _check_finite(config: Config, given: Mapping[str, Any], origin: Any) -> None:
@@ -334,42 +287,6 @@ def _given(data: Mapping[str, Any], where: tuple[str, ...]) -> Any:
     for part in where:
         value = value.get(part) if isinstance(value, Mapping) else None
     return value
-
-
-def _read_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config file {path}: cannot be read: {exc}") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"config file {path}: not valid TOML: {exc}") from None
-
-
-def _file_keys(raw: Mapping[str, Any]) -> list[str]:
-    keys: list[str] = []
-    for key, value in raw.items():
-        if (key in SECTIONS or key == "prices") and isinstance(value, dict):
-            keys.extend(f"{key}.{inner}" for inner in value)
-        elif key == "mcp" and isinstance(value, dict) and isinstance(value.get("servers"), dict):
-            keys.extend(f"mcp.servers.{name}" for name in value["servers"])
-        else:
-            keys.append(key)
-    return keys
-
-
-def _set(data: dict[str, Any], key: str, value: Any) -> None:
-    section, _, name = key.partition(".")
-    if name:
-        table = data.get(section)
-        if not isinstance(table, dict):
-            table = data[section] = {}
-        table[name] = value
-    else:
-        data[key] = value
 
 
 _SECRET_WORDS = ("key", "token", "secret", "password")

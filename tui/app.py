@@ -36,7 +36,6 @@ from textual.worker import Worker
 from agentui.core.agent_status import AgentStatus
 from agentui.core.clock import Clock, SystemClock
 from agentui.core.errors import AgentEndedError, AgentUIError
-from agentui.core.monologue.config import MonologueConfig
 from agentui.core.terminal_text import clipped, visible_controls
 
 from . import paste_escapes
@@ -69,11 +68,13 @@ from .widgets.transcript import Transcript
 # The runtime and what it needs load after the first frame (see `_start_runtime`).
 if TYPE_CHECKING:
     from agentui.core.events import Subscription
+    from agentui.core.monologue.config import MonologueConfig
     from agentui.core.runtime import Runtime
     from agentui.core.state import AgentState, Change, RunState
     from agentui.core.state import TranscriptItem as Entry
 
     from .provider_switch import ProviderSwitch
+    from .runtime_start import Prepared
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
@@ -109,7 +110,7 @@ class AgentUIApp(App[int]):
         self,
         runtime_factory: Callable[[], Runtime] | None = None,
         *,
-        prepare_runtime: Callable[[], object] | None = None,
+        prepare_runtime: Callable[[], Prepared] | None = None,
         initial_task: str | None = None,
         state: RunState | None = None,
         replay: ReplayFeed | None = None,
@@ -117,6 +118,7 @@ class AgentUIApp(App[int]):
         notice: str = "",
         provider_notice: str = "",
         monologue: MonologueConfig | None = None,
+        monologue_shown: bool = True,
         remember_theme: bool = True,
         theme: str | None = None,
         provider_label: tuple[str, str] = ("", ""),
@@ -129,8 +131,9 @@ class AgentUIApp(App[int]):
         if runtime_factory is None and replay is None:
             raise ValueError("the app needs a runtime factory, or a replay to play")
         self._runtime_factory = runtime_factory
-        # Slow work the runtime needs (building its provider loads an SDK): done in the thread
-        # that loads core's modules after the first frame. An AgentUIError there ends the app.
+        # Slow work the runtime needs (validating the settings, building the provider loads an
+        # SDK): done in the thread that loads core's modules after the first frame. It gives the
+        # narrator's settings and the provider switch; an AgentUIError there ends the app.
         self._prepare_runtime = prepare_runtime
         self.start_error: str | None = None  # why the runtime could not start, for the shell
         # A resumed session's state, folded once by the resume plan: the app takes it as its
@@ -150,9 +153,10 @@ class AgentUIApp(App[int]):
         self._provider_switch = provider_switch  # the palette's "Switch provider/model…"
         # `agentui attach`: the runtime runs behind this address; so does its narrator.
         self.attached_to = attached_to
-        # The narrator is on by default; MonologueConfig(enabled=False) turns it off.
-        self.monologue_config = monologue if monologue is not None else MonologueConfig()
-        self.monologue_enabled = self.monologue_config.enabled
+        # The narrator is on by default; MonologueConfig(enabled=False) turns it off. Without a
+        # config (the settings are validated after the first frame) `monologue_shown` says.
+        self.monologue_config = monologue
+        self.monologue_enabled = monologue.enabled if monologue is not None else monologue_shown
         self._remember_theme = remember_theme
         self._theme_choice = theme  # from config or a flag; else the remembered one
         self.runtime: Runtime | None = None
@@ -297,9 +301,12 @@ class AgentUIApp(App[int]):
         async def load_then_start() -> None:
             try:
                 if self.attached_to is None:
-                    await asyncio.to_thread(self._load_for_the_runtime)
+                    prepared = await asyncio.to_thread(self._load_for_the_runtime)
+                    if prepared is not None:
+                        self.monologue_config = prepared.monologue
+                        self._provider_switch = prepared.provider_switch
                 self._start_runtime()
-            except AgentUIError as exc:  # a bad script, say: said on the shell, with the
+            except AgentUIError as exc:  # a bad setting or script: said on the shell, with the
                 # words typed meanwhile (nothing ran them)
                 typed = [*self._tasks_before_start, self.prompt_view.text.strip()]
                 self.start_error = "\n".join(
@@ -311,12 +318,11 @@ class AgentUIApp(App[int]):
 
         self.run_worker(load_then_start(), name="load core", exit_on_error=True)
 
-    def _load_for_the_runtime(self) -> None:
+    def _load_for_the_runtime(self) -> Prepared | None:
         from .core_loading import import_runtime_modules
 
         import_runtime_modules()
-        if self._prepare_runtime is not None:
-            self._prepare_runtime()
+        return self._prepare_runtime() if self._prepare_runtime is not None else None
 
     def _start_runtime(self) -> None:
         assert self._runtime_factory is not None
@@ -387,11 +393,13 @@ class AgentUIApp(App[int]):
     async def _host_runtime(self, runtime: Runtime) -> None:
         """Keep the runtime's task group open for the life of the app, in a task of its own."""
         from agentui.core.monologue.attach import attach_monologue
+        from agentui.core.monologue.config import MonologueConfig
 
         async with runtime:
             self._events = runtime.subscribe(maxsize=4096)
             if self.attached_to is None:  # an attached screen shows the server's narrator
-                attach_monologue(runtime, runtime.provider, self.monologue_config)
+                narrator = self.monologue_config or MonologueConfig(enabled=self.monologue_enabled)
+                attach_monologue(runtime, runtime.provider, narrator)
             self._runtime_has_started()
             assert self._runtime_stop is not None
             await self._runtime_stop.wait()

@@ -11,8 +11,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from agentui.core.config import LoadedConfig
-from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.anthropic import defaults as claude
 from agentui.core.providers.factory import label_of, make_provider, openai_base_url
 from agentui.core.providers.keys import provider_by_key
@@ -21,7 +19,9 @@ from agentui.core.providers.openai import defaults as openai_defaults
 
 from .status_notices import OFFLINE_NO_KEY
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # validated settings load pydantic: the app's first frame comes before
+    from agentui.core.config import LoadedConfig
+    from agentui.core.monologue.config import MonologueConfig
     from agentui.core.providers.base import Provider
     from agentui.core.runtime import Runtime
     from agentui.core.session.resume import ResumePlan
@@ -59,26 +59,47 @@ class Assembly:
     resume: ResumePlan | None = None  # continue this session instead of starting one
 
 
+@dataclass(frozen=True, slots=True)
+class ProviderChoice:
+    """The provider the settings come to, and why it runs when no setting named it."""
+
+    provider: str  # a name for make_provider
+    notice: str | None = None  # the offline model runs for want of a key
+    chosen_by: str | None = None  # the key variable that picked the provider
+
+
+def choose_provider(
+    setting: str | None,
+    *,
+    given_as_flag: bool,
+    script: str | None,
+    environ: Mapping[str, str] = os.environ,
+) -> ProviderChoice:
+    """A script file means the scripted model unless `--provider` says otherwise; with no
+    provider set anywhere, the first API key set picks its provider (Anthropic, OpenAI,
+    Google), else the offline model runs."""
+    if script and not given_as_flag:
+        return ProviderChoice("scripted")
+    if setting is not None:
+        return ProviderChoice(setting)
+    choice = provider_by_key(environ)
+    if choice is None:
+        return ProviderChoice("scripted", notice=NO_KEY_NOTICE)
+    return ProviderChoice(choice.provider, chosen_by=choice.variable)
+
+
 def settle(
     loaded: LoadedConfig, options: RunOptions, environ: Mapping[str, str] = os.environ
 ) -> Assembly:
-    """Which provider, model and narrator model the settings and options come to.
-
-    A script file means the scripted model unless `--provider` says otherwise; with no
-    provider set anywhere, the first API key set picks its provider (Anthropic, OpenAI,
-    Google), else the offline model runs.
-    """
+    """Which provider, model and narrator model the settings and options come to."""
     config = loaded.config
-    notice = chosen_by = None
-    provider = config.provider
-    if options.script and loaded.source("provider") != "flag --provider":
-        provider = "scripted"
-    elif provider is None:
-        choice = provider_by_key(environ)
-        if choice is None:
-            provider, notice = "scripted", NO_KEY_NOTICE
-        else:
-            provider, chosen_by = choice.provider, choice.variable
+    choice = choose_provider(
+        config.provider,
+        given_as_flag=loaded.source("provider") == "flag --provider",
+        script=options.script,
+        environ=environ,
+    )
+    provider = choice.provider
     narrator_model: str | None = None
     if config.narrator_model is not None:
         narrator_model = resolve_model(provider, config.narrator_model)
@@ -90,8 +111,8 @@ def settle(
         provider=provider,
         model=config.model,
         narrator_model=narrator_model,
-        notice=notice,
-        chosen_by=chosen_by,
+        notice=choice.notice,
+        chosen_by=choice.chosen_by,
     )
 
 
@@ -116,12 +137,12 @@ def default_narrator_model(
     return None
 
 
-def status_notice(assembly: Assembly) -> str:
+def status_notice(why: Assembly | ProviderChoice) -> str:
     """What the status bar says of the provider beside its name and model: why it runs."""
-    if assembly.notice:
+    if why.notice:
         return OFFLINE_NO_KEY
-    if assembly.chosen_by:
-        return f"picked by {assembly.chosen_by}"
+    if why.chosen_by:
+        return f"picked by {why.chosen_by}"
     return ""
 
 

@@ -32,14 +32,14 @@ import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from agentui.core.config import ConfigError, LoadedConfig, format_settings, load_config
+from agentui.core.config_sources import ConfigError
 from agentui.core.errors import AgentUIError
 from agentui.core.session.naming import LAST, sessions_dir
 from agentui.core.terminal_text import clipped, visible_controls
@@ -64,13 +64,16 @@ from .gc_policy import start_collecting
 # What one command alone needs (the runtime and its assembly, resume, reading and listing
 # sessions, the app, headless) is imported where that command runs.
 if TYPE_CHECKING:
+    from agentui.core.config import LoadedConfig
     from agentui.core.runtime import Runtime
     from agentui.core.session.reader import SessionLog
     from agentui.core.session.resume import ResumePlan
+    from agentui.core.state import RunState
 
     from .app import AgentUIApp
     from .assemble import Assembly
     from .headless import Steer
+    from .runtime_start import RuntimeStart
     from .scene_start import SceneStarter
 
 
@@ -277,53 +280,79 @@ def _app(argv: Sequence[str]) -> int:
 
 
 def _build_app(args: argparse.Namespace) -> AgentUIApp:
-    """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
-    from .assemble import (
-        ProviderOnce,
-        build_runtime,
-        monologue_config,
-        provider_label,
-        status_notice,
+    """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError.
+
+    Its first frame is drawn from the few settings it needs, read as given when they are
+    plainly valid (first_frame.py); the rest are validated after it (runtime_start.py). A
+    resumed session or a scene is read before the screen opens, and the settings with it."""
+    from agentui.core.config_sources import gather_settings
+
+    from .first_frame import first_frame, plain_frame_settings, validated_frame_settings
+    from .runtime_start import RuntimeStart
+
+    profile_start = _profile_start(args)
+    gathered = gather_settings(setting_flags(args))
+    plain = plain_frame_settings(gathered)
+    if plain is None or args.resume is not None or args.scene is not None:
+        assembly = assembly_from(args, gathered)
+        frame = validated_frame_settings(assembly.loaded)
+        start = _read_before_the_screen(args, assembly)
+    else:
+        frame = plain
+        start = _AppStart(RuntimeStart(lambda: assembly_from(args, gathered)))
+    first = first_frame(frame, script=args.script)
+    if first.theme is not None:
+        _check_theme(first.theme, frame.theme_origin)
+    from .app import AgentUIApp  # Textual loads only for the app
+
+    runtime = start.runtime
+    return AgentUIApp(
+        runtime_factory=runtime.runtime,
+        # In the thread that loads the runtime's modules: the settings are validated there and
+        # the provider built (an SDK takes 0.3 to 0.7 s to import).
+        prepare_runtime=runtime.prepare,
+        initial_task=args.task if profile_start is None else None,
+        state=start.state,
+        notice=start.notice,
+        # the status bar says why this provider runs: no key (offline), or the key that picked it
+        provider_notice=first.provider_notice,
+        provider_label=first.provider_label,  # the provider itself is built after the first frame
+        monologue_shown=first.monologue_shown,
+        theme=first.theme,
+        start_with=profile_start or start.start_with,
     )
 
-    assembly = assembly_from(args)
+
+@dataclass(frozen=True, slots=True)
+class _AppStart:
+    """How the app starts: its runtime, and what was read before the screen opened."""
+
+    runtime: RuntimeStart
+    state: RunState | None = None  # a resumed session's
+    notice: str = ""  # the session's (a resume)
+    start_with: SceneStarter | None = None
+
+
+def _read_before_the_screen(args: argparse.Namespace, assembly: Assembly) -> _AppStart:
+    """A resumed session or a scene, read (and said, when wrong) before the screen opens."""
+    from .runtime_start import RuntimeStart
+
     plan = None
+    notice = ""
     if args.resume is not None:
         from agentui.core.session.resume import open_for_resume
 
         plan = open_for_resume(args.resume)
-    assembly = replace(assembly, resume=plan)
-    label = provider_label(assembly)  # the provider itself is built after the first frame
-    notice = ""
-    if plan is not None:
+        assembly = replace(assembly, resume=plan)
         warn(plan.log.warnings)
         count = len(plan.interrupted)
         interrupted = f": {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
         notice = f"resumed {plan.log.id}{interrupted}"
-    from .app import AgentUIApp  # Textual loads only for the app
-
-    profile_start = _profile_start(args)
-    options: dict[str, Any] = {
-        "initial_task": args.task if profile_start is None else None,
-        "notice": notice,
-        # the status bar says why this provider runs: no key (offline), or the key that picked it
-        "provider_notice": status_notice(assembly),
-        "monologue": monologue_config(assembly, enabled=assembly.loaded.config.monologue.enabled),
-        "provider_label": label,
-    }
-    from .provider_switch import ProviderSwitch  # the palette's "Switch provider/model…"
-
-    switch = options["provider_switch"] = ProviderSwitch(assembly)
-    provider = ProviderOnce(assembly, built=switch.remember)
-    if plan is not None:
-        options["state"] = plan.state
-    options["start_with"] = profile_start or _scene_start(args, assembly, plan)
-    _add_theme(options, AgentUIApp, assembly.loaded)
-    return AgentUIApp(
-        runtime_factory=lambda: build_runtime(assembly, provider.get()),
-        # In the thread that loads the runtime's modules: an SDK takes 0.3 to 0.7 s to import.
-        prepare_runtime=provider.get,
-        **options,
+    return _AppStart(
+        RuntimeStart(lambda: assembly),
+        state=plan.state if plan is not None else None,
+        notice=notice,
+        start_with=_scene_start(args, assembly, plan),
     )
 
 
@@ -434,8 +463,10 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
             f"{url} refused the token from {source}: give the file `agentui serve` printed "
             "(--token-file) or its token in AGENTUI_TOKEN"
         ) from None
-    loaded = load_config(setting_flags(args))
+    from agentui.core.config import load_config
     from agentui.core.monologue.config import MonologueConfig
+
+    loaded = load_config(setting_flags(args))
 
     from .app import AgentUIApp
 
@@ -576,6 +607,8 @@ def _replay(argv: Sequence[str]) -> int:
 
 
 def _build_replay(args: argparse.Namespace) -> AgentUIApp:
+    from agentui.core.config import load_config
+
     loaded = load_config(setting_flags(args))
     log = _load_session(args.session)
     from .app import AgentUIApp  # Textual loads only for the app
@@ -630,9 +663,9 @@ def _config(argv: Sequence[str]) -> int:
     add_theme_option(show)
     show.add_argument("--no-monologue", action="store_true")
     args = parser.parse_args(argv)
-    if args.command == "path":
-        from agentui.core.config import config_path
+    from agentui.core.config import config_path, format_settings, load_config
 
+    if args.command == "path":
         print(config_path())
         return 0
     try:
@@ -660,6 +693,7 @@ def _profiles(argv: Sequence[str]) -> int:
         "and the files that could not be loaded, with why.",
     )
     parser.parse_args(argv)
+    from agentui.core.config import load_config
     from agentui.core.tools.builtin import builtin_tools
     from agentui.core.tools.mcp.config import McpConfig
 

@@ -6,15 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from agentui.core.config import (
-    Flag,
-    PositiveSeconds,
-    Seconds,
-    checked_number,
-    load_config,
-)
+from agentui.core.config_sources import Flag, GatheredSettings, gather_settings
 from agentui.core.providers.anthropic.defaults import (
     DEFAULT_MODEL,
     DEFAULT_NARRATOR_MODEL,
@@ -43,17 +37,20 @@ def _thinking_budget(text: str) -> int:
 
 
 def positive_seconds(text: str) -> float:
-    return _number(text, PositiveSeconds)
+    return _seconds_given(text, positive=True)
 
 
 def _seconds(text: str) -> float:
-    return _number(text, Seconds)
+    return _seconds_given(text, positive=False)
 
 
-def _number(text: str, kind: Any) -> Any:
-    """Checked as the settings' numbers are: finite and in range (core/config.py)."""
+def _seconds_given(text: str, *, positive: bool) -> float:
+    """Checked as the settings' numbers are: finite and in range (core/config.py, loaded
+    only when such an option is given: it loads pydantic)."""
+    from agentui.core.config import PositiveSeconds, Seconds, checked_number
+
     try:
-        return checked_number(text, kind)
+        return float(checked_number(text, PositiveSeconds if positive else Seconds))
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -206,9 +203,12 @@ def setting_flags(args: argparse.Namespace) -> dict[str, Flag]:
     return {key: flag for key, flag in flags.items() if flag.value is not None}
 
 
-def assembly_from(args: argparse.Namespace) -> Assembly:
-    """The settings (config file, AGENTUI_* variables, options) and this run's own options,
-    settled on a provider. Raises ConfigError for a bad setting."""
+def assembly_from(args: argparse.Namespace, gathered: GatheredSettings | None = None) -> Assembly:
+    """The settings (config file, AGENTUI_* variables, options, or those `gathered` from them)
+    validated, and this run's own options, settled on a provider. Raises ConfigError for a bad
+    setting."""
+    from agentui.core.config import validate_settings
+
     from .assemble import RunOptions, settle
 
     options = RunOptions(
@@ -219,7 +219,7 @@ def assembly_from(args: argparse.Namespace) -> Assembly:
         record=args.record,
         keep_session=not args.no_session,
     )
-    return settle(load_config(setting_flags(args)), options)
+    return settle(validate_settings(gathered or gather_settings(setting_flags(args))), options)
 
 
 def fail(message: str, code: int = 2) -> int:

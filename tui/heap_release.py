@@ -8,8 +8,6 @@ events, `malloc_trim` hands free pages back (well under a millisecond when littl
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 from collections.abc import Callable
 
 RELEASE_AFTER_EVENTS = 20_000  # folded since the last release
@@ -17,6 +15,8 @@ RELEASE_AFTER_EVENTS = 20_000  # folded since the last release
 
 def _find_malloc_trim() -> Callable[[int], int] | None:
     """glibc's malloc_trim, or None where the C library has none (macOS, musl)."""
+    import ctypes.util  # here: finding the C library runs ldconfig, not needed to start
+
     name = ctypes.util.find_library("c")
     if name is None:
         return None
@@ -28,7 +28,8 @@ def _find_malloc_trim() -> Callable[[int], int] | None:
 
 class HeapRelease:
     def __init__(self, malloc_trim: Callable[[int], int] | None = None) -> None:
-        self._malloc_trim = malloc_trim if malloc_trim is not None else _find_malloc_trim()
+        self._malloc_trim = malloc_trim  # None: looked up at the first release
+        self._looked_up = malloc_trim is not None
         self._events = 0
         self.releases = 0
 
@@ -37,6 +38,8 @@ class HeapRelease:
 
     def every_second(self) -> None:
         """Give what was freed back to the system, after enough events to have freed some."""
+        if self._events >= RELEASE_AFTER_EVENTS and not self._looked_up:
+            self._malloc_trim, self._looked_up = _find_malloc_trim(), True
         if self._malloc_trim is not None and self._events >= RELEASE_AFTER_EVENTS:
             self._events = 0
             self._malloc_trim(0)

@@ -9,7 +9,7 @@ command line can name them without loading the session reader.)
 
 from __future__ import annotations
 
-import secrets
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,7 +25,7 @@ def sessions_dir() -> Path:
 
 def new_session_id(started: float) -> str:
     stamp = datetime.fromtimestamp(started, UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{stamp}-{secrets.token_hex(2)}"
+    return f"{stamp}-{os.urandom(2).hex()}"
 
 
 def session_path(session_id: str, directory: Path | None = None) -> Path:

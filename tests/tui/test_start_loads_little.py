@@ -93,6 +93,9 @@ NOT_FOR_THE_FIRST_FRAME = (
     "agentui.core.conversation",
     "rich.markdown",
     "markdown_it",
+    # The settings are validated after it (tui/first_frame.py reads what it needs as given).
+    "pydantic",
+    "agentui.core.config",
 )
 
 
@@ -276,13 +279,19 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-def _app_that_cannot_start(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+def _app_that_cannot_start(
+    tmp_path: Path, *argv: str, config: str = "", **variables: str
+) -> subprocess.CompletedProcess[str]:
+    """The app started headless with `argv`, `config` as its config file and `variables` set;
+    it types two tasks once the screen is open, and must end with exit 2."""
+    (tmp_path / "config").mkdir(exist_ok=True)
+    (tmp_path / "config" / "config.toml").write_text(config)
     out = subprocess.run(
         [sys.executable, "-c", HEADLESS_APP, "--no-session", *argv],
         capture_output=True,
         text=True,
         timeout=120,
-        env=_scratch_env(tmp_path),
+        env=_scratch_env(tmp_path) | variables,
         cwd=tmp_path,
     )
     assert out.returncode == 2, out.stderr
@@ -306,3 +315,36 @@ def test_a_provider_that_cannot_be_built_closes_the_screen_keeping_the_words(
     lines = out.stderr.strip().splitlines()
     assert lines[0].startswith("agentui: ") and "no-such-script.json" in lines[0], out.stderr
     assert lines[1:] == ["agentui: not sent: fix it", "agentui: not sent: and this"]
+
+
+def test_a_bad_setting_the_first_frame_does_not_need_closes_the_screen_keeping_the_words(
+    tmp_path: Path,
+) -> None:
+    """Such settings are validated after the first frame: a bad one is said as before (where,
+    which key, what is wrong), once the screen is closed, with the words typed meanwhile."""
+    out = _app_that_cannot_start(tmp_path, config='[limits]\nmax_iterations = "many"\n')
+    assert "the screen opened" in out.stdout
+    lines = out.stderr.strip().splitlines()
+    config_file = tmp_path / "config" / "config.toml"
+    assert lines[0] == (
+        f"agentui: config file {config_file}: limits.max_iterations: "
+        "Input should be a valid integer, unable to parse string as an integer (got 'many')"
+    )
+    assert lines[1:] == ["agentui: not sent: fix it", "agentui: not sent: and this"]
+
+
+@pytest.mark.parametrize(
+    ("config", "variables", "said"),
+    [
+        ('theme = " "\n', {}, "theme: must not be empty"),
+        ("", {"AGENTUI_MONOLOGUE": "maybe"}, "environment variable AGENTUI_MONOLOGUE: "),
+        ("", {"AGENTUI_PROVIDER": "claude"}, "provider: must be scripted, anthropic"),
+        ('base_url = "localhost"\n', {}, "base_url: must be an http:// or https:// address"),
+    ],
+)
+def test_a_bad_setting_the_first_frame_needs_is_said_before_the_screen_opens(
+    tmp_path: Path, config: str, variables: dict[str, str], said: str
+) -> None:
+    out = _app_that_cannot_start(tmp_path, config=config, **variables)
+    assert "the screen opened" not in out.stdout
+    assert said in out.stderr.splitlines()[0], out.stderr

@@ -15,14 +15,8 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
 
-from agentui.tui.theme_files import (
-    AGENT_VARIABLES,
-    ThemeFile,
-    ThemeFileError,
-    known_variables,
-    load_themes,
-    parse_theme,
-)
+from agentui.tui.theme_check import ThemeFile, ThemeFileError, known_variables, parse_theme
+from agentui.tui.theme_files import AGENT_VARIABLES, load_themes, shipped_theme_texts
 from agentui.tui.ui_state import load_ui_state
 
 from .helpers import make_app
@@ -45,6 +39,16 @@ def test_the_shipped_themes_load_with_every_status_colour() -> None:
     assert warnings == []
     for theme in themes:
         assert set(AGENT_VARIABLES) <= set(theme.variables), theme.name
+
+
+def test_each_shipped_theme_passes_the_check_a_person_s_file_gets() -> None:
+    """They are read unchecked (the first frame is drawn before pydantic loads): each must be
+    what the check would make of it."""
+    shipped = shipped_theme_texts()
+    assert len(shipped) >= 3
+    read, _ = load_themes()
+    for (source, text), theme in zip(shipped, read, strict=False):
+        assert theme == parse_theme(text, source), source
 
 
 BASE = "name = 'x'\nprimary = '#000'\n"

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button
@@ -44,7 +43,8 @@ class Transcript(VerticalScroll):
         self._start = 0  # entries[_start:_end] are mounted
         self._end = 0
         self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
-        self._earlier = Button("", id="earlier", classes="earlier")
+        # Made when entries are first hidden: a Button's styles alone cost the first frame ~3 ms.
+        self._earlier: Button | None = None
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
         self.read_only = False  # a replay's: questions show, with nothing to answer them in
         self._whole_subtitle: str | None = None  # the deciding line before it is fitted
@@ -65,12 +65,6 @@ class Transcript(VerticalScroll):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_subtitle()
-
-    def compose(self) -> ComposeResult:
-        yield self._earlier
-
-    def on_mount(self) -> None:
-        self._earlier.display = False
 
     def _showing_end(self) -> bool:
         """The view, as drawn now, shows the end of the transcript."""
@@ -187,6 +181,11 @@ class Transcript(VerticalScroll):
 
     def _update_earlier(self) -> None:
         hidden = self._start
+        if hidden and self._earlier is None:
+            self._earlier = Button("", id="earlier", classes="earlier")
+            self.mount(self._earlier, before=0)
+        if self._earlier is None:
+            return
         self._earlier.display = hidden > 0
         if hidden:
             self._earlier.label = f"Show {min(PAGE, hidden)} earlier of {hidden} hidden entries"
