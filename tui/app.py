@@ -39,7 +39,7 @@ from agentui.core.errors import AgentEndedError, AgentUIError
 from agentui.core.terminal_text import clipped, visible_controls
 
 from . import paste_escapes
-from .decision_progress import deciding_line
+from .decision_progress import DecidingLine, deciding_line
 from .gc_policy import CollectorPolicy, start_collecting
 from .heap_release import HeapRelease
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
@@ -185,7 +185,8 @@ class AgentUIApp(App[int]):
         # "Waiting for you" toasts and the queries each names: once those are all settled
         # (here, on another screen, or their agent ended), that toast is out of date and goes.
         self._waiting_toasts: list[tuple[Notification, frozenset[str]]] = []
-        self._deciding_shown = ""  # what the transcript's lower border says is being decided
+        # What the transcript's lower border says is being decided (its forms, longest first).
+        self._deciding_shown: DecidingLine = ()
         # The theme is chosen before the first frame: set after mount, it restyles every widget.
         self._theme_warnings = self._load_themes()
 
@@ -571,10 +572,10 @@ class AgentUIApp(App[int]):
         elif self.selected_id is not None:
             line = deciding_line(fold, self.selected_id, now, self._name_of)
         else:
-            line = ""
+            line = ()
         if line != self._deciding_shown:
             self._deciding_shown = line
-            self.transcript_view.show_deciding(line or None)  # shown as Text, never markup
+            self.transcript_view.show_deciding(line)  # shown as Text, never markup
 
     def _title_transcript(self) -> None:
         """The pane's title names what it shows: every agent, or one agent and its task (a

@@ -4,7 +4,7 @@ time moved by the app's once-a-second tick. Nothing per token: the line is read 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -35,19 +35,25 @@ SHORTER: dict[str, str] = {
 AT_WORK = (AgentStatus.RUNNING, AgentStatus.MODIFIED)  # a paused one says so in the tree
 
 
+# Ways to say what is being decided, the whole line first and the shortest last: the pane shows
+# the longest that fits its width (see fit_line).
+DecidingLine = tuple[str, ...]
+
+
 def deciding_line(
     model: RunState, shown: str | None, now: float, name_of: Callable[[str], str]
-) -> str:
+) -> DecidingLine:
     """`deciding whether the task is clear… 12s` for the agent shown, or for every agent
-    (`shown` None: the interleaved view, where it names them); "" when none is deciding."""
+    (`shown` None: the interleaved view, where it names them), with its shorter forms; () when
+    none is deciding."""
     if shown is not None:
         deciding = model.deciding.get(shown)
-        return _line(deciding, now, "") if deciding and _at_work(model, shown) else ""
+        return _forms(deciding, now, "") if deciding and _at_work(model, shown) else ()
     asked = [(agent_id, d) for agent_id, d in model.deciding.items() if _at_work(model, agent_id)]
     if len(asked) > 1:
-        since = min(d.since for _agent_id, d in asked)
-        return f"{len(asked)} agents deciding… {format_elapsed(now - since)}"
-    return _line(asked[0][1], now, name_of(asked[0][0])) if asked else ""
+        elapsed = format_elapsed(now - min(d.since for _agent_id, d in asked))
+        return (f"{len(asked)} agents deciding… {elapsed}", f"deciding… {elapsed}", elapsed)
+    return _forms(asked[0][1], now, name_of(asked[0][0])) if asked else ()
 
 
 def _at_work(model: RunState, agent_id: str) -> bool:
@@ -55,32 +61,21 @@ def _at_work(model: RunState, agent_id: str) -> bool:
     return agent is not None and agent.status in AT_WORK
 
 
-def _line(deciding: Deciding, now: float, who: str) -> str:
+def _forms(deciding: Deciding, now: float, who: str) -> DecidingLine:
+    """The decision in its words, then in fewer, then unnamed, then the seconds alone: never a
+    cut inside a word (a cut line ended in a second "…" and lost its seconds, the one thing
+    that shows the agent is not stuck)."""
     what = DECIDING.get(deciding.decision) or visible_controls(deciding.decision)
     again = f" (attempt {deciding.attempt})" if deciding.attempt > 1 else ""
     subject = f"{who} is deciding" if who else "deciding"
-    return f"{subject} {what}{again}… {format_elapsed(now - deciding.since)}"
+    elapsed = format_elapsed(now - deciding.since)
+    words = [what, SHORTER[what]] if what in SHORTER else [what]
+    forms = [f"{subject} {each}{again}… {elapsed}" for each in words]
+    if who:
+        forms.append(f"{who} is deciding… {elapsed}")
+    return (*forms, f"deciding… {elapsed}", elapsed)
 
 
-def fit_line(line: str, width: int) -> str:
-    """`line` as it fits `width` cells: the decision in fewer words, then unnamed, then the
-    seconds alone; never cut inside a word (a cut line ended in a second "…" and lost its
-    seconds, the one thing that shows the agent is not stuck)."""
-    return next((c for c in _shorter(line) if cell_len(c) <= width), "")
-
-
-def _shorter(line: str) -> Iterator[str]:
-    """`line` (as `deciding_line` writes it), then shorter ways to say it, shortest last."""
-    yield line
-    head, ellipsis, elapsed = line.rpartition("… ")
-    if not ellipsis:
-        return  # not a deciding line: whole or not at all
-    for words, fewer in SHORTER.items():
-        if words in head:
-            yield f"{head.replace(words, fewer)}… {elapsed}"
-            break
-    named, is_deciding, _what = head.partition(" is deciding ")
-    if is_deciding:
-        yield f"{named} is deciding… {elapsed}"
-    yield f"deciding… {elapsed}"
-    yield elapsed
+def fit_line(line: DecidingLine, width: int) -> str:
+    """The longest form of `line` that fits `width` cells; "" when none does."""
+    return next((form for form in line if cell_len(form) <= width), "")

@@ -13,7 +13,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
-from agentui.tui.decision_progress import fit_line
+from agentui.tui.decision_progress import deciding_line, fit_line
 
 from .helpers import settle
 
@@ -104,7 +104,15 @@ async def test_a_long_decision_fits_the_pane_in_fewer_words_and_keeps_its_second
     ],
 )
 def test_a_deciding_line_shortens_its_words_never_its_seconds(width: int, shown: str) -> None:
-    line = "main is deciding whether anything critical is missing (attempt 2)… 12s"
+    from agentui.core.events import AgentSpawned, StatusChanged
+
+    state = RunState()
+    state.apply(AgentSpawned(seq=1, ts=0.0, agent_id="a1", parent_id=None, name="main", task="t"))
+    state.apply(
+        StatusChanged(seq=2, ts=0.0, agent_id="a1", old="pending", new="running", reason="")
+    )
+    state.apply(DecisionStarted(seq=3, ts=10.0, agent_id="a1", decision="questions", attempt=2))
+    line = deciding_line(state, None, 22.0, lambda agent_id: "main")
     assert fit_line(line, width) == shown
 
 

@@ -16,7 +16,7 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button
 
-from ..decision_progress import fit_line
+from ..decision_progress import DecidingLine, fit_line
 from ..keymap import VIEW_KEYS, bindings
 from .blocks import EntryBlock, FoldBlock, QueryBlock, block_for
 
@@ -47,19 +47,20 @@ class Transcript(VerticalScroll):
         self._earlier: Button | None = None
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
         self.read_only = False  # a replay's: questions show, with nothing to answer them in
-        self._whole_subtitle: str | None = None  # the deciding line before it is fitted
+        self._deciding: DecidingLine = ()  # its forms, from the whole line to the shortest
 
-    def show_deciding(self, line: str | None) -> None:
+    def show_deciding(self, line: DecidingLine) -> None:
         """The lower border says what a decision in progress is (decision_progress writes it).
         Textual would cut a long one with its own "…" and lose the seconds at its end: the
-        pane fits the words to its width instead, now and whenever it is resized."""
-        self._whole_subtitle = line
+        pane shows the longest form that fits its width, now and whenever it is resized."""
+        self._deciding = line
         self._fit_subtitle()
 
     def _fit_subtitle(self) -> None:
-        whole = self._whole_subtitle
+        forms = self._deciding
         width = self.outer_size.width - _BORDER_CELLS
-        fitted = fit_line(whole, width) if whole and width > 0 else whole
+        # Before the first layout (no width yet): the whole line.
+        fitted = fit_line(forms, width) if forms and width > 0 else next(iter(forms), "")
         # As Text: what a model named a decision is never read as markup.
         self.border_subtitle = Text(fitted) if fitted else None
 
