@@ -160,6 +160,9 @@ class TranscriptBuilder:
         # The item the response being streamed is growing (its thinking, then its text): what
         # a cut cuts. None between responses, so a cut then marks nothing.
         self._streaming: TranscriptItem | None = None
+        # The block of the model error the loop gave up on, with that error: the agent's
+        # failure with the same error right after it is said there, not in a second block.
+        self._given_up: tuple[TranscriptItem, str] | None = None
 
     def item(self, key: str) -> TranscriptItem | None:
         """The tool call's or query's item."""
@@ -263,6 +266,7 @@ class TranscriptBuilder:
                     self.interrupt_stream(event.iteration)
                 note = "retrying" if retryable else GIVING_UP
                 self._new("error", f"{error} ({note})", event, title="model error", failed=True)
+                self._given_up = None if retryable else (self.items[-1], error)
             case ev.LLMAbandoned(reason=reason, iteration=iteration):
                 self.interrupt_stream(iteration)
                 self._new("notice", f"{reason}; asking the model again", event, title="cut")
@@ -302,8 +306,10 @@ class TranscriptBuilder:
         """When the agent fails with the error its model call just gave up on, that error's
         block says both (a second block repeated it word for word): it is marked as what ended
         the agent, and True is returned."""
-        last = self.items[-1] if self.items else None
-        if last is None or last.title != "model error" or last.text != f"{error} ({GIVING_UP})":
+        if self._given_up is None or not self.items:
+            return False
+        last, given_up_on = self._given_up
+        if last is not self.items[-1] or given_up_on != error:
             return False
         last.text = f"{error} ({GIVING_UP}; {AGENT_FAILED})"
         self._on_changed(last)
