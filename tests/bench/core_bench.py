@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 import anyio
+from figures import spread_ms
 
 from agentui.core import __version__
 from agentui.core.events import Event
@@ -63,13 +64,6 @@ def make_runtime(text_chars: int, pace_s: float) -> Runtime:
         Script.for_all(Turn(text=long_text(text_chars))), pace_s=pace_s, record_requests=False
     )
     return Runtime(provider, tools=ToolRegistry([]), clock=PerfClock())
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
 
 
 def ms(seconds: float) -> float:
@@ -195,16 +189,8 @@ def summarize_pauses(
         "paused_events": paused_events_seen,
         "agents_still_streaming_at_end": still_streaming,
         "late_events": late_events,
-        "latency_ms": {
-            "p50": ms(statistics.median(latencies)),
-            "p95": ms(percentile(latencies, 95)),
-            "max": ms(max(latencies)),
-        },
-        "seen_by_subscriber_ms": {
-            "p50": ms(statistics.median(seen_latencies)),
-            "p95": ms(percentile(seen_latencies, 95)),
-            "max": ms(max(seen_latencies)),
-        },
+        "latency_ms": spread_ms(latencies, digits=3),
+        "seen_by_subscriber_ms": spread_ms(seen_latencies, digits=3),
         "pause_call_ms": {"p50": ms(statistics.median(pause_calls)), "max": ms(max(pause_calls))},
     }
 

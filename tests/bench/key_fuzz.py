@@ -25,6 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from figures import spread_ms
+
 from agentui.core.clock import FrozenClock
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
@@ -106,8 +108,7 @@ async def fuzz(keys: int, seed: int) -> dict[str, object]:
         "apps_started": apps,
         "quits": quits,
         "slowest_key": {"key": slowest[1], "ms": round(slowest[0] * 1000, 1)},
-        "key_ms_p50": round(durations[len(durations) // 2] * 1000, 1) if durations else None,
-        "key_ms_p95": round(durations[int(len(durations) * 0.95)] * 1000, 1) if durations else None,
+        "key_ms": spread_ms(durations),
         "crash_reports": crash_reports[:3],
     }
 

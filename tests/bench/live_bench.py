@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import pyte
+from figures import spread_ms
 from textual import events
 from ui_bench import MultiProvider, PacedProvider, make_app, until
 
@@ -54,19 +55,6 @@ from agentui.core.events import TextDelta
 
 SIZE = (120, 40)
 SIZES = (1000, 3000, 5000)
-
-
-def percentiles(values: list[float]) -> dict[str, float | None]:
-    """p50 / p95 / max of seconds, in milliseconds."""
-    if not values:
-        return {"n": 0, "p50": None, "p95": None, "max": None}
-    ordered = sorted(values)
-    return {
-        "n": len(ordered),
-        "p50": round(statistics.median(ordered) * 1000, 1),
-        "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000, 1),
-        "max": round(ordered[-1] * 1000, 1),
-    }
 
 
 def fresh_heap() -> None:
@@ -195,8 +183,8 @@ async def keys_at(count: int, presses: int) -> dict[str, Any]:
         "agents": count,
         "streaming": min(100, count),
         "spawn_roots_per_s": round(rate),
-        "typing_ms": percentiles(typing),
-        "arrow_down_ms": percentiles(arrows),
+        "typing_ms": spread_ms(typing),
+        "arrow_down_ms": spread_ms(arrows),
         "cpu_cores": round(cpu / wall, 3),
         "gc": gc_summary,
     }
@@ -257,7 +245,7 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             "agents": agents,
             "chunks_per_s_per_agent": 100,
             "seconds": seconds,
-            "lag_ms": percentiles(lags),
+            "lag_ms": spread_ms(lags),
             "cpu_cores": round(cpu / wall, 3),
             "gc": gc_streams,
         }
@@ -289,8 +277,8 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             await asyncio.sleep(rng.uniform(0.05, 0.2))
         result["pause"] = {
             "under": f"{agents} agents x 100 chunks/s",
-            "key_to_last_chunk_ms": percentiles(latencies),
-            "key_to_pause_call_ms": percentiles(to_call),
+            "key_to_last_chunk_ms": spread_ms(latencies),
+            "key_to_pause_call_ms": spread_ms(to_call),
         }
         watcher.cancel()
     return result
@@ -479,8 +467,8 @@ def startup(runs: int) -> dict[str, Any]:
         "ratio_to_same_widgets": round(app_s / same_s, 2),
         "with_anthropic_key_first_frame_s": round(keyed_s, 3),
         "with_anthropic_key_ratio": round(keyed_s / bare_s, 2),
-        "first_key_at_first_frame_ms": percentiles(keys),
-        "first_key_at_first_frame_with_anthropic_key_ms": percentiles(keyed_keys),
+        "first_key_at_first_frame_ms": spread_ms(keys),
+        "first_key_at_first_frame_with_anthropic_key_ms": spread_ms(keyed_keys),
         "agentui_all_s": [round(s, 3) for s in ours],
         "bare_all_s": [round(s, 3) for s in theirs],
     }

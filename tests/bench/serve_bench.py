@@ -47,6 +47,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 import anyio
+from figures import spread_ms
 
 from agentui.core import __version__
 from agentui.core.events import Event, TextDelta
@@ -80,24 +81,6 @@ def make_runtime(text_chars: int, pace_s: float) -> Runtime:
         Script.for_all(Turn(text=text)), pace_s=pace_s, record_requests=False
     )
     return Runtime(provider, tools=ToolRegistry([]), clock=PerfClock())
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
-    return ordered[rank - 1]
-
-
-def ms(seconds: float) -> float:
-    return round(seconds * 1000, 2)
-
-
-def spread(values: list[float]) -> dict[str, float]:
-    return {
-        "p50": ms(statistics.median(values)),
-        "p95": ms(percentile(values, 95)),
-        "max": ms(max(values)),
-    }
 
 
 async def sse_throughput(
@@ -207,9 +190,9 @@ async def pause_latency(agents: int, pauses: int, seed: int) -> dict[str, object
         "agents": agents,
         "pace_s": 0.005,
         "pauses": pauses,
-        "latency_to_last_event_ms": spread(latencies),
-        "post_answered_ms": spread(answered),
-        "paused_seen_by_sse_client_ms": spread(seen_remotely),
+        "latency_to_last_event_ms": spread_ms(latencies, digits=2),
+        "post_answered_ms": spread_ms(answered, digits=2),
+        "paused_seen_by_sse_client_ms": spread_ms(seen_remotely, digits=2),
     }
 
 
@@ -340,7 +323,8 @@ async def lifecycle_memory(agents: int, measured_unbounded: int) -> dict[str, ob
             "disk_mb": round(log.spilled_bytes / 1e6, 1),
             "seconds_to_log": round(seconds, 1),
             # max: mostly a full garbage collection that the batch's allocations set off
-            "disk_batch_ms": {"batch": MAX_BATCH} | (spread(batch_s) if batch_s else {}),
+            "disk_batch_ms": {"batch": MAX_BATCH}
+            | (spread_ms(batch_s, digits=2) if batch_s else {}),
         },
     }
     log.discard()

@@ -21,12 +21,12 @@ import asyncio
 import gc
 import json
 import random
-import statistics
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
+from figures import spread_ms
 from rich.console import RenderableType
 from textual.app import App, ComposeResult
 from textual.screen import Screen
@@ -291,11 +291,7 @@ async def many_streams(agents: int, seconds: float) -> dict[str, Any]:
         "agents": agents,
         "chunks_per_s_per_agent": 100,
         "samples": len(lags),
-        "lag_ms": {
-            "p50": round(statistics.median(lags) * 1000, 1) if lags else None,
-            "p95": round(lags[int(len(lags) * 0.95)] * 1000, 1) if lags else None,
-            "max": round(lags[-1] * 1000, 1) if lags else None,
-        },
+        "lag_ms": spread_ms(lags),
         "cpu_cores": round(cpu / wall, 3),
     }
 
