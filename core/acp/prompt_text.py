@@ -20,7 +20,7 @@ from acp.schema import (
     TextResourceContents,
 )
 
-from .markdown import fenced
+from ..markdown_fence import fenced
 
 PromptBlock = (
     TextContentBlock

@@ -37,7 +37,8 @@ from acp.schema import (
 
 from .. import events as ev
 from ..approval import ApprovalChoice
-from .markdown import fenced, one_line
+from ..markdown_fence import fenced
+from .markdown import one_line
 
 ANSWER_FIELD = "answer"
 

@@ -45,12 +45,13 @@ from acp.schema import (
 )
 
 from .. import events as ev
+from ..markdown_fence import fenced
 from ..state import RunState
 from ..state.agent_state import AgentState
 from ..state.scene_items import scene_line
 from ..state.transcript import REDACTED_THINKING, SCENE_EVENTS
 from ..tree import AgentStatus
-from .markdown import fenced, one_line
+from .markdown import one_line
 from .plan import SubagentPlan
 from .tool_calls import (
     agent_meta,

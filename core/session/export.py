@@ -12,6 +12,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from ..markdown_fence import fenced
 from ..state import AgentState, RunState
 from ..state.transcript import TranscriptItem
 from ..terminal_text import visible_controls
@@ -176,12 +177,12 @@ def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
             if not item.detail:
                 return [call]
             label = "failed" if item.failed else "result"
-            return [call, "", f"{label}:", "", _fence(item.detail)]
+            return [call, "", f"{label}:", "", fenced(item.detail)]
         case "question" if item.title == "approval":
             # The code asked about, as code: its lines must not run together.
             question, _, shown = item.text.partition("\n")
             decision = item.detail if not item.open else "(not decided)"
-            body = [_fence(shown), ""] if shown else []
+            body = [fenced(shown), ""] if shown else []
             return [f"**Approval:** {question}", "", *body, f"**Decision:** {decision}"]
         case "question":
             answer = item.detail if not item.open else "(not answered)"
@@ -220,13 +221,6 @@ def _quote(text: str) -> str:
     # Only newlines break lines: a lone CR (or VT, FF, ...) stays in, to be shown visibly.
     lines = text.removesuffix("\n").split("\n")
     return "\n".join(f"> {line}" if line else ">" for line in lines)
-
-
-def _fence(text: str) -> str:
-    fence = "```"
-    while fence in text:
-        fence += "`"
-    return f"{fence}\n{text}\n{fence}"
 
 
 def _one_line(text: str) -> str:

@@ -20,10 +20,11 @@ from acp.helpers import (
 
 from agentui.core import events as ev
 from agentui.core.acp.chunks import merged_chunks
-from agentui.core.acp.markdown import fenced, one_line
+from agentui.core.acp.markdown import one_line
 from agentui.core.acp.prompt_text import task_text
 from agentui.core.acp.turn import Turn
 from agentui.core.acp.updates import UpdateTranslator
+from agentui.core.markdown_fence import fenced
 from agentui.core.usage import Usage
 
 _seq = iter(range(1, 10_000))
