@@ -47,6 +47,7 @@ from .auth import Guard
 from .error_responses import BadRequest, JSONText, install_error_handlers
 from .event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
 from .intervention import apply_intervention
+from .request_starts import RequestStarts
 from .sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
 from .subtree_selection import SubtreeSelection, parse_stream_id, selection_after
 
@@ -105,9 +106,9 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
 
     # -- the seed's four -----------------------------------------------------------------
 
-    # request_id -> (the agent its request started, the prompt): a request naming one again
-    # (an EventSource reconnecting before it saw any id) streams that agent, starting nothing.
-    started_by_request: dict[str, tuple[str, str]] = {}
+    # A request naming a request_id again (an EventSource reconnecting before it saw any id)
+    # streams the agent it started, starting nothing.
+    request_starts = RequestStarts()
 
     @app.get(
         "/agent/stream",
@@ -129,7 +130,7 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> Response:
         events.catch_up()
-        earlier = started_by_request.get(request_id) if request_id is not None else None
+        earlier = request_starts.started(request_id, prompt) if request_id is not None else None
         if last_event_id is not None:
             try:
                 agent_id, start = parse_stream_id(last_event_id)
@@ -139,8 +140,8 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
             if selection is None:
                 return Response(status_code=204)  # EventSource stops reconnecting
         elif earlier is not None:
-            agent_id, its_prompt = earlier
-            if its_prompt != prompt:
+            agent_id, same_prompt = earlier
+            if not same_prompt:
                 raise HTTPException(409, f"request_id {request_id!r} started another task")
             start = ResumePoint(_seq_before_spawn(events, agent_id))
             selection = SubtreeSelection(agent_id)
@@ -148,7 +149,7 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
             start = ResumePoint(events.last_seq)
             selection = SubtreeSelection(runtime.start(prompt))
             if request_id is not None:
-                started_by_request[request_id] = (selection.root_id, prompt)
+                request_starts.remember(request_id, selection.root_id, prompt)
             events.catch_up()  # its agent:spawned goes out at once, with the first id
         batches = feed(events, start, behind_after=options.behind_after, selection=selection)
         return stream(batches, selection.id_prefix)

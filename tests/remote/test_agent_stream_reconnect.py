@@ -136,3 +136,16 @@ async def test_a_reconnect_that_saw_no_id_streams_the_task_its_request_id_starte
             other = await http.get("/agent/stream", params={**params, "prompt": "another"})
             assert other.status_code == 409 and "started another task" in other.json()["error"]
         assert set(runtime.snapshot()["agents"]) == {"a1"}
+
+
+def test_only_the_newest_requests_are_remembered_and_prompts_by_digest() -> None:
+    from agentui.core.remote.request_starts import RequestStarts
+
+    starts = RequestStarts(remembered=2)
+    starts.remember("r1", "a1", "explain")
+    starts.remember("r2", "a2", "summarise")
+    assert starts.started("r1", "explain") == ("a1", True)
+    assert starts.started("r1", "something else") == ("a1", False)
+    starts.remember("r3", "a3", "x" * 100_000)
+    assert starts.started("r1", "explain") is None, "the oldest is forgotten"
+    assert starts.started("r3", "x" * 100_000) == ("a3", True)
