@@ -48,29 +48,35 @@ class FirstFrame:
 
 
 def plain_frame_settings(gathered: GatheredSettings) -> FrameSettings | None:
-    """The frame's settings read from the values as given; None when one needs validating."""
-    provider = gathered.value("provider")
-    model = gathered.value("model")
-    theme = gathered.value("theme")
-    monologue = gathered.data.get("monologue", {})
-    enabled = monologue.get("enabled", True) if isinstance(monologue, dict) else None
-    plain = (
-        (provider is None or provider in PROVIDERS)
-        and _blank_or_name(model)
-        and _blank_or_name(theme)
-        and gathered.value("base_url") is None  # an address is checked (and trimmed) first
-        and isinstance(enabled, bool)  # a variable's "off" is read by validation
-    )
-    if not plain:
+    """The frame's settings read from the values as given; None when one needs validating.
+
+    The file's own values are looked at too: validation checks the file alone first, so a bad
+    one under a variable or an option is still a bad setting, said before the screen opens."""
+    if not (_plainly_valid(gathered.file_data) and _plainly_valid(gathered.data)):
         return None
+    monologue = gathered.data.get("monologue", {})
     return FrameSettings(
-        provider=provider,
+        provider=gathered.value("provider"),
         provider_given_as_flag=gathered.source("provider") == "flag --provider",
-        model=model,
+        model=gathered.value("model"),
         base_url=None,
-        theme=theme,
+        theme=gathered.value("theme"),
         theme_origin=gathered.origin("theme"),
-        monologue_enabled=bool(enabled),
+        monologue_enabled=monologue.get("enabled", True),
+    )
+
+
+def _plainly_valid(values: Mapping[str, Any]) -> bool:
+    """The frame's keys in `values` are absent or what validation keeps as they are."""
+    provider = values.get("provider")
+    monologue = values.get("monologue", {})
+    enabled = monologue.get("enabled", True) if isinstance(monologue, dict) else None
+    return (
+        (provider is None or provider in PROVIDERS)
+        and _blank_or_name(values.get("model"))
+        and _blank_or_name(values.get("theme"))
+        and values.get("base_url") is None  # an address is checked (and trimmed) first
+        and isinstance(enabled, bool)  # a variable's "off" is read by validation
     )
 
 

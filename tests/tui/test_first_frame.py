@@ -43,17 +43,18 @@ def _toml(key: str, value: Any) -> str:
 
 @st.composite
 def given_settings(draw: st.DrawFn) -> tuple[str, dict[str, str], dict[str, Flag]]:
-    """Some of the frame's keys, each from the file, a variable or an option."""
+    """Some of the frame's keys, each from any of the file, a variable and an option (a
+    variable or an option over the file's value, which may be bad)."""
     file_lines, environ, flags = [], {}, {}
     for key, values in VALUES.items():
-        where = draw(st.sampled_from(["unset", "file", "variable", "option"]))
-        value = draw(values)
-        if where == "file":
-            file_lines.append(_toml(key, value))
-        elif where == "variable" and key in VARIABLES and isinstance(value, str):
-            environ[VARIABLES[key]] = value
-        elif where == "option":
-            flags[key] = Flag(f"--{key}", value)
+        for where in draw(st.sets(st.sampled_from(["file", "variable", "option"]))):
+            value = draw(values)
+            if where == "file":
+                file_lines.append(_toml(key, value))
+            elif where == "variable" and key in VARIABLES and isinstance(value, str):
+                environ[VARIABLES[key]] = value
+            elif where == "option":
+                flags[key] = Flag(f"--{key}", value)
     # Sections last: TOML puts every key after a [table] header into that table.
     file_lines.sort(key=lambda line: line.startswith("["))
     return "".join(file_lines), environ, flags
@@ -72,7 +73,9 @@ def test_the_settings_read_as_given_are_the_validated_ones(
     try:
         validated = validated_frame_settings(load_config(flags, environ=environ, path=path))
     except ConfigError:
-        # Read as given only when the frame's keys are valid: the bad one is elsewhere.
+        # Every key given here is one the frame reads: a bad one, even in the file under a
+        # variable or an option, is said before the screen opens.
+        assert plain is None
         return
     if plain is not None:
         assert plain == validated
@@ -99,6 +102,9 @@ def test_what_the_first_frame_shows(tmp_path: Path) -> None:
         ("monologue = 3\n", {}),
         ('base_url = "http://localhost:8080/v1"\n', {}),
         ("", {"provider": Flag("--provider", "replay:somewhere")}),
+        # The file's own bad value, under an option: validation still refuses the file.
+        ('model = " "\n', {"model": Flag("--model", "haiku")}),
+        ("[monologue]\nenabled = 1\n", {"monologue.enabled": Flag("--no-monologue", False)}),
     ],
 )
 def test_anything_not_plainly_valid_is_validated_first(

@@ -340,6 +340,8 @@ def test_a_bad_setting_the_first_frame_does_not_need_closes_the_screen_keeping_t
         ("", {"AGENTUI_MONOLOGUE": "maybe"}, "environment variable AGENTUI_MONOLOGUE: "),
         ("", {"AGENTUI_PROVIDER": "claude"}, "provider: must be scripted, anthropic"),
         ('base_url = "localhost"\n', {}, "base_url: must be an http:// or https:// address"),
+        # The file's bad value under a variable: the file is checked on its own.
+        ('model = " "\n', {"AGENTUI_MODEL": "sonnet"}, "model: must not be empty"),
     ],
 )
 def test_a_bad_setting_the_first_frame_needs_is_said_before_the_screen_opens(
