@@ -15,13 +15,12 @@ RELEASE_AFTER_EVENTS = 20_000  # folded since the last release
 
 def _find_malloc_trim() -> Callable[[int], int] | None:
     """glibc's malloc_trim, or None where the C library has none (macOS, musl)."""
-    import ctypes.util  # here: finding the C library runs ldconfig, not needed to start
+    import ctypes
 
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return None
+    # The process's own symbols, the C library's among them: no search for the library
+    # (ctypes.util.find_library runs ldconfig, or gcc where that fails, on the event loop).
     try:
-        return getattr(ctypes.CDLL(name), "malloc_trim", None)
+        return getattr(ctypes.CDLL(None), "malloc_trim", None)
     except OSError:
         return None
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import platform
+from collections.abc import Callable
 
 import pytest
 from textual.app import App, ComposeResult
@@ -157,6 +159,41 @@ def test_freed_memory_goes_back_after_enough_events() -> None:
     assert trims == [0]
     heap.every_second()
     assert trims == [0], "nothing new since"
+
+
+def test_malloc_trim_is_looked_up_at_the_first_release_without_a_subprocess(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not at start-up (ctypes is not needed for the first frame), and not by searching for the
+    C library (find_library runs ldconfig): the process's own symbols have it."""
+    import subprocess
+
+    import agentui.tui.heap_release as heap_release
+
+    def no_subprocess(*args: object, **kwargs: object) -> None:
+        raise AssertionError("malloc_trim is found without running a program")
+
+    monkeypatch.setattr(subprocess, "Popen", no_subprocess)
+    found = heap_release._find_malloc_trim()
+    if platform.libc_ver()[0] == "glibc":
+        assert found is not None
+    looked_up: list[bool] = []
+    trims: list[int] = []
+
+    def find() -> Callable[[int], int]:
+        looked_up.append(True)
+        return lambda pad: trims.append(pad) or 1
+
+    monkeypatch.setattr(heap_release, "_find_malloc_trim", find)
+    heap = HeapRelease()
+    heap.folded(RELEASE_AFTER_EVENTS - 1)
+    heap.every_second()
+    assert looked_up == []
+    heap.folded(1)
+    heap.every_second()
+    heap.folded(RELEASE_AFTER_EVENTS)
+    heap.every_second()
+    assert (looked_up, trims) == ([True], [0, 0])
 
 
 def test_each_agent_is_in_one_count_so_the_counts_add_up() -> None:
