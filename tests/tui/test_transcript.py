@@ -65,6 +65,31 @@ async def test_new_entries_are_trimmed_while_following_the_tail() -> None:
         assert transcript.query_one("#earlier", Button).display
 
 
+async def test_the_earlier_button_is_made_when_needed_and_stays_above_the_entries() -> None:
+    """It is mounted when entries are first trimmed (their blocks still being removed), at
+    the top, reachable by Tab while it shows; paging back and switching sources keep it there."""
+    app = TranscriptApp()
+    entries = notes(MAX_BLOCKS)
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", entries)
+        await pilot.pause()
+        assert not transcript.query("#earlier"), "nothing is hidden yet"
+        transcript.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        entries.extend(notes(10))
+        transcript.sync(set())
+        await pilot.pause()
+        button = transcript.query_one("#earlier", Button)
+        assert transcript.children[0] is button and button in app.screen.focus_chain
+        transcript.show_earlier()
+        await pilot.pause()
+        assert transcript.children[0] is button and button not in app.screen.focus_chain
+        transcript.show("a2", notes(MAX_BLOCKS + 5))
+        await pilot.pause()
+        assert transcript.children[0] is button and button.display
+
+
 async def test_tool_calls_fold_and_errors_open_by_themselves() -> None:
     app = TranscriptApp()
     ok = Entry("a1", "tool", "a=1", title="add", key="c1", detail="2")
