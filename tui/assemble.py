@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agentui.core.providers.anthropic import defaults as claude
-from agentui.core.providers.factory import label_of, make_provider, openai_base_url
+from agentui.core.providers.factory import make_provider, openai_base_url
 from agentui.core.providers.keys import provider_by_key
 from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
@@ -144,13 +144,6 @@ def status_notice(why: Assembly | ProviderChoice) -> str:
     if why.chosen_by:
         return f"picked by {why.chosen_by}"
     return ""
-
-
-def provider_label(assembly: Assembly) -> tuple[str, str]:
-    """The provider's name and model, as the status bar shows them, without building it."""
-    return label_of(
-        assembly.provider, model=assembly.model, base_url=assembly.loaded.config.base_url
-    )
 
 
 class ProviderOnce:

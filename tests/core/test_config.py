@@ -152,6 +152,15 @@ def test_an_empty_variable_counts_as_unset(tmp_path: Path) -> None:
     assert (loaded.config.model, loaded.source("model")) == ("from-file", "file")
 
 
+def test_the_tables_sourced_key_by_key_are_the_settings_tables() -> None:
+    """config_sources.py names them without loading the models: `config show` gives each of
+    their keys its source only while the two lists agree."""
+    from agentui.core.config import SECTIONS
+    from agentui.core.config_sources import SECTION_NAMES
+
+    assert set(SECTION_NAMES) == set(SECTIONS)
+
+
 def test_every_variable_names_a_real_setting() -> None:
     loaded = load_config(environ={}, path=Path("/nonexistent/config.toml"))
     keys = {s.key for s in loaded.settings()}
