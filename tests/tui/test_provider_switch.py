@@ -203,3 +203,22 @@ async def test_a_switch_replaces_why_the_provider_runs_and_keeps_the_resume_noti
         shown = str(app.status_view.render())
     assert "switched: new tasks run on it · resumed s-1" in shown
     assert "picked by" not in shown
+
+
+async def test_the_app_from_the_command_line_gets_the_switch_and_narrator_after_its_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its settings are validated after the first frame (tui/runtime_start.py): the palette's
+    switch and the narrator's settings come from there, before the runtime has started."""
+    from agentui.tui.cli import _app_parser, _build_app
+
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    (config_dir / "config.toml").write_text("[monologue]\nmax_buffer = 3\n")
+    monkeypatch.setenv("AGENTUI_CONFIG_DIR", str(config_dir))
+    app = _build_app(_app_parser().parse_args(["--no-session", "--pace", "0"]))
+    assert app.monologue_config is None, "not validated before the first frame"
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        assert TITLE in {command.title for command in app.get_system_commands(app.screen)}
+        assert app.monologue_config is not None and app.monologue_config.max_buffer == 3
