@@ -50,7 +50,7 @@ import json
 import math
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -63,7 +63,6 @@ from .config_sources import (
     ConfigError,
     Flag,
     GatheredSettings,
-    described,
     gather_settings,
 )
 from .config_sources import config_path as config_path
@@ -186,17 +185,22 @@ class Setting:
 @dataclass(frozen=True, slots=True)
 class LoadedConfig:
     config: Config
-    path: Path
-    file_found: bool
-    # Where each value that is not a default came from, by dotted key.
-    sources: dict[str, str] = field(default_factory=dict)
+    gathered: GatheredSettings  # what was validated, with where each value came from
+
+    @property
+    def path(self) -> Path:
+        return self.gathered.path
+
+    @property
+    def file_found(self) -> bool:
+        return self.gathered.file_found
 
     def source(self, key: str) -> str:
-        return self.sources.get(key, "default")
+        return self.gathered.source(key)
 
     def origin(self, key: str) -> str:
         """Where the value came from, as messages say it: the file, a variable, an option."""
-        return described(self.sources.get(key, "file"), self.path)
+        return self.gathered.origin(key)
 
     def settings(self) -> list[Setting]:
         """Every effective value, in file order, with its source."""
@@ -247,15 +251,12 @@ def validate_settings(gathered: GatheredSettings) -> LoadedConfig:
     except ValidationError as exc:
         raise _config_error(exc, in_the_file) from None
 
-    def origin(key: str) -> str:
-        return described(gathered.sources.get(key, "file"), path)
-
     try:
         config = Config.model_validate(gathered.data)
     except ValidationError as exc:
-        raise _config_error(exc, origin) from None
-    _check_finite(config, gathered.data, origin)
-    return LoadedConfig(config, path, gathered.file_found, gathered.sources)
+        raise _config_error(exc, gathered.origin) from None
+    _check_finite(config, gathered.data, gathered.origin)
+    return LoadedConfig(config, gathered)
 
 
 def _check_finite(config: Config, given: Mapping[str, Any], origin: Any) -> None:

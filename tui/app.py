@@ -111,6 +111,7 @@ class AgentUIApp(App[int]):
         runtime_factory: Callable[[], Runtime] | None = None,
         *,
         prepare_runtime: Callable[[], Prepared] | None = None,
+        check_settings: Callable[[], object] | None = None,
         initial_task: str | None = None,
         state: RunState | None = None,
         replay: ReplayFeed | None = None,
@@ -135,6 +136,9 @@ class AgentUIApp(App[int]):
         # SDK): done in the thread that loads core's modules after the first frame. It gives the
         # narrator's settings and the provider switch; an AgentUIError there ends the app.
         self._prepare_runtime = prepare_runtime
+        # The same settings' check alone, for a quit before the runtime started (see
+        # `settings_problem`).
+        self._check_settings = check_settings
         self.start_error: str | None = None  # why the runtime could not start, for the shell
         # A resumed session's state, folded once by the resume plan: the app takes it as its
         # own and draws all of it at the first flush, before anything new happens.
@@ -324,6 +328,17 @@ class AgentUIApp(App[int]):
 
         import_runtime_modules()
         return self._prepare_runtime() if self._prepare_runtime is not None else None
+
+    def settings_problem(self) -> str | None:
+        """After the app ended before its runtime started (a quick quit): what is wrong with the
+        settings nobody had checked yet, so a broken file is not passed over in silence."""
+        if self.runtime_started or self.start_error is not None or self._check_settings is None:
+            return None
+        try:
+            self._check_settings()
+        except AgentUIError as exc:
+            return str(exc)
+        return None
 
     def _start_runtime(self) -> None:
         assert self._runtime_factory is not None

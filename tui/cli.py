@@ -249,8 +249,9 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     end_on_termination_signals(app.stop_in_order, exit_on_hangup=True)
     exit_when_the_terminal_hangs_up(sys.stdin.fileno())  # also when SIGHUP's handler cannot run
     app.run()
-    if app.start_error is not None:
-        return fail(app.start_error)
+    start_error = app.start_error or app.settings_problem()
+    if start_error is not None:
+        return fail(start_error)
     _say_where_the_session_is(app)
     return app.return_code or 0
 
@@ -290,14 +291,16 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     from .first_frame import first_frame, plain_frame_settings, validated_frame_settings
     from .runtime_start import RuntimeStart
 
-    profile_start = _profile_start(args)
     gathered = gather_settings(setting_flags(args))
     plain = plain_frame_settings(gathered)
-    if plain is None or args.resume is not None or args.scene is not None:
-        assembly = assembly_from(args, gathered)
+    read_first = plain is None or args.resume is not None or args.scene is not None
+    assembly = assembly_from(args, gathered) if read_first else None  # a bad setting: said first
+    profile_start = _profile_start(args)
+    if assembly is not None:
         frame = validated_frame_settings(assembly.loaded)
         start = _read_before_the_screen(args, assembly)
     else:
+        assert plain is not None
         frame = plain
         start = _AppStart(RuntimeStart(lambda: assembly_from(args, gathered)))
     first = first_frame(frame, script=args.script)
@@ -311,6 +314,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         # In the thread that loads the runtime's modules: the settings are validated there and
         # the provider built (an SDK takes 0.3 to 0.7 s to import).
         prepare_runtime=runtime.prepare,
+        check_settings=runtime.check,
         initial_task=args.task if profile_start is None else None,
         state=start.state,
         notice=start.notice,

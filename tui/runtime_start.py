@@ -33,12 +33,19 @@ class Prepared:
 
 class RuntimeStart:
     """`settle` gives the assembly (it validates the settings, unless that was done before the
-    screen opened); `prepare` and then `runtime` are called once each, in that order."""
+    screen opened); `prepare` and then `runtime` are called once each, in that order (`check`
+    when the app ended before them)."""
 
     def __init__(self, settle: Callable[[], Assembly]) -> None:
         self._settle = settle
         self._assembly: Assembly | None = None
         self._provider: ProviderOnce | None = None
+
+    def check(self) -> None:
+        """The settings validated, if `prepare` has not done it: the app quit before its
+        runtime started is still told of a bad one. Raises ConfigError."""
+        if self._assembly is None:
+            self._assembly = self._settle()
 
     def prepare(self) -> Prepared:
         """Raises AgentUIError (ConfigError) for a bad setting, a bad script or option."""

@@ -350,3 +350,47 @@ def test_a_bad_setting_the_first_frame_needs_is_said_before_the_screen_opens(
     out = _app_that_cannot_start(tmp_path, config=config, **variables)
     assert "the screen opened" not in out.stdout
     assert said in out.stderr.splitlines()[0], out.stderr
+
+
+QUIT_BEFORE_THE_CHECK = """
+import sys
+from agentui.tui.app import AgentUIApp
+
+run = AgentUIApp.run
+AgentUIApp._load_core = lambda self: None  # the person quits before the settings are checked
+
+async def quit_at_once(pilot):
+    await pilot.press("ctrl+q")
+
+AgentUIApp.run = lambda self, **options: run(self, headless=True, auto_pilot=quit_at_once)
+from agentui.tui import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("config", "code"),
+    [("[limits]\nmax_iterations = 0\n", 2), ("[limits]\nmax_iterations = 5\n", 0)],
+)
+def test_a_quit_before_the_settings_were_checked_still_says_a_bad_one(
+    tmp_path: Path, config: str, code: int
+) -> None:
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text(config)
+    out = subprocess.run(
+        [sys.executable, "-c", QUIT_BEFORE_THE_CHECK, "--no-session"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_scratch_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert out.returncode == code, out.stderr
+    said = [line for line in out.stderr.splitlines() if line.startswith("agentui: ")]
+    if code:
+        assert said == [
+            f"agentui: config file {tmp_path / 'config' / 'config.toml'}: limits.max_iterations: "
+            "Input should be greater than or equal to 1 (got 0)"
+        ]
+    else:
+        assert said == []
