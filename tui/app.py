@@ -13,6 +13,7 @@ focus back to where it was, or to the question that waits.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -22,7 +23,7 @@ from rich.text import Text
 from textual import events, on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import BindingType
-from textual.command import CommandPalette
+from textual.command import CommandInput, CommandPalette
 from textual.containers import Horizontal
 from textual.dom import NoScreen
 from textual.keys import key_to_character
@@ -30,7 +31,7 @@ from textual.message import Message
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import TextArea, Tree
+from textual.widgets import Input, TextArea, Tree
 from textual.worker import Worker
 
 from agentui.core.agent_status import AgentStatus
@@ -79,6 +80,11 @@ if TYPE_CHECKING:
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
 INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
+# A runtime that cannot start: the screen shows why at least this long, and closes once no key
+# has come for the next (see _close_once_typing_stops).
+ERROR_SHOWN_S = 1.0
+CLOSE_AFTER_QUIET_S = 0.4
+CLOSE_CHECK_S = 0.05
 STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a plain exit
 ALL_AGENTS = "*"
 APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
@@ -113,6 +119,7 @@ class AgentUIApp(App[int]):
         prepare_runtime: Callable[[], Prepared] | None = None,
         check_settings: Callable[[], object] | None = None,
         initial_task: str | None = None,
+        initial_profile: str | None = None,
         state: RunState | None = None,
         replay: ReplayFeed | None = None,
         clock: Clock | None = None,
@@ -146,6 +153,7 @@ class AgentUIApp(App[int]):
         # A replay is read-only: no runtime, the recorded events play into the same screen.
         self.replay = replay
         self._initial_task = initial_task
+        self._initial_profile = initial_profile  # the profile its agent runs with
         # What starts with the runtime instead of a task: a directed scene (its root's id).
         self._start_with = start_with
         self.clock: Clock = clock if clock is not None else SystemClock()
@@ -166,6 +174,7 @@ class AgentUIApp(App[int]):
         self.runtime: Runtime | None = None
         self.runtime_started = False  # its commands work from then on
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
+        self._last_key_at = 0.0  # time.monotonic() of the last key
         self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.heap = HeapRelease()  # streaming's freed memory back to the system
@@ -312,12 +321,14 @@ class AgentUIApp(App[int]):
                         self._provider_switch = prepared.provider_switch
                 self._start_runtime()
             except AgentUIError as exc:  # a bad setting or script: said on the shell, with the
-                # words typed meanwhile (nothing ran them)
-                typed = [*self._tasks_before_start, self.prompt_view.text.strip()]
-                self.start_error = "\n".join(
-                    [str(exc), *(f"not sent: {words}" for words in typed if words)]
+                # words typed meanwhile (`unsent_words`; nothing ran them)
+                self.start_error = str(exc)
+                self.notify(
+                    f"{exc}\nClosing once you stop typing; your words are printed with this.",
+                    title="agentui cannot start",
+                    severity="error",
                 )
-                self.exit(return_code=2)
+                self._close_once_typing_stops()
                 return
             start_collecting()  # `agentui` starts with it off (launch.py)
 
@@ -328,6 +339,27 @@ class AgentUIApp(App[int]):
 
         import_runtime_modules()
         return self._prepare_runtime() if self._prepare_runtime is not None else None
+
+    def _close_once_typing_stops(self) -> None:
+        """The screen closes once its error has shown for a moment and no key has come for
+        another, so that every word typed meanwhile is in the prompt, to be said on the shell:
+        Textual drops the keys it has read but not handled when it shuts down, and those typed
+        but not read yet (a person who just began typing would lose some, the rest would go to
+        the shell). Real time: it is the person who is waited for."""
+
+        shown_at = time.monotonic()
+
+        def close_when_quiet() -> None:
+            now = time.monotonic()
+            if now - shown_at >= ERROR_SHOWN_S and now - self._last_key_at >= CLOSE_AFTER_QUIET_S:
+                self.exit(return_code=2)
+
+        self.set_interval(CLOSE_CHECK_S, close_when_quiet)
+
+    def unsent_words(self) -> list[str]:
+        """What was typed for the runtime that never started: tasks sent before it, then the
+        prompt's words (not stripped: keys typed after the app ended may continue them)."""
+        return [*self._tasks_before_start, self.prompt_view.text]
 
     def settings_problem(self) -> str | None:
         """After the app ended before its runtime started (a quick quit): what is wrong with the
@@ -370,10 +402,16 @@ class AgentUIApp(App[int]):
         self.runtime_started = True
         self._refresh_status()
         self.refresh_bindings()
-        tasks = [self._initial_task] if self._initial_task else []
-        for task in [*tasks, *self._tasks_before_start]:
-            self._start_task(task)
+        if isinstance(self.screen, CommandPalette):
+            # Opened before: it listed what could be done then. The same words searched again.
+            search = self.screen.query_one(CommandInput)
+            search.post_message(Input.Changed(search, search.value))
+        queued = [(self._initial_task, self._initial_profile)] if self._initial_task else []
+        queued += [(task, None) for task in self._tasks_before_start]
         self._tasks_before_start.clear()
+        for task, profile in queued:
+            if not self._start_task(task, profile):  # said why; the words are not lost
+                self._keep_unsent_words(Draft(task, {}), "A task did not start")
         if self._start_with is not None and self.runtime is not None:
             start, self._start_with = self._start_with, None
             try:
@@ -659,6 +697,8 @@ class AgentUIApp(App[int]):
         # A printable key for a pane while a text box waits goes to that box. Decided here,
         # before the key is handed to the focused widget: keys of a burst (a fast typist, a
         # paste without bracketed paste) are handed over one by one, each to the box.
+        if isinstance(event, events.Key):
+            self._last_key_at = time.monotonic()  # see _close_once_typing_stops
         if isinstance(event, events.Key) and event.is_printable:
             box = self._box_for_typed_keys()
             if box is not None:
@@ -759,7 +799,7 @@ class AgentUIApp(App[int]):
         mode = self.prompt_bar.mode
         if mode.kind == "task":
             if text and self._start_task(text):
-                self.prompt_view.clear()  # kept when refused: nothing typed is lost
+                self.prompt_view.clear_sent()  # kept when refused: nothing typed is lost
             return
         if self.runtime is None or mode.agent_id is None:
             return
@@ -838,7 +878,7 @@ class AgentUIApp(App[int]):
         else:
             self.tree_view.focus()
 
-    def _start_task(self, task: str) -> bool:
+    def _start_task(self, task: str, profile: str | None = None) -> bool:
         """Start `task` (or keep it until the runtime has started); False when refused."""
         if self.replay is not None:
             self.notify("This is a replay: nothing can be started here.", severity="warning")
@@ -847,7 +887,10 @@ class AgentUIApp(App[int]):
             self._tasks_before_start.append(task)
             return True
         try:
-            agent_id = self.runtime.start(task)
+            if profile is None:
+                agent_id = self.runtime.start(task)
+            else:
+                agent_id = self.runtime.start(task, profile=profile)
         except AgentUIError as exc:
             self.notify(str(exc), severity="error")
             return False

@@ -58,7 +58,7 @@ from .cli_options import (
     setting_flags,
     warn,
 )
-from .early_keys import release_typed_keys, unechoed_terminal
+from .early_keys import release_typed_keys, take_typed_keys, typed_lines, unechoed_terminal
 from .gc_policy import start_collecting
 
 # What one command alone needs (the runtime and its assembly, resume, reading and listing
@@ -100,15 +100,20 @@ def _app_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _profile_start(args: argparse.Namespace) -> Callable[[Runtime], str] | None:
-    """The task's agent started with `--profile` (None without it); the name is looked up when
-    the runtime, which loads the profiles, starts it."""
-    if args.profile is None:
-        return None
-    if args.task is None or args.scene is not None:
+def _check_profile_use(args: argparse.Namespace) -> None:
+    """`--profile` goes with a task (its name is looked up when the runtime, which loads the
+    profiles, starts that task)."""
+    if args.profile is not None and (args.task is None or args.scene is not None):
         raise AgentUIError(
             "--profile names the profile of a TASK's agent: give a task, not --scene"
         )
+
+
+def _profile_start(args: argparse.Namespace) -> Callable[[Runtime], str] | None:
+    """The task's agent started with `--profile` (None without it)."""
+    _check_profile_use(args)
+    if args.profile is None:
+        return None
     task, profile = args.task, args.profile
     return lambda runtime: runtime.start(task, profile=profile)
 
@@ -240,7 +245,7 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     try:
         app = build(args)
     except AgentUIError as exc:
-        return fail(str(exc))
+        return _fail_keeping_words(str(exc), [])
     from agentui.core.termination import end_on_termination_signals
 
     from .terminal_watch import exit_when_the_terminal_hangs_up
@@ -251,9 +256,20 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     app.run()
     start_error = app.start_error or app.settings_problem()
     if start_error is not None:
-        return fail(start_error)
+        return _fail_keeping_words(start_error, app.unsent_words())
     _say_where_the_session_is(app)
     return app.return_code or 0
+
+
+def _fail_keeping_words(message: str, unsent: list[str]) -> int:
+    """The app could not start: `message`, then what the person typed for it, none of it run:
+    `unsent` (the app's words) continued by keys it never read, taken from the terminal so
+    that they do not run in the shell once agentui has ended."""
+    later = typed_lines(take_typed_keys())
+    if unsent:
+        later[0] = unsent.pop() + later[0]
+    words = [" ".join(line.split()) for line in [*unsent, *later]]
+    return fail("\n".join([message, *(f"not sent: {line}" for line in words if line)]))
 
 
 def _say_where_the_session_is(app: AgentUIApp) -> None:
@@ -291,11 +307,15 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
     from .first_frame import first_frame, plain_frame_settings, validated_frame_settings
     from .runtime_start import RuntimeStart
 
+    if args.script is not None:  # a path mistyped is said before the screen, as bad options are
+        from agentui.core.providers.scripted.script_file import read_script
+
+        read_script(Path(args.script))
     gathered = gather_settings(setting_flags(args))
     plain = plain_frame_settings(gathered)
     read_first = plain is None or args.resume is not None or args.scene is not None
     assembly = assembly_from(args, gathered) if read_first else None  # a bad setting: said first
-    profile_start = _profile_start(args)
+    _check_profile_use(args)
     if assembly is not None:
         frame = validated_frame_settings(assembly.loaded)
         start = _read_before_the_screen(args, assembly)
@@ -315,7 +335,8 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         # the provider built (an SDK takes 0.3 to 0.7 s to import).
         prepare_runtime=runtime.prepare,
         check_settings=runtime.check,
-        initial_task=args.task if profile_start is None else None,
+        initial_task=args.task,
+        initial_profile=args.profile,  # a name no profile has: the task is kept in the prompt
         state=start.state,
         notice=start.notice,
         # the status bar says why this provider runs: no key (offline), or the key that picked it
@@ -323,7 +344,7 @@ def _build_app(args: argparse.Namespace) -> AgentUIApp:
         provider_label=first.provider_label,  # the provider itself is built after the first frame
         monologue_shown=first.monologue_shown,
         theme=first.theme,
-        start_with=profile_start or start.start_with,
+        start_with=start.start_with,
     )
 
 
@@ -390,13 +411,21 @@ def _check_theme(name: str, where: str) -> None:
 
     from .theme_files import load_themes
 
-    themes, _ = load_themes()  # a broken file's warning shows in the app
+    themes, skipped = load_themes()  # otherwise a broken file's warning shows in the app
     known = sorted({theme.name for theme in themes} | set(BUILTIN_THEMES))
     if name not in known:
         close = get_close_matches(name, known, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
+        # It may be the theme of a file that could not be read: why each was skipped.
+        broken = [f"theme file skipped: {warning}" for warning in skipped]
         raise AgentUIError(
-            f"{where}: theme: unknown theme {name!r}{hint}; the themes are: {', '.join(known)}"
+            "\n".join(
+                [
+                    f"{where}: theme: unknown theme {name!r}{hint}; the themes are: "
+                    + ", ".join(known),
+                    *broken,
+                ]
+            )
         )
 
 

@@ -28,3 +28,16 @@ def test_an_unknown_theme_in_a_variable_names_it_and_the_closest_theme(tmp_path:
     assert done.returncode == 2
     assert "environment variable AGENTUI_THEME: theme: unknown theme 'agentui-drak'" in done.stderr
     assert "did you mean 'agentui-dark'?" in done.stderr
+
+
+def test_a_theme_named_whose_file_is_broken_says_why_the_file_was_skipped(tmp_path: Path) -> None:
+    (tmp_path / "themes").mkdir()
+    (tmp_path / "themes" / "broken.toml").write_text('name = "broken-one"\nprimary = 12\n')
+    done = agentui("--theme", "broken-one", env=child_env(AGENTUI_CONFIG_DIR=str(tmp_path)))
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert "unknown theme 'broken-one'" in lines[0]
+    assert lines[1] == (
+        f"agentui: theme file skipped: {tmp_path / 'themes' / 'broken.toml'}: "
+        "primary: Input should be a valid string (got 12)"
+    )

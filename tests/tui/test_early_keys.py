@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from agentui.tui.early_keys import hold_typed_keys, release_typed_keys, unechoed_terminal
+from agentui.tui.early_keys import (
+    hold_typed_keys,
+    release_typed_keys,
+    take_typed_keys,
+    typed_lines,
+    unechoed_terminal,
+)
 
 
 def test_echo_is_off_while_the_app_starts_and_restored_after(
@@ -156,3 +162,29 @@ def test_sigterm_while_echo_is_held_gives_the_terminal_back_then_ends() -> None:
     finally:
         os.close(leader)
         os.close(follower)
+
+
+def test_keys_the_app_never_read_are_taken_from_the_terminal_not_left_to_the_shell(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A line not ended by enter too: the shell would read it once agentui ended."""
+    leader, follower = os.openpty()
+    try:
+        with os.fdopen(os.dup(follower), "r") as stdin:
+            monkeypatch.setattr(sys, "stdin", stdin)
+            with unechoed_terminal():
+                before = termios.tcgetattr(follower)
+                os.write(leader, b"plan it\rthen qu\x7fuickly")
+                assert take_typed_keys() == "plan it\nthen qu\x7fuickly"  # the tty reads \r as \n
+                assert take_typed_keys() == "", "taken: nothing is left for the shell"
+                assert termios.tcgetattr(follower) == before, "the terminal's mode is back"
+            assert take_typed_keys() == "", "nothing is taken from a terminal not held"
+    finally:
+        os.close(leader)
+        os.close(follower)
+
+
+def test_typed_keys_read_as_the_words_they_type() -> None:
+    keys = "y quic\x7fckly\rnext\x1b[Aone\x1bOP two\x1b[200~\x03"
+    assert typed_lines(keys) == ["y quickly", "nextone two"]
+    assert typed_lines("") == [""]

@@ -139,6 +139,23 @@ async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> N
 
 
 @pytest.mark.anyio
+async def test_a_task_whose_profile_is_unknown_stays_in_the_prompt(agents: Path) -> None:
+    """The profiles load with the runtime, after the first frame: the name is found unknown
+    then. The task typed on the command line is not lost: it waits in the prompt."""
+    from agentui.tui.cli import _app_parser, _build_app
+
+    app = _build_app(_app_parser().parse_args(["--no-session", "--profile", "nosuch", "Plan"]))
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        await pilot.pause()
+        assert app.prompt_view.value == "Plan"
+        assert app.model.agents == {}
+        said = [n.message for n in app._notifications]
+        assert any(m.startswith("unknown profile 'nosuch'; the profiles are:") for m in said)
+        assert "A task did not start; what you were typing is in the prompt" in said
+
+
+@pytest.mark.anyio
 async def test_many_bad_profile_files_are_one_toast_that_counts_them(agents: Path) -> None:
     for index in range(4):
         (agents / f"broken{index}.json").write_text("{", "utf-8")

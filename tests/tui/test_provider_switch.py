@@ -222,3 +222,45 @@ async def test_the_app_from_the_command_line_gets_the_switch_and_narrator_after_
         await runtime_of(pilot)
         assert TITLE in {command.title for command in app.get_system_commands(app.screen)}
         assert app.monologue_config is not None and app.monologue_config.max_buffer == 3
+
+
+async def test_a_palette_opened_before_the_runtime_ran_offers_the_switch_once_it_does(
+    tmp_path: Path,
+) -> None:
+    """The search typed into it is run again when the runtime starts: the switch (and the
+    agent commands) were not there to find a moment before."""
+    import threading
+
+    from agentui.core.monologue.config import MonologueConfig
+    from agentui.tui.runtime_start import Prepared
+
+    ready = threading.Event()
+    switch = switch_for(tmp_path, {})
+
+    def prepare() -> Prepared:  # in the app's loading thread: the settings take a moment
+        ready.wait(30)
+        return Prepared(MonologueConfig(enabled=False), switch)
+
+    app = make_app(prepare_runtime=prepare)
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+p", *"switch")
+        commands = app.screen.query_one(CommandList)
+        for _ in range(20):
+            await pilot.pause()
+        assert not app.runtime_started
+        assert TITLE not in _offered(commands)
+        ready.set()
+        await runtime_of(pilot)
+        for _ in range(100):
+            await pilot.pause()
+            if TITLE in _offered(commands):
+                break
+        assert TITLE in _offered(commands)
+
+
+def _offered(commands: CommandList) -> list[str]:
+    """The titles listed (each option's first line; the second is its help)."""
+    return [
+        str(commands.get_option_at_index(i).prompt).split("\n")[0]
+        for i in range(commands.option_count)
+    ]

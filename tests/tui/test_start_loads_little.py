@@ -308,13 +308,22 @@ def test_a_key_that_is_not_set_is_said_before_the_screen_opens(tmp_path: Path) -
 def test_a_provider_that_cannot_be_built_closes_the_screen_keeping_the_words(
     tmp_path: Path,
 ) -> None:
-    """The provider is built after the first frame: what stops it then (a missing script)
-    closes the screen and is said on the shell, exit 2, with the words typed meanwhile."""
-    out = _app_that_cannot_start(tmp_path, "--script", "no-such-script.json")
+    """The provider is built after the first frame: what stops it then (a script that is not
+    JSON) closes the screen and is said on the shell, exit 2, with the words typed meanwhile."""
+    (tmp_path / "broken.json").write_text("{")
+    out = _app_that_cannot_start(tmp_path, "--script", "broken.json")
     assert "the screen opened" in out.stdout
     lines = out.stderr.strip().splitlines()
-    assert lines[0].startswith("agentui: ") and "no-such-script.json" in lines[0], out.stderr
+    assert lines[0].startswith("agentui: script broken.json is not valid json"), out.stderr
     assert lines[1:] == ["agentui: not sent: fix it", "agentui: not sent: and this"]
+
+
+def test_a_script_that_cannot_be_read_is_said_before_the_screen_opens(tmp_path: Path) -> None:
+    out = _app_that_cannot_start(tmp_path, "--script", "no-such-script.json")
+    assert "the screen opened" not in out.stdout
+    assert out.stderr.startswith(
+        "agentui: cannot read script no-such-script.json: No such file or directory"
+    )
 
 
 def test_a_bad_setting_the_first_frame_does_not_need_closes_the_screen_keeping_the_words(

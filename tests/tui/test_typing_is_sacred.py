@@ -246,3 +246,18 @@ async def test_a_reason_box_put_away_takes_no_keys_typed_on_the_tree() -> None:
         assert isinstance(app.screen, ModifyScreen), "m is the tree's again"
         await pilot.press("escape")
         assert app.query_one(ReasonInput).value == "too risky", "the reason is kept for later"
+
+
+async def test_words_typed_right_after_enter_are_the_next_task_s_not_wiped() -> None:
+    """Keys typed the moment after enter reach the prompt before the task it sent is taken:
+    taking it must leave them (a fast typist lost the first letters of the next task)."""
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.pause()
+        for character in "plan it" + "\r" + "and more":
+            key = {" ": "space", "\r": "enter"}.get(character, character)
+            app.post_message(events.Key(key, None if key == "enter" else character))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.prompt_view.value == "and more"
+        await settle(pilot, lambda: any(a.task == "plan it" for a in app.model.agents.values()))

@@ -80,6 +80,7 @@ class Composer(TextArea):
         # A fresh box opens with the cursor after what was there (a kept draft).
         self.move_cursor(self.document.end)
         self._pastes: dict[str, str] = {}  # marker -> the long text it stands for
+        self._sent = ""  # the box's text when enter last sent it (see clear_sent)
 
     @property
     def value(self) -> str:
@@ -160,7 +161,20 @@ class Composer(TextArea):
         return False
 
     def action_send(self) -> None:
+        self._sent = self.text
         self.post_message(self.Submitted(self, self.value))
+
+    def clear_sent(self) -> None:
+        """The words enter sent go; keys typed after enter stay (they reach the box before its
+        Submitted is handled: a fast typist's next words)."""
+        text = self.text
+        if not text.startswith(self._sent):
+            self.clear()
+            return
+        rest = text[len(self._sent) :]
+        self._pastes = {marker: pasted for marker, pasted in self._pastes.items() if marker in rest}
+        self.load_text(rest)
+        self.move_cursor(self.document.end)
 
     def action_newline(self) -> None:
         start, end = self.selection

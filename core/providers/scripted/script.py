@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from ...errors import ScriptError
 from ...usage import Usage
 from ...validation import describe_errors
+from .script_file import read_script
 
 
 class ScriptedToolCall(BaseModel):
@@ -112,10 +113,7 @@ class Script(BaseModel):
     @classmethod
     def load(cls, path: str | Path) -> Script:
         path = Path(path)
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ScriptError(f"cannot read script {path}: {exc.strerror}") from None
+        raw = read_script(path)
         try:
             if path.suffix.lower() == ".toml":
                 data = tomllib.loads(raw.decode("utf-8"))
