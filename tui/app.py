@@ -569,14 +569,17 @@ class AgentUIApp(App[int]):
         fold = self._model  # None until something happened: the first frame needs no fold
         agents = list(fold.agents.values()) if fold is not None else []
         starts = [a.started_ts for a in agents if a.started_ts is not None]
+        ends = [a.ended_ts or a.started_ts for a in agents if a.started_ts]
+        # From the first start to the last end (a replay, a session resumed with nothing live:
+        # not the time it was closed), or to now while an agent is live.
+        live = self.replay is None and any(a.status.is_live for a in agents)
+        last = self.clock.now() if live else max(ends, default=None)
+        elapsed = last - min(starts) if starts and last is not None else None
         if self.replay is not None:
-            ends = [a.ended_ts or a.started_ts for a in agents if a.started_ts]
-            elapsed = max(ends) - min(starts) if starts and ends else None  # type: ignore[type-var]
             done = self.replay is not None and self.replay.done
             notice = REPLAY_FINISHED if done else REPLAYING
             self.status_view.show(fold, "replay", "", elapsed, notice)
             return
-        elapsed = self.clock.now() - min(starts) if starts else None
         name, model_id = self._provider_label
         if self.runtime is not None:
             name, model_id = self.runtime.provider.name, self.runtime.provider.model

@@ -172,3 +172,39 @@ def test_fitting_drops_whole_pieces_by_rank_and_cuts_only_what_is_kept() -> None
     assert fit_line(pieces, 24).plain == "counts 1 2 3 | provider"
     assert fit_line(pieces, 12).plain == "counts 1 2 3"
     assert fit_line(pieces, 3).plain == "c1…", "only what is always kept is cut, at the end"
+
+
+RESUMED = "resumed 20261124T101010Z-ab12: 2 interrupted agents"
+
+
+@pytest.mark.parametrize("width", [160, 120, 80])
+async def test_a_resumed_session_s_notice_is_whole_where_it_fits_and_never_cut_mid_id(
+    width: int,
+) -> None:
+    app = BarApp()
+    async with app.run_test(size=(width, 5)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.show(run_of(S.COMPLETED), "scripted", "scripted-1", 20.0, f"{NOTICE} · {RESUMED}")
+        await pilot.pause()
+        line = str(bar.render())
+    if width == 160:
+        assert line.endswith(f"{NOTICE} · {RESUMED}")
+    assert "20261124T101010Z-ab12" in line or "2026" not in line, "the id whole or not at all"
+
+
+async def test_the_clock_stops_when_no_agent_is_live() -> None:
+    """It says how long the run took; a session resumed with nothing live does not count the
+    time it was closed, and nothing ticks on."""
+    from agentui.core.providers.scripted.script import Script, Turn
+
+    from .helpers import make_app, settle
+
+    app = make_app("Say hi", Script.for_all(Turn(text="hi")))
+    async with app.run_test(size=(160, 30)) as pilot:
+        await settle(pilot, lambda: any(a.status.is_final for a in app.model.agents.values()))
+        app._refresh_status()
+        before = str(app.status_view.render())
+        app.clock.advance(3600)  # type: ignore[attr-defined]
+        app._refresh_status()
+        assert str(app.status_view.render()) == before
+        assert "1h" not in before

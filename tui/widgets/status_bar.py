@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.events import McpServerChanged
     from agentui.core.state import RunState
 
-NOTICE_CHARS = 48
+WHY_CHARS = 48  # an MCP server's error (its own words, of any length), at most
 RUNNING = (AgentStatus.RUNNING, AgentStatus.MODIFIED)
 
 
@@ -94,7 +94,7 @@ def mcp_parts(servers: dict[str, McpServerChanged]) -> tuple[str, str, bool]:
     if not troubled:
         return text, "", False
     why = visible_controls(f"{troubled[0].server}: {troubled[0].error}")
-    return text, clipped(why, NOTICE_CHARS), True
+    return text, clipped(why, WHY_CHARS), True
 
 
 def mcp_summary(servers: dict[str, McpServerChanged]) -> tuple[str, bool]:
@@ -303,7 +303,6 @@ def allowed_piece(tools: list[str]) -> Piece:
 def notice_piece(notice: str) -> Piece:
     """Why the provider runs: whole, then in its shorter wordings (SHORTER_NOTICES, each part
     of it apart), then, if still long, cut at a word's end; gone last of all but the counts."""
-    notice = clipped(notice, NOTICE_CHARS)
     parts = [(part, *SHORTER_NOTICES.get(part, ())) for part in notice.split(NOTICE_PARTS)]
     wordings: list[str] = []
     for level in range(max(len(forms) for forms in parts)):
