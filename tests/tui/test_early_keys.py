@@ -53,17 +53,23 @@ def test_without_a_terminal_nothing_happens(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 @pytest.fixture
-def terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
-    """stdin is a pseudo-terminal with echo on; its fd."""
+def keyboard_and_terminal(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[int, int]]:
+    """stdin is a pseudo-terminal with echo on: the fd keys are typed into, and stdin's."""
     leader, follower = os.openpty()
     try:
         with os.fdopen(os.dup(follower), "r") as stdin:
             monkeypatch.setattr(sys, "stdin", stdin)
-            yield follower
+            yield leader, follower
     finally:
         release_typed_keys()
         os.close(leader)
         os.close(follower)
+
+
+@pytest.fixture
+def terminal(keyboard_and_terminal: tuple[int, int]) -> int:
+    """stdin's fd, a pseudo-terminal with echo on."""
+    return keyboard_and_terminal[1]
 
 
 def _echoes(fd: int) -> bool:
@@ -165,23 +171,17 @@ def test_sigterm_while_echo_is_held_gives_the_terminal_back_then_ends() -> None:
 
 
 def test_keys_the_app_never_read_are_taken_from_the_terminal_not_left_to_the_shell(
-    monkeypatch: pytest.MonkeyPatch,
+    keyboard_and_terminal: tuple[int, int],
 ) -> None:
     """A line not ended by enter too: the shell would read it once agentui ended."""
-    leader, follower = os.openpty()
-    try:
-        with os.fdopen(os.dup(follower), "r") as stdin:
-            monkeypatch.setattr(sys, "stdin", stdin)
-            with unechoed_terminal():
-                before = termios.tcgetattr(follower)
-                os.write(leader, b"plan it\rthen qu\x7fuickly")
-                assert take_typed_keys() == "plan it\nthen qu\x7fuickly"  # the tty reads \r as \n
-                assert take_typed_keys() == "", "taken: nothing is left for the shell"
-                assert termios.tcgetattr(follower) == before, "the terminal's mode is back"
-            assert take_typed_keys() == "", "nothing is taken from a terminal not held"
-    finally:
-        os.close(leader)
-        os.close(follower)
+    keyboard, terminal = keyboard_and_terminal
+    with unechoed_terminal():
+        before = termios.tcgetattr(terminal)
+        os.write(keyboard, b"plan it\rthen qu\x7fuickly")
+        assert take_typed_keys() == "plan it\nthen qu\x7fuickly"  # the tty reads \r as \n
+        assert take_typed_keys() == "", "taken: nothing is left for the shell"
+        assert termios.tcgetattr(terminal) == before, "the terminal's mode is back"
+    assert take_typed_keys() == "", "nothing is taken from a terminal not held"
 
 
 def test_typed_keys_read_as_the_words_they_type() -> None:
