@@ -327,6 +327,7 @@ class AgentUIApp(App[int]):
                     f"{exc}\nClosing once you stop typing; your words are printed with this.",
                     title="agentui cannot start",
                     severity="error",
+                    timeout=3600,  # until it closes: typing may go on longer than a toast
                 )
                 self._close_once_typing_stops()
                 return
@@ -359,7 +360,7 @@ class AgentUIApp(App[int]):
     def unsent_words(self) -> list[str]:
         """What was typed for the runtime that never started: tasks sent before it, then the
         prompt's words (not stripped: keys typed after the app ended may continue them)."""
-        return [*self._tasks_before_start, self.prompt_view.text]
+        return [*self._tasks_before_start, self.prompt_view.value]  # a long paste whole
 
     def settings_problem(self) -> str | None:
         """After the app ended before its runtime started (a quick quit): what is wrong with the
@@ -402,10 +403,12 @@ class AgentUIApp(App[int]):
         self.runtime_started = True
         self._refresh_status()
         self.refresh_bindings()
-        if isinstance(self.screen, CommandPalette):
-            # Opened before: it listed what could be done then. The same words searched again.
-            search = self.screen.query_one(CommandInput)
-            search.post_message(Input.Changed(search, search.value))
+        # A palette opened before listed what could be done then: the same words searched
+        # again (under a dialog too; none yet in one still composing, which searches later).
+        for screen in self.screen_stack:
+            if isinstance(screen, CommandPalette):
+                for search in screen.query(CommandInput):
+                    search.post_message(Input.Changed(search, search.value))
         queued = [(self._initial_task, self._initial_profile)] if self._initial_task else []
         queued += [(task, None) for task in self._tasks_before_start]
         self._tasks_before_start.clear()
@@ -801,9 +804,10 @@ class AgentUIApp(App[int]):
         text = event.text.strip()
         mode = self.prompt_bar.mode
         if mode.kind == "task":
-            if text and self._start_task(text):
-                self.prompt_view.clear_sent()  # kept when refused: nothing typed is lost
+            taken = bool(text) and self._start_task(text)
+            self.prompt_view.settle_sent(taken)  # kept when refused: nothing typed is lost
             return
+        self.prompt_view.settle_sent(taken=False)  # the steer or continue below resets the box
         if self.runtime is None or mode.agent_id is None:
             return
         agent_id = mode.agent_id

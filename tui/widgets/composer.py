@@ -45,9 +45,14 @@ class Composer(TextArea):
         Binding("ctrl+j", "newline", "New line"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),  # shown here: a box has no q
     ]
+    # Whether the owner settles each enter's words (settle_sent): then the next enter of a
+    # burst (a paste without bracketed paste, enter twice) sends only the words after those
+    # still on their way. Otherwise each enter sends the whole box.
+    SETTLES_SENDS: ClassVar[bool] = False
 
     class Submitted(Message):
-        """Enter was pressed: `text` is everything in the box, newlines included."""
+        """Enter was pressed: `text` is everything in the box, newlines included (with
+        SETTLES_SENDS, what follows the words of enters not settled yet)."""
 
         def __init__(self, composer: Composer, text: str) -> None:
             super().__init__()
@@ -80,19 +85,21 @@ class Composer(TextArea):
         # A fresh box opens with the cursor after what was there (a kept draft).
         self.move_cursor(self.document.end)
         self._pastes: dict[str, str] = {}  # marker -> the long text it stands for
-        self._sent = ""  # the box's text when enter last sent it (see clear_sent)
+        self._on_the_way: list[str] = []  # each enter's words not settled yet, oldest first
+        self._kept_ahead = 0  # characters at the start an earlier enter sent and its owner kept
 
     @property
     def value(self) -> str:
         """What the box sends: its text with every paste marker still in it expanded."""
-        text = self.text
+        return self._expanded(self.text)
+
+    def _expanded(self, text: str) -> str:
         for marker, pasted in self._pastes.items():
             text = text.replace(marker, pasted)
         return text
 
     def clear(self) -> None:  # type: ignore[override]
-        self._pastes.clear()
-        self.load_text("")
+        self.put_draft(Draft("", {}))
 
     def draft(self) -> Draft:
         """What is typed (pastes still folded), to put back later."""
@@ -105,6 +112,9 @@ class Composer(TextArea):
         return draft
 
     def put_draft(self, draft: Draft) -> None:
+        """Other words in the box: what enter sent from the old ones is no longer in it."""
+        self._on_the_way.clear()
+        self._kept_ahead = 0
         self.load_text(draft.text)
         self._pastes = dict(draft.pastes)
         self.move_cursor(self.document.end)
@@ -161,20 +171,38 @@ class Composer(TextArea):
         return False
 
     def action_send(self) -> None:
-        self._sent = self.text
-        self.post_message(self.Submitted(self, self.value))
-
-    def clear_sent(self) -> None:
-        """The words enter sent go; keys typed after enter stay (they reach the box before its
-        Submitted is handled: a fast typist's next words)."""
         text = self.text
-        if not text.startswith(self._sent):
-            self.clear()
+        sent = text
+        if self.SETTLES_SENDS:
+            ahead = "".join(self._on_the_way)
+            if text[self._kept_ahead :].startswith(ahead):
+                sent = text[self._kept_ahead + len(ahead) :]
+            else:  # changed meanwhile: what is in it now is sent
+                self._on_the_way.clear()
+                self._kept_ahead = 0
+            self._on_the_way.append(sent)
+        self.post_message(self.Submitted(self, self._expanded(sent)))
+
+    def settle_sent(self, taken: bool) -> None:
+        """The oldest enter not settled yet was handled: its words go from the box when
+        `taken`, else they stay. Keys typed after that enter stay either way: they reach the
+        box before its Submitted is handled (a fast typist's next words, a burst's next
+        task)."""
+        if not self._on_the_way:
             return
-        rest = text[len(self._sent) :]
-        self._pastes = {marker: pasted for marker, pasted in self._pastes.items() if marker in rest}
-        self.load_text(rest)
-        self.move_cursor(self.document.end)
+        sent = self._on_the_way.pop(0)
+        start, text = self._kept_ahead, self.text
+        if not taken:
+            self._kept_ahead += len(sent)
+        elif text[start:].startswith(sent):
+            rest = text[:start] + text[start + len(sent) :]
+            self._pastes = {m: pasted for m, pasted in self._pastes.items() if m in rest}
+            self.load_text(rest)
+            self.move_cursor(self.document.end)
+        else:  # changed meanwhile (keys erased what was sent): as it was sent, it goes
+            self.clear()
+        if not self._on_the_way:
+            self._kept_ahead = 0
 
     def action_newline(self) -> None:
         start, end = self.selection

@@ -75,6 +75,7 @@ class PromptBox(Composer):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.leave_prompt", "Back"),
     ]
+    SETTLES_SENDS = True  # the app settles each (see Composer.settle_sent)
 
 
 class PromptBar(Horizontal):
