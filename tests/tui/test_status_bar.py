@@ -205,6 +205,9 @@ async def test_the_clock_stops_when_no_agent_is_live() -> None:
         app._refresh_status()
         before = str(app.status_view.render())
         app.clock.advance(3600)  # type: ignore[attr-defined]
-        app._refresh_status()
+        app._tick()  # the once-a-second tick
+        await pilot.pause()
+        assert str(app.status_view.render()) == before
+        app._refresh_status()  # a flush
         assert str(app.status_view.render()) == before
         assert "1h" not in before

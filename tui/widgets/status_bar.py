@@ -45,6 +45,7 @@ class RunCounts:
     tokens: int = 0
     cost: float | None = None  # None until some agent reports a cost
     first_start: float | None = None
+    live: int = 0  # agents not ended, whatever their count above: the clock moves for them
 
     @classmethod
     def of(cls, model: RunState) -> RunCounts:
@@ -53,6 +54,7 @@ class RunCounts:
         priced = False
         for agent in model.agents.values():
             status = agent.status
+            counts.live += status.is_live
             if agent.open_queries or status is AgentStatus.AWAITING_USER:
                 counts.waiting += 1
             elif status in RUNNING:
@@ -237,8 +239,9 @@ class StatusBar(Widget):
         self._draw(elapsed)
 
     def tick(self, now: float) -> None:
-        """The clock moved: only the elapsed time changes, so nothing is counted again."""
-        if self._parts is not None and self._counts.first_start is not None:
+        """The clock moved: only the elapsed time changes, so nothing is counted again. It
+        stands still while no agent is live (the app drew the run's span)."""
+        if self._parts is not None and self._counts.first_start is not None and self._counts.live:
             self._draw(now - self._counts.first_start)
 
     def render(self) -> Text:
