@@ -287,7 +287,12 @@ class AgentUIApp(App[int]):
         self.tree_view.border_title = "agents"
         self.tree_view.on_cursor = self._cursor_moved
         self.transcript_view.name_of = self._name_of
-        self.transcript_view.border_title = "transcript"
+        # A task given on the command line is named from the first frame: its agent shows
+        # once the runtime has started, a moment later.
+        starting = self._initial_task and " ".join(visible_controls(self._initial_task).split())
+        self.transcript_view.border_title = (
+            Text.assemble("transcript · starting · ", starting) if starting else "transcript"
+        )
         self.monologue_view.border_title = "monologue"
         self.set_interval(1 / FLUSH_HZ, self.flush_events)
         self.set_interval(1.0, self._tick)
@@ -415,6 +420,8 @@ class AgentUIApp(App[int]):
         for task, profile in queued:
             if not self._start_task(task, profile):  # said why; the words are not lost
                 self._keep_unsent_words(Draft(task, {}), "A task did not start")
+                if task == self._initial_task and self.selected_id is None:
+                    self.transcript_view.border_title = "transcript"  # not "starting" it
         if self._start_with is not None and self.runtime is not None:
             start, self._start_with = self._start_with, None
             try:

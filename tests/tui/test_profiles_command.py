@@ -153,6 +153,7 @@ async def test_a_task_whose_profile_is_unknown_stays_in_the_prompt(agents: Path)
         said = [n.message for n in app._notifications]
         assert any(m.startswith("unknown profile 'nosuch'; the profiles are:") for m in said)
         assert "A task did not start; what you were typing is in the prompt" in said
+        assert str(app.transcript_view.border_title) == "transcript", "not 'starting' it"
 
 
 @pytest.mark.anyio

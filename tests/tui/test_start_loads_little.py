@@ -403,3 +403,21 @@ def test_a_quit_before_the_settings_were_checked_still_says_a_bad_one(
         ]
     else:
         assert said == []
+
+
+@pytest.mark.anyio
+async def test_the_first_frame_names_a_task_given_on_the_command_line() -> None:
+    """Its agent shows once the runtime has started: meanwhile the transcript's title says
+    which task is starting (the empty prompt alone looked like nothing was)."""
+    from agentui.core.monologue.config import MonologueConfig
+    from agentui.tui.app import AgentUIApp
+
+    app = AgentUIApp(
+        lambda: None,  # type: ignore[arg-type, return-value]
+        initial_task="Plan a\x1b[2J picnic\n",
+        remember_theme=False,
+        monologue=MonologueConfig(enabled=False),
+    )
+    app._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
+    async with app.run_test():
+        assert str(app.transcript_view.border_title) == "transcript · starting · Plan a␛[2J picnic"
