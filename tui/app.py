@@ -577,18 +577,9 @@ class AgentUIApp(App[int]):
 
     def _refresh_status(self) -> None:
         fold = self._model  # None until something happened: the first frame needs no fold
-        agents = list(fold.agents.values()) if fold is not None else []
-        starts = [a.started_ts for a in agents if a.started_ts is not None]
-        ends = [a.ended_ts or a.started_ts for a in agents if a.started_ts]
-        # From the first start to the last end (a replay, a session resumed with nothing live:
-        # not the time it was closed), or to now while an agent is live.
-        live = self.replay is None and any(a.status.is_live for a in agents)
-        last = self.clock.now() if live else max(ends, default=None)
-        elapsed = last - min(starts) if starts and last is not None else None
-        if self.replay is not None:
-            done = self.replay is not None and self.replay.done
-            notice = REPLAY_FINISHED if done else REPLAYING
-            self.status_view.show(fold, "replay", "", elapsed, notice)
+        if self.replay is not None:  # its clock is the recording's span
+            notice = REPLAY_FINISHED if self.replay.done else REPLAYING
+            self.status_view.show(fold, "replay", "", None, notice)
             return
         name, model_id = self._provider_label
         if self.runtime is not None:
@@ -604,7 +595,9 @@ class AgentUIApp(App[int]):
             else:
                 alarm = text
         notice = " · ".join(parts) or (OFFLINE if name == "scripted" else "")
-        self.status_view.show(fold, name, model_id, elapsed, notice, alarm=alarm, place=place)
+        self.status_view.show(
+            fold, name, model_id, self.clock.now(), notice, alarm=alarm, place=place
+        )
 
     # -- selection and views -------------------------------------------------------------
 

@@ -51,7 +51,7 @@ class RuntimeStart:
         """Raises AgentUIError (ConfigError) for a bad setting, a bad script or option."""
         from .provider_switch import ProviderSwitch
 
-        assembly = self._assembly = self._settle()
+        assembly = self._assembly = self._settle()  # validated here, after the first frame
         switch = ProviderSwitch(assembly)
         self._provider = ProviderOnce(assembly, built=switch.remember)
         self._provider.get()

@@ -99,7 +99,7 @@ async def test_widgets_on_screen_show_no_control_characters() -> None:
         app.query_one(AgentTree).add_agents([hostile_agent()])
         app.query_one(MonologueSidebar).add([("a1", narrative())])
         app.query_one(StatusBar).show(
-            model, f"prov{CLEAR}", "model\x07", elapsed=None, notice=f"{LINK}[b]n"
+            model, f"prov{CLEAR}", "model\x07", now=None, notice=f"{LINK}[b]n"
         )
         await pilot.pause()
         tree = rendered(app.query_one(AgentTree))

@@ -43,11 +43,11 @@ async def test_the_line_shows_cancelled_failed_and_deleted_apart_from_done() -> 
     app = BarApp()
     async with app.run_test(size=(160, 5)) as pilot:
         bar = app.query_one(StatusBar)
-        bar.show(run_of(*ENDINGS), "prov", "m1", elapsed=None)
+        bar.show(run_of(*ENDINGS), "prov", "m1", now=None)
         await pilot.pause()
         line = str(bar.render())
         assert "done 3  cancelled 2  failed 1  deleted 1" in line
-        bar.show(run_of(S.COMPLETED), "prov", "m1", elapsed=None)
+        bar.show(run_of(S.COMPLETED), "prov", "m1", now=None)
         await pilot.pause()
         assert "cancelled" not in str(bar.render()), "only the endings there are"
 
@@ -68,7 +68,7 @@ async def shown_at(width: int, model: RunState, **show: object) -> str:
     app = BarApp()
     async with app.run_test(size=(width, 5)) as pilot:
         bar = app.query_one(StatusBar)
-        bar.show(model, "scripted", "scripted-1", 90.0, NOTICE, **show)  # type: ignore[arg-type]
+        bar.show(model, "scripted", "scripted-1", 100.0, NOTICE, **show)  # type: ignore[arg-type]
         await pilot.pause()
         line = str(bar.render())
     assert cell_len(line) <= width

@@ -119,7 +119,7 @@ async def test_the_status_bar_tick_moves_only_the_clock() -> None:
         for agent in agents(3):
             model.agents[agent.id] = agent
         model.agents["a2"].status = AgentStatus.PAUSED
-        bar.show(model, "prov", "m1", elapsed=5.0)
+        bar.show(model, "prov", "m1", now=45.0)
         await pilot.pause()
         assert "running 2  paused 1" in str(bar.render())
         assert "│ 5s" in str(bar.render())

@@ -45,6 +45,7 @@ class RunCounts:
     tokens: int = 0
     cost: float | None = None  # None until some agent reports a cost
     first_start: float | None = None
+    last_end: float | None = None  # the last agent's end (or start, for one not ended)
     live: int = 0  # agents not ended, whatever their count above: the clock moves for them
 
     @classmethod
@@ -74,10 +75,23 @@ class RunCounts:
                 costs += agent.cost_usd
                 priced = True
             started = agent.started_ts
-            if started is not None and (counts.first_start is None or started < counts.first_start):
-                counts.first_start = started
+            if started is not None:
+                if counts.first_start is None or started < counts.first_start:
+                    counts.first_start = started
+                end = agent.ended_ts or started
+                if counts.last_end is None or end > counts.last_end:
+                    counts.last_end = end
         counts.cost = costs if priced else None
         return counts
+
+    def elapsed(self, now: float | None) -> float | None:
+        """From the first start to `now` while an agent is live, else to the last end (a
+        session resumed with nothing live does not count the time it was closed); `now` None:
+        the span of what was recorded (a replay)."""
+        if self.first_start is None:
+            return None
+        end = now if self.live and now is not None else self.last_end
+        return None if end is None else end - self.first_start
 
 
 MCP_STATES = ("ready", "starting", "restarting", "failed")
@@ -222,7 +236,7 @@ class StatusBar(Widget):
         model: RunState | None,
         provider: str,
         model_id: str,
-        elapsed: float | None,
+        now: float | None,
         notice: str = "",
         *,
         alarm: str = "",
@@ -231,18 +245,19 @@ class StatusBar(Widget):
         """`place`: where the agents run, when not here (an attached screen); `alarm`: what
         the person must see even on a narrow terminal (a lost connection). Both are drawn
         right after the counts and kept longest. `model` None: nothing has run yet (the
-        first frame, drawn before the fold is loaded)."""
+        first frame, drawn before the fold is loaded). `now`: the clock's time (see
+        RunCounts.elapsed)."""
         self._counts = RunCounts.of(model) if model is not None else RunCounts()
         self._alarm = alarm
         self._place = place
         self._parts = (model, provider, model_id, notice)
-        self._draw(elapsed)
+        self._draw(self._counts.elapsed(now))
 
     def tick(self, now: float) -> None:
-        """The clock moved: only the elapsed time changes, so nothing is counted again. It
-        stands still while no agent is live (the app drew the run's span)."""
-        if self._parts is not None and self._counts.first_start is not None and self._counts.live:
-            self._draw(now - self._counts.first_start)
+        """The clock moved: only the elapsed time changes, so nothing is counted again (it
+        stands still while no agent is live)."""
+        if self._parts is not None:
+            self._draw(self._counts.elapsed(now))
 
     def render(self) -> Text:
         return fit_line(self._shown, self.size.width)
