@@ -109,6 +109,7 @@ class AgentRun:
         self.stop: StopRequest | None = None
         self.modification: Modification | None = None
         self.notes: list[Note] = []  # oldest first
+        self._interventions_given = 0  # modifies and notes, counted as they come
         self.interventions: list[InterventionKind] = []  # applied to this agent, in order
         self.report: WorkflowReport | None = None  # of its six-step workflow, once completed
         self.live_children = 0  # counted as they start and end: a fork never lists them
@@ -262,6 +263,7 @@ class AgentRun:
                 f"{node.name} is {node.status}; only a live agent can be modified"
             )
         change = Modification(instructions, content)
+        self._interventions_given += 1
         self.modification = change if self.modification is None else self.modification.then(change)
         if content is not None:
             node.user_content = content
@@ -291,6 +293,7 @@ class AgentRun:
 
     def queue_note(self, text: str, *, from_person: bool = False) -> None:
         note_id = self.shared.ids.next("n")
+        self._interventions_given += 1
         self.notes.append(Note.of(note_id, text, from_person=from_person))
         self.shared.bus.emit(
             NoteQueued, self.agent_id, text=text, note_id=note_id, from_person=from_person
@@ -298,6 +301,9 @@ class AgentRun:
 
     def modification_pending(self) -> bool:
         return self.modification is not None
+
+    def interventions_given(self) -> int:
+        return self._interventions_given
 
     def apply_interventions(self, conversation: Conversation) -> bool:
         """Fold the pending modification and notes into the conversation before a model call;

@@ -7,7 +7,7 @@ iterations from 1 at the start of each iteration; only the emission of deltas di
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import anyio
@@ -88,6 +88,10 @@ class LoopHost(AgentServices, Protocol):
         """A modify (new task or instructions) came that no model call has read yet."""
         ...
 
+    def interventions_given(self) -> int:
+        """How many steers, notes and modifies have come for this agent so far."""
+        ...
+
     def active_seconds(self) -> float:
         """Time this run has been active (not paused, not waiting for the person)."""
         ...
@@ -114,6 +118,7 @@ class LoopResult:
 
 
 ABANDONED_ON_PAUSE = "paused mid-response, so the stream was closed"
+ABANDONED_FOR_STEER = "steered while paused, so the response is asked for again with the message"
 
 # Stop reasons that end a run with an error on the node rather than a result.
 FAILING_STOP_REASONS = {
@@ -310,6 +315,12 @@ class AgenticLoop:
         attempt = 0
         while True:
             if visible:
+                # A steer or modify given while paused before this attempt (or while its
+                # predecessor was cut off or failed) is read by it, not left for a later call
+                # that an agent making one call never makes.
+                await self.host.checkpoint()
+                if self.host.apply_interventions(self.conversation):
+                    request = replace(self._build_request(), sent_again=request.sent_again)
                 await self.host.emit(
                     LLMRequested,
                     iteration=self.iteration,
@@ -322,14 +333,13 @@ class AgenticLoop:
             if visible:
                 self._builder = builder
             try:
-                turn = await self._attempt(request, builder, visible=visible)
-                if turn is None:
-                    await self._abandoned(builder, visible=visible)  # waits for resume
-                    if visible and self.host.apply_interventions(self.conversation):
-                        # A steer or modify given while it was paused is read by the call
-                        # sent again (an agent that makes one call would never read it).
-                        request = self._build_request()
+                given_up = await self._attempt(request, builder, visible=visible)
+                if isinstance(given_up, str):
+                    await self._abandoned(builder, given_up, visible=visible)  # after resume
+                    # Sent again, with what the person said while it was paused.
+                    request = replace(request, sent_again=True)
                     continue
+                turn = given_up
             except ProviderError as exc:
                 await self._count_partial_usage(builder)
                 retry = exc.retryable and attempt < self.limits.llm_retries
@@ -348,6 +358,7 @@ class AgenticLoop:
                 # llm:error above; it never enters the conversation.
                 await self._sleep(self.limits.retry_backoff_s * 2**attempt)
                 attempt += 1
+                request = replace(request, sent_again=False)  # a retry is a new response
                 continue
             except anyio.get_cancelled_exc_class():
                 if builder.usage.total_tokens and not builder.usage_counted:
@@ -367,33 +378,47 @@ class AgenticLoop:
 
     async def _attempt(
         self, request: ProviderRequest, builder: TurnBuilder, *, visible: bool
-    ) -> AssistantTurn | None:
-        """One attempt; None when a pause closed its stream (see `holds_connection`)."""
-        if not holds_connection(self.provider):
+    ) -> AssistantTurn | str:
+        """One attempt, or why it was given up to be sent again: a pause closed its stream
+        (see `holds_connection`), or the person steered or modified the agent while it was
+        paused mid-response (a held stream would go on without their words; the call sent
+        again reads them)."""
+        connected = holds_connection(self.provider)
+        if not connected and not visible:
             return await self._stream(request, builder, visible=visible)
-        await self.host.checkpoint()
-        with anyio.CancelScope() as closed_by_pause:
-            # Called from the pause command itself, so a silent stream closes at once too,
-            # not at its next chunk.
-            def close_on_pause(paused: bool) -> None:
-                if paused:
-                    closed_by_pause.cancel()
+        if connected:
+            await self.host.checkpoint()
+        reason = ABANDONED_ON_PAUSE if connected else ABANDONED_FOR_STEER
+        given_before_pause = self.host.interventions_given()
+        with anyio.CancelScope() as given_up:
+            # Called from the pause or resume command itself, so a silent stream is given up
+            # at once too, not at its next chunk.
+            def give_up(paused: bool) -> None:
+                nonlocal given_before_pause
+                if connected:
+                    if paused:
+                        given_up.cancel()
+                elif paused:
+                    given_before_pause = self.host.interventions_given()
+                elif self.host.interventions_given() > given_before_pause:
+                    given_up.cancel()
 
-            unwatch = self.host.watch_pause(close_on_pause)
+            unwatch = self.host.watch_pause(give_up)
             try:
                 return await self._stream(request, builder, visible=visible)
             finally:
                 unwatch()
-        return None
+        return reason
 
-    async def _abandoned(self, builder: TurnBuilder, *, visible: bool) -> None:
-        """Report an attempt a pause closed (once resumed: reports wait at the pause gate)."""
+    async def _abandoned(self, builder: TurnBuilder, reason: str, *, visible: bool) -> None:
+        """Report an attempt given up to be sent again (once resumed: reports wait at the
+        pause gate)."""
         await self._count_partial_usage(builder)
         if visible:
             await self.host.emit(
                 LLMAbandoned,
                 iteration=self.iteration,
-                reason=ABANDONED_ON_PAUSE,
+                reason=reason,
                 partial_text=builder.partial_text(),
             )
             self._builder = None

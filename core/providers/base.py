@@ -52,6 +52,10 @@ class ProviderRequest:
     # A director's or character's place in a directed scene as data (the same context its
     # messages give in prose), for a provider that answers from data (the scripted model).
     scene: SceneCue | None = None
+    # The call given up mid-response (a pause closed its stream, or the person steered the
+    # paused agent) and sent again, with any words they gave meanwhile: not a new turn of the
+    # conversation, so a provider playing a script plays the same turn again.
+    sent_again: bool = False
 
 
 # Neutral stream events. A stream yields any number of deltas, then exactly one StreamEnd.

@@ -6,6 +6,7 @@ text, so only the pause itself (not a next chunk) can close it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ async def test_pause_closes_a_silent_stream_at_once_and_resume_sends_the_request
         conversation = runtime.node(agent_id).conversation
 
     first, second = provider.requests
-    assert second == first
+    assert second == replace(first, sent_again=True), "the same request, marked as sent again"
     assert provider.closed_early == 1
     assert node.status is AgentStatus.COMPLETED
     assert node.result == "A whole answer."

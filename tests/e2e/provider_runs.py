@@ -59,10 +59,11 @@ def deltas(events: list[Event], kind: str = "text:delta") -> list[str]:
 
 
 async def pause_mid_stream(
-    provider: Provider, stub: StubServer
+    provider: Provider, stub: StubServer, *, steer: str | None = None
 ) -> tuple[list[Event], AgentNode, Any]:
     """Pause at the first text piece (the stream then goes silent), wait until the stub saw the
-    client go away, resume; the events, the node and its conversation."""
+    client go away, `steer` the paused agent if given, resume; the events, the node and its
+    conversation."""
     async with make_runtime(provider, llm_retries=0) as runtime:
         events = runtime.subscribe(maxsize=None)
         agent_id = runtime.start(TASK)
@@ -82,6 +83,8 @@ async def pause_mid_stream(
                 "agent:status",
             ], "the agent itself says nothing while paused"
             seen += while_paused
+            if steer is not None:
+                runtime.steer(agent_id, steer)
             runtime.resume(agent_id)
             node = await runtime.wait(agent_id)
         history = runtime.agent(agent_id)["conversation"]["messages"]

@@ -562,6 +562,23 @@ async def test_pause_mid_stream_closes_the_connection_and_resume_asks_again() ->
 
 
 @pytest.mark.anyio
+async def test_a_steer_given_while_paused_goes_in_the_request_sent_again() -> None:
+    """The call sent again on resume reads what the person said meanwhile (an agent making one
+    call would otherwise end without it)."""
+    async with StubServer() as stub:
+        slow_then_whole(stub)
+        events, node, _ = await pause_mid_stream(gemini(stub), stub, steer="Cover costs too.")
+
+    first, second = stub.requests
+    assert "Cover costs too." not in json.dumps(first.json())
+    assert "A message from the person: Cover costs too." in json.dumps(second.json())
+    assert node.status is AgentStatus.COMPLETED
+    assert node.result == "A whole answer."
+    assert len(of_type(events, "note:delivered")) == 1
+    assert not of_type(events, "intervention:unused")
+
+
+@pytest.mark.anyio
 async def test_a_recorded_pause_replays_the_request_sent_again(tmp_path: Path) -> None:
     async with StubServer() as stub:
         slow_then_whole(stub)

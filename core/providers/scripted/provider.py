@@ -101,6 +101,8 @@ class ScriptedProvider:
                 f"the script has no turns for agent {request.agent_name!r} and no '*' entry"
             )
         index = self._cursor[request.agent_id]
+        if request.sent_again and index > 0:
+            return turns[index - 1]  # the turn given up mid-response, played again
         if index >= len(turns):
             raise ProviderError(
                 f"the script ran out of turns for agent {request.agent_name!r} "
