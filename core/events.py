@@ -558,6 +558,20 @@ class RunResumed(Event):
     session_id: str
 
 
+class SessionLogFailed(Event):
+    """The session log stopped: writing its file failed (a full disk, a folder that cannot be
+    written). A runtime event, published once by the session writer; the run goes on, unsaved
+    from here, and every front end says so at once. `saved_until`: the time of the last event
+    of this run the file holds whole; None when it holds none (a new session's file is then
+    removed: nothing may claim a session that cannot be reopened)."""
+
+    type: Literal["session:error"] = "session:error"
+    path: str  # the session's file
+    error: str  # what failed, whole: "cannot write PATH: No space left on device"
+    reason: str  # why, alone: "No space left on device"
+    saved_until: float | None = None
+
+
 # -- the monologue (published by the narrator service, not by the agent) ---------------------
 
 
@@ -626,7 +640,8 @@ AnyEvent = Annotated[
     | MonologueGenerated
     | MonologueFailed
     | McpServerChanged
-    | RunResumed,
+    | RunResumed
+    | SessionLogFailed,
     Field(discriminator="type"),
 ]
 

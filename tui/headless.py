@@ -83,6 +83,7 @@ class HeadlessPrinter:
         "usage:updated", "workflow:deciding", "workflow:decision", "workflow:result",
         "workflow:step", "director:start", "character:start",
         "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
+        "session:error",  # said on stderr when the run ends (cli.py), as before this event
     })  # fmt: skip
 
     def __init__(

@@ -82,6 +82,7 @@ PASSED_OVER = frozenset({
     "character:start",
     "mcp:server",  # the runtime's MCP servers: `agentui mcp list` and the tool calls tell
     "run:resumed",  # the runtime's: a loaded session's replay ends before it
+    "session:error",  # the runtime's own log (agentui's session file, not the client's)
 })  # fmt: skip
 
 

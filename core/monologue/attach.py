@@ -71,7 +71,7 @@ NOT_NARRATED = frozenset({
     "character:complete", "state:updated", "character:activated", "character:deactivated",
     "round:complete",
     # The runtime's own, of no agent.
-    "mcp:server", "run:resumed",
+    "mcp:server", "run:resumed", "session:error",
 })  # fmt: skip
 
 

@@ -52,8 +52,10 @@ def session_files(directory: Path | None = None) -> list[Path]:
     folder = directory if directory is not None else sessions_dir()
     try:
         return sorted(p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file())
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # never made (it could not be): none yet
         return []
+    except OSError as exc:
+        raise SessionError(f"cannot read {folder}: {exc.strerror or exc}") from None
 
 
 def describe(path: Path) -> SessionInfo:

@@ -20,6 +20,7 @@ from .. import events as ev
 from ..state import RunState, run_status
 from ..tree import AgentStatus
 from ..utf8 import model_json
+from .private_file import write_private
 
 SUMMARY_SUFFIX = ".summary.json"
 
@@ -64,7 +65,7 @@ def write_summary(session: Path, summary: SessionSummary) -> None:
     target = summary_path(session)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
-        temporary.write_text(model_json(summary), "utf-8")
+        write_private(temporary, model_json(summary))  # it names the task: the owner's alone
         os.replace(temporary, target)
     except OSError:
         temporary.unlink(missing_ok=True)

@@ -13,8 +13,13 @@ response or result that only repeats streamed text leaves it out (elision.py). I
 appender: everything it writes is an event (agents' conversations too: `conversation:changed`),
 and it never reads the runtime's memory. With each flush that changes the session's row in
 `agentui sessions`, it rewrites the summary beside the file (summary.py). The file is created at the first event, so
-opening the app and quitting leaves nothing behind. A disk error stops the log (reported in
-`error`), never the agents.
+opening the app and quitting leaves nothing behind. It is the owner's alone (0600,
+private_file.py).
+
+A disk error stops the log, never the agents, and is never silent: the first failed write is
+kept in `error` and published at once as a `session:error` event (every front end folds it and
+says so), with how far the file holds this run (`saved_until`). A new session whose file holds
+none of it leaves no file behind, so nothing claims a session that cannot be reopened.
 
     async with Runtime(provider) as runtime:
         writer = SessionWriter(NewSession(provider="scripted", model="scripted-1"))
@@ -35,12 +40,13 @@ import anyio.to_thread
 
 from .. import __version__
 from ..errors import AgentUIError
-from ..events import RUNTIME_EVENT, AgentSpawned, Event, Subscription
+from ..events import RUNTIME_EVENT, AgentSpawned, Event, SessionLogFailed, Subscription
 from ..utf8 import model_json
 from .delta_merge import DeltaMerge
 from .elision import Elision
 from .lock import try_lock
 from .naming import new_session_id, session_path, sessions_dir
+from .private_file import create_private, make_private_folder
 from .records import FORMAT_VERSION, SessionHeader
 from .summary import SessionSummary, SummaryTracker, write_summary
 
@@ -91,11 +97,15 @@ class SessionWriter:
         self.path: Path | None = target.path if isinstance(target, ContinuedSession) else None
         self.error: str | None = None  # why the log stopped, when it did
         self.written_seq = 0  # every event up to this seq is in the file (flushed)
+        self.written_ts: float | None = None  # the time of that last event (None: none yet)
+        self._runtime: Runtime | None = None  # told when the log stops
+        self._created = False  # this writer made the file (a new session's)
         self._attached = False
         self._subscription: Subscription | None = None
         self._file: IO[bytes] | None = None
         self.header: SessionHeader | None = None  # the file's, once it has one
         self._encoded_seq = 0
+        self._encoded_ts: float | None = None
         self._waiting: DeltaMerge[str] = DeltaMerge()  # events (and the header) not yet flushed
         self._held: list[Event] = []  # the runtime's events before a new session's first agent
         self._elision: Elision | None = Elision()
@@ -114,6 +124,12 @@ class SessionWriter:
     def session_id(self) -> str | None:
         return self.path.stem if self.path is not None else None
 
+    @property
+    def saved(self) -> bool:
+        """The file holds some of this run's events (or, resumed, the session it continues):
+        `agentui --resume` can open it."""
+        return self.written_seq > 0 or isinstance(self.target, ContinuedSession)
+
     # -- attaching -----------------------------------------------------------------------
 
     def attach(self, runtime: Runtime) -> None:
@@ -121,6 +137,7 @@ class SessionWriter:
         if self._attached:
             raise AgentUIError("this session writer is already attached")
         self._attached = True
+        self._runtime = runtime
         if isinstance(self.target, ContinuedSession):
             # Hold the file from now on, not from the first write: another agentui resuming it
             # meanwhile would write a run of its own into it and lose one of the two.
@@ -206,6 +223,7 @@ class SessionWriter:
                 urgent = True
         if batch:
             self._encoded_seq = batch[-1].seq
+            self._encoded_ts = batch[-1].ts
         return urgent
 
     def _lines(self, pending: list[str]) -> None:
@@ -247,15 +265,18 @@ class SessionWriter:
             pending.clear()
             return
         try:
-            await anyio.to_thread.run_sync(self._write, pending, self._encoded_seq)
+            await anyio.to_thread.run_sync(
+                self._write, pending, self._encoded_seq, self._encoded_ts
+            )
         except OSError as exc:
-            self._fail(f"cannot write {self.path}: {exc.strerror or exc}")
+            reason = exc.strerror or str(exc)
+            self._fail(f"cannot write {self.path}: {reason}", reason)
         except AgentUIError as exc:
-            self._fail(str(exc))
+            self._fail(str(exc), str(exc))
         finally:
             self._notify()
 
-    def _write(self, pending: list[str], seq: int) -> None:
+    def _write(self, pending: list[str], seq: int, ts: float | None) -> None:
         """Runs in a worker thread while the writer task waits for it.
 
         It empties `pending` only once the lines are written: a cancel that lands before the
@@ -267,7 +288,8 @@ class SessionWriter:
         self._file.write(data)
         self._file.flush()
         pending.clear()
-        self.written_seq = max(self.written_seq, seq)
+        if seq > self.written_seq:
+            self.written_seq, self.written_ts = seq, ts
         self._summary_written = data == b""
         if self._row is not None:
             self._write_summary(self._file, self._row)
@@ -302,10 +324,10 @@ class SessionWriter:
             file.truncate(self.target.append_at)  # drops a torn last line, if any
             file.seek(0, 2)
             return file
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_folder(self.path.parent)
         for _ in range(100):
             try:
-                file = self.path.open("xb")
+                file = create_private(self.path)
             except FileExistsError:
                 # Another session started in the same second drew the same suffix: draw again
                 # (the header, the first line waiting, names the file).
@@ -317,6 +339,7 @@ class SessionWriter:
                 pending[0] = model_json(self.header) + "\n"
                 continue
             try_lock(file)  # a brand-new file: nobody else can hold it
+            self._created = True
             return file
         raise AgentUIError(f"cannot find a free session file name in {self.path.parent}")
 
@@ -326,14 +349,36 @@ class SessionWriter:
             try:
                 await anyio.to_thread.run_sync(file.close)
             except OSError as exc:
-                self._fail(f"cannot close {self.path}: {exc.strerror or exc}")
+                reason = exc.strerror or str(exc)
+                self._fail(f"cannot close {self.path}: {reason}", reason)
+        if self.error is not None and self._created and not self.saved:
+            await anyio.to_thread.run_sync(self._remove_unsaved)
 
-    def _fail(self, error: str) -> None:
-        if self.error is None:
-            self.error = error
-            log.error("session log stopped: %s", error)
+    def _remove_unsaved(self) -> None:
+        """A new session's file that holds none of its events (at most part of its header)
+        would be listed as unreadable and could not be resumed: it goes."""
+        assert self.path is not None
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("cannot remove %s: %s", self.path, exc.strerror or exc)
+
+    def _fail(self, error: str, reason: str) -> None:
+        if self.error is not None:
+            return
+        self.error = error
+        log.error("session log stopped: %s", error)
         if self._subscription is not None:
             self._subscription.close()  # a log that cannot write must not hold every event
+        if self._runtime is not None:  # said at once, on every front end (after the close:
+            # the writer does not try to write that its log stopped)
+            self._runtime.publish_runtime(
+                SessionLogFailed,
+                path=str(self.path),
+                error=error,
+                reason=reason,
+                saved_until=self.written_ts if self.written_seq else None,
+            )
 
     def _notify(self) -> None:
         if self._progress is not None:

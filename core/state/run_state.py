@@ -103,6 +103,8 @@ class RunState:
         self.scenes: dict[str, SceneState] = {}
         # Each MCP server's latest state (a runtime event, of no agent), in the order first seen.
         self.mcp_servers: dict[str, ev.McpServerChanged] = {}
+        # Why the session log stopped (the first failed write), if it did: the run goes on unsaved.
+        self.session_log_failed: ev.SessionLogFailed | None = None
         self._change = Change()
 
     # -- reading -------------------------------------------------------------------------
@@ -205,6 +207,9 @@ class RunState:
             return
         if isinstance(event, ev.RunResumed):
             self.always_allowed.clear()  # the new runtime asks again
+            return
+        if isinstance(event, ev.SessionLogFailed):
+            self.session_log_failed = self.session_log_failed or event
             return
         agent = self.agents.get(agent_id)
         if agent is None:

@@ -129,6 +129,7 @@ NOT_SHOWN = frozenset({
     "director:start", "character:start",
     "mcp:server",  # the runtime's, not an agent's: the status bar shows it
     "run:resumed",  # the runtime's: the resume notice says it
+    "session:error",  # the runtime's: the status bar shows it
 })  # fmt: skip
 SCENE_EVENTS = (
     ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,

@@ -493,6 +493,12 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "retry_in_s": 2.0,
     },
     "run:resumed": {"session_id": "20261124T040000Z-ab12"},
+    "session:error": {
+        "path": "/data/sessions/20261124T040000Z-ab12.jsonl",
+        "error": "cannot write /data/sessions/20261124T040000Z-ab12.jsonl: No space left on device",
+        "reason": "No space left on device",
+        "saved_until": 1.5,
+    },
     "workflow:step": {"step": 3, "name": "subquestions"},
     "answer:validated": {
         "profile": "critic",

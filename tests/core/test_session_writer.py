@@ -101,9 +101,9 @@ async def test_lines_are_written_in_a_worker_thread(
     threads: list[threading.Thread] = []
     original = SessionWriter._write
 
-    def spy(self: SessionWriter, pending: list[str], seq: int) -> None:
+    def spy(self: SessionWriter, pending: list[str], seq: int, ts: float | None) -> None:
         threads.append(threading.current_thread())
-        original(self, pending, seq)
+        original(self, pending, seq, ts)
 
     monkeypatch.setattr(SessionWriter, "_write", spy)
     runtime = recorded_runtime(tmp_path, Turn(text="hello"))
