@@ -52,11 +52,20 @@ class Answers:
         self._quiet = json_output  # JSON mode prints no prompts, so no echoes either
         self._reading = anyio.Lock()
         self._prompt: str | None = None  # the prompt a line is awaited after, if any
+        # Questions shown (with their "> ") whose answer is not read yet. Counted when the
+        # printer shows one, not when its reader starts: a steer line in between must get its
+        # "> " back too.
+        self._unread = 0
+
+    def asked(self) -> None:
+        """A question and its "> " prompt were just shown; `read` takes its answer later."""
+        self._unread += 1
 
     def prompt_again(self) -> None:
         """A steer line came while an answer was awaited: show that it still is."""
-        if self._prompt is not None:
-            self._say(self._prompt)
+        prompt = self._prompt or (ANSWER_PROMPT if self._unread else None)
+        if prompt is not None:
+            self._say(prompt)
 
     async def _line_after(self, prompt: str) -> str | None:
         self._prompt = prompt
@@ -68,7 +77,14 @@ class Answers:
     async def read(self, query: QueryRaised, is_open: Callable[[], bool]) -> str | None:
         """The answer to `query` (None: declined, stdin has ended). `is_open` says whether the
         query still waits: nothing is shown or asked for one answered or withdrawn meanwhile
-        (its line is used up all the same, as a line typed for it)."""
+        (its line is used up all the same, as a line typed for it). The question was
+        announced by `asked` when it was shown."""
+        try:
+            return await self._read(query, is_open)
+        finally:
+            self._unread -= 1
+
+    async def _read(self, query: QueryRaised, is_open: Callable[[], bool]) -> str | None:
         async with self._reading:
             given = bool(self._given)
             # The printer showed the question and its "> " prompt.
