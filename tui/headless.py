@@ -1,7 +1,8 @@
 """Headless mode: run one task without a screen and print what happens.
 
 With `json_output` every event is one JSON object per line on stdout. Otherwise stdout gets the
-root's final answer only, and progress (its other text, tool calls, questions) goes to stderr.
+root's final answer only, and progress (its other text, tool calls and their results, questions)
+goes to stderr.
 Questions are answered from `answers` in order, then from lines of `stdin`; end of input declines
 (headless_answers.py: a bare `reject` asks for its reason on the next line).
 A stdin line `/steer NAME MESSAGE` (and each `steers` entry, "NAME: MESSAGE") is not an answer:
@@ -40,6 +41,7 @@ from agentui.core.events import (
     MonologueGenerated,
     QueryRaised,
     TextDelta,
+    ToolCompleted,
     ToolFailed,
     ToolStarted,
     ToolTimedOut,
@@ -50,7 +52,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.state.scene_items import scene_line
 from agentui.core.state.transcript import SCENE_EVENTS, validation_text
-from agentui.core.terminal_text import visible_controls
+from agentui.core.terminal_text import clipped, visible_controls
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.core.tree import AgentStatus
 from agentui.core.utf8 import model_json
@@ -59,9 +61,19 @@ from agentui.tui.headless_answers import ANSWER_PROMPT, APPROVAL_HINT, Answers
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
     AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
-    ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, ToolFailed,
-    ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated, McpServerChanged,
+    ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, ToolCompleted,
+    ToolFailed, ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated, McpServerChanged,
 )  # fmt: skip
+
+
+# A tool's result is shown as the app's folded tool block shows it (widgets/blocks.py): on one
+# line, cut at this many characters; `--json` has it whole (its tool:complete event).
+RESULT_PREVIEW_CHARS = 60
+
+
+def result_preview(result: str) -> str:
+    """A tool's result on one line, its controls made visible, cut as the app cuts it."""
+    return clipped(" ".join(visible_controls(result).split()), RESULT_PREVIEW_CHARS) or "(nothing)"
 
 
 class HeadlessPrinter:
@@ -79,7 +91,7 @@ class HeadlessPrinter:
         "execution:resumed", "execution:start", "hook:error", "intervention:applied",
         "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
         "note:delivered", "note:queued", "query:answered", "query:declined", "thinking:delta",
-        "thinking:redacted", "tool:complete", "tool:detected",
+        "thinking:redacted", "tool:detected",
         "usage:updated", "workflow:deciding", "workflow:decision", "workflow:result",
         "workflow:step", "director:start", "character:start",
         "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
@@ -139,6 +151,8 @@ class HeadlessPrinter:
             self._progress(f"\n[{name}] model: {what}\n")
         elif isinstance(event, ToolStarted):
             self._progress(f"\n[{name}] tool {event.call.name}\n")
+        elif isinstance(event, ToolCompleted):
+            self._progress(f"\n[{name}] tool {event.name} → {result_preview(event.result)}\n")
         elif isinstance(event, ToolFailed):
             self._progress(f"\n[{name}] tool {event.name} failed: {event.error}\n")
         elif isinstance(event, ToolTimedOut):
@@ -426,6 +440,7 @@ async def run_headless(
                     if isinstance(event, AgentSpawned):
                         steering.spawned(event)
                     if isinstance(event, QueryRaised):
+                        answers_read.asked()  # with the prompt just shown: no gap
                         answerers.start_soon(answer, runtime, event)
                     if event.agent_id == root_id and event.type == "agent:status":
                         done = state.agents[root_id].status.is_final

@@ -16,6 +16,7 @@ from agentui.core.events import (
     QueryRaised,
     TextDelta,
     ToolCallInfo,
+    ToolCompleted,
     ToolStarted,
     parse_event,
 )
@@ -25,10 +26,11 @@ from agentui.core.providers.scripted.script import Script, ScriptedError, Script
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.core.usage import Usage
-from agentui.tui.headless import HeadlessPrinter, run_headless
+from agentui.tui.headless import RESULT_PREVIEW_CHARS, HeadlessPrinter, run_headless
 
 
 async def run_text(
@@ -103,6 +105,42 @@ async def test_text_before_a_tool_call_is_progress_not_answer() -> None:
 
 
 @pytest.mark.anyio
+async def test_the_python_tool_s_result_is_shown_on_stderr() -> None:
+    """As the app's tool block shows it; stdout keeps the answer alone."""
+    code = "print('sum is', 6 * 7)"
+    script = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="python", arguments={"code": code})]),
+        Turn(text="It is 42."),
+    )
+    quick = PythonToolConfig(needs_approval=False, timeout_s=30, sandbox="limited")
+
+    status, stdout, stderr = await run_text(script, [python_tool(quick)])
+
+    assert status == 0, stderr
+    assert stdout == "It is 42.\n"
+    assert "[main] tool python\n" in stderr
+    assert "[main] tool python → sum is 42\n" in stderr
+
+
+def test_a_long_tool_result_is_shown_on_one_line_cut_as_the_app_cuts_it() -> None:
+    stdout, stderr = io.StringIO(), io.StringIO()
+    printer = HeadlessPrinter(stdout, stderr, json_output=False, root_id="a1", state=RunState())
+    result = "\n".join(f"row {n}" for n in range(100))
+
+    printer.show(
+        ToolCompleted(
+            seq=1, ts=0.0, agent_id="a1", iteration=1, call_id="c1", name="python", result=result
+        )
+    )
+
+    (line,) = stderr.getvalue().strip("\n").splitlines()
+    preview = line.removeprefix("[a1] tool python → ")
+    assert preview.startswith("row 0 row 1 row 2")
+    assert len(preview) == RESULT_PREVIEW_CHARS and preview.endswith("…")
+    assert stdout.getvalue() == ""
+
+
+@pytest.mark.anyio
 async def test_a_root_that_fails_prints_nothing_on_stdout() -> None:
     script = Script.for_all(
         Turn(
@@ -148,6 +186,9 @@ def test_every_string_the_printer_writes_shows_controls_visibly() -> None:
             **common,
         ),
         ToolStarted(seq=4, iteration=1, call=call, **common),
+        ToolCompleted(
+            seq=4, iteration=1, call_id="c1", name=call.name, result=f"done {HOSTILE}", **common
+        ),
         QueryRaised(
             seq=5,
             query_id="q1",
@@ -177,6 +218,7 @@ def test_every_string_the_printer_writes_shows_controls_visibly() -> None:
         f"[a1] model: gone {SHOWN}\n",
         f"[a1] first {SHOWN}\n",
         f"[a1] tool tool{SHOWN}\n",
+        f"[a1] tool tool{SHOWN} → done t␛]0;T␇ c␛]52;c;aGk=␇",
         f"[a1] approval: ok? {SHOWN}\n",
         f"[a1] question: why? {SHOWN}\n",
         f"[n{SHOWN}] {SHOWN}\n",
