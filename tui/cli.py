@@ -281,13 +281,15 @@ def _say_where_the_session_is(app: AgentUIApp) -> None:
             file=sys.stderr,
         )
         return
+    from agentui.core.session.writer import SessionWriter  # loaded with the runtime already
+
+    from .session_outcome import what_was_saved
+
     session = getattr(app.runtime, "session", None)
-    session_id = getattr(session, "session_id", None)
-    if isinstance(session_id, str) and app.model.agents:
-        print(
-            f"agentui: session {session_id} saved; `agentui --resume {session_id}` reopens it",
-            file=sys.stderr,
-        )
+    if isinstance(session, SessionWriter) and app.model.agents:
+        said = what_was_saved(session)
+        if said is not None:
+            print(f"agentui: {said}", file=sys.stderr)
 
 
 def _app(argv: Sequence[str]) -> int:

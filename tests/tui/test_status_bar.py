@@ -76,34 +76,36 @@ async def shown_at(width: int, model: RunState, **show: object) -> str:
 
 
 async def test_the_provider_and_why_it_runs_stay_on_a_narrow_line() -> None:
-    """The narrator's count and the clock give way before the provider's notice does."""
+    """The narrator's count gives way first; the tokens and the clock never do: the notice
+    takes a shorter wording for them."""
     wide = await shown_at(140, busy_run())
     assert "running 1  waiting for you 0  done 2" in wide and "(+1,570 narrator)" in wide
     assert "1m30s" in wide and f"scripted scripted-1  {NOTICE}" in wide
 
     at_120 = await shown_at(120, busy_run())
     assert NOTICE in at_120 and "scripted-1" in at_120 and "1m30s" in at_120
+    assert "3,029 tok" in at_120
     assert "narrator" not in at_120, "the least useful part went first"
 
     at_80 = await shown_at(80, busy_run())
-    assert at_80.startswith(" running 1  done 2"), "zero counts go, the counts stay"
-    assert at_80.endswith(NOTICE), "why it runs is whole"
-    assert "narrator" not in at_80 and "1m30s" not in at_80
+    assert at_80 == " running 1  done 2  │ 3,029 tok  │ 1m30s  │ scripted  offline (no API key)"
 
     asking = busy_run()
     asking.agents["a0"].open_queries = ["q1"]
     at_80 = await shown_at(80, asking)
-    assert at_80.startswith(" waiting for you 1  done 2")
-    assert at_80.endswith(f"│ scripted  {NOTICE}"), "scripted-1 says no more than scripted"
+    assert "waiting for you 1  done 2  │ 3,029 tok  │ 1m30s" in at_80
+    assert at_80.endswith("│ scripted  offline"), "scripted-1 went first"
 
 
 async def test_a_lost_connection_stays_whole_on_a_narrow_line() -> None:
-    line = await shown_at(80, busy_run(), alarm="lost the connection to 10.0.0.7:8765")
-    assert "⚠ lost the connection to 10.0.0.7:8765" in line
-    # The counts as the tree's glyphs outrank nothing else kept here: why the provider runs
-    # (at its tersest) stays beside them, and the clock has the room left over.
-    assert line.startswith(" ●1 ✓2  │ ⚠ lost")
-    assert line.endswith("│ scripted  offline")
+    alarm = "lost the connection to 10.0.0.7:8765"
+    line = await shown_at(90, busy_run(), alarm=alarm)
+    # The counts as the tree's glyphs outrank nothing else kept here; why the provider runs
+    # goes; the tokens and the clock stay.
+    assert line == f" ●1 ✓2  │ ⚠ {alarm}  │ 3,029 tok  │ 1m30s  │ scripted"
+    at_80 = await shown_at(80, busy_run(), alarm=alarm)
+    assert " ●1 ✓2  │ ⚠ lost the connection to…  │ " in at_80, "cut at a word's end, last"
+    assert "│ 3,029 tok  │ 1m30s  │ scripted" in at_80, "what it cost is never dropped"
 
 
 def many_endings_with_python_allowed() -> RunState:
@@ -127,27 +129,28 @@ def answering() -> RunState:
 @pytest.mark.parametrize("width", [120, 80])
 @pytest.mark.parametrize("run", [many_endings_with_python_allowed, answering])
 async def test_why_the_provider_runs_is_never_cut_in_its_middle(width: int, run: object) -> None:
-    """It gives way in whole wordings ('offline (no API key)', 'offline'), and only after
-    the tokens, the clock and the tools always allowed are short."""
+    """It gives way in whole wordings ('offline (no API key)', 'offline'); the tokens and
+    the clock stay whole beside it."""
     line = await shown_at(width, run())  # type: ignore[operator]
     assert "…" not in line
     assert line.endswith((f"  {NOTICE}", "  offline (no API key)", "  offline")), line
     assert "running 1" in line or line.startswith(" ●1 "), "the counts stay, in words or glyphs"
+    assert (" 24,321 tok  │ 1m30s" in line) or (" 3,029 tok  │ 1m30s" in line), line
 
 
 async def test_the_tools_always_allowed_give_way_before_the_reason() -> None:
     at_120 = await shown_at(120, many_endings_with_python_allowed())
     assert at_120 == (
         " running 1  paused 1  done 5  cancelled 1  deleted 1  always allowed: python"
-        "  │ 1m30s  │ scripted  offline (no API key)"
-    ), "the clock has the room the tokens could not use"
+        "  │ 24,321 tok  │ 1m30s  │ scripted  offline"
+    ), "the reason gives way to its tersest wording before the tokens or the clock go"
     # Five kinds of count in words do not fit 80 columns beside the provider: they are the
     # tree's glyphs, and the rest of the line keeps its longest wordings.
     at_80 = await shown_at(80, many_endings_with_python_allowed())
-    assert at_80 == (" ●1 ‖1 ✓5 ⊘1 ⌫1  always allowed: python  │ scripted  offline (no API key)")
+    assert at_80 == (" ●1 ‖1 ✓5 ⊘1 ⌫1  always: python  │ 24,321 tok  │ 1m30s  │ scripted  offline")
     answering_80 = await shown_at(80, answering())
     assert answering_80 == (
-        " running 1  waiting for you 1  done 2  │ 1m30s  │ scripted  offline (no API key)"
+        " running 1  waiting for you 1  done 2  │ 3,029 tok  │ 1m30s  │ scripted  offline"
     )
 
 
@@ -211,3 +214,55 @@ async def test_the_clock_stops_when_no_agent_is_live() -> None:
         app._refresh_status()  # a flush
         assert str(app.status_view.render()) == before
         assert "1h" not in before
+
+
+LONG_NOTICE = (
+    "ANTHROPIC_API_KEY from the environment · resumed 20261124T101010Z-ab12: 2 interrupted agents"
+)
+
+
+def costly_run() -> RunState:
+    """The hands-on line that lost its tokens and clock: running 2, done 2, cancelled 1,
+    deleted 1, python always allowed, and a run that cost money."""
+    model = run_of(S.RUNNING, S.RUNNING, S.COMPLETED, S.COMPLETED, S.CANCELLED, S.DELETED)
+    model.agents["a0"].usage = Usage(input_tokens=1_000_000, output_tokens=234_567)
+    model.agents["a0"].cost_usd = 12.34
+    model.agents["a0"].first_started_at = 10.0
+    model.always_allowed = ["python"]
+    return model
+
+
+@pytest.mark.parametrize("width", [80, 100, 120, 160])
+async def test_what_the_run_cost_and_its_clock_are_always_whole(width: int) -> None:
+    app = BarApp()
+    async with app.run_test(size=(width, 5)) as pilot:
+        bar = app.query_one(StatusBar)
+        bar.show(costly_run(), "anthropic", "claude-sonnet-4-5", 100.0, LONG_NOTICE)
+        await pilot.pause()
+        line = str(bar.render())
+    assert cell_len(line) <= width
+    assert "  │ 1,234,567 tok $12.34  │ 1m30s  │ anthropic" in line, line
+    assert "…" not in line or line.index("…") > line.index("anthropic"), "only words are cut"
+
+
+async def test_a_session_that_stopped_saving_stays_beside_what_the_run_cost() -> None:
+    from agentui.core.events import SessionLogFailed
+
+    model = costly_run()
+    model.session_log_failed = SessionLogFailed(
+        seq=9,
+        ts=50.0,
+        agent_id="",
+        path="/home/me/.local/share/agentui/sessions/x.jsonl",
+        error="cannot write /home/me/.local/share/agentui/sessions/x.jsonl: Read-only file system",
+        reason="Read-only file system",
+    )
+    at_300 = await shown_at(300, model)
+    assert (
+        "│ ⚠ not saving the session: cannot write /home/me/.local/share/agentui/sessions/"
+        "x.jsonl: Read-only file system · the run goes on" in at_300
+    )
+    at_120 = await shown_at(120, model)
+    assert "│ ⚠ not saving" in at_120 and "│ 1,234,567 tok $12.34  │ 1m30s" in at_120
+    at_80 = await shown_at(80, model)
+    assert "│ ⚠ not saving" in at_80 and "│ 1.2M tok $12.34  │ 1m30s" in at_80, "rounded, not cut"

@@ -1,12 +1,16 @@
-"""The bottom status line: agent counts, where they run, tools always allowed, tokens and cost,
-elapsed time, provider and model with why that one, the MCP servers' states, the last error.
+"""The bottom status line: agent counts, where they run, a session log that stopped, tools
+always allowed, tokens and cost, elapsed time, provider and model with why that one, the MCP
+servers' states, the last error.
 
 A narrow terminal shortens or drops the least useful parts first (GiveWay), never the middle of
-one: the counts, a lost connection and the provider stay longest."""
+one: the counts, a lost connection and the provider stay longest. What costs money is never
+dropped: the tokens, the cost and the clock are always on the line, whole (the tokens in
+thousands or millions only when little else can give way)."""
 
 from __future__ import annotations
 
 import textwrap
+import time
 from dataclasses import dataclass
 from enum import IntEnum, auto
 from typing import TYPE_CHECKING
@@ -22,7 +26,7 @@ from .agent_tree import GLYPHS, format_elapsed
 from .fitted_line import Piece, fit_line
 
 if TYPE_CHECKING:  # the fold loads after the first frame
-    from agentui.core.events import McpServerChanged
+    from agentui.core.events import McpServerChanged, SessionLogFailed
     from agentui.core.state import RunState
 
 WHY_CHARS = 48  # an MCP server's error (its own words, of any length), at most
@@ -124,27 +128,30 @@ class GiveWay(IntEnum):
     """What gives way first when the line is wider than the terminal (lowest first). The
     counts, where the agents run, and the provider with why it runs stay longest: why it
     runs goes to its shorter wordings (whole words, its meaning kept) before anything beside
-    it is cut, and is cut only after the model and the tools always allowed are terse."""
+    it is cut, and is cut only after the model and the tools always allowed are terse. The
+    tokens, the cost and the clock have no rank: they are never dropped, and the tokens are
+    written short (12.3k) only when little else is left to give way."""
 
     NARRATOR = auto()  # the narrator's tokens
     NAMESAKE_MODEL = auto()  # scripted-1 beside scripted
     ZERO_COUNTS = auto()  # "running 0", "waiting for you 0", "done 0"
-    CLOCK = auto()
     MCP_READY = auto()  # servers all fine
-    SHORT_TOKENS = auto()  # 12.3k tok
-    TOKENS = auto()
     SHORT_ALLOWED = auto()  # always allowed: 3 tools
     SHORT_NOTICE = auto()  # offline (no API key)
     SHORT_ERROR = auto()
     MODEL_ID = auto()  # the provider's name alone: its model goes
+    UNSAVED_PATH = auto()  # a session log that stopped: why, without the file's path
     TERSE_ALLOWED = auto()  # always: python
     TERSE_NOTICE = auto()  # offline
     CUT_NOTICE = auto()  # a notice with no shorter wording, cut at a word's end
     GLYPH_COUNTS = auto()  # ●2 ?1 ✓3, as the tree shows them
     NOTICE = auto()
     ERROR = auto()
+    UNSAVED_GOES_ON = auto()  # "· the run goes on" after why the log stopped
     MCP_REASON = auto()
     SHORT_PLACE = auto()
+    UNSAVED_REASON = auto()  # "⚠ not saving" alone
+    SHORT_TOKENS = auto()  # 12.3k tok: a rounded number, never a cut one
     SHORT_ALARM = auto()
 
 
@@ -280,6 +287,8 @@ class StatusBar(Widget):
         elif self._place:
             place = one_line(self._place)
             pieces.append(shortened(place, "  │ ", "bold", GiveWay.SHORT_PLACE, None))
+        if model is not None and model.session_log_failed is not None:
+            pieces.append(unsaved_piece(model.session_log_failed))
         if model is not None and model.always_allowed:
             pieces.append(allowed_piece(model.always_allowed))
         pieces.append(tokens_piece(counts))
@@ -287,8 +296,7 @@ class StatusBar(Widget):
             narrator = Text(f" (+{model.narrator_tokens:,} narrator)", style="dim")
             pieces.append(Piece.dropped_at(narrator, gives_way=(GiveWay.NARRATOR,)))
         if elapsed is not None:
-            clock = Text(f"  │ {format_elapsed(elapsed)}")
-            pieces.append(Piece.dropped_at(clock, gives_way=(GiveWay.CLOCK,)))
+            pieces.append(Piece.kept(Text(f"  │ {format_elapsed(elapsed)}")))
         pieces.append(provider_piece(provider, model_id))
         notice = one_line(notice)  # it may quote a model's error or a file
         if notice:
@@ -336,13 +344,38 @@ def notice_piece(notice: str) -> Piece:
     return Piece.dropped_at(*forms, gives_way=[*ranks, GiveWay.NOTICE])
 
 
+def format_cost(cost: float) -> str:
+    """Cents from a dollar on; below it, to a hundredth of a cent (a cheap run is not $0.00)."""
+    return f"${cost:.2f}" if cost >= 1 else f"${cost:.4f}"
+
+
 def tokens_piece(counts: RunCounts) -> Piece:
-    cost = f" ${counts.cost:.4f}" if counts.cost is not None else ""
-    short_cost = f" ${counts.cost:.2f}" if counts.cost is not None else ""
-    return Piece.dropped_at(
+    """What the run cost: always on the line; its tokens in thousands only as a last resort,
+    its cost always to the cent."""
+    cost = f" {format_cost(counts.cost)}" if counts.cost is not None else ""
+    return Piece.kept(
         Text(f"  │ {counts.tokens:,} tok{cost}"),
-        Text(f"  │ {short_tokens(counts.tokens)} tok{short_cost}"),
-        gives_way=(GiveWay.SHORT_TOKENS, GiveWay.TOKENS),
+        Text(f"  │ {short_tokens(counts.tokens)} tok{cost}"),
+        gives_way=(GiveWay.SHORT_TOKENS,),
+    )
+
+
+def unsaved_piece(failed: SessionLogFailed) -> Piece:
+    """The session log stopped: said at once and for the rest of the run, never dropped. What
+    failed and where, then why alone, then that the run goes on, in that order of going."""
+    if failed.saved_until is None:
+        head = "⚠ not saving the session"
+    else:
+        saved = time.strftime("%H:%M:%S", time.localtime(failed.saved_until))
+        head = f"⚠ session saved only up to {saved}"
+    error, reason = one_line(failed.error), one_line(failed.reason)
+    style = "bold red"
+    return Piece.kept(
+        Text(f"  │ {head}: {error} · the run goes on", style=style),
+        Text(f"  │ {head}: {reason} · the run goes on", style=style),
+        Text(f"  │ {head}: {reason}", style=style),
+        Text("  │ ⚠ not saving", style=style),
+        gives_way=(GiveWay.UNSAVED_PATH, GiveWay.UNSAVED_GOES_ON, GiveWay.UNSAVED_REASON),
     )
 
 
