@@ -69,6 +69,28 @@ def marked(marker: str) -> list[int]:
     return found
 
 
+def descendants(pid: int) -> list[int]:
+    """Live processes under `pid` (its children, theirs, ...)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                children.setdefault(parent(int(entry.name)), []).append(int(entry.name))
+            except (OSError, IndexError):  # gone meanwhile
+                continue
+    found, todo = [], list(children.get(pid, []))
+    while todo:
+        child = todo.pop()
+        if not gone(child):
+            found.append(child)
+        todo += children.get(child, [])
+    return found
+
+
+def command_line(pid: int) -> list[str]:
+    return _cmdline(str(pid))
+
+
 def gone(pid: int) -> bool:
     """The process has exited (a zombie nobody reaped yet counts as gone)."""
     return _state(pid) in (None, "Z", "X")

@@ -27,7 +27,6 @@ a screen opens, so headless runs and the other commands start fast.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -41,7 +40,9 @@ import anyio
 
 from agentui.core.config_sources import ConfigError
 from agentui.core.errors import AgentUIError
+from agentui.core.providers.scripted.defaults import default_pace
 from agentui.core.session.naming import LAST, sessions_dir
+from agentui.core.terminal_json import terminal_json
 from agentui.core.terminal_text import clipped, visible_controls
 
 from .cli_options import (
@@ -58,6 +59,7 @@ from .cli_options import (
     setting_flags,
     warn,
 )
+from .command_typo import mistyped_command
 from .early_keys import release_typed_keys, take_typed_keys, typed_lines, unechoed_terminal
 from .gc_policy import start_collecting
 
@@ -96,7 +98,7 @@ def _app_parser() -> argparse.ArgumentParser:
         help="do not narrate the agents' work in the sidebar (it is on by default)",
     )
     add_theme_option(parser)
-    add_provider_options(parser, default_pace=0.02)
+    add_provider_options(parser, default_pace=default_pace())
     return parser
 
 
@@ -167,7 +169,7 @@ def _run_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also narrate the agents' work (monologue events; on stderr without --json)",
     )
-    add_provider_options(parser, default_pace=0.0)
+    add_provider_options(parser, default_pace=default_pace())
     return parser
 
 
@@ -242,17 +244,21 @@ def _run(argv: Sequence[str]) -> int:
 
 
 def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.Namespace) -> int:
+    from .app_terminal import missing_terminal
+
+    if (no_terminal := missing_terminal()) is not None:
+        return fail(no_terminal)  # before anything is read or started
     try:
         app = build(args)
     except AgentUIError as exc:
         return _fail_keeping_words(str(exc), [])
     from agentui.core.termination import end_on_termination_signals
 
-    from .terminal_watch import exit_when_the_terminal_hangs_up
+    from .terminal_watch import exit_when_the_app_is_cut_off
 
     # SIGTERM: quit in order, as the Quit dialog does; SIGHUP (the terminal is gone): exit.
     end_on_termination_signals(app.stop_in_order, exit_on_hangup=True)
-    exit_when_the_terminal_hangs_up(sys.stdin.fileno())  # also when SIGHUP's handler cannot run
+    exit_when_the_app_is_cut_off()  # also when SIGHUP's handler cannot run, and under `web`
     app.run()
     start_error = app.start_error or app.settings_problem()
     if start_error is not None:
@@ -292,8 +298,13 @@ def _say_where_the_session_is(app: AgentUIApp) -> None:
             print(f"agentui: {said}", file=sys.stderr)
 
 
-def _app(argv: Sequence[str]) -> int:
+def _app(argv: Sequence[str], commands: Sequence[str]) -> int:
     args = _app_parser().parse_args(argv)
+    # `agentui -- WORD` says WORD is the task, whatever it looks like.
+    typo = None if "--" in argv else mistyped_command(args.task, commands)
+    if typo is not None:
+        release_typed_keys()
+        return fail(typo)
     with unechoed_terminal():  # keys typed while it starts are the app's, not the shell's
         return _run_app(_build_app, args)
 
@@ -585,7 +596,7 @@ def _sessions(argv: Sequence[str]) -> int:
     infos = list_sessions()
     if args.json:
         for info in infos:
-            print(json.dumps(info.row(), ensure_ascii=False))
+            print(terminal_json(info.row()))  # a task may hold anything
         return 0
     if not infos:
         print(f"No sessions yet (they are kept in {sessions_dir()}).")
@@ -727,12 +738,15 @@ def _profiles(argv: Sequence[str]) -> int:
         f"{directory}): name, kind (text, json object, json schema), where each came from, "
         "and the files that could not be loaded, with why.",
     )
-    parser.parse_args(argv)
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON document: the profiles and the bad files"
+    )
+    args = parser.parse_args(argv)
     from agentui.core.config import load_config
     from agentui.core.tools.builtin import builtin_tools
     from agentui.core.tools.mcp.config import McpConfig
 
-    from .profile_list import format_profiles
+    from .profile_list import format_profiles, profiles_document
 
     catalog = load_catalog(directory)
     try:
@@ -741,6 +755,9 @@ def _profiles(argv: Sequence[str]) -> int:
         mcp = McpConfig()  # a bad config is reported by the commands that use it
     # An MCP server's tools are listed once it runs: names of a configured one are not missing.
     catalog.problems += catalog.naming_missing_tools(builtin_tools().names(), mcp.may_offer)
+    if args.json:
+        print(terminal_json(profiles_document(catalog, directory), indent=2))
+        return 0
     columns = shutil.get_terminal_size((100, 24)).columns
     sys.stdout.write(visible_controls(format_profiles(catalog, directory, columns)))
     return 0
@@ -755,10 +772,15 @@ def _scenes(argv: Sequence[str]) -> int:
         description="List the directed scenes agentui ships: name, title and characters "
         "(play one with agentui --scene NAME).",
     )
-    parser.parse_args(argv)
+    parser.add_argument("--json", action="store_true", help="one JSON document: the scenes")
+    args = parser.parse_args(argv)
     from agentui.core.scene.scene_loading import shipped_scenes
 
-    from .scene_list import format_scenes
+    from .scene_list import format_scenes, scenes_document
+
+    if args.json:
+        print(terminal_json(scenes_document(shipped_scenes()), indent=2))
+        return 0
 
     columns = shutil.get_terminal_size((100, 24)).columns
     sys.stdout.write(visible_controls(format_scenes(shipped_scenes(), columns)))
@@ -803,7 +825,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             # Python from failing again when it flushes stdout at exit.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 1
-    return _app(argv)
+    return _app(argv, [*commands, *_COMMAND_MODULES])
 
 
 if __name__ == "__main__":

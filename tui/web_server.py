@@ -5,21 +5,57 @@ a websocket to 127.0.0.1, and a page whose domain is made to resolve to 127.0.0.
 rebinding) can read what the server sends, so a site in another tab could type into agentui.
 So the server answers only requests addressed to its own host and port, and opens the
 websocket only for pages it served itself (the `Origin` header).
+
+Stopping it (Ctrl+C, SIGTERM) closes every tab's websocket first, so that each app is told to
+quit and ends in order; textual-serve left them open, and the server waited a minute for
+browsers to hang up. An app that outlives the server anyway ends when its pipes close
+(terminal_watch.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
+from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from agentui.core.remote.auth import is_loopback
 
+# How long the server waits for a browser to answer its closing of a tab's socket.
+CLOSE_WAIT_S = 2.0
+
 
 class GuardedServer(Server):
-    """textual-serve's server, refusing requests from other sites."""
+    """textual-serve's server, refusing requests from other sites, closing its tabs first
+    when it stops."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open_sockets: set[web.WebSocketResponse] = set()
+
+    async def _process_messages(
+        self, websocket: web.WebSocketResponse, app_service: AppService
+    ) -> None:
+        self._open_sockets.add(websocket)
+        try:
+            await super()._process_messages(websocket, app_service)
+        finally:
+            self._open_sockets.discard(websocket)
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """Each tab's socket closed: its messages end, and textual-serve tells its app to quit
+        and waits for it (aiohttp waits for those handlers before it stops)."""
+        closing = [
+            socket.close(code=WSCloseCode.GOING_AWAY, message=b"agentui web is stopping")
+            for socket in list(self._open_sockets)
+        ]
+        if closing:
+            await asyncio.wait(
+                [asyncio.ensure_future(close) for close in closing], timeout=CLOSE_WAIT_S
+            )
 
     def _own_host(self, request: web.Request) -> bool:
         return request.host in self._hosts()
