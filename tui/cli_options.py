@@ -17,6 +17,7 @@ from agentui.core.providers.anthropic.defaults import (
     MIN_THINKING_BUDGET,
 )
 from agentui.core.providers.openai.defaults import DEFAULT_MODEL as OPENAI_DEFAULT_MODEL
+from agentui.core.providers.scripted.defaults import PACE_VARIABLE
 from agentui.core.session.naming import LAST, sessions_dir
 from agentui.core.terminal_text import visible_controls
 
@@ -98,11 +99,29 @@ def add_setting_options(parser: argparse.ArgumentParser) -> None:
         help="run tools that need approval (the python tool) without asking",
     )
     limits = parser.add_argument_group("limits (override the config file's [limits])")
-    limits.add_argument("--max-iterations", type=int, metavar="N")
-    limits.add_argument("--tool-timeout", type=positive_seconds, metavar="SECONDS")
+    limits.add_argument(
+        "--max-iterations",
+        type=int,
+        metavar="N",
+        help="model calls an agent may make while it keeps calling tools (default 25)",
+    )
+    limits.add_argument(
+        "--tool-timeout",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="how long one tool call may run before it is stopped (default 30)",
+    )
 
 
-def add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float) -> None:
+def _pace_shown(default_pace: float | str) -> str:
+    if isinstance(default_pace, str):
+        return f"{default_pace}; {PACE_VARIABLE} sets it"
+    return f"{default_pace:g}"
+
+
+def add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float | str) -> None:
+    """`default_pace` given as text (`scripted.defaults.default_pace()`, which AGENTUI_PACE
+    sets) is checked as `--pace` is when the option is not given."""
     add_setting_options(parser)
     claude = parser.add_argument_group("network models (Claude, OpenAI, Gemini)")
     claude.add_argument(
@@ -135,7 +154,7 @@ def add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float
         type=_seconds,
         default=default_pace,
         metavar="SECONDS",
-        help=f"seconds between streamed chunks (default {default_pace:g})",
+        help=f"seconds between streamed chunks (default {_pace_shown(default_pace)})",
     )
     parser.add_argument(
         "--no-session",

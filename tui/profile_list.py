@@ -4,12 +4,31 @@ that could not be loaded with why."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from agentui.core.profiles.catalog import ProfileCatalog
 from agentui.core.terminal_text import clipped
 
 HEADER = ("NAME", "KIND", "FROM", "DESCRIPTION")
 MIN_DESCRIPTION = 20
+
+
+def profiles_document(catalog: ProfileCatalog, directory: Path) -> dict[str, Any]:
+    """What the listing shows, as data (`agentui profiles --json`), every string exact (the
+    description too: the listing runs its lines together)."""
+    return {
+        "profiles": [
+            {
+                "name": profile.name,
+                "kind": profile.kind,
+                "from": profile.origin.describe(),
+                "description": profile.description,
+            }
+            for profile in catalog
+        ],
+        "directory": str(directory),
+        "problems": list(catalog.problems),
+    }
 
 
 def format_profiles(catalog: ProfileCatalog, directory: Path, width: int = 100) -> str:

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from agentui.core.scene.scene_file import SceneFile
 
 HEADER = ("NAME", "TITLE", "CHARACTERS")
+
+
+def scenes_document(scenes: dict[str, SceneFile]) -> dict[str, Any]:
+    """What the listing shows, as data (`agentui scenes --json`), every string exact."""
+    return {
+        "scenes": [
+            {
+                "name": name,
+                "title": scene.title,
+                "characters": [{"name": c.name, "waiting": not c.active} for c in scene.characters],
+            }
+            for name, scene in scenes.items()
+        ]
+    }
 
 
 def format_scenes(scenes: dict[str, SceneFile], width: int = 100) -> str:
