@@ -5,6 +5,10 @@ loop turn is quadratic in Textual's Tree). A row's label is drawn from the agent
 time, so only rows on screen cost anything: a change repaints its row if it is visible, and the
 clock's tick repaints the visible rows of running agents. Nothing per tick or per change grows
 with the number of agents. Status colours come from the theme's agent-* variables.
+
+A row fits the pane: on a narrow one the task gives way (shortened, then gone) so that the
+tokens and the elapsed time stay whole; a number is never cut (Textual would crop the row at the
+pane's edge, `34` for 354).
 """
 
 from __future__ import annotations
@@ -56,7 +60,11 @@ def format_tokens(tokens: int) -> str:
     return f"{tokens / 1000:.1f}k" if tokens >= 1000 else str(tokens)
 
 
-def agent_label(agent: AgentState, now: float, palette: dict[str, str]) -> Text:
+def agent_label(
+    agent: AgentState, now: float, palette: dict[str, str], width: int | None = None
+) -> Text:
+    """The row: glyph, name, task, then tokens and elapsed time; fitted to `width` cells when
+    given (see `fit_row`)."""
     glyph, variable = GLYPHS[agent.status]
     colour = palette.get(variable)
     ended = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
@@ -71,18 +79,39 @@ def agent_label(agent: AgentState, now: float, palette: dict[str, str]) -> Text:
     task = visible_controls(" ".join(agent.task.split()))
     if len(task) > TASK_CHARS:
         task = task[: TASK_CHARS - 1] + "…"
-    label.append(f" {task}", style=Style(dim=True))
     details = []
     if agent.tokens:
         details.append(format_tokens(agent.tokens))
     if agent.started_ts is not None:
         details.append(format_elapsed((agent.ended_ts or now) - agent.started_ts))
-    if details:
-        label.append("  " + " ".join(details), style=Style(dim=True, italic=True))
+    fit_row(label, Text(f" {task}", style=Style(dim=True)), details, width)
     if waiting:
         # Waiting for the person: the whole line stands out in the waiting colour.
         label.stylize(Style(color=palette.get("agent-waiting"), bold=True, reverse=True))
     return label
+
+
+def fit_row(label: Text, task: Text, details: list[str], width: int | None) -> None:
+    """Append the task and the details (numbers) to `label` within `width` cells: the task
+    shortens first, then goes; then the elapsed time goes, then the tokens; the name is cut
+    last. A number is shown whole or not at all."""
+    style = Style(dim=True, italic=True)
+    if width is None:
+        label.append_text(task)
+        if details:
+            label.append("  " + " ".join(details), style=style)
+        return
+    while details and label.cell_len + len("  " + " ".join(details)) > width:
+        details = details[:-1]
+    tail = "  " + " ".join(details) if details else ""
+    room = width - label.cell_len - len(tail)
+    if room >= 3:  # a space, a letter and the ellipsis at least
+        if task.cell_len > room:
+            task.truncate(room, overflow="ellipsis")
+        label.append_text(task)
+    label.append(tail, style=style)
+    if label.cell_len > width:  # the name alone is wider than the row
+        label.truncate(max(width, 1), overflow="ellipsis")
 
 
 class AgentTree(Tree[str]):
@@ -125,11 +154,11 @@ class AgentTree(Tree[str]):
             if parent is not self.root:
                 parent.allow_expand = True
             self._agents[agent.id] = agent
-            label = agent_label(agent, now, palette)
-            self._widths[agent.id] = label.cell_len
-            self._agent_nodes[agent.id] = parent.add(
-                label, data=agent.id, expand=True, allow_expand=False
-            )
+            node = parent.add(Text(), data=agent.id, expand=True, allow_expand=False)
+            # Fitted to the pane from the first: the tree's width is reckoned from these.
+            node._label = agent_label(agent, now, palette, self._room_for(node))
+            self._widths[agent.id] = node._label.cell_len
+            self._agent_nodes[agent.id] = node
 
     def relabel(self, agents: Iterable[AgentState]) -> None:
         """These agents changed: their rows are drawn again when (and only if) on screen."""
@@ -169,10 +198,25 @@ class AgentTree(Tree[str]):
         if top <= node.line < top + self.size.height:
             self.refresh(Region(0, node.line - top, self.size.width, 1))
 
+    def _room_for(self, node: TreeNode[str]) -> int | None:
+        """The cells the node's label has in the pane (its guides and toggle are left of it);
+        None before the pane has a size."""
+        pane = self.scrollable_content_region.width
+        if pane <= 0:
+            return None
+        depth = 0
+        parent = node.parent
+        while parent is not None:
+            depth += 1
+            parent = parent.parent
+        toggle = len(self.ICON_NODE) if node.allow_expand else 0
+        return max(pane - depth * self.guide_depth - toggle, 1)
+
     def render_label(self, node: TreeNode[str], base_style: Style, style: Style) -> Text:
         agent = self._agents.get(node.data or "")
         if agent is not None:
-            node._label = agent_label(agent, self._clock(), self._palette())
+            room = self._room_for(node)
+            node._label = agent_label(agent, self._clock(), self._palette(), room)
         text = super().render_label(node, base_style, style)
         if agent is not None:
             self._widths[agent.id] = text.cell_len
