@@ -1,0 +1,66 @@
+"""A typo is not a task: `agentui sesions` ran an agent titled `sesions`. A one-word task close
+to a command's name is refused with the command it looks like; `agentui -- WORD` runs it, and a
+word like no command (`agentui haiku`) is a task as before."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentui.tui.command_typo import mistyped_command
+
+from .cli_runs import TIMEOUT_S, child_env
+from .test_app_terminal import Terminal, _agentui, _scratch_env
+
+COMMANDS = ["run", "sessions", "replay", "export", "config", "profiles", "scenes", "serve", "web"]
+
+
+def test_a_word_close_to_a_command_is_named_with_it() -> None:
+    assert mistyped_command("sesions", COMMANDS) == (
+        "unknown command 'sesions'; did you mean 'sessions'? (a one-word task: agentui -- sesions)"
+    )
+    assert "did you mean 'scenes'?" in (mistyped_command("scene", COMMANDS) or "")
+    assert "agentui -- 'it$s'" in (mistyped_command("it$s", ["its"]) or "")  # quoted for a shell
+
+
+@pytest.mark.parametrize("task", ["haiku", "summarize", "plan a weekend", "sessions please", None])
+def test_other_tasks_are_tasks(task: str | None) -> None:
+    assert mistyped_command(task, COMMANDS) is None
+
+
+def test_agentui_refuses_a_mistyped_command(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "agentui.tui.cli", "sesions"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=child_env(tmp_path),
+        timeout=TIMEOUT_S,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "agentui: unknown command 'sesions'; did you mean 'sessions'? "
+        "(a one-word task: agentui -- sesions)\n"
+    )
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").rglob("*.jsonl"))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+@pytest.mark.parametrize("argv", [["--", "sesions"], ["haiku"]], ids=["after --", "a far word"])
+def test_a_one_word_task_runs(tmp_path: Path, argv: list[str]) -> None:
+    term = Terminal([*_agentui(), "--no-session", "--pace", "0", *argv], _scratch_env(tmp_path))
+    try:
+        term.read_until(
+            lambda: any("main" in line and argv[-1] in line for line in term.screen.display),
+            f"the agent running {argv[-1]!r}",
+        )
+    finally:
+        os.kill(term.pid, signal.SIGKILL)
+        os.waitpid(term.pid, 0)
+        os.close(term.fd)
+        Terminal.started.remove(term)
