@@ -41,6 +41,7 @@ from agentui.core.terminal_text import clipped, visible_controls
 
 from . import paste_escapes
 from .decision_progress import DecidingLine, deciding_line
+from .focus_keeper import FocusKeeper, KeyRoute, home_box
 from .gc_policy import CollectorPolicy, start_collecting
 from .heap_release import HeapRelease
 from .keymap import AGENT_KEYS, KEYS, app_bindings, display_key
@@ -176,6 +177,8 @@ class AgentUIApp(App[int]):
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
         self._last_key_at = 0.0  # time.monotonic() of the last key
         self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
+        self.keeper = FocusKeeper()  # after a click, letters are words, never commands
+        self._told_letters_are_off = False
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         self.heap = HeapRelease()  # streaming's freed memory back to the system
         # The one fold, fed each batch; made when first read (see `model`).
@@ -700,19 +703,69 @@ class AgentUIApp(App[int]):
         return None
 
     async def on_event(self, event: events.Event) -> None:
-        # A printable key for a pane while a text box waits goes to that box. Decided here,
-        # before the key is handed to the focused widget: keys of a burst (a fast typist, a
-        # paste without bracketed paste) are handed over one by one, each to the box.
+        # Where a key goes is decided here, before it is handed to the focused widget: keys of
+        # a burst (a fast typist, a paste without bracketed paste) are handed over one by one,
+        # each to where the one before went.
+        if isinstance(event, events.MouseDown) and not event.is_forwarded:
+            self._clicked()  # before the click moves the focus, and before the keys after it
         if isinstance(event, events.Key):
             self._last_key_at = time.monotonic()  # see _close_once_typing_stops
-        if isinstance(event, events.Key) and event.is_printable:
+            if not self._route_key(event):
+                return
+        await super().on_event(event)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        # The same click as it bubbles up from the widget it landed on (a test's pilot hands
+        # clicks to the screen directly, past on_event).
+        self._clicked()
+
+    def _clicked(self) -> None:
+        if self.screen is self.screen_stack[0] and self.keeper.clicked():
+            self._show_whether_keys_act()
+
+    def _route_key(self, event: events.Key) -> bool:
+        """Send the key where it belongs; False when it was used up here (nothing else sees it)."""
+        if self.screen is not self.screen_stack[0]:
+            return True  # a dialog's keys are its own
+        route = self.keeper.key_arrived(event, self.focused)
+        if route is KeyRoute.ARMED:
+            event.stop()
+            event.prevent_default()
+            self._show_whether_keys_act()
+            self.notify("Keys act here again: letters are commands on the panes.", timeout=3)
+            return False
+        if route is KeyRoute.CHOSE:
+            self._show_whether_keys_act()
+            return True
+        if route is KeyRoute.TO_BOX:
+            box = home_box(self.waiting_box(), self.prompt_view, self.prompt_bar.display)
+            if box is None:  # nowhere to type (a replay): the letter is no command either
+                event.stop()
+                event.prevent_default()
+                self._say_letters_are_off()
+                return False
+            self.screen.set_focus(box)
+            return True
+        if event.is_printable:
             box = self._box_for_typed_keys()
             if box is not None:
                 self.screen.set_focus(box)
             elif isinstance(self.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
                 # Words typed as an approval took the cursor decide nothing: kept for later.
                 self._typed_at_approval += event.character or ""
-        await super().on_event(event)
+        return True
+
+    def _say_letters_are_off(self) -> None:
+        if not self._told_letters_are_off:
+            self._told_letters_are_off = True
+            self.notify("After a click, letters are not commands: esc turns them on.", timeout=5)
+
+    def _show_whether_keys_act(self) -> None:
+        """The footer offers the letters only while they act; a pane's border is lit only then
+        (dashed while a click left it focused for reading)."""
+        self.screen_stack[0].set_class(self.keeper.reading, "-reading")
+        self._told_letters_are_off = False
+        self.refresh_bindings()
 
     def _give_back_words_typed_at_an_approval(self) -> None:
         """Once the approval is decided or left, the letters it took are kept as any words
@@ -961,8 +1014,12 @@ class AgentUIApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         fold = self._model  # None: nothing has happened yet (the first frame loads no fold)
-        if action in TYPED_ACTIONS and self._box_for_typed_keys() is not None:
-            return False  # its key would be a word for a box (see on_event): not offered
+        if action == "keys_on":
+            return self.keeper.reading and not isinstance(self.focused, TextArea)
+        if action in TYPED_ACTIONS and (self.keeper.reading or self._box_for_typed_keys()):
+            return False  # its key would be a word for a box, or nothing (see on_event)
+        if action == "interrupt" and self.keeper.reading:
+            return False  # esc turns the keys on first (see on_event)
         if action == "next_question" and (
             fold is None or not fold.open_queries or self.replay is not None
         ):
@@ -1204,6 +1261,12 @@ class AgentUIApp(App[int]):
         current = self._focused_query()
         after = queries.index(current) + 1 if current in queries else 0
         self._focus_question(queries[after % len(queries)])
+
+    def action_keys_on(self) -> None:
+        """esc after a click (the footer's Keys): the letters act again. The key itself is
+        handled as it arrives (see _route_key); this is for the palette and a footer click."""
+        if self.keeper.chose():
+            self._show_whether_keys_act()
 
     def action_nobody_waiting(self) -> None:
         self.notify("Nobody is waiting for you.", timeout=3)

@@ -168,6 +168,9 @@ def app_bindings() -> list[Binding]:
         *(Binding(k.key, k.action, k.label, show=k.show) for k in EVERYWHERE_KEYS),
         Binding("ctrl+n", "nobody_waiting", "Waiting", show=False),
         Binding("f2", "no_scene", "Scene", show=False),  # likewise when no scene plays
+        # After a click the letters are words (tui/focus_keeper.py): esc turns them on, and
+        # the footer says so only then.
+        Binding("escape", "keys_on", "Keys on"),
     ]
 
 

@@ -1,0 +1,170 @@
+"""A click never arms the letters: after a real mouse click anywhere on the main screen, a
+sentence holding every command letter lands in a text box (or nowhere) and runs no agent or view
+command. The letters act again only after a deliberate key (esc on what the click focused, tab,
+ctrl+n, enter)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import pytest
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from agentui.core.clock import FrozenClock
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.tree import AgentStatus as S
+from agentui.tui.app import AgentUIApp
+from agentui.tui.replay_feed import ReplayFeed
+from agentui.tui.widgets.blocks import ApprovalBlock
+from agentui.tui.widgets.footer import KeyFooter
+from agentui.tui.widgets.status_bar import StatusBar
+
+from .helpers import has_status, make_app, settle
+from .test_approvals import pending_approval
+from .test_history_and_replay import _recorded_run
+
+pytestmark = pytest.mark.anyio
+
+# Every command letter (p r s c d m n a f x t q), digits, y, space, ? and punctuation.
+SENTENCE = "can you: pause, resume, steer? delete! modify, next fix tax quota 1 2 3 yes"
+HOLD = Turn(text="one two three four five six seven", hang_after_chunks=2)
+# main and its subagents hold mid-answer: everything stays live while the keys are typed.
+ALL_HOLD = Script(agents={"*": [HOLD]})
+
+
+def statuses(app: AgentUIApp) -> dict[str, S]:
+    return {agent.id: agent.status for agent in app.model.agents.values()}
+
+
+@asynccontextmanager
+async def subagents_running() -> AsyncIterator[tuple[AgentUIApp, Pilot[int]]]:
+    """main and two subagents streaming, the keys on the tree as if chosen with the keyboard
+    (its letters act there): the click is what must turn them off."""
+
+    def ready(app: AgentUIApp) -> bool:
+        if app.runtime is not None and "a1" in app.model.agents and "a2" not in app.model.agents:
+            app.runtime.start("look around", parent_id="a1")
+            app.runtime.start("look further", parent_id="a1")
+        return all(has_status(app, a, S.RUNNING)() for a in ("a1", "a2", "a3"))
+
+    app = make_app("hold", ALL_HOLD)
+    async with app.run_test(size=(120, 40)) as pilot:  # wide enough for the monologue pane
+        await settle(pilot, lambda: ready(app))
+        app.tree_view.focus()
+        await pilot.pause()
+        assert not app.keeper.reading
+        yield app, pilot
+
+
+async def type_after_click(app: AgentUIApp, pilot: Pilot[int]) -> None:
+    before = statuses(app)
+    await pilot.press(*SENTENCE)
+    await pilot.pause()
+    app.flush_events()
+    assert statuses(app) == before, "no agent changed status"
+    assert not app.show_all and not app.monologue_selected_only, "no view key acted"
+    assert len(app.screen_stack) == 1, "no dialog opened"
+
+
+def tree_row(app: AgentUIApp, agent_id: str) -> tuple[int, int]:
+    """Where the agent's row is, in the tree's own coordinates (inside its border)."""
+    node = app.tree_view._agent_nodes[agent_id]
+    top = app.tree_view.styles.border_top[0] != ""
+    return (6, node.line - app.tree_view.scroll_offset.y + int(top))
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["tree row", "transcript", "monologue", "status bar", "prompt label"],
+)
+async def test_a_sentence_typed_after_a_click_lands_in_the_prompt(where: str) -> None:
+    async with subagents_running() as (app, pilot):
+        targets: dict[str, tuple[Widget | str, tuple[int, int]]] = {
+            "tree row": (app.tree_view, tree_row(app, "a1")),
+            "transcript": (app.transcript_view, (5, 3)),
+            "monologue": (app.monologue_view, (5, 3)),
+            "status bar": (app.query_one(StatusBar), (2, 0)),
+            "prompt label": ("#prompt-label", (1, 0)),
+        }
+        widget, offset = targets[where]
+        await pilot.click(widget, offset=offset)
+        await type_after_click(app, pilot)
+        assert app.prompt_view.text.endswith(SENTENCE), "the sentence is words in the prompt"
+        assert app.focused is app.prompt_view
+
+
+async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off() -> None:
+    async with subagents_running() as (app, pilot):
+        await pilot.click(app.tree_view, offset=tree_row(app, "a2"))
+        assert app.selected_id == "a2", "a click selects, as a person expects"
+        assert app.keeper.reading and app.screen.has_class("-reading")
+        footer_actions = {b.action for _, b, _, _ in app.screen.active_bindings.values()}
+        assert "app.cancel" not in footer_actions and "app.pause" not in footer_actions
+        assert "keys_on" in footer_actions, "the footer says how to turn the letters on"
+        await type_after_click(app, pilot)
+
+
+async def test_esc_after_a_click_on_the_tree_turns_the_letters_on() -> None:
+    async with subagents_running() as (app, pilot):
+        await pilot.click(app.tree_view, offset=tree_row(app, "a2"))
+        assert app.focused is app.tree_view
+        await pilot.press("escape")
+        assert not app.keeper.reading and not app.screen.has_class("-reading")
+        assert app.focused is app.tree_view, "esc only turned the keys on"
+        await pilot.press("p")
+        await settle(pilot, has_status(app, "a2", S.PAUSED))
+        assert app.model.agents["a1"].status is S.RUNNING
+
+
+async def test_tab_to_the_tree_after_a_click_turns_the_letters_on() -> None:
+    async with subagents_running() as (app, pilot):
+        await pilot.click(app.transcript_view, offset=(5, 3))
+        assert app.keeper.reading
+        app.prompt_view.focus()
+        await pilot.pause()
+        await pilot.press("tab")  # from the prompt, on to the tree
+        assert app.focused is app.tree_view and not app.keeper.reading
+
+
+async def test_clicking_a_footer_key_runs_it_and_the_next_sentence_is_words() -> None:
+    async with subagents_running() as (app, pilot):
+        footer = app.query_one(KeyFooter)
+        (pause_key,) = [
+            k for k in footer.query("FooterKey") if getattr(k, "action", "") == "app.pause"
+        ]
+        await pilot.click(pause_key)
+        await settle(pilot, has_status(app, "a1", S.PAUSED))  # a click on a key is meant
+        await type_after_click(app, pilot)
+        assert app.prompt_view.text.endswith(SENTENCE)
+
+
+async def test_digits_typed_after_clicking_an_approval_decide_nothing() -> None:
+    async with pending_approval() as (app, pilot, runs):
+        block = app.focused
+        assert isinstance(block, ApprovalBlock)
+        app.prompt_view.focus()
+        await pilot.pause()
+        await pilot.click(block, offset=(4, 0))
+        before = statuses(app)
+        await pilot.press(*"I have 2 kids and 1 dog")
+        await pilot.pause()
+        app.flush_events()
+        assert runs == [] and app.model.open_queries, "the approval still waits"
+        assert statuses(app) == before
+        assert app.prompt_view.text.endswith("I have 2 kids and 1 dog")
+
+
+async def test_a_replay_drops_letters_after_a_click_and_says_how_to_turn_them_on() -> None:
+    feed = ReplayFeed(await _recorded_run(), speed=1000.0)
+    app = AgentUIApp(replay=feed, clock=FrozenClock(), remember_theme=False)
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: feed.done and bool(app.model.agents))
+        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.press(*"quit all fast")
+        await pilot.pause()
+        assert len(app.screen_stack) == 1 and not app.show_all, "no view key acted"
+        assert any("esc turns them on" in n.message for n in app._notifications)
+        await pilot.press("escape", "a")
+        assert app.show_all, "after esc the view keys act"
