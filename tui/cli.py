@@ -245,9 +245,13 @@ def _run(argv: Sequence[str]) -> int:
 
 def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.Namespace) -> int:
     from .app_terminal import missing_terminal
+    from .terminal_size import use_the_terminals_own_size
+    from .terminal_watch import served_to_a_browser
 
     if (no_terminal := missing_terminal()) is not None:
         return fail(no_terminal)  # before anything is read or started
+    if not served_to_a_browser():  # textual-serve's COLUMNS is the tab's size
+        use_the_terminals_own_size()
     try:
         app = build(args)
     except AgentUIError as exc:

@@ -14,12 +14,14 @@ import anyio
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 # What the developer's shell may hold that would change a run: keys, endpoints, settings.
 CLEARED = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "AGENTUI_")
+# A size exported in the shell: a child's output (argparse's help, listings) would follow it.
+SIZED = ("COLUMNS", "LINES", "ROWS")
 
 
 def child_env(home: Path, **extra: str) -> dict[str, str]:
     """No key, endpoint or setting from the developer's shell; config, sessions and state in
     `home`; the bare loop (the six-step default has its own tests)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(CLEARED)}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CLEARED) and k not in SIZED}
     env.update(
         PYTHONUNBUFFERED="1",
         NO_COLOR="1",

@@ -94,8 +94,13 @@ def _no_app_outlives_its_test() -> Iterator[None]:
 
 
 def _scratch_env(tmp_path: Path) -> dict[str, str]:
-    """No API key, every agentui directory under `tmp_path`, a colour terminal."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    """No API key, every agentui directory under `tmp_path`, a colour terminal, no size
+    exported in the developer's shell."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ANTHROPIC_") and k not in ("COLUMNS", "LINES", "ROWS")
+    }
     return env | {
         "TERM": "xterm-256color",
         "AGENTUI_CONFIG_DIR": str(tmp_path / "config"),
@@ -172,3 +177,17 @@ def test_a_pasted_escape_sequence_stays_text_in_a_real_terminal(tmp_path: Path) 
     term.read_until(lambda: "has not been sent" in term.text(), "the quit question")
     term.send(b"\x11")
     assert term.wait_exit() == 0
+
+
+def test_the_app_fills_its_terminal_whatever_columns_and_lines_say(tmp_path: Path) -> None:
+    env = _scratch_env(tmp_path) | {"COLUMNS": "80", "LINES": "24"}  # stale, exported
+    term = Terminal([*_agentui(), "--no-session"], env, size=(120, 36))
+    term.read_until(lambda: "Quit" in term.text(), "the first frame")
+    term.read_until(
+        lambda: (
+            term.screen.display[0].rstrip().endswith("╮")
+            and len(term.screen.display[0].rstrip()) == 120
+            and "Quit" in term.screen.display[35]
+        ),
+        "the frame at the terminal's own 120x36",
+    )
