@@ -175,6 +175,12 @@ class AgentUIApp(App[int]):
         self.runtime: Runtime | None = None
         self.runtime_started = False  # its commands work from then on
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
+        # Words for that task, typed before it started: they steer it once it has.
+        self._follow_ups_before_start: list[str] = []
+        # The root of a task just started, until its node shows ("": not known yet, the
+        # runtime or the server has not started it): the prompt's words are for it.
+        self._starting_root: str | None = "" if initial_task else None
+        self._root_ids: list[str] = []  # every root agent, oldest first
         self._last_key_at = 0.0  # time.monotonic() of the last key
         self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
         self.keeper = FocusKeeper()  # after a click, letters are words, never commands
@@ -198,6 +204,9 @@ class AgentUIApp(App[int]):
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
         self._arrived_under_overlay: str | None = None  # a question that came while one was open
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
+        self._interrupt_toast: Notification | None = (
+            None  # "esc again interrupts ...", until it does
+        )
         # "Waiting for you" toasts and the queries each names: once those are all settled
         # (here, on another screen, or their agent ended), that toast is out of date and goes.
         self._waiting_toasts: list[tuple[Notification, frozenset[str]]] = []
@@ -274,6 +283,29 @@ class AgentUIApp(App[int]):
                 kept.append((notification, query_ids))
         self._waiting_toasts = kept
 
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """The palette's Screenshot: an SVG in the directory agentui was started in, which
+        exists, rather than ~/Downloads, which may not (a browser downloads it instead)."""
+        self.deliver_screenshot(filename, path or str(Path.cwd()))
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()  # Textual's own toast is markup, shown here as typed
+            where = f" to {event.path}" if event.path is not None else ""
+            self.notify(f"Saved the screenshot{where}.", title="Screenshot")
+
+    @on(events.DeliveryFailed)
+    def _screenshot_failed(self, event: events.DeliveryFailed) -> None:
+        if event.name == "screenshot":
+            event.prevent_default()  # Textual's own says no more than that it failed
+            self.notify(
+                f"The screenshot was not saved: {event.exception}",
+                title="Screenshot",
+                severity="error",
+                timeout=10,
+            )
+
     def action_help_quit(self) -> None:
         """ctrl+c: say how to quit (Textual's own hint is markup, which our toasts show as
         typed). ctrl+q quits from anywhere, a text box included."""
@@ -288,6 +320,10 @@ class AgentUIApp(App[int]):
             self.notify(warning, title=title, severity="warning", timeout=15)
         self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed(theme.name))
         self.tree_view.border_title = "agents"
+        if self._model is None:  # nothing to show yet: the empty tree says so
+            self.tree_view.root.set_label(Text("No agents yet.", style="dim italic"))
+            self.tree_view.root.allow_expand = False  # a line of text, not a branch
+            self.tree_view.show_root = True
         self.tree_view.on_cursor = self._cursor_moved
         self.transcript_view.name_of = self._name_of
         # A task given on the command line is named from the first frame: its agent shows
@@ -307,6 +343,7 @@ class AgentUIApp(App[int]):
             await self.mount(KeyFooter())  # the view keys and quit work in a replay too
             return
         self._refresh_status()
+        self._follow_the_runs()  # a task given on the command line: words typed are for it
         # Home: keys typed before anything else are words. Focused now, not at the next
         # idle as `focus()` does, so that the footer composes with the prompt's keys and the
         # first frame shows them.
@@ -420,17 +457,36 @@ class AgentUIApp(App[int]):
         queued = [(self._initial_task, self._initial_profile)] if self._initial_task else []
         queued += [(task, None) for task in self._tasks_before_start]
         self._tasks_before_start.clear()
+        self._starting_root = None
+        started: list[str] = []
         for task, profile in queued:
-            if not self._start_task(task, profile):  # said why; the words are not lost
+            if self._start_task(task, profile):
+                started.append(self._starting_root or "")
+            else:  # said why; the words are not lost
                 self._keep_unsent_words(Draft(task, {}), "A task did not start")
                 if task == self._initial_task and self.selected_id is None:
                     self.transcript_view.border_title = "transcript"  # not "starting" it
+        self._steer_words_typed_while_starting(started[0] if started else None)
+        self._follow_the_runs()
         if self._start_with is not None and self.runtime is not None:
             start, self._start_with = self._start_with, None
             try:
                 self._select_when_shown = start(self.runtime)
             except AgentUIError as exc:
                 self.notify(str(exc), severity="error")
+
+    def _steer_words_typed_while_starting(self, root_id: str | None) -> None:
+        """Words sent for the task in the moment before it started go to it now, in order."""
+        words, self._follow_ups_before_start = self._follow_ups_before_start, []
+        for text in words:
+            if root_id is None or self.runtime is None:
+                self._keep_unsent_words(Draft(text, {}), "Your task did not start")
+                continue
+            try:
+                self.runtime.steer(root_id, text)
+            except AgentUIError as exc:
+                self.notify(str(exc), severity="warning")
+                self._keep_unsent_words(Draft(text, {}), "Your words did not reach the task")
 
     def on_unmount(self) -> None:
         self.collector.close()
@@ -494,14 +550,24 @@ class AgentUIApp(App[int]):
         tree = self.tree_view
         self.collector.after_batch(len(changes.added), len(batch))
         self.heap.folded(len(batch))
+        roots_changed = False
         if changes.added:
+            tree.show_root = False  # its hint goes with the first agent
             tree.add_agents(self.model.agents[i] for i in changes.added)
+            new_roots = [i for i in changes.added if self.model.agents[i].parent_id is None]
+            self._root_ids += new_roots
+            roots_changed = bool(new_roots)
+            if self._starting_root in changes.added:
+                self._starting_root = None  # shown: the prompt follows it as any root
             if self._select_when_shown in changes.added:
                 self._select(self._select_when_shown)
                 self._select_when_shown = None
             elif self.selected_id is None:
                 self._select(changes.added[0])
         tree.relabel(self.model.agents[i] for i in changes.relabel)
+        roots_changed = roots_changed or any(
+            self.model.agents[i].parent_id is None for i in changes.relabel
+        )
         self.transcript_view.sync(changes.changed_entries)
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
@@ -519,6 +585,8 @@ class AgentUIApp(App[int]):
             self._quit_dialog.ask(self._quit_question())
         if changes.scenes and isinstance(self.screen, SceneStateScreen):
             self.screen.redraw()
+        if roots_changed:
+            self._follow_the_runs()  # a task started or ended: the prompt says whose words
         self._refresh_status()
         self._say_what_is_decided()
 
@@ -665,6 +733,7 @@ class AgentUIApp(App[int]):
             self._show_transcript()
         if self.monologue_selected_only:
             self._show_monologue()
+        self._follow_the_runs()  # words typed now are for the selected agent's task
         self.refresh_bindings()
 
     def _cursor_moved(self, agent_id: str) -> None:
@@ -698,7 +767,7 @@ class AgentUIApp(App[int]):
                 found.append((block.entry.agent_id != selected, box))
         if found:
             return min(found, key=lambda pair: pair[0])[1]  # the selected agent's first
-        if self.prompt_bar.display and self.prompt_bar.mode.kind != "task":
+        if self.prompt_bar.display and self.prompt_bar.mode.for_one_agent:
             return self.prompt_view  # a steer or continue message begun
         return None
 
@@ -859,6 +928,11 @@ class AgentUIApp(App[int]):
         if mode.kind == "task":
             taken = bool(text) and self._start_task(text)
             self.prompt_view.settle_sent(taken)  # kept when refused: nothing typed is lost
+            if taken:  # the words typed next are for this task
+                self.prompt_bar.retarget(self._default_prompt_mode())
+            return
+        if mode.kind == "follow_up":
+            self.prompt_view.settle_sent(bool(text) and self._follow_up(mode, event.text))
             return
         self.prompt_view.settle_sent(taken=False)  # the steer or continue below resets the box
         if self.runtime is None or mode.agent_id is None:
@@ -886,6 +960,37 @@ class AgentUIApp(App[int]):
             self.notify(f"steer {mode.agent_name}: {exc}", severity="warning")
         else:
             self._go_home()
+
+    def _follow_up(self, mode: PromptMode, text: str) -> bool:
+        """Words for the task that runs, as a steer for its root (its next model call reads
+        them; a paused one reads them with the call it makes on resume). True when sent."""
+        if mode.agent_id is None:  # its root is not known yet
+            if self.runtime_started:  # the server has not said which it is
+                self.notify("Your task is still starting: your words stay in the prompt.")
+                return False
+            self._follow_ups_before_start.append(text)  # steered once it starts
+            return True
+        agent = self.model.agents.get(mode.agent_id)
+        if agent is not None and agent.driver is not None:
+            self.notify(
+                f"{agent.name} is a {agent.driver} that agentui runs: answer its question "
+                "(ctrl+n), steer the agents under it (s on the tree), or ctrl+t for a new task. "
+                "Your words stay in the prompt.",
+                severity="warning",
+                timeout=8,
+            )
+            return False
+        if self.runtime is None:
+            return False
+        try:
+            self.runtime.steer(mode.agent_id, text)
+        except AgentEndedError:
+            self._offer_continue(mode.agent_id, text)  # it ended while the words were typed
+            return True  # the words went with the offer: out of the box
+        except AgentUIError as exc:
+            self.notify(f"{mode.agent_name}: {exc}", severity="warning")
+            return False
+        return True
 
     def _offer_continue(self, agent_id: str, text: str) -> None:
         """A steer for an agent that makes no further model call: keep the words, and offer
@@ -915,24 +1020,67 @@ class AgentUIApp(App[int]):
         the keys to the tree, where the commands are."""
         name = self.prompt_bar.mode.agent_name
         kept = self.prompt_bar.keep_agent_message()
-        if self._back_to_new_task():
+        if self._back_to_default():
             if kept:
                 self.notify(f"Your message to {name} is kept: s (or r) on {name} brings it back.")
             self._focus_prompt()
         else:
+            self.keeper.chose()  # esc to the tree: its letters are wanted
+            self._show_whether_keys_act()
             self.tree_view.focus()
 
-    def _back_to_new_task(self) -> bool:
-        """The prompt starts new tasks again; True when it was pointed at an agent."""
-        if self.prompt_bar.mode.kind == "task":
+    def _back_to_default(self) -> bool:
+        """The prompt follows the runs again (a follow-up for the task that runs, else a new
+        task); True when it was asked for something else (a steer, a continue, a new task)."""
+        mode = self.prompt_bar.mode
+        if mode.is_default:
             return False
-        self.prompt_bar.set_mode(PromptMode(), "")
+        default = self._default_prompt_mode()
+        if mode.for_one_agent:
+            self.prompt_bar.set_mode(default, "")  # the words written before come back
+        else:
+            self.prompt_bar.retarget(default)  # a new task asked for: its words stay
         return True
+
+    def _default_prompt_mode(self) -> PromptMode:
+        """A follow-up for the task just started (until its root shows), else for the root of
+        the selected agent while it runs, else for the newest root that runs; a new task once
+        every root has ended."""
+        starting = self._starting_root
+        if starting is not None:
+            name = self.runtime.node(starting).name if starting and self.runtime else ""
+            return PromptMode("follow_up", starting or None, name)
+        root = self._root_that_runs()
+        if root is None:
+            return PromptMode()
+        return PromptMode("follow_up", root.id, root.name)
+
+    def _root_that_runs(self) -> AgentState | None:
+        fold = self._model
+        if fold is None or self.replay is not None:
+            return None
+        agent = fold.agents.get(self.selected_id or "")
+        while agent is not None and agent.parent_id is not None:
+            agent = fold.agents.get(agent.parent_id)
+        if agent is not None and agent.status.is_live:
+            return agent
+        for root_id in reversed(self._root_ids):
+            root = fold.agents.get(root_id)
+            if root is not None and root.status.is_live:
+                return root
+        return None
+
+    def _follow_the_runs(self) -> None:
+        """Point a prompt that follows the runs at the root that runs now; what is typed stays.
+        A steer, a continue or a new task asked for stay as they were asked."""
+        mode = self.prompt_bar.mode
+        if mode.is_default and (default := self._default_prompt_mode()) != mode:
+            self.prompt_bar.retarget(default)
 
     def _go_home(self) -> None:
         """After a message is sent or a question settled, the cursor goes back to the prompt
         (as in other agent terminals): words typed next stay words."""
-        self._back_to_new_task()
+        self._back_to_default()
         if self.prompt_bar.display:
             self._focus_prompt()
         else:
@@ -945,6 +1093,7 @@ class AgentUIApp(App[int]):
             return False
         if self.runtime is None or not self.runtime_started:
             self._tasks_before_start.append(task)
+            self._starting_root = ""
             return True
         try:
             if profile is None:
@@ -955,7 +1104,9 @@ class AgentUIApp(App[int]):
             self.notify(str(exc), severity="error")
             return False
         # Its node appears at the next flush. The cursor stays in the prompt, the place where
-        # the person was typing: keys typed on meanwhile stay words, never commands.
+        # the person was typing: keys typed on meanwhile stay words, never commands, and they
+        # are for this task.
+        self._starting_root = agent_id
         self._show_started(agent_id)
         return True
 
@@ -966,6 +1117,9 @@ class AgentUIApp(App[int]):
             self._select(agent_id)
         elif agent_id:
             self._select_when_shown = agent_id
+        if agent_id and self._starting_root == "":  # the server said which: follow it
+            self._starting_root = agent_id
+            self._follow_the_runs()
 
     @on(AnswerInput.Left)
     @on(ApprovalBlock.Left)
@@ -1158,12 +1312,17 @@ class AgentUIApp(App[int]):
         armed, self._interrupt_armed = self._interrupt_armed, None
         if armed is None or armed[0] != agent.id or now - armed[1] > INTERRUPT_WINDOW_S:
             self._interrupt_armed = (agent.id, now)
-            self.notify(f"esc again interrupts {agent.name} (r continues it later).", timeout=3)
+            self._interrupt_toast = self.notify(
+                f"esc again interrupts {agent.name} (r continues it later).", timeout=3
+            )
             return
         self._interrupt_now()
 
     def _interrupt_now(self) -> None:
         """The palette's Interrupt: chosen by name, it is meant; no second press."""
+        toast, self._interrupt_toast = self._interrupt_toast, None
+        if toast is not None:
+            self._unnotify(toast)  # what it said would happen has happened
         self._command(
             "interrupt",
             lambda agent_id: self.runtime.cancel(agent_id, "interrupted by the person"),  # type: ignore[union-attr]
@@ -1248,7 +1407,11 @@ class AgentUIApp(App[int]):
             self.prompt_view.focus()
 
     def action_new_task(self) -> None:
-        self._back_to_new_task()
+        """A new task, on purpose: while a root runs the prompt says "new task" until the task
+        is sent or esc goes back; words already typed stay in the box."""
+        self._back_to_default()
+        if self.prompt_bar.mode.kind == "follow_up":
+            self.prompt_bar.retarget(PromptMode("task", chosen=True))
         self._focus_prompt()
 
     def action_next_question(self) -> None:

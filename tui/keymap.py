@@ -72,6 +72,15 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("n", "new_task", "New", "Start a new task (a new root agent)", "view"),
     Key(
+        "ctrl+t",
+        "new_task",
+        "New task",
+        "Start a new task beside the ones running (their prompt's words are theirs)",
+        "everywhere",
+        show=False,
+        palette=False,
+    ),
+    Key(
         "a",
         "toggle_all",
         "All agents",
@@ -118,7 +127,8 @@ KEYS: tuple[Key, ...] = (
 # Keys handled by Textual or by widgets themselves: (keys as people write them, where, what).
 BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
     ("enter", "tree", "On a waiting agent: go to its question"),
-    ("enter", "text box", "Send it: start the task, answer, reject, steer, continue"),
+    ("esc", "panes", "After a click: turn the letter keys on (a click leaves them off)"),
+    ("enter", "text box", "Send it: follow up, start a task, answer, reject, steer, continue"),
     ("ctrl+j", "text box", "A new line (shift+enter too, where the terminal tells it apart)"),
     ("esc", "text box", "Leave it (a question keeps waiting; enter with nothing declines)"),
     ("1 / 2 / 3", "approval", "Allow once / always allow / reject with a reason (esc: later)"),

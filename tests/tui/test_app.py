@@ -90,7 +90,7 @@ async def test_ctrl_n_moves_between_questions_of_several_agents() -> None:
     async with app_when(lambda app: len(app.model.open_queries) == 1, "first") as (app, pilot):
         app.prompt_view.focus()
         await pilot.pause()
-        await pilot.press(*"second", "enter")
+        await pilot.press("ctrl+t", *"second", "enter")  # a second task, on purpose
         await settle(pilot, lambda: len(app.model.open_queries) == 2)
         seen = set()
         for _ in range(2):

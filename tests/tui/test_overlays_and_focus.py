@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.command import CommandPalette
+from textual.widgets import Button
 
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
@@ -164,7 +165,10 @@ async def test_a_dialog_shows_its_own_keys_in_a_footer() -> None:
         assert isinstance(dialog, ConfirmScreen)
         assert dialog.query(Footer), "the footer below the dialog is the dialog's"
         shown = {key: b.binding.description for key, b in dialog.active_bindings.items()}
-        assert shown.get("escape") == "Keep / stay" and "p" not in shown
+        assert "p" not in shown
+        # esc is said once, in the safe button's own word (not "Keep / stay" for either)
+        assert "escape" in shown and not dialog.active_bindings["escape"].binding.show
+        assert str(dialog.query_one("#safe", Button).label) == "Keep (esc)"
 
 
 async def test_an_empty_tree_offers_no_letter_in_its_footer() -> None:

@@ -190,7 +190,7 @@ async def test_a_100_kb_paste_arrives_whole() -> None:
         app.post_message(events.Paste(pasted))
         await pilot.pause()
         assert "[pasted text #1: 101,000 characters, 1,001 lines]" in app.prompt_view.text
-        await pilot.press(*" and go", "enter")
+        await pilot.press("ctrl+t", *" and go", "enter")  # as a new task beside main
         await settle(pilot, lambda: "a2" in app.model.agents)
         assert app.model.agents["a2"].task == (pasted + " and go").strip()
 
@@ -226,7 +226,7 @@ async def test_a_task_being_written_is_kept_while_the_prompt_steers_an_agent() -
         assert app.prompt_bar.mode.kind == "steer" and app.prompt_view.text == ""
         await pilot.press("escape")  # no steer after all
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "task"
+        assert app.prompt_bar.mode.kind == "follow_up", "back to words for main's task"
         assert app.prompt_view.text == "draft about caching", "the task draft is back"
 
 
@@ -236,7 +236,7 @@ async def test_a_message_left_with_esc_comes_back_with_the_next_steer_to_that_ag
         await pilot.press(*"draft about caching", "escape")  # a task being written, kept
         await pilot.press("s", *"Use only recycled paper", "escape")
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "task"
+        assert app.prompt_bar.mode.kind == "follow_up"
         assert app.prompt_view.text == "draft about caching", "the task draft is back"
         assert any("message to main is kept" in n.message for n in app._notifications)
         app.screen.set_focus(app.tree_view)

@@ -1,6 +1,7 @@
-"""Enter pressed again before the task it sent is handled (a paste without bracketed paste, a
-second enter a moment after the first): each enter sends the words typed since the one
-before, once; the words after the last stay in the prompt."""
+"""Enter pressed again before the words it sent are handled (a paste without bracketed paste, a
+second enter a moment after the first): each enter sends the words typed since the one before,
+once; the words after the last stay in the prompt. While main runs the words are for main; a
+new task beside it is asked for with ctrl+t, and the words after it are for that new task."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from textual import events
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
 
-from .helpers import app_when, settle
+from .helpers import app_when, kinds, settle
 from .test_typing_is_sacred import RUNNING_AND_ASKING, has_status_a1
 
 pytestmark = pytest.mark.anyio
@@ -27,20 +28,39 @@ def tasks(app: AgentUIApp) -> list[str]:
     return [agent.task for agent in app.model.agents.values()]
 
 
-async def test_two_tasks_in_one_burst_are_two_tasks_and_the_rest_stays() -> None:
+def steers(app: AgentUIApp, agent_id: str) -> list[str]:
+    agent = app.model.agents.get(agent_id)
+    return [e.text for e in agent.entries if e.kind == "steer"] if agent is not None else []
+
+
+async def test_two_lines_in_one_burst_while_main_runs_are_two_messages_for_main() -> None:
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
         app.prompt_view.focus()
         await pilot.pause()
         type_in_one_burst(app, "plan it\rand more\rthird")
-        await settle(pilot, lambda: len(app.model.agents) >= 3)
-        assert tasks(app) == ["hold", "plan it", "and more"]
+        await settle(pilot, lambda: len(steers(app, "a1")) >= 2)
+        assert tasks(app) == ["hold"], "no second task started"
+        assert steers(app, "a1") == ["plan it", "and more"]
+        assert app.prompt_view.value == "third"
+
+
+async def test_a_new_task_asked_for_then_words_in_one_burst_are_a_task_and_its_follow_up() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.press("ctrl+t")
+        assert app.prompt_bar.mode.kind == "task" and app.prompt_bar.mode.chosen
+        type_in_one_burst(app, "plan it\rand more\rthird")
+        await settle(pilot, lambda: "steer" in kinds(app, "a2"))
+        assert tasks(app) == ["hold", "plan it"]
+        assert steers(app, "a2") == ["and more"], "the words after it are the new task's"
+        assert steers(app, "a1") == []
         assert app.prompt_view.value == "third"
 
 
 async def test_enter_twice_starts_the_task_once() -> None:
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
         app.prompt_view.focus()
-        await pilot.pause()
+        await pilot.press("ctrl+t")
         type_in_one_burst(app, "plan it\r\r")
         await settle(pilot, lambda: len(app.model.agents) >= 2)
         for _ in range(5):

@@ -109,7 +109,7 @@ async def test_a_steer_message_takes_a_sentence_and_reaches_the_agent() -> None:
         assert app.model.agents["a1"].status is S.RUNNING, "steering does not stop it"
         (steer,) = [e for e in app.model.agents["a1"].entries if e.kind == "steer"]
         assert steer.text == SENTENCE
-        assert app.prompt_bar.mode.kind == "task", "the prompt is back to new tasks"
+        assert app.prompt_bar.mode.kind == "follow_up", "the prompt follows main's task again"
 
 
 async def test_a_continue_message_takes_a_sentence() -> None:
@@ -253,7 +253,7 @@ async def test_words_typed_right_after_enter_are_the_next_task_s_not_wiped() -> 
     taking it must leave them (a fast typist lost the first letters of the next task)."""
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
         app.prompt_view.focus()
-        await pilot.pause()
+        await pilot.press("ctrl+t")  # a new task beside main, asked for on purpose
         for character in "plan it" + "\r" + "and more":
             key = {" ": "space", "\r": "enter"}.get(character, character)
             app.post_message(events.Key(key, None if key == "enter" else character))

@@ -20,7 +20,8 @@ from textual.widgets import Button, Footer, Static
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "answer(False)", "Keep / stay"),
+        # The safe button says "(esc)" in its own word (Keep, Stay): the footer need not.
+        Binding("escape", "answer(False)", "Safe choice", show=False),
     ]
 
     def __init__(self, question: str, risky: str, safe: str, *, risky_key: str = "") -> None:

@@ -40,7 +40,11 @@ class ModifyScreen(ModalScreen[Modification | None]):
             yield Label("Instructions (the system prompt)")
             yield TextArea(self._instructions, id="instructions", soft_wrap=True)
             yield Label("Task")
-            yield TextArea(self._content, id="content", soft_wrap=True)
+            # A new line after the task, the cursor on it: words added are not glued to its
+            # last word.
+            yield TextArea(
+                self._content + "\n" if self._content else "", id="content", soft_wrap=True
+            )
             yield Static(
                 Text(
                     "The cursor starts in the task · ctrl+s applies from the agent's next model "
@@ -53,16 +57,17 @@ class ModifyScreen(ModalScreen[Modification | None]):
 
     def on_mount(self) -> None:
         content = self.query_one("#content", TextArea)
-        content.move_cursor(content.document.end)  # to add to the task, the usual edit
+        content.move_cursor(content.document.end)  # to add to the task, the usual edit: on the
+        # line after it
         content.focus()
 
     def action_apply(self) -> None:
         instructions = self.query_one("#instructions", TextArea).text
-        content = self.query_one("#content", TextArea).text
+        content = self.query_one("#content", TextArea).text.rstrip("\n")
         self.dismiss(
             Modification(
                 instructions if instructions != self._instructions else None,
-                content if content != self._content else None,
+                content if content != self._content.rstrip("\n") else None,
             )
         )
 

@@ -1,6 +1,11 @@
-"""The prompt at the bottom: a new task, a steer for a running agent, or a message that
-continues an ended one. A label in front of the box says which, so the person always knows
-where enter sends the words."""
+"""The prompt at the bottom: a follow-up for the task that runs, a new task, a steer for one
+agent, or a message that continues an ended one. A label in front of the box says which, so the
+person always knows where enter sends the words.
+
+While a task runs the prompt addresses its root (its label: "main"): words typed then are for that task,
+as in other agent terminals, never a second task started by accident. A new task beside it is
+asked for on purpose (ctrl+t, `n` on the panes, the palette); once every root has ended the
+prompt starts new tasks again (its label: "task")."""
 
 from __future__ import annotations
 
@@ -16,20 +21,36 @@ from textual.widgets import Static
 
 from .composer import NEWLINE_HINT, Composer, Draft
 
-PromptKind = Literal["task", "steer", "continue"]
+# task: a new root agent; follow_up: a message for the root that runs (the default while one
+# does); steer / continue: a message for one agent, asked for with s or r.
+PromptKind = Literal["task", "follow_up", "steer", "continue"]
 CONTINUE_DEFAULT = "Continue where you left off."
 
 
 @dataclass(frozen=True, slots=True)
 class PromptMode:
     kind: PromptKind = "task"
-    agent_id: str | None = None  # the agent a steer or continue is for
+    agent_id: str | None = None  # the agent a follow-up, steer or continue is for
     agent_name: str = ""
+    # A new task asked for while a root runs (ctrl+t): it stays one until sent or left.
+    chosen: bool = False
+
+    @property
+    def is_default(self) -> bool:
+        """What the prompt is when nobody asked for anything else: it follows the runs."""
+        return self.kind == "follow_up" or (self.kind == "task" and not self.chosen)
+
+    @property
+    def for_one_agent(self) -> bool:
+        """A steer or continue, asked for with s or r: the words are that agent's."""
+        return self.kind in ("steer", "continue")
 
     @property
     def label(self) -> Text:
         if self.kind == "task":
-            return Text("task ›", style="bold")
+            return Text("new task ›" if self.chosen else "task ›", style="bold")
+        if self.kind == "follow_up":
+            return Text.assemble((self.agent_name or "starting", "bold reverse"), " ›")
         verb = "steer" if self.kind == "steer" else "continue"
         return Text.assemble((f"{verb} ", "bold"), (self.agent_name, "bold reverse"), " ›")
 
@@ -48,6 +69,26 @@ class PromptMode:
                 f"{call} · enter sends · esc leaves",
                 f"{call} · enter sends",
                 call,
+            )
+        if self.kind == "follow_up":
+            if not self.agent_name:
+                waits = "Your task is starting: words for it are sent once it shows"
+                return (f"{waits} · ctrl+t new task", waits, "Your task is starting")
+            reads = f"For {self.agent_name}: read with its next model call"
+            return (
+                f"{reads} · enter sends · ctrl+t new task · {NEWLINE_HINT} · esc agents",
+                f"{reads} · enter sends · ctrl+t new task · esc agents",
+                f"{reads} · enter sends · ctrl+t new task",
+                f"{reads} · enter sends",
+                reads,
+            )
+        if self.kind == "task" and self.chosen:
+            beside = "A new task, beside the ones running"
+            return (
+                f"{beside} · enter starts it · {NEWLINE_HINT} · esc back",
+                f"{beside} · enter starts it · esc back",
+                f"{beside} · enter starts it",
+                beside,
             )
         if self.kind == "continue":
             continues = f"Message that continues {self.agent_name}"
@@ -74,6 +115,7 @@ class PromptMode:
 class PromptBox(Composer):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.leave_prompt", "Back"),
+        Binding("ctrl+t", "app.new_task", "New task"),
     ]
     SETTLES_SENDS = True  # the app settles each (see Composer.settle_sent)
 
@@ -110,11 +152,18 @@ class PromptBar(Horizontal):
         room = width - label - 1  # the cursor's cell after the text
         self.box.placeholder = self.mode.placeholder_for(room) if width else self.mode.placeholder
 
+    def retarget(self, mode: PromptMode) -> None:
+        """Address the words to `mode` as they are: what is typed stays where it is (a root
+        started or ended while the person was writing)."""
+        self.mode = mode
+        self.label.update(mode.label)
+        self._fit_placeholder()
+
     def keep_agent_message(self) -> bool:
         """esc from a steer or continue: the words wait for the next message to that agent
         (True when there were words to keep)."""
         agent_id = self.mode.agent_id
-        if self.mode.kind == "task" or agent_id is None or not self.box.text.strip():
+        if not self.mode.for_one_agent or agent_id is None or not self.box.text.strip():
             return False
         self._agent_drafts[agent_id] = self.box.take_draft()
         return True
@@ -124,13 +173,15 @@ class PromptBar(Horizontal):
 
         A task being written is kept while the prompt points at an agent, and is back when it
         returns to new tasks with nothing to type in its place (`text` empty)."""
-        if self.mode.kind == "task" and mode.kind != "task" and self.box.text.strip():
+        if not self.mode.for_one_agent and mode.for_one_agent and self.box.text.strip():
             self._task_draft = self.box.take_draft()
-        self.mode = mode
-        self.label.update(mode.label)
-        self._fit_placeholder()
-        kept = self._agent_drafts.pop(mode.agent_id, None) if mode.agent_id and not text else None
-        if mode.kind == "task" and not text and self._task_draft is not None:
+        self.retarget(mode)
+        kept = (
+            self._agent_drafts.pop(mode.agent_id, None)
+            if mode.agent_id and not text and mode.for_one_agent
+            else None
+        )
+        if not mode.for_one_agent and not text and self._task_draft is not None:
             self.box.put_draft(self._task_draft)
             self._task_draft = None
         elif kept is not None:

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
 from ..decision_progress import DecidingLine, fit_line
 from ..keymap import VIEW_KEYS, bindings
@@ -25,6 +26,10 @@ if TYPE_CHECKING:  # the fold loads after the first frame
 
 MAX_BLOCKS = 200
 PAGE = 100
+# What the empty pane says on the first screen, at any width (it wraps).
+EMPTY_HINT = (
+    "Nothing yet. Type a task in the prompt below and press enter: the agents' work streams here."
+)
 
 # Cells of the lower border a subtitle cannot use: two corners and a blank and a rule each side.
 _BORDER_CELLS = 6
@@ -48,6 +53,12 @@ class Transcript(VerticalScroll):
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
         self.read_only = False  # a replay's: questions show, with nothing to answer them in
         self._deciding: DecidingLine = ()  # its forms, from the whole line to the shortest
+        # Until the first source is shown; removed then (never hidden: it would stay a child).
+        self._hint: Static | None = Static(Text(EMPTY_HINT, style="dim italic"), classes="empty")
+
+    def compose(self) -> ComposeResult:
+        if self._hint is not None:
+            yield self._hint
 
     def show_deciding(self, line: DecidingLine) -> None:
         """The lower border says what a decision in progress is (decision_progress writes it).
@@ -113,6 +124,9 @@ class Transcript(VerticalScroll):
         self.source = source
         self._entries = entries
         self._label = label
+        if self._hint is not None and source is not None:
+            self._hint.remove()
+            self._hint = None
         old = list(self._blocks.values())  # in screen order
         self._blocks = {}
         self._start = max(0, len(entries) - MAX_BLOCKS)

@@ -1,0 +1,138 @@
+"""Words typed while your task runs go to that task: the prompt addresses the live root of the
+selected agent (its label says so), enter queues the words as a steer for it, and a second task
+is started only on purpose (ctrl+t, n, the palette) or once every root has ended."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.tree import AgentStatus as S
+
+from .helpers import app_when, has_status, kinds, make_app, settle
+from .test_typing_is_sacred import RUNNING_AND_ASKING, has_status_a1
+
+pytestmark = pytest.mark.anyio
+
+HOLD = Turn(text="one two three four five six seven", hang_after_chunks=2)
+ASK = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which city?"})])
+
+
+def label(app: object) -> str:
+    return str(app.prompt_bar.label.render())  # type: ignore[attr-defined]
+
+
+def steers(app: object, agent_id: str) -> list[str]:
+    agent = app.model.agents.get(agent_id)  # type: ignore[attr-defined]
+    return [e.text for e in agent.entries if e.kind == "steer"] if agent is not None else []
+
+
+async def test_a_sentence_and_enter_while_main_runs_steer_main_and_start_nothing() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "Plan a launch", RUNNING_AND_ASKING) as (
+        app,
+        pilot,
+    ):
+        app.prompt_view.focus()
+        await pilot.pause()
+        assert label(app) == "main ›", "the prompt says whose words they are"
+        await pilot.press(*"Focus on small teams.", "enter")
+        await settle(pilot, lambda: "steer" in kinds(app, "a1"))
+        assert list(app.model.agents) == ["a1"], "no second root (no second paid task)"
+        assert steers(app, "a1") == ["Focus on small teams."]
+        assert app.prompt_view.text == "" and app.focused is app.prompt_view
+        assert label(app) == "main ›"
+
+
+async def test_once_every_root_has_ended_the_prompt_starts_a_new_task() -> None:
+    script = Script.for_all(Turn(text="done"))
+    async with app_when(has_status_a1(S.COMPLETED), "first", script) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.pause()
+        assert label(app) == "task ›"
+        await pilot.press(*"second", "enter")
+        await settle(pilot, lambda: "a2" in app.model.agents)
+        assert app.model.agents["a2"].task == "second" and app.model.agents["a2"].parent_id is None
+
+
+async def test_ctrl_t_starts_a_task_beside_the_running_one_and_esc_goes_back() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.press(*"half a thought")
+        await pilot.press("ctrl+t")
+        assert label(app) == "new task ›"
+        assert app.prompt_view.text == "half a thought", "the words stay, for the new task"
+        await pilot.press("escape")
+        assert label(app) == "main ›" and app.prompt_view.text == "half a thought"
+        assert app.focused is app.prompt_view
+        await pilot.press("ctrl+t", *" about pricing", "enter")
+        await settle(pilot, lambda: "a2" in app.model.agents)
+        assert app.model.agents["a2"].task == "half a thought about pricing"
+        await settle(pilot, lambda: label(app) == "main-2 ›")  # words next are for the new task
+
+
+async def test_n_on_the_tree_asks_for_a_new_task_too() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        assert app.focused is app.tree_view
+        await pilot.press("n")
+        assert app.focused is app.prompt_view and label(app) == "new task ›"
+
+
+async def test_the_prompt_follows_the_root_of_the_selected_agent() -> None:
+    def two_roots(app: object) -> bool:
+        runtime = app.runtime  # type: ignore[attr-defined]
+        agents = app.model.agents  # type: ignore[attr-defined]
+        if runtime is not None and "a1" in agents and "a2" not in agents:
+            runtime.start("second task")
+            runtime.start("a helper", parent_id="a2")
+        return all(has_status(app, a, S.RUNNING)() for a in ("a1", "a2", "a3"))  # type: ignore[arg-type]
+
+    script = Script(agents={"*": [HOLD]})
+    async with app_when(two_roots, "first task", script) as (app, pilot):
+        app._select("a3")  # main-2's subagent
+        await pilot.pause()
+        assert label(app) == "main-2 ›"
+        app._select("a1")
+        await pilot.pause()
+        assert label(app) == "main ›"
+        await pilot.press("escape")  # the tree's keys are not the prompt's
+        app.prompt_view.focus()
+        await pilot.press(*"keep it short", "enter")
+        await settle(pilot, lambda: "steer" in kinds(app, "a1"))
+        assert steers(app, "a2") == [] and steers(app, "a3") == []
+
+
+async def test_while_main_waits_on_a_question_the_answer_box_has_the_cursor_and_the_prompt_queues() -> (
+    None
+):
+    script = Script(agents={"main": [ASK, Turn(text="thanks")]})
+    async with app_when(lambda app: bool(app.model.open_queries), "trip", script) as (app, pilot):
+        assert app._focused_query() is not None, "the question took the cursor"
+        assert label(app) == "main ›"
+        app.prompt_view.focus()
+        await pilot.press(*"no museums", "enter")
+        await settle(pilot, lambda: "steer" in kinds(app, "a1"))
+        assert app.model.open_queries, "the question still waits for its answer"
+        assert app.model.agents["a1"].status is S.AWAITING_USER
+
+
+async def test_words_sent_before_the_runtime_started_steer_the_task_once_it_has() -> None:
+    gate = threading.Event()
+
+    def slow_settings() -> None:
+        gate.wait(30)  # the settings' check holds the runtime back until the words are sent
+
+    script = Script(agents={"*": [HOLD]})
+    app = make_app("Plan a trip", script, prepare_runtime=slow_settings)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert not app.runtime_started
+        assert label(app) == "starting ›"
+        await pilot.press(*"Lisbon, small budget", "enter")
+        assert app.prompt_view.text == ""
+        gate.set()
+        await settle(pilot, lambda: "steer" in kinds(app, "a1"))
+        assert list(app.model.agents) == ["a1"]
+        assert steers(app, "a1") == ["Lisbon, small budget"]
+        assert label(app) == "main ›"
