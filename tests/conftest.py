@@ -1,8 +1,11 @@
-"""Shared test set-up: anyio on asyncio (Textual's loop), and no API key from the environment."""
+"""Shared test set-up: anyio on asyncio (Textual's loop), no API key from the environment, and
+no other variable of the developer's shell that the code reads (a test sets what it needs)."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import time
 
@@ -28,6 +31,12 @@ for _name in (
     "GOOGLE_GEMINI_BASE_URL",
 ):
     os.environ.pop(_name, None)
+# A terminal's size and kind as a shell may export them (COLUMNS=80 LINES=24, TERM=dumb, or no
+# TERM at all, as in CI): Textual and Rich read them, in this process and in the apps the tests
+# start. A test that needs a size gives it (run_test(size=...), the pty's own size).
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+os.environ["TERM"] = "xterm-256color"
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 # Snapshots show clock times: render them in one zone on every machine.
 os.environ["TZ"] = "UTC"
@@ -35,8 +44,12 @@ time.tzset()
 # Exact-script command tests play the bare loop; the six-step default is tested on its own
 # (tests/core/test_workflow.py, test_demo_workflow.py, and the workflow e2e test).
 os.environ["AGENTUI_WORKFLOW"] = "plain"
-# Never read or write the developer's own config, sessions or remembered theme.
+# The offline model streams as fast as it can (the app's default paces it like a real model).
+os.environ["AGENTUI_PACE"] = "0"
+# Never read or write the developer's own config, sessions or remembered theme. One folder per
+# test process (each pytest-xdist worker imports this file itself), removed when it exits.
 _sandbox = tempfile.mkdtemp(prefix="agentui-tests-")
+atexit.register(shutil.rmtree, _sandbox, ignore_errors=True)
 for _name, _sub in (
     ("AGENTUI_CONFIG_DIR", "config"),
     ("AGENTUI_DATA_DIR", "data"),
