@@ -1,6 +1,6 @@
 """Benchmark of the runtime core: event throughput and pause latency. Not a test.
 
-    /work/venv/bin/python tests/bench/core_bench.py [--quick]
+    .venv/bin/python tests/bench/core_bench.py [--quick]
 
 Prints one JSON object on stdout (see tests/bench/README.md). Runs in well under a minute.
 

@@ -1,6 +1,6 @@
 """Benchmark of the live screen at scale (issue 14), headless with real rendering. Not a test.
 
-    .venv/bin/python tests/bench/live_bench.py [--quick] [--only keys,gc,streams,pause,startup,memory]
+    .venv/bin/python tests/bench/live_bench.py [--quick | --smoke] [--only keys,gc,streams,pause,startup,memory]
 
 Prints one JSON object (and a line per part on stderr as it goes).
 
@@ -22,6 +22,9 @@ Prints one JSON object (and a line per part on stderr as it goes).
    (<= 120 MiB), beside the same app with no agent; once as the benchmark's app (no session),
    and once as the issue measured it: the app `agentui` builds (cli's own path: settings, the
    offline scripted model playing a script, the six-step workflow off) recording its session.
+
+`--quick` runs every part smaller (about 45 s); `--smoke` smaller still (CI's smoke step: each
+part runs, in a few seconds; its figures mean little).
 """
 
 from __future__ import annotations
@@ -577,28 +580,31 @@ def memory(chars: int) -> dict[str, Any]:
     return result
 
 
-async def main(quick: bool, only: set[str]) -> dict[str, Any]:
+async def main(quick: bool, only: set[str], smoke: bool = False) -> dict[str, Any]:
     result: dict[str, Any] = {"bench": "agentui.tui.live"}
+    quick = quick or smoke
 
     def say(part: str) -> None:
         print(f"{part}: {json.dumps(result[part])}", file=sys.stderr, flush=True)
 
     if "keys" in only or "gc" in only:
-        sizes = (300, 1000) if quick else SIZES
-        result["keys"] = [await keys_at(n, 15 if quick else 60) for n in sizes]
+        sizes = (100,) if smoke else (300, 1000) if quick else SIZES
+        result["keys"] = [await keys_at(n, 5 if smoke else 15 if quick else 60) for n in sizes]
         say("keys")
     if "streams" in only or "pause" in only:
-        parts = await streams_and_pause(
-            50 if quick else 200, 3.0 if quick else 10.0, 5 if quick else 40
+        parts = await (
+            streams_and_pause(10, 1.0, 3)
+            if smoke
+            else streams_and_pause(50 if quick else 200, 3.0 if quick else 10.0, 5 if quick else 40)
         )
         result.update(parts)
         say("streams")
         say("pause")
     if "startup" in only:
-        result["startup"] = startup(3 if quick else 9)
+        result["startup"] = startup(1 if smoke else 3 if quick else 9)
         say("startup")
     if "memory" in only:
-        result["memory"] = memory(400_000 if quick else 4_000_000)
+        result["memory"] = memory(100_000 if smoke else 400_000 if quick else 4_000_000)
         say("memory")
     return result
 
@@ -607,7 +613,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="a small, fast smoke run")
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--quick", action="store_true", help="every part smaller, about 45 s")
+    sizes.add_argument("--smoke", action="store_true", help="smaller still: that each part runs")
     parser.add_argument("--only", default="keys,gc,streams,pause,startup,memory")
     parser.add_argument(
         "--sizes", help="live agents for the keys part, e.g. 5000 (default 1000,3000,5000)"
@@ -622,4 +630,4 @@ if __name__ == "__main__":
     elif args.memory_child_recording:
         print(json.dumps(asyncio.run(_memory_child_recording(100, args.memory_child_recording))))
     else:
-        print(json.dumps(asyncio.run(main(args.quick, set(args.only.split(","))))))
+        print(json.dumps(asyncio.run(main(args.quick, set(args.only.split(",")), args.smoke))))

@@ -1,6 +1,6 @@
 """Benchmark of the monologue: narrator calls per agent event. Not a test.
 
-    /work/venv/bin/python tests/bench/monologue_bench.py
+    .venv/bin/python tests/bench/monologue_bench.py [--quick]
 
 One agent on the scripted provider does 333 steps of: think, call a tool, get its result,
 then writes its answer: 1,000 agent events as the monologue counts them (thoughts, tool calls,
@@ -24,10 +24,13 @@ For each config and regime the script prints, in one JSON object:
 
 Configs: the default (min_buffer=1, max_buffer=10), min=max=1 (ask after every counted event),
 and the seed's "batched" example (min 5, max 15) for comparison.
+
+`--quick`: 33 steps (100 events) instead of 333, a smoke run of a few seconds.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from typing import Any
@@ -43,6 +46,7 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 
 STEPS = 333  # x (thought, call, result) + the closing text = 1,000 events
+QUICK_STEPS = 33
 
 CONFIGS: dict[str, dict[str, int]] = {
     "default": {},
@@ -57,13 +61,13 @@ async def probe(step: int) -> str:
     return f"step {step} looks fine"
 
 
-def script() -> Script:
+def script(steps: int) -> Script:
     turns = [
         Turn(
             thinking=f"Step {n}: I'll probe the next part.",
             tool_calls=[ScriptedToolCall(name="probe", arguments={"step": n})],
         )
-        for n in range(STEPS)
+        for n in range(steps)
     ]
     turns.append(Turn(text="Every part looks fine."))
     return Script.for_all(*turns)
@@ -72,10 +76,10 @@ def script() -> Script:
 REGIMES = {"narrator_faster": 0.001, "same_speed": 0.0}  # the agent's seconds per chunk
 
 
-async def run(settings: dict[str, int], agent_pace_s: float) -> dict[str, Any]:
-    agent_provider = ScriptedProvider(script(), pace_s=agent_pace_s, record_requests=False)
+async def run(settings: dict[str, int], agent_pace_s: float, steps: int) -> dict[str, Any]:
+    agent_provider = ScriptedProvider(script(steps), pace_s=agent_pace_s, record_requests=False)
     narrator_provider = ScriptedProvider(record_requests=False)
-    limits = Limits(max_iterations=STEPS + 1, max_tool_calls=STEPS, max_duration_s=None)
+    limits = Limits(max_iterations=steps + 1, max_tool_calls=steps, max_duration_s=None)
     config = MonologueConfig.model_validate(settings)
     started = time.perf_counter()
     async with Runtime(agent_provider, tools=ToolRegistry([probe]), limits=limits) as runtime:
@@ -106,13 +110,20 @@ async def run(settings: dict[str, int], agent_pace_s: float) -> dict[str, Any]:
     }
 
 
-async def main() -> None:
+async def bench(steps: int) -> None:
     results = {
-        regime: {name: await run(settings, pace) for name, settings in CONFIGS.items()}
+        regime: {name: await run(settings, pace, steps) for name, settings in CONFIGS.items()}
         for regime, pace in REGIMES.items()
     }
-    print(json.dumps({"steps": STEPS, **results}, indent=2))
+    print(json.dumps({"steps": steps, **results}, indent=2))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="33 steps, for a smoke check")
+    args = parser.parse_args()
+    anyio.run(bench, QUICK_STEPS if args.quick else STEPS)
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    main()

@@ -1,6 +1,6 @@
 """Benchmark of `agentui serve`: events/s through SSE, and pause latency over HTTP. Not a test.
 
-    .venv/bin/python tests/bench/serve_bench.py [--quick]
+    .venv/bin/python tests/bench/serve_bench.py [--quick | --smoke]
 
 Prints one JSON object on stdout (see tests/bench/README.md). The server (FastAPI + uvicorn on
 127.0.0.1), the runtime and the clients (RemoteClient: httpx2, parse_event) share one process
@@ -31,6 +31,9 @@ memory: the server's event log of the sse run's events (tracemalloc), as logged
     the agents; `bounded`: the default log (older entries on disk past MEMORY_BYTES) after
     all of them: what it holds in memory, what it wrote to disk, and what one catch-up batch
     read back from disk costs (a client reading from seq 0).
+
+`--smoke`: --quick with 10k events repeated and 1k lifecycles (CI's smoke step: it runs each
+part in a few seconds; its figures mean little).
 """
 
 from __future__ import annotations
@@ -331,8 +334,11 @@ async def lifecycle_memory(agents: int, measured_unbounded: int) -> dict[str, ob
     return figures
 
 
-async def bench(quick: bool) -> dict[str, object]:
+async def bench(quick: bool, smoke: bool = False) -> dict[str, object]:
     started = time.perf_counter()
+    quick = quick or smoke
+    repeated = 10_000 if smoke else 100_000 if quick else 840_000
+    lifecycles = (1_000, 500) if smoke else (10_000, 2_000) if quick else (100_000, 10_000)
     agents, chars = (5, 5_000) if quick else (20, 20_000)
     events: list[Event] = []
     sse = [await sse_throughput(clients, agents, chars, events) for clients in (1, 10)]
@@ -342,19 +348,19 @@ async def bench(quick: bool) -> dict[str, object]:
         "python": platform.python_version(),
         "sse": sse,
         "pause": pause,
-        "memory": log_memory(events, 100_000 if quick else 840_000)
-        | {
-            "lifecycles": await lifecycle_memory(*((10_000, 2_000) if quick else (100_000, 10_000)))
-        },
+        "memory": log_memory(events, repeated)
+        | {"lifecycles": await lifecycle_memory(*lifecycles)},
         "total_s": round(time.perf_counter() - started, 2),
     }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="smaller runs, a few seconds")
+    sizes = parser.add_mutually_exclusive_group()
+    sizes.add_argument("--quick", action="store_true", help="smaller runs, about 30 s")
+    sizes.add_argument("--smoke", action="store_true", help="smaller still, a few seconds")
     args = parser.parse_args()
-    print(json.dumps(anyio.run(bench, args.quick), indent=2))
+    print(json.dumps(anyio.run(bench, args.quick, args.smoke), indent=2))
     return 0
 
 

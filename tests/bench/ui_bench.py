@@ -1,6 +1,6 @@
 """Benchmark of the screen, headless but with real rendering. Not a test.
 
-    /work/venv/bin/python tests/bench/ui_bench.py [--quick]
+    .venv/bin/python tests/bench/ui_bench.py [--quick]
 
 Prints one JSON object. Headless `run_test` skips turning frames into terminal output, so the
 app here overrides `_display` to render every frame's segments (the cost a terminal pays).
