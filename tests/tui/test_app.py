@@ -333,7 +333,7 @@ async def test_a_half_typed_answer_survives_switching_agents() -> None:
     async with app_when(lambda app: bool(app.model.open_queries), "first") as (app, pilot):
         await pilot.press(*"half an ans")
         app.prompt_view.focus()
-        await pilot.press(*"second", "enter")
+        await pilot.press("ctrl+t", *"second", "enter")  # a second task, on purpose
         await settle(pilot, lambda: app.selected_id == "a2")
         app.tree_view.focus()
         await pilot.press("up")
@@ -394,7 +394,7 @@ async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> N
         lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
     ) as (app, pilot):
         app.prompt_view.focus()
-        await pilot.press(*"sec")  # the person is writing the next task
+        await pilot.press("ctrl+t", *"sec")  # the person is writing the next task
         release.set()
         await settle(pilot, lambda: bool(app.model.open_queries))
         assert app.focused is app.prompt_view, "the question waits; the words stay whole"
