@@ -51,6 +51,9 @@ class Modification:
             conversation.replace_task(self.content)
 
 
+FROM_THE_PERSON = "A message from the person: "  # how the model reads a steer's words
+
+
 @dataclass(frozen=True, slots=True)
 class Note:
     id: str
@@ -60,4 +63,4 @@ class Note:
     def of(cls, note_id: str, text: str, *, from_person: bool) -> Note:
         """A queued note as the model will read it: it is told whose words a steer is (the
         `note:queued` event keeps them as typed)."""
-        return cls(note_id, f"A message from the person: {text}" if from_person else text)
+        return cls(note_id, FROM_THE_PERSON + text if from_person else text)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from agentui.core.errors import AgentUIError
+from agentui.core.providers.scripted.defaults import default_pace
 from agentui.core.remote.client import DEFAULT_PORT
 
 from .cli_options import (
@@ -98,7 +99,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="send an SSE comment on idle event streams this often (default 15)",
     )
-    add_provider_options(parser, default_pace=0.02)
+    add_provider_options(parser, default_pace=default_pace())
     return parser
 
 

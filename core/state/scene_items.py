@@ -29,7 +29,9 @@ def scene_line(event: ev.Event) -> SceneLine | None:
                 for c in scene.get("characters", [])
             )
             verb = "goes on" if continues else "begins"
-            return SceneLine("scene", "scene", f"{scene.get('title', source)} {verb}: {cast}")
+            opening = f"{scene.get('title', source)} {verb}: {cast}"
+            premise = _premise(scene)
+            return SceneLine("scene", "scene", f"{opening}\n\n{premise}" if premise else opening)
         case ev.RoundStarted(round=number, request=kind, text=text, resumed=resumed):
             said = f"you: {text}" if kind == "user_input" else "the scene goes on by itself"
             again = " (resumed where the session ended)" if resumed else ""
@@ -57,6 +59,21 @@ def scene_line(event: ev.Event) -> SceneLine | None:
             return SceneLine("error" if ended == "failed" else "scene", f"round {number}", said)
         case _:
             return None
+
+
+def _premise(scene: dict[str, object]) -> str:
+    """What the scene is about, as its file says (its scenario, else its description): the
+    person reads it before the first round asks them anything."""
+    notes = scene.get("notes")
+    scene_notes = notes.get("scene") if isinstance(notes, dict) else None
+    for text in (
+        scene.get("scenario"),
+        scene_notes.get("scenario") if isinstance(scene_notes, dict) else None,
+        scene.get("description"),
+    ):
+        if isinstance(text, str) and text.strip():
+            return " ".join(text.split())
+    return ""
 
 
 def _decision_text(event: ev.DirectorPassCompleted) -> str:

@@ -21,9 +21,11 @@ scene_demo.py.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from ...pending_interventions import FROM_THE_PERSON
 from ...tools.ask_user import DECLINED
 from ...workflow_notes import read_notes
 from ..base import ProviderRequest
@@ -38,8 +40,58 @@ SKIPPED_TOOLS = {"fork", "wait"}
 
 
 def _short(task: str, limit: int = 60) -> str:
+    """The text on one line, cut at a word (not mid-word) with an ellipsis when too long."""
     line = " ".join(task.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    cut = line[: limit - 1]
+    if " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" .,;:!?-") + "…"
+
+
+def _ended(text: str) -> str:
+    """`text` as the end of a sentence: a full stop unless it ends with its own."""
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
+
+
+# Words a person starts an answer to "what should I focus on?" with, that the demo's own
+# "focusing on" would say twice.
+_FOCUS_LEAD = re.compile(r"^(?:please\s+)?(?:i\s+want\s+you\s+to\s+)?focus(?:ing)?\s+on\s+", re.I)
+
+
+def _emphasised_end(lead: str, words: str) -> str:
+    """`lead` and the person's `words` in italics, ending the sentence once (no full stop
+    after an ellipsis)."""
+    return f"{lead} *{words}*" + ("" if words.endswith(("…", ".", "!", "?")) else ".")
+
+
+def _focus(answer: str) -> str:
+    """The person's answer as what to focus on, without a lead that repeats the question."""
+    focus = _FOCUS_LEAD.sub("", " ".join(answer.split())).rstrip(" .")
+    return _short(focus or answer, 80)
+
+
+def _from_person(messages: list[Message]) -> list[str]:
+    """What the person told the agent in steers, oldest first (as the model reads them)."""
+    said: list[str] = []
+    for message in messages:
+        if message.role != "user":
+            continue
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                said.extend(
+                    line.removeprefix(FROM_THE_PERSON)
+                    for line in block.text.splitlines()
+                    if line.startswith(FROM_THE_PERSON)
+                )
+    return said
+
+
+def _steered(messages: list[Message]) -> str:
+    """A sentence that answers the person's latest steer, or "" when there was none."""
+    said = _from_person(messages)
+    return f"You told me: *{_short(said[-1], 80)}*, so I took it into account. " if said else ""
 
 
 def _used_tools(messages: list[Message]) -> set[str]:
@@ -125,8 +177,8 @@ def _subagent_turn(messages: list[Message]) -> Turn:
     return Turn(
         thinking="A small part of a larger task: I answer it directly.",
         text=(
-            f"On {part} — this is the offline scripted model, so this is where a subagent's "
-            "findings would be."
+            f"My part: {_ended(part)} {_steered(messages)}This is the offline scripted model, "
+            "so this is where a subagent's findings would be."
         ),
     )
 
@@ -185,10 +237,11 @@ def demo_turn(request: ProviderRequest) -> Turn:
         )
     answer = _answer_from_person(messages)
     focus = (
-        f"You asked me to focus on: *{_short(answer, 80)}*."
+        _emphasised_end("You asked me to focus on:", _focus(answer))
         if answer
         else "You left the focus to me, so I kept to the essentials."
     )
+    steered = _steered(messages)
     found = _subagent_results(messages)
     if not found and notes.started:
         # Step 4 of the workflow: the full answer comes once the subagents report back.
@@ -196,8 +249,9 @@ def demo_turn(request: ProviderRequest) -> Turn:
             thinking="My subagents cover parts of this; I note my own part and wait for them.",
             text=(
                 f"My own part of {short!r} is done"
-                + (f", focusing on *{_short(answer, 80)}*." if answer else ".")
-                + " I'll write the full answer once my subagents report back."
+                + (_emphasised_end(", focusing on", _focus(answer)) if answer else ".")
+                + f" {_steered(messages)}I'll write the full answer once my subagents report "
+                "back."
             ),
         )
     subagents = "What my subagents found:\n\n" + "\n".join(found) + "\n\n" if found else ""
@@ -205,8 +259,7 @@ def demo_turn(request: ProviderRequest) -> Turn:
         thinking="I have enough to answer. I'll structure it so it is easy to check.",
         text=(
             f"## {short}\n\n"
-            f"{focus}\n\n"
-            f"{subagents}"
+            f"{focus}\n\n" + (f"{steered.rstrip()}\n\n" if steered else "") + f"{subagents}"
             "How I went about it:\n\n"
             "1. I clarified the goal.\n"
             "2. I worked through the parts one at a time.\n"

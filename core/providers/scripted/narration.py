@@ -17,6 +17,7 @@ from .script import Turn
 WAIT = "..."
 ASK_TOOL = "ask_user"  # its result is the person's answer
 SNIPPET_CHARS = 40
+NAMES_SHOWN = 4  # of a JSON answer's names
 
 _OPENINGS = {
     "completed": "Done.",
@@ -66,6 +67,21 @@ def _snippet(text: str) -> str:
     return cut + "…"
 
 
+# A JSON object or array as it starts; the narrator is shown a cut copy of the text, so the
+# JSON may not parse whole.
+_JSON_START = re.compile(r'^\s*(?:\{\s*(?:"|\})|\[\s*(?:[\[{"\d\]-]|true|false|null))')
+_JSON_NAME = re.compile(r'"name"\s*:\s*"((?:[^"\\]|\\.)+)"')
+
+
+def _written(text: str) -> str:
+    """What the agent wrote, as said in a line: a quote of its start, or, for a JSON answer (a
+    director's decision, a profile's result), the names it holds; raw JSON reads as noise."""
+    if not _JSON_START.match(text):
+        return f'"{_snippet(text)}"'
+    names = list(dict.fromkeys(_JSON_NAME.findall(text)))[:NAMES_SHOWN]
+    return "a structured answer" + (f" naming {_names(names)}" if names else "")
+
+
 def _names(tools: list[str]) -> str:
     unique = list(dict.fromkeys(tools))
     return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " and " + unique[-1]
@@ -99,7 +115,7 @@ def _body(reading: _Reading, ended: str | None) -> str:
     if not clauses and reading.thoughts and not (ended and reading.texts):
         clauses.append(f'I\'m thinking: "{_snippet(reading.thoughts[-1])}"')
     if reading.texts and (not clauses or ended):
-        said = f'"{_snippet(reading.texts[-1])}"'
+        said = _written(reading.texts[-1])
         clauses.append(f"and wrote {said}" if clauses else f"I wrote {said}")
     if not clauses:
         clauses.append("I'm getting started")

@@ -5,7 +5,9 @@ Workflow decisions (`purpose="decision"`) are played from the script's decision 
 demo's, apart from the agent's turns; a decision no list covers gets the smallest value valid
 for the schema the request declares (for the workflow's decisions, "no").
 Text streams in chunks of a few characters at `pace_s` seconds per chunk (0: as fast as the
-event loop allows, still yielding between chunks so other agents and commands interleave).
+event loop allows, still yielding between chunks so other agents and commands interleave); a
+paced agent's answer starts FIRST_CHUNK_TICKS chunks' time after its request, like a real
+model's.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ from .script import Script, Turn
 
 CHARS_PER_TOKEN = 3.5  # the usual offline estimate; real providers report exact usage
 YIELD_EVERY_CHUNKS = 4
+# An agent's answer starts this many chunks' time after it is asked, as a real model's first
+# token comes a moment after the request (paced only: at pace 0 nothing waits).
+FIRST_CHUNK_TICKS = 12
 
 
 def _estimate_tokens(text: str) -> int:
@@ -172,6 +177,8 @@ class ScriptedProvider:
 
             fail_if_due()
             await hang_if_due()
+            if self.pace_s > 0 and request.purpose == "agent":
+                await anyio.sleep(self.pace_s * FIRST_CHUNK_TICKS)
             for piece in self._chunks(turn.thinking, rng):
                 await self._tick()
                 yield ThinkingChunk(piece)

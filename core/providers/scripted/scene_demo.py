@@ -10,7 +10,9 @@ from round to round:
   scene is brought in; from round 4 on, every third round, someone leaves; moods shift;
 - director, pass 2: whoever is in the scene and has not acted yet acts now;
 - a character: enters or leaves as guided, answers the person or the last speaker, and says
-  what it will do (its intentions), with gestures the state heuristics can read;
+  what it will do (its intentions), with gestures the state heuristics can read; the
+  director's guidance shapes the turn but is never read out, and no two characters say the
+  same line in a round;
 - the world agent: the tension of the scene, a step past the director's.
 
 A director whose schema is not the built-in's shape gets a value filled from its schema.
@@ -196,13 +198,26 @@ TO_THE_PERSON = (
     "*{name} repeats it under their breath: “{said}”* “That changes things.”",
     "“{said}” *{name} shakes their head.* “You don't know what you're asking.”",
 )
+# The character's own intentions (from the scene), in its own words: each a phrasing the
+# state heuristics read as an intention.
+INTENTIONS = (
+    "“I'll {aim}.”",
+    "“Say what you like. I mean to {aim}.”",
+    "“Nothing has changed for me: I intend to {aim}.”",
+)
 
 
 def _character_text(cue: SceneCue) -> str:
+    """A character's turn. Its lines are picked by its place in the cast and the round, so no
+    two characters say the same line in a round and one character's lines change from round to
+    round. The director's guidance steers the turn but is never read out: it is a note to the
+    actor, not a line."""
     rng = _rng(cue, "turn")
     me = next((c for c in cue.characters if c.name == cue.speaker), None)
     name = cue.speaker or "Someone"
-    aim = me.intentions if me is not None and me.intentions else "see this through"
+    place = cue.characters.index(me) if me is not None else 0
+    turn = cue.round_number + place
+    aim = (me.intentions if me is not None and me.intentions else "see this through").rstrip(".")
     gesture, _ = rng.choice(GESTURES)
     parts: list[str] = []
     if cue.entry:
@@ -212,16 +227,14 @@ def _character_text(cue: SceneCue) -> str:
     else:
         parts.append(f"*{name} {gesture}.*")
     if cue.request:
-        parts.append(rng.choice(TO_THE_PERSON).format(name=name, said=_short(cue.request, 60)))
+        said = _short(cue.request, 60)
+        parts.append(TO_THE_PERSON[turn % len(TO_THE_PERSON)].format(name=name, said=said))
     if cue.last_line is not None and cue.last_line[0] != name:
-        parts.append(f"*{name} turns to {cue.last_line[0]}.* “{rng.choice(REPLIES)}”")
-    for direction in (cue.entry, cue.directive, cue.exit):
-        if direction:
-            parts.append(f"*({_short(direction, 90)})*")
+        parts.append(f"*{name} turns to {cue.last_line[0]}.* “{REPLIES[turn % len(REPLIES)]}”")
     if cue.exit:
         parts.append(
             f"“I'm going to leave you to it.” *{name} walks to the door and steps outside.*"
         )
     else:
-        parts.append(f"“I'll {aim.rstrip('.')}.”")
+        parts.append(INTENTIONS[turn % len(INTENTIONS)].format(aim=aim))
     return "\n\n".join(parts)
