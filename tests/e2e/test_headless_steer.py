@@ -22,7 +22,7 @@ def test_a_steer_line_on_stdin_is_not_taken_as_an_answer() -> None:
     assert done.returncode == 0, done.stderr
     assert "[you → main] Mind the budget." in done.stderr
     assert "Lisbon" in done.stdout, "the next plain line answered the question"
-    assert "Mind the budget" not in done.stdout
+    assert "focus on: *Mind the budget" not in done.stdout, "the steer was not the answer"
 
 
 def test_a_steer_for_an_agent_that_never_starts_says_so() -> None:
