@@ -430,7 +430,7 @@ async def test_deleting_a_subagent_is_reported_to_the_parent_and_in_the_report()
     ]
     assert report.children[0].error == "subagent main.1 (a2) was deleted by the person"
     final = user_texts(turns_of(provider, root)[-1].messages)
-    assert "The person deleted your subagent main.1 (a2)" in final
+    assert "The person deleted your subagent main.1;" in final
     assert "### main.1 (deleted)" in final
 
 
