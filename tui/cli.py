@@ -248,14 +248,16 @@ def _run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.N
     from .terminal_size import use_the_terminals_own_size
     from .terminal_watch import served_to_a_browser
 
-    if (no_terminal := missing_terminal()) is not None:
-        return fail(no_terminal)  # before anything is read or started
-    if not served_to_a_browser():  # textual-serve's COLUMNS is the tab's size
-        use_the_terminals_own_size()
     try:
-        app = build(args)
+        app = build(args)  # reads what is said before the screen: a bad one comes first
     except AgentUIError as exc:
         return _fail_keeping_words(str(exc), [])
+    if (no_terminal := missing_terminal()) is not None:
+        # Before anything starts; a bad setting (checked after the first frame) is said
+        # instead, as it would have been first with a terminal.
+        return fail(app.settings_problem() or no_terminal)
+    if not served_to_a_browser():  # textual-serve's COLUMNS is the tab's size
+        use_the_terminals_own_size()
     from agentui.core.termination import end_on_termination_signals
 
     from .terminal_watch import exit_when_the_app_is_cut_off
