@@ -4,6 +4,7 @@ sessions; and how a command reports a failure or a warning."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -119,6 +120,17 @@ def _pace_shown(default_pace: float | str) -> str:
     return f"{default_pace:g}"
 
 
+def _plain_seconds(text: str) -> float | str:
+    """A default that is a plain number of seconds, as a number: argparse checks a text default
+    with the option's type, which loads the settings' models (pydantic) before the first frame.
+    Anything else stays text, for that check to say what is wrong with it."""
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if math.isfinite(value) and value >= 0 else text
+
+
 def add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float | str) -> None:
     """`default_pace` given as text (`scripted.defaults.default_pace()`, which AGENTUI_PACE
     sets) is checked as `--pace` is when the option is not given."""
@@ -152,7 +164,7 @@ def add_provider_options(parser: argparse.ArgumentParser, *, default_pace: float
     scripted.add_argument(
         "--pace",
         type=_seconds,
-        default=default_pace,
+        default=_plain_seconds(default_pace) if isinstance(default_pace, str) else default_pace,
         metavar="SECONDS",
         help=f"seconds between streamed chunks (default {_pace_shown(default_pace)})",
     )
