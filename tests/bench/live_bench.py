@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import fcntl
 import gc
 import json
@@ -38,6 +39,7 @@ import os
 import pty
 import random
 import select
+import shutil
 import statistics
 import struct
 import subprocess
@@ -413,6 +415,7 @@ def first_key_s(argv: list[str], env: dict[str, str], marks: list[str]) -> float
 
 def startup(runs: int) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix="agentui-bench-"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
     # Bytecode is written (and a first run of each discarded): an installed agentui starts
     # from .pyc files; compiling every module on every start is not what a person sees.
     env = {
@@ -521,6 +524,7 @@ async def _memory_child_recording(agents: int, chars: int) -> dict[str, Any]:
     """The app as `agentui --script FILE --pace 0 --workflow plain --no-monologue` builds it,
     recording its session under a scratch home; frames rendered as a terminal would."""
     home = Path(tempfile.mkdtemp(prefix="agentui-memory-"))
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
     for variable, folder in (
         ("XDG_CONFIG_HOME", "config"),
         ("XDG_DATA_HOME", "data"),
