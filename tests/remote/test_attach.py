@@ -21,7 +21,7 @@ from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
 from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
 
-from ..tui.helpers import make_app
+from ..tui.helpers import make_app, toasts
 from .cuttable_proxy import CuttableProxy
 from .server_fixture import Served, served_runtime
 
@@ -164,8 +164,8 @@ async def test_a_lost_connection_refuses_keys_keeps_the_screen_and_resumes_exact
             assert await screen_of(pilot) == shown  # what it had stays on screen
             app.tree_view.focus()
             await pilot.press("p")
-            await until([pilot], lambda: bool(app._notifications))
-            assert any("not connected" in str(n.message) for n in app._notifications)
+            await until([pilot], lambda: bool(toasts(app)))
+            assert any("not connected" in t for t in toasts(app))
             assert server.runtime.node("a1").status is AgentStatus.RUNNING  # nothing was sent
 
             # Meanwhile someone else acts on the server; the screen learns it on its return.

@@ -13,6 +13,7 @@ from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
 from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
 
+from ..tui.helpers import toasts
 from .cuttable_proxy import CuttableProxy
 from .serve_process import serve_process
 from .test_attach import SIZE, status, type_task, until
@@ -63,7 +64,7 @@ async def test_a_killed_server_resumed_is_attached_again(tmp_path: Path) -> None
                 proxy.retarget(_port(second.url))
                 await until([pilot], lambda: remote.connected)
                 assert status(app, "a1") is AgentStatus.COMPLETED
-                assert not app._notifications  # no event was lost in the restart
+                assert not toasts(app)  # no event was lost in the restart
                 await type_task(pilot, "say hello again")
                 await until([pilot], lambda: status(app, "a2") is AgentStatus.COMPLETED)
                 async with RemoteClient(second.url, second.token) as client:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+from textual.notifications import Notification
 from textual.pilot import Pilot
 
 from agentui.core.clock import FrozenClock
@@ -31,12 +32,23 @@ def make_app(
 
     def runtime() -> Runtime:
         registry = ToolRegistry([ASK_USER, *(tools or [])])
-        return Runtime(ScriptedProvider(script), tools=registry, clock=clock)
+        # Pace 0 said here, not left to the default: the app's own default paces like a model.
+        return Runtime(ScriptedProvider(script, pace_s=0), tools=registry, clock=clock)
 
     options.setdefault("remember_theme", False)
     # The narrator runs beside the agents at its own pace; screens that show it wait for it.
     options.setdefault("monologue", MonologueConfig(enabled=False))
     return AgentUIApp(runtime, initial_task=task, clock=clock, **options)  # type: ignore[arg-type]
+
+
+def notifications(app: AgentUIApp) -> list[Notification]:
+    """The toasts on screen now, oldest first (the one place tests read Textual's private list)."""
+    return list(app._notifications)
+
+
+def toasts(app: AgentUIApp) -> list[str]:
+    """What the toasts on screen now say, oldest first."""
+    return [n.message for n in notifications(app)]
 
 
 def provider_of(app: AgentUIApp) -> ScriptedProvider:

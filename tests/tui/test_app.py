@@ -17,7 +17,16 @@ from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.transcript import Transcript
 
 from ..core.session_helpers import gate_tool
-from .helpers import a1_is, app_when, has_status, kinds, make_app, provider_of, settle
+from .helpers import (
+    a1_is,
+    app_when,
+    has_status,
+    kinds,
+    make_app,
+    provider_of,
+    settle,
+    toasts,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -143,7 +152,7 @@ async def test_escape_twice_interrupts_the_selected_agent() -> None:
         await pilot.pause()
         app.flush_events()
         assert app.model.agents["a1"].status is S.RUNNING
-        assert any("esc again interrupts main" in n.message for n in app._notifications)
+        assert any("esc again interrupts main" in t for t in toasts(app))
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
 
@@ -398,7 +407,7 @@ async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> N
         release.set()
         await settle(pilot, lambda: bool(app.model.open_queries))
         assert app.focused is app.prompt_view, "the question waits; the words stay whole"
-        assert app._notifications, "a notification says who waits (ctrl+n)"
+        assert toasts(app), "a notification says who waits (ctrl+n)"
         await pilot.press(*"ond", "enter")
         await settle(pilot, lambda: "a2" in app.model.agents)
         assert app.model.agents["a2"].task == "second"
@@ -417,13 +426,13 @@ async def test_a_waiting_toast_goes_once_its_question_is_settled_elsewhere() -> 
         await pilot.press(*"sec")  # writing: the question will not take the cursor
         release.set()
         await settle(pilot, lambda: bool(app.model.open_queries))
-        assert any("asks you something" in n.message for n in app._notifications)
+        assert any("asks you something" in t for t in toasts(app))
         app.notify("Something else went wrong", severity="warning", timeout=60)
         assert app.runtime is not None
         app.runtime.cancel("a1", "cancelled elsewhere")
         await settle(pilot, lambda: not app.model.open_queries)
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = toasts(app)
         assert not any("asks you something" in m for m in said)
         assert "Something else went wrong" in said, "other toasts stay"
         assert app.prompt_view.text == "sec", "the words being typed stay"
@@ -463,7 +472,7 @@ async def test_many_questions_at_once_make_one_notification() -> None:
             app.runtime.start(f"ask {index}", parent_id="a1")
         await settle(pilot, lambda: len(app.model.open_queries) == 5)
         # The five questions came in one or a few flushes: far fewer toasts than questions.
-        assert 1 <= len(app._notifications) < 5
+        assert 1 <= len(toasts(app)) < 5
 
 
 async def test_deleting_a_finished_agent_does_not_speak_of_running_work() -> None:

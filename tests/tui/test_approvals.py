@@ -16,7 +16,7 @@ from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
 
 from ..core.helpers import deploy_tool
-from .helpers import app_when, has_status, provider_of, settle
+from .helpers import app_when, has_status, provider_of, settle, toasts
 
 pytestmark = pytest.mark.anyio
 
@@ -204,5 +204,5 @@ async def test_words_typed_while_an_approval_has_the_cursor_are_given_back() -> 
         assert entry.open and runs == [], "letters decide nothing"
         await pilot.press("escape")
         assert app.prompt_view.text == "Please add a rain plan"
-        assert any("had the cursor" in n.message for n in app._notifications)
+        assert any("had the cursor" in t for t in toasts(app))
         assert app.model.agents["a1"].status is S.AWAITING_USER, "nothing was sent"

@@ -21,7 +21,7 @@ from agentui.tui.widgets.blocks import ApprovalBlock
 from agentui.tui.widgets.footer import KeyFooter
 from agentui.tui.widgets.status_bar import StatusBar
 
-from .helpers import has_status, make_app, settle
+from .helpers import has_status, make_app, settle, toasts
 from .test_approvals import pending_approval
 from .test_history_and_replay import _recorded_run
 
@@ -165,6 +165,6 @@ async def test_a_replay_drops_letters_after_a_click_and_says_how_to_turn_them_on
         await pilot.press(*"quit all fast")
         await pilot.pause()
         assert len(app.screen_stack) == 1 and not app.show_all, "no view key acted"
-        assert any("esc turns them on" in n.message for n in app._notifications)
+        assert any("esc turns them on" in t for t in toasts(app))
         await pilot.press("escape", "a")
         assert app.show_all, "after esc the view keys act"

@@ -18,7 +18,7 @@ from agentui.tui.widgets.blocks import UNANSWERED_IN_REPLAY, ApprovalBlock, Ques
 from agentui.tui.widgets.composer import Composer
 from agentui.tui.widgets.footer import KeyFooter
 
-from .helpers import make_app, settle
+from .helpers import make_app, settle, toasts
 
 pytestmark = pytest.mark.anyio
 
@@ -97,7 +97,7 @@ async def test_a_replayed_question_asks_nobody_and_takes_no_keys() -> None:
         app.flush_events()
         await pilot.pause()
         assert "q1" in app.model.open_queries
-        assert not app._notifications, "no bell, no 'approval needed' over a replay"
+        assert not toasts(app), "no bell, no 'approval needed' over a replay"
         assert not isinstance(app.focused, ApprovalBlock)
 
 
@@ -134,4 +134,4 @@ async def test_a_replayed_question_shows_its_answer_and_no_box_to_answer_in() ->
         assert not transcript.query(Button).filter(".approval-buttons Button")
         assert app.check_action("next_question", ()) is False, "no 'Waiting' to go to"
         await pilot.press("tab", "tab", "tab", "tab", "1")
-        assert "q9" in app.model.open_queries and not app._notifications
+        assert "q9" in app.model.open_queries and not toasts(app)

@@ -13,7 +13,7 @@ from agentui.tui.widgets.confirm import ConfirmScreen
 from agentui.tui.widgets.help import HelpScreen
 from agentui.tui.widgets.modify import ModifyScreen
 
-from .helpers import a1_is, app_when, make_app, settle
+from .helpers import a1_is, app_when, make_app, settle, toasts
 from .test_approvals import pending_approval
 
 pytestmark = pytest.mark.anyio
@@ -99,14 +99,14 @@ async def test_ctrl_n_with_nobody_waiting_says_so() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("ctrl+n")
         await pilot.pause()
-        assert any("Nobody is waiting" in n.message for n in app._notifications)
+        assert any("Nobody is waiting" in t for t in toasts(app))
 
 
 async def test_ctrl_c_says_how_to_quit_in_plain_words() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("ctrl+c")
         await pilot.pause()
-        said = [n.message for n in app._notifications]
+        said = toasts(app)
         assert "Press ctrl+q to quit the app" in said and not any("[b]" in m for m in said)
 
 
@@ -212,7 +212,7 @@ async def test_f2_without_a_scene_says_why_nothing_opens() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("f2")
         await pilot.pause()
-        assert any("No directed scene" in n.message for n in app._notifications)
+        assert any("No directed scene" in t for t in toasts(app))
 
 
 async def test_a_quit_does_not_throw_away_the_modify_window_s_edits() -> None:
@@ -228,7 +228,7 @@ async def test_a_quit_does_not_throw_away_the_modify_window_s_edits() -> None:
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, ModifyScreen), "the edits are still there to apply"
-        assert any("Close the Modify window first" in n.message for n in app._notifications)
+        assert any("Close the Modify window first" in t for t in toasts(app))
 
 
 async def test_the_quit_question_names_unsent_words_beside_running_agents() -> None:

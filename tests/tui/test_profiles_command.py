@@ -15,7 +15,7 @@ from agentui.core.tree import AgentStatus
 from agentui.tui.app import AgentUIApp
 from agentui.tui.cli import main
 
-from .helpers import runtime_of, settle
+from .helpers import notifications, runtime_of, settle, toasts
 
 CRITIC = """\
 description = "My own critic"
@@ -93,7 +93,7 @@ async def test_the_app_says_which_profile_files_it_left_out(agents: Path) -> Non
     async with app.run_test() as pilot:
         runtime = await runtime_of(pilot)
         assert "critic" in runtime.profiles  # the person's own, over the built-in
-        skipped = [n.message for n in app._notifications if n.title == "Profile file skipped"]
+        skipped = [n.message for n in notifications(app) if n.title == "Profile file skipped"]
         assert [message.split(": ")[0] for message in skipped] == [
             f"{agents}/note␛[2J.json",
             f"{agents}/scorer.toml",
@@ -150,7 +150,7 @@ async def test_a_task_whose_profile_is_unknown_stays_in_the_prompt(agents: Path)
         await pilot.pause()
         assert app.prompt_view.value == "Plan"
         assert app.model.agents == {}
-        said = [n.message for n in app._notifications]
+        said = toasts(app)
         assert any(m.startswith("unknown profile 'nosuch'; the profiles are:") for m in said)
         assert "A task did not start; what you were typing is in the prompt" in said
         assert str(app.transcript_view.border_title) == "transcript", "not 'starting' it"
@@ -165,8 +165,8 @@ async def test_many_bad_profile_files_are_one_toast_that_counts_them(agents: Pat
     )
     async with app.run_test() as pilot:
         await runtime_of(pilot)
-        toasts = [n for n in app._notifications if n.title.startswith("Profile file")]
-        assert [n.message for n in toasts] == [
+        shown = [n for n in notifications(app) if n.title.startswith("Profile file")]
+        assert [n.message for n in shown] == [
             "6 profile files were left out; `agentui profiles` says why."
         ]
 

@@ -16,7 +16,7 @@ from agentui.tui.app import AgentUIApp
 from agentui.tui.assemble import Assembly, RunOptions, settle
 from agentui.tui.provider_switch import TITLE, ProviderSwitch
 
-from .helpers import make_app, runtime_of
+from .helpers import make_app, notifications, runtime_of
 from .helpers import settle as settle_app
 
 pytestmark = pytest.mark.anyio
@@ -171,7 +171,7 @@ async def test_a_provider_that_cannot_start_says_why_and_nothing_changes(tmp_pat
         app._switch_to("openai", "gpt-5.4")
         await pilot.pause()
         assert runtime.provider is before
-        (toast,) = [n for n in app._notifications if n.title == "Cannot switch"]
+        (toast,) = [n for n in notifications(app) if n.title == "Cannot switch"]
         assert "OPENAI_API_KEY is not set" in toast.message
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import make_app, settle
+from .helpers import make_app, notifications, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -25,9 +25,9 @@ async def test_a_screenshot_goes_to_the_current_directory_and_says_where(
     app = make_app()
     async with app.run_test() as pilot:
         app.action_screenshot()
-        await settle(pilot, lambda: any("Screenshot" == n.title for n in app._notifications))
+        await settle(pilot, lambda: any(n.title == "Screenshot" for n in notifications(app)))
         (saved,) = work.glob("*.svg")
-        (toast,) = [n for n in app._notifications if n.title == "Screenshot"]
+        (toast,) = [n for n in notifications(app) if n.title == "Screenshot"]
         assert str(saved) in toast.message and "[$" not in toast.message
         assert toast.severity == "information"
 
@@ -39,7 +39,7 @@ async def test_a_screenshot_that_cannot_be_written_says_why(
     app = make_app()
     async with app.run_test() as pilot:
         app.action_screenshot(path=str(tmp_path / "no" / "such" / "dir"))
-        await settle(pilot, lambda: any("Screenshot" == n.title for n in app._notifications))
-        (toast,) = [n for n in app._notifications if n.title == "Screenshot"]
+        await settle(pilot, lambda: any(n.title == "Screenshot" for n in notifications(app)))
+        (toast,) = [n for n in notifications(app) if n.title == "Screenshot"]
         assert toast.severity == "error" and "not saved" in toast.message
         assert "No such file" in toast.message, "the reason is said"

@@ -9,16 +9,12 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.tree import AgentStatus as S
 
 from ..core.helpers import deploy_tool
-from .helpers import app_when, has_status, settle
+from .helpers import app_when, has_status, settle, toasts
 from .test_approvals import DEPLOY
 
 pytestmark = pytest.mark.anyio
 
 HOLD = Turn(text="one two three four five six seven", hang_after_chunks=2)
-
-
-def toasts(app: object) -> list[str]:
-    return [n.message for n in app._notifications]  # type: ignore[attr-defined]
 
 
 async def test_the_esc_again_toast_goes_once_the_agent_is_interrupted() -> None:

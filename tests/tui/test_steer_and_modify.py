@@ -17,7 +17,7 @@ from agentui.tui.widgets.blocks import AnswerInput, SteerBlock
 from agentui.tui.widgets.modify import ModifyScreen
 
 from ..core.session_helpers import gate_tool
-from .helpers import a1_is, app_when, kinds, provider_of, settle
+from .helpers import a1_is, app_when, kinds, provider_of, settle, toasts
 
 pytestmark = pytest.mark.anyio
 
@@ -84,7 +84,7 @@ async def test_steering_an_ended_agent_offers_to_continue_it_instead() -> None:
         await pilot.pause()
         assert app.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
         assert app.prompt_view.value == "also costs"
-        assert any("will read no more messages" in n.message for n in app._notifications)
+        assert any("will read no more messages" in t for t in toasts(app))
         await pilot.press("enter")
         await settle(pilot, lambda: len(provider_of(app).requests) == 2)
         assert provider_of(app).requests[1].messages[-1].text == "also costs"
@@ -238,7 +238,7 @@ async def test_a_message_left_with_esc_comes_back_with_the_next_steer_to_that_ag
         await pilot.pause()
         assert app.prompt_bar.mode.kind == "follow_up"
         assert app.prompt_view.text == "draft about caching", "the task draft is back"
-        assert any("message to main is kept" in n.message for n in app._notifications)
+        assert any("message to main is kept" in t for t in toasts(app))
         app.screen.set_focus(app.tree_view)
         await pilot.press("s")
         await pilot.pause()

@@ -19,7 +19,7 @@ from agentui.tui.theme_check import ThemeFile, ThemeFileError, known_variables, 
 from agentui.tui.theme_files import AGENT_VARIABLES, load_themes, shipped_theme_texts
 from agentui.tui.ui_state import load_ui_state
 
-from .helpers import make_app
+from .helpers import make_app, notifications
 
 pytestmark = pytest.mark.anyio
 
@@ -203,7 +203,7 @@ async def test_a_running_app_skips_broken_user_themes_and_never_offers_them(
     app = make_app()
     async with app.run_test() as pilot:
         assert app.theme == "agentui-dark", "the app started as usual"
-        skipped = [n.message for n in app._notifications if n.title == "Theme file skipped"]
+        skipped = [n.message for n in notifications(app) if n.title == "Theme file skipped"]
         assert sorted(Path(m.split(": ")[0]).stem for m in skipped) == sorted(broken)
         app.query_one("#transcript").focus()  # a view key (an empty tree takes words)
         await pilot.press("t")

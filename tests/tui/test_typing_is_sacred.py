@@ -18,7 +18,7 @@ from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
 from agentui.tui.widgets.composer import Draft
 from agentui.tui.widgets.modify import ModifyScreen
 
-from .helpers import app_when, has_status, make_app, settle
+from .helpers import app_when, has_status, make_app, settle, toasts
 from .test_approvals import pending_approval
 
 pytestmark = pytest.mark.anyio
@@ -197,7 +197,7 @@ async def test_words_go_on_into_the_prompt_when_the_question_is_answered_elsewhe
         await settle(pilot, lambda: not app.model.open_queries)
         assert app.focused is app.prompt_view, "its box is gone: the words go on into the prompt"
         assert app.prompt_view.value == "museums", "and the words already in it are not lost"
-        assert any("settled elsewhere" in n.message for n in app._notifications)
+        assert any("settled elsewhere" in t for t in toasts(app))
         await type_sentence(app, pilot)
         assert app.prompt_view.value == "museums" + SENTENCE
 
@@ -211,7 +211,7 @@ async def test_words_in_an_answer_box_settled_elsewhere_do_not_mix_into_a_prompt
         app.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
         await settle(pilot, lambda: not app.model.open_queries)
         assert app.prompt_view.value == "my next task"
-        assert any("you were typing: museums" in n.message for n in app._notifications)
+        assert any("you were typing: museums" in t for t in toasts(app))
 
 
 async def test_words_typed_on_after_a_task_stay_whole_in_one_box() -> None:
