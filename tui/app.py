@@ -180,6 +180,7 @@ class AgentUIApp(App[int]):
         # The root of a task just started, until its node shows ("": not known yet, the
         # runtime or the server has not started it): the prompt's words are for it.
         self._starting_root: str | None = "" if initial_task else None
+        self._starting_name = ""  # its name, once the runtime has made it
         self._root_ids: list[str] = []  # every root agent, oldest first
         self._last_key_at = 0.0  # time.monotonic() of the last key
         self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
@@ -1048,8 +1049,7 @@ class AgentUIApp(App[int]):
         every root has ended."""
         starting = self._starting_root
         if starting is not None:
-            name = self.runtime.node(starting).name if starting and self.runtime else ""
-            return PromptMode("follow_up", starting or None, name)
+            return PromptMode("follow_up", starting or None, self._starting_name)
         root = self._root_that_runs()
         if root is None:
             return PromptMode()
@@ -1107,6 +1107,9 @@ class AgentUIApp(App[int]):
         # the person was typing: keys typed on meanwhile stay words, never commands, and they
         # are for this task.
         self._starting_root = agent_id
+        # Its name, to say whose words they are until it shows ("" on an attached screen,
+        # where the server makes the agent: "starting" until then).
+        self._starting_name = self.runtime.node(agent_id).name if agent_id else ""
         self._show_started(agent_id)
         return True
 
