@@ -1,11 +1,13 @@
-"""Snapshot determinism: no blinking cursors."""
+"""Snapshot determinism: no blinking cursors, and no toasts unless a test keeps one."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
-from textual.widgets import Input
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
 
 
 @pytest.fixture(autouse=True)
@@ -13,3 +15,27 @@ def _no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # A blinking cursor would be drawn on or off depending on when the frame is taken.
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
     yield
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any) -> Any:
+    """snap_compare without toasts (unless `keep_toasts`) and without a blinking cursor: both
+    change on the wall clock, so what the picture shows would depend on the machine's speed."""
+
+    def compare(
+        app: Any, *, run_before: Any = None, keep_toasts: bool = False, **options: Any
+    ) -> bool:
+        async def then_quiet(pilot: Pilot[int]) -> None:
+            if run_before is not None:
+                await run_before(pilot)
+            if not keep_toasts:
+                pilot.app.clear_notifications()
+            # A blinking cursor is drawn or not depending on when the picture is taken.
+            for screen in pilot.app.screen_stack:
+                for area in screen.query(TextArea):
+                    area.cursor_blink = False
+            await pilot.pause()
+
+        return bool(snap_compare(app, run_before=then_quiet, **options))
+
+    return compare

@@ -1,4 +1,5 @@
-"""Screens as SVG snapshots: frozen clock, fixed ids, zero-delay scripted streams, no blink."""
+"""Screens as SVG snapshots: frozen clock, fixed ids, zero-delay scripted streams, no blink
+(tests/tui/conftest.py's snap_compare); more screen states in test_screen_states.py."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import TextArea
 
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
@@ -22,27 +22,6 @@ from ..core.scene_helpers import acting, decision, harbour
 from .helpers import has_status, make_app, runtime_of, settle
 
 SIZE = (110, 30)
-
-
-@pytest.fixture
-def snap_compare(snap_compare: Any) -> Any:
-    """snap_compare without toasts and without a blinking cursor: both change on the wall
-    clock, so what the picture shows would depend on the machine's speed."""
-
-    def compare(app: AgentUIApp, *, run_before: Any = None, **options: Any) -> bool:
-        async def then_quiet(pilot: Pilot[int]) -> None:
-            if run_before is not None:
-                await run_before(pilot)
-            pilot.app.clear_notifications()
-            # A blinking cursor is drawn or not depending on when the picture is taken.
-            for screen in pilot.app.screen_stack:
-                for area in screen.query(TextArea):
-                    area.cursor_blink = False
-            await pilot.pause()
-
-        return bool(snap_compare(app, run_before=then_quiet, **options))
-
-    return compare
 
 
 HOLD = Turn(text="Working through the first part of the plan now.", hang_after_chunks=3)
