@@ -24,7 +24,10 @@ TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def end_on_termination_signals(
-    stop: Callable[[], object] | None = None, *, exit_on_hangup: bool = False
+    stop: Callable[[], object] | None = None,
+    *,
+    exit_on_hangup: bool = False,
+    signals: tuple[signal.Signals, ...] = TERMINATION_SIGNALS,
 ) -> None:
     """Install the handlers (from the main thread, before the event loop starts).
 
@@ -51,5 +54,5 @@ def end_on_termination_signals(
             return
         signal.raise_signal(signal.SIGINT)
 
-    for signum in TERMINATION_SIGNALS:
+    for signum in signals:
         signal.signal(signum, handle)

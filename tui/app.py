@@ -13,6 +13,7 @@ focus back to where it was, or to the question that waits.
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -345,6 +346,7 @@ class AgentUIApp(App[int]):
             return
         self._refresh_status()
         self._follow_the_runs()  # a task given on the command line: words typed are for it
+        self._take_back_the_signals()
         # Home: keys typed before anything else are words. Focused now, not at the next
         # idle as `focus()` does, so that the footer composes with the prompt's keys and the
         # first frame shows them.
@@ -353,6 +355,19 @@ class AgentUIApp(App[int]):
         # The screen first: building the runtime loads most of core, which the first frame
         # does not need. Keys typed meanwhile are words in the prompt; a task sent is kept.
         self.call_after_refresh(self._load_core)
+
+    def _take_back_the_signals(self) -> None:
+        """In a browser tab (agentui web) Textual's web driver has just replaced the handlers
+        of SIGINT and SIGTERM with its own, which asks the app to exit however often it is
+        sent: ours again, so the first stops in order and kills every sandbox, and a second
+        ends the process even when the app is stuck."""
+        from .terminal_watch import served_to_a_browser
+
+        if served_to_a_browser():
+            from agentui.core.termination import TERMINATION_SIGNALS, end_on_termination_signals
+
+            signals = (signal.SIGINT, *TERMINATION_SIGNALS)
+            end_on_termination_signals(self.stop_in_order, exit_on_hangup=True, signals=signals)
 
     def _load_core(self) -> None:
         """Core's modules load in a thread (keys typed meanwhile show at once), then the
