@@ -1173,6 +1173,10 @@ class AgentUIApp(App[int]):
         agent = self.model.agents.get(self.selected_id or "")
         return agent.status if agent is not None else None
 
+    def _selected_is_driven(self) -> bool:
+        agent = self.model.agents.get(self.selected_id or "")
+        return agent is not None and agent.driver is not None
+
     def _selected_waits(self) -> bool:
         agent = self.model.agents.get(self.selected_id or "")
         return agent is not None and bool(agent.open_queries)
@@ -1203,16 +1207,20 @@ class AgentUIApp(App[int]):
             # A replay can never steer: not offered. Before the runtime starts: greyed.
             return False if self.replay is not None else None
         live = status is not None and status.is_live
+        # A director or another agent agentui runs itself reads no words: the runtime refuses
+        # to steer, modify or continue it (its agents can be).
+        model_runs = not self._selected_is_driven()
         applies: dict[str, bool] = {
             "pause": live and status is not AgentStatus.PAUSED,
             # resume a paused agent, or continue one that ended (a follow-up, or after a crash)
-            "resume": status is not None and status not in (AgentStatus.DELETED, *LIVE_NOT_PAUSED),
+            "resume": status is AgentStatus.PAUSED
+            or (model_runs and status not in (None, AgentStatus.DELETED, *LIVE_NOT_PAUSED)),
             "toggle_pause": live,
             "cancel": live,
             "interrupt": live,
             "delete": status is not None and status is not AgentStatus.DELETED,
-            "modify": live,
-            "steer": status is not None and status is not AgentStatus.DELETED,
+            "modify": live and model_runs,
+            "steer": model_runs and status is not None and status is not AgentStatus.DELETED,
             "toggle_all": fold is not None and bool(fold.agents),
             "toggle_monologue_filter": self.monologue_enabled,
         }
