@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 
 from agentui.core.config import load_config
@@ -89,20 +89,41 @@ def test_the_base_url_setting_stays_with_the_provider_it_was_set_for(tmp_path: P
     assert switch.build("scripted", "scripted-9").model == "scripted-9"
 
 
-async def choose(pilot: Pilot[int], typed: str) -> list[str]:
-    """Type into the open palette once its list has filled in; what it offered; then enter."""
+def searched(palette: CommandPalette, typed: str) -> bool:
+    """The palette lists what `typed` finds, whole: its first hit names it and no search is
+    still gathering (the list fills in from a worker, in batches)."""
+    commands = palette.query_one(CommandList)
+    if not commands.option_count:
+        return False
+    first = str(commands.get_option_at_index(0).prompt).lower()
+    gathering = [
+        worker
+        for worker in palette.app.workers
+        if worker.group == palette._GATHER_COMMANDS_GROUP and not worker.is_finished
+    ]
+    return typed.lower() in first and not gathering
+
+
+async def choose(pilot: Pilot[int], typed: str, *, opens_another: bool = True) -> list[str]:
+    """Search the open palette for `typed` (put in its box: what is typed is not the subject
+    here); what it offered; then enter, and wait until that palette has gone (and the next
+    one, when the choice opens one, is open): conditions, not a count of pauses."""
     app = pilot.app
-    assert isinstance(app.screen, CommandPalette)
-    await pilot.press(*typed)
-    commands = app.screen.query_one(CommandList)
-    for _ in range(100):  # the palette fills in from a worker: a few turns of the loop
-        await pilot.pause()
-        if commands.option_count:
-            break
+    palette = app.screen
+    assert isinstance(palette, CommandPalette)
+    await settle_app(pilot, lambda: bool(palette.query(CommandInput)))  # composed
+    palette.query_one(CommandInput).value = typed
+    await settle_app(pilot, lambda: searched(palette, typed))
+    commands = palette.query_one(CommandList)
     offered = [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
     await pilot.press("enter")
-    for _ in range(20):
-        await pilot.pause()
+
+    def done() -> bool:
+        if palette in app.screen_stack:
+            return False
+        return isinstance(app.screen, CommandPalette) if opens_another else True
+
+    await settle_app(pilot, done)
     return offered
 
 
@@ -118,15 +139,17 @@ async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_p
         await choose(pilot, "Switch provider")
         providers = await choose(pilot, "scripted")
         assert providers[0].startswith("scripted")
-        models = await choose(pilot, "scripted-2")
+        models = await choose(pilot, "scripted-2", opens_another=False)
         assert models[-1].startswith("use 'scripted-2'"), "any id can be typed"
 
+        await settle_app(pilot, lambda: runtime.provider is not first)
         chosen = runtime.provider
         assert isinstance(chosen, ScriptedProvider) and chosen is not first
         assert chosen.model == "scripted-2"
         assert "scripted-2" in str(app.status_view.render())
         app.prompt_view.focus()
-        await pilot.press(*"A new task", "enter")
+        app.prompt_view.insert("A new task")  # what is typed is not this test's subject
+        await pilot.press("enter")
         await settle_app(pilot, lambda: bool(chosen.requests))  # the demo then asks a question
         assert [r.model for r in chosen.requests][:1] == ["scripted-2"]
         assert not getattr(first, "requests", None), "the first provider was not asked"
@@ -134,15 +157,16 @@ async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_p
         app.action_command_palette()
         await choose(pilot, "Switch provider")
         await choose(pilot, "openai")
-        await choose(pilot, "gpt-5.4-mini")
-        assert isinstance(runtime.provider, OpenAIProvider)
+        await choose(pilot, "gpt-5.4-mini", opens_another=False)
+        await settle_app(pilot, lambda: isinstance(runtime.provider, OpenAIProvider))
         assert runtime.provider.model == "gpt-5.4-mini"
         assert "openai" in str(app.status_view.render())
 
         app.action_command_palette()
         await choose(pilot, "Switch provider")
         await choose(pilot, "scripted")
-        await choose(pilot, "scripted-2")
+        await choose(pilot, "scripted-2", opens_another=False)
+        await settle_app(pilot, lambda: runtime.provider is chosen)
         assert runtime.provider is chosen, "switching back reuses the provider built"
         assert isinstance(app, AgentUIApp) and app.is_running
 
@@ -245,17 +269,12 @@ async def test_a_palette_opened_before_the_runtime_ran_offers_the_switch_once_it
     async with app.run_test() as pilot:
         await pilot.press("ctrl+p", *"switch")
         commands = app.screen.query_one(CommandList)
-        for _ in range(20):
-            await pilot.pause()
+        await settle_app(pilot, lambda: commands.option_count > 0)  # the search has run
         assert not app.runtime_started
         assert TITLE not in _offered(commands)
         ready.set()
         await runtime_of(pilot)
-        for _ in range(100):
-            await pilot.pause()
-            if TITLE in _offered(commands):
-                break
-        assert TITLE in _offered(commands)
+        await settle_app(pilot, lambda: TITLE in _offered(commands))
 
 
 def _offered(commands: CommandList) -> list[str]:
