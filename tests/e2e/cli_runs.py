@@ -20,12 +20,14 @@ SIZED = ("COLUMNS", "LINES", "ROWS")
 
 def child_env(home: Path, **extra: str) -> dict[str, str]:
     """No key, endpoint or setting from the developer's shell; config, sessions and state in
-    `home`; the bare loop (the six-step default has its own tests)."""
+    `home`; the bare loop (the six-step default has its own tests); the offline model at full
+    speed (its default pace, like a real model's, made each run take seconds)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(CLEARED) and k not in SIZED}
     env.update(
         PYTHONUNBUFFERED="1",
         NO_COLOR="1",
         AGENTUI_WORKFLOW="plain",
+        AGENTUI_PACE="0",
         AGENTUI_DATA_DIR=str(home / "data"),
         AGENTUI_CONFIG_DIR=str(home / "config"),
         AGENTUI_STATE_DIR=str(home / "state"),

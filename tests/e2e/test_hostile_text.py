@@ -8,12 +8,13 @@ bytes that are not UTF-8. Text output and Markdown exports show them visibly; JS
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 from agentui.core.events import parse_event
+
+from .cli_runs import child_env
 
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 
@@ -57,26 +58,13 @@ SCRIPT = {
 CONTROL_BYTES = [b"\x1b", b"\x07", b"\x08", b"\r", b"\x00", b"\xc2\x9b", b"\xe2\x80\xae"]
 
 
-def env_for(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTUI_"))}
-    env.update(
-        PYTHONUNBUFFERED="1",
-        NO_COLOR="1",
-        AGENTUI_WORKFLOW="plain",
-        AGENTUI_DATA_DIR=str(home / "data"),
-        AGENTUI_CONFIG_DIR=str(home / "config"),
-        AGENTUI_STATE_DIR=str(home / "state"),
-    )
-    return env
-
-
 def agentui(home: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     """Bytes, not text: the test sees exactly what a terminal would receive."""
     return subprocess.run(
         [sys.executable, "-m", "agentui.tui.cli", *args],
         input=b"",
         capture_output=True,
-        env=env_for(home),
+        env=child_env(home),
         cwd=home,
         timeout=TIMEOUT_S,
         check=False,

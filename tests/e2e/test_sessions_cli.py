@@ -32,6 +32,7 @@ from agentui.tui.cli import _app_parser, _build_app, _build_replay, _replay_pars
 
 from ..core.session_story import assert_same_story, blocks, others
 from ..tui.helpers import settle
+from .cli_runs import child_env
 from .messages_api import response, text, thinking
 from .stub_server import StubServer, sse_reply
 
@@ -39,20 +40,6 @@ TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 TASK = "Plan a trip to Lisbon"
 SECRET = "sk-ant-test-SESSION-SECRET-0123456789"
 ANSWER_ITERATION = 3  # the plain demo asks, then runs python, then answers
-
-
-def child_env(home: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "AGENTUI_"))}
-    env["AGENTUI_WORKFLOW"] = "plain"  # exact scripts play the bare loop
-    env.update(
-        PYTHONUNBUFFERED="1",
-        NO_COLOR="1",
-        AGENTUI_DATA_DIR=str(home / "data"),
-        AGENTUI_CONFIG_DIR=str(home / "config"),
-        AGENTUI_STATE_DIR=str(home / "state"),
-        **extra,
-    )
-    return env
 
 
 def agentui(*args: str, home: Path, **extra: str) -> subprocess.CompletedProcess[str]:
