@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from textual.notifications import Notification
 from textual.pilot import Pilot
+from textual.widgets import TextArea
 
 from agentui.core.clock import FrozenClock
 from agentui.core.monologue.config import MonologueConfig
@@ -39,6 +40,16 @@ def make_app(
     # The narrator runs beside the agents at its own pace; screens that show it wait for it.
     options.setdefault("monologue", MonologueConfig(enabled=False))
     return AgentUIApp(runtime, initial_task=task, clock=clock, **options)  # type: ignore[arg-type]
+
+
+async def write(pilot: Pilot[int], text: str) -> None:
+    """Put `text` into the focused text box at its cursor, as typing it would, in one step:
+    for tests whose subject is what happens to the words, not the keys that typed them
+    (each key pressed costs the pilot two idle waits)."""
+    box = pilot.app.focused
+    assert isinstance(box, TextArea), f"no text box has the keys: {box!r}"
+    box.insert(text)
+    await pilot.pause()
 
 
 def notifications(app: AgentUIApp) -> list[Notification]:
@@ -106,13 +117,14 @@ async def app_when(
     until: Callable[[AgentUIApp], bool],
     task: str | None = None,
     script: Script | None = None,
+    size: tuple[int, int] = (80, 24),
     **options: object,
 ) -> AsyncIterator[tuple[AgentUIApp, Pilot[int]]]:
     """The app (as `make_app` builds it) once `until(app)` holds, with the keys on the agent
     tree (where the agent commands are) unless a question or approval holds the cursor. (The
     app itself keeps the cursor in the prompt after a task starts.)"""
     app = make_app(task, script, **options)  # type: ignore[arg-type]
-    async with app.run_test() as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot, lambda: until(app))
         if app._focused_query() is None:
             app.tree_view.focus()

@@ -26,6 +26,7 @@ from .helpers import (
     provider_of,
     settle,
     toasts,
+    write,
 )
 
 pytestmark = pytest.mark.anyio
@@ -444,7 +445,8 @@ async def test_a_question_takes_the_cursor_right_after_a_task_typed_in_the_promp
         await pilot.press(*"Plan a family trip", "enter")
         await settle(pilot, lambda: bool(app.model.open_queries))
         assert isinstance(app.focused, AnswerInput), "the answer box has the cursor"
-        await pilot.press(*"daytime only, kids are 6 and 9", "enter")
+        await write(pilot, "daytime only, kids are 6 and 9")
+        await pilot.press("enter")
         await settle(pilot, lambda: app.model.agents["a1"].status.is_final)
         assert app.model.agents["a1"].status is S.COMPLETED, "nothing was deleted or cancelled"
         question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")

@@ -16,7 +16,7 @@ from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
 
 from ..core.helpers import deploy_tool
-from .helpers import app_when, has_status, provider_of, settle, toasts
+from .helpers import app_when, has_status, provider_of, settle, toasts, write
 
 pytestmark = pytest.mark.anyio
 
@@ -102,7 +102,8 @@ async def test_3_takes_a_reason_that_goes_back_to_the_model() -> None:
     async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
         await pilot.press("3")
         assert isinstance(app.focused, ReasonInput)
-        await pilot.press(*"not on a Friday", "enter")
+        await write(pilot, "not on a Friday")
+        await pilot.press("enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == []
         assert last_tool_result(app) == ("the person rejected the call: not on a Friday", True)

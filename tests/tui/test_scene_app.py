@@ -15,7 +15,7 @@ from agentui.tui.app import AgentUIApp
 from agentui.tui.widgets.scene_state import SceneStateScreen, scene_state_view
 
 from ..core.scene_helpers import harbour
-from .helpers import make_app, settle
+from .helpers import make_app, settle, write
 
 pytestmark = pytest.mark.anyio
 
@@ -38,7 +38,7 @@ async def test_a_scene_plays_in_the_app_round_by_round() -> None:
         root = next(iter(app.model.agents.values()))
         assert (root.name, root.driver) == ("harbour", "scene")
         assert app._focused_query() is not None, "the question for round 1 has the cursor"
-        await pilot.press(*"Tomas, a fish please.")
+        await write(pilot, "Tomas, a fish please.")
         await pilot.press("enter")
         await settle(
             pilot, lambda: rounds_done(app) == 1 and bool(app.model.open_queries), turns=5000

@@ -19,7 +19,7 @@ from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.scene_state import SceneStateScreen
 
 from ..core.scene_helpers import acting, decision, harbour
-from .helpers import has_status, make_app, runtime_of, settle
+from .helpers import has_status, make_app, runtime_of, settle, write
 
 SIZE = (110, 30)
 
@@ -262,7 +262,8 @@ async def _first_round_asked(pilot: Pilot[int]) -> AgentUIApp:
     app = pilot.app
     assert isinstance(app, AgentUIApp)
     await settle(pilot, lambda: bool(app.model.open_queries))
-    await pilot.press(*"Tomas, sell me a fish.", "enter")
+    await write(pilot, "Tomas, sell me a fish.")
+    await pilot.press("enter")
     return app
 
 

@@ -112,6 +112,8 @@ def in_a_gated_tool(
         ),
         "old task",
         GATED,
+        # Wide enough for a tree row to show a task's words (a narrow row shortens the task).
+        size=(160, 30),
         tools=[gate_tool(release)],
     )
 

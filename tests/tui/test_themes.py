@@ -19,7 +19,7 @@ from agentui.tui.theme_check import ThemeFile, ThemeFileError, known_variables, 
 from agentui.tui.theme_files import AGENT_VARIABLES, load_themes, shipped_theme_texts
 from agentui.tui.ui_state import load_ui_state
 
-from .helpers import make_app, notifications
+from .helpers import make_app, notifications, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -209,10 +209,8 @@ async def test_a_running_app_skips_broken_user_themes_and_never_offers_them(
         await pilot.press("t")
         assert isinstance(app.screen, CommandPalette)
         commands = app.screen.query_one(CommandList)
-        for _ in range(50):  # the palette fills in from a worker: a few turns of the loop
-            await pilot.pause()
-            if commands.option_count == len(app.available_themes):
-                break
+        # The palette fills in from a worker: a few turns of the loop.
+        await settle(pilot, lambda: commands.option_count == len(app.available_themes))
         offered = {
             str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)
         }
