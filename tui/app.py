@@ -27,6 +27,7 @@ from textual.binding import BindingType
 from textual.command import CommandInput, CommandPalette
 from textual.containers import Horizontal
 from textual.dom import NoScreen
+from textual.errors import NoWidget
 from textual.keys import key_to_character
 from textual.message import Message
 from textual.notifications import Notification, Notify, SeverityLevel
@@ -59,7 +60,7 @@ from .widgets.blocks import (
 )
 from .widgets.composer import Composer, Draft
 from .widgets.confirm import ConfirmScreen
-from .widgets.footer import KeyFooter
+from .widgets.footer import FooterKey, KeyFooter
 from .widgets.help import HelpScreen
 from .widgets.modify import Modification, ModifyScreen
 from .widgets.monologue import MonologueSidebar
@@ -176,8 +177,9 @@ class AgentUIApp(App[int]):
         self.runtime: Runtime | None = None
         self.runtime_started = False  # its commands work from then on
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
-        # Words for that task, typed before it started: they steer it once it has.
-        self._follow_ups_before_start: list[str] = []
+        # Words typed before the runtime started for a task sent before it (the task's place
+        # among those sent then, the words): they steer it once it has started.
+        self._follow_ups_before_start: list[tuple[int, str]] = []
         # The root of a task just started, until its node shows ("": not known yet, the
         # runtime or the server has not started it): the prompt's words are for it.
         self._starting_root: str | None = "" if initial_task else None
@@ -421,7 +423,8 @@ class AgentUIApp(App[int]):
     def unsent_words(self) -> list[str]:
         """What was typed for the runtime that never started: tasks sent before it, then the
         prompt's words (not stripped: keys typed after the app ended may continue them)."""
-        return [*self._tasks_before_start, self.prompt_view.value]  # a long paste whole
+        follow_ups = [text for _, text in self._follow_ups_before_start]
+        return [*self._tasks_before_start, *follow_ups, self.prompt_view.value]  # a paste whole
 
     def settings_problem(self) -> str | None:
         """After the app ended before its runtime started (a quick quit): what is wrong with the
@@ -442,6 +445,7 @@ class AgentUIApp(App[int]):
             self.runtime.listen(  # type: ignore[attr-defined]
                 warned=lambda message: self.notify(message, severity="warning"),
                 started=self._show_started,
+                not_started=self._not_started,
                 connection=self._refresh_status,
             )
         problems = self.runtime.profiles.problems  # the person's own profile files
@@ -474,15 +478,16 @@ class AgentUIApp(App[int]):
         queued += [(task, None) for task in self._tasks_before_start]
         self._tasks_before_start.clear()
         self._starting_root = None
-        started: list[str] = []
+        started: list[str] = []  # each queued task's root ("": refused, or not known yet)
         for task, profile in queued:
             if self._start_task(task, profile):
                 started.append(self._starting_root or "")
             else:  # said why; the words are not lost
+                started.append("")
                 self._keep_unsent_words(Draft(task, {}), "A task did not start")
                 if task == self._initial_task and self.selected_id is None:
                     self.transcript_view.border_title = "transcript"  # not "starting" it
-        self._steer_words_typed_while_starting(started[0] if started else None)
+        self._steer_words_typed_while_starting(started)
         self._follow_the_runs()
         if self._start_with is not None and self.runtime is not None:
             start, self._start_with = self._start_with, None
@@ -491,12 +496,14 @@ class AgentUIApp(App[int]):
             except AgentUIError as exc:
                 self.notify(str(exc), severity="error")
 
-    def _steer_words_typed_while_starting(self, root_id: str | None) -> None:
-        """Words sent for the task in the moment before it started go to it now, in order."""
+    def _steer_words_typed_while_starting(self, started: list[str]) -> None:
+        """Words sent for a task in the moment before it started go to it now, in order; kept
+        in the prompt when it did not start (or its root is not known here yet)."""
         words, self._follow_ups_before_start = self._follow_ups_before_start, []
-        for text in words:
-            if root_id is None or self.runtime is None:
-                self._keep_unsent_words(Draft(text, {}), "Your task did not start")
+        for place, text in words:
+            root_id = started[place] if place < len(started) else ""
+            if not root_id or self.runtime is None:
+                self._keep_unsent_words(Draft(text, {}), "Your task did not start here yet")
                 continue
             try:
                 self.runtime.steer(root_id, text)
@@ -792,7 +799,11 @@ class AgentUIApp(App[int]):
         # a burst (a fast typist, a paste without bracketed paste) are handed over one by one,
         # each to where the one before went.
         if isinstance(event, events.MouseDown) and not event.is_forwarded:
-            self._clicked()  # before the click moves the focus, and before the keys after it
+            # Before the click moves the focus, and before the keys typed after it. Not yet for
+            # a key of the footer: its click sends its key (Textual's FooterKey), which must
+            # act as a command; the click bubbles up to on_mouse_down after that key.
+            if not self._on_a_footer_key(event):
+                self._clicked()
         if isinstance(event, events.Key):
             self._last_key_at = time.monotonic()  # see _close_once_typing_stops
             if not self._route_key(event):
@@ -803,6 +814,13 @@ class AgentUIApp(App[int]):
         # The same click as it bubbles up from the widget it landed on (a test's pilot hands
         # clicks to the screen directly, past on_event).
         self._clicked()
+
+    def _on_a_footer_key(self, event: events.MouseDown) -> bool:
+        try:
+            widget, _ = self.get_widget_at(event.x, event.y)
+        except NoWidget:
+            return False
+        return isinstance(widget, FooterKey) or isinstance(widget.parent, FooterKey)
 
     def _clicked(self) -> None:
         if self.screen is self.screen_stack[0] and self.keeper.clicked():
@@ -949,6 +967,7 @@ class AgentUIApp(App[int]):
             return
         if mode.kind == "follow_up":
             self.prompt_view.settle_sent(bool(text) and self._follow_up(mode, event.text))
+            self._follow_the_runs()  # it may have kept a target for the words just sent
             return
         self.prompt_view.settle_sent(taken=False)  # the steer or continue below resets the box
         if self.runtime is None or mode.agent_id is None:
@@ -984,29 +1003,56 @@ class AgentUIApp(App[int]):
             if self.runtime_started:  # the server has not said which it is
                 self.notify("Your task is still starting: your words stay in the prompt.")
                 return False
-            self._follow_ups_before_start.append(text)  # steered once it starts
+            place = len(self._tasks_before_start) - 1 + (1 if self._initial_task else 0)
+            self._follow_ups_before_start.append((place, text))  # steered once it starts
             return True
         agent = self.model.agents.get(mode.agent_id)
-        if agent is not None and agent.driver is not None:
-            self.notify(
-                f"{agent.name} is a {agent.driver} that agentui runs: answer its question "
-                "(ctrl+n), steer the agents under it (s on the tree), or ctrl+t for a new task. "
-                "Your words stay in the prompt.",
-                severity="warning",
-                timeout=8,
-            )
+        if agent is not None and not agent.status.is_live:
+            # It ended while the words were typed: offer to continue it with them (a runtime
+            # elsewhere would refuse the steer only a round trip later). The words move to
+            # the offer, not kept twice as a draft of their own.
+            self.prompt_view.clear()
+            self._offer_continue(agent.id, text)
             return False
+        if agent is not None and agent.driver is not None:
+            return self._give_to_a_driven_root(agent, text)
         if self.runtime is None:
             return False
         try:
             self.runtime.steer(mode.agent_id, text)
-        except AgentEndedError:
-            self._offer_continue(mode.agent_id, text)  # it ended while the words were typed
-            return True  # the words went with the offer: out of the box
+        except AgentEndedError:  # it ended since the screen last heard
+            self.prompt_view.clear()
+            self._offer_continue(mode.agent_id, text)
+            return False
         except AgentUIError as exc:
             self.notify(f"{mode.agent_name}: {exc}", severity="warning")
             return False
         return True
+
+    def _give_to_a_driven_root(self, agent: AgentState, text: str) -> bool:
+        """A scene's root reads no model call: the words answer the question it asks (the
+        next round's input); with none open they stay, with what to do instead."""
+        if agent.open_queries and self.runtime is not None:
+            try:
+                self.runtime.answer(agent.open_queries[0], text)
+            except AgentUIError as exc:
+                self.notify(f"{agent.name}: {exc}", severity="warning")
+                return False
+            return True
+        self.notify(
+            f"{agent.name} is a {agent.driver} that agentui runs: your words will answer its "
+            "next question; steer the agents under it with s on the tree, or ctrl+t for a new "
+            "task. Your words stay in the prompt.",
+            severity="warning",
+            timeout=8,
+        )
+        return False
+
+    @on(TextArea.Changed, "#prompt")
+    def _prompt_edited(self) -> None:
+        # Emptied (sent, or erased): the prompt follows the runs again (see _follow_the_runs).
+        if not self.prompt_view.text.strip():
+            self._follow_the_runs()
 
     def _offer_continue(self, agent_id: str, text: str) -> None:
         """A steer for an agent that makes no further model call: keep the words, and offer
@@ -1086,11 +1132,23 @@ class AgentUIApp(App[int]):
         return None
 
     def _follow_the_runs(self) -> None:
-        """Point a prompt that follows the runs at the root that runs now; what is typed stays.
-        A steer, a continue or a new task asked for stay as they were asked."""
+        """Point a prompt that follows the runs at the root that runs now. A steer, a continue
+        or a new task asked for stay as they were asked; and words being typed stay addressed
+        to the task they were typed for (a root that ended meanwhile: enter offers to continue
+        it), only learning its name or id once it has started."""
         mode = self.prompt_bar.mode
-        if mode.is_default and (default := self._default_prompt_mode()) != mode:
-            self.prompt_bar.retarget(default)
+        if not mode.is_default:
+            return
+        default = self._default_prompt_mode()
+        if default == mode:
+            return
+        if self.prompt_view.text.strip():
+            same_task = mode.kind == default.kind == "follow_up" and (
+                mode.agent_id in (None, default.agent_id)
+            )
+            if not same_task:
+                return
+        self.prompt_bar.retarget(default)
 
     def _go_home(self) -> None:
         """After a message is sent or a question settled, the cursor goes back to the prompt
@@ -1136,8 +1194,17 @@ class AgentUIApp(App[int]):
         elif agent_id:
             self._select_when_shown = agent_id
         if agent_id and self._starting_root == "":  # the server said which: follow it
-            self._starting_root = agent_id
+            # Until it shows; shown already (its events came first): followed as any root.
+            self._starting_root = None if agent_id in self.model.agents else agent_id
             self._follow_the_runs()
+
+    def _not_started(self, task: str) -> None:
+        """The server did not make the task (its refusal is said apart): the task's words are
+        kept, and the prompt no longer waits for it."""
+        if self._starting_root == "":
+            self._starting_root = None
+            self._follow_the_runs()
+        self._keep_unsent_words(Draft(task, {}), "The task did not start")
 
     @on(AnswerInput.Left)
     @on(ApprovalBlock.Left)
@@ -1192,10 +1259,15 @@ class AgentUIApp(App[int]):
         fold = self._model  # None: nothing has happened yet (the first frame loads no fold)
         if action == "keys_on":
             return self.keeper.reading and not isinstance(self.focused, TextArea)
-        if action in TYPED_ACTIONS and (self.keeper.reading or self._box_for_typed_keys()):
-            return False  # its key would be a word for a box, or nothing (see on_event)
-        if action == "interrupt" and self.keeper.reading:
-            return False  # esc turns the keys on first (see on_event)
+        if action == "pane_key":
+            # A key on a pane: not while the letters are words after a click (esc turns them
+            # on first), nor a letter while a box waits for it (see on_event). The same action
+            # from a modifier key or the palette is asked for by its own name, below.
+            (asked,) = parameters
+            assert isinstance(asked, str)
+            if self.keeper.reading or (asked in TYPED_ACTIONS and self._box_for_typed_keys()):
+                return False
+            return self.check_action(asked, ())
         if action == "next_question" and (
             fold is None or not fold.open_queries or self.replay is not None
         ):
@@ -1450,6 +1522,10 @@ class AgentUIApp(App[int]):
         current = self._focused_query()
         after = queries.index(current) + 1 if current in queries else 0
         self._focus_question(queries[after % len(queries)])
+
+    async def action_pane_key(self, action: str) -> None:
+        """A key on a pane (see keymap.bindings): the action it names."""
+        await self.run_action(action)
 
     def action_keys_on(self) -> None:
         """esc after a click (the footer's Keys): the letters act again. The key itself is

@@ -167,8 +167,16 @@ EVERYWHERE_KEYS = tuple(k for k in KEYS if k.scope == "everywhere")
 
 
 def bindings(keys: tuple[Key, ...]) -> list[Binding]:
-    """Bindings for a pane: the actions are the app's, whichever widget holds the keys."""
-    return [Binding(k.key, f"app.{k.action}", k.label, show=k.show) for k in keys]
+    """Bindings for a pane: the actions are the app's, whichever widget holds the keys, asked
+    for as a pane's key (`pane_action`): the app refuses a pane's letter when the letters are
+    words (after a click, or while a text box waits), and only that: the same action asked for
+    by a modifier key or the palette still acts."""
+    return [Binding(k.key, pane_action(k.action), k.label, show=k.show) for k in keys]
+
+
+def pane_action(action: str) -> str:
+    """The binding action of `action` asked for by a key on a pane."""
+    return f"app.pane_key('{action}')"
 
 
 def app_bindings() -> list[Binding]:

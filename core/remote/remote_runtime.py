@@ -66,6 +66,8 @@ class _Listeners:
     warned: Callable[[str], None] = _ignore  # a command the server refused, or a lost event
     started: Callable[[str], None] = _ignore  # the id of a root agent a `start` created
     connection: Callable[[], None] = _ignore  # connected or not changed (read `connection_text`)
+    # The task of a `start` the server did not make (`warned` says why): the words are not lost.
+    not_started: Callable[[str], None] = _ignore
 
 
 Command = tuple[str, Callable[[], Awaitable[Any]]]
@@ -112,8 +114,9 @@ class RemoteRuntime:
         warned: Callable[[str], None] = _ignore,
         started: Callable[[str], None] = _ignore,
         connection: Callable[[], None] = _ignore,
+        not_started: Callable[[str], None] = _ignore,
     ) -> None:
-        self._listeners = _Listeners(warned, started, connection)
+        self._listeners = _Listeners(warned, started, connection, not_started)
 
     # -- life --------------------------------------------------------------------------------
 
@@ -272,7 +275,12 @@ class RemoteRuntime:
         `listen(started=...)` once the server has made it."""
 
         async def start() -> None:
-            self._listeners.started(await self._client.start(task, profile=profile))
+            try:
+                agent_id = await self._client.start(task, profile=profile)
+            except BaseException:
+                self._listeners.not_started(task)
+                raise  # said as any command's failure is
+            self._listeners.started(agent_id)
 
         self._queue("start", start)
         return ""

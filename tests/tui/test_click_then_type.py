@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
@@ -16,9 +17,12 @@ from agentui.core.clock import FrozenClock
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.app import AgentUIApp
+from agentui.tui.keymap import pane_action
 from agentui.tui.replay_feed import ReplayFeed
 from agentui.tui.widgets.blocks import ApprovalBlock
+from agentui.tui.widgets.confirm import ConfirmScreen
 from agentui.tui.widgets.footer import KeyFooter
+from agentui.tui.widgets.help import HelpScreen
 from agentui.tui.widgets.status_bar import StatusBar
 
 from .helpers import has_status, make_app, settle, toasts
@@ -101,7 +105,8 @@ async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off()
         assert app.selected_id == "a2", "a click selects, as a person expects"
         assert app.keeper.reading and app.screen.has_class("-reading")
         footer_actions = {b.action for _, b, _, _ in app.screen.active_bindings.values()}
-        assert "app.cancel" not in footer_actions and "app.pause" not in footer_actions
+        assert pane_action("cancel") not in footer_actions
+        assert pane_action("pause") not in footer_actions
         assert "keys_on" in footer_actions, "the footer says how to turn the letters on"
         await type_after_click(app, pilot)
 
@@ -132,7 +137,7 @@ async def test_clicking_a_footer_key_runs_it_and_the_next_sentence_is_words() ->
     async with subagents_running() as (app, pilot):
         footer = app.query_one(KeyFooter)
         (pause_key,) = [
-            k for k in footer.query("FooterKey") if getattr(k, "action", "") == "app.pause"
+            k for k in footer.query("FooterKey") if getattr(k, "action", "") == pane_action("pause")
         ]
         await pilot.click(pause_key)
         await settle(pilot, has_status(app, "a1", S.PAUSED))  # a click on a key is meant
@@ -168,3 +173,54 @@ async def test_a_replay_drops_letters_after_a_click_and_says_how_to_turn_them_on
         assert any("esc turns them on" in t for t in toasts(app))
         await pilot.press("escape", "a")
         assert app.show_all, "after esc the view keys act"
+
+
+def click_as_a_terminal_does(app: AgentUIApp, widget: Widget, offset: tuple[int, int]) -> None:
+    """Press and release posted to the app, as the terminal's driver hands them over (Textual's
+    pilot hands clicks to the screen instead, past the app's own handling of them)."""
+    x, y = widget.region.offset + offset
+    where = {"x": x, "y": y, "delta_x": 0, "delta_y": 0, "button": 1, "shift": False}
+    where |= {"meta": False, "ctrl": False, "screen_x": x, "screen_y": y}
+    app.post_message(events.MouseDown(None, **where))
+    app.post_message(events.MouseUp(None, **where))
+
+
+async def test_a_sentence_after_a_terminal_s_click_on_the_tree_is_words() -> None:
+    async with subagents_running() as (app, pilot):
+        click_as_a_terminal_does(app, app.tree_view, tree_row(app, "a2"))
+        await pilot.pause()
+        assert app.keeper.reading and app.selected_id == "a2"
+        await type_after_click(app, pilot)
+        assert app.prompt_view.text.endswith(SENTENCE)
+
+
+async def test_a_terminal_s_click_on_a_footer_key_runs_it_then_letters_are_words() -> None:
+    async with subagents_running() as (app, pilot):
+        footer = app.query_one(KeyFooter)
+        (pause_key,) = [
+            k for k in footer.query("FooterKey") if getattr(k, "action", "") == pane_action("pause")
+        ]
+        click_as_a_terminal_does(app, pause_key, (1, 0))
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        assert app.prompt_view.text == "", "its key ran as a command, not typed"
+        assert app.keeper.reading, "and after it the letters are words"
+        await type_after_click(app, pilot)
+
+
+async def test_modifier_keys_and_the_palette_act_after_a_click() -> None:
+    async with subagents_running() as (app, pilot):
+        await pilot.click(app.transcript_view, offset=(5, 3))
+        assert app.keeper.reading
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert any(t.startswith("New:") for t in titles), "the palette's New is offered"
+        assert any(t.startswith("Pause:") for t in titles), "and the agent commands"
+        await pilot.press("ctrl+t")
+        assert app.prompt_bar.mode.kind == "task" and app.prompt_bar.mode.chosen
+        await pilot.press("escape")
+        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.press("ctrl+q")  # main runs: it asks first
+        assert isinstance(app.screen, ConfirmScreen)

@@ -136,3 +136,55 @@ async def test_words_sent_before_the_runtime_started_steer_the_task_once_it_has(
         assert list(app.model.agents) == ["a1"]
         assert steers(app, "a1") == ["Lisbon, small budget"]
         assert label(app) == "main ›"
+
+
+async def test_words_for_main_stay_main_s_when_it_ends_and_enter_offers_to_continue_it() -> None:
+    async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
+        app.prompt_view.focus()
+        await pilot.press(*"Focus on small teams.")
+        app.runtime.cancel("a1")  # type: ignore[union-attr]  # it ends while the words wait
+        await settle(pilot, has_status(app, "a1", S.CANCELLED))
+        assert label(app) == "main ›", "the words stay addressed to the task they were for"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert list(app.model.agents) == ["a1"], "no new paid task from words meant for main"
+        assert app.prompt_bar.mode.kind == "continue" and app.prompt_bar.mode.agent_id == "a1"
+        assert app.prompt_view.text == "Focus on small teams."
+        assert any("has ended" in n.message for n in app._notifications)
+        await pilot.press("escape")  # not continued after all: the prompt starts tasks again
+        assert label(app) == "task ›"
+
+
+async def test_an_empty_prompt_follows_the_next_root_when_main_ends() -> None:
+    script = Script(agents={"*": [HOLD]})
+
+    def two_roots(app: object) -> bool:
+        runtime, agents = app.runtime, app.model.agents  # type: ignore[attr-defined]
+        if runtime is not None and "a1" in agents and "a2" not in agents:
+            runtime.start("second task")
+        return has_status(app, "a2", S.RUNNING)()  # type: ignore[arg-type]
+
+    async with app_when(two_roots, "first task", script) as (app, pilot):
+        app._select("a1")
+        await pilot.pause()
+        assert label(app) == "main ›"
+        app.runtime.cancel("a1")  # type: ignore[union-attr]
+        await settle(pilot, lambda: label(app) == "main-2 ›")
+
+
+async def test_words_sent_before_a_start_that_fails_are_printed_with_the_error() -> None:
+    gate = threading.Event()
+
+    def bad_settings() -> None:
+        gate.wait(30)
+        from agentui.core.errors import AgentUIError
+
+        raise AgentUIError("provider: nope")
+
+    app = make_app("Plan a trip", prepare_runtime=bad_settings)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.press(*"Lisbon, small budget", "enter")
+        gate.set()
+        await settle(pilot, lambda: app.start_error is not None)
+        assert "Lisbon, small budget" in app.unsent_words(), "said on the shell, not lost"

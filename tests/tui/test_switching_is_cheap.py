@@ -13,6 +13,7 @@ from textual.widgets._footer import FooterKey
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.state import TranscriptItem as Entry
 from agentui.core.tree import AgentStatus
+from agentui.tui.keymap import pane_action
 from agentui.tui.widgets.blocks import (
     PARAGRAPHS_PER_CHUNK,
     AnswerBlock,
@@ -187,15 +188,15 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
         # Resume applies now and pause does not: the same keys, drawn again in place.
         assert list(footer.children) == keys
         state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
-        assert state["app.pause"] and not state["app.resume"]
+        assert state[pane_action("pause")] and not state[pane_action("resume")]
         runtime.resume("a2")
         await settle(pilot, has_status(app, "a2", AgentStatus.RUNNING))
         state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
-        assert not state["app.pause"] and state["app.resume"]
+        assert not state[pane_action("pause")] and state[pane_action("resume")]
         app.prompt_view.focus()  # other keys apply in the prompt: the footer is rebuilt
         await pilot.pause()
         assert list(footer.children) != keys
-        assert "app.pause" not in {k.action for k in footer.query(FooterKey)}
+        assert pane_action("pause") not in {k.action for k in footer.query(FooterKey)}
 
 
 async def test_an_agent_key_is_run_as_it_arrives_not_after_the_trees_queue() -> None:
