@@ -438,12 +438,10 @@ def _server_in_a_thread(script: Script) -> Iterator[Served]:
     started, stop = threading.Event(), threading.Event()
 
     async def serve() -> None:
-        provider_script = script
-        async with served_runtime(script=provider_script) as server:
+        async with served_runtime(script=script) as server:
             ready.append(server)
             started.set()
-            while not stop.is_set():
-                await anyio.sleep(0.01)
+            await anyio.to_thread.run_sync(stop.wait)  # serving meanwhile
 
     thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
     thread.start()
