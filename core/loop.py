@@ -320,7 +320,12 @@ class AgenticLoop:
                 # that an agent making one call never makes.
                 await self.host.checkpoint()
                 if self.host.apply_interventions(self.conversation):
-                    request = replace(self._build_request(), sent_again=request.sent_again)
+                    # The conversation and instructions the person changed; the rest as a
+                    # BEFORE_LLM hook may have set it (its model, tools, limits).
+                    fresh = self._build_request()
+                    request = replace(
+                        request, instructions=fresh.instructions, messages=fresh.messages
+                    )
                 await self.host.emit(
                     LLMRequested,
                     iteration=self.iteration,

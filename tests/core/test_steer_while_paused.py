@@ -8,6 +8,8 @@ and the SDK tests in tests/e2e/test_*_provider.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import anyio
 import pytest
 
@@ -159,3 +161,32 @@ async def test_a_steer_while_paused_before_the_call_is_read_by_that_call() -> No
     (request,) = provider.requests
     assert any("Be brief." in t for t in texts(request))
     assert rec.of("intervention:unused") == []
+
+
+async def test_a_steer_read_at_the_call_keeps_what_a_before_llm_hook_set() -> None:
+    """The call reads the person's words and still goes as a hook prepared it (its model and
+    limits): only the conversation and the instructions are taken again."""
+    hook_entered, hook_gate = anyio.Event(), anyio.Event()
+
+    async def before_llm(context: HookContext) -> LLMCallDecision:
+        hook_entered.set()
+        await hook_gate.wait()
+        assert isinstance(context.request, ProviderRequest)
+        return LLMCallDecision(request=replace(context.request, model="hooked", max_tokens=77))
+
+    hooks = HookManager()
+    hooks.add(HookPoint.BEFORE_LLM, before_llm)
+    provider = ScriptedProvider(Script.for_all(Turn(text=ANSWER)))
+    async with Runtime(provider, hooks=hooks, clock=FrozenClock()) as runtime:
+        agent_id = runtime.start("Answer.")
+        with anyio.fail_after(10):  # safety net only
+            await hook_entered.wait()
+        runtime.pause(agent_id)
+        runtime.steer(agent_id, "Be brief.")
+        hook_gate.set()
+        runtime.resume(agent_id)
+        await runtime.wait(agent_id)
+
+    (request,) = provider.requests
+    assert any("Be brief." in t for t in texts(request))
+    assert (request.model, request.max_tokens) == ("hooked", 77)
