@@ -28,6 +28,14 @@ def test_a_word_close_to_a_command_is_named_with_it() -> None:
     assert "agentui -- 'it$s'" in (mistyped_command("it$s", ["its"]) or "")  # quoted for a shell
 
 
+def test_a_small_edit_distance_is_a_typo_and_a_larger_one_a_task() -> None:
+    assert "did you mean 'sessions'?" in (mistyped_command("sesion", COMMANDS) or "")
+    assert "did you mean 'sessions'?" in (mistyped_command("sessoins", COMMANDS) or "")  # a swap
+    assert "did you mean 'config'?" in (mistyped_command("confg", COMMANDS) or "")
+    assert mistyped_command("configure", COMMANDS) is None  # three edits: a word of its own
+    assert mistyped_command("recap", COMMANDS) is None
+
+
 @pytest.mark.parametrize("task", ["haiku", "summarize", "plan a weekend", "sessions please", None])
 def test_other_tasks_are_tasks(task: str | None) -> None:
     assert mistyped_command(task, COMMANDS) is None
