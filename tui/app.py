@@ -842,12 +842,15 @@ class AgentUIApp(App[int]):
             return True
         if route is KeyRoute.TO_BOX:
             box = home_box(self.waiting_box(), self.prompt_view, self.prompt_bar.display)
-            if box is None:  # nowhere to type (a replay): the letter is no command either
+            if box is not None:
+                self.screen.set_focus(box)
+            if box is None or self.focused is not box:
+                # Nowhere to type (a replay), or the box took no focus: the letter is no
+                # command either.
                 event.stop()
                 event.prevent_default()
                 self._say_letters_are_off()
                 return False
-            self.screen.set_focus(box)
             return True
         if event.is_printable:
             box = self._box_for_typed_keys()
