@@ -118,7 +118,10 @@ class LoopResult:
 
 
 ABANDONED_ON_PAUSE = "paused mid-response, so the stream was closed"
-ABANDONED_FOR_STEER = "steered while paused, so the response is asked for again with the message"
+# A steer or a modify: "the person's words" covers both.
+ABANDONED_FOR_STEER = (
+    "you spoke to it while it was paused, so the response is asked for again with your words"
+)
 
 # Stop reasons that end a run with an error on the node rather than a result.
 FAILING_STOP_REASONS = {

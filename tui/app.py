@@ -287,10 +287,13 @@ class AgentUIApp(App[int]):
                 kept.append((notification, query_ids))
         self._waiting_toasts = kept
 
-    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
         """The palette's Screenshot: an SVG in the directory agentui was started in, which
-        exists, rather than ~/Downloads, which may not (a browser downloads it instead)."""
-        self.deliver_screenshot(filename, path or str(Path.cwd()))
+        exists, rather than ~/Downloads, which may not (a browser downloads it instead).
+        Textual's palette calls this, not action_screenshot."""
+        return super().deliver_screenshot(filename, path or str(Path.cwd()), time_format)
 
     @on(events.DeliveryComplete)
     def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
@@ -798,12 +801,15 @@ class AgentUIApp(App[int]):
         # Where a key goes is decided here, before it is handed to the focused widget: keys of
         # a burst (a fast typist, a paste without bracketed paste) are handed over one by one,
         # each to where the one before went.
-        if isinstance(event, events.MouseDown) and not event.is_forwarded:
-            # Before the click moves the focus, and before the keys typed after it. Not yet for
-            # a key of the footer: its click sends its key (Textual's FooterKey), which must
-            # act as a command; the click bubbles up to on_mouse_down after that key.
-            if not self._on_a_footer_key(event):
-                self._clicked()
+        # Before the click moves the focus, and before the keys typed after it. Not yet for
+        # a key of the footer: its click sends its key (Textual's FooterKey), which must act
+        # as a command; the click bubbles up to on_mouse_down after that key.
+        if (
+            isinstance(event, events.MouseDown)
+            and not event.is_forwarded
+            and not self._on_a_footer_key(event)
+        ):
+            self._clicked()
         if isinstance(event, events.Key):
             self._last_key_at = time.monotonic()  # see _close_once_typing_stops
             if not self._route_key(event):
@@ -998,6 +1004,12 @@ class AgentUIApp(App[int]):
             self.notify(f"steer {mode.agent_name}: {exc}", severity="warning")
         else:
             self._go_home()
+            if agent is not None and agent.status is AgentStatus.PAUSED:
+                # The cursor is back in the prompt, where an r would be a word.
+                self.notify(
+                    f"{agent.name} is paused: it reads your message when it resumes "
+                    "(esc to the tree, then r)."
+                )
 
     def _follow_up(self, mode: PromptMode, text: str) -> bool:
         """Words for the task that runs, as a steer for its root (its next model call reads
@@ -1117,7 +1129,7 @@ class AgentUIApp(App[int]):
         root = self._root_that_runs()
         if root is None:
             return PromptMode()
-        return PromptMode("follow_up", root.id, root.name)
+        return PromptMode("follow_up", root.id, root.name, driven=root.driver is not None)
 
     def _root_that_runs(self) -> AgentState | None:
         fold = self._model

@@ -161,6 +161,19 @@ async def test_digits_typed_after_clicking_an_approval_decide_nothing() -> None:
         assert app.prompt_view.text.endswith("I have 2 kids and 1 dog")
 
 
+async def test_after_a_click_on_an_approval_its_footer_offers_keys_on_not_the_digits() -> None:
+    async with pending_approval() as (app, pilot, runs):
+        block = app.focused
+        assert isinstance(block, ApprovalBlock)
+        await pilot.click(block, offset=(4, 0))
+        assert app.focused is block and app.keeper.reading
+        shown = {k: b.binding.action for k, b in app.screen.active_bindings.items()}
+        assert "1" not in shown and "2" not in shown, "digits that would be typed are not offered"
+        assert shown.get("escape") == "keys_on"
+        await pilot.press("escape", "1")  # keys on, then a choice
+        await settle(pilot, lambda: runs == ["prod"])
+
+
 async def test_a_replay_drops_letters_after_a_click_and_says_how_to_turn_them_on() -> None:
     feed = ReplayFeed(await _recorded_run(), speed=1000.0)
     app = AgentUIApp(replay=feed, clock=FrozenClock(), remember_theme=False)

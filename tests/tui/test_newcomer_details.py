@@ -13,9 +13,10 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.tree import AgentStatus as S
 from agentui.tui.widgets.modify import ModifyScreen
 
-from .helpers import a1_is, app_when, make_app, settle
+from .helpers import a1_is, app_when, make_app, settle, toasts
 
 pytestmark = pytest.mark.anyio
+
 
 def screen_text(app: object) -> str:
     """The words on screen (the screenshot's text runs, spaces as typed)."""
@@ -79,3 +80,22 @@ async def test_a_modify_window_applied_untouched_changes_nothing() -> None:
         app.flush_events()
         assert app.model.agents["a1"].pending_modification is None
         assert app.model.agents["a1"].task == "Plan a launch"
+
+
+async def test_a_steer_sent_to_a_paused_agent_says_how_to_resume_it() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        await pilot.press("p")
+        await settle(pilot, lambda: app.model.agents["a1"].status is S.PAUSED)
+        await pilot.press("s", *"mention the budget", "enter")
+        await pilot.pause()
+        assert app.focused is app.prompt_view
+        assert any("is paused: it reads your message when it resumes" in t for t in toasts(app))
+
+
+async def test_a_scene_root_s_prompt_says_the_words_answer_its_question() -> None:
+    from .test_scene_app import scene_app
+
+    app = scene_app()
+    async with app.run_test(size=(160, 36)) as pilot:
+        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert "your words answer its question" in app.prompt_view.placeholder

@@ -599,6 +599,11 @@ class ApprovalBlock(QueryBlock):
         return self if self.entry.open and self.answerable else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # After a click the digits are words, not choices (tui/focus_keeper.py): not offered,
+        # so the footer says how to turn the keys on instead.
+        keeper = getattr(self.app, "keeper", None)
+        if keeper is not None and keeper.reading and action in ("decide", "reason", "leave"):
+            return False
         # Once decided (by anyone), the choices are gone and the keys are the app's again.
         return self.entry.open and self.answerable if action in ("decide", "reason") else True
 

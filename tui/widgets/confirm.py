@@ -20,8 +20,9 @@ from textual.widgets import Button, Footer, Static
 
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        # The safe button says "(esc)" in its own word (Keep, Stay): the footer need not.
-        Binding("escape", "answer(False)", "Safe choice", show=False),
+        # The safe button says "(esc)" in its own word (Keep, Stay); the footer says what esc
+        # does here as it does in the palette and help (closing is the safe answer).
+        Binding("escape", "answer(False)", "Close"),
     ]
 
     def __init__(self, question: str, risky: str, safe: str, *, risky_key: str = "") -> None:

@@ -34,6 +34,8 @@ class PromptMode:
     agent_name: str = ""
     # A new task asked for while a root runs (ctrl+t): it stays one until sent or left.
     chosen: bool = False
+    # A follow-up for a root agentui runs itself (a scene): the words answer its question.
+    driven: bool = False
 
     @property
     def is_default(self) -> bool:
@@ -74,7 +76,11 @@ class PromptMode:
             if not self.agent_name:
                 waits = "Your task is starting: words for it are sent once it shows"
                 return (f"{waits} · ctrl+t new task", waits, "Your task is starting")
-            reads = f"For {self.agent_name}: read with its next model call"
+            reads = (
+                f"For {self.agent_name}: your words answer its question"
+                if self.driven
+                else f"For {self.agent_name}: read with its next model call"
+            )
             return (
                 f"{reads} · enter sends · ctrl+t new task · {NEWLINE_HINT} · esc agents",
                 f"{reads} · enter sends · ctrl+t new task · esc agents",
