@@ -47,12 +47,10 @@ MALFORMED = "<malformed>"  # an answer the protocol has no reading of
 
 
 def child_env(home: Path) -> dict[str, str]:
-    """No key or setting from the developer's shell; config, sessions and state in `home`; the
-    offline model at full speed (its default pace is a real model's)."""
+    """No key or setting from the developer's shell; config, sessions and state in `home`."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(CLEARED)}
     env.update(
         PYTHONUNBUFFERED="1",
-        AGENTUI_PACE="0",
         AGENTUI_DATA_DIR=str(home / "data"),
         AGENTUI_CONFIG_DIR=str(home / "config"),
         AGENTUI_STATE_DIR=str(home / "state"),
