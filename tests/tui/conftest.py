@@ -1,4 +1,5 @@
-"""Snapshot determinism: no blinking cursors, and no toasts unless a test keeps one."""
+"""Snapshot determinism (no blinking cursors, no toasts unless a test keeps one), and keys
+pressed without Textual's full idle wait between them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from textual import _wait as textual_wait
+from textual._wait import wait_for_idle
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
@@ -15,6 +18,30 @@ def _no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     # A blinking cursor would be drawn on or off depending on when the frame is taken.
     monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
     yield
+
+
+# Between two keys of one press the pilot waits for an idle slice of this length, not
+# Textual's 20 ms (twice per key: a 75-character sentence spent 3 s waiting).
+KEY_SLICE_S = 0.002
+
+
+@pytest.fixture(autouse=True)
+def _quick_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Real key events, one after another in the app's queue, with short idle waits between
+    them; after the last key the pilot waits a whole slice as before, so what a test reads
+    next is as settled as it was."""
+    press = Pilot.press
+
+    async def press_quickly(self: Pilot[Any], *keys: str) -> None:
+        usual = textual_wait.SLEEP_GRANULARITY, textual_wait.SLEEP_IDLE
+        textual_wait.SLEEP_GRANULARITY, textual_wait.SLEEP_IDLE = KEY_SLICE_S, KEY_SLICE_S / 20
+        try:
+            await press(self, *keys)
+        finally:
+            textual_wait.SLEEP_GRANULARITY, textual_wait.SLEEP_IDLE = usual
+        await wait_for_idle(0)
+
+    monkeypatch.setattr(Pilot, "press", press_quickly)
 
 
 @pytest.fixture

@@ -294,6 +294,7 @@ def test_a_pasted_text_marker(snap_compare: Any) -> None:
 
     async def run_before(pilot: Pilot[int]) -> None:
         app = _app(pilot)
+        await runtime_of(pilot)  # the status bar names the model from then on
         app.prompt_view.focus()
         app.prompt_view.insert("Summarise this: ")
         app.post_message(events.Paste(pasted))  # as a terminal sends it

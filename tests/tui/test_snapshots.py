@@ -28,7 +28,8 @@ HOLD = Turn(text="Working through the first part of the plan now.", hang_after_c
 
 
 def test_start_screen(snap_compare: Any) -> None:
-    assert snap_compare(make_app(), terminal_size=SIZE)
+    # Once the runtime has started: the status bar names the model from then on.
+    assert snap_compare(make_app(), run_before=runtime_of, terminal_size=SIZE)
 
 
 def _tree_app() -> AgentUIApp:
@@ -125,6 +126,9 @@ def test_delete_confirm(snap_compare: Any) -> None:
 
 def test_help_screen(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
+        # The status bar names the model once the runtime has started: wait for it, or the
+        # picture depends on which came first.
+        await runtime_of(pilot)
         # f1 from the start screen (the cursor in the prompt, where ? is a character).
         await pilot.press("f1")
         assert isinstance(pilot.app.screen, HelpScreen)
