@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import settle
+from .helpers import settle, toasts
 from .test_scene_app import scene_app
 
 pytestmark = pytest.mark.anyio
@@ -32,5 +32,5 @@ async def test_words_for_a_scene_root_stay_in_the_prompt_with_what_to_do() -> No
         await pilot.press(*"more fog", "enter")
         await pilot.pause()
         assert app.prompt_view.text == "more fog", "kept, not sent to a refusal"
-        assert any("answer its question" in n.message for n in app._notifications)
+        assert any("answer its question" in t for t in toasts(app))
         assert app.model.open_queries, "the round still waits for its input"
