@@ -11,7 +11,7 @@ import pytest
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tree import AgentStatus as S
 
-from .helpers import app_when, has_status, kinds, make_app, settle
+from .helpers import app_when, has_status, kinds, make_app, settle, toasts
 from .test_typing_is_sacred import RUNNING_AND_ASKING, has_status_a1
 
 pytestmark = pytest.mark.anyio
@@ -150,7 +150,7 @@ async def test_words_for_main_stay_main_s_when_it_ends_and_enter_offers_to_conti
         assert list(app.model.agents) == ["a1"], "no new paid task from words meant for main"
         assert app.prompt_bar.mode.kind == "continue" and app.prompt_bar.mode.agent_id == "a1"
         assert app.prompt_view.text == "Focus on small teams."
-        assert any("has ended" in n.message for n in app._notifications)
+        assert any("has ended" in t for t in toasts(app))
         await pilot.press("escape")  # not continued after all: the prompt starts tasks again
         assert label(app) == "task ›"
 
