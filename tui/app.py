@@ -1256,7 +1256,8 @@ class AgentUIApp(App[int]):
         return agent.status if agent is not None else None
 
     def _selected_is_driven(self) -> bool:
-        agent = self.model.agents.get(self.selected_id or "")
+        fold = self._model  # None before anything happened: the first frame loads no fold
+        agent = fold.agents.get(self.selected_id or "") if fold is not None else None
         return agent is not None and agent.driver is not None
 
     def _selected_waits(self) -> bool:
