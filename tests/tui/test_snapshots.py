@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import random
+import zlib
+from itertools import islice
 from typing import Any
 
 import pytest
@@ -19,7 +22,7 @@ from agentui.tui.widgets.modify import ModifyScreen
 from agentui.tui.widgets.scene_state import SceneStateScreen
 
 from ..core.scene_helpers import acting, decision, harbour
-from .helpers import has_status, make_app, runtime_of, settle, write
+from .helpers import has_status, make_app, provider_of, runtime_of, settle, write
 
 SIZE = (110, 30)
 
@@ -237,6 +240,24 @@ def test_monologue_sidebar_with_narratives(snap_compare: Any) -> None:
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
 
+def _shown_text(agent: Any) -> str:
+    return "".join(e.text for e in agent.entries if e.kind == "text")
+
+
+def _before_the_hang(app: AgentUIApp, agent_id: str, turn: Turn) -> str:
+    """What the scripted model streams of `turn` for this agent before it hangs: its chunks
+    are cut by a generator seeded by the agent and the call (ScriptedProvider._stream)."""
+    provider = provider_of(app)
+    request = next((r for r in reversed(provider.requests) if r.agent_id == agent_id), None)
+    if request is None or turn.hang_after_chunks is None:
+        return "\0"  # not asked yet: nothing matches
+    seed = zlib.crc32(f"{provider.seed}:{request.agent_id}:{request.iteration}".encode())
+    rng = random.Random(seed)
+    for _ in provider._chunks(turn.thinking, rng):  # thinking draws first
+        pass
+    return "".join(islice(provider._chunks(turn.text, rng), turn.hang_after_chunks))
+
+
 def _scene_app(mara: Turn) -> AgentUIApp:
     """The harbour scene (tests/core/scene_helpers.py) on a script: the director has Tomas
     act, then Mara; Mara plays `mara`."""
@@ -278,10 +299,13 @@ def test_a_scene_mid_round(snap_compare: Any) -> None:
 
     async def run_before(pilot: Pilot[int]) -> None:
         app = await _first_round_asked(pilot)
+        # Every chunk Mara sends before her stream hangs, on screen (a picture taken after the
+        # first of them, on a busy machine, showed less of her line).
         await settle(
             pilot,
             lambda: any(
-                a.name == "round-1.Mara" and a.entries[1:] for a in app.model.agents.values()
+                a.name == "round-1.Mara" and _shown_text(a) == _before_the_hang(app, a.id, mara)
+                for a in app.model.agents.values()
             ),
             turns=5000,
         )
