@@ -16,8 +16,9 @@ from agentui.core.events import QueryRaised
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.narration_subject import NarrationSubject, Step, StepKind
 from agentui.core.providers.scripted.defaults import DEFAULT_PACE_S, PACE_VARIABLE, default_pace
+from agentui.core.providers.scripted.demo import demo_turn
 from agentui.core.providers.scripted.narration import narrate
-from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.provider import FIRST_CHUNK_TICKS, ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.state.scene_items import scene_line
 from agentui.core.tools.builtin import builtin_tools
@@ -175,3 +176,20 @@ def test_the_offline_model_is_paced_like_a_real_model_unless_told_otherwise() ->
     assert 10 <= 5.5 / 3.5 / DEFAULT_PACE_S <= 60
     assert default_pace({PACE_VARIABLE: "0"}) == "0"
     assert default_pace({PACE_VARIABLE: " "}) == f"{DEFAULT_PACE_S:g}"
+
+
+async def test_a_demo_subagent_streams_long_enough_to_be_steered_at_the_default_pace() -> None:
+    """At the default pace a newcomer has seconds to select a subagent and pause, steer or
+    modify it: its answer is long enough in chunks (they finished within a second, then in
+    about four)."""
+    provider = ScriptedProvider(pace_s=0)
+    async with Runtime(provider, clock=FrozenClock()) as runtime:
+        root = runtime.start("Plan a product launch", workflow="plain")
+        child = runtime.start("What matters most for the launch?", parent_id=root)
+        await runtime.wait(child)
+    (request,) = [r for r in provider.requests if r.agent_id == child]
+    turn = demo_turn(request)
+    streamed = len(turn.thinking) + len(turn.text)
+    chunks = streamed / (sum(provider.chunk_chars) / 2)  # chunks of the mean size
+    seconds = (chunks + FIRST_CHUNK_TICKS) * DEFAULT_PACE_S
+    assert seconds >= 8, f"it streams for {seconds:.1f} s at the default pace"

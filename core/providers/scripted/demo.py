@@ -176,9 +176,15 @@ def _subagent_turn(messages: list[Message]) -> Turn:
     part = _short(_task(messages).splitlines()[0], 80)
     return Turn(
         thinking="A small part of a larger task: I answer it directly.",
+        # Three findings, not one line: at the default pace a subagent then streams for about
+        # ten seconds, time for a newcomer to select it and pause, steer or modify it.
         text=(
             f"My part: {_ended(part)} {_steered(messages)}This is the offline scripted model, "
-            "so this is where a subagent's findings would be."
+            "so this is where a subagent's findings would be. Here is how I would go about "
+            "it:\n\n- First, I would find out who this is for and what they need most.\n"
+            "- Then I would list what could go wrong, and what each would cost.\n"
+            "- Next, I would check each of those against what the task asks for.\n"
+            "- Last, I would say which choice I would make, and why, in a few lines."
         ),
     )
 
