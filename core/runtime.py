@@ -414,8 +414,7 @@ class Runtime:
         parent = self._runs.get(node.parent_id) if node.parent_id is not None else None
         if parent is not None and parent.node.status.is_live:
             parent.queue_note(
-                f"The person deleted your subagent {node.name}; "
-                "do not wait for its result."
+                f"The person deleted your subagent {node.name}; do not wait for its result."
             )
 
     def modify(
