@@ -222,15 +222,13 @@ async def _serve(
                 print("agentui serve: stopping the agents, then the server", file=sys.stderr)
             watching.cancel_scope.cancel()
     if isinstance(runtime, RecordingRuntime):
-        if runtime.session.error:
-            warn([runtime.session.error])
-        session_id = runtime.session.session_id
-        if session_id is not None:
-            print(
-                f"agentui serve: session {session_id} saved; "
-                f"`agentui serve --resume {session_id}` continues it",
-                file=sys.stderr,
-            )
+        from .session_outcome import what_was_saved
+
+        # Said as the app says it: not saved, or saved only up to a time (it said "saved"
+        # after a write had failed).
+        news = what_was_saved(runtime.session, "agentui serve --resume", "continues")
+        if news is not None:
+            print(f"agentui serve: {news}", file=sys.stderr)
     return 0
 
 

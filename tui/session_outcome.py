@@ -9,14 +9,17 @@ from agentui.core.session.writer import SessionWriter
 from agentui.core.terminal_text import visible_controls
 
 
-def what_was_saved(session: SessionWriter) -> str | None:
-    """The closing line's news (None: no session was begun)."""
+def what_was_saved(
+    session: SessionWriter, resume: str = "agentui --resume", reopens: str = "reopens"
+) -> str | None:
+    """The closing line's news (None: no session was begun); `resume` is the command that
+    reopens it (`agentui serve --resume` for a server's)."""
     session_id = session.session_id
     if session_id is None:
         return None
-    reopen = f"`agentui --resume {session_id}`"
+    reopen = f"`{resume} {session_id}`"
     if session.error is None:
-        return f"session {session_id} saved; {reopen} reopens it"
+        return f"session {session_id} saved; {reopen} {reopens} it"
     why = visible_controls(session.error)  # it names a file, and says why the disk refused
     if not session.saved:
         return f"this session was not saved ({why})"

@@ -31,8 +31,8 @@ def child_env(home: Path, **extra: str) -> dict[str, str]:
         AGENTUI_DATA_DIR=str(home / "data"),
         AGENTUI_CONFIG_DIR=str(home / "config"),
         AGENTUI_STATE_DIR=str(home / "state"),
-        **extra,
     )
+    env.update(extra)  # a test's own value wins (e.g. a data dir that cannot be written)
     return env
 
 

@@ -196,3 +196,20 @@ async def test_a_token_file_others_may_read_is_refused(tmp_path: Path) -> None:
     assert code == 2 and not out
     assert f"cannot use the token file {shared}: others may read it" in errors
     assert f"chmod 600 {shared}" in errors
+
+
+async def test_a_server_whose_session_cannot_be_written_says_so_when_it_stops(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the sessions folder would go\n")
+    unmakeable = str(blocker / "data")  # fails for root too: a file is in the way
+    options = ("--script", str(script(tmp_path)))
+    async with serve_process(tmp_path, *options, AGENTUI_DATA_DIR=unmakeable) as served:
+        async with RemoteClient(served.url, served.token) as client:
+            agent_id = await client.start("plan a trip")
+            await EventReader(client).until(status(agent_id, "awaiting_user"))
+            code, errors = await served.stop(signal.SIGTERM)
+    assert code == 0, errors
+    assert "this session was not saved" in errors, errors
+    assert "--resume" not in errors, "no session that does not exist is offered"
