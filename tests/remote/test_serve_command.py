@@ -205,11 +205,13 @@ async def test_a_server_whose_session_cannot_be_written_says_so_when_it_stops(
     blocker.write_text("a file where the sessions folder would go\n")
     unmakeable = str(blocker / "data")  # fails for root too: a file is in the way
     options = ("--script", str(script(tmp_path)))
-    async with serve_process(tmp_path, *options, AGENTUI_DATA_DIR=unmakeable) as served:
-        async with RemoteClient(served.url, served.token) as client:
-            agent_id = await client.start("plan a trip")
-            await EventReader(client).until(status(agent_id, "awaiting_user"))
-            code, errors = await served.stop(signal.SIGTERM)
+    async with (
+        serve_process(tmp_path, *options, AGENTUI_DATA_DIR=unmakeable) as served,
+        RemoteClient(served.url, served.token) as client,
+    ):
+        agent_id = await client.start("plan a trip")
+        await EventReader(client).until(status(agent_id, "awaiting_user"))
+        code, errors = await served.stop(signal.SIGTERM)
     assert code == 0, errors
     assert "this session was not saved" in errors, errors
     assert "--resume" not in errors, "no session that does not exist is offered"
