@@ -21,6 +21,13 @@ from types import FrameType
 from .process_guard import stop_every_sandbox
 
 TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_received: list[int] = []  # the signals handled, first first
+
+
+def termination_received() -> int | None:
+    """The first termination signal handled, if any: a run it raced (its agents ended on
+    their own in the moment the signal was handled) still ends as interrupted."""
+    return _received[0] if _received else None
 
 
 def end_on_termination_signals(
@@ -42,6 +49,7 @@ def end_on_termination_signals(
     def handle(signum: int, frame: FrameType | None) -> None:
         nonlocal received
         received += 1
+        _received.append(signum)
         stop_every_sandbox()
         if received > 1 or (exit_on_hangup and signum == signal.SIGHUP):
             os._exit(128 + signum)  # asked twice, or nowhere left to show anything

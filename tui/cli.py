@@ -234,6 +234,13 @@ def _run(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         print("agentui: interrupted", file=sys.stderr)
         return 130
+    from agentui.core.termination import termination_received
+
+    if termination_received() is not None:
+        # The signal killed the python tool's process, and the run ended on that before the
+        # interruption reached it: still an interrupted run, as the person asked.
+        print("agentui: interrupted", file=sys.stderr)
+        return 130
     for runtime in made:
         if isinstance(runtime, RecordingRuntime) and runtime.session.error:
             warn([runtime.session.error])
