@@ -798,12 +798,11 @@ class AgentUIApp(App[int]):
         return None
 
     async def on_event(self, event: events.Event) -> None:
-        # Where a key goes is decided here, before it is handed to the focused widget: keys of
-        # a burst (a fast typist, a paste without bracketed paste) are handed over one by one,
-        # each to where the one before went.
-        # Before the click moves the focus, and before the keys typed after it. Not yet for
-        # a key of the footer: its click sends its key (Textual's FooterKey), which must act
-        # as a command; the click bubbles up to on_mouse_down after that key.
+        # A click is noted before it moves the focus and before the keys typed after it; not
+        # yet for a key of the footer: its click sends its key (Textual's FooterKey), which
+        # must act as a command, and bubbles up to on_mouse_down after that key. Where a key
+        # goes is decided here too, before the focused widget has it: keys of a burst (a fast
+        # typist, a paste without bracketed paste) are handed over one by one.
         if (
             isinstance(event, events.MouseDown)
             and not event.is_forwarded
