@@ -4,6 +4,7 @@ without waiting; one paused mid-stream and resumed; and reading their events."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import anyio
@@ -15,7 +16,7 @@ from agentui.core.providers.base import Provider
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.core.tree import AgentNode
+from agentui.core.tree import AgentNode, AgentStatus
 
 from .stub_server import StubServer
 
@@ -89,6 +90,23 @@ async def pause_mid_stream(
             node = await runtime.wait(agent_id)
         history = runtime.agent(agent_id)["conversation"]["messages"]
     return seen + events.drain(), node, history
+
+
+STEER = "Cover costs too."
+
+
+async def steer_while_paused_is_sent_again(provider: Provider, stub: StubServer) -> None:
+    """A steer given while paused mid-stream is in the request sent again on resume, and only
+    there; the answer is the whole one and the steer is said delivered (`stub` streams slowly
+    first, then whole: slow_then_whole)."""
+    events, node, _ = await pause_mid_stream(provider, stub, steer=STEER)
+    first, second = stub.requests
+    assert STEER not in json.dumps(first.json())
+    assert f"A message from the person: {STEER}" in json.dumps(second.json())
+    assert node.status is AgentStatus.COMPLETED
+    assert node.result == "A whole answer."
+    assert len(of_type(events, "note:delivered")) == 1
+    assert not of_type(events, "intervention:unused")
 
 
 async def stop_mid_stream(

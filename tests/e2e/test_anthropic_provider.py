@@ -44,6 +44,7 @@ from .provider_runs import (
     of_type,
     pause_mid_stream,
     run,
+    steer_while_paused_is_sent_again,
     stop_mid_stream,
 )
 from .stub_server import Drop, Hold, StubServer, error_reply, sse_reply
@@ -447,15 +448,7 @@ async def test_a_steer_given_while_paused_goes_in_the_request_sent_again() -> No
     call would otherwise end without it)."""
     async with StubServer() as stub, claude(stub) as provider:
         slow_then_whole(stub)
-        events, node, _ = await pause_mid_stream(provider, stub, steer="Cover costs too.")
-
-    first, second = stub.requests
-    assert "Cover costs too." not in json.dumps(first.json())
-    assert "A message from the person: Cover costs too." in json.dumps(second.json())
-    assert node.status is AgentStatus.COMPLETED
-    assert node.result == "A whole answer."
-    assert len(of_type(events, "note:delivered")) == 1
-    assert not of_type(events, "intervention:unused")
+        await steer_while_paused_is_sent_again(provider, stub)
 
 
 @pytest.mark.anyio
