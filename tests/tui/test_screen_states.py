@@ -40,7 +40,7 @@ from agentui.tui.widgets.blocks import ApprovalBlock
 from agentui.tui.widgets.confirm import ConfirmScreen
 
 from ..core.helpers import deploy_tool
-from ..core.session_helpers import gate_tool
+from ..core.session_helpers import gate_tool, resumed_runtime
 from ..remote.server_fixture import Served, served_runtime
 from .helpers import has_status, make_app, runtime_of, settle
 from .test_approvals import DEPLOY_TWICE
@@ -404,19 +404,8 @@ def test_a_resumed_session(snap_compare: Any, tmp_path: Path) -> None:
     plan = plan_resume(read_session(anyio.run(_session_cut_mid_answer, tmp_path)))
     assert plan.interrupted == ["a1", "a2"]
 
-    def resumed() -> Runtime:  # as `agentui --resume` builds it (tui/cli.py)
-        runtime = RecordingRuntime(
-            ScriptedProvider(pace_s=0),
-            session=SessionWriter(plan.continued_session()),
-            clock=FrozenClock(),
-            last_seq=plan.last_seq,
-            ids=plan.id_source(),
-        )
-        plan.adopt_into(runtime)
-        return runtime
-
     app = AgentUIApp(
-        resumed,
+        lambda: resumed_runtime(plan, None),  # as `agentui --resume` builds it
         state=plan.state,
         notice=f"resumed {plan.log.id}: 2 interrupted agents",
         clock=FrozenClock(),
