@@ -208,9 +208,8 @@ class AgentUIApp(App[int]):
         self._focus_before: tuple[Widget | None, str | None] = (None, None)
         self._arrived_under_overlay: str | None = None  # a question that came while one was open
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
-        self._interrupt_toast: Notification | None = (
-            None  # "esc again interrupts ...", until it does
-        )
+        # "esc again interrupts ...", withdrawn once it does.
+        self._interrupt_toast: Notification | None = None
         # "Waiting for you" toasts and the queries each names: once those are all settled
         # (here, on another screen, or their agent ended), that toast is out of date and goes.
         self._waiting_toasts: list[tuple[Notification, frozenset[str]]] = []
@@ -1023,10 +1022,8 @@ class AgentUIApp(App[int]):
         agent = self.model.agents.get(mode.agent_id)
         if agent is not None and not agent.status.is_live:
             # It ended while the words were typed: offer to continue it with them (a runtime
-            # elsewhere would refuse the steer only a round trip later). The words move to
-            # the offer, not kept twice as a draft of their own.
-            self.prompt_view.clear()
-            self._offer_continue(agent.id, text)
+            # elsewhere would refuse the steer only a round trip later).
+            self._move_words_to_a_continue(agent.id, text)
             return False
         if agent is not None and agent.driver is not None:
             return self._give_to_a_driven_root(agent, text)
@@ -1035,13 +1032,18 @@ class AgentUIApp(App[int]):
         try:
             self.runtime.steer(mode.agent_id, text)
         except AgentEndedError:  # it ended since the screen last heard
-            self.prompt_view.clear()
-            self._offer_continue(mode.agent_id, text)
+            self._move_words_to_a_continue(mode.agent_id, text)
             return False
         except AgentUIError as exc:
             self.notify(f"{mode.agent_name}: {exc}", severity="warning")
             return False
         return True
+
+    def _move_words_to_a_continue(self, agent_id: str, text: str) -> None:
+        """The words move to the offer to continue the agent, not kept twice (the offer would
+        keep the box's words as a draft of their own)."""
+        self.prompt_view.clear()
+        self._offer_continue(agent_id, text)
 
     def _give_to_a_driven_root(self, agent: AgentState, text: str) -> bool:
         """A scene's root reads no model call: the words answer the question it asks (the
