@@ -6,6 +6,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import sys
 import tempfile
 import time
 
@@ -38,6 +39,12 @@ for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
 os.environ["TERM"] = "xterm-256color"
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+# The suite starts hundreds of Python processes (apps, servers, CLIs) and each pytest-xdist worker
+# imports every test module: with PYTHONDONTWRITEBYTECODE set, each of them compiles the whole
+# package and pytest rewrites every test's asserts again, a minute of the suite's CPU. The caches
+# go to the __pycache__ folders git ignores.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 # Snapshots show clock times: render them in one zone on every machine.
 os.environ["TZ"] = "UTC"
 time.tzset()
