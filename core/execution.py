@@ -15,8 +15,18 @@ from typing import Literal
 import anyio
 import anyio.lowlevel
 
-from .agent_run import AgentRun
-from .errors import (
+from agentui.core.agent.agent_run import AgentRun
+from agentui.core.agent.loop import AgenticLoop, LoopResult
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.profiles.answer import hold_to_contract
+from agentui.core.protocol.events import (
+    SHUTDOWN_REASON,
+    ExecutionCancelled,
+    ExecutionCompleted,
+    ExecutionFailed,
+    ExecutionStarted,
+)
+from agentui.core.support.errors import (
     ContractError,
     DecisionError,
     DriverError,
@@ -24,18 +34,8 @@ from .errors import (
     ProviderError,
     ToolFailedError,
 )
-from .events import (
-    SHUTDOWN_REASON,
-    ExecutionCancelled,
-    ExecutionCompleted,
-    ExecutionFailed,
-    ExecutionStarted,
-)
-from .loop import AgenticLoop, LoopResult
-from .profiles.answer import hold_to_contract
-from .tools.pending_tools import ToolsUnavailableError
-from .tree import AgentStatus
-from .workflow.six_step import SixStepWorkflow
+from agentui.core.tools.pending_tools import ToolsUnavailableError
+from agentui.core.workflow.six_step import SixStepWorkflow
 
 WorkflowName = Literal["plain", "six-step"]
 WORKFLOWS: tuple[WorkflowName, ...] = ("plain", "six-step")

@@ -30,32 +30,39 @@ from typing import Any
 import anyio
 from anyio.abc import TaskGroup
 
-from .agent_run import AgentRun, Driver, RunContext
-from .approval import ApprovalChoice, ApprovalPolicy
-from .clock import Clock, SystemClock
-from .conversation import user_text
-from .errors import AgentEndedError, AgentUIError, CommandRefusedError
-from .events import RUNTIME_EVENT, SHUTDOWN_REASON, AgentSpawned, E, EventBus, Subscription
-from .execution import WORKFLOWS, WorkflowName, execute
-from .hooks import HookManager
-from .ids import IdSource
-from .limits import Limits
-from .pending_interventions import Modification, Note
-from .pricing import DEFAULT_PRICES, PriceTable
-from .profiles.catalog import ProfileCatalog, builtin_profiles
-from .profiles.config import ProfilesConfig
-from .profiles.profile import AgentProfile
-from .profiles.prompt import profile_instructions
-from .providers.base import Provider
-from .providers.model_aliases import model_on
-from .providers.scene_cue import SceneCue
-from .queries import Query, QueryBook
-from .subagent import SubagentOutcome
-from .tools.ask_user import ASK_USER
-from .tools.pending_tools import PendingTools, ToolsToCome, named_tools
-from .tools.registry import ToolRegistry
-from .tree import AgentNode, AgentStatus, AgentTree, own_copy
-from .workflow_report import WorkflowReport
+from agentui.core.agent.agent_run import AgentRun, Driver, RunContext
+from agentui.core.agent.approval import ApprovalChoice, ApprovalPolicy
+from agentui.core.agent.hooks import HookManager
+from agentui.core.agent.ids import IdSource
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.pending_interventions import Modification, Note
+from agentui.core.agent.queries import Query, QueryBook
+from agentui.core.agent.tree import AgentNode, AgentStatus, AgentTree, own_copy
+from agentui.core.execution import WORKFLOWS, WorkflowName, execute
+from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
+from agentui.core.profiles.config import ProfilesConfig
+from agentui.core.profiles.profile import AgentProfile
+from agentui.core.profiles.prompt import profile_instructions
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.events import (
+    RUNTIME_EVENT,
+    SHUTDOWN_REASON,
+    AgentSpawned,
+    E,
+    EventBus,
+    Subscription,
+)
+from agentui.core.protocol.subagent import SubagentOutcome
+from agentui.core.protocol.workflow_report import WorkflowReport
+from agentui.core.providers.base import Provider
+from agentui.core.providers.model_aliases import model_on
+from agentui.core.providers.scene_cue import SceneCue
+from agentui.core.support.clock import Clock, SystemClock
+from agentui.core.support.errors import AgentEndedError, AgentUIError, CommandRefusedError
+from agentui.core.support.pricing import DEFAULT_PRICES, PriceTable
+from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.pending_tools import PendingTools, ToolsToCome, named_tools
+from agentui.core.tools.registry import ToolRegistry
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "WORKFLOWS", "Query", "Runtime", "WorkflowName"]
 

@@ -1,1 +1,2 @@
-"""agentui.tui: the Textual front end. Knows core only through Runtime and its events."""
+"""agentui.tui: the front ends (the command, headless runs, the Textual app). They know core only
+through its commands and its events."""

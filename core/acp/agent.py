@@ -39,17 +39,17 @@ from acp.schema import (
 )
 from anyio.abc import TaskGroup
 
-from .. import __version__
-from .. import events as ev
-from ..errors import AgentUIError
-from ..runtime import Runtime
-from ..session.naming import new_session_id, session_path
-from ..session.resume import ResumePlan, open_for_resume
-from .modes import ModeId, mode_state, parse_mode
-from .prompt_text import PromptBlock
-from .questions import takes_forms
-from .session import AcpSession
-from .visible import visible
+from agentui.core import __version__
+from agentui.core.acp.modes import ModeId, mode_state, parse_mode
+from agentui.core.acp.prompt_text import PromptBlock
+from agentui.core.acp.questions import takes_forms
+from agentui.core.acp.session import AcpSession
+from agentui.core.acp.visible import visible
+from agentui.core.protocol import events as ev
+from agentui.core.runtime import Runtime
+from agentui.core.session.naming import new_session_id, session_path
+from agentui.core.session.resume import ResumePlan, open_for_resume
+from agentui.core.support.errors import AgentUIError
 
 log = logging.getLogger("agentui.acp")
 

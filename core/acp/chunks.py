@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from acp.schema import AgentMessageChunk, AgentThoughtChunk, TextContentBlock
 
-from .updates import SessionUpdate
+from agentui.core.acp.updates import SessionUpdate
 
 _Chunk = AgentMessageChunk | AgentThoughtChunk
 

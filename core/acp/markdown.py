@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..terminal_text import clipped
+from agentui.core.support.terminal_text import clipped
 
 
 def one_line(text: str, limit: int = 80) -> str:

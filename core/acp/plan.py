@@ -10,9 +10,9 @@ from __future__ import annotations
 from acp.helpers import update_plan
 from acp.schema import AgentPlanUpdate, PlanEntry, PlanEntryStatus
 
-from ..tree import AgentStatus
-from .markdown import one_line
-from .tool_calls import agent_meta
+from agentui.core.acp.markdown import one_line
+from agentui.core.acp.tool_calls import agent_meta
+from agentui.core.agent.tree import AgentStatus
 
 
 def entry_status(status: AgentStatus) -> PlanEntryStatus:

@@ -20,7 +20,7 @@ from acp.schema import (
     TextResourceContents,
 )
 
-from ..markdown_fence import fenced
+from agentui.core.support.markdown_fence import fenced
 
 PromptBlock = (
     TextContentBlock

@@ -35,10 +35,10 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from .. import events as ev
-from ..approval import ApprovalChoice
-from ..markdown_fence import fenced
-from .markdown import one_line
+from agentui.core.acp.markdown import one_line
+from agentui.core.agent.approval import ApprovalChoice
+from agentui.core.protocol import events as ev
+from agentui.core.support.markdown_fence import fenced
 
 ANSWER_FIELD = "answer"
 

@@ -16,8 +16,8 @@ import anyio
 from acp import run_agent, stdio_streams
 from acp.core import DEFAULT_STDIO_BUFFER_LIMIT_BYTES
 
-from .agent import AgentuiAgent, RuntimeOpener
-from .modes import ModeId
+from agentui.core.acp.agent import AgentuiAgent, RuntimeOpener
+from agentui.core.acp.modes import ModeId
 
 
 async def serve_stdio(open_runtime: RuntimeOpener, *, mode: ModeId) -> None:

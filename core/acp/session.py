@@ -53,15 +53,10 @@ from acp.schema import PromptResponse
 from anyio.abc import TaskGroup, TaskStatus
 from pydantic import ValidationError
 
-from .. import events as ev
-from ..errors import AgentUIError
-from ..runtime import Runtime
-from ..tools.mcp.first_outcomes import FirstOutcomes
-from ..tree import AgentStatus
-from .chunks import merged_chunks
-from .modes import YES, ModeId
-from .prompt_text import PromptBlock, task_text
-from .questions import (
+from agentui.core.acp.chunks import merged_chunks
+from agentui.core.acp.modes import YES, ModeId
+from agentui.core.acp.prompt_text import PromptBlock, task_text
+from agentui.core.acp.questions import (
     APPROVAL_OPTIONS,
     QUESTION_OPTIONS,
     answer_form,
@@ -73,9 +68,14 @@ from .questions import (
     question_choice,
     withdrawn_question,
 )
-from .turn import INTERNAL_ERROR, Turn
-from .updates import SessionUpdate, UpdateTranslator
-from .visible import visible
+from agentui.core.acp.turn import INTERNAL_ERROR, Turn
+from agentui.core.acp.updates import SessionUpdate, UpdateTranslator
+from agentui.core.acp.visible import visible
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol import events as ev
+from agentui.core.runtime import Runtime
+from agentui.core.support.errors import AgentUIError
+from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 
 log = logging.getLogger("agentui.acp")
 

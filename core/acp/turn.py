@@ -25,10 +25,10 @@ import anyio
 from acp import RequestError
 from acp.schema import PromptResponse, StopReason
 
-from .. import events as ev
-from ..terminal_text import visible_controls
-from ..tree import AgentStatus
-from .tool_calls import META_KEY
+from agentui.core.acp.tool_calls import META_KEY
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol import events as ev
+from agentui.core.support.terminal_text import visible_controls
 
 TURN_LIMITS = frozenset({"max_iterations", "max_tool_calls"})
 # JSON-RPC's code for a server error with no more specific code (ACP uses it so).

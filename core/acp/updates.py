@@ -44,22 +44,22 @@ from acp.schema import (
     UserMessageChunk,
 )
 
-from .. import events as ev
-from ..markdown_fence import fenced
-from ..state import RunState
-from ..state.agent_state import AgentState
-from ..state.scene_items import scene_line
-from ..state.transcript import REDACTED_THINKING, SCENE_EVENTS
-from ..tree import AgentStatus
-from .markdown import one_line
-from .plan import SubagentPlan
-from .tool_calls import (
+from agentui.core.acp.markdown import one_line
+from agentui.core.acp.plan import SubagentPlan
+from agentui.core.acp.tool_calls import (
     agent_meta,
     question_call_id,
     subagent_call_id,
     tool_call_id,
     tool_kind,
 )
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol import events as ev
+from agentui.core.state import RunState
+from agentui.core.state.agent_state import AgentState
+from agentui.core.state.scene_items import scene_line
+from agentui.core.state.transcript import REDACTED_THINKING, SCENE_EVENTS
+from agentui.core.support.markdown_fence import fenced
 
 SessionUpdate = (
     UserMessageChunk

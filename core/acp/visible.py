@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ..terminal_text import visible_controls
+from agentui.core.support.terminal_text import visible_controls
 
 T = TypeVar("T")
 

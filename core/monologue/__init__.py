@@ -3,7 +3,7 @@
     from agentui.core.monologue import MonologueConfig, attach_monologue
 
 Names are loaded on first use, so reading one piece (say the config) does not load the service
-and the runtime it attaches to. NarrativeEntry lives in core/narrative.py, beside the events
+and the runtime it attaches to. NarrativeEntry lives in core/protocol/narrative.py, beside the events
 that carry it; it is exported here too.
 """
 
@@ -13,14 +13,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .action import Action, ActionKind
-    from .attach import AttachedMonologue, attach_monologue
-    from .callbacks import AgentCallbacks
-    from .config import MODEL_ALIASES, MonologueConfig, MonologueConfigError
-    from .decorator import monologue
-    from .entry import NarrativeEntry, NarrativeMetadata
-    from .narrator import Narration, NarrationAsk, Narrator, NarratorError
-    from .service import MonologueService
+    from agentui.core.monologue.action import Action, ActionKind
+    from agentui.core.monologue.attach import AttachedMonologue, attach_monologue
+    from agentui.core.monologue.callbacks import AgentCallbacks
+    from agentui.core.monologue.config import MODEL_ALIASES, MonologueConfig, MonologueConfigError
+    from agentui.core.monologue.decorator import monologue
+    from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+    from agentui.core.monologue.narrator import Narration, NarrationAsk, Narrator, NarratorError
+    from agentui.core.monologue.service import MonologueService
 
 _EXPORTS = {
     "Action": "action",

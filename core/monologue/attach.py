@@ -20,8 +20,12 @@ from typing import TYPE_CHECKING
 import anyio
 from anyio.abc import TaskGroup
 
-from ..errors import UnknownAgentError
-from ..events import (
+from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.monologue.action import Action, ActionKind
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.monologue.narrator import Narrator
+from agentui.core.monologue.service import MonologueService
+from agentui.core.protocol.events import (
     Event,
     ExecutionCancelled,
     LLMResponded,
@@ -35,17 +39,13 @@ from ..events import (
     ToolStarted,
     ToolTimedOut,
 )
-from ..narrative import NarrativeEntry
-from ..providers.base import Provider
-from ..tree import AgentNode, AgentStatus
-from ..usage import Usage
-from .action import Action, ActionKind
-from .config import MonologueConfig
-from .narrator import Narrator
-from .service import MonologueService
+from agentui.core.protocol.narrative import NarrativeEntry
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import Provider
+from agentui.core.support.errors import UnknownAgentError
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from agentui.core.runtime import Runtime
 
 log = logging.getLogger("agentui.monologue")
 

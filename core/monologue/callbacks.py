@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..narrative import NarrativeEntry
+from agentui.core.protocol.narrative import NarrativeEntry
 
 
 @dataclass(slots=True)

@@ -7,9 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from ..errors import AgentUIError
-from ..providers.anthropic.defaults import MODEL_ALIASES, resolve_model
-from ..validation import describe_errors
+from agentui.core.providers.anthropic.defaults import MODEL_ALIASES, resolve_model
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.validation import describe_errors
 
 PresetName = Literal["default", "terse", "verbose"]
 

@@ -29,13 +29,13 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import anyio
 
-from ..clock import Clock, SystemClock
-from ..providers.base import Provider
-from .action import Action, ActionKind
-from .callbacks import AgentCallbacks
-from .config import MonologueConfig
-from .narrator import Narrator
-from .service import MonologueService
+from agentui.core.monologue.action import Action, ActionKind
+from agentui.core.monologue.callbacks import AgentCallbacks
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.monologue.narrator import Narrator
+from agentui.core.monologue.service import MonologueService
+from agentui.core.providers.base import Provider
+from agentui.core.support.clock import Clock, SystemClock
 
 S = TypeVar("S")
 P = ParamSpec("P")

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 
 import anyio
 
-from ..clock import Clock, SystemClock
-from ..conversation import user_text
-from ..errors import AgentUIError, ProviderError
-from ..providers.base import Provider, ProviderRequest
-from ..providers.model_aliases import model_on
-from ..turn import TurnBuilder
-from ..usage import Usage
-from .action import Action
-from .config import MonologueConfig
-from .prompts import WAIT_SIGNAL, subject, system_prompt, user_prompt
+from agentui.core.agent.turn import TurnBuilder
+from agentui.core.monologue.action import Action
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.monologue.prompts import WAIT_SIGNAL, subject, system_prompt, user_prompt
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import Provider, ProviderRequest
+from agentui.core.providers.model_aliases import model_on
+from agentui.core.support.clock import Clock, SystemClock
+from agentui.core.support.errors import AgentUIError, ProviderError
 
 # Answers that mean "not yet": the wait signal, its one-character form, or nothing at all.
 _WAIT_ANSWERS = {"", WAIT_SIGNAL, "…"}

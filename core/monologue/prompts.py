@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from ..providers.narration_subject import NarrationSubject, Step, StepKind
-from .action import Action, ActionKind
-from .config import MonologueConfig, PresetName
+from agentui.core.monologue.action import Action, ActionKind
+from agentui.core.monologue.config import MonologueConfig, PresetName
+from agentui.core.providers.narration_subject import NarrationSubject, Step, StepKind
 
 # What the narrator answers when it would rather see more before speaking.
 WAIT_SIGNAL = "..."

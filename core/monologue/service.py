@@ -20,11 +20,11 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from functools import partial
 
-from ..narrative import NarrativeEntry, NarrativeMetadata
-from ..usage import Usage
-from .action import Action
-from .config import MonologueConfig
-from .narrator import Narration, NarrationAsk, Narrator, NarratorError
+from agentui.core.monologue.action import Action
+from agentui.core.monologue.config import MonologueConfig
+from agentui.core.monologue.narrator import Narration, NarrationAsk, Narrator, NarratorError
+from agentui.core.protocol.narrative import NarrativeEntry, NarrativeMetadata
+from agentui.core.protocol.usage import Usage
 
 log = logging.getLogger("agentui.monologue")
 

@@ -9,5 +9,5 @@ output contracts (seed 003, phases 1 and 3).
 - answer.py    holding a JSON agent's final answer to its contract, with bounded retries
 - config.py    the `[profiles]` settings
 
-This package's own import loads nothing: `core/config.py` imports its settings at start-up.
+This package's own import loads nothing: `core/config/settings.py` imports its settings at start-up.
 """

@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..conversation import user_text
-from ..errors import ContractError
-from ..events import AnswerValidated
-from ..loop import AgenticLoop, LoopHost, LoopResult
-from .config import ProfilesConfig
-from .contract import JsonContract
-from .prompt import invalid_answer_note
+from agentui.core.agent.loop import AgenticLoop, LoopHost, LoopResult
+from agentui.core.profiles.config import ProfilesConfig
+from agentui.core.profiles.contract import JsonContract
+from agentui.core.profiles.prompt import invalid_answer_note
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.events import AnswerValidated
+from agentui.core.support.errors import ContractError
 
 
 async def hold_to_contract(

@@ -14,10 +14,15 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from ..errors import ProfileError, UnknownProfileError
-from ..paths import config_dir
-from .loading import SUFFIXES, load_profile_file, profile_from_data, read_profile_data
-from .profile import AgentProfile, ProfileOrigin
+from agentui.core.profiles.loading import (
+    SUFFIXES,
+    load_profile_file,
+    profile_from_data,
+    read_profile_data,
+)
+from agentui.core.profiles.profile import AgentProfile, ProfileOrigin
+from agentui.core.support.errors import ProfileError, UnknownProfileError
+from agentui.core.support.paths import config_dir
 
 AGENTS_DIR = "agents"
 BUILTIN_DIR = "builtin"

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import ProfileError
-from ..validation import describe_problem, error_location
-from .profile import AgentProfile, ProfileOrigin, ProfileSource
+from agentui.core.profiles.profile import AgentProfile, ProfileOrigin, ProfileSource
+from agentui.core.support.errors import ProfileError
+from agentui.core.support.validation import describe_problem, error_location
 
 SUFFIXES = (".toml", ".json")
 

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
-from .contract import JsonContract, contract_problem
+from agentui.core.profiles.contract import JsonContract, contract_problem
 
 JsonMode = Literal["object", "schema"]
 JSON_MODES: tuple[JsonMode, ...] = ("object", "schema")

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .profile import AgentProfile
+from agentui.core.profiles.profile import AgentProfile
 
 PERSONA = "Your persona:\n{persona}"
 

@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from ..conversation import Message
-from ..usage import Usage
-from .narration_subject import NarrationSubject
-from .scene_cue import SceneCue
+from agentui.core.protocol.conversation import Message
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.narration_subject import NarrationSubject
+from agentui.core.providers.scene_cue import SceneCue
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,14 +19,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import AgentUIError
-from .anthropic import defaults as claude
-from .keys import key_value, key_values, key_variable, no_key_message, provider_by_key
-from .openai import defaults as openai_defaults
-from .scripted import defaults as scripted
+from agentui.core.providers.anthropic import defaults as claude
+from agentui.core.providers.keys import (
+    key_value,
+    key_values,
+    key_variable,
+    no_key_message,
+    provider_by_key,
+)
+from agentui.core.providers.openai import defaults as openai_defaults
+from agentui.core.providers.scripted import defaults as scripted
+from agentui.core.support.errors import AgentUIError
 
 if TYPE_CHECKING:
-    from .base import Provider
+    from agentui.core.providers.base import Provider
 
 PROVIDER_NAMES = ("scripted", "anthropic", "openai", "google", "replay:DIR")
 REPLAY_PREFIX = "replay:"
@@ -66,7 +72,7 @@ def label_of(
             )
         return name, (model or openai_defaults.DEFAULT_MODEL).strip()
     if name == "google":
-        from .google import defaults as gemini
+        from agentui.core.providers.google import defaults as gemini
 
         _need_key(name, environ)
         return name, gemini.resolve_model(model or gemini.DEFAULT_MODEL)
@@ -101,14 +107,14 @@ def make_provider(
     _, settled = label_of(name, model=model, base_url=base_url, environ=environ)
     provider: Provider
     if name == "scripted":
-        from .scripted.provider import ScriptedProvider
-        from .scripted.script import Script
+        from agentui.core.providers.scripted.provider import ScriptedProvider
+        from agentui.core.providers.scripted.script import Script
 
         provider = ScriptedProvider(
             Script.load(script) if script is not None else None, model=settled, pace_s=pace_s
         )
     elif name == "anthropic":
-        from .anthropic.provider import AnthropicProvider
+        from agentui.core.providers.anthropic.provider import AnthropicProvider
 
         provider = AnthropicProvider(
             model=settled,
@@ -118,7 +124,7 @@ def make_provider(
             timeout_s=timeout_s if timeout_s is not None else claude.DEFAULT_TIMEOUT_S,
         )
     elif name == "openai":
-        from .openai.provider import OpenAIProvider
+        from agentui.core.providers.openai.provider import OpenAIProvider
 
         provider = OpenAIProvider(
             model=settled,
@@ -128,8 +134,8 @@ def make_provider(
             timeout_s=timeout_s if timeout_s is not None else openai_defaults.DEFAULT_TIMEOUT_S,
         )
     elif name == "google":
-        from .google import defaults as gemini
-        from .google.provider import GoogleProvider
+        from agentui.core.providers.google import defaults as gemini
+        from agentui.core.providers.google.provider import GoogleProvider
 
         provider = GoogleProvider(
             model=settled,
@@ -139,11 +145,11 @@ def make_provider(
             thinking_budget=thinking_budget,
         )
     else:  # a replay (label_of refused any other name)
-        from .record.replay import ReplayProvider
+        from agentui.core.providers.record.replay import ReplayProvider
 
         provider = ReplayProvider(Path(name[len(REPLAY_PREFIX) :]).expanduser(), model=model)
     if record is not None:
-        from .record.recorder import RecordingProvider
+        from agentui.core.providers.record.recorder import RecordingProvider
 
         provider = RecordingProvider(
             provider, Path(record).expanduser(), redact=key_values(environ)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from .anthropic import defaults as claude
-from .google import defaults as gemini
+from agentui.core.providers.anthropic import defaults as claude
+from agentui.core.providers.google import defaults as gemini
 
 RESOLVERS: Mapping[str, Callable[[str], str]] = {
     "anthropic": claude.resolve_model,

@@ -12,9 +12,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from ..session.store import SessionInfo
-from ..tree import UserComment
-from ..usage import Usage
+from agentui.core.agent.tree import UserComment
+from agentui.core.protocol.usage import Usage
+from agentui.core.session.store import SessionInfo
 
 
 class _Body(BaseModel):

@@ -40,11 +40,11 @@ from urllib.parse import quote
 import httpx2
 from pydantic import BaseModel, ValidationError
 
-from ..errors import AgentUIError
-from ..events import AnyEvent, Event, parse_event
-from .api_models import ServerInfo, StartedTask, Success
-from .sse_batches import ResumePoint
-from .token_file import default_token_path, read_token_file
+from agentui.core.protocol.events import AnyEvent, Event, parse_event
+from agentui.core.remote.api_models import ServerInfo, StartedTask, Success
+from agentui.core.remote.sse_batches import ResumePoint
+from agentui.core.remote.token_file import default_token_path, read_token_file
+from agentui.core.support.errors import AgentUIError
 
 TOKEN_VARIABLE = "AGENTUI_TOKEN"
 DEFAULT_PORT = 8765  # where `agentui serve` listens, and `agentui attach HOST` looks

@@ -19,9 +19,9 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..events import parse_event
-from ..utf8 import model_json
-from .log_entry import DeltaPiece, LogEntry, delta_groups
+from agentui.core.protocol.events import parse_event
+from agentui.core.remote.log_entry import DeltaPiece, LogEntry, delta_groups
+from agentui.core.support.utf8 import model_json
 
 SHORTEST_RUN = 4  # a shorter run would cost more as a DeltaRun than as its entries
 

@@ -17,9 +17,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.middleware.body_limit import MAX_BODY_SIZE_SCOPE_KEY
 
-from ..errors import AgentUIError, UnknownAgentError, UnknownProfileError, UnknownQueryError
-from ..utf8 import json_text
-from .auth import too_large
+from agentui.core.remote.auth import too_large
+from agentui.core.support.errors import (
+    AgentUIError,
+    UnknownAgentError,
+    UnknownProfileError,
+    UnknownQueryError,
+)
+from agentui.core.support.utf8 import json_text
 
 log = logging.getLogger("agentui.remote")
 

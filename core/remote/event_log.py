@@ -30,14 +30,14 @@ from typing import TYPE_CHECKING, cast
 
 import anyio
 
-from ..events import Event, Subscription
-from ..session.reader import collector_paused
-from .delta_runs import DeltaRun, runs_in
-from .log_entry import LogEntry, Logged
-from .log_spill import LogSpill, Slot, SpilledBlock
+from agentui.core.protocol.events import Event, Subscription
+from agentui.core.remote.delta_runs import DeltaRun, runs_in
+from agentui.core.remote.log_entry import LogEntry, Logged
+from agentui.core.remote.log_spill import LogSpill, Slot, SpilledBlock
+from agentui.core.session.reader import collector_paused
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from agentui.core.runtime import Runtime
 
 KEEP_RECENT = 4096  # entries kept as logged: live clients read these; older ones are compacted
 # About how much the compacted entries may take in memory before the oldest go to disk: the

@@ -9,9 +9,9 @@ steer, a modify or a delete), then the status.
 
 from __future__ import annotations
 
-from ..errors import CommandRefusedError
-from ..runtime import Runtime
-from .api_models import Intervention
+from agentui.core.remote.api_models import Intervention
+from agentui.core.runtime import Runtime
+from agentui.core.support.errors import CommandRefusedError
 
 _STATUS_COMMANDS = {"paused": "pause", "running": "resume", "cancelled": "cancel"}
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..events import Event, TextDelta, ThinkingDelta, parse_event
-from ..utf8 import model_json
+from agentui.core.protocol.events import Event, TextDelta, ThinkingDelta, parse_event
+from agentui.core.support.utf8 import model_json
 
 # Entries and pieces are made by the hundred thousand: not frozen (a frozen dataclass takes
 # three times as long to make); nothing changes them once made.

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from ..paths import state_dir
-from ..session.reader import collector_paused
-from .delta_runs import DeltaRun
-from .log_entry import LogEntry
+from agentui.core.remote.delta_runs import DeltaRun
+from agentui.core.remote.log_entry import LogEntry
+from agentui.core.session.reader import collector_paused
+from agentui.core.support.paths import state_dir
 
 log = logging.getLogger("agentui.remote")
 

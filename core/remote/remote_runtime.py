@@ -21,16 +21,16 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from ..clock import SystemClock
-from ..errors import AgentUIError, CommandRefusedError
-from ..events import EventBus, Subscription
-from .client import (
+from agentui.core.protocol.events import EventBus, Subscription
+from agentui.core.remote.client import (
     FINAL_STATUSES,
     RemoteClient,
     RemoteError,
     RemoteUnavailable,
     UnreadableEvent,
 )
+from agentui.core.support.clock import SystemClock
+from agentui.core.support.errors import AgentUIError, CommandRefusedError
 
 FIRST_RETRY_S = 0.5
 LONGEST_RETRY_S = 10.0

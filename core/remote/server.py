@@ -24,10 +24,7 @@ from sse_starlette.sse import SendTimeoutError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from ..errors import UnknownAgentError
-from ..runtime import Runtime
-from ..session.store import list_sessions
-from .api_models import (
+from agentui.core.remote.api_models import (
     Answer,
     ApprovalDecision,
     CancelOptions,
@@ -43,13 +40,16 @@ from .api_models import (
     Text,
     session_row,
 )
-from .auth import Guard
-from .error_responses import BadRequest, JSONText, install_error_handlers
-from .event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
-from .intervention import apply_intervention
-from .request_starts import RequestStarts
-from .sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
-from .subtree_selection import SubtreeSelection, parse_stream_id, selection_after
+from agentui.core.remote.auth import Guard
+from agentui.core.remote.error_responses import BadRequest, JSONText, install_error_handlers
+from agentui.core.remote.event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
+from agentui.core.remote.intervention import apply_intervention
+from agentui.core.remote.request_starts import RequestStarts
+from agentui.core.remote.sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
+from agentui.core.remote.subtree_selection import SubtreeSelection, parse_stream_id, selection_after
+from agentui.core.runtime import Runtime
+from agentui.core.session.store import list_sessions
+from agentui.core.support.errors import UnknownAgentError
 
 log = logging.getLogger("agentui.remote")
 

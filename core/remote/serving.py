@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 import anyio
 import uvicorn
 
-from ..errors import AgentUIError
-from ..events import Event
-from ..runtime import Runtime
-from .auth import own_host_names, own_origins
-from .event_log import EventLog
-from .server import ServerOptions, create_app
+from agentui.core.protocol.events import Event
+from agentui.core.remote.auth import own_host_names, own_origins
+from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.server import ServerOptions, create_app
+from agentui.core.runtime import Runtime
+from agentui.core.support.errors import AgentUIError
 
 GRACE_S = 5.0  # longest wait for open connections once the runtime has stopped
 

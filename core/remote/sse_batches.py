@@ -28,8 +28,8 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from .event_log import EventLog
-from .log_entry import Logged, delta_groups
+from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.log_entry import Logged, delta_groups
 
 BEHIND_AFTER = 512  # a batch this long means the client fell behind: its deltas are merged
 # A client catching up on a long history takes it in parts this long: merging one costs a few

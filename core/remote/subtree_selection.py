@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 
-from ..tree import AgentStatus
-from .event_log import EventLog
-from .log_entry import Logged
-from .sse_batches import ResumePoint
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.log_entry import Logged
+from agentui.core.remote.sse_batches import ResumePoint
 
 _ENDS = frozenset(status.value for status in AgentStatus if status.is_final)
 SEPARATOR = "@"

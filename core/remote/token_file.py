@@ -25,8 +25,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import AgentUIError
-from ..paths import state_dir
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.paths import state_dir
 
 # RFC 6750's b64token: what an `Authorization: Bearer` header can carry as it is.
 _TOKEN_SYNTAX = re.compile(r"[A-Za-z0-9._~+/-]+=*")

@@ -42,7 +42,7 @@ Director rounds (seed 003, phases 4-8):
     timeline.py         the per-round timeline (export --format rounds)
 
 The director's answer (DirectorDecision) and the turns it plans (PlannedTurn, CharacterGuidance)
-are what scene events carry: they live in core/director_payloads.py, beside the events.
+are what scene events carry: they live in core/protocol/director_payloads.py, beside the events.
 
 Import names from their modules; the package loads nothing on its own.
 """

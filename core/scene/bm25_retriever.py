@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .memory import Memory
+from agentui.core.scene.memory import Memory
 
 _WORD = re.compile(r"\w+")
 

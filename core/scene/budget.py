@@ -12,7 +12,7 @@ import math
 from collections.abc import Collection
 from fractions import Fraction
 
-from .settings import SECTIONS, SceneSettings, Section
+from agentui.core.scene.settings import SECTIONS, SceneSettings, Section
 
 
 def resolve_budgets(settings: SceneSettings, present: Collection[Section]) -> dict[Section, int]:

@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from ..director_payloads import CharacterGuidance
-from .budget import resolve_budgets
-from .envelope import (
+from agentui.core.protocol.director_payloads import CharacterGuidance
+from agentui.core.scene.budget import resolve_budgets
+from agentui.core.scene.envelope import (
     AgentContextEnvelope,
     Persona,
     Recipient,
@@ -36,14 +36,14 @@ from .envelope import (
     RoundMeta,
     RoundSummary,
 )
-from .errors import SceneError
-from .guidance import DirectorGuidance
-from .lore import LoreEntry
-from .memory import Memory, limit_memories
-from .notes import LevelNotes, NoteLevel, SceneNotes
-from .overrides import EnvelopeOverrides
-from .record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
-from .render import (
+from agentui.core.scene.errors import SceneError
+from agentui.core.scene.guidance import DirectorGuidance
+from agentui.core.scene.lore import LoreEntry
+from agentui.core.scene.memory import Memory, limit_memories
+from agentui.core.scene.notes import LevelNotes, NoteLevel, SceneNotes
+from agentui.core.scene.overrides import EnvelopeOverrides
+from agentui.core.scene.record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
+from agentui.core.scene.render import (
     bullets_of,
     guidance_parts,
     guidance_piece,
@@ -53,12 +53,12 @@ from .render import (
     note_piece,
     summary_piece,
 )
-from .services import EnvelopeServices
-from .settings import SceneSettings, Section
-from .states import CharacterState
-from .summary import summarise_rounds
-from .tokens import TokenCounter
-from .truncation import Fitted, Piece, fit_pieces
+from agentui.core.scene.services import EnvelopeServices
+from agentui.core.scene.settings import SceneSettings, Section
+from agentui.core.scene.states import CharacterState
+from agentui.core.scene.summary import summarise_rounds
+from agentui.core.scene.tokens import TokenCounter
+from agentui.core.scene.truncation import Fitted, Piece, fit_pieces
 
 T = TypeVar("T")
 

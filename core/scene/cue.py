@@ -5,9 +5,9 @@ Written from the same state as the call's envelope (see providers/scene_cue.py f
 
 from __future__ import annotations
 
-from ..director_payloads import CharacterGuidance
-from ..providers.scene_cue import CueCharacter, CueRole, SceneCue
-from .scene_state import SceneState
+from agentui.core.protocol.director_payloads import CharacterGuidance
+from agentui.core.providers.scene_cue import CueCharacter, CueRole, SceneCue
+from agentui.core.scene.scene_state import SceneState
 
 
 def scene_cue(

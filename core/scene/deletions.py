@@ -13,8 +13,8 @@ round, whose subtree holds its characters' agents, takes no one out.
 
 from __future__ import annotations
 
-from ..events import InterventionApplied, Subscription
-from .scene_state import SceneState
+from agentui.core.protocol.events import InterventionApplied, Subscription
+from agentui.core.scene.scene_state import SceneState
 
 
 class PersonDeletes:

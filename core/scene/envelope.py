@@ -12,13 +12,13 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..director_payloads import CharacterGuidance
-from .lore import LoreEntry
-from .memory import Memory
-from .notes import SceneNotes
-from .record import SceneMessage, SceneRequest
-from .settings import Section
-from .states import CharacterState, WorldState
+from agentui.core.protocol.director_payloads import CharacterGuidance
+from agentui.core.scene.lore import LoreEntry
+from agentui.core.scene.memory import Memory
+from agentui.core.scene.notes import SceneNotes
+from agentui.core.scene.record import SceneMessage, SceneRequest
+from agentui.core.scene.settings import Section
+from agentui.core.scene.states import CharacterState, WorldState
 
 RecipientKind = Literal["director", "character", "world"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import AgentUIError
+from agentui.core.support.errors import AgentUIError
 
 
 class SceneError(AgentUIError):

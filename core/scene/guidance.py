@@ -1,11 +1,11 @@
 """The director's guidance for a round as the envelope carries it: for everyone, and for each
-character (its parts, CharacterGuidance, are a director's payload: core/director_payloads.py)."""
+character (its parts, CharacterGuidance, are a director's payload: core/protocol/director_payloads.py)."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..director_payloads import CharacterGuidance
+from agentui.core.protocol.director_payloads import CharacterGuidance
 
 
 class DirectorGuidance(BaseModel):

@@ -12,8 +12,8 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .tokens import CharacterCounter
-from .truncation import cut_text
+from agentui.core.scene.tokens import CharacterCounter
+from agentui.core.scene.truncation import cut_text
 
 
 class Memory(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..director_payloads import ActingCharacter
+from agentui.core.protocol.director_payloads import ActingCharacter
 
 
 def acting_order(acting: Sequence[ActingCharacter]) -> list[ActingCharacter]:

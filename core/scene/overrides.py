@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from ..director_payloads import CharacterGuidance
-from .lore import LoreEntry
-from .memory import Memory
-from .notes import SceneNotes
-from .states import CharacterState, WorldState
+from agentui.core.protocol.director_payloads import CharacterGuidance
+from agentui.core.scene.lore import LoreEntry
+from agentui.core.scene.memory import Memory
+from agentui.core.scene.notes import SceneNotes
+from agentui.core.scene.states import CharacterState, WorldState
 
 
 class EnvelopeOverrides(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from .states import CharacterState
+from agentui.core.scene.states import CharacterState
 
 
 def inferred_changes(

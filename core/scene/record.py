@@ -12,10 +12,10 @@ from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .guidance import DirectorGuidance
-from .lore import LoreEntry
-from .notes import SceneNotes
-from .states import CharacterState, WorldState
+from agentui.core.scene.guidance import DirectorGuidance
+from agentui.core.scene.lore import LoreEntry
+from agentui.core.scene.notes import SceneNotes
+from agentui.core.scene.states import CharacterState, WorldState
 
 RequestKind = Literal["user_input", "continuation"]
 MessageRole = Literal["person", "character", "director", "world", "narration"]

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..director_payloads import STATE_FIELDS, CharacterGuidance
-from .envelope import AgentContextEnvelope, RoundSummary
-from .lore import LoreEntry
-from .memory import Memory
-from .notes import LevelNotes, NoteLevel
-from .record import SceneMessage, SceneRequest
-from .settings import Section
-from .states import CharacterState
-from .truncation import Piece
+from agentui.core.protocol.director_payloads import STATE_FIELDS, CharacterGuidance
+from agentui.core.scene.envelope import AgentContextEnvelope, RoundSummary
+from agentui.core.scene.lore import LoreEntry
+from agentui.core.scene.memory import Memory
+from agentui.core.scene.notes import LevelNotes, NoteLevel
+from agentui.core.scene.record import SceneMessage, SceneRequest
+from agentui.core.scene.settings import Section
+from agentui.core.scene.states import CharacterState
+from agentui.core.scene.truncation import Piece
 
 PERSON = "The person"
 BULLET = "- "

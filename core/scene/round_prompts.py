@@ -6,8 +6,8 @@ rendered envelope. The agents' standing instructions are their profiles'.
 
 from __future__ import annotations
 
-from ..director_payloads import CharacterGuidance
-from .record import SceneRequest
+from agentui.core.protocol.director_payloads import CharacterGuidance
+from agentui.core.scene.record import SceneRequest
 
 DIRECTOR_FIRST = (
     "Round {round}, pass 1: decide who acts this round and how, who enters or leaves, and "

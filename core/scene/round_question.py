@@ -1,6 +1,6 @@
 """The kind of question a directed scene asks the person before each round.
 
-Front ends know it (tui/widgets/blocks.py): for this question, enter with nothing typed is an
+Front ends know it (tui/app/widgets/blocks.py): for this question, enter with nothing typed is an
 answer (the scene goes on by itself), not a decline. A module of its own, loaded by the app
 at start without any of the scene's machinery.
 """

@@ -26,25 +26,25 @@ from typing import Any
 import anyio
 from pydantic import ValidationError
 
-from .. import events as ev
-from ..agent_run import AgentRun
-from ..director_payloads import DirectorDecision, PlannedTurn, WorldUpdate
-from ..errors import DriverError
-from ..runtime import Runtime
-from ..tree import AgentNode, AgentStatus
-from .builder import build_envelope
-from .cue import scene_cue
-from .deletions import PersonDeletes
-from .envelope import Persona, Recipient
-from .inference import infer_changes
-from .reconciliation import inferred_changes
-from .render import render_envelope
-from .round_prompts import character_task, director_task, world_task
-from .running_summary import updated_summary
-from .scene_loading import LoadedScene
-from .scene_state import PassProgress, RoundProgress, SceneState
-from .services import EnvelopeServices
-from .vetting import vet_decision
+from agentui.core.agent.agent_run import AgentRun
+from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.director_payloads import DirectorDecision, PlannedTurn, WorldUpdate
+from agentui.core.runtime import Runtime
+from agentui.core.scene.builder import build_envelope
+from agentui.core.scene.cue import scene_cue
+from agentui.core.scene.deletions import PersonDeletes
+from agentui.core.scene.envelope import Persona, Recipient
+from agentui.core.scene.inference import infer_changes
+from agentui.core.scene.reconciliation import inferred_changes
+from agentui.core.scene.render import render_envelope
+from agentui.core.scene.round_prompts import character_task, director_task, world_task
+from agentui.core.scene.running_summary import updated_summary
+from agentui.core.scene.scene_loading import LoadedScene
+from agentui.core.scene.scene_state import PassProgress, RoundProgress, SceneState
+from agentui.core.scene.services import EnvelopeServices
+from agentui.core.scene.vetting import vet_decision
+from agentui.core.support.errors import DriverError
 
 STOPPED = (AgentStatus.CANCELLED, AgentStatus.DELETED)
 

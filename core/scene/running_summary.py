@@ -7,8 +7,8 @@ first line says so.
 
 from __future__ import annotations
 
-from .record import RoundRecord
-from .summary import Summariser
+from agentui.core.scene.record import RoundRecord
+from agentui.core.scene.summary import Summariser
 
 MAX_CHARS = 4000
 EARLIER = "(earlier rounds left out)"

@@ -41,11 +41,11 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..director_payloads import STATE_FIELDS
-from .lore import LoreEntry
-from .notes import SceneNotes
-from .record import SceneRecord
-from .states import CharacterState, WorldState
+from agentui.core.protocol.director_payloads import STATE_FIELDS
+from agentui.core.scene.lore import LoreEntry
+from agentui.core.scene.notes import SceneNotes
+from agentui.core.scene.record import SceneRecord
+from agentui.core.scene.states import CharacterState, WorldState
 
 # One word: a character's name is part of its agents' names and is typed in steers.
 CHARACTER_NAME = r"^[A-Za-z][A-Za-z0-9_'-]*$"

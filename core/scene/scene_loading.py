@@ -18,14 +18,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import ProfileError, UnknownProfileError
-from ..profiles.catalog import ProfileCatalog
-from ..profiles.loading import profile_from_data
-from ..profiles.profile import AgentProfile, ProfileOrigin
-from ..validation import describe_problem
-from .director_schema import with_character_names
-from .errors import SceneFileError
-from .scene_file import ProfileRef, SceneFile
+from agentui.core.profiles.catalog import ProfileCatalog
+from agentui.core.profiles.loading import profile_from_data
+from agentui.core.profiles.profile import AgentProfile, ProfileOrigin
+from agentui.core.scene.director_schema import with_character_names
+from agentui.core.scene.errors import SceneFileError
+from agentui.core.scene.scene_file import ProfileRef, SceneFile
+from agentui.core.support.errors import ProfileError, UnknownProfileError
+from agentui.core.support.validation import describe_problem
 
 SHIPPED_DIR = "scenes"
 SUFFIX = ".toml"

@@ -16,21 +16,21 @@ person ended or cancelled, nor one that failed (`unfinished_scene`).
 
 from __future__ import annotations
 
-from ..agent_run import AgentRun
-from ..events import SHUTDOWN_REASON, SceneStarted
-from ..runtime import Runtime
-from ..state import INTERRUPTED, RunState
-from ..tree import AgentStatus
-from .deletions import PersonDeletes
-from .record import SceneRequest
-from .round_prompts import next_round_question, round_task
-from .round_question import QUESTION_KIND
-from .rounds import RoundRunner
-from .scene_loading import LoadedScene, resolve_scene
-from .scene_state import SceneState
-from .scene_text import scene_text
-from .services import EnvelopeServices
-from .settings import SceneSettings
+from agentui.core.agent.agent_run import AgentRun
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import SHUTDOWN_REASON, SceneStarted
+from agentui.core.runtime import Runtime
+from agentui.core.scene.deletions import PersonDeletes
+from agentui.core.scene.record import SceneRequest
+from agentui.core.scene.round_prompts import next_round_question, round_task
+from agentui.core.scene.round_question import QUESTION_KIND
+from agentui.core.scene.rounds import RoundRunner
+from agentui.core.scene.scene_loading import LoadedScene, resolve_scene
+from agentui.core.scene.scene_state import SceneState
+from agentui.core.scene.scene_text import scene_text
+from agentui.core.scene.services import EnvelopeServices
+from agentui.core.scene.settings import SceneSettings
+from agentui.core.state import INTERRUPTED, RunState
 
 
 class SceneDriver:

@@ -13,13 +13,13 @@ import copy
 from dataclasses import dataclass, field
 from typing import cast
 
-from .. import events as ev
-from ..director_payloads import PlannedTurn
-from .guidance import DirectorGuidance
-from .record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
-from .scene_file import SceneFile
-from .settings import Section
-from .usage import SectionUsage, SectionUsageLog
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.director_payloads import PlannedTurn
+from agentui.core.scene.guidance import DirectorGuidance
+from agentui.core.scene.record import RoundRecord, SceneMessage, SceneRecord, SceneRequest
+from agentui.core.scene.scene_file import SceneFile
+from agentui.core.scene.settings import Section
+from agentui.core.scene.usage import SectionUsage, SectionUsageLog
 
 SceneEvent = (
     ev.RoundStarted

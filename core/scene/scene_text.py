@@ -6,7 +6,7 @@ text is copied as it is; whoever shows it on a terminal passes it through termin
 
 from __future__ import annotations
 
-from .scene_state import SceneState
+from agentui.core.scene.scene_state import SceneState
 
 PERSON = "You"
 

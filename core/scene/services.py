@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .bm25_retriever import BM25Retriever
-from .memory import MemoryRetriever
-from .settings import SceneSettings
-from .summary import Summariser, summarise_offline
-from .tokens import EstimatedTokenCounter, TokenCounter
+from agentui.core.scene.bm25_retriever import BM25Retriever
+from agentui.core.scene.memory import MemoryRetriever
+from agentui.core.scene.settings import SceneSettings
+from agentui.core.scene.summary import Summariser, summarise_offline
+from agentui.core.scene.tokens import EstimatedTokenCounter, TokenCounter
 
 
 @dataclass(slots=True)

@@ -1,6 +1,6 @@
 """SceneSettings: how much context an agent call in a scene gets, and how it is divided.
 
-In config.toml (core/config.py's Config reads it; `agentui config show` shows it):
+In config.toml (core/config/settings.py's Config reads it; `agentui config show` shows it):
 
     [scene]
     max_context_tokens = 16000        # the envelope's budgeted sections share this many tokens

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from .record import RoundRecord
-from .tokens import CharacterCounter
-from .truncation import CUT_MARK, cut_text
+from agentui.core.scene.record import RoundRecord
+from agentui.core.scene.tokens import CharacterCounter
+from agentui.core.scene.truncation import CUT_MARK, cut_text
 
 Summariser = Callable[[RoundRecord], Awaitable[list[str]]]
 

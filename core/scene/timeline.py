@@ -9,11 +9,11 @@ written from the scene's events as the fold kept them, in the order they happene
 
 from __future__ import annotations
 
-from .. import events as ev
-from ..director_payloads import STATE_FIELDS
-from ..state import RunState
-from ..state.scene_items import scene_line
-from .scene_state import RoundProgress, SceneState
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.director_payloads import STATE_FIELDS
+from agentui.core.scene.scene_state import RoundProgress, SceneState
+from agentui.core.state import RunState
+from agentui.core.state.scene_items import scene_line
 
 
 def rounds_timeline(state: RunState) -> list[str]:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .tokens import TokenCounter
+from agentui.core.scene.tokens import TokenCounter
 
 CUT_MARK = "[…]"
 

@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .settings import SECTIONS, Section
+from agentui.core.scene.settings import SECTIONS, Section
 
 USAGE_HISTORY = 500
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..director_payloads import CharacterGuidance, DirectorDecision, PlannedTurn
-from .ordering import acting_order
-from .record import SceneRecord
+from agentui.core.protocol.director_payloads import CharacterGuidance, DirectorDecision, PlannedTurn
+from agentui.core.scene.ordering import acting_order
+from agentui.core.scene.record import SceneRecord
 
 
 @dataclass(slots=True)

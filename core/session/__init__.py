@@ -27,16 +27,16 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .errors import SessionError
-    from .export import EXPORT_FORMATS, export_session
-    from .fold import fold_session
-    from .naming import sessions_dir
-    from .reader import SessionLog, read_header, read_session
-    from .recording import RecordingRuntime
-    from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
-    from .resume import ResumePlan, open_for_resume, plan_resume
-    from .store import SessionInfo, find_session, list_sessions
-    from .writer import ContinuedSession, NewSession, SessionWriter
+    from agentui.core.session.errors import SessionError
+    from agentui.core.session.export import EXPORT_FORMATS, export_session
+    from agentui.core.session.fold import fold_session
+    from agentui.core.session.naming import sessions_dir
+    from agentui.core.session.reader import SessionLog, read_header, read_session
+    from agentui.core.session.recording import RecordingRuntime
+    from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
+    from agentui.core.session.resume import ResumePlan, open_for_resume, plan_resume
+    from agentui.core.session.store import SessionInfo, find_session, list_sessions
+    from agentui.core.session.writer import ContinuedSession, NewSession, SessionWriter
 
 _EXPORTS = {
     "EXPORT_FORMATS": "export",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
-from ..events import Event, TextDelta, ThinkingDelta
+from agentui.core.protocol.events import Event, TextDelta, ThinkingDelta
 
 _DELTAS = (TextDelta, ThinkingDelta)  # a tuple: checked for every event written
 T = TypeVar("T")

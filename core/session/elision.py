@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import (
+from agentui.core.protocol.events import (
     Event,
     ExecutionCompleted,
     LLMAbandoned,
@@ -27,7 +27,7 @@ from ..events import (
     LLMResponded,
     TextDelta,
 )
-from ..utf8 import json_text, model_json
+from agentui.core.support.utf8 import json_text, model_json
 
 TEXT_STREAMED = "text_streamed"
 RESULT_IS_RESPONSE = "result_is_response"

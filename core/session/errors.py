@@ -5,7 +5,7 @@ Damaged lines are not errors: the reader skips them with a warning (see reader.p
 
 from __future__ import annotations
 
-from ..errors import AgentUIError
+from agentui.core.support.errors import AgentUIError
 
 
 class SessionError(AgentUIError):

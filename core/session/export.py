@@ -12,14 +12,14 @@ import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from ..markdown_fence import fenced
-from ..state import AgentState, RunState
-from ..state.transcript import TranscriptItem
-from ..terminal_text import visible_controls
-from ..tree import AgentNode
-from ..utf8 import encodable
-from .fold import fold_session
-from .reader import SessionLog
+from agentui.core.agent.tree import AgentNode
+from agentui.core.session.fold import fold_session
+from agentui.core.session.reader import SessionLog
+from agentui.core.state import AgentState, RunState
+from agentui.core.state.transcript import TranscriptItem
+from agentui.core.support.markdown_fence import fenced
+from agentui.core.support.terminal_text import visible_controls
+from agentui.core.support.utf8 import encodable
 
 ExportFormat = Literal["md", "json", "rounds"]
 EXPORT_FORMATS: tuple[ExportFormat, ...] = ("md", "json", "rounds")
@@ -42,7 +42,7 @@ def export_session(log: SessionLog, fmt: ExportFormat) -> str:
 
 def to_rounds(log: SessionLog, state: RunState) -> str:
     """The per-round timeline of the session's directed scenes (core/scene/timeline.py)."""
-    from ..scene.timeline import rounds_timeline  # only this format needs the scene modules
+    from agentui.core.scene.timeline import rounds_timeline
 
     out = [f"# Rounds of session {log.header.id}"]
     lines = rounds_timeline(state)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .. import events as ev
-from ..state import RunState
-from .reader import SessionLog, collector_paused
-from .records import ConversationRecord
+from agentui.core.protocol import events as ev
+from agentui.core.session.reader import SessionLog, collector_paused
+from agentui.core.session.records import ConversationRecord
+from agentui.core.state import RunState
 
 
 def fold_session(log: SessionLog, *, transcripts: bool = True) -> RunState:

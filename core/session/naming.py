@@ -13,7 +13,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..paths import data_dir
+from agentui.core.support.paths import data_dir
 
 SUFFIX = ".jsonl"
 LAST = "last"  # the id that means the newest session

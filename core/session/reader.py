@@ -26,7 +26,7 @@ from typing import Any, get_args
 
 from pydantic import ValidationError
 
-from ..events import (
+from agentui.core.protocol.events import (
     AgentSpawned,
     AnyEvent,
     ConversationChanged,
@@ -35,10 +35,10 @@ from ..events import (
     ThinkingDelta,
     event_adapter,
 )
-from ..validation import error_location
-from .elision import Elision
-from .errors import SessionError
-from .records import FORMAT_VERSION, ConversationRecord, SessionHeader
+from agentui.core.session.elision import Elision
+from agentui.core.session.errors import SessionError
+from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
+from agentui.core.support.validation import error_location
 
 # Prefixes of the lines a quick scan (listing) checks but does not keep: text streams as many
 # small events that change nothing a listing shows. `model_dump_json` writes `type` first.

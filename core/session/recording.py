@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..providers.base import Provider
-from ..runtime import Runtime
-from .writer import SessionWriter
+from agentui.core.providers.base import Provider
+from agentui.core.runtime import Runtime
+from agentui.core.session.writer import SessionWriter
 
 
 class RecordingRuntime(Runtime):

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..conversation import Message
+from agentui.core.protocol.conversation import Message
 
 # 3: conversations are `conversation:changed` events (no records). 2: consecutive deltas
 # merged, repeated text left out (elision.py). 1 and 2 are read as well.

@@ -28,20 +28,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import events as ev
-from ..conversation import Message, TextBlock, ToolResultBlock
-from ..ids import IdSource
-from ..pending_interventions import Note
-from ..runtime import Runtime
-from ..state import INTERRUPTED, AgentState, RunState
-from .delta_merge import merge_deltas
-from .errors import SessionError
-from .fold import fold_parts
-from .lock import is_locked
-from .reader import SessionLog, collector_paused, read_session
-from .store import find_session
-from .summary import SummaryTracker
-from .writer import ContinuedSession
+from agentui.core.agent.ids import IdSource
+from agentui.core.agent.pending_interventions import Note
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock
+from agentui.core.runtime import Runtime
+from agentui.core.session.delta_merge import merge_deltas
+from agentui.core.session.errors import SessionError
+from agentui.core.session.fold import fold_parts
+from agentui.core.session.lock import is_locked
+from agentui.core.session.reader import SessionLog, collector_paused, read_session
+from agentui.core.session.store import find_session
+from agentui.core.session.summary import SummaryTracker
+from agentui.core.session.writer import ContinuedSession
+from agentui.core.state import INTERRUPTED, AgentState, RunState
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"

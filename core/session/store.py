@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import SessionError
-from .fold import fold_session
-from .lock import is_locked
-from .naming import LAST, SUFFIX, sessions_dir
-from .reader import read_header, read_session
-from .summary import SessionSummary, read_summary, write_summary
+from agentui.core.session.errors import SessionError
+from agentui.core.session.fold import fold_session
+from agentui.core.session.lock import is_locked
+from agentui.core.session.naming import LAST, SUFFIX, sessions_dir
+from agentui.core.session.reader import read_header, read_session
+from agentui.core.session.summary import SessionSummary, read_summary, write_summary
 
 
 @dataclass(frozen=True, slots=True)

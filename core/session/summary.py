@@ -16,11 +16,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .. import events as ev
-from ..state import RunState, run_status
-from ..tree import AgentStatus
-from ..utf8 import model_json
-from .private_file import write_private
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol import events as ev
+from agentui.core.session.private_file import write_private
+from agentui.core.state import RunState, run_status
+from agentui.core.support.utf8 import model_json
 
 SUMMARY_SUFFIX = ".summary.json"
 

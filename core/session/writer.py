@@ -38,20 +38,26 @@ from typing import IO, TYPE_CHECKING
 import anyio
 import anyio.to_thread
 
-from .. import __version__
-from ..errors import AgentUIError
-from ..events import RUNTIME_EVENT, AgentSpawned, Event, SessionLogFailed, Subscription
-from ..utf8 import model_json
-from .delta_merge import DeltaMerge
-from .elision import Elision
-from .lock import try_lock
-from .naming import new_session_id, session_path, sessions_dir
-from .private_file import create_private, make_private_folder
-from .records import FORMAT_VERSION, SessionHeader
-from .summary import SessionSummary, SummaryTracker, write_summary
+from agentui.core import __version__
+from agentui.core.protocol.events import (
+    RUNTIME_EVENT,
+    AgentSpawned,
+    Event,
+    SessionLogFailed,
+    Subscription,
+)
+from agentui.core.session.delta_merge import DeltaMerge
+from agentui.core.session.elision import Elision
+from agentui.core.session.lock import try_lock
+from agentui.core.session.naming import new_session_id, session_path, sessions_dir
+from agentui.core.session.private_file import create_private, make_private_folder
+from agentui.core.session.records import FORMAT_VERSION, SessionHeader
+from agentui.core.session.summary import SessionSummary, SummaryTracker, write_summary
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.utf8 import model_json
 
 if TYPE_CHECKING:
-    from ..runtime import Runtime
+    from agentui.core.runtime import Runtime
 
 log = logging.getLogger("agentui.session")
 

@@ -6,9 +6,9 @@ from typing import NamedTuple
 
 from pydantic import ConfigDict, Field
 
-from ..pending_interventions import Modification
-from ..tree import AgentNode
-from .transcript import TranscriptBuilder, TranscriptItem
+from agentui.core.agent.pending_interventions import Modification
+from agentui.core.agent.tree import AgentNode
+from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 
 
 class QueuedNote(NamedTuple):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..narrative import NarrativeEntry
-from .transcript import TranscriptItem
+from agentui.core.protocol.narrative import NarrativeEntry
+from agentui.core.state.transcript import TranscriptItem
 
 
 @dataclass(slots=True)

@@ -18,19 +18,19 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
-from .. import events as ev
-from ..conversation import Message
-from ..growing_text import GrowingText
-from ..narrative import NarrativeEntry
-from ..pending_interventions import Modification
-from ..tree import AgentStatus, UserComment
-from ..usage import Usage
-from .agent_state import AgentState, QueuedNote
-from .change import Change
-from .transcript import TranscriptBuilder, TranscriptItem
+from agentui.core.agent.pending_interventions import Modification
+from agentui.core.agent.tree import AgentStatus, UserComment
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.conversation import Message
+from agentui.core.protocol.narrative import NarrativeEntry
+from agentui.core.protocol.usage import Usage
+from agentui.core.state.agent_state import AgentState, QueuedNote
+from agentui.core.state.change import Change
+from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
+from agentui.core.support.growing_text import GrowingText
 
 if TYPE_CHECKING:
-    from ..scene.scene_state import SceneState
+    from agentui.core.scene.scene_state import SceneState
 
 # Event types nothing is folded from, or only in the guarded cases of `apply` (the transcript
 # builder, apart, shows most of them).
@@ -348,7 +348,7 @@ class RunState:
                 self.unfolded.add(event.type)  # a type this fold has not been taught
 
     def _scene_started(self, event: ev.SceneStarted) -> None:
-        from ..scene.scene_state import SceneState  # loaded only by a run that plays a scene
+        from agentui.core.scene.scene_state import SceneState
 
         previous = self.scenes.get(event.continues) if event.continues else None
         self.scenes[event.agent_id] = SceneState.from_event(event, previous)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from .. import events as ev
+from agentui.core.protocol import events as ev
 
 LineKind = Literal["scene", "line", "error"]
 

@@ -12,9 +12,9 @@ import json
 from collections.abc import Callable
 from typing import Literal
 
-from .. import events as ev
-from ..growing_text import GrowingText
-from .scene_items import scene_line
+from agentui.core.protocol import events as ev
+from agentui.core.state.scene_items import scene_line
+from agentui.core.support.growing_text import GrowingText
 
 # What stands for thinking the API sent encrypted (the block itself goes back to the model).
 REDACTED_THINKING = "encrypted by the API; it goes back to the model unread"

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from .tool import Tool, ToolContext, tool
+from agentui.core.tools.tool import Tool, ToolContext, tool
 
 DECLINED = "The person declined to answer. Continue with your best judgement."
 

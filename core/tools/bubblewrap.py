@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from ..paths import config_dir, data_dir, state_dir
+from agentui.core.support.paths import config_dir, data_dir, state_dir
 
 ISOLATION = (
     "--unshare-user",

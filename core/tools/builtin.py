@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .ask_user import ASK_USER
-from .fork import FORK, WAIT
-from .python import PythonToolConfig, python_tool
-from .registry import ToolRegistry
+from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.fork import FORK, WAIT
+from agentui.core.tools.python import PythonToolConfig, python_tool
+from agentui.core.tools.registry import ToolRegistry
 
 
 def builtin_tools(python: PythonToolConfig | None = None) -> ToolRegistry:

@@ -6,8 +6,8 @@ from typing import Annotated
 
 from pydantic import Field
 
-from ..errors import AgentUIError
-from .tool import Tool, ToolContext, ToolError, tool
+from agentui.core.support.errors import AgentUIError
+from agentui.core.tools.tool import Tool, ToolContext, ToolError, tool
 
 
 @tool(name="fork")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Protocol
 
-from ..errors import AgentUIError
-from .registry import ToolRegistry
+from agentui.core.support.errors import AgentUIError
+from agentui.core.tools.registry import ToolRegistry
 
 
 class ToolsUnavailableError(AgentUIError):

@@ -7,7 +7,7 @@ so the loop's tool timeout does not apply to it.
 
 The sandbox is bubblewrap where it works, else limited (see sandbox_mode.py); the person's
 approval prompt says which. Building the tool guards agentui's own process (not dumpable, a
-subreaper: see core/process_guard.py) before any code can run.
+subreaper: see core/support/process_guard.py) before any code can run.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Annotated
 import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field
 
-from .. import process_guard
-from .sandbox import SandboxLimits, SandboxRun
-from .sandbox_mode import SandboxSetting, choose_sandbox
-from .tool import Tool, ToolContext
+from agentui.core.support import process_guard
+from agentui.core.tools.sandbox import SandboxLimits, SandboxRun
+from agentui.core.tools.sandbox_mode import SandboxSetting, choose_sandbox
+from agentui.core.tools.tool import Tool, ToolContext
 
 DESCRIPTION = """Run Python 3 code in a new sandboxed process and return what it prints \
 (stdout and stderr together); the value of a final expression is printed too. Each call starts \

@@ -6,8 +6,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..providers.base import ToolSpec
-from .tool import Tool, ToolContext, ToolError
+from agentui.core.providers.base import ToolSpec
+from agentui.core.tools.tool import Tool, ToolContext, ToolError
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,7 @@ directory on the path) in a fresh temporary directory, with an environment that 
 but a PATH and a locale: no API key, no token. Under bubblewrap (see bubblewrap.py) it sees
 nothing of the machine but read-only system files and that directory; in limited mode (no
 bubblewrap) it runs as the person, with their files, and only the process guard stands
-between it and agentui (see core/process_guard.py).
+between it and agentui (see core/support/process_guard.py).
 
 Nothing it starts outlives the run: its whole process tree is killed when the run ends,
 processes in a session of their own too (found through their parents, or adopted by agentui
@@ -35,13 +35,13 @@ import anyio.to_thread
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from .. import process_guard
-from ..errors import AgentUIError
-from ..process_tree import kill_tree, signal_tree
-from . import bubblewrap
-from .active_time import ActiveTime
-from .sandbox_mode import SandboxChoice
-from .tool import AgentServices, ToolError
+from agentui.core.support import process_guard
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.process_tree import kill_tree, signal_tree
+from agentui.core.tools import bubblewrap
+from agentui.core.tools.active_time import ActiveTime
+from agentui.core.tools.sandbox_mode import SandboxChoice
+from agentui.core.tools.tool import AgentServices, ToolError
 
 CHILD_SOURCE = (Path(__file__).parent / "sandbox_child.py").read_text(encoding="utf-8")
 CODE_FILE = "main.py"

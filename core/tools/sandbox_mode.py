@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from .bubblewrap import probe
+from agentui.core.tools.bubblewrap import probe
 
 SandboxSetting = Literal["auto", "limited"]
 SETTINGS: tuple[str, ...] = ("auto", "limited")

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, Protocol, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
-from ..providers.base import ToolSpec
-from ..subagent import SubagentOutcome
-from ..utf8 import model_json
-from ..validation import describe_errors
+from agentui.core.protocol.subagent import SubagentOutcome
+from agentui.core.providers.base import ToolSpec
+from agentui.core.support.utf8 import model_json
+from agentui.core.support.validation import describe_errors
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator

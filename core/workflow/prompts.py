@@ -2,7 +2,7 @@
 and its ask for the final answer.
 
 The notes it adds to the conversation (the person's answers, the subagents started, their
-results) are values with their own text, in core/workflow_notes.py: a provider can read them
+results) are values with their own text, in core/protocol/workflow_notes.py: a provider can read them
 back without importing the workflow.
 """
 

@@ -21,13 +21,12 @@ answer to goes on with its neutral answer, with a notice; only a failed answer (
 
 from __future__ import annotations
 
-from ..agent_run import AgentRun
-from ..errors import AgentUIError
-from ..events import WorkflowCompleted, WorkflowStepStarted
-from ..loop import AgenticLoop, LoopResult
-from ..subagent import SubagentOutcome
-from ..usage import Usage
-from ..workflow_notes import (
+from agentui.core.agent.agent_run import AgentRun
+from agentui.core.agent.loop import AgenticLoop, LoopResult
+from agentui.core.protocol.events import WorkflowCompleted, WorkflowStepStarted
+from agentui.core.protocol.subagent import SubagentOutcome
+from agentui.core.protocol.usage import Usage
+from agentui.core.protocol.workflow_notes import (
     PersonAnswer,
     StartedSubagent,
     SubagentResult,
@@ -35,8 +34,9 @@ from ..workflow_notes import (
     results_note,
     started_note,
 )
-from . import prompts
-from .decisions import (
+from agentui.core.support.errors import AgentUIError
+from agentui.core.workflow import prompts
+from agentui.core.workflow.decisions import (
     MAX_QUESTIONS_PER_ROUND,
     MAX_SUBQUESTIONS,
     ClarifyDecision,
@@ -44,8 +44,8 @@ from .decisions import (
     ResolutionDecision,
     SubquestionsDecision,
 )
-from .report import ChildReport, QuestionReport, QuestionStep, WorkflowReport
-from .structured import DecisionMaker
+from agentui.core.workflow.report import ChildReport, QuestionReport, QuestionStep, WorkflowReport
+from agentui.core.workflow.structured import DecisionMaker
 
 MAX_ROUNDS = 3  # of blocking questions (step 2)
 

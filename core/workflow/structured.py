@@ -21,15 +21,15 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
-from ..conversation import Message, TextBlock, sliding_window, user_text
-from ..errors import DecisionError
-from ..events import DecisionMade, DecisionStarted, LLMFailed
-from ..loop import AgenticLoop, LoopHost
-from ..providers.base import ProviderRequest
-from ..turn import AssistantTurn
-from ..validation import describe_errors
-from . import prompts
-from .decisions import Decision
+from agentui.core.agent.loop import AgenticLoop, LoopHost
+from agentui.core.agent.turn import AssistantTurn
+from agentui.core.protocol.conversation import Message, TextBlock, sliding_window, user_text
+from agentui.core.protocol.events import DecisionMade, DecisionStarted, LLMFailed
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.support.errors import DecisionError
+from agentui.core.support.validation import describe_errors
+from agentui.core.workflow import prompts
+from agentui.core.workflow.decisions import Decision
 
 D = TypeVar("D", bound=Decision)
 

@@ -222,7 +222,7 @@ async def agentui_acp_process(
             client,
             sys.executable,
             "-m",
-            "agentui.tui.cli",
+            "agentui.tui.cli.main",
             "acp",
             *args,
             env=child_env(home),

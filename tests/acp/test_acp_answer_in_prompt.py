@@ -9,7 +9,7 @@ import anyio
 import pytest
 from acp.schema import PromptResponse
 
-from agentui.core.tree import AgentStatus
+from agentui.core.agent.tree import AgentStatus
 
 from ..core.helpers import Recorder
 from .acp_client import RecordingClient

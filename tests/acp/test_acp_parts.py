@@ -18,14 +18,14 @@ from acp.helpers import (
     update_agent_thought_text,
 )
 
-from agentui.core import events as ev
 from agentui.core.acp.chunks import merged_chunks
 from agentui.core.acp.markdown import one_line
 from agentui.core.acp.prompt_text import task_text
 from agentui.core.acp.turn import Turn
 from agentui.core.acp.updates import UpdateTranslator
-from agentui.core.markdown_fence import fenced
-from agentui.core.usage import Usage
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.usage import Usage
+from agentui.core.support.markdown_fence import fenced
 
 _seq = iter(range(1, 10_000))
 

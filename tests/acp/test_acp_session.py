@@ -17,14 +17,14 @@ from acp.schema import ClientCapabilities, PromptResponse, ToolCallUpdate
 from agentui.core.acp.agent import AgentuiAgent, _fresh_session_id
 from agentui.core.acp.modes import ASK
 from agentui.core.acp.session import AcpSession
-from agentui.core.events import Event, StatusChanged
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import Event, StatusChanged
 from agentui.core.providers.scripted.script import Script
 from agentui.core.runtime import Runtime
 from agentui.core.session.resume import ResumePlan
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus
 
 from ..core.helpers import Recorder, scripted_runtime
 from .acp_client import TIMEOUT_S, RecordingClient

@@ -34,7 +34,7 @@ import anyio
 from figures import spread_ms
 
 from agentui.core import __version__
-from agentui.core.events import Event
+from agentui.core.protocol.events import Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime

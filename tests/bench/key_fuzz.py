@@ -27,15 +27,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from figures import spread_ms
 
-from agentui.core.clock import FrozenClock
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.tui.app import AgentUIApp
-from agentui.tui.keymap import KEYS
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.keymap import KEYS
 
 ASK = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which one?"})])
 DEPLOY = Turn(tool_calls=[ScriptedToolCall(name="deploy", arguments={"target": "prod"})])

@@ -56,7 +56,7 @@ from figures import spread_ms
 from textual import events
 from ui_bench import MultiProvider, PacedProvider, make_app, until
 
-from agentui.core.events import TextDelta
+from agentui.core.protocol.events import TextDelta
 
 SIZE = (120, 40)
 SIZES = (1000, 3000, 5000)
@@ -540,8 +540,8 @@ async def _memory_child_recording(agents: int, chars: int) -> dict[str, Any]:
     script.write_text(json.dumps({"agents": {"*": [{"text": answer}]}}))
     import ui_bench
 
-    from agentui.tui import app as app_module
-    from agentui.tui import cli
+    from agentui.tui.app import app as app_module
+    from agentui.tui.cli import main as cli
 
     app_module.AgentUIApp = ui_bench.RenderingApp  # type: ignore[misc]
     args = cli._app_parser().parse_args(

@@ -37,7 +37,7 @@ from typing import Any
 
 import anyio
 
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
 from agentui.core.monologue import MonologueConfig, attach_monologue
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn

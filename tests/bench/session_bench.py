@@ -47,9 +47,8 @@ from pathlib import Path
 import anyio
 
 from agentui.core import __version__
-from agentui.core.clock import SystemClock
-from agentui.core.events import AgentSpawned, LLMRequested, TextDelta
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.protocol.events import AgentSpawned, LLMRequested, TextDelta
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.recording import RecordingRuntime
@@ -57,6 +56,7 @@ from agentui.core.session.resume import open_for_resume
 from agentui.core.session.store import list_sessions
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state import RunState
+from agentui.core.support.clock import SystemClock
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 
@@ -162,7 +162,7 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
     Without a path: the same app with a new, empty session (Textual's own start).
     """
     from agentui.core.monologue.config import MonologueConfig
-    from agentui.tui.app import AgentUIApp
+    from agentui.tui.app.app import AgentUIApp
 
     times: dict[str, float] = {}
     gc.collect()  # each run starts from a clean heap, as a new process would (not the last's garbage)
@@ -259,7 +259,7 @@ def export_in_child(path: Path, data_dir: Path) -> dict[str, float]:
         [
             sys.executable,
             "-m",
-            "agentui.tui.cli",
+            "agentui.tui.cli.main",
             "export",
             path.stem,
             "--format",
@@ -301,7 +301,7 @@ def listing(data_dir: Path, sessions: Path, repeats: int) -> dict[str, object]:
     for _ in range(repeats):
         begun = time.perf_counter()
         run = subprocess.run(
-            [sys.executable, "-m", "agentui.tui.cli", "sessions"],
+            [sys.executable, "-m", "agentui.tui.cli.main", "sessions"],
             capture_output=True,
             text=True,
             env=env,
@@ -311,7 +311,9 @@ def listing(data_dir: Path, sessions: Path, repeats: int) -> dict[str, object]:
     startup = []
     for _ in range(repeats):
         begun = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "agentui.tui.cli", "--help"], capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "agentui.tui.cli.main", "--help"], capture_output=True
+        )
         startup.append(time.perf_counter() - begun)
     return {
         "sessions": len(infos),

@@ -32,8 +32,9 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Markdown
 
-from agentui.core.events import TextDelta
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import TextDelta
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     ProviderRequest,
     StreamEnd,
@@ -43,9 +44,8 @@ from agentui.core.providers.base import (
 )
 from agentui.core.runtime import Runtime
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.usage import Usage
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.blocks import AnswerBlock
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.widgets.blocks import AnswerBlock
 
 
 class PerfClock:

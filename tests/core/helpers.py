@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator, Callable
 import anyio
 import anyio.lowlevel
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, Subscription
+from agentui.core.protocol.events import Event, Subscription
 from agentui.core.providers.base import ProviderRequest, StreamEvent
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.tool import Tool, tool
 
 

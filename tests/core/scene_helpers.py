@@ -8,15 +8,15 @@ from typing import Any
 
 import anyio
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, QueryRaised
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
+from agentui.core.protocol.events import Event, QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script
 from agentui.core.runtime import Runtime
 from agentui.core.scene.scene_loading import LoadedScene, resolve_scene, scene_from_text
 from agentui.core.scene.scene_run import start_scene
-from agentui.core.tree import AgentStatus
+from agentui.core.support.clock import FrozenClock
 
 SAFETY_NET_S = 10  # bounds a hung test; nothing here waits for time to pass
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import anyio
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, Subscription
+from agentui.core.protocol.events import Event, Subscription
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import ResumePlan
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool

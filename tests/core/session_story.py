@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agentui.core.events import Event
+from agentui.core.protocol.events import Event
 
 DELTAS = ("text:delta", "thinking:delta")
 

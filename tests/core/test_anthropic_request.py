@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from agentui.core.conversation import (
+from agentui.core.protocol.conversation import (
     Message,
     RedactedThinkingBlock,
     TextBlock,
@@ -15,7 +15,6 @@ from agentui.core.conversation import (
     ToolUseBlock,
     user_text,
 )
-from agentui.core.errors import ProviderError
 from agentui.core.providers.anthropic.request import (
     WINDOW_START,
     api_messages,
@@ -24,6 +23,7 @@ from agentui.core.providers.anthropic.request import (
     thinking_form,
 )
 from agentui.core.providers.base import ProviderRequest, ToolSpec
+from agentui.core.support.errors import ProviderError
 from agentui.core.workflow.decisions import QuestionsDecision
 
 

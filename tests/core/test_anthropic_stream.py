@@ -13,7 +13,9 @@ from anthropic.types import (
     RawMessageStopEvent,
 )
 
-from agentui.core.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock
+from agentui.core.agent.turn import TurnBuilder
+from agentui.core.protocol.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.anthropic.stream import StreamTranslator
 from agentui.core.providers.base import (
     RedactedThinking,
@@ -25,8 +27,6 @@ from agentui.core.providers.base import (
     ToolUseStop,
     UsageReport,
 )
-from agentui.core.turn import TurnBuilder
-from agentui.core.usage import Usage
 
 
 def start(**usage: int) -> RawMessageStartEvent:

@@ -8,20 +8,20 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.approval import parse_answer
-from agentui.core.approval import prompt as approval_prompt
-from agentui.core.clock import FrozenClock
-from agentui.core.errors import CommandRefusedError, UnknownQueryError
-from agentui.core.events import ApprovalDecided, QueryRaised
-from agentui.core.hooks import ApprovalDecision, HookContext, HookManager, HookPoint
+from agentui.core.agent.approval import parse_answer
+from agentui.core.agent.approval import prompt as approval_prompt
+from agentui.core.agent.hooks import ApprovalDecision, HookContext, HookManager, HookPoint
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import ApprovalDecided, QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import CommandRefusedError, UnknownQueryError
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.core.tree import AgentStatus
 
 from .helpers import Recorder, deploy_tool, is_type
 

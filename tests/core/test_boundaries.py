@@ -4,7 +4,7 @@
   `if TYPE_CHECKING:` and inside functions too, and the package `__init__` that importing a
   submodule runs;
 - the workflow knows the agent it runs for (its AgentRun), never the Runtime;
-- the event vocabulary (core.events) depends on no feature package (core.scene, core.workflow,
+- the event vocabulary (core.protocol.events) depends on no feature package (core.scene, core.workflow,
   ...): only on core's own top-level modules, so every front end can read events without them;
 - a provider backend (core.providers.anthropic, .openai, .google) imports no other backend:
   what they share lives beside them in core.providers;
@@ -24,13 +24,16 @@ PACKAGE = "agentui.core"
 
 # (module, expression) -> why it may read a private name of something else.
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
-    ("core.termination", "os._exit"): "the standard library's exit without cleanup",
+    ("core.support.termination", "os._exit"): "the standard library's exit without cleanup",
     ("core.tools.sandbox_child", "os._exit"): "the standard library's exit without cleanup",
     # EventBus and Subscription are one mechanism in one module: the bus fills a
     # subscription's queue, a closing subscription takes itself off the bus. Neither door is
     # for anyone else, so neither is public.
-    ("core.events", "subscription._push"): "the bus delivers into its own subscription",
-    ("core.events", "self._bus._unsubscribe"): "a subscription leaves the bus that made it",
+    ("core.protocol.events", "subscription._push"): "the bus delivers into its own subscription",
+    (
+        "core.protocol.events",
+        "self._bus._unsubscribe",
+    ): "a subscription leaves the bus that made it",
     # The module's factory finishes what it built before handing it out.
 }
 
@@ -137,11 +140,11 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_graph_sees_core_whole() -> None:
     graph = import_graph()
     assert len(graph) > 50
-    assert "core.agent_run" in graph["core.runtime"]
-    assert "core.events" in graph["core.agent_run"]
+    assert "core.agent.agent_run" in graph["core.runtime"]
+    assert "core.protocol.events" in graph["core.agent.agent_run"]
     # `from . import prompts` is an edge to the module; importing a submodule runs its package.
     assert "core.workflow.prompts" in graph["core.workflow.six_step"]
-    assert {"core.providers", "core.providers.base"} <= graph["core.agent_run"]
+    assert {"core.providers", "core.providers.base"} <= graph["core.agent.agent_run"]
 
 
 def test_the_cycle_finder_finds_cycles() -> None:
@@ -161,12 +164,13 @@ def test_the_workflow_does_not_import_the_runtime() -> None:
 
 
 def test_the_event_vocabulary_depends_on_no_feature_package() -> None:
+    beneath = ("core.protocol", "core.support")
     packages = {
         target
-        for target in import_graph()["core.events"]
-        if target.count(".") > 1 or is_package(target)
+        for target in import_graph()["core.protocol.events"]
+        if not any(target == b or target.startswith(b + ".") for b in beneath)
     }
-    assert packages == set(), "events.py imports these packages' modules"
+    assert packages == set(), "events.py imports modules above the protocol and support"
 
 
 BACKENDS = ("core.providers.anthropic", "core.providers.openai", "core.providers.google")

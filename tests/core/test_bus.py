@@ -11,16 +11,16 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import user_text
-from agentui.core.director_payloads import (
+from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.director_payloads import (
     ActingCharacter,
     Activation,
     CharacterGuidance,
     DirectorDecision,
     PlannedTurn,
 )
-from agentui.core.events import (
+from agentui.core.protocol.events import (
     AnyEvent,
     Event,
     EventBus,
@@ -31,8 +31,8 @@ from agentui.core.events import (
     ToolCallInfo,
     parse_event,
 )
-from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
-from agentui.core.usage import Usage
+from agentui.core.protocol.usage import Usage
+from agentui.core.support.clock import FrozenClock
 from agentui.core.workflow.report import ChildReport, QuestionReport, WorkflowReport
 
 

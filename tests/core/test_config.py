@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentui.core.config import (
+from agentui.core.agent.limits import Limits
+from agentui.core.config.settings import (
     ENV_VARIABLES,
     Config,
     ConfigError,
@@ -22,8 +23,7 @@ from agentui.core.config import (
     format_settings,
     load_config,
 )
-from agentui.core.limits import Limits
-from agentui.core.pricing import DEFAULT_PRICES
+from agentui.core.support.pricing import DEFAULT_PRICES
 
 FILE = """
 provider = "scripted"
@@ -155,8 +155,8 @@ def test_an_empty_variable_counts_as_unset(tmp_path: Path) -> None:
 def test_the_tables_sourced_key_by_key_are_the_settings_tables() -> None:
     """config_sources.py names them without loading the models: `config show` gives each of
     their keys its source only while the two lists agree."""
-    from agentui.core.config import SECTIONS
-    from agentui.core.config_sources import SECTION_NAMES
+    from agentui.core.config.settings import SECTIONS
+    from agentui.core.config.sources import SECTION_NAMES
 
     assert set(SECTION_NAMES) == set(SECTIONS)
 

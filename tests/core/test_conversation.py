@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentui.core.conversation import (
+from agentui.core.protocol.conversation import (
     Conversation,
     Message,
     TextBlock,

@@ -13,7 +13,6 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
 from agentui.core.providers.base import TextChunk, ThinkingChunk
 from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.session.export import export_session
@@ -21,6 +20,7 @@ from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state import RunState
+from agentui.core.support.clock import FrozenClock
 
 from .helpers import ConnectedProvider
 from .session_helpers import SAFETY_NET_S, gate_tool, recorded_runtime

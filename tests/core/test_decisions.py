@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import user_text
-from agentui.core.events import Event
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.events import Event
 from agentui.core.providers.base import ProviderRequest, StreamEnd, TextChunk
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.sample_args import minimal_instance
@@ -23,7 +23,7 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.core.tree import AgentStatus
+from agentui.core.support.clock import FrozenClock
 from agentui.core.workflow.decisions import (
     DECISIONS,
     ClarifyDecision,
@@ -32,7 +32,7 @@ from agentui.core.workflow.decisions import (
     SubquestionsDecision,
 )
 from agentui.core.workflow.structured import InvalidDecision, parse_decision
-from agentui.tui.headless import HeadlessPrinter
+from agentui.tui.headless.run import HeadlessPrinter
 
 
 @pytest.mark.parametrize("cls", list(DECISIONS.values()), ids=list(DECISIONS))

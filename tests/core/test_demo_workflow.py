@@ -7,14 +7,14 @@ import io
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import QueryRaised
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.builtin import builtin_tools
-from agentui.core.tree import AgentStatus
-from agentui.tui.headless import run_headless
-from agentui.tui.headless_answers import APPROVAL_HINT
+from agentui.tui.headless.answers import APPROVAL_HINT
+from agentui.tui.headless.run import run_headless
 
 from .helpers import Recorder
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.director_payloads import (
+from agentui.core.protocol.director_payloads import (
     ActingCharacter,
     CharacterGuidance,
     DirectorDecision,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 from pydantic import ValidationError
 
-from agentui.core.director_payloads import CharacterGuidance
+from agentui.core.protocol.director_payloads import CharacterGuidance
 from agentui.core.scene.builder import build_envelope
 from agentui.core.scene.envelope import AgentContextEnvelope, Persona, Recipient
 from agentui.core.scene.errors import SceneError

@@ -8,15 +8,15 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.errors import CommandRefusedError, LimitExceededError
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import CommandRefusedError, LimitExceededError
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus
 
 from .helpers import Recorder, is_type
 

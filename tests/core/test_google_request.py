@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from google.genai import types
 
-from agentui.core.conversation import (
+from agentui.core.protocol.conversation import (
     Message,
     RedactedThinkingBlock,
     TextBlock,

@@ -9,8 +9,9 @@ import httpx2
 import pytest
 from google.genai import errors, types
 
-from agentui.core.conversation import TextBlock, ThinkingBlock, ToolUseBlock
-from agentui.core.errors import ProviderError
+from agentui.core.agent.turn import TurnBuilder
+from agentui.core.protocol.conversation import TextBlock, ThinkingBlock, ToolUseBlock
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     StreamEnd,
     TextChunk,
@@ -24,8 +25,7 @@ from agentui.core.providers.google import thought_signature
 from agentui.core.providers.google.errors import provider_error
 from agentui.core.providers.google.http_client import connect_briefly
 from agentui.core.providers.google.stream import StreamTranslator
-from agentui.core.turn import TurnBuilder
-from agentui.core.usage import Usage
+from agentui.core.support.errors import ProviderError
 
 SIG = b"signed-by-gemini"
 SIG_TEXT = thought_signature.to_text(SIG)

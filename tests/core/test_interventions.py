@@ -10,26 +10,26 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import TextBlock, ToolResultBlock
-from agentui.core.errors import (
+from agentui.core.agent.hooks import HookContext, HookManager, HookPoint, LLMCallDecision
+from agentui.core.agent.tree import AgentStatus, UserComment
+from agentui.core.agent.turn import AssistantTurn
+from agentui.core.protocol.conversation import TextBlock, ToolResultBlock
+from agentui.core.protocol.events import Event, QueryRaised, Subscription
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.runtime import DEFAULT_INSTRUCTIONS, Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import (
     AgentUIError,
     CommandRefusedError,
     UnknownAgentError,
     UnknownQueryError,
 )
-from agentui.core.events import Event, QueryRaised, Subscription
-from agentui.core.hooks import HookContext, HookManager, HookPoint, LLMCallDecision
-from agentui.core.providers.base import ProviderRequest
-from agentui.core.providers.scripted.provider import ScriptedProvider
-from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.runtime import DEFAULT_INSTRUCTIONS, Runtime
 from agentui.core.tools.ask_user import ASK_USER, DECLINED
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool
-from agentui.core.tree import AgentStatus, UserComment
-from agentui.core.turn import AssistantTurn
-from agentui.core.usage import Usage
 
 from .helpers import Recorder as BaseRecorder
 

@@ -68,8 +68,8 @@ def _higher(names: set[str]) -> list[str]:
 def test_the_import_reader_sees_relative_and_absolute_imports() -> None:
     sample = CORE / "providers" / "scripted" / "demo.py"
     names = _imports(sample)
-    assert "agentui.core.conversation" in names and "agentui.core.providers.base" in names
-    assert _higher({"agentui.core.workflow.prompts", "agentui.core.workflow_notes"}) == [
+    assert "agentui.core.protocol.conversation" in names and "agentui.core.providers.base" in names
+    assert _higher({"agentui.core.workflow.prompts", "agentui.core.protocol.workflow_notes"}) == [
         "agentui.core.workflow.prompts"
     ]
 
@@ -82,14 +82,14 @@ def test_no_provider_module_imports_the_workflow_or_the_monologue() -> None:
 
 
 def test_the_event_vocabulary_imports_neither_the_workflow_nor_the_monologue() -> None:
-    assert _higher(_imports(CORE / "events.py")) == []
+    assert _higher(_imports(CORE / "protocol" / "events.py")) == []
 
 
 # Nor through what they import: in a fresh interpreter, loading every provider module and the
 # events loads no module of the workflow or the monologue.
 IMPORT_PROVIDERS_AND_EVENTS = """
 import importlib, pkgutil, sys
-import agentui.core.events
+import agentui.core.protocol.events
 import agentui.core.providers as providers
 for info in pkgutil.walk_packages(providers.__path__, "agentui.core.providers."):
     importlib.import_module(info.name)

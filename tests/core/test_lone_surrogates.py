@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.events import TextDelta
+from agentui.core.protocol.events import TextDelta
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.session.export import export_session
 from agentui.core.session.reader import read_session
 from agentui.core.state import RunState
-from agentui.core.terminal_text import visible_controls
-from agentui.core.utf8 import REPLACEMENT, encodable, model_json
+from agentui.core.support.terminal_text import visible_controls
+from agentui.core.support.utf8 import REPLACEMENT, encodable, model_json
 
 from .session_helpers import recorded_runtime
 
@@ -72,7 +72,7 @@ async def test_a_session_with_one_is_saved_read_and_exported(tmp_path: Path) -> 
 
 
 async def test_headless_json_output_prints_it(tmp_path: Path) -> None:
-    from agentui.tui.headless import run_headless
+    from agentui.tui.headless.run import run_headless
 
     out, err = io.StringIO(), io.StringIO()
     code = await run_headless(

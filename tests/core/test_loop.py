@@ -8,27 +8,8 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.agent_run import AgentRun
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import (
-    Conversation,
-    Message,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    user_text,
-)
-from agentui.core.errors import CommandRefusedError
-from agentui.core.events import (
-    Event,
-    ExecutionCompleted,
-    ExecutionFailed,
-    HookFailed,
-    LLMFailed,
-    LLMResponded,
-    ToolFailed,
-)
-from agentui.core.hooks import (
+from agentui.core.agent.agent_run import AgentRun
+from agentui.core.agent.hooks import (
     ApprovalDecision,
     ExecutionResultChange,
     ExecutionStartChange,
@@ -40,14 +21,33 @@ from agentui.core.hooks import (
     ToolCallDecision,
     ToolResultChange,
 )
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.agent.turn import AssistantTurn, ToolCall
+from agentui.core.protocol.conversation import (
+    Conversation,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    user_text,
+)
+from agentui.core.protocol.events import (
+    Event,
+    ExecutionCompleted,
+    ExecutionFailed,
+    HookFailed,
+    LLMFailed,
+    LLMResponded,
+    ToolFailed,
+)
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import CommandRefusedError
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, ToolContext, ToolError, tool
-from agentui.core.tree import AgentNode, AgentStatus
-from agentui.core.turn import AssistantTurn, ToolCall
 
 from .helpers import events_until, of_type
 

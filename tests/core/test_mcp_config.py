@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.config import ConfigError, format_settings, load_config
+from agentui.core.config.settings import ConfigError, format_settings, load_config
 
 SERVERS = """
 [mcp.servers.files]

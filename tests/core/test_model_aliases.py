@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.config import Config
+from agentui.core.config.settings import Config
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import Narrator
 from agentui.core.providers import model_aliases as aliases

@@ -8,9 +8,9 @@ import anyio
 import pytest
 from pydantic import ValidationError
 
-from agentui.core.clock import FrozenClock
 from agentui.core.monologue import AgentCallbacks, MonologueConfig, NarrativeEntry, monologue
 from agentui.core.providers.base import Provider
+from agentui.core.support.clock import FrozenClock
 
 from .test_monologue_fakes import FakeNarrator, Gate
 

@@ -11,12 +11,12 @@ from collections.abc import AsyncIterator, Callable, Iterable
 
 import anyio
 
-from agentui.core.clock import FrozenClock
 from agentui.core.monologue.action import Action, ActionKind
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.entry import NarrativeEntry
 from agentui.core.monologue.narrator import Narrator
 from agentui.core.monologue.service import MonologueService, Spawn
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     ProviderRequest,
     StreamEnd,
@@ -24,7 +24,7 @@ from agentui.core.providers.base import (
     TextChunk,
     UsageReport,
 )
-from agentui.core.usage import Usage
+from agentui.core.support.clock import FrozenClock
 
 NARRATOR_USAGE = Usage(input_tokens=100, output_tokens=10)
 

@@ -19,8 +19,8 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.events import MonologueFailed, MonologueGenerated, QueryRaised
 from agentui.core.monologue import MonologueConfig, attach_monologue
+from agentui.core.protocol.events import MonologueFailed, MonologueGenerated, QueryRaised
 from agentui.core.providers.base import ProviderRequest, StreamEvent, TextChunk
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import ScriptedToolCall, Turn

@@ -6,21 +6,21 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from agentui.core.errors import AgentUIError, ProviderError
-from agentui.core.events import (
+from agentui.core.monologue import MonologueConfig, attach_monologue
+from agentui.core.protocol.events import (
     Event,
     MonologueFailed,
     MonologueGenerated,
     QueryRaised,
     UsageUpdated,
 )
-from agentui.core.monologue import MonologueConfig, attach_monologue
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.errors import AgentUIError, ProviderError
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.core.usage import Usage
 
 from .helpers import events_until, of_type, scripted_runtime
 from .test_monologue_fakes import NARRATOR_USAGE, FakeNarrator, Gate

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from agentui.core.conversation import user_text
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import NarrationAsk, Narrator
+from agentui.core.protocol.conversation import user_text
 from agentui.core.providers.base import ProviderRequest, TextChunk
 from agentui.core.providers.narration_subject import StepKind
 from agentui.core.providers.scripted.narration import narrate

@@ -5,9 +5,9 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from agentui.core.errors import ProviderError
 from agentui.core.monologue.prompts import FORCED_NOTE, WAIT_SIGNAL
-from agentui.core.usage import Usage
+from agentui.core.protocol.usage import Usage
+from agentui.core.support.errors import ProviderError
 
 from .test_monologue_fakes import (
     NARRATOR_USAGE,

@@ -10,9 +10,9 @@ from itertools import combinations
 import anyio
 import pytest
 
-from agentui.core import events as ev
-from agentui.core.clock import FrozenClock
-from agentui.core.events import QueryRaised
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.events import QueryRaised
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.narration_subject import NarrationSubject, Step, StepKind
 from agentui.core.providers.scripted.defaults import DEFAULT_PACE_S, PACE_VARIABLE, default_pace
@@ -21,9 +21,9 @@ from agentui.core.providers.scripted.narration import narrate
 from agentui.core.providers.scripted.provider import FIRST_CHUNK_TICKS, ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.state.scene_items import scene_line
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.builtin import builtin_tools
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus
 
 from .helpers import Recorder, is_type
 from .scene_helpers import harbour, of, play, scene_runtime

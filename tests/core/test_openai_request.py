@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.conversation import (
+from agentui.core.protocol.conversation import (
     Message,
     RedactedThinkingBlock,
     TextBlock,

@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 from openai.types.chat import ChatCompletionChunk
 
-from agentui.core.conversation import TextBlock, ThinkingBlock, ToolUseBlock
-from agentui.core.errors import ProviderError
+from agentui.core.agent.turn import TurnBuilder
+from agentui.core.protocol.conversation import TextBlock, ThinkingBlock, ToolUseBlock
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     StreamEnd,
     TextChunk,
@@ -19,8 +20,7 @@ from agentui.core.providers.base import (
     UsageReport,
 )
 from agentui.core.providers.openai.stream import CONTENT_FILTERED, CUT_OFF, ChunkTranslator
-from agentui.core.turn import TurnBuilder
-from agentui.core.usage import Usage
+from agentui.core.support.errors import ProviderError
 
 
 def chunk(

@@ -13,10 +13,10 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.errors import ProviderError
-from agentui.core.events import Event
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import Event
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     Provider,
     StreamEnd,
@@ -29,8 +29,8 @@ from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
-from agentui.core.tree import AgentStatus
-from agentui.core.usage import Usage
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import ProviderError
 
 from .helpers import ConnectedProvider, Recorder, is_type
 

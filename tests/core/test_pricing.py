@@ -7,13 +7,13 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import UsageUpdated
-from agentui.core.pricing import DEFAULT_PRICES, ModelPrice, PriceTable
+from agentui.core.protocol.events import UsageUpdated
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
-from agentui.core.usage import Usage
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 
 USAGE = Usage(
     input_tokens=1_000_000,

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from jsonschema import Draft7Validator
 
-from agentui.core.errors import ProfileError, UnknownProfileError
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles, load_catalog
 from agentui.core.profiles.loading import load_profile_file, profile_from_data
 from agentui.core.profiles.profile import ProfileOrigin
@@ -22,6 +21,7 @@ from agentui.core.profiles.prompt import (
     return_template,
 )
 from agentui.core.providers.scripted.sample_args import sample_value
+from agentui.core.support.errors import ProfileError, UnknownProfileError
 
 SCORE_SCHEMA = {
     "type": "object",

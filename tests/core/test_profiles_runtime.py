@@ -12,23 +12,23 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.errors import AgentUIError, UnknownProfileError
-from agentui.core.events import AnswerValidated, Event
+from agentui.core.agent.tree import AgentNode, AgentStatus
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
 from agentui.core.profiles.config import ProfilesConfig
 from agentui.core.profiles.loading import profile_from_data
 from agentui.core.profiles.profile import AgentProfile, ProfileOrigin
 from agentui.core.profiles.prompt import profile_instructions
+from agentui.core.protocol.events import AnswerValidated, Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import AgentUIError, UnknownProfileError
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentNode, AgentStatus
 
 from .helpers import Recorder
 

@@ -9,7 +9,7 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from agentui.core.clock import FrozenClock
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     ProviderRequest,
     StreamEnd,
@@ -19,7 +19,7 @@ from agentui.core.providers.base import (
 )
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.runtime import Runtime
-from agentui.core.usage import Usage
+from agentui.core.support.clock import FrozenClock
 
 from .helpers import events_until, is_type
 

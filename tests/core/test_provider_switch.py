@@ -6,11 +6,11 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
-from agentui.core.tree import AgentStatus
+from agentui.core.support.clock import FrozenClock
 
 pytestmark = pytest.mark.anyio
 

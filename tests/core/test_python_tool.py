@@ -11,13 +11,14 @@ import anyio
 import anyio.to_thread
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import QueryRaised
-from agentui.core.limits import Limits
-from agentui.core.pause_gate import PauseGate
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.pause_gate import PauseGate
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.active_time import ActiveTime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.fork import FORK, WAIT
@@ -25,7 +26,6 @@ from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.sandbox import OutputCap
 from agentui.core.tools.sandbox_mode import choose_sandbox
-from agentui.core.tree import AgentStatus
 
 from ..processes import SANDBOXES, gone, marked, new_marker, parent, stopped, until
 from .helpers import Recorder

@@ -9,11 +9,10 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import user_text
-from agentui.core.errors import AgentUIError
-from agentui.core.events import Event
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.events import Event
 from agentui.core.providers.base import Provider, ProviderRequest, StreamEvent, TextChunk
 from agentui.core.providers.factory import make_provider
 from agentui.core.providers.record.recorder import REDACTED, RecordingProvider
@@ -21,9 +20,10 @@ from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.core.tree import AgentStatus
 
 SAFETY_S = 10  # a safety net against a hang, never a measurement
 

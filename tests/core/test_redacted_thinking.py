@@ -8,10 +8,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import RedactedThinkingBlock, TextBlock, ToolUseBlock
-from agentui.core.events import Event
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.protocol.conversation import RedactedThinkingBlock, TextBlock, ToolUseBlock
+from agentui.core.protocol.events import Event
 from agentui.core.providers.base import (
     Provider,
     RedactedThinking,
@@ -31,6 +30,7 @@ from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state.transcript import REDACTED_THINKING
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 

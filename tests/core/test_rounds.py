@@ -9,14 +9,14 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from agentui.core.errors import CommandRefusedError
-from agentui.core.events import Event, QueryRaised
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.monologue import MonologueConfig, attach_monologue
+from agentui.core.protocol.events import Event, QueryRaised
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.scene.scene_loading import load_scene
 from agentui.core.scene.scene_run import start_scene, unfinished_scene
 from agentui.core.state import RunState
-from agentui.core.tree import AgentStatus as S
+from agentui.core.support.errors import CommandRefusedError
 
 from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, play, scene_runtime
 from .test_monologue_fakes import FakeNarrator

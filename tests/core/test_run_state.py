@@ -5,14 +5,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core import events as ev
-from agentui.core.clock import FrozenClock
-from agentui.core.events import EventBus, Subscription
-from agentui.core.growing_text import JOIN_EVERY, GrowingText
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.events import EventBus, Subscription
+from agentui.core.protocol.usage import Usage
 from agentui.core.state import RunState
 from agentui.core.state.transcript import TranscriptItem
-from agentui.core.usage import Usage
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.growing_text import JOIN_EVERY, GrowingText
 
 
 def one_agent() -> tuple[EventBus, Subscription]:

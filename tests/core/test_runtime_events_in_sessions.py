@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.events import McpServerChanged
+from agentui.core.protocol.events import McpServerChanged
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.reader import read_session

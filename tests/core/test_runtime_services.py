@@ -6,11 +6,11 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from agentui.core.errors import AgentUIError
-from agentui.core.events import RUNTIME_EVENT, McpServerChanged
+from agentui.core.protocol.events import RUNTIME_EVENT, McpServerChanged
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
+from agentui.core.support.errors import AgentUIError
 
 from .helpers import scripted_runtime
 

@@ -18,11 +18,11 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core import process_guard
-from agentui.core.clock import FrozenClock
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support import process_guard
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools import bubblewrap
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.director_payloads import STATE_FIELDS, StateUpdate
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
+from agentui.core.protocol.director_payloads import STATE_FIELDS, StateUpdate
 from agentui.core.scene.errors import SceneFileError
 from agentui.core.scene.scene_file import CharacterEntry
 from agentui.core.scene.scene_loading import load_scene, shipped_scenes

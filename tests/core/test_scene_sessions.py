@@ -9,8 +9,8 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import (
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.events import (
     SHUTDOWN_REASON,
     AgentSpawned,
     Event,
@@ -29,7 +29,7 @@ from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import plan_resume
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state import INTERRUPTED, RunState
-from agentui.core.tree import AgentStatus as S
+from agentui.core.support.clock import FrozenClock
 
 from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, play
 from .session_helpers import resumed_runtime

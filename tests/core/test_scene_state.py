@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentui.core import events as ev
-from agentui.core.director_payloads import PlannedTurn
+from agentui.core.protocol import events as ev
+from agentui.core.protocol.director_payloads import PlannedTurn
 from agentui.core.scene.scene_state import SceneState
 
 from .scene_helpers import harbour

@@ -9,19 +9,19 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import user_text
-from agentui.core.errors import ScriptError
-from agentui.core.events import Event, ExecutionCancelled, QueryRaised, TextDelta
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.events import Event, ExecutionCancelled, QueryRaised, TextDelta
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.demo import demo_decision
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import ScriptError
 from agentui.core.tools.ask_user import ASK_USER, DECLINED
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.core.tree import AgentStatus
 
 from .helpers import events_until, of_type, scripted_runtime
 

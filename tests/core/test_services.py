@@ -7,10 +7,10 @@ from collections.abc import AsyncIterator
 import anyio
 import pytest
 
-from agentui.core.errors import AgentUIError, UnknownAgentError
-from agentui.core.events import Event, MonologueFailed, Subscription
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.events import Event, MonologueFailed, Subscription
 from agentui.core.providers.scripted.script import Turn
-from agentui.core.tree import AgentStatus as S
+from agentui.core.support.errors import AgentUIError, UnknownAgentError
 
 from .helpers import scripted_runtime
 

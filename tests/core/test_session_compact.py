@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.events import (
+from agentui.core.protocol.events import (
     Event,
     ExecutionCompleted,
     LLMRequested,
@@ -19,6 +19,7 @@ from agentui.core.events import (
     TextDelta,
     ThinkingDelta,
 )
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.session import writer as writer_module
 from agentui.core.session.delta_merge import DeltaMerge, merge_deltas
@@ -27,7 +28,6 @@ from agentui.core.session.export import export_session
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.resume import plan_resume
-from agentui.core.usage import Usage
 
 from .session_helpers import SAFETY_NET_S, next_event, recorded_runtime, resumed_runtime
 from .session_story import assert_same_story, blocks

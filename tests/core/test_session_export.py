@@ -8,9 +8,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.events import LLMResponded
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import LLMResponded
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.export import export_session
 from agentui.core.session.reader import SessionLog, read_session

@@ -7,10 +7,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
+from agentui.core.agent.tree import AgentNode, AgentStatus
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
@@ -19,7 +19,7 @@ from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.state import INTERRUPTED, RunState
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
-from agentui.core.tree import AgentNode, AgentStatus
+from agentui.core.support.clock import FrozenClock
 
 from .session_helpers import SAFETY_NET_S, echo_tool, gate_tool, next_event, recorded_runtime
 

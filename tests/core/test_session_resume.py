@@ -7,8 +7,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.conversation import ToolResultBlock
-from agentui.core.events import ApprovalDecided
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.conversation import ToolResultBlock
+from agentui.core.protocol.events import ApprovalDecided
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import fold_session
@@ -16,7 +17,6 @@ from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import NOT_RUN, open_for_resume, plan_resume
 from agentui.core.state import INTERRUPTED, RunState
-from agentui.core.tree import AgentStatus as S
 
 from .session_helpers import (
     SAFETY_NET_S,

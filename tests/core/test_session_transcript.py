@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentui.core.events import AgentSpawned, LLMRequested, TextDelta
+from agentui.core.protocol.events import AgentSpawned, LLMRequested, TextDelta
 from agentui.core.state import RunState
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.events import SessionLogFailed
+from agentui.core.protocol.events import SessionLogFailed
 from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.session.errors import SessionError
 from agentui.core.session.reader import read_session

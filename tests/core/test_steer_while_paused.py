@@ -13,16 +13,16 @@ from dataclasses import replace
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import TextBlock
-from agentui.core.events import Event
-from agentui.core.hooks import HookContext, HookManager, HookPoint, LLMCallDecision
-from agentui.core.loop import ABANDONED_FOR_STEER
+from agentui.core.agent.hooks import HookContext, HookManager, HookPoint, LLMCallDecision
+from agentui.core.agent.loop import ABANDONED_FOR_STEER
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.conversation import TextBlock
+from agentui.core.protocol.events import Event
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
-from agentui.core.tree import AgentStatus
+from agentui.core.support.clock import FrozenClock
 
 from .helpers import Recorder, is_type
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.terminal_text import visible_controls
+from agentui.core.support.terminal_text import visible_controls
 
 ESC = "\x1b"
 BEL = "\x07"

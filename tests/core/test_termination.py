@@ -12,7 +12,7 @@ TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 STUCK = textwrap.dedent(
     """
     import asyncio, os, signal
-    from agentui.core.termination import end_on_termination_signals
+    from agentui.core.support.termination import end_on_termination_signals
 
     async def main():
         # An orderly end that never comes: the stop asked for is never acted on.

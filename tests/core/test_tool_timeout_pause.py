@@ -11,10 +11,10 @@ import math
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
 from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.active_deadline import ActiveDeadline
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool

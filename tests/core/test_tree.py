@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from agentui.core.errors import AgentUIError, IllegalTransitionError, UnknownAgentError
+from agentui.core.agent.tree import ALLOWED, AgentNode, AgentStatus, AgentTree, check_transition
 from agentui.core.providers.scripted.script import Turn
-from agentui.core.tree import ALLOWED, AgentNode, AgentStatus, AgentTree, check_transition
+from agentui.core.support.errors import AgentUIError, IllegalTransitionError, UnknownAgentError
 
 from .helpers import scripted_runtime
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agentui.core.agent.turn import TurnBuilder
 from agentui.core.providers.base import TextChunk, ThinkingChunk, ToolUseStart, ToolUseStop
-from agentui.core.turn import TurnBuilder
 
 texts = st.text(min_size=1, max_size=8).map(TextChunk)
 thoughts = st.text(min_size=1, max_size=8).map(lambda t: ThinkingChunk(text=t, signature=None))

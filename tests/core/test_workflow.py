@@ -9,20 +9,20 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core import workflow_notes as notes
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import Message
-from agentui.core.errors import AgentUIError
-from agentui.core.events import QueryRaised
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol import workflow_notes as notes
+from agentui.core.protocol.conversation import Message
+from agentui.core.protocol.events import QueryRaised
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool
-from agentui.core.tree import AgentStatus
 from agentui.core.workflow.report import WorkflowReport
 
 from .helpers import Recorder, is_type

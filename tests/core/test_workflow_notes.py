@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.conversation import Conversation, Message, TextBlock, user_text
-from agentui.core.workflow_notes import (
+from agentui.core.protocol.conversation import Conversation, Message, TextBlock, user_text
+from agentui.core.protocol.workflow_notes import (
     ANSWERED,
     DECLINED,
     PersonAnswer,

@@ -40,7 +40,7 @@ async def agentui(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str,
     """Run `agentui ARGS` with nothing on its stdin; its exit code, stdout and stderr."""
     with anyio.fail_after(TIMEOUT_S):
         done = await anyio.run_process(
-            [sys.executable, "-m", "agentui.tui.cli", *args],
+            [sys.executable, "-m", "agentui.tui.cli.main", *args],
             input=b"",
             env=env,
             cwd=cwd,

@@ -9,14 +9,14 @@ from typing import Any
 
 import anyio
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.protocol.events import Event
 from agentui.core.providers.base import Provider
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.core.tree import AgentNode, AgentStatus
 
 from .stub_server import StubServer
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agentui.tui.cli import _run_parser
-from agentui.tui.cli_options import assembly_from
+from agentui.tui.cli.main import _run_parser
+from agentui.tui.cli.options import assembly_from
 
 from .cli_runs import agentui, events, without_timing
 from .messages_api import MODEL, response, text, tool_use

@@ -17,13 +17,13 @@ import anthropic
 import anyio
 import pytest
 
-from agentui.core.pricing import DEFAULT_PRICES
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.core.tree import AgentStatus
-from agentui.core.usage import Usage
+from agentui.core.support.pricing import DEFAULT_PRICES
 
 from .messages_api import (
     MODEL,

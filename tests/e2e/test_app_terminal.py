@@ -28,7 +28,7 @@ def _agentui() -> list[str]:
     if script.exists():
         return [str(script)]
     found = shutil.which("agentui")
-    return [found] if found else [sys.executable, "-m", "agentui.tui.cli"]
+    return [found] if found else [sys.executable, "-m", "agentui.tui.cli.main"]
 
 
 class Terminal:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentui.tui.command_typo import mistyped_command
+from agentui.tui.cli.command_typo import mistyped_command
 
 from .cli_runs import TIMEOUT_S, child_env
 from .test_app_terminal import Terminal, _agentui, _scratch_env
@@ -43,7 +43,7 @@ def test_other_tasks_are_tasks(task: str | None) -> None:
 
 def test_agentui_refuses_a_mistyped_command(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", "sesions"],
+        [sys.executable, "-m", "agentui.tui.cli.main", "sesions"],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

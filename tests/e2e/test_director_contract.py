@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from agentui.core.clock import FrozenClock
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.providers.base import Provider
 from agentui.core.providers.google.provider import GoogleProvider
 from agentui.core.providers.openai.provider import OpenAIProvider
 from agentui.core.providers.openai.request import Dialect
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.core.tree import AgentStatus
+from agentui.core.support.clock import FrozenClock
 
 from ..core.scene_helpers import acting, decision, harbour, play
 from . import chat_completions_api as chat

@@ -17,12 +17,12 @@ import anyio
 import pytest
 from google.genai import types
 
-from agentui.core.clock import FrozenClock
-from agentui.core.conversation import user_text
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.pricing import DEFAULT_PRICES
+from agentui.core.protocol.conversation import user_text
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     ProviderRequest,
     ToolSpec,
@@ -38,9 +38,9 @@ from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state.transcript import TranscriptBuilder
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.pricing import DEFAULT_PRICES
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus
-from agentui.core.usage import Usage
 from agentui.core.workflow.decisions import DECISIONS
 
 from .gemini_api import (

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agentui.core import __version__
-from agentui.core.events import Event, parse_event
+from agentui.core.protocol.events import Event, parse_event
 
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 TASK = "Plan a trip to Lisbon"
@@ -32,7 +32,7 @@ def agentui(
 ) -> subprocess.CompletedProcess[str]:
     """Run `agentui ARGS` as a child process; stdin is empty (at EOF) unless given."""
     return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", *args],
+        [sys.executable, "-m", "agentui.tui.cli.main", *args],
         input=stdin if stdin is not None else "",
         capture_output=True,
         text=True,
@@ -272,7 +272,16 @@ def test_reader_going_away_exits_141_without_a_traceback(tmp_path: Path) -> None
     script = tmp_path / "long.json"
     script.write_text(json.dumps({"agents": {"*": [{"text": "word " * 100_000}]}}))
     child = subprocess.Popen(
-        [sys.executable, "-m", "agentui.tui.cli", "run", "--json", "--script", str(script), TASK],
+        [
+            sys.executable,
+            "-m",
+            "agentui.tui.cli.main",
+            "run",
+            "--json",
+            "--script",
+            str(script),
+            TASK,
+        ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

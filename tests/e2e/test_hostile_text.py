@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agentui.core.events import parse_event
+from agentui.core.protocol.events import parse_event
 
 from .cli_runs import child_env
 
@@ -61,7 +61,7 @@ CONTROL_BYTES = [b"\x1b", b"\x07", b"\x08", b"\r", b"\x00", b"\xc2\x9b", b"\xe2\
 def agentui(home: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     """Bytes, not text: the test sees exactly what a terminal would receive."""
     return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", *args],
+        [sys.executable, "-m", "agentui.tui.cli.main", *args],
         input=b"",
         capture_output=True,
         env=child_env(home),

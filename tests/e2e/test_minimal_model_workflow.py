@@ -19,12 +19,12 @@ import anthropic
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.protocol.events import Event
 from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.runtime import Runtime
-from agentui.core.tree import AgentNode, AgentStatus
+from agentui.core.support.clock import FrozenClock
 from agentui.core.workflow.decisions import DECISIONS
 
 from .messages_api import message_start, stream_error, text

@@ -19,7 +19,7 @@ from .cli_runs import TIMEOUT_S, child_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
-AGENTUI = [sys.executable, "-m", "agentui.tui.cli", "--no-session"]
+AGENTUI = [sys.executable, "-m", "agentui.tui.cli.main", "--no-session"]
 
 
 def _read_all(leader: int) -> str:

@@ -179,8 +179,8 @@ def test_provider_choice_by_key_with_its_narrator_and_notice(
     narrator: str | None,
     notice: str,
 ) -> None:
-    from agentui.core.config import load_config
-    from agentui.tui.assemble import RunOptions, settle, status_notice
+    from agentui.core.config.settings import load_config
+    from agentui.tui.cli.assemble import RunOptions, settle, status_notice
 
     path = tmp_path / "config.toml"
     path.write_text(config)

@@ -20,19 +20,19 @@ import anyio
 import openai
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.limits import Limits
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.pricing import DEFAULT_PRICES
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.openai.provider import OpenAIProvider
 from agentui.core.providers.openai.request import Dialect
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.runtime import Runtime
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.core.tree import AgentStatus
-from agentui.core.usage import Usage
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.pricing import DEFAULT_PRICES
 from agentui.core.workflow.decisions import DECISIONS
 
 from .chat_completions_api import (
@@ -640,7 +640,7 @@ async def test_the_provider_closes_the_client_it_made_and_not_one_it_was_given()
 
 
 def test_openai_itself_needs_a_key_but_a_local_server_does_not() -> None:
-    from agentui.core.errors import AgentUIError
+    from agentui.core.support.errors import AgentUIError
 
     with pytest.raises(AgentUIError, match="OPENAI_API_KEY is not set"):
         OpenAIProvider(model=MODEL)

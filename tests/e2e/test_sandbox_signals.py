@@ -40,7 +40,15 @@ def start_agentui(tmp_path: Path, marker: str, sandbox: str) -> subprocess.Popen
     call = {"tool_calls": [{"name": "python", "arguments": {"code": code}}]}
     script = tmp_path / "sleeper.json"
     script.write_text(json.dumps({"agents": {"main": [call, {"text": "done"}]}}))
-    command = [sys.executable, "-m", "agentui.tui.cli", "run", "--yes", "--script", str(script)]
+    command = [
+        sys.executable,
+        "-m",
+        "agentui.tui.cli.main",
+        "run",
+        "--yes",
+        "--script",
+        str(script),
+    ]
     return subprocess.Popen(
         [*command, "Start a sleeper"],
         stdin=subprocess.DEVNULL,
@@ -96,7 +104,7 @@ def start_app(tmp_path: Path, marker: str, sandbox: str) -> Terminal:
     script = tmp_path / "sleeper.json"
     script.write_text(json.dumps({"agents": {"main": [call, {"text": "done"}]}}))
     env = child_env(AGENTUI_SANDBOX=sandbox, TERM="xterm-256color")
-    argv = [sys.executable, "-m", "agentui.tui.cli", "--yes", "--script", str(script)]
+    argv = [sys.executable, "-m", "agentui.tui.cli.main", "--yes", "--script", str(script)]
     return Terminal([*argv, "--pace", "0", "Start a sleeper"], env)
 
 

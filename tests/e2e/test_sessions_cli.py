@@ -21,14 +21,14 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.events import Event, LLMResponded, parse_event
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.events import Event, LLMResponded, parse_event
 from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import SessionLog, read_session
 from agentui.core.session.resume import plan_resume
 from agentui.core.state import INTERRUPTED
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.cli import _app_parser, _build_app, _build_replay, _replay_parser
+from agentui.tui.cli.main import _app_parser, _build_app, _build_replay, _replay_parser
 
 from ..core.session_story import assert_same_story, blocks, others
 from ..tui.helpers import settle
@@ -44,7 +44,7 @@ ANSWER_ITERATION = 3  # the plain demo asks, then runs python, then answers
 
 def agentui(*args: str, home: Path, **extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", *args],
+        [sys.executable, "-m", "agentui.tui.cli.main", *args],
         input="",
         capture_output=True,
         text=True,
@@ -129,7 +129,7 @@ def killed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Event],
         [
             sys.executable,
             "-m",
-            "agentui.tui.cli",
+            "agentui.tui.cli.main",
             "run",
             "--json",
             "--pace",
@@ -281,7 +281,7 @@ async def test_the_provider_built_to_fail_fast_is_the_runtime_s_and_is_closed(
 ) -> None:
     use_home(monkeypatch, tmp_path)
     from agentui.core.providers.scripted.provider import ScriptedProvider
-    from agentui.tui import assemble
+    from agentui.tui.cli import assemble
 
     built: list[ScriptedProvider] = []
     closed: list[ScriptedProvider] = []
@@ -591,7 +591,7 @@ async def test_the_api_key_never_reaches_the_session_log(tmp_path: Path) -> None
         )
         with anyio.fail_after(TIMEOUT_S):
             done = await anyio.run_process(
-                [sys.executable, "-m", "agentui.tui.cli", "run", "--json", TASK],
+                [sys.executable, "-m", "agentui.tui.cli.main", "run", "--json", TASK],
                 input=b"",
                 env=child_env(tmp_path, ANTHROPIC_API_KEY=SECRET, ANTHROPIC_BASE_URL=stub.url),
                 cwd=tmp_path,

@@ -21,7 +21,7 @@ SAFETY_NET_S = 60.0  # only bounds a broken run
 CHILD = """
 import os, signal, threading
 signal.signal(signal.SIGHUP, signal.SIG_IGN)  # only the watcher can end it now
-from agentui.tui.terminal_watch import exit_when_the_terminal_hangs_up
+from agentui.tui.app.terminal_watch import exit_when_the_terminal_hangs_up
 assert exit_when_the_terminal_hangs_up(0)
 os.write(1, b"watching\\n")
 threading.Event().wait()  # the main thread blocks for ever

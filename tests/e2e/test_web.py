@@ -48,7 +48,9 @@ class Served:
     def apps(self) -> list[int]:
         """The pids of the apps it runs, one per open tab."""
         return [
-            pid for pid in descendants(self.server.pid) if "agentui.tui.launch" in command_line(pid)
+            pid
+            for pid in descendants(self.server.pid)
+            if "agentui.tui.cli.launch" in command_line(pid)
         ]
 
 
@@ -56,7 +58,16 @@ class Served:
 def served(tmp_path: Path) -> Iterator[Served]:
     port = _free_port()
     child = subprocess.Popen(
-        [sys.executable, "-m", "agentui.tui.cli", "web", "--port", str(port), "--", "--no-session"],
+        [
+            sys.executable,
+            "-m",
+            "agentui.tui.cli.main",
+            "web",
+            "--port",
+            str(port),
+            "--",
+            "--no-session",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=child_env(tmp_path),
@@ -180,7 +191,7 @@ async def test_pages_of_other_sites_cannot_open_the_app(web_server: str) -> None
 def refusal(tmp_path: Path, *options: str) -> str:
     """`agentui web OPTIONS` must stop before serving, with exit 2: what it said."""
     done = subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli", "web", *options],
+        [sys.executable, "-m", "agentui.tui.cli.main", "web", *options],
         capture_output=True,
         text=True,
         env=child_env(tmp_path),

@@ -13,11 +13,11 @@ from typing import Any
 import anyio
 from anyio.abc import Process
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, McpServerChanged, ToolCompleted, ToolFailed
+from agentui.core.protocol.events import Event, McpServerChanged, ToolCompleted, ToolFailed
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
 from agentui.core.tools.mcp.connection import Backoff

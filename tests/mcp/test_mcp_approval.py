@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from agentui.core.events import QueryRaised
+from agentui.core.protocol.events import QueryRaised
 
 from .servers import Events, by_agent, calls, mcp_runtime, outcomes, stdio_server
 

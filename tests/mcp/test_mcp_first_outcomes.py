@@ -11,16 +11,16 @@ from typing import Any
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import McpServerChanged
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import McpServerChanged
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.mcp.config import McpServerConfig
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
-from agentui.core.tree import AgentStatus
-from agentui.tui.app import AgentUIApp
-from agentui.tui.headless import run_headless
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.headless.run import run_headless
 
 from ..tui.helpers import settle
 from .servers import SILENT, calls, mcp_runtime, stdio_server, unstartable_server

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import McpServerChanged
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import McpServerChanged
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.tui import mcp_command
-from agentui.tui.app import AgentUIApp
-from agentui.tui.headless import HeadlessPrinter
-from agentui.tui.widgets.status_bar import mcp_summary
+from agentui.core.support.clock import FrozenClock
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.widgets.status_bar import mcp_summary
+from agentui.tui.cli import mcp as mcp_command
+from agentui.tui.headless.run import HeadlessPrinter
 
 from ..tui.helpers import settle
 from .servers import ECHO_SERVER, mcp_runtime, stdio_server, unstartable_server

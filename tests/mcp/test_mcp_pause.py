@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import ToolCompleted, ToolTimedOut
+from agentui.core.protocol.events import ToolCompleted, ToolTimedOut
+from agentui.core.support.clock import FrozenClock
 
 from .servers import Events, by_agent, calls, mcp_runtime, outcomes, stdio_server
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.tui.widgets.status_bar import mcp_summary
+from agentui.tui.app.widgets.status_bar import mcp_summary
 
 from .servers import Events, by_agent, calls, mcp_runtime, outcomes, stdio_server
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.events import ExecutionFailed
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.profiles.catalog import ProfileCatalog
 from agentui.core.profiles.profile import AgentProfile, ProfileOrigin
+from agentui.core.protocol.events import ExecutionFailed
 from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
-from agentui.core.tree import AgentStatus
 
 from .servers import SILENT, Events, calls, mcp_runtime, outcomes, stdio_server, unstartable_server
 

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from agentui.core.events import ToolFailed
-from agentui.core.limits import Limits
-from agentui.core.tree import AgentStatus
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.events import ToolFailed
 
 from .servers import (
     SILENT,

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Callable
 
 import anyio
 
-from agentui.core.events import Event
+from agentui.core.protocol.events import Event
 from agentui.core.remote.client import RemoteClient
 
 FAIL_AFTER_S = 30  # a guard against a hung test, never a measurement

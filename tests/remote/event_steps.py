@@ -9,7 +9,13 @@ from collections.abc import Iterable
 
 from hypothesis import strategies as st
 
-from agentui.core.events import Event, IterationStarted, TextDelta, ThinkingDelta, parse_event
+from agentui.core.protocol.events import (
+    Event,
+    IterationStarted,
+    TextDelta,
+    ThinkingDelta,
+    parse_event,
+)
 from agentui.core.remote.sse_batches import Outgoing, ResumePoint
 
 Step = tuple[str, str, int]  # agent, kind (text, thinking, state), iteration

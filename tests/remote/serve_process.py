@@ -55,7 +55,7 @@ class ServeProcess:
 async def serve_process(home: Path, *options: str, **env: str) -> AsyncIterator[ServeProcess]:
     """Run `agentui serve --port 0 --pace 0 OPTIONS` with its config, data and state in
     `home`; killed at the end of the block if it still runs."""
-    command = [sys.executable, "-m", "agentui.tui.cli", "serve", "--port", "0", "--pace", "0"]
+    command = [sys.executable, "-m", "agentui.tui.cli.main", "serve", "--port", "0", "--pace", "0"]
     process = await anyio.open_process([*command, *options], env=child_env(home, **env))
     try:
         assert process.stdout is not None

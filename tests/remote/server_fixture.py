@@ -16,8 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
+from agentui.core.protocol.events import Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
@@ -25,6 +24,7 @@ from agentui.core.remote.event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
 from agentui.core.remote.server import ServerOptions
 from agentui.core.remote.serving import listen, served
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 
 TOKEN = "test-token-0123456789"
 

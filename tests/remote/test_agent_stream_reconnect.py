@@ -10,11 +10,11 @@ import anyio
 import httpx2
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, TextDelta, parse_event
+from agentui.core.protocol.events import Event, TextDelta, parse_event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 
 from .cuttable_proxy import CuttableProxy
 from .event_reader import FAIL_AFTER_S

@@ -13,14 +13,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import Event
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
 from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
-from agentui.core.tree import AgentStatus
-from agentui.tui.app import AgentUIApp
+from agentui.core.support.clock import FrozenClock
+from agentui.tui.app.app import AgentUIApp
 
 from ..tui.helpers import make_app, toasts
 from .cuttable_proxy import CuttableProxy

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.tree import AgentStatus
+from agentui.core.agent.tree import AgentStatus
 
 from ..tui.helpers import toasts
 from .server_fixture import served_runtime

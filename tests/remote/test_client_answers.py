@@ -22,8 +22,8 @@ from starlette.responses import (
     Response,
 )
 
-from agentui.core.errors import AgentUIError
 from agentui.core.remote.client import RemoteClient, RemoteError, UnreadableEvent
+from agentui.core.support.errors import AgentUIError
 
 from .answering_server import answering
 from .event_reader import FAIL_AFTER_S

@@ -8,7 +8,6 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.remote.api_models import session_row
@@ -16,6 +15,7 @@ from agentui.core.runtime import Runtime
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.store import list_sessions
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry

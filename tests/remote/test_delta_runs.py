@@ -10,7 +10,7 @@ import anyio
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.events import TextDelta, ThinkingDelta
+from agentui.core.protocol.events import TextDelta, ThinkingDelta
 from agentui.core.remote.event_log import EventLog
 from agentui.core.remote.log_entry import Logged
 from agentui.core.remote.sse_batches import Outgoing, ResumePoint, feed

@@ -11,14 +11,20 @@ import anyio
 import httpx2
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, IterationStarted, TextDelta, ThinkingDelta, parse_event
+from agentui.core.protocol.events import (
+    Event,
+    IterationStarted,
+    TextDelta,
+    ThinkingDelta,
+    parse_event,
+)
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteClient
 from agentui.core.remote.event_log import EventLog
 from agentui.core.remote.server import ServerOptions, create_app
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 
 from .event_reader import FAIL_AFTER_S, EventReader, status
 from .event_steps import text_of

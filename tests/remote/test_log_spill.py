@@ -15,8 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, IterationStarted, TextDelta
+from agentui.core.protocol.events import Event, IterationStarted, TextDelta
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.remote.event_log import EventLog
@@ -25,6 +24,7 @@ from agentui.core.remote.log_spill import LogSpill
 from agentui.core.remote.sse_batches import Outgoing, ResumePoint, feed
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.fork import FORK
 from agentui.core.tools.registry import ToolRegistry
 

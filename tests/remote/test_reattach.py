@@ -8,10 +8,10 @@ from pathlib import Path
 import anyio
 import pytest
 
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.remote.client import RemoteClient
 from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
-from agentui.core.tree import AgentStatus
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 from ..tui.helpers import toasts
 from .cuttable_proxy import CuttableProxy

@@ -13,11 +13,11 @@ from typing import Any
 import anyio
 import pytest
 
-from agentui.core.errors import CommandRefusedError
-from agentui.core.events import Event, TextDelta
+from agentui.core.protocol.events import Event, TextDelta
 from agentui.core.remote.api_models import ServerInfo
 from agentui.core.remote.client import RemoteError, RemoteUnavailable
 from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
+from agentui.core.support.errors import CommandRefusedError
 
 pytestmark = pytest.mark.anyio
 GUARD_S = 30  # a safety net, never a measurement

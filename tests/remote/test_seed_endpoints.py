@@ -9,11 +9,11 @@ from typing import Any
 import httpx2
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import parse_event
+from agentui.core.protocol.events import parse_event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry
 

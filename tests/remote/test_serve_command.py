@@ -11,11 +11,11 @@ import anyio
 import httpx2
 import pytest
 
-from agentui.core.errors import AgentUIError
-from agentui.core.events import Event
+from agentui.core.protocol.events import Event
 from agentui.core.remote.client import RemoteClient
 from agentui.core.session.reader import read_session
-from agentui.tui.serve_command import _refusal_in
+from agentui.core.support.errors import AgentUIError
+from agentui.tui.cli.serve import _refusal_in
 from tests.e2e.cli_runs import agentui, child_env
 
 from .event_reader import EventReader, of_type, status

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentui.core.events import parse_event
+from agentui.core.protocol.events import parse_event
 from agentui.core.remote.event_log import EventLog
 from agentui.core.remote.log_entry import LogEntry, Logged
 from agentui.core.remote.sse_batches import MAX_BATCH, Outgoing, ResumePoint, feed, merged

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.errors import AgentUIError
 from agentui.core.remote.client import read_token
 from agentui.core.remote.token_file import default_token_path, server_token
+from agentui.core.support.errors import AgentUIError
 
 GOOD = "x" * 43
 

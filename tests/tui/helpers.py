@@ -9,16 +9,16 @@ from textual.notifications import Notification
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
-from agentui.core.clock import FrozenClock
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
-from agentui.core.tree import AgentStatus
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 
 def make_app(

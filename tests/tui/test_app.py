@@ -8,13 +8,13 @@ from rich.console import Console
 from textual.command import CommandPalette
 from textual.widgets import Static, TextArea
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
-from agentui.tui.widgets.confirm import ConfirmScreen
-from agentui.tui.widgets.help import HelpScreen
-from agentui.tui.widgets.modify import ModifyScreen
-from agentui.tui.widgets.transcript import Transcript
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.screens.help import HelpScreen
+from agentui.tui.app.screens.modify import ModifyScreen
+from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
+from agentui.tui.app.widgets.transcript import Transcript
 
 from ..core.session_helpers import gate_tool
 from .helpers import (
@@ -493,7 +493,7 @@ async def test_deleting_a_finished_agent_does_not_speak_of_running_work() -> Non
 async def test_events_that_arrive_while_the_app_closes_are_not_drawn() -> None:
     """A service (an MCP server retrying) may emit while the app shuts down: the flush
     timer's last tick finds no screen and draws nothing instead of failing."""
-    from agentui.core.events import McpServerChanged
+    from agentui.core.protocol.events import McpServerChanged
 
     app = make_app()
     async with app.run_test():

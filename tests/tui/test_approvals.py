@@ -9,11 +9,11 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state import TranscriptItem as Entry
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.blocks import ApprovalBlock, ReasonInput
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.widgets.blocks import ApprovalBlock, ReasonInput
 
 from ..core.helpers import deploy_tool
 from .helpers import app_when, has_status, provider_of, settle, toasts, write

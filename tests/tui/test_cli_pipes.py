@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from agentui.tui.cli import main
+from agentui.tui.cli.main import main
 
 
 def test_a_closed_pipe_ends_the_command_quietly(

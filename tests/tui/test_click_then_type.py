@@ -13,17 +13,17 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from agentui.core.clock import FrozenClock
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.keymap import pane_action
-from agentui.tui.replay_feed import ReplayFeed
-from agentui.tui.widgets.blocks import ApprovalBlock
-from agentui.tui.widgets.confirm import ConfirmScreen
-from agentui.tui.widgets.footer import KeyFooter
-from agentui.tui.widgets.help import HelpScreen
-from agentui.tui.widgets.status_bar import StatusBar
+from agentui.core.support.clock import FrozenClock
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.keymap import pane_action
+from agentui.tui.app.replay_feed import ReplayFeed
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.screens.help import HelpScreen
+from agentui.tui.app.widgets.blocks import ApprovalBlock
+from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.status_bar import StatusBar
 
 from .helpers import has_status, make_app, settle, toasts
 from .test_approvals import pending_approval

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import DecisionMade, DecisionStarted, LLMFailed
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import DecisionMade, DecisionStarted, LLMFailed
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.decision_progress import deciding_line, fit_line
+from agentui.core.support.clock import FrozenClock
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.decision_progress import deciding_line, fit_line
 
 from .helpers import settle
 
@@ -104,7 +104,7 @@ async def test_a_long_decision_fits_the_pane_in_fewer_words_and_keeps_its_second
     ],
 )
 def test_a_deciding_line_shortens_its_words_never_its_seconds(width: int, shown: str) -> None:
-    from agentui.core.events import AgentSpawned, StatusChanged
+    from agentui.core.protocol.events import AgentSpawned, StatusChanged
 
     state = RunState()
     state.apply(AgentSpawned(seq=1, ts=0.0, agent_id="a1", parent_id=None, name="main", task="t"))
@@ -117,7 +117,7 @@ def test_a_deciding_line_shortens_its_words_never_its_seconds(width: int, shown:
 
 
 def test_the_fold_knows_who_decides_from_the_first_attempt_to_a_valid_answer() -> None:
-    from agentui.core.events import AgentSpawned
+    from agentui.core.protocol.events import AgentSpawned
 
     state = RunState()
     state.apply(AgentSpawned(seq=1, ts=10.0, agent_id="a1", parent_id=None, name="main", task="t"))

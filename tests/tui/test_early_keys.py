@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from agentui.tui.early_keys import (
+from agentui.tui.cli.early_keys import (
     hold_typed_keys,
     release_typed_keys,
     take_typed_keys,
@@ -93,7 +93,7 @@ def test_a_command_that_is_not_the_app_echoes_again_before_its_work(
     terminal: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`agentui run` reads the person's answers on stdin: they must see what they type."""
-    from agentui.tui import cli
+    from agentui.tui.cli import main as cli
 
     hold_typed_keys()  # as the executable does before importing the cli
     assert cli.main(["config", "path"]) == 0
@@ -150,7 +150,7 @@ def test_a_background_job_runs_and_leaves_the_terminal_alone() -> None:
 
 ENDED_WHILE_HELD = """
 import os, signal, sys, time
-from agentui.tui.early_keys import hold_typed_keys
+from agentui.tui.cli.early_keys import hold_typed_keys
 hold_typed_keys()
 os.kill(os.getpid(), signal.SIGTERM)
 time.sleep(60)

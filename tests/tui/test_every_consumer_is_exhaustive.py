@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from agentui.core.acp.updates import UpdateTranslator
-from agentui.core.events import AgentSpawned, Event
 from agentui.core.monologue.attach import AttachedMonologue
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import AgentSpawned, Event
 from agentui.core.state import RunState
 from agentui.core.state.transcript import TranscriptBuilder
-from agentui.tui.headless import HeadlessPrinter
+from agentui.tui.headless.run import HeadlessPrinter
 
 from ..core.test_bus import SAMPLE_FIELDS, _event_classes
 

@@ -1,7 +1,7 @@
 """The first frame's settings read as given agree with the validated ones, or are not read.
 
 The app draws its first frame from the theme, the monologue switch and the provider settings
-before the settings are validated (tui/first_frame.py). Whatever a file, a variable or an
+before the settings are validated (tui/cli/first_frame.py). Whatever a file, a variable or an
 option gives, that reading is either what validation keeps or refused (the settings are then
 validated before the screen opens).
 """
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentui.core.config import ConfigError, Flag, load_config
-from agentui.core.config_sources import gather_settings
-from agentui.tui.first_frame import first_frame, plain_frame_settings, validated_frame_settings
+from agentui.core.config.settings import ConfigError, Flag, load_config
+from agentui.core.config.sources import gather_settings
+from agentui.tui.cli.first_frame import first_frame, plain_frame_settings, validated_frame_settings
 
 NAMES = st.sampled_from(["agentui-light", "sonnet", "x", " ", "", " padded ", "\t"])
 VALUES: dict[str, st.SearchStrategy[Any]] = {

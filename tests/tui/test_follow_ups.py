@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.tree import AgentStatus as S
 
 from .helpers import app_when, has_status, kinds, make_app, settle, toasts
 from .test_typing_is_sacred import RUNNING_AND_ASKING, has_status_a1
@@ -177,7 +177,7 @@ async def test_words_sent_before_a_start_that_fails_are_printed_with_the_error()
 
     def bad_settings() -> None:
         gate.wait(30)
-        from agentui.core.errors import AgentUIError
+        from agentui.core.support.errors import AgentUIError
 
         raise AgentUIError("provider: nope")
 

@@ -7,11 +7,11 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets._footer import FooterKey
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.footer import KeyFooter
-from agentui.tui.widgets.prompt import PromptMode
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.prompt import PromptMode
 
 from .helpers import a1_is, app_when, settle
 

@@ -12,15 +12,15 @@ from typing import TextIO
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
-from agentui.tui.headless import run_headless
-from agentui.tui.headless_answers import APPROVAL_HINT, REASON_PROMPT, Answers, asks_for_reason
+from agentui.tui.headless.answers import APPROVAL_HINT, REASON_PROMPT, Answers, asks_for_reason
+from agentui.tui.headless.run import run_headless
 
 DEPLOY = ScriptedToolCall(name="deploy", arguments={"target": "prod"})
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.errors import AgentUIError
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
 from agentui.core.scene.scene_run import start_scene
 from agentui.core.session.naming import sessions_dir
-from agentui.tui.cli import _app_parser, _build_app, main
-from agentui.tui.headless import run_headless
+from agentui.core.support.clock import FrozenClock
+from agentui.core.support.errors import AgentUIError
+from agentui.tui.cli.main import _app_parser, _build_app, main
+from agentui.tui.headless.run import run_headless
 
 from ..core.scene_helpers import harbour
 

@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import (
+from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.protocol.events import (
     ExecutionCompleted,
     LLMAbandoned,
     LLMFailed,
@@ -20,17 +20,17 @@ from agentui.core.events import (
     ToolStarted,
     parse_event,
 )
-from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
+from agentui.core.protocol.usage import Usage
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
-from agentui.core.usage import Usage
-from agentui.tui.headless import RESULT_PREVIEW_CHARS, HeadlessPrinter, run_headless
+from agentui.tui.headless.run import RESULT_PREVIEW_CHARS, HeadlessPrinter, run_headless
 
 
 async def run_text(

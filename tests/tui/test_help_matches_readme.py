@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agentui.tui.keymap import help_rows
+from agentui.tui.app.keymap import help_rows
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

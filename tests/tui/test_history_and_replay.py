@@ -5,18 +5,18 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Button
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event, QueryRaised
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.events import Event, QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.replay_feed import ReplayFeed
-from agentui.tui.widgets.blocks import UNANSWERED_IN_REPLAY, ApprovalBlock, QuestionBlock
-from agentui.tui.widgets.composer import Composer
-from agentui.tui.widgets.footer import KeyFooter
+from agentui.core.support.clock import FrozenClock
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.replay_feed import ReplayFeed
+from agentui.tui.app.widgets.blocks import UNANSWERED_IN_REPLAY, ApprovalBlock, QuestionBlock
+from agentui.tui.app.widgets.composer import Composer
+from agentui.tui.app.widgets.footer import KeyFooter
 
 from .helpers import make_app, settle, toasts
 

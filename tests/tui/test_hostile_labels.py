@@ -8,12 +8,12 @@ from textual.app import App, ComposeResult
 from textual.geometry import Region
 from textual.widget import Widget
 
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.state import AgentState, RunState
-from agentui.core.tree import AgentStatus
-from agentui.tui.widgets.agent_tree import AgentTree, agent_label
-from agentui.tui.widgets.monologue import MonologueSidebar, render_narrative
-from agentui.tui.widgets.status_bar import StatusBar
+from agentui.tui.app.widgets.agent_tree import AgentTree, agent_label
+from agentui.tui.app.widgets.monologue import MonologueSidebar, render_narrative
+from agentui.tui.app.widgets.status_bar import StatusBar
 
 pytestmark = pytest.mark.anyio
 

@@ -7,10 +7,10 @@ import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.tools.tool import tool
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.widgets.modify import ModifyScreen
+from agentui.tui.app.screens.modify import ModifyScreen
 
 from .helpers import app_when, has_status
 

@@ -8,7 +8,7 @@ import sys
 
 IMPORT_COMMAND_LINE = """
 import sys
-import agentui.tui.assemble, agentui.tui.cli, agentui.tui.headless
+import agentui.tui.cli.assemble, agentui.tui.cli.main, agentui.tui.headless.run
 heavy = sorted({m.split(".")[0] for m in sys.modules} & {"textual", "anthropic"})
 print(" ".join(heavy))
 """

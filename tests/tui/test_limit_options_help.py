@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.limits import Limits
-from agentui.tui.cli import main
+from agentui.core.agent.limits import Limits
+from agentui.tui.cli.main import main
 
 
 @pytest.mark.parametrize("command", [[], ["run"]])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from agentui.core.scene.scene_loading import shipped_scenes
-from agentui.core.terminal_json import terminal_json
-from agentui.tui.cli import main
+from agentui.core.support.terminal_json import terminal_json
+from agentui.tui.cli.main import main
 
 HOSTILE = "red \x9b31m, turned \u202egnp.exe\u202c, \x7f, \x1b[2J and é"
 # What a terminal obeys or cannot carry: none may reach it raw.

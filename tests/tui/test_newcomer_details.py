@@ -9,9 +9,9 @@ import html
 import pytest
 from textual.widgets import TextArea
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.widgets.modify import ModifyScreen
+from agentui.tui.app.screens.modify import ModifyScreen
 
 from .helpers import a1_is, app_when, make_app, settle, toasts
 

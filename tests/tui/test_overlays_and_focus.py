@@ -6,12 +6,12 @@ import pytest
 from textual.command import CommandPalette
 from textual.widgets import Button
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock
-from agentui.tui.widgets.confirm import ConfirmScreen
-from agentui.tui.widgets.help import HelpScreen
-from agentui.tui.widgets.modify import ModifyScreen
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.screens.help import HelpScreen
+from agentui.tui.app.screens.modify import ModifyScreen
+from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
 
 from .helpers import a1_is, app_when, make_app, settle, toasts
 from .test_approvals import pending_approval

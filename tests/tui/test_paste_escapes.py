@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from textual import events
 
-from agentui.tui.paste_escapes import (
+from agentui.tui.app.paste_escapes import (
     PASTE_END,
     PASTE_START,
     PasteEscapes,

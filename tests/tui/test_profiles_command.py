@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.profiles.catalog import load_catalog
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.runtime import Runtime
-from agentui.core.tree import AgentStatus
-from agentui.tui.app import AgentUIApp
-from agentui.tui.cli import main
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.cli.main import main
 
 from .helpers import notifications, runtime_of, settle, toasts
 
@@ -127,7 +127,7 @@ def test_a_run_with_a_profile_it_cannot_use_says_so_in_one_line(
 
 @pytest.mark.anyio
 async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> None:
-    from agentui.tui.cli import _app_parser, _build_app
+    from agentui.tui.cli.main import _app_parser, _build_app
 
     app = _build_app(_app_parser().parse_args(["--no-session", "--profile", "critic", "Review"]))
     async with app.run_test() as pilot:
@@ -142,7 +142,7 @@ async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> N
 async def test_a_task_whose_profile_is_unknown_stays_in_the_prompt(agents: Path) -> None:
     """The profiles load with the runtime, after the first frame: the name is found unknown
     then. The task typed on the command line is not lost: it waits in the prompt."""
-    from agentui.tui.cli import _app_parser, _build_app
+    from agentui.tui.cli.main import _app_parser, _build_app
 
     app = _build_app(_app_parser().parse_args(["--no-session", "--profile", "nosuch", "Plan"]))
     async with app.run_test() as pilot:

@@ -9,12 +9,12 @@ import pytest
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 
-from agentui.core.config import load_config
+from agentui.core.config.settings import load_config
 from agentui.core.providers.openai.provider import OpenAIProvider
 from agentui.core.providers.scripted.provider import ScriptedProvider
-from agentui.tui.app import AgentUIApp
-from agentui.tui.assemble import Assembly, RunOptions, settle
-from agentui.tui.provider_switch import TITLE, ProviderSwitch
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.provider_switch import TITLE, ProviderSwitch
+from agentui.tui.cli.assemble import Assembly, RunOptions, settle
 
 from .helpers import make_app, notifications, runtime_of
 from .helpers import settle as settle_app
@@ -232,9 +232,9 @@ async def test_a_switch_replaces_why_the_provider_runs_and_keeps_the_resume_noti
 async def test_the_app_from_the_command_line_gets_the_switch_and_narrator_after_its_frame(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Its settings are validated after the first frame (tui/runtime_start.py): the palette's
+    """Its settings are validated after the first frame (tui/app/runtime_start.py): the palette's
     switch and the narrator's settings come from there, before the runtime has started."""
-    from agentui.tui.cli import _app_parser, _build_app
+    from agentui.tui.cli.main import _app_parser, _build_app
 
     config_dir = tmp_path / "config"
     config_dir.mkdir()
@@ -256,7 +256,7 @@ async def test_a_palette_opened_before_the_runtime_ran_offers_the_switch_once_it
     import threading
 
     from agentui.core.monologue.config import MonologueConfig
-    from agentui.tui.runtime_start import Prepared
+    from agentui.tui.app.runtime_start import Prepared
 
     ready = threading.Event()
     switch = switch_for(tmp_path, {})

@@ -9,10 +9,10 @@ import io
 import pytest
 from rich.console import Console
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.scene.scene_run import start_scene
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.scene_state import SceneStateScreen, scene_state_view
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.scene_state import SceneStateScreen, scene_state_view
 
 from ..core.scene_helpers import harbour
 from .helpers import make_app, settle, write

@@ -18,9 +18,9 @@ from textual import events
 from textual.command import CommandList, CommandPalette
 from textual.pilot import Pilot
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import Event
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.remote.client import RemoteClient
@@ -30,14 +30,14 @@ from agentui.core.session.reader import read_session
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import plan_resume
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import python_tool
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.replay_feed import ReplayFeed
-from agentui.tui.widgets.blocks import ApprovalBlock
-from agentui.tui.widgets.confirm import ConfirmScreen
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.replay_feed import ReplayFeed
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.widgets.blocks import ApprovalBlock
 
 from ..core.helpers import deploy_tool
 from ..core.session_helpers import gate_tool, resumed_runtime

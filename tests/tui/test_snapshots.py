@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.scene.scene_run import start_scene
 from agentui.core.tools.python import python_tool
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.help import HelpScreen
-from agentui.tui.widgets.modify import ModifyScreen
-from agentui.tui.widgets.scene_state import SceneStateScreen
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.help import HelpScreen
+from agentui.tui.app.screens.modify import ModifyScreen
+from agentui.tui.app.screens.scene_state import SceneStateScreen
 
 from ..core.scene_helpers import acting, decision, harbour
 from .helpers import has_status, make_app, provider_of, runtime_of, settle, write

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
-from agentui.core.tree import AgentStatus as S
 
 from ..core.helpers import deploy_tool
 from .helpers import app_when, has_status, settle, toasts

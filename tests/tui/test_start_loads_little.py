@@ -18,12 +18,12 @@ import pytest
 
 LOADED_BY_THEIR_COMMAND = (
     "agentui.core.runtime",
-    "agentui.tui.assemble",
+    "agentui.tui.cli.assemble",
     "agentui.core.session.resume",
     "agentui.core.session.export",
     "agentui.core.session.writer",
-    "agentui.tui.headless",
-    "agentui.tui.app",
+    "agentui.tui.headless.run",
+    "agentui.tui.app.app",
     "agentui.core.monologue.service",
     "agentui.core.tools.builtin",
     "textual",
@@ -32,7 +32,7 @@ LOADED_BY_THEIR_COMMAND = (
 
 PROBE = """
 import json, sys
-from agentui.tui import cli
+from agentui.tui.cli import main as cli
 cli._app_parser().parse_args(["--no-session", "a task"])
 cli._run_parser().parse_args(["a task"])
 print(json.dumps(sorted(sys.modules)))
@@ -44,7 +44,7 @@ def test_the_cli_and_its_parsers_load_no_command_of_their_own() -> None:
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=60
     )
     loaded = set(json.loads(out.stdout))
-    assert "agentui.tui.cli" in loaded
+    assert "agentui.tui.cli.main" in loaded
     assert [name for name in LOADED_BY_THEIR_COMMAND if name in loaded] == []
 
 
@@ -60,7 +60,7 @@ def test_importing_one_session_module_does_not_load_the_others() -> None:
 
 FIRST_FRAME_PROBE = """
 import json, sys
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 def loaded_at_the_first_frame(self):
     print(json.dumps(sorted(sys.modules)))
@@ -69,16 +69,16 @@ def loaded_at_the_first_frame(self):
 AgentUIApp._load_core = loaded_at_the_first_frame
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
-from agentui.tui import cli
+from agentui.tui.cli import main as cli
 cli.main(["--no-session"])
 """
 
 NOT_FOR_THE_FIRST_FRAME = (
     # The fold and its event models: the first frame has no agent to draw.
     "agentui.core.state",
-    "agentui.core.events",
+    "agentui.core.protocol.events",
     "agentui.core.runtime",
-    "agentui.core.agent_run",
+    "agentui.core.agent.agent_run",
     "agentui.core.session.writer",
     "agentui.core.session.recording",
     "agentui.core.monologue.service",
@@ -90,12 +90,12 @@ NOT_FOR_THE_FIRST_FRAME = (
     # The provider itself: built in the loading thread (an SDK takes 0.3 to 0.7 s to import).
     "agentui.core.providers.scripted.provider",
     "agentui.core.providers.base",  # and the conversation's models it brings
-    "agentui.core.conversation",
+    "agentui.core.protocol.conversation",
     "rich.markdown",
     "markdown_it",
-    # The settings are validated after it (tui/first_frame.py reads what it needs as given).
+    # The settings are validated after it (tui/cli/first_frame.py reads what it needs as given).
     "pydantic",
-    "agentui.core.config",
+    "agentui.core.config.settings",
 )
 
 
@@ -135,7 +135,7 @@ def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path
     """The app's screen comes first; the runtime and what only it needs load after the first
     frame (the app starts it then)."""
     loaded = set(_modules_probe(FIRST_FRAME_PROBE, tmp_path))
-    assert "agentui.tui.app" in loaded and "textual" in loaded
+    assert "agentui.tui.app.app" in loaded and "textual" in loaded
     assert [name for name in NOT_FOR_THE_FIRST_FRAME if name in loaded] == []
 
 
@@ -152,7 +152,7 @@ def test_a_key_s_sdk_loads_after_the_first_frame(tmp_path: Path, variable: str, 
     first frame, in the thread that loads the runtime's modules; the status bar names the
     provider from the settings meanwhile."""
     loaded = set(_modules_probe(FIRST_FRAME_PROBE, tmp_path, **{variable: "not-a-real-key"}))
-    assert "agentui.tui.app" in loaded
+    assert "agentui.tui.app.app" in loaded
     assert sdk not in loaded
     assert [
         name
@@ -166,7 +166,7 @@ async def test_the_first_frame_offers_no_jump_to_a_waiting_agent() -> None:
     """Before the runtime runs nobody can be waiting: the footer must not show ctrl+n for a
     frame and then drop it."""
     from agentui.core.monologue.config import MonologueConfig
-    from agentui.tui.app import AgentUIApp
+    from agentui.tui.app.app import AgentUIApp
 
     app = AgentUIApp(lambda: None, remember_theme=False, monologue=MonologueConfig(enabled=False))  # type: ignore[arg-type, return-value]
     app._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
@@ -178,7 +178,7 @@ async def test_the_first_frame_offers_no_jump_to_a_waiting_agent() -> None:
 
 RUNTIME_START_PROBE = """
 import json, sys
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 start = AgentUIApp._start_runtime
 host = AgentUIApp._host_runtime
@@ -199,7 +199,7 @@ AgentUIApp._start_runtime = start_after_the_thread
 AgentUIApp._host_runtime = host_then_report
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
-from agentui.tui import cli
+from agentui.tui.cli import main as cli
 cli.main(["--no-session"])
 """
 
@@ -213,7 +213,7 @@ def test_the_runtime_s_modules_load_in_the_thread_before_it_starts(tmp_path: Pat
 
 COLLECTOR_PROBE = """
 import gc, json, sys
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 seen = {}
 start = AgentUIApp._start_runtime
@@ -233,7 +233,7 @@ AgentUIApp._start_runtime = start_and_look
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
 sys.argv = ["agentui", "--no-session"]
-from agentui.tui import launch
+from agentui.tui.cli import launch
 launch.main()
 """
 
@@ -248,8 +248,8 @@ def test_the_collector_is_off_until_the_app_s_runtime_runs(tmp_path: Path) -> No
 def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) -> None:
     probe = (
         "import gc, json, sys; sys.argv = ['agentui', 'config', 'path']\n"
-        "from agentui.tui import cli\n"
-        "import agentui.tui.launch as launch\n"
+        "from agentui.tui.cli import main as cli\n"
+        "import agentui.tui.cli.launch as launch\n"
         "launch.main()\n"
         "print(json.dumps(gc.isenabled()))\n"
     )
@@ -258,7 +258,7 @@ def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) 
 
 HEADLESS_APP = """
 import sys, threading
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 run, load = AgentUIApp.run, AgentUIApp._load_for_the_runtime
 typed = threading.Event()
@@ -276,7 +276,7 @@ def run_with_words_typed(self, **options):
 
 AgentUIApp._load_for_the_runtime = load_once_typed
 AgentUIApp.run = run_with_words_typed
-from agentui.tui import cli
+from agentui.tui.cli import main as cli
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -365,7 +365,7 @@ def test_a_bad_setting_the_first_frame_needs_is_said_before_the_screen_opens(
 
 QUIT_BEFORE_THE_CHECK = """
 import sys
-from agentui.tui.app import AgentUIApp
+from agentui.tui.app.app import AgentUIApp
 
 run = AgentUIApp.run
 AgentUIApp._load_core = lambda self: None  # the person quits before the settings are checked
@@ -374,7 +374,7 @@ async def quit_at_once(pilot):
     await pilot.press("ctrl+q")
 
 AgentUIApp.run = lambda self, **options: run(self, headless=True, auto_pilot=quit_at_once)
-from agentui.tui import cli
+from agentui.tui.cli import main as cli
 sys.exit(cli.main(sys.argv[1:]))
 """
 
@@ -412,7 +412,7 @@ async def test_the_first_frame_names_a_task_given_on_the_command_line() -> None:
     """Its agent shows once the runtime has started: meanwhile the transcript's title says
     which task is starting (the empty prompt alone looked like nothing was)."""
     from agentui.core.monologue.config import MonologueConfig
-    from agentui.tui.app import AgentUIApp
+    from agentui.tui.app.app import AgentUIApp
 
     app = AgentUIApp(
         lambda: None,  # type: ignore[arg-type, return-value]

@@ -7,11 +7,11 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from agentui.core.agent_status import AgentStatus
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.usage import Usage
 from agentui.core.state import AgentState, RunState
-from agentui.core.usage import Usage
-from agentui.tui.widgets.fitted_line import Piece, fit_line
-from agentui.tui.widgets.status_bar import RunCounts, StatusBar
+from agentui.tui.app.widgets.fitted_line import Piece, fit_line
+from agentui.tui.app.widgets.status_bar import RunCounts, StatusBar
 
 pytestmark = pytest.mark.anyio
 
@@ -246,7 +246,7 @@ async def test_what_the_run_cost_and_its_clock_are_always_whole(width: int) -> N
 
 
 async def test_a_session_that_stopped_saving_stays_beside_what_the_run_cost() -> None:
-    from agentui.core.events import SessionLogFailed
+    from agentui.core.protocol.events import SessionLogFailed
 
     model = costly_run()
     model.session_log_failed = SessionLogFailed(

@@ -9,12 +9,12 @@ import pytest
 from textual import events
 from textual.pilot import Pilot
 
-from agentui.core.events import TextDelta
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.events import TextDelta
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.blocks import AnswerInput, SteerBlock
-from agentui.tui.widgets.modify import ModifyScreen
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.modify import ModifyScreen
+from agentui.tui.app.widgets.blocks import AnswerInput, SteerBlock
 
 from ..core.session_helpers import gate_tool
 from .helpers import a1_is, app_when, kinds, provider_of, settle, toasts

@@ -10,11 +10,11 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets._footer import FooterKey
 
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.state import TranscriptItem as Entry
-from agentui.core.tree import AgentStatus
-from agentui.tui.keymap import pane_action
-from agentui.tui.widgets.blocks import (
+from agentui.tui.app.keymap import pane_action
+from agentui.tui.app.widgets.blocks import (
     PARAGRAPHS_PER_CHUNK,
     AnswerBlock,
     EntryBlock,
@@ -22,8 +22,8 @@ from agentui.tui.widgets.blocks import (
     NoteBlock,
     QuestionBlock,
 )
-from agentui.tui.widgets.footer import KeyFooter
-from agentui.tui.widgets.transcript import Transcript
+from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.transcript import Transcript
 
 from .helpers import has_status, make_app, runtime_of, settle
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from textual import events
 
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.tui.app.app import AgentUIApp
 
 from .helpers import app_when, kinds, settle
 from .test_typing_is_sacred import RUNNING_AND_ASKING, has_status_a1

@@ -15,9 +15,9 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
 
-from agentui.tui.theme_check import ThemeFile, ThemeFileError, known_variables, parse_theme
-from agentui.tui.theme_files import AGENT_VARIABLES, load_themes, shipped_theme_texts
-from agentui.tui.ui_state import load_ui_state
+from agentui.tui.app.theme_check import ThemeFile, ThemeFileError, known_variables, parse_theme
+from agentui.tui.app.theme_files import AGENT_VARIABLES, load_themes, shipped_theme_texts
+from agentui.tui.app.ui_state import load_ui_state
 
 from .helpers import make_app, notifications, settle
 

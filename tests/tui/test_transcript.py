@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button
 
 from agentui.core.state import TranscriptItem as Entry
-from agentui.tui.widgets.blocks import (
+from agentui.tui.app.widgets.blocks import (
     LINES_PER_CHUNK,
     PARAGRAPHS_PER_CHUNK,
     AnswerBlock,
@@ -16,7 +16,7 @@ from agentui.tui.widgets.blocks import (
     FoldBlock,
     freeze_point,
 )
-from agentui.tui.widgets.transcript import MAX_BLOCKS, PAGE, Transcript
+from agentui.tui.app.widgets.transcript import MAX_BLOCKS, PAGE, Transcript
 
 pytestmark = pytest.mark.anyio
 

@@ -10,12 +10,12 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.geometry import Region
 
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.state import AgentState, RunState
-from agentui.core.tree import AgentStatus
-from agentui.tui.gc_policy import BURST, CollectorPolicy
-from agentui.tui.heap_release import RELEASE_AFTER_EVENTS, HeapRelease
-from agentui.tui.widgets.agent_tree import AgentTree
-from agentui.tui.widgets.status_bar import StatusBar
+from agentui.tui.app.heap_release import RELEASE_AFTER_EVENTS, HeapRelease
+from agentui.tui.app.widgets.agent_tree import AgentTree
+from agentui.tui.app.widgets.status_bar import StatusBar
+from agentui.tui.cli.gc_policy import BURST, CollectorPolicy
 
 pytestmark = pytest.mark.anyio
 
@@ -168,7 +168,7 @@ def test_malloc_trim_is_looked_up_at_the_first_release_without_a_subprocess(
     C library (find_library runs ldconfig): the process's own symbols have it."""
     import subprocess
 
-    import agentui.tui.heap_release as heap_release
+    import agentui.tui.app.heap_release as heap_release
 
     def no_subprocess(*args: object, **kwargs: object) -> None:
         raise AssertionError("malloc_trim is found without running a program")
@@ -198,7 +198,7 @@ def test_malloc_trim_is_looked_up_at_the_first_release_without_a_subprocess(
 
 def test_each_agent_is_in_one_count_so_the_counts_add_up() -> None:
     """A paused agent that waits for an answer is counted once (it was paused and waiting)."""
-    from agentui.tui.widgets.status_bar import RunCounts
+    from agentui.tui.app.widgets.status_bar import RunCounts
 
     model = RunState()
     waiting, running, paused, done = agents(4)

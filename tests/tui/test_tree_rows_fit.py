@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from textual.app import App, ComposeResult
 
-from agentui.core.agent_status import AgentStatus
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.usage import Usage
 from agentui.core.state import AgentState
-from agentui.core.usage import Usage
-from agentui.tui.widgets.agent_tree import AgentTree, format_tokens
+from agentui.tui.app.widgets.agent_tree import AgentTree, format_tokens
 
 pytestmark = pytest.mark.anyio
 

@@ -11,12 +11,12 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import TextArea
 
+from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.tree import AgentStatus as S
-from agentui.tui.app import AgentUIApp
-from agentui.tui.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
-from agentui.tui.widgets.composer import Draft
-from agentui.tui.widgets.modify import ModifyScreen
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.modify import ModifyScreen
+from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
+from agentui.tui.app.widgets.composer import Draft
 
 from .helpers import app_when, has_status, make_app, settle, toasts
 from .test_approvals import pending_approval

@@ -11,9 +11,9 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.clock import FrozenClock
-from agentui.core.events import SessionLogFailed
+from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.events import SessionLogFailed
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
@@ -21,10 +21,10 @@ from agentui.core.session.errors import SessionError
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.store import find_session
 from agentui.core.session.writer import NewSession, SessionWriter
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tree import AgentStatus
-from agentui.tui.app import AgentUIApp
-from agentui.tui.cli import _say_where_the_session_is
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.cli.main import _say_where_the_session_is
 
 from ..core.session_failures import disk_fills_after_first_write, unwritable_dir
 from ..core.session_helpers import gate_tool

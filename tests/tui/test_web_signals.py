@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from agentui.tui.terminal_watch import WEB_DRIVER
+from agentui.tui.app.terminal_watch import WEB_DRIVER
 
 from .helpers import make_app
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import anthropic
 import httpx2
 
-from ...errors import ProviderError
+from agentui.core.support.errors import ProviderError
 
 # Mid-stream error types worth another attempt: the service, not the request, failed.
 RETRYABLE_STREAM_ERRORS = frozenset(

@@ -14,20 +14,20 @@ from collections.abc import AsyncIterator
 import anthropic
 import httpx2
 
-from ...errors import AgentUIError, ProviderError
-from ..base import ProviderRequest, StreamEvent
-from ..keys import no_key_message
-from ..stream_closing import closed_at_exit
-from .defaults import (
+from agentui.core.providers.anthropic.defaults import (
     CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MIN_THINKING_BUDGET,
     resolve_model,
 )
-from .errors import provider_error
-from .request import request_params
-from .stream import StreamTranslator
+from agentui.core.providers.anthropic.errors import provider_error
+from agentui.core.providers.anthropic.request import request_params
+from agentui.core.providers.anthropic.stream import StreamTranslator
+from agentui.core.providers.base import ProviderRequest, StreamEvent
+from agentui.core.providers.keys import no_key_message
+from agentui.core.providers.stream_closing import closed_at_exit
+from agentui.core.support.errors import AgentUIError, ProviderError
 
 DEFAULT_MAX_RETRIES = 2  # the SDK's attempts before the first byte, after the first one
 

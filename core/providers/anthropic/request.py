@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from anthropic import transform_schema
 
-from ...conversation import (
+from agentui.core.protocol.conversation import (
     Message,
     RedactedThinkingBlock,
     TextBlock,
@@ -28,11 +28,11 @@ from ...conversation import (
     ToolResultBlock,
     ToolUseBlock,
 )
-from ...errors import ProviderError
-from ..base import ProviderRequest
-from ..schema_defs import defs_for_definitions
-from ..signatures import is_geminis
-from .defaults import MIN_THINKING_BUDGET
+from agentui.core.providers.anthropic.defaults import MIN_THINKING_BUDGET
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.schema_defs import defs_for_definitions
+from agentui.core.providers.signatures import is_geminis
+from agentui.core.support.errors import ProviderError
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
 

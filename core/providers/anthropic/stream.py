@@ -15,8 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ...usage import Usage
-from ..base import (
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import (
     RedactedThinking,
     StreamEnd,
     StreamEvent,

@@ -14,9 +14,9 @@ from typing import Any
 import httpx2
 from google.genai import errors
 
-from ...errors import ProviderError
-from ..keys import key_names
-from .defaults import BASE_URL_VARIABLE
+from agentui.core.providers.google.defaults import BASE_URL_VARIABLE
+from agentui.core.providers.keys import key_names
+from agentui.core.support.errors import ProviderError
 
 # Statuses (HTTP, and their gRPC names in an error event) worth another attempt.
 RETRYABLE_CODES = frozenset({408, 429, 500, 502, 503, 504})

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from google.genai import types
 
-from ...errors import ProviderError
+from agentui.core.support.errors import ProviderError
 
 _F = types.FinishReason
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import httpx2
 
-from .defaults import CONNECT_TIMEOUT_S
+from agentui.core.providers.google.defaults import CONNECT_TIMEOUT_S
 
 
 async def connect_briefly(request: httpx2.Request) -> None:

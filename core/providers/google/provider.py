@@ -20,21 +20,21 @@ from collections.abc import AsyncIterator
 from google import genai
 from google.genai import types
 
-from ...errors import AgentUIError, ProviderError
-from ..base import ProviderRequest, StreamEvent
-from ..keys import no_key_message
-from ..stream_closing import closed_at_exit
-from .defaults import (
+from agentui.core.providers.base import ProviderRequest, StreamEvent
+from agentui.core.providers.google.defaults import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     GEMINI_BASE_URL,
     resolve_model,
 )
-from .defaults import base_url as base_url_from_environment
-from .errors import provider_error
-from .http_client import new_http_client
-from .request import api_contents, generation_config
-from .stream import StreamTranslator
+from agentui.core.providers.google.defaults import base_url as base_url_from_environment
+from agentui.core.providers.google.errors import provider_error
+from agentui.core.providers.google.http_client import new_http_client
+from agentui.core.providers.google.request import api_contents, generation_config
+from agentui.core.providers.google.stream import StreamTranslator
+from agentui.core.providers.keys import no_key_message
+from agentui.core.providers.stream_closing import closed_at_exit
+from agentui.core.support.errors import AgentUIError, ProviderError
 
 
 class _ChunkTextWarning(logging.Filter):

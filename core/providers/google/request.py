@@ -21,17 +21,17 @@ from typing import Any
 
 from google.genai import types
 
-from ...conversation import (
+from agentui.core.protocol.conversation import (
     Message,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolUseBlock,
 )
-from ..base import ProviderRequest, ToolSpec
-from ..schema_defs import defs_for_definitions
-from . import thought_signature
-from .call_ids import wire_id
+from agentui.core.providers.base import ProviderRequest, ToolSpec
+from agentui.core.providers.google import thought_signature
+from agentui.core.providers.google.call_ids import wire_id
+from agentui.core.providers.schema_defs import defs_for_definitions
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
 

@@ -17,9 +17,8 @@ import json
 
 from google.genai import types
 
-from ...errors import ProviderError
-from ...usage import Usage
-from ..base import (
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import (
     StreamEnd,
     StreamEvent,
     TextChunk,
@@ -29,8 +28,9 @@ from ..base import (
     ToolUseStop,
     UsageReport,
 )
-from . import finish, thought_signature
-from .call_ids import new_call_id
+from agentui.core.providers.google import finish, thought_signature
+from agentui.core.providers.google.call_ids import new_call_id
+from agentui.core.support.errors import ProviderError
 
 
 def usage_of(metadata: types.GenerateContentResponseUsageMetadata) -> Usage:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from ..signatures import GEMINI_PREFIX, is_geminis
+from agentui.core.providers.signatures import GEMINI_PREFIX, is_geminis
 
 
 def to_text(signature: bytes) -> str:

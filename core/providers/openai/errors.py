@@ -14,7 +14,7 @@ import json
 
 import openai
 
-from ...errors import ProviderError
+from agentui.core.support.errors import ProviderError
 
 _RETRYABLE_CLIENT_CODES = {408, 409, 429}
 

@@ -24,11 +24,9 @@ from typing import Any
 import httpx2
 import openai
 
-from ...errors import AgentUIError, ProviderError
-from ..base import ProviderRequest, StreamEvent
-from ..keys import no_key_message
-from ..stream_closing import closed_at_exit
-from .defaults import (
+from agentui.core.providers.base import ProviderRequest, StreamEvent
+from agentui.core.providers.keys import no_key_message
+from agentui.core.providers.openai.defaults import (
     CONNECT_TIMEOUT_S,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
@@ -36,9 +34,11 @@ from .defaults import (
     OPENAI_BASE_URL,
     is_openai,
 )
-from .errors import before_first_byte, mid_stream
-from .request import Dialect, request_params
-from .stream import ChunkTranslator
+from agentui.core.providers.openai.errors import before_first_byte, mid_stream
+from agentui.core.providers.openai.request import Dialect, request_params
+from agentui.core.providers.openai.stream import ChunkTranslator
+from agentui.core.providers.stream_closing import closed_at_exit
+from agentui.core.support.errors import AgentUIError, ProviderError
 
 DEFAULT_MAX_RETRIES = 2  # the SDK's attempts before the first byte, after the first one
 

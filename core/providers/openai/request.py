@@ -22,10 +22,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
-from ..base import ProviderRequest
-from .defaults import is_openai
-from .strict_schema import strict_schema
+from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.openai.defaults import is_openai
+from agentui.core.providers.openai.strict_schema import strict_schema
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
 ERROR_PREFIX = "Error: "  # a tool message has no error flag: the text says it

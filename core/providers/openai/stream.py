@@ -23,9 +23,8 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...errors import ProviderError
-from ...usage import Usage
-from ..base import (
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import (
     StreamEnd,
     StreamEvent,
     TextChunk,
@@ -35,6 +34,7 @@ from ..base import (
     ToolUseStop,
     UsageReport,
 )
+from agentui.core.support.errors import ProviderError
 
 STOP_REASONS = {
     "stop": "end_turn",

@@ -27,7 +27,7 @@ import copy
 import json
 from typing import Any
 
-from ..schema_defs import defs_for_definitions
+from agentui.core.providers.schema_defs import defs_for_definitions
 
 # Keywords that make a schema inexpressible in strict mode without changing what it means.
 _REFUSED = (

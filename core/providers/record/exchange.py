@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ...usage import Usage
-from ..base import (
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import (
     ProviderRequest,
     RedactedThinking,
     StreamEnd,

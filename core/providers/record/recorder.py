@@ -16,10 +16,16 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-from ...errors import AgentUIError, ProviderError
-from ...utf8 import json_text
-from ..base import Provider, ProviderRequest, StreamEvent, holds_connection
-from .exchange import Exchange, RecordedError, event_to_json, exchange_key, request_to_json
+from agentui.core.providers.base import Provider, ProviderRequest, StreamEvent, holds_connection
+from agentui.core.providers.record.exchange import (
+    Exchange,
+    RecordedError,
+    event_to_json,
+    exchange_key,
+    request_to_json,
+)
+from agentui.core.support.errors import AgentUIError, ProviderError
+from agentui.core.support.utf8 import json_text
 
 REDACTED = "[redacted]"
 

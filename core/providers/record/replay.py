@@ -22,10 +22,9 @@ import anyio
 import anyio.lowlevel
 from pydantic import ValidationError
 
-from ...errors import AgentUIError, ProviderError
-from ..base import ProviderRequest, StreamEvent
-from ..model_aliases import RESOLVERS
-from .exchange import (
+from agentui.core.providers.base import ProviderRequest, StreamEvent
+from agentui.core.providers.model_aliases import RESOLVERS
+from agentui.core.providers.record.exchange import (
     FORMAT,
     Exchange,
     event_from_json,
@@ -33,6 +32,7 @@ from .exchange import (
     first_difference,
     request_to_json,
 )
+from agentui.core.support.errors import AgentUIError, ProviderError
 
 SHOWN_CHARS = 80  # of a differing value in the mismatch message
 

@@ -7,7 +7,7 @@ answer that uses what it learned, and what its subagents found when they reporte
 subagent answers at once.
 
 It reads the conversation's structure (roles, tool calls and results) and the workflow's notes
-as values (core/workflow_notes.py), never the workflow's wording. A structured decision is
+as values (core/protocol/workflow_notes.py), never the workflow's wording. A structured decision is
 answered from what the request declares, its name and JSON Schema: the demo says yes to
 "clarify" and "subquestions", filling the schema with its own texts, and gives every other
 decision the least its schema allows ("no"). Under the six-step workflow that makes: the task is
@@ -24,14 +24,19 @@ import json
 import re
 from collections.abc import Callable
 
-from ...conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
-from ...pending_interventions import FROM_THE_PERSON
-from ...tools.ask_user import DECLINED
-from ...workflow_notes import read_notes
-from ..base import ProviderRequest
-from .sample_args import affirmative_instance, minimal_instance, sample_arguments, sample_value
-from .scene_demo import scene_turn
-from .script import ScriptedToolCall, Turn
+from agentui.core.agent.pending_interventions import FROM_THE_PERSON
+from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agentui.core.protocol.workflow_notes import read_notes
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.scripted.sample_args import (
+    affirmative_instance,
+    minimal_instance,
+    sample_arguments,
+    sample_value,
+)
+from agentui.core.providers.scripted.scene_demo import scene_turn
+from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
+from agentui.core.tools.ask_user import DECLINED
 
 ASK_TOOL = "ask_user"
 # Tools the demo leaves alone: a handle for `wait` cannot be made up, and the workflow already

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..base import ProviderRequest
-from ..narration_subject import NarrationSubject, StepKind
-from .script import Turn
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.narration_subject import NarrationSubject, StepKind
+from agentui.core.providers.scripted.script import Turn
 
 WAIT = "..."
 ASK_TOOL = "ask_user"  # its result is the person's answer

@@ -22,10 +22,8 @@ from dataclasses import replace
 import anyio
 import anyio.lowlevel
 
-from ...errors import ProviderError
-from ...usage import Usage
-from ...utf8 import model_json
-from ..base import (
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.base import (
     ProviderRequest,
     StreamEnd,
     StreamEvent,
@@ -36,11 +34,13 @@ from ..base import (
     ToolUseStop,
     UsageReport,
 )
-from .defaults import DEFAULT_MODEL
-from .demo import demo_decision, demo_turn
-from .narration import narration_turn
-from .sample_args import minimal_instance
-from .script import Script, Turn
+from agentui.core.providers.scripted.defaults import DEFAULT_MODEL
+from agentui.core.providers.scripted.demo import demo_decision, demo_turn
+from agentui.core.providers.scripted.narration import narration_turn
+from agentui.core.providers.scripted.sample_args import minimal_instance
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.support.errors import ProviderError
+from agentui.core.support.utf8 import model_json
 
 CHARS_PER_TOKEN = 3.5  # the usual offline estimate; real providers report exact usage
 YIELD_EVERY_CHUNKS = 4

@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import random
 
-from ..base import ProviderRequest
-from ..scene_cue import CueCharacter, SceneCue
-from .sample_args import sample_value
-from .script import Turn
+from agentui.core.providers.base import ProviderRequest
+from agentui.core.providers.scene_cue import CueCharacter, SceneCue
+from agentui.core.providers.scripted.sample_args import sample_value
+from agentui.core.providers.scripted.script import Turn
 
 DIRECTOR_KEYS = frozenset(
     {"acting_characters", "activations", "deactivations", "state_updates", "open_guidance"}

@@ -41,10 +41,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ...errors import ScriptError
-from ...usage import Usage
-from ...validation import describe_errors
-from .script_file import read_script
+from agentui.core.protocol.usage import Usage
+from agentui.core.providers.scripted.script_file import read_script
+from agentui.core.support.errors import ScriptError
+from agentui.core.support.validation import describe_errors
 
 
 class ScriptedToolCall(BaseModel):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import ScriptError
+from agentui.core.support.errors import ScriptError
 
 
 def read_script(path: Path) -> bytes:

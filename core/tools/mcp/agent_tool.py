@@ -9,10 +9,10 @@ from typing import Any
 
 from mcp_types import Tool as ListedTool
 
-from ..tool import Tool, ToolContext, ToolError
-from .config import TOOL_SEPARATOR
-from .connection import McpConnection
-from .results import error_text, result_text
+from agentui.core.tools.mcp.config import TOOL_SEPARATOR
+from agentui.core.tools.mcp.connection import McpConnection
+from agentui.core.tools.mcp.results import error_text, result_text
+from agentui.core.tools.tool import Tool, ToolContext, ToolError
 
 # What every provider accepts in a tool's name (OpenAI and Gemini: at most 64 characters).
 MAX_NAME = 64

@@ -29,7 +29,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .environment import only_references
+from agentui.core.tools.mcp.environment import only_references
 
 # ask: the person approves each call (once, always, or reject), as for the python tool;
 # always: calls run without asking; never: the tool is not offered to agents at all.

@@ -21,9 +21,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp_types import Implementation, Tool
 
-from ... import __version__
-from .config import McpServerConfig
-from .environment import expand_all, server_environment
+from agentui.core import __version__
+from agentui.core.tools.mcp.config import McpServerConfig
+from agentui.core.tools.mcp.environment import expand_all, server_environment
 
 CLIENT_INFO = Implementation(name="agentui", version=__version__)
 MAX_TOOL_PAGES = 100  # a server whose listing never ends cannot hold the start forever

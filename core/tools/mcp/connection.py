@@ -18,13 +18,13 @@ from mcp import Client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, Tool
 
-from ...events import McpServerState
-from ...terminal_text import clipped
-from ..tool import ToolError
-from .config import McpServerConfig
-from .connect import connected, list_tools
-from .failure import closed_connection, describe_failure
-from .ping import unanswered_ping
+from agentui.core.protocol.events import McpServerState
+from agentui.core.support.terminal_text import clipped
+from agentui.core.tools.mcp.config import McpServerConfig
+from agentui.core.tools.mcp.connect import connected, list_tools
+from agentui.core.tools.mcp.failure import closed_connection, describe_failure
+from agentui.core.tools.mcp.ping import unanswered_ping
+from agentui.core.tools.tool import ToolError
 
 STDERR_TAIL_CHARS = 300  # of a stdio server's last stderr line, to say why it failed
 

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Mapping
 
-from ...errors import AgentUIError
+from agentui.core.support.errors import AgentUIError
 
 # What programs commonly need to run at all, and no secret: where to find programs and home,
 # who and where the user is, the language and the terminal.

@@ -6,8 +6,8 @@ import httpx2
 from mcp.shared.exceptions import MCPError
 from mcp_types import CONNECTION_CLOSED
 
-from ...errors import AgentUIError
-from .config import McpServerConfig
+from agentui.core.support.errors import AgentUIError
+from agentui.core.tools.mcp.config import McpServerConfig
 
 
 def describe_failure(exc: BaseException, config: McpServerConfig) -> str:

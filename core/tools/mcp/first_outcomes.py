@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from ...events import Event, McpServerChanged
+from agentui.core.protocol.events import Event, McpServerChanged
 
 if TYPE_CHECKING:
-    from ...runtime import Runtime
+    from agentui.core.runtime import Runtime
 
 
 class FirstOutcomes:

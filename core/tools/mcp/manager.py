@@ -21,15 +21,15 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from ...events import McpServerChanged
-from ..pending_tools import ToolsUnavailableError
-from ..registry import ToolRegistry
-from .agent_tool import agent_tool, agent_tool_name
-from .config import McpConfig
-from .connection import Backoff, McpConnection
+from agentui.core.protocol.events import McpServerChanged
+from agentui.core.tools.mcp.agent_tool import agent_tool, agent_tool_name
+from agentui.core.tools.mcp.config import McpConfig
+from agentui.core.tools.mcp.connection import Backoff, McpConnection
+from agentui.core.tools.pending_tools import ToolsUnavailableError
+from agentui.core.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from ...runtime import Runtime
+    from agentui.core.runtime import Runtime
 
 
 class McpManager:

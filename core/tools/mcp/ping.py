@@ -8,7 +8,7 @@ from typing import Any, Protocol
 import anyio
 from mcp.shared.exceptions import MCPError
 
-from .failure import closed_connection
+from agentui.core.tools.mcp.failure import closed_connection
 
 
 class Pingable(Protocol):

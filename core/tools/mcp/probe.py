@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 import anyio
 
-from .config import McpConfig
-from .connection import McpConnection
+from agentui.core.tools.mcp.config import McpConfig
+from agentui.core.tools.mcp.connection import McpConnection
 
 
 async def probe_servers(

@@ -1,0 +1,1 @@
+"""One agent's life: its run, loop, turns, hooks, questions, pause gate, interventions, tree and limits."""

@@ -1,0 +1,481 @@
+"""AgentRun: one agent's life in a runtime; what its loop, its tools and its workflow talk to.
+
+It owns the agent's control: the pause gate, the cancel scope of the current run, one stop
+request, the pending modification and queued notes its next model call delivers, its open
+queries, and its active time. The Runtime's commands for an agent land here. Every change is
+an event on the runtime's bus, and the agent's own events wait at its pause gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+import anyio
+
+from agentui.core.agent.approval import prompt as approval_prompt
+from agentui.core.agent.hooks import ApprovalDecision, HookManager
+from agentui.core.agent.ids import IdSource
+from agentui.core.agent.limits import Limits
+from agentui.core.agent.pause_gate import PauseGate, PauseListener
+from agentui.core.agent.pending_interventions import Modification, Note, StopRequest
+from agentui.core.agent.queries import Query, QueryBook
+from agentui.core.agent.tree import AgentNode, AgentStatus, AgentTree, UserComment
+from agentui.core.agent.turn import ToolCall
+from agentui.core.profiles.contract import JsonContract
+from agentui.core.protocol.conversation import Conversation, Message, user_text
+from agentui.core.protocol.events import (
+    ConversationChanged,
+    E,
+    EventBus,
+    ExecutionPaused,
+    ExecutionResumed,
+    InterventionApplied,
+    InterventionKind,
+    InterventionsUnused,
+    NoteQueued,
+    NotesDelivered,
+    StatusChanged,
+    UsageUpdated,
+)
+from agentui.core.protocol.subagent import SubagentOutcome
+from agentui.core.protocol.usage import Usage
+from agentui.core.protocol.workflow_report import WorkflowReport
+from agentui.core.providers.base import Provider
+from agentui.core.support.clock import Clock
+from agentui.core.support.errors import CommandRefusedError, LimitExceededError
+from agentui.core.support.pricing import PriceTable
+from agentui.core.tools.active_time import ActiveTime
+from agentui.core.tools.pending_tools import ToolsToCome
+from agentui.core.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from agentui.core.profiles.config import ProfilesConfig
+    from agentui.core.profiles.profile import AgentProfile
+    from agentui.core.providers.scene_cue import SceneCue
+
+MODIFIED_NOTE = "The person modified your instructions or task. Continue under the new ones."
+
+
+class Driver(Protocol):
+    """agentui's own code running an agent instead of a model (a scene, a round of one)."""
+
+    kind: str  # what it is, as the agent's node says ("scene", "round")
+
+    async def drive(self, run: AgentRun) -> str:
+        """Do the agent's work; its result. Raise DriverError when it cannot go on."""
+        ...
+
+
+class Spawn(Protocol):
+    def __call__(self, parent_id: str, task: str, name: str | None, profile: str | None) -> str:
+        """Start a subagent of `parent_id` on `task` (the plain loop), with the named agent
+        profile if any; its id. Raises UnknownProfileError for a name no profile has."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class RunContext:
+    """What every AgentRun of one runtime shares; the Runtime makes it once."""
+
+    bus: EventBus
+    tree: AgentTree
+    runs: dict[str, AgentRun]
+    queries: QueryBook
+    ids: IdSource
+    clock: Clock
+    provider: Provider
+    tools: ToolRegistry
+    hooks: HookManager
+    limits: Limits
+    prices: PriceTable
+    streaming: bool
+    spawn: Spawn
+    profile_settings: ProfilesConfig  # how JSON answers are held to their contracts
+
+
+class AgentRun:
+    def __init__(self, node: AgentNode, shared: RunContext) -> None:
+        self.node = node
+        self.shared = shared
+        self.agent_id = node.id
+        self.agent_name = node.name
+        self.gate = PauseGate()
+        self.gate.watch(self._activity_changed)  # first: listeners read the active time
+        self.scope = anyio.CancelScope()  # of the current run
+        self.done = anyio.Event()  # the current run has ended
+        self.started = False
+        self.stop: StopRequest | None = None
+        self.modification: Modification | None = None
+        self.notes: list[Note] = []  # oldest first
+        self._interventions_given = 0  # modifies and notes, counted as they come
+        self.interventions: list[InterventionKind] = []  # applied to this agent, in order
+        self.report: WorkflowReport | None = None  # of its six-step workflow, once completed
+        self.live_children = 0  # counted as they start and end: a fork never lists them
+        # What it runs with: the runtime's tools and model unless its profile says otherwise.
+        self.profile: AgentProfile | None = None
+        self.tools: ToolRegistry = shared.tools
+        self.tools_to_come: ToolsToCome | None = None  # its profile's, not in `tools` yet
+        self.model: str = shared.provider.model
+        self.contract: JsonContract | None = None  # a JSON profile's, for its final answers
+        self.payload: Any = None  # its latest run's validated JSON answer
+        self.driver: Driver | None = None  # runs it instead of a model, when set
+        self.cue: SceneCue | None = None  # its place in a directed scene, for its requests
+        self._asking = 0  # queries it waits on
+        self._active: ActiveTime | None = None  # stands still while paused or asking
+        if node.parent_id is not None and node.status.is_live:
+            shared.runs[node.parent_id].live_children += 1
+
+    # -- emission and the pause gate -----------------------------------------------------
+
+    async def emit(self, cls: type[E], **fields: Any) -> E:
+        """Emit an event of this agent, first waiting while it is paused; the event."""
+        await self.gate.checkpoint()
+        return self.shared.bus.emit(cls, self.agent_id, **fields)
+
+    async def checkpoint(self) -> None:
+        await self.gate.checkpoint()
+
+    def watch_pause(self, listener: PauseListener) -> Callable[[], None]:
+        return self.gate.watch(listener)
+
+    def pause(self, reason: str, *, intervention: bool = True) -> None:
+        if self.gate.close():
+            self.shared.bus.emit(ExecutionPaused, self.agent_id, reason=reason)
+            if intervention:
+                self.intervened("pause")
+            self.settle(reason)
+
+    def request_pause(self, reason: str) -> None:
+        """A hook's pause (not the person's)."""
+        self.pause(reason, intervention=False)
+
+    def resume(self) -> None:
+        if self.node.status.is_live and self.gate.open():
+            self.shared.bus.emit(ExecutionResumed, self.agent_id)
+            self.intervened("resume")
+            self.settle("resumed by the person")
+
+    # -- statuses and time ---------------------------------------------------------------
+
+    def set_status(self, new: AgentStatus, reason: str) -> None:
+        old = self.shared.tree.set_status(self.agent_id, new)
+        if new.is_final:
+            self.node.ended_at = self.shared.clock.now()
+        if old.is_live != new.is_live and self.node.parent_id is not None:
+            self.shared.runs[self.node.parent_id].live_children += 1 if new.is_live else -1
+        self.shared.bus.emit(
+            StatusChanged, self.agent_id, old=old.value, new=new.value, reason=reason
+        )
+
+    def settle(self, reason: str) -> None:
+        """Bring a live agent's status in line with its control state."""
+        if not self.node.status.is_live:
+            return
+        if self.gate.paused:
+            wanted = AgentStatus.PAUSED
+        elif self._asking:
+            wanted = AgentStatus.AWAITING_USER
+        elif self.modification is not None:
+            wanted = AgentStatus.MODIFIED
+        elif self.started:
+            wanted = AgentStatus.RUNNING
+        else:
+            wanted = AgentStatus.PENDING
+        if wanted is not self.node.status:
+            self.set_status(wanted, reason)
+
+    def begin_run(self) -> None:
+        self.started = True
+        self._active = ActiveTime(self.shared.clock.monotonic)
+        self._activity_changed()
+
+    def active_seconds(self) -> float:
+        """Time this run has been active (not paused, not waiting for the person)."""
+        return self._active.elapsed() if self._active is not None else 0.0
+
+    def _activity_changed(self, _paused: bool = False) -> None:
+        active = self._active
+        inactive = self.gate.paused or self._asking > 0
+        if active is not None and inactive == active.running:
+            active.suspend() if inactive else active.resume()
+
+    def continue_with(self, text: str) -> None:
+        """Prepare a follow-up run of an ended agent, its conversation continued with `text`."""
+        self.node.conversation.append(user_text(text))
+        self.scope = anyio.CancelScope()
+        self.done = anyio.Event()
+        self.stop = None
+
+    def publish_conversation(self, *, announce: bool) -> None:
+        """From now on every change of the conversation is a `conversation:changed`;
+        `announce`: the conversation as it stands is one too (a new agent's first)."""
+
+        bus, agent_id = self.shared.bus, self.agent_id
+
+        # A function, not a bound method: copying a node (deepcopy) shares a function.
+        def publish(keep: int, append: list[Message], instructions: str | None) -> None:
+            bus.emit(
+                ConversationChanged, agent_id, keep=keep, append=append, instructions=instructions
+            )
+
+        conversation = self.node.conversation
+        conversation.watch(publish)
+        if announce:
+            publish(0, list(conversation.messages), conversation.instructions)
+
+    # -- the person's interventions ------------------------------------------------------
+
+    def intervened(self, kind: InterventionKind, detail: str = "") -> None:
+        self.interventions.append(kind)
+        self.shared.bus.emit(InterventionApplied, self.agent_id, kind=kind, detail=detail)
+
+    def request_stop(self, reason: str, *, delete: bool = False) -> None:
+        """End the current run (the first reason given is kept)."""
+        self.stop = (
+            StopRequest(reason, delete) if self.stop is None else self.stop.also(delete=delete)
+        )
+        self.scope.cancel()
+
+    def stop_subtree(self, reason: str) -> None:
+        """Stop this agent and every live descendant."""
+        runs = self.shared.runs
+        for member in self.shared.tree.subtree(self.agent_id):
+            if member.status.is_live:
+                runs[member.id].request_stop(reason)
+
+    def mark_deleted(self) -> None:
+        """Deleted by the person (as part of a deleted subtree): a live run ends as deleted."""
+        node = self.node
+        node.user_comment = UserComment.DELETE
+        if node.status is AgentStatus.DELETED:
+            return
+        if node.status.is_live or not self.done.is_set():
+            self.request_stop("deleted by the person", delete=True)
+        else:
+            self.set_status(AgentStatus.DELETED, "deleted by the person")
+
+    def modify(self, instructions: str | None, content: str | None) -> None:
+        node = self.node
+        if not node.status.is_live:
+            raise CommandRefusedError(
+                f"{node.name} is {node.status}; only a live agent can be modified"
+            )
+        change = Modification(instructions, content)
+        self._interventions_given += 1
+        self.modification = change if self.modification is None else self.modification.then(change)
+        if content is not None:
+            node.user_content = content
+            node.task = content  # what it works on now: the tree and a fold of events agree
+        node.user_comment = UserComment.MODIFY
+        changed = " and ".join(
+            part
+            for part, value in (("instructions", instructions), ("task", content))
+            if value is not None
+        )
+        self.shared.bus.emit(
+            InterventionApplied,
+            self.agent_id,
+            kind="modify",
+            detail=changed,
+            instructions=instructions,
+            content=content,
+        )
+        self.interventions.append("modify")
+        self.settle(f"modified: new {changed}")
+
+    def steer(self, text: str) -> None:
+        self.node.user_comment = UserComment.COMMENT
+        self.node.comment = text
+        self.intervened("steer", text)
+        self.queue_note(text, from_person=True)
+
+    def queue_note(self, text: str, *, from_person: bool = False) -> None:
+        note_id = self.shared.ids.next("n")
+        self._interventions_given += 1
+        self.notes.append(Note.of(note_id, text, from_person=from_person))
+        self.shared.bus.emit(
+            NoteQueued, self.agent_id, text=text, note_id=note_id, from_person=from_person
+        )
+
+    def modification_pending(self) -> bool:
+        return self.modification is not None
+
+    def interventions_given(self) -> int:
+        return self._interventions_given
+
+    def apply_interventions(self, conversation: Conversation) -> bool:
+        """Fold the pending modification and notes into the conversation before a model call;
+        True when there was any."""
+        texts: list[str] = []
+        modification, self.modification = self.modification, None
+        modified = modification.parts if modification is not None else []
+        if modification is not None:
+            modification.apply_to(conversation)
+            texts.append(MODIFIED_NOTE)
+            self.settle("modification applied")
+        notes, self.notes = self.notes, []
+        texts.extend(note.text for note in notes)
+        if texts:
+            conversation.add_user_note("\n".join(texts))
+            self.shared.bus.emit(
+                NotesDelivered,
+                self.agent_id,
+                note_ids=[note.id for note in notes],
+                modified=modified,
+            )
+        return bool(texts)
+
+    def report_unused(self) -> None:
+        """The run ended with a steer or modify the model never read: say so (a continued
+        run still delivers it)."""
+        modified = self.modification.parts if self.modification is not None else []
+        if self.notes or modified:
+            self.shared.bus.emit(
+                InterventionsUnused,
+                self.agent_id,
+                note_ids=[note.id for note in self.notes],
+                modified=modified,
+            )
+
+    # -- usage ---------------------------------------------------------------------------
+
+    async def add_usage(self, usage: Usage) -> None:
+        """Count a response's usage (emitted like any event: not while paused)."""
+        await self.gate.checkpoint()
+        self.count_usage_now(usage)
+
+    def count_usage_now(self, usage: Usage) -> None:
+        """Count usage at once, past the pause gate: for an attempt being cancelled, whose
+        tokens were billed all the same."""
+        node, shared = self.node, self.shared
+        node.usage = node.usage + usage
+        cost = shared.prices.cost(self.model, usage)
+        if cost is not None:
+            node.cost_usd = (node.cost_usd or 0.0) + cost
+        if usage.total_tokens:
+            shared.bus.emit(
+                UsageUpdated,
+                self.agent_id,
+                delta=usage,
+                total=node.usage,
+                cost_usd=cost,
+                total_cost_usd=node.cost_usd,
+            )
+
+    # -- the person's answers ------------------------------------------------------------
+
+    async def ask_user(self, prompt: str, kind: str = "question") -> str | None:
+        """Ask the person and wait; None when they decline."""
+        await self.gate.checkpoint()
+        query = self.shared.queries.new(self.agent_id, prompt, kind)
+        await self._wait_for(query)
+        return query.answer
+
+    async def approve(self, call: ToolCall) -> ApprovalDecision:
+        """May this call of a tool marked `needs_approval` run? Asks the person unless
+        approvals are off or they always allowed the tool; every answer is an event."""
+        await self.gate.checkpoint()
+        queries = self.shared.queries
+        if queries.allowed_without_asking(self.agent_id, call.name, call.id):
+            return ApprovalDecision(approved=True)
+        query = queries.new(
+            self.agent_id,
+            approval_prompt(call.name, call.arguments),
+            "approval",
+            tool=call.name,
+            arguments=call.arguments,
+            call_id=call.id,
+        )
+        await self._wait_for(query)
+        return ApprovalDecision(approved=query.choice != "reject", reason=query.reason)
+
+    async def _wait_for(self, query: Query) -> None:
+        """Raise `query` and wait, as `awaiting_user`, until it is resolved."""
+        self._asking += 1
+        self._activity_changed()
+        self.shared.queries.raise_query(query)
+        self.settle(f"waiting for the person ({query.kind})")
+        try:
+            await query.answered.wait()
+        finally:
+            self._asking -= 1
+            self._activity_changed()
+            stopped = not query.resolved
+            self.shared.queries.withdraw(query)
+            if not stopped and self.node.status.is_live:
+                self.settle("answered" if query.answer is not None else "declined")
+
+    # -- subagents -----------------------------------------------------------------------
+
+    def use_profile(
+        self,
+        profile: AgentProfile,
+        tools: ToolRegistry,
+        model: str | None,
+        to_come: ToolsToCome | None = None,
+    ) -> None:
+        """Run with `profile`: its tools (already picked from the runtime's; `to_come`: those
+        a starting MCP server has yet to add, waited for as the run begins), its model (None:
+        the runtime's) and, for a JSON profile, its contract."""
+        self.profile = profile
+        self.tools = tools
+        self.tools_to_come = to_come
+        if model is not None:
+            self.model = model
+        self.contract = profile.contract()
+
+    def fork(self, prompt: str, *, name: str | None = None, profile: str | None = None) -> str:
+        """Start a subagent on `prompt`, with the named agent profile if any; its handle.
+        Refused past the depth and live-children limits (LimitExceededError), for an unknown
+        profile (UnknownProfileError) and when this agent has ended."""
+        node, tree, limits = self.node, self.shared.tree, self.shared.limits
+        if not node.status.is_live:
+            raise CommandRefusedError(f"{node.name} is {node.status}; it cannot fork")
+        depth = tree.depth(self.agent_id) + 1
+        if depth > limits.max_depth:
+            raise LimitExceededError(
+                "max_depth",
+                f"cannot fork: a subagent of {node.name} would be at depth {depth}, "
+                f"and the limit is {limits.max_depth}",
+            )
+        if (live := self.live_children) >= limits.max_live_children:
+            raise LimitExceededError(
+                "max_live_children",
+                f"cannot fork: {node.name} already has {live} running subagents, the "
+                f"limit; wait for one to finish first",
+            )
+        return self.shared.spawn(self.agent_id, prompt, name, profile)
+
+    async def join(self, handle: str) -> SubagentOutcome:
+        """Wait until `handle`, a subagent of this agent at any depth, has ended."""
+        child = self.descendant(handle.strip())
+        run = self.shared.runs[child.id]
+        await run.done.wait()
+        error = child.error
+        if child.status in (AgentStatus.CANCELLED, AgentStatus.DELETED) and run.stop is not None:
+            error = error or run.stop.reason
+        return SubagentOutcome(child.id, child.name, child.status.value, child.result, error)
+
+    def descendant(self, handle: str) -> AgentNode:
+        """The node of a subagent of this agent (at any depth); refused for any other id."""
+        tree = self.shared.tree
+        if handle in tree:
+            node = tree.get(handle)
+            while node.parent_id is not None:
+                if node.parent_id == self.agent_id:
+                    return tree.get(handle)
+                node = tree.get(node.parent_id)
+        raise CommandRefusedError(
+            f"{handle!r} is not a subagent of {self.node.name}; "
+            "wait takes a handle that fork returned"
+        )
+
+    def subtree(self) -> list[AgentNode]:
+        """This agent and all its descendants, parents before children."""
+        return self.shared.tree.subtree(self.agent_id)
+
+    def stop_subagent(self, handle: str, reason: str) -> None:
+        """End a live subagent and its subtree on this agent's behalf (not an intervention)."""
+        self.shared.runs[self.descendant(handle).id].stop_subtree(reason)

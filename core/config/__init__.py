@@ -1,0 +1,1 @@
+"""agentui's settings (validated) and their sources (where each value came from)."""

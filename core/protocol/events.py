@@ -1,0 +1,790 @@
+"""The typed event vocabulary and the EventBus that carries it to every subscriber.
+
+Every change of state in the runtime is one of these events. Each has a `seq` that grows
+by one per event within a runtime, a wall-clock `ts` and the `agent_id` it concerns.
+
+Full-stream policy (a subscriber that reads slower than agents write):
+- A subscription has a soft bound (`maxsize`). Below it, every event is queued as is.
+- At or above it, a `text:delta` or `thinking:delta` is merged into that agent's newest
+  pending event when that event is a delta of the same kind and iteration. The merged event
+  keeps the `seq` of its first piece, so that subscriber sees a gap in `seq`; no text is lost
+  and each agent's order is kept.
+- Every other event, and a delta that cannot be merged, is queued even past the bound: state
+  events are never dropped. Past the bound a subscriber therefore holds at most one delta per
+  agent beyond its state events.
+- `maxsize=None` subscribes without coalescing (every delta as emitted).
+- Publishing never waits: a slow subscriber never blocks an agent.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
+
+import anyio
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from agentui.core.protocol.conversation import Message
+from agentui.core.protocol.director_payloads import CharacterGuidance, DirectorDecision, PlannedTurn
+from agentui.core.protocol.narrative import NarrativeEntry
+from agentui.core.protocol.usage import Usage
+from agentui.core.protocol.workflow_report import WorkflowReport
+from agentui.core.support.clock import Clock
+
+
+class Event(BaseModel):
+    # Validators are built at first use, not at import: the app's first frame needs no event.
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    type: str
+    seq: int
+    ts: float
+    agent_id: str
+
+    # Events a UI may show merged when it falls behind (see the module docstring).
+    coalescible: ClassVar[bool] = False
+
+
+class ToolCallInfo(BaseModel):
+    model_config = ConfigDict(frozen=True, defer_build=True)
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+# -- execution ---------------------------------------------------------------------------
+
+
+class ExecutionStarted(Event):
+    type: Literal["execution:start"] = "execution:start"
+    execution_id: str
+    task: str
+    run: int  # 1 for an agent's first run, 2 when it continues its conversation, ...
+
+
+class ExecutionCompleted(Event):
+    type: Literal["execution:complete"] = "execution:complete"
+    execution_id: str
+    result: str
+    iterations: int
+    duration_s: float
+    stop_reason: str | None = None
+
+
+class ExecutionFailed(Event):
+    type: Literal["execution:error"] = "execution:error"
+    execution_id: str
+    error: str
+    kind: str  # limit name, "provider", "tool", "decision", "contract", "internal"
+
+
+class ExecutionPaused(Event):
+    type: Literal["execution:paused"] = "execution:paused"
+    reason: str
+
+
+class ExecutionResumed(Event):
+    type: Literal["execution:resumed"] = "execution:resumed"
+
+
+class ExecutionCancelled(Event):
+    type: Literal["execution:cancelled"] = "execution:cancelled"
+    reason: str
+    partial_text: str = ""  # the assistant text streamed before the cut, kept as interrupted
+
+
+# -- iterations and the model --------------------------------------------------------------
+
+
+class IterationStarted(Event):
+    type: Literal["iteration:start"] = "iteration:start"
+    iteration: int
+
+
+class IterationCompleted(Event):
+    type: Literal["iteration:complete"] = "iteration:complete"
+    iteration: int
+    tool_calls: int
+
+
+class LLMRequested(Event):
+    type: Literal["llm:request"] = "llm:request"
+    iteration: int
+    model: str
+    message_count: int
+    tool_names: list[str]
+
+
+class LLMResponded(Event):
+    type: Literal["llm:response"] = "llm:response"
+    iteration: int
+    text: str
+    stop_reason: str | None
+    tool_calls: list[ToolCallInfo]
+    usage: Usage
+    duration_s: float
+    skipped: bool = False  # a before:llm hook answered instead of the model
+
+
+class LLMFailed(Event):
+    type: Literal["llm:error"] = "llm:error"
+    iteration: int
+    error: str
+    retryable: bool
+    # False for a hidden call (a workflow decision): no text of it was shown, so none is cut.
+    streamed: bool = True
+
+
+class LLMAbandoned(Event):
+    """The response being streamed was cut off on purpose and its request is sent again.
+
+    A pause closes a stream that holds a network connection (the server would not wait);
+    the request goes again from the start on resume, and is not a retry. Emitted on resume,
+    before the new `llm:request`. The abandoned attempt's text never enters the conversation:
+    show it as cut short, apart from the new response.
+    """
+
+    type: Literal["llm:abandoned"] = "llm:abandoned"
+    iteration: int
+    reason: str
+    partial_text: str = ""  # the abandoned attempt's text, "" when it streamed none
+
+
+class TextDelta(Event):
+    type: Literal["text:delta"] = "text:delta"
+    coalescible: ClassVar[bool] = True
+    iteration: int
+    delta: str
+
+
+class ThinkingDelta(Event):
+    type: Literal["thinking:delta"] = "thinking:delta"
+    coalescible: ClassVar[bool] = True
+    iteration: int
+    delta: str
+
+
+class ThinkingRedacted(Event):
+    """The model thought, but the API sent that thinking encrypted: there is no text to show.
+
+    The block itself is kept in the conversation and goes back to the model verbatim.
+    """
+
+    type: Literal["thinking:redacted"] = "thinking:redacted"
+    iteration: int
+
+
+# -- tools -----------------------------------------------------------------------------------
+
+
+class ToolDetected(Event):
+    type: Literal["tool:detected"] = "tool:detected"
+    iteration: int
+    calls: list[ToolCallInfo]
+
+
+class ToolStarted(Event):
+    type: Literal["tool:start"] = "tool:start"
+    iteration: int
+    call: ToolCallInfo
+
+
+class ToolCompleted(Event):
+    type: Literal["tool:complete"] = "tool:complete"
+    iteration: int
+    call_id: str
+    name: str
+    result: str
+    mocked: bool = False  # a before:tool hook supplied the result
+    duration_s: float = 0.0
+
+
+class ToolFailed(Event):
+    type: Literal["tool:error"] = "tool:error"
+    iteration: int
+    call_id: str
+    name: str
+    error: str
+
+
+class ToolTimedOut(Event):
+    type: Literal["tool:timeout"] = "tool:timeout"
+    iteration: int
+    call_id: str
+    name: str
+    timeout_s: float
+
+
+class HookFailed(Event):
+    type: Literal["hook:error"] = "hook:error"
+    hook: str
+    error: str
+
+
+# -- the tree, the person, and bookkeeping ---------------------------------------------------
+
+
+class AgentSpawned(Event):
+    type: Literal["agent:spawned"] = "agent:spawned"
+    parent_id: str | None
+    name: str
+    task: str
+    profile: str | None = None  # the agent profile it runs with (core/profiles), if any
+    # What runs it when agentui's own code does instead of a model ("scene", "round").
+    driver: str | None = None
+
+
+# The reason of every agent the runtime's shutdown stopped (not the person): its end's
+# agent:status and execution:cancelled say it, so a resumed session can tell the two apart.
+SHUTDOWN_REASON = "the runtime shut down"
+
+
+class StatusChanged(Event):
+    type: Literal["agent:status"] = "agent:status"
+    old: str
+    new: str
+    reason: str
+
+
+class QueryRaised(Event):
+    type: Literal["query:raised"] = "query:raised"
+    query_id: str
+    prompt: str
+    # "question" (ask_user), "clarification", "blocking", "final" (the workflow), "approval"
+    kind: str
+    # An approval names the tool call it is about and the answers it takes.
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+    choices: list[str] | None = None
+
+
+class QueryAnswered(Event):
+    type: Literal["query:answered"] = "query:answered"
+    query_id: str
+    answer: str
+
+
+class QueryDeclined(Event):
+    type: Literal["query:declined"] = "query:declined"
+    query_id: str
+    reason: str
+
+
+class ApprovalDecided(Event):
+    """Whether a tool call that needs approval may run, and who decided."""
+
+    type: Literal["approval:decided"] = "approval:decided"
+    tool: str
+    call_id: str | None = None
+    decision: Literal["once", "always", "reject"]
+    reason: str = ""  # a rejection's reason, which goes back to the model
+    query_id: str | None = None  # the approval query, when the person was asked
+    # person: answered now; remembered: an earlier "always"; policy: approvals are off (--yes)
+    source: Literal["person", "remembered", "policy"] = "person"
+
+
+# "comment" is what sessions written before steer existed call a steer.
+InterventionKind = Literal["pause", "resume", "cancel", "delete", "modify", "steer", "comment"]
+ModifiedPart = Literal["instructions", "task"]
+
+
+class InterventionApplied(Event):
+    type: Literal["intervention:applied"] = "intervention:applied"
+    kind: InterventionKind
+    detail: str = ""
+    # A modify's new text, so every front end shows the new task at once (None: unchanged).
+    instructions: str | None = None
+    content: str | None = None
+
+
+class NoteQueued(Event):
+    """Text the agent will see in its next model call (a steer, a child's deletion, ...)."""
+
+    type: Literal["note:queued"] = "note:queued"
+    text: str
+    note_id: str = ""
+    from_person: bool = False  # a steer: the person's own words
+
+
+class NotesDelivered(Event):
+    """Queued notes and a pending modify went into the conversation for the next model call."""
+
+    type: Literal["note:delivered"] = "note:delivered"
+    note_ids: list[str] = Field(default_factory=list)
+    modified: list[ModifiedPart] = Field(default_factory=list)
+
+
+class InterventionsUnused(Event):
+    """A run ended before the model read what the person queued (a steer, a modify): it is
+    kept, and a continued run (`send`) delivers it."""
+
+    type: Literal["intervention:unused"] = "intervention:unused"
+    note_ids: list[str] = Field(default_factory=list)
+    modified: list[ModifiedPart] = Field(default_factory=list)
+
+
+class UsageUpdated(Event):
+    type: Literal["usage:updated"] = "usage:updated"
+    delta: Usage
+    total: Usage
+    # USD, from the runtime's price table; None when the model has no price there.
+    cost_usd: float | None = None  # of `delta`
+    total_cost_usd: float | None = None
+
+
+class ConversationChanged(Event):
+    """The agent's conversation (what it sends its model next) changed: keep its first `keep`
+    messages, then add `append`; `instructions` when they changed.
+
+    Every change is one of these, in order, so the conversation is a fold over them: a session
+    resumes from them and a viewer elsewhere can show what the model was sent. Messages are
+    never changed in place once appended (a note joining the last user message replaces that
+    message), so an event never changes after it is published.
+    """
+
+    type: Literal["conversation:changed"] = "conversation:changed"
+    keep: int = Field(ge=0)
+    append: list[Message] = Field(default_factory=list)
+    instructions: str | None = None  # None: unchanged
+
+
+# -- the six-step workflow ------------------------------------------------------------------
+
+
+class WorkflowStepStarted(Event):
+    type: Literal["workflow:step"] = "workflow:step"
+    step: int  # 1 to 6
+    name: str  # clarify, questions, subquestions, execute, summary
+
+
+class DecisionStarted(Event):
+    """An attempt at a structured decision was asked of the model. Its answer streams unseen
+    (JSON, not the agent's text): this says the agent is at work meanwhile."""
+
+    type: Literal["workflow:deciding"] = "workflow:deciding"
+    decision: str  # clarify, questions, subquestions, resolution
+    attempt: int
+
+
+class DecisionMade(Event):
+    """One attempt at a structured decision; a failed attempt is retried with its error."""
+
+    type: Literal["workflow:decision"] = "workflow:decision"
+    decision: str  # clarify, questions, subquestions, resolution
+    attempt: int
+    ok: bool
+    value: dict[str, Any] | None = None
+    error: str | None = None
+
+
+class WorkflowCompleted(Event):
+    type: Literal["workflow:result"] = "workflow:result"
+    report: WorkflowReport
+
+
+# -- agent profiles ---------------------------------------------------------------------------
+
+
+class AnswerValidated(Event):
+    """One check of a JSON agent's final answer against its profile's contract. A failed
+    check is sent back to the model with `errors` (each `JSONPATH: problem`) while attempts
+    are left; after the last one the agent ends failed."""
+
+    type: Literal["answer:validated"] = "answer:validated"
+    profile: str
+    attempt: int
+    attempts: int  # how many the contract allows (1 + profiles.json_retries)
+    ok: bool
+    errors: list[str] = Field(default_factory=list)
+    # The validated payload, only with `profiles.log_payloads` (the result holds it anyway).
+    payload: Any = None
+
+
+# -- directed scenes (core/scene/rounds.py) ---------------------------------------------------
+# A scene is a driven agent (its root) with one driven child per round; the director's and the
+# characters' agents are children of their round. These events are the per-round timeline:
+# SceneStarted on the scene's root, the others on their round's node.
+
+SceneRequestKind = Literal["user_input", "continuation"]
+StateSource = Literal["director", "inferred", "world"]
+# skipped: the character left the scene before its planned turn; no agent ran, it did not act.
+CharacterTurnEnd = Literal["completed", "error", "cancelled", "deleted", "skipped"]
+RoundEnd = Literal["closed", "failed", "stopped"]
+# The context envelope an agent call in a scene was given, per section (core/scene/settings.py):
+# (tokens budgeted, tokens used). Its rolling record is the scene's (SceneState.context_usage).
+ContextUsage = dict[str, tuple[int, int]]
+
+
+class SceneStarted(Event):
+    """A scene began (or went on, after a resume): everything it was started from."""
+
+    type: Literal["scene:start"] = "scene:start"
+    scene: dict[str, Any]  # the scene file's content, as validated (core/scene/scene_file.py)
+    source: str  # a shipped scene's name or the file's path
+    # The scene root this one continues (a resumed session's scene): its state carries over.
+    continues: str | None = None
+
+
+class RoundStarted(Event):
+    type: Literal["round:start"] = "round:start"
+    round: int
+    request: SceneRequestKind
+    text: str = ""  # the person's input; empty for a continuation
+    resumed: bool = False  # the round was cut short by the session's end and goes on here
+
+
+class DirectorPassStarted(Event):
+    type: Literal["director:start"] = "director:start"
+    round: int
+    director_pass: int  # 1: before the characters act; 2: reconciliation
+    director_id: str
+    context: ContextUsage = Field(default_factory=dict)
+
+
+class DirectorPassCompleted(Event):
+    """The director's answer for a pass (None when it gave none), the turns it makes in
+    acting order, who leaves after their turn, and what of it could not be used.
+
+    It also holds what the pass applies before anyone acts (the vetted state and world
+    changes, who enters): the `state:updated` and `character:activated` events that follow
+    apply it, and a round resumed after a crash between them applies what is left."""
+
+    type: Literal["director:complete"] = "director:complete"
+    round: int
+    director_pass: int
+    director_id: str
+    decision: DirectorDecision | None = None
+    turns: list[PlannedTurn] = Field(default_factory=list)
+    leaving: dict[str, str] = Field(default_factory=dict)  # name -> exit guidance
+    ignored: list[str] = Field(default_factory=list)  # `path: why`, for the audit
+    error: str | None = None  # why there is no decision
+    state_changes: dict[str, dict[str, str]] = Field(default_factory=dict)  # name -> changes
+    world_changes: dict[str, str] = Field(default_factory=dict)
+    entering: dict[str, str] = Field(default_factory=dict)  # name -> entry guidance
+
+
+class CharacterStarted(Event):
+    type: Literal["character:start"] = "character:start"
+    round: int
+    director_pass: int
+    name: str
+    character_id: str
+    guidance: CharacterGuidance
+    context: ContextUsage = Field(default_factory=dict)
+
+
+class CharacterCompleted(Event):
+    type: Literal["character:complete"] = "character:complete"
+    round: int
+    director_pass: int
+    name: str
+    character_id: str
+    ended: CharacterTurnEnd
+    text: str = ""  # what the character said and did (its answer), when it completed
+    error: str | None = None
+
+
+class StateUpdated(Event):
+    """A character's state (or, with `character` None, the world's facts) changed."""
+
+    type: Literal["state:updated"] = "state:updated"
+    round: int
+    character: str | None
+    changes: dict[str, str]
+    source: StateSource
+    director_pass: int = 0  # the pass that set it (director); 0 otherwise
+
+
+class CharacterActivated(Event):
+    type: Literal["character:activated"] = "character:activated"
+    round: int
+    director_pass: int
+    name: str
+    entry_guidance: str = ""
+
+
+class CharacterDeactivated(Event):
+    type: Literal["character:deactivated"] = "character:deactivated"
+    round: int
+    director_pass: int
+    name: str
+    exit_guidance: str = ""
+    by: Literal["director", "person"] = "director"  # the person: they deleted its agent
+
+
+class RoundCompleted(Event):
+    type: Literal["round:complete"] = "round:complete"
+    round: int
+    ended: RoundEnd
+    director_passes: int
+    acted: list[str] = Field(default_factory=list)  # in the order they first acted
+    entered: list[str] = Field(default_factory=list)
+    exited: list[str] = Field(default_factory=list)
+    running_summary: str = ""  # the scene so far, this round included
+    error: str | None = None  # why it failed or stopped
+
+
+# -- the runtime's own (no agent's) ------------------------------------------------------------
+
+# The agent_id of an event about the runtime itself, not about one agent: no agent id is empty.
+RUNTIME_EVENT = ""
+
+McpServerState = Literal["starting", "ready", "failed", "restarting"]
+
+
+class McpServerChanged(Event):
+    """An MCP server's state (core/tools/mcp): agents get its tools while it is ready. A runtime
+    event (agent_id RUNTIME_EVENT): the servers belong to the runtime, not to one agent.
+
+    starting (the first try) or restarting (a later one) -> ready, or -> failed (with `error`,
+    and `retry_in_s` until the next try); a ready server that crashes or hangs -> failed."""
+
+    type: Literal["mcp:server"] = "mcp:server"
+    server: str
+    state: McpServerState
+    tools: list[str] = Field(default_factory=list)  # what agents call (SERVER__tool), when ready
+    error: str = ""  # why it failed (failed; restarting says why the last try failed)
+    retry_in_s: float | None = None  # failed: the wait before the next try
+
+
+class RunResumed(Event):
+    """A saved session goes on in a new runtime (agentui --resume, serve --resume). A runtime
+    event. What lasted only for the life of the runtime before ends here: an "always" approval
+    is asked for again."""
+
+    type: Literal["run:resumed"] = "run:resumed"
+    session_id: str
+
+
+class SessionLogFailed(Event):
+    """The session log stopped: writing its file failed (a full disk, a folder that cannot be
+    written). A runtime event, published once by the session writer; the run goes on, unsaved
+    from here, and every front end says so at once. `saved_until`: the time of the last event
+    of this run the file holds whole; None when it holds none (a new session's file is then
+    removed: nothing may claim a session that cannot be reopened)."""
+
+    type: Literal["session:error"] = "session:error"
+    path: str  # the session's file
+    error: str  # what failed, whole: "cannot write PATH: No space left on device"
+    reason: str  # why, alone: "No space left on device"
+    saved_until: float | None = None
+
+
+# -- the monologue (published by the narrator service, not by the agent) ---------------------
+
+
+class MonologueGenerated(Event):
+    type: Literal["monologue"] = "monologue"
+    entry: NarrativeEntry
+    usage: Usage  # the narrator's own tokens, counted apart from the agent's
+
+
+class MonologueFailed(Event):
+    """The narrator failed; the agent is never affected."""
+
+    type: Literal["monologue:error"] = "monologue:error"
+    error: str
+
+
+AnyEvent = Annotated[
+    ExecutionStarted
+    | ExecutionCompleted
+    | ExecutionFailed
+    | ExecutionPaused
+    | ExecutionResumed
+    | ExecutionCancelled
+    | IterationStarted
+    | IterationCompleted
+    | LLMRequested
+    | LLMResponded
+    | LLMFailed
+    | LLMAbandoned
+    | TextDelta
+    | ThinkingDelta
+    | ThinkingRedacted
+    | ToolDetected
+    | ToolStarted
+    | ToolCompleted
+    | ToolFailed
+    | ToolTimedOut
+    | HookFailed
+    | AgentSpawned
+    | StatusChanged
+    | QueryRaised
+    | QueryAnswered
+    | QueryDeclined
+    | ApprovalDecided
+    | InterventionApplied
+    | NoteQueued
+    | NotesDelivered
+    | InterventionsUnused
+    | UsageUpdated
+    | ConversationChanged
+    | WorkflowStepStarted
+    | DecisionStarted
+    | DecisionMade
+    | WorkflowCompleted
+    | AnswerValidated
+    | SceneStarted
+    | RoundStarted
+    | DirectorPassStarted
+    | DirectorPassCompleted
+    | CharacterStarted
+    | CharacterCompleted
+    | StateUpdated
+    | CharacterActivated
+    | CharacterDeactivated
+    | RoundCompleted
+    | MonologueGenerated
+    | MonologueFailed
+    | McpServerChanged
+    | RunResumed
+    | SessionLogFailed,
+    Field(discriminator="type"),
+]
+
+event_adapter: TypeAdapter[Any] = TypeAdapter(AnyEvent, config=ConfigDict(defer_build=True))
+
+
+def parse_event(data: str | bytes | dict[str, Any]) -> Event:
+    """Rebuild a typed event from its JSON text or dict (session logs, headless output)."""
+    if isinstance(data, dict):
+        return event_adapter.validate_python(data)
+    return event_adapter.validate_json(data)
+
+
+E = TypeVar("E", bound=Event)
+
+
+# -- the bus ---------------------------------------------------------------------------------
+
+
+class Subscription:
+    """One subscriber's own stream of events. See the module docstring for the full policy."""
+
+    def __init__(self, bus: EventBus, maxsize: int | None) -> None:
+        if maxsize is not None and maxsize < 1:
+            raise ValueError("maxsize must be at least 1 (or None for no coalescing)")
+        self._bus = bus
+        self._maxsize = maxsize
+        self._queue: deque[Event] = deque()
+        self._popped = 0  # absolute position of _queue[0] in everything ever queued here
+        self._newest: dict[str, tuple[int, Event]] = {}  # agent -> (absolute pos, event)
+        self._extra: dict[int, list[str]] = {}  # absolute pos -> delta pieces merged into it
+        self._wake: anyio.Event | None = None
+        self.closed = False
+        self.coalesced = 0  # how many deltas were merged into earlier ones
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def _push(self, event: Event) -> None:
+        queue = self._queue
+        if self._maxsize is not None and len(queue) >= self._maxsize and event.coalescible:
+            newest = self._newest.get(event.agent_id)
+            if newest is not None:
+                position, pending = newest
+                if (
+                    position >= self._popped
+                    and pending.type == event.type
+                    and pending.iteration == event.iteration  # type: ignore[attr-defined]
+                ):
+                    self._extra.setdefault(position, []).append(event.delta)  # type: ignore[attr-defined]
+                    self.coalesced += 1
+                    return
+        queue.append(event)
+        self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
+        if self._wake is not None:
+            self._wake.set()
+
+    def _pop(self) -> Event:
+        event = self._queue.popleft()
+        position = self._popped
+        self._popped += 1
+        pieces = self._extra.pop(position, None)
+        if pieces:
+            event = event.model_copy(update={"delta": event.delta + "".join(pieces)})  # type: ignore[attr-defined]
+        return event
+
+    def drain(self) -> list[Event]:
+        """Everything pending, without waiting."""
+        return [self._pop() for _ in range(len(self._queue))]
+
+    async def next_batch(self) -> list[Event]:
+        """Wait for at least one event, then return everything pending. [] once closed."""
+        while not self._queue:
+            if self.closed:
+                return []
+            self._wake = anyio.Event()
+            await self._wake.wait()
+            self._wake = None
+        return self.drain()
+
+    async def get(self) -> Event:
+        while not self._queue:
+            if self.closed:
+                raise anyio.EndOfStream
+            self._wake = anyio.Event()
+            await self._wake.wait()
+            self._wake = None
+        return self._pop()
+
+    def __aiter__(self) -> AsyncIterator[Event]:
+        return self._iterate()
+
+    async def _iterate(self) -> AsyncIterator[Event]:
+        while True:
+            try:
+                yield await self.get()
+            except anyio.EndOfStream:
+                return
+
+    def close(self) -> None:
+        """Stop receiving; what is already queued can still be read."""
+        if not self.closed:
+            self.closed = True
+            self._bus._unsubscribe(self)
+            if self._wake is not None:
+                self._wake.set()
+
+
+class EventBus:
+    def __init__(self, clock: Clock, *, last_seq: int = 0) -> None:
+        self._clock = clock
+        self._seq = last_seq  # a resumed session continues its numbering
+        self._subscriptions: list[Subscription] = []
+
+    @property
+    def last_seq(self) -> int:
+        return self._seq
+
+    def emit(self, cls: type[E], agent_id: str, **fields: Any) -> E:
+        """Stamp a new event with the next seq and the time, and deliver it."""
+        self._seq += 1
+        event = cls(seq=self._seq, ts=self._clock.now(), agent_id=agent_id, **fields)
+        for subscription in self._subscriptions:
+            subscription._push(event)
+        return event
+
+    def relay(self, event: Event) -> None:
+        """Deliver an event stamped elsewhere (a remote runtime's), keeping its seq, so a screen
+        attached over the network folds exactly what the runtime emitted."""
+        self._seq = max(self._seq, event.seq)
+        for subscription in self._subscriptions:
+            subscription._push(event)
+
+    def subscribe(self, maxsize: int | None = 4096) -> Subscription:
+        subscription = Subscription(self, maxsize)
+        self._subscriptions.append(subscription)
+        return subscription
+
+    def _unsubscribe(self, subscription: Subscription) -> None:
+        if subscription in self._subscriptions:
+            self._subscriptions.remove(subscription)
+
+    def close(self) -> None:
+        """End every subscription (the runtime has shut down)."""
+        for subscription in list(self._subscriptions):
+            subscription.close()

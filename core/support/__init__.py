@@ -1,0 +1,1 @@
+"""Small support modules every layer may use: clock, paths, errors, terminal text, processes."""

@@ -1,0 +1,1 @@
+"""The app's screens: the modal ones (confirm, modify, help, scene state)."""

@@ -1,0 +1,239 @@
+"""The transcript pane: the selected agent's entries, or every agent's interleaved.
+
+Only this pane's source is rendered (transcripts nobody looks at cost nothing), and only the
+newest MAX_BLOCKS entries are mounted while it follows the tail; older ones stay reachable with
+the "show earlier" button. Blocks redraw only when their entry changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Button, Static
+
+from agentui.tui.app.decision_progress import DecidingLine, fit_line
+from agentui.tui.app.keymap import VIEW_KEYS, bindings
+from agentui.tui.app.widgets.blocks import EntryBlock, FoldBlock, QueryBlock, block_for
+
+if TYPE_CHECKING:  # the fold loads after the first frame
+    from agentui.core.state import TranscriptItem as Entry
+
+MAX_BLOCKS = 200
+PAGE = 100
+# What the empty pane says on the first screen, at any width (it wraps).
+EMPTY_HINT = (
+    "Nothing yet. Type a task in the prompt below and press enter: the agents' work streams here."
+)
+
+# Cells of the lower border a subtitle cannot use: two corners and a blank and a rule each side.
+_BORDER_CELLS = 6
+
+
+class Transcript(VerticalScroll):
+    BINDINGS: ClassVar[list[BindingType]] = bindings(VIEW_KEYS)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.source: str | None = None  # an agent id, ALL_AGENTS, or None before any task
+        self._entries: list[Entry] = []
+        self._label: Callable[[Entry], str | None] = lambda entry: None
+        # Agent id -> the name people see (set by the app; a steer says whom it went to).
+        self.name_of: Callable[[str], str] = lambda agent_id: agent_id
+        self._start = 0  # entries[_start:_end] are mounted
+        self._end = 0
+        self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
+        # Made when entries are first hidden: a Button's styles alone cost the first frame ~3 ms.
+        self._earlier: Button | None = None
+        self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
+        self.read_only = False  # a replay's: questions show, with nothing to answer them in
+        self._deciding: DecidingLine = ()  # its forms, from the whole line to the shortest
+        # Until the first source is shown; removed then (never hidden: it would stay a child).
+        self._hint: Static | None = Static(Text(EMPTY_HINT, style="dim italic"), classes="empty")
+
+    def compose(self) -> ComposeResult:
+        if self._hint is not None:
+            yield self._hint
+
+    def show_deciding(self, line: DecidingLine) -> None:
+        """The lower border says what a decision in progress is (decision_progress writes it).
+        Textual would cut a long one with its own "…" and lose the seconds at its end: the
+        pane shows the longest form that fits its width, now and whenever it is resized."""
+        self._deciding = line
+        self._fit_subtitle()
+
+    def _fit_subtitle(self) -> None:
+        forms = self._deciding
+        width = self.outer_size.width - _BORDER_CELLS
+        # Before the first layout (no width yet): the whole line.
+        fitted = fit_line(forms, width) if forms and width > 0 else next(iter(forms), "")
+        # As Text: what a model named a decision is never read as markup.
+        self.border_subtitle = Text(fitted) if fitted else None
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_subtitle()
+
+    def _showing_end(self) -> bool:
+        """The view, as drawn now, shows the end of the transcript."""
+        return self.max_scroll_y <= 0 or self.scroll_y >= self.max_scroll_y - 1
+
+    def _follow_tail(self, was_at_end: bool = True) -> None:
+        """After a batch is drawn: follow the tail if the view was at the end before it.
+
+        Anchoring waits for the content to overflow (an anchored container bottom-aligns short
+        content). A view at the end follows again whatever released the anchor on the way (a
+        scroll to a question, a resize): Textual restores a released anchor only when the
+        scroll position changes, which a view already at the end never does.
+        """
+        if self.max_scroll_y <= 0:
+            return
+        if was_at_end and (not self.is_anchored or self._anchor_released):
+            self.anchor()  # scrolls to the end and clears the release
+
+    def follow(self) -> None:
+        """Go to the end and follow it from now on (after the person answered a question)."""
+        self.call_after_refresh(self._follow_tail, True)
+
+    def show_block(self, block: EntryBlock) -> None:
+        """Scroll so `block` starts at the top of the pane (as much of it as fits shows)."""
+        if block.is_attached:
+            self.scroll_to_widget(block, animate=False, top=True)
+
+    def open_query_blocks(self) -> list[QueryBlock]:
+        return [b for b in self._blocks.values() if isinstance(b, QueryBlock) and b.entry.open]
+
+    # -- what to show --------------------------------------------------------------------
+
+    def show(
+        self,
+        source: str | None,
+        entries: list[Entry],
+        label: Callable[[Entry], str | None] = lambda entry: None,
+    ) -> None:
+        """Switch to another source: its entries (the newest MAX_BLOCKS).
+
+        The blocks on screen are reused in order while each can show the entry in its place
+        (a note for a note, an answer for an answer): mounting and removing widgets is most of
+        a switch's cost, redrawing one in place is cheap. The rest are removed, and blocks for
+        the remaining entries mounted."""
+        self.source = source
+        self._entries = entries
+        self._label = label
+        if self._hint is not None and source is not None:
+            self._hint.remove()
+            self._hint = None
+        old = list(self._blocks.values())  # in screen order
+        self._blocks = {}
+        self._start = max(0, len(entries) - MAX_BLOCKS)
+        reused = 0
+        for entry in entries[self._start :]:
+            if reused == len(old) or not old[reused].rebind(
+                entry, label(entry), self.name_of(entry.agent_id)
+            ):
+                break
+            self._blocks[entry.uid] = old[reused]
+            reused += 1
+        for block in old[reused:]:
+            block.remove()
+        self._end = self._start + reused
+        self.anchor(False)
+        self._mount_new()
+
+    def sync(self, changed: set[int]) -> None:
+        """Mount entries added since the last sync and redraw the changed ones."""
+        was_at_end = self._showing_end()  # before this batch makes it longer
+        self._mount_new(was_at_end)
+        for uid in changed:
+            block = self._blocks.get(uid)
+            if block is not None:
+                block.refresh_entry()
+        if changed:
+            self.call_after_refresh(self._follow_tail, was_at_end)
+        # Trim only while following the tail, never under a person reading back.
+        if self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
+            self._trim()
+
+    def block_for_query(self, query_id: str) -> QueryBlock | None:
+        for block in self._blocks.values():
+            if isinstance(block, QueryBlock) and block.query_id == query_id:
+                return block
+        return None
+
+    # -- mounting ------------------------------------------------------------------------
+
+    def _make(self, entry: Entry) -> EntryBlock:
+        block = block_for(
+            entry,
+            self._label(entry),
+            self.drafts,
+            self.name_of(entry.agent_id),
+            read_only=self.read_only,
+        )
+        self._blocks[entry.uid] = block
+        return block
+
+    def _mount_new(self, was_at_end: bool = True) -> None:
+        new = self._entries[self._end :]
+        if new:
+            self.mount_all([self._make(e) for e in new])
+            self._end = len(self._entries)
+        self._update_earlier()
+        self.call_after_refresh(self._follow_tail, was_at_end)
+
+    def _trim(self) -> None:
+        excess = self._end - self._start - MAX_BLOCKS
+        for entry in self._entries[self._start : self._start + excess]:
+            block = self._blocks.pop(entry.uid, None)
+            if block is not None:
+                block.remove()
+        self._start += excess
+        self._update_earlier()
+
+    def _update_earlier(self) -> None:
+        hidden = self._start
+        if hidden and self._earlier is None:
+            self._earlier = Button("", id="earlier", classes="earlier")
+            self.mount(self._earlier, before=0)
+        if self._earlier is None:
+            return
+        self._earlier.display = hidden > 0
+        if hidden:
+            self._earlier.label = f"Show {min(PAGE, hidden)} earlier of {hidden} hidden entries"
+
+    @on(Button.Pressed, "#earlier")
+    def show_earlier(self, event: Button.Pressed | None = None) -> None:
+        if event is not None:
+            event.stop()
+        if self._start == 0:
+            return
+        begin = max(0, self._start - PAGE)
+        kept = self._blocks
+        self._blocks = {}
+        blocks = [self._make(e) for e in self._entries[begin : self._start]]
+        self._blocks.update(kept)  # screen order: the earlier ones first
+        first = next(
+            (
+                self._blocks[e.uid]
+                for e in self._entries[self._start : self._end]
+                if e.uid in self._blocks
+            ),
+            None,
+        )
+        if first is not None:
+            self.mount_all(blocks, before=first)
+        else:
+            self.mount_all(blocks)
+        self._start = begin
+        self.release_anchor()  # the person is reading back: stop following the tail
+        self._update_earlier()
+
+    def action_toggle_folds(self) -> None:
+        folds = [b for b in self._blocks.values() if isinstance(b, FoldBlock)]
+        unfold = any(b.folded for b in folds)
+        for block in folds:
+            block.folded = not unfold

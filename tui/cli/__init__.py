@@ -1,0 +1,1 @@
+"""The `agentui` command: argument parsing and one module per subcommand."""
