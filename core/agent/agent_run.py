@@ -23,12 +23,12 @@ from agentui.core.agent.pending_interventions import Modification, Note, StopReq
 from agentui.core.agent.queries import Query, QueryBook
 from agentui.core.agent.tree import AgentNode, AgentStatus, AgentTree, UserComment
 from agentui.core.agent.turn import ToolCall
+from agentui.core.bus import EventBus
 from agentui.core.profiles.contract import JsonContract
 from agentui.core.protocol.conversation import Conversation, Message, user_text
 from agentui.core.protocol.events import (
     ConversationChanged,
     E,
-    EventBus,
     ExecutionPaused,
     ExecutionResumed,
     InterventionApplied,

@@ -18,13 +18,8 @@ from agentui.core.agent.approval import (
     parse_answer,
 )
 from agentui.core.agent.ids import IdSource
-from agentui.core.protocol.events import (
-    ApprovalDecided,
-    EventBus,
-    QueryAnswered,
-    QueryDeclined,
-    QueryRaised,
-)
+from agentui.core.bus import EventBus
+from agentui.core.protocol.events import ApprovalDecided, QueryAnswered, QueryDeclined, QueryRaised
 from agentui.core.support.errors import CommandRefusedError, UnknownQueryError
 
 

@@ -21,6 +21,7 @@ import anyio
 from anyio.abc import TaskGroup
 
 from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.bus import Subscription
 from agentui.core.monologue.action import Action, ActionKind
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import Narrator
@@ -32,7 +33,6 @@ from agentui.core.protocol.events import (
     MonologueFailed,
     MonologueGenerated,
     StatusChanged,
-    Subscription,
     ThinkingDelta,
     ToolCompleted,
     ToolFailed,

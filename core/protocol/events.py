@@ -1,28 +1,13 @@
-"""The typed event vocabulary and the EventBus that carries it to every subscriber.
+"""The typed event vocabulary: every change of state in the runtime is one of these events.
 
-Every change of state in the runtime is one of these events. Each has a `seq` that grows
-by one per event within a runtime, a wall-clock `ts` and the `agent_id` it concerns.
-
-Full-stream policy (a subscriber that reads slower than agents write):
-- A subscription has a soft bound (`maxsize`). Below it, every event is queued as is.
-- At or above it, a `text:delta` or `thinking:delta` is merged into that agent's newest
-  pending event when that event is a delta of the same kind and iteration. The merged event
-  keeps the `seq` of its first piece, so that subscriber sees a gap in `seq`; no text is lost
-  and each agent's order is kept.
-- Every other event, and a delta that cannot be merged, is queued even past the bound: state
-  events are never dropped. Past the bound a subscriber therefore holds at most one delta per
-  agent beyond its state events.
-- `maxsize=None` subscribes without coalescing (every delta as emitted).
-- Publishing never waits: a slow subscriber never blocks an agent.
+Each has a `seq` that grows by one per event within a runtime, a wall-clock `ts` and the
+`agent_id` it concerns. The bus that carries them is core/bus.py.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import AsyncIterator
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
-import anyio
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from agentui.core.protocol.conversation import Message
@@ -30,7 +15,6 @@ from agentui.core.protocol.director_payloads import CharacterGuidance, DirectorD
 from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
 from agentui.core.protocol.workflow_report import WorkflowReport
-from agentui.core.support.clock import Clock
 
 
 class Event(BaseModel):
@@ -656,135 +640,3 @@ def parse_event(data: str | bytes | dict[str, Any]) -> Event:
 
 
 E = TypeVar("E", bound=Event)
-
-
-# -- the bus ---------------------------------------------------------------------------------
-
-
-class Subscription:
-    """One subscriber's own stream of events. See the module docstring for the full policy."""
-
-    def __init__(self, bus: EventBus, maxsize: int | None) -> None:
-        if maxsize is not None and maxsize < 1:
-            raise ValueError("maxsize must be at least 1 (or None for no coalescing)")
-        self._bus = bus
-        self._maxsize = maxsize
-        self._queue: deque[Event] = deque()
-        self._popped = 0  # absolute position of _queue[0] in everything ever queued here
-        self._newest: dict[str, tuple[int, Event]] = {}  # agent -> (absolute pos, event)
-        self._extra: dict[int, list[str]] = {}  # absolute pos -> delta pieces merged into it
-        self._wake: anyio.Event | None = None
-        self.closed = False
-        self.coalesced = 0  # how many deltas were merged into earlier ones
-
-    def __len__(self) -> int:
-        return len(self._queue)
-
-    def _push(self, event: Event) -> None:
-        queue = self._queue
-        if self._maxsize is not None and len(queue) >= self._maxsize and event.coalescible:
-            newest = self._newest.get(event.agent_id)
-            if newest is not None:
-                position, pending = newest
-                if (
-                    position >= self._popped
-                    and pending.type == event.type
-                    and pending.iteration == event.iteration  # type: ignore[attr-defined]
-                ):
-                    self._extra.setdefault(position, []).append(event.delta)  # type: ignore[attr-defined]
-                    self.coalesced += 1
-                    return
-        queue.append(event)
-        self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
-        if self._wake is not None:
-            self._wake.set()
-
-    def _pop(self) -> Event:
-        event = self._queue.popleft()
-        position = self._popped
-        self._popped += 1
-        pieces = self._extra.pop(position, None)
-        if pieces:
-            event = event.model_copy(update={"delta": event.delta + "".join(pieces)})  # type: ignore[attr-defined]
-        return event
-
-    def drain(self) -> list[Event]:
-        """Everything pending, without waiting."""
-        return [self._pop() for _ in range(len(self._queue))]
-
-    async def next_batch(self) -> list[Event]:
-        """Wait for at least one event, then return everything pending. [] once closed."""
-        while not self._queue:
-            if self.closed:
-                return []
-            self._wake = anyio.Event()
-            await self._wake.wait()
-            self._wake = None
-        return self.drain()
-
-    async def get(self) -> Event:
-        while not self._queue:
-            if self.closed:
-                raise anyio.EndOfStream
-            self._wake = anyio.Event()
-            await self._wake.wait()
-            self._wake = None
-        return self._pop()
-
-    def __aiter__(self) -> AsyncIterator[Event]:
-        return self._iterate()
-
-    async def _iterate(self) -> AsyncIterator[Event]:
-        while True:
-            try:
-                yield await self.get()
-            except anyio.EndOfStream:
-                return
-
-    def close(self) -> None:
-        """Stop receiving; what is already queued can still be read."""
-        if not self.closed:
-            self.closed = True
-            self._bus._unsubscribe(self)
-            if self._wake is not None:
-                self._wake.set()
-
-
-class EventBus:
-    def __init__(self, clock: Clock, *, last_seq: int = 0) -> None:
-        self._clock = clock
-        self._seq = last_seq  # a resumed session continues its numbering
-        self._subscriptions: list[Subscription] = []
-
-    @property
-    def last_seq(self) -> int:
-        return self._seq
-
-    def emit(self, cls: type[E], agent_id: str, **fields: Any) -> E:
-        """Stamp a new event with the next seq and the time, and deliver it."""
-        self._seq += 1
-        event = cls(seq=self._seq, ts=self._clock.now(), agent_id=agent_id, **fields)
-        for subscription in self._subscriptions:
-            subscription._push(event)
-        return event
-
-    def relay(self, event: Event) -> None:
-        """Deliver an event stamped elsewhere (a remote runtime's), keeping its seq, so a screen
-        attached over the network folds exactly what the runtime emitted."""
-        self._seq = max(self._seq, event.seq)
-        for subscription in self._subscriptions:
-            subscription._push(event)
-
-    def subscribe(self, maxsize: int | None = 4096) -> Subscription:
-        subscription = Subscription(self, maxsize)
-        self._subscriptions.append(subscription)
-        return subscription
-
-    def _unsubscribe(self, subscription: Subscription) -> None:
-        if subscription in self._subscriptions:
-            self._subscriptions.remove(subscription)
-
-    def close(self) -> None:
-        """End every subscription (the runtime has shut down)."""
-        for subscription in list(self._subscriptions):
-            subscription.close()

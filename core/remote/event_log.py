@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, cast
 
 import anyio
 
-from agentui.core.protocol.events import Event, Subscription
+from agentui.core.bus import Subscription
+from agentui.core.protocol.events import Event
 from agentui.core.remote.delta_runs import DeltaRun, runs_in
 from agentui.core.remote.log_entry import LogEntry, Logged
 from agentui.core.remote.log_spill import LogSpill, Slot, SpilledBlock

@@ -21,7 +21,7 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from agentui.core.protocol.events import EventBus, Subscription
+from agentui.core.bus import EventBus, Subscription
 from agentui.core.remote.client import (
     FINAL_STATUSES,
     RemoteClient,

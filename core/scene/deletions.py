@@ -13,7 +13,8 @@ round, whose subtree holds its characters' agents, takes no one out.
 
 from __future__ import annotations
 
-from agentui.core.protocol.events import InterventionApplied, Subscription
+from agentui.core.bus import Subscription
+from agentui.core.protocol.events import InterventionApplied
 from agentui.core.scene.scene_state import SceneState
 
 

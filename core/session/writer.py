@@ -39,13 +39,8 @@ import anyio
 import anyio.to_thread
 
 from agentui.core import __version__
-from agentui.core.protocol.events import (
-    RUNTIME_EVENT,
-    AgentSpawned,
-    Event,
-    SessionLogFailed,
-    Subscription,
-)
+from agentui.core.bus import Subscription
+from agentui.core.protocol.events import RUNTIME_EVENT, AgentSpawned, Event, SessionLogFailed
 from agentui.core.session.delta_merge import DeltaMerge
 from agentui.core.session.elision import Elision
 from agentui.core.session.lock import try_lock

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator, Callable
 import anyio
 import anyio.lowlevel
 
-from agentui.core.protocol.events import Event, Subscription
+from agentui.core.bus import Subscription
+from agentui.core.protocol.events import Event
 from agentui.core.providers.base import ProviderRequest, StreamEvent
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn

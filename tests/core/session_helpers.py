@@ -8,7 +8,8 @@ from pathlib import Path
 
 import anyio
 
-from agentui.core.protocol.events import Event, Subscription
+from agentui.core.bus import Subscription
+from agentui.core.protocol.events import Event
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.recording import RecordingRuntime

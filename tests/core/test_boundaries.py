@@ -29,11 +29,8 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     # EventBus and Subscription are one mechanism in one module: the bus fills a
     # subscription's queue, a closing subscription takes itself off the bus. Neither door is
     # for anyone else, so neither is public.
-    ("core.protocol.events", "subscription._push"): "the bus delivers into its own subscription",
-    (
-        "core.protocol.events",
-        "self._bus._unsubscribe",
-    ): "a subscription leaves the bus that made it",
+    ("core.bus", "subscription._push"): "the bus delivers into its own subscription",
+    ("core.bus", "self._bus._unsubscribe"): "a subscription leaves the bus that made it",
     # The module's factory finishes what it built before handing it out.
 }
 

@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import pytest
 
+from agentui.core.bus import EventBus
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.protocol.conversation import user_text
 from agentui.core.protocol.director_payloads import (
@@ -23,7 +24,6 @@ from agentui.core.protocol.director_payloads import (
 from agentui.core.protocol.events import (
     AnyEvent,
     Event,
-    EventBus,
     IterationStarted,
     StatusChanged,
     TextDelta,

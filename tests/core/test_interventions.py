@@ -13,8 +13,9 @@ import pytest
 from agentui.core.agent.hooks import HookContext, HookManager, HookPoint, LLMCallDecision
 from agentui.core.agent.tree import AgentStatus, UserComment
 from agentui.core.agent.turn import AssistantTurn
+from agentui.core.bus import Subscription
 from agentui.core.protocol.conversation import TextBlock, ToolResultBlock
-from agentui.core.protocol.events import Event, QueryRaised, Subscription
+from agentui.core.protocol.events import Event, QueryRaised
 from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.provider import ScriptedProvider

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agentui.core.bus import EventBus, Subscription
 from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
 from agentui.core.protocol import events as ev
-from agentui.core.protocol.events import EventBus, Subscription
 from agentui.core.protocol.usage import Usage
 from agentui.core.state import RunState
 from agentui.core.state.transcript import TranscriptItem

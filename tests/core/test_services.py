@@ -8,7 +8,8 @@ import anyio
 import pytest
 
 from agentui.core.agent.tree import AgentStatus as S
-from agentui.core.protocol.events import Event, MonologueFailed, Subscription
+from agentui.core.bus import Subscription
+from agentui.core.protocol.events import Event, MonologueFailed
 from agentui.core.providers.scripted.script import Turn
 from agentui.core.support.errors import AgentUIError, UnknownAgentError
 

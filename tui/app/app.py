@@ -65,8 +65,8 @@ from agentui.tui.cli.gc_policy import CollectorPolicy, start_collecting
 
 # The runtime and what it needs load after the first frame (see `_start_runtime`).
 if TYPE_CHECKING:
+    from agentui.core.bus import Subscription
     from agentui.core.monologue.config import MonologueConfig
-    from agentui.core.protocol.events import Subscription
     from agentui.core.runtime import Runtime
     from agentui.core.state import AgentState, Change, RunState
     from agentui.core.state import TranscriptItem as Entry
