@@ -3,8 +3,8 @@ subscriber's own stream.
 
 Full-stream policy (a subscriber that reads slower than agents write):
 - A subscription has a soft bound (`maxsize`). Below it, every event is queued as is.
-- At or above it, a `text:delta` or `thinking:delta` is merged into that agent's newest
-  pending event when that event is a delta of the same kind and iteration. The merged event
+- At or above it, a delta (`text:delta` or `thinking:delta`, a DeltaEvent) is merged into
+  that agent's newest pending event when that event is a delta of the same kind and iteration. The merged event
   keeps the `seq` of its first piece, so that subscriber sees a gap in `seq`; no text is lost
   and each agent's order is kept.
 - Every other event, and a delta that cannot be merged, is queued even past the bound: state
@@ -22,7 +22,7 @@ from typing import Any
 
 import anyio
 
-from agentui.core.protocol.events import E, Event
+from agentui.core.protocol.events import DeltaEvent, E, Event
 from agentui.core.support.clock import Clock
 
 
@@ -47,16 +47,21 @@ class Subscription:
 
     def _push(self, event: Event) -> None:
         queue = self._queue
-        if self._maxsize is not None and len(queue) >= self._maxsize and event.coalescible:
+        if (
+            self._maxsize is not None
+            and len(queue) >= self._maxsize
+            and isinstance(event, DeltaEvent)
+        ):
             newest = self._newest.get(event.agent_id)
             if newest is not None:
                 position, pending = newest
                 if (
                     position >= self._popped
+                    and isinstance(pending, DeltaEvent)
                     and pending.type == event.type
-                    and pending.iteration == event.iteration  # type: ignore[attr-defined]
+                    and pending.iteration == event.iteration
                 ):
-                    self._extra.setdefault(position, []).append(event.delta)  # type: ignore[attr-defined]
+                    self._extra.setdefault(position, []).append(event.delta)
                     self.coalesced += 1
                     return
         queue.append(event)
@@ -69,8 +74,8 @@ class Subscription:
         position = self._popped
         self._popped += 1
         pieces = self._extra.pop(position, None)
-        if pieces:
-            event = event.model_copy(update={"delta": event.delta + "".join(pieces)})  # type: ignore[attr-defined]
+        if pieces and isinstance(event, DeltaEvent):  # only deltas ever get pieces
+            event = event.model_copy(update={"delta": event.delta + "".join(pieces)})
         return event
 
     def drain(self) -> list[Event]:

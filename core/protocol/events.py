@@ -6,7 +6,7 @@ Each has a `seq` that grows by one per event within a runtime, a wall-clock `ts`
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
@@ -25,9 +25,6 @@ class Event(BaseModel):
     seq: int
     ts: float
     agent_id: str
-
-    # Events a UI may show merged when it falls behind (see the module docstring).
-    coalescible: ClassVar[bool] = False
 
 
 class ToolCallInfo(BaseModel):
@@ -136,18 +133,21 @@ class LLMAbandoned(Event):
     partial_text: str = ""  # the abandoned attempt's text, "" when it streamed none
 
 
-class TextDelta(Event):
+class DeltaEvent(Event):
+    """A piece of a response streaming in. Consecutive pieces of one kind (`type`), agent and
+    iteration join into one by concatenating their `delta`s: a slow subscriber of the bus, the
+    session log and the HTTP stream each merge them so."""
+
+    iteration: int
+    delta: str
+
+
+class TextDelta(DeltaEvent):
     type: Literal["text:delta"] = "text:delta"
-    coalescible: ClassVar[bool] = True
-    iteration: int
-    delta: str
 
 
-class ThinkingDelta(Event):
+class ThinkingDelta(DeltaEvent):
     type: Literal["thinking:delta"] = "thinking:delta"
-    coalescible: ClassVar[bool] = True
-    iteration: int
-    delta: str
 
 
 class ThinkingRedacted(Event):

@@ -23,6 +23,7 @@ from agentui.core.protocol.director_payloads import (
 )
 from agentui.core.protocol.events import (
     AnyEvent,
+    DeltaEvent,
     Event,
     IterationStarted,
     StatusChanged,
@@ -194,6 +195,28 @@ def test_deltas_of_different_iterations_or_kinds_are_not_merged() -> None:
         ("a1", "text:delta", 2, "three"),
     ]
     assert sub.coalesced == 2
+
+
+def test_the_deltas_share_a_typed_base_and_keep_their_json() -> None:
+    # Session logs and the HTTP API read these lines: the base class adds no field, and
+    # reorders none.
+    assert issubclass(TextDelta, DeltaEvent) and issubclass(ThinkingDelta, DeltaEvent)
+    bus, _ = new_bus()
+    assert text(bus, "a1", "Hi", iteration=2).model_dump_json() == (
+        '{"type":"text:delta","seq":1,"ts":1767225600.0,"agent_id":"a1","iteration":2,"delta":"Hi"}'
+    )
+    assert thinking(bus, "a1", "hm").model_dump_json() == (
+        '{"type":"thinking:delta","seq":2,"ts":1767225600.0,"agent_id":"a1","iteration":1,"delta":"hm"}'
+    )
+
+
+def test_a_merged_delta_keeps_its_class() -> None:
+    bus, _ = new_bus()
+    sub = bus.subscribe(maxsize=1)
+    thinking(bus, "a1", "a")
+    thinking(bus, "a1", "b")  # merged into "a"
+    [merged] = sub.drain()
+    assert type(merged) is ThinkingDelta and merged.delta == "ab"
 
 
 def test_deltas_merge_per_agent_and_keep_each_agents_order() -> None:
