@@ -5,6 +5,8 @@ Commands are plain methods (`start`, `send`, `pause`, `resume`, `cancel`, `delet
 emits nothing until `resume(id)`. Everything that changes is reported as an event on the bus.
 Each agent's life is its AgentRun (agent_run.py), which its loop, tools and workflow talk to;
 one execution of it is `execute` (execution.py); queries live in the QueryBook (queries.py).
+Which command applies to an agent as it is now is the one table, `allowed` (protocol/commands.py):
+a command it leaves out is refused in its words (`refusal`), as the HTTP API and ACP refuse it.
 
 A root task runs the bare agentic loop ("plain", the default here) or the six-step
 human-in-the-loop workflow ("six-step", which the app and `agentui run` choose); subagents run
@@ -25,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import suppress
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from anyio.abc import TaskGroup
@@ -44,6 +46,8 @@ from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
 from agentui.core.profiles.config import ProfilesConfig
 from agentui.core.profiles.profile import AgentProfile
 from agentui.core.profiles.prompt import profile_instructions
+from agentui.core.protocol import commands
+from agentui.core.protocol.commands import AgentView, Command, Mode, RuntimePort
 from agentui.core.protocol.conversation import user_text
 from agentui.core.protocol.events import RUNTIME_EVENT, SHUTDOWN_REASON, AgentSpawned, E
 from agentui.core.protocol.subagent import SubagentOutcome
@@ -52,7 +56,7 @@ from agentui.core.providers.base import Provider
 from agentui.core.providers.model_aliases import model_on
 from agentui.core.providers.scene_cue import SceneCue
 from agentui.core.support.clock import Clock, SystemClock
-from agentui.core.support.errors import AgentEndedError, AgentUIError, CommandRefusedError
+from agentui.core.support.errors import AgentUIError, CommandRefusedError
 from agentui.core.support.pricing import DEFAULT_PRICES, PriceTable
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.pending_tools import PendingTools, ToolsToCome, named_tools
@@ -247,6 +251,15 @@ class Runtime:
     def open_queries(self) -> list[Query]:
         return self._queries.open_queries()
 
+    def allowed(self, agent_id: str) -> frozenset[Command]:
+        """The commands that apply to the agent now (commands.allowed, the one table)."""
+        return commands.allowed(self._view(self._tree.get(agent_id)), Mode.LOCAL)
+
+    def check(self, agent_id: str, command: Command) -> None:
+        """Raise the refusal a person reads when `command` does not apply to the agent now
+        (CommandRefusedError); an unknown agent is an UnknownAgentError."""
+        self._refuse_unless_allowed(self._tree.get(agent_id), command)
+
     def payload(self, agent_id: str) -> Any:
         """The validated JSON answer of the agent's latest run (a JSON profile's), once it
         completed; else None."""
@@ -343,12 +356,7 @@ class Runtime:
     def send(self, agent_id: str, text: str) -> None:
         """Continue an ended agent's conversation with a new message from the person."""
         run = self._run(agent_id)
-        node = run.node
-        self._refuse_if_driven(node, "continued")
-        if node.status not in (AgentStatus.COMPLETED, AgentStatus.ERROR, AgentStatus.CANCELLED):
-            raise CommandRefusedError(
-                f"{node.name} is {node.status}; only an ended agent can be continued"
-            )
+        self._refuse_unless_allowed(run.node, Command.CONTINUE)
         group = self._running_group("the runtime is not running")
         run.continue_with(text)
         group.start_soon(execute, run, text, "plain", name=f"agent {agent_id}")
@@ -389,17 +397,17 @@ class Runtime:
         run.done.set()
 
     def pause(self, agent_id: str, *, subtree: bool = False) -> None:
-        for run in self._live_targets(agent_id, "pause", subtree=subtree):
+        for run in self._live_targets(agent_id, Command.PAUSE, subtree=subtree):
             run.pause("paused by the person")
 
     def resume(self, agent_id: str, *, subtree: bool = False) -> None:
-        for run in self._live_targets(agent_id, "resume", subtree=subtree):
+        for run in self._live_targets(agent_id, Command.RESUME, subtree=subtree):
             run.resume()
 
     def cancel(self, agent_id: str, reason: str = "cancelled by the person") -> None:
         """Cancel the agent and its live descendants; siblings are untouched."""
         run = self._run(agent_id)
-        self._refuse_if_ended(run.node, "cancel")
+        self._refuse_unless_allowed(run.node, Command.CANCEL)
         run.intervened("cancel", reason)
         run.stop_subtree(reason)
 
@@ -407,8 +415,7 @@ class Runtime:
         """Stop the agent and its subtree, mark them deleted, and tell the parent."""
         run = self._run(agent_id)
         node = run.node
-        if node.status is AgentStatus.DELETED:
-            raise CommandRefusedError(f"{node.name} is already deleted")
+        self._refuse_unless_allowed(node, Command.DELETE)
         run.intervened("delete")
         for member in self._tree.subtree(agent_id):
             self._runs[member.id].mark_deleted()
@@ -425,20 +432,16 @@ class Runtime:
         if instructions is None and content is None:
             raise CommandRefusedError("modify needs new instructions, new content, or both")
         run = self._run(agent_id)
-        self._refuse_if_driven(run.node, "modified")
+        self._refuse_unless_allowed(run.node, Command.MODIFY)
         run.modify(instructions, content)
 
     def steer(self, agent_id: str, text: str) -> None:
         """Queue the person's message into the agent's next model call, without stopping it."""
         run = self._run(agent_id)
-        self._refuse_if_driven(run.node, "steered")
+        # An agent that ended refuses with AgentEndedError: continue it with the words instead.
+        self._refuse_unless_allowed(run.node, Command.STEER)
         if not text.strip():
             raise CommandRefusedError("an empty message steers nothing")
-        if not run.node.status.is_live:
-            raise AgentEndedError(
-                f"{run.node.name} is {run.node.status} and will make no further model call; "
-                "continue it with the message instead"
-            )
         run.steer(text)
 
     def answer(self, query_id: str, text: str | None) -> None:
@@ -508,22 +511,24 @@ class Runtime:
             )
         return self._task_group
 
-    def _live_targets(self, agent_id: str, command: str, *, subtree: bool) -> list[AgentRun]:
+    def _live_targets(self, agent_id: str, command: Command, *, subtree: bool) -> list[AgentRun]:
         """The agent (and with `subtree` its descendants) that are live; refused when the
-        agent itself has ended."""
+        command does not apply to the agent itself."""
         targets = self._tree.subtree(agent_id) if subtree else [self._tree.get(agent_id)]
-        self._refuse_if_ended(targets[0], command)
+        self._refuse_unless_allowed(targets[0], command)
         return [self._runs[node.id] for node in targets if node.status.is_live]
 
-    @staticmethod
-    def _refuse_if_driven(node: AgentNode, done: str) -> None:
-        if node.driver is not None:
-            raise CommandRefusedError(
-                f"{node.name} is a {node.driver} that agentui runs, not a model, so it cannot "
-                f"be {done}; the agents under it can"
-            )
+    def _view(self, node: AgentNode) -> AgentView:
+        waiting = any(query.agent_id == node.id for query in self._queries.open_queries())
+        return AgentView.of(node, waiting=waiting)
 
-    @staticmethod
-    def _refuse_if_ended(node: AgentNode, command: str) -> None:
-        if not node.status.is_live:
-            raise CommandRefusedError(f"cannot {command} {node.name}: it is {node.status}")
+    def _refuse_unless_allowed(self, node: AgentNode, command: Command) -> None:
+        refused = commands.refusal(node.name, self._view(node), command, Mode.LOCAL)
+        if refused is not None:
+            raise refused
+
+
+if TYPE_CHECKING:  # checked by mypy: a Runtime is what every front end drives
+
+    def _drives_as_a_port(runtime: Runtime) -> RuntimePort:
+        return runtime

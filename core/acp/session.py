@@ -73,7 +73,9 @@ from agentui.core.acp.updates import SessionUpdate, UpdateTranslator
 from agentui.core.acp.visible import visible
 from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.commands import AgentView, Command, Mode, allowed
 from agentui.core.runtime import Runtime
+from agentui.core.state.agent_state import AgentState
 from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 
@@ -226,7 +228,7 @@ class AcpSession:
         """Cancel the agent and its live descendants, or, the agent ended, the topmost live
         agents under it (the runtime cancels each one's subtree)."""
         nodes = self.runtime.subtree(agent_id)
-        live = {node.id for node in nodes if node.status.is_live}
+        live = {node.id for node in nodes if Command.CANCEL in self.runtime.allowed(node.id)}
         for node in nodes:
             if node.id in live and node.parent_id not in live:
                 try:
@@ -301,11 +303,7 @@ class AcpSession:
     def _root_to_continue(self) -> str | None:
         """The root the next prompt continues: the latest root a model runs (a loaded
         session's too); None to start one."""
-        roots = [
-            agent
-            for agent in self._translator.state.roots()
-            if agent.driver is None and agent.status is not AgentStatus.DELETED
-        ]
+        roots = [agent for agent in self._translator.state.roots() if _takes_a_prompt(agent)]
         return roots[-1].id if roots else None
 
     def _root_of(self, agent_id: str) -> str:
@@ -318,7 +316,7 @@ class AcpSession:
     def _continue(self, root_id: str, text: str) -> None:
         """The prompt goes to the root: a new message when it has ended, else (a parked turn's
         root still works) a steer its next model call reads."""
-        if self.runtime.node(root_id).status.is_live:
+        if Command.STEER in self.runtime.allowed(root_id):
             self.runtime.steer(root_id, text)
         else:
             self.runtime.send(root_id, text)
@@ -452,3 +450,9 @@ class AcpSession:
             self.runtime.answer(query_id, text)
         except AgentUIError as exc:
             log.info("query %s: %s", query_id, exc)
+
+
+def _takes_a_prompt(agent: AgentState) -> bool:
+    """A prompt can go to the agent: a steer while it works, a new message once it ended."""
+    view = AgentView.of(agent, waiting=bool(agent.open_queries))
+    return bool(allowed(view, Mode.LOCAL) & {Command.STEER, Command.CONTINUE})

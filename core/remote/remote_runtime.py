@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from anyio.abc import TaskGroup
@@ -323,3 +323,10 @@ class RemoteRuntime:
         raise CommandRefusedError(
             "the provider is the server's: start `agentui serve` with --provider to change it"
         )
+
+
+if TYPE_CHECKING:  # checked by mypy: the app drives an attached runtime as a local one
+    from agentui.core.protocol.commands import AttachedPort
+
+    def _drives_as_a_port(runtime: RemoteRuntime) -> AttachedPort:
+        return runtime

@@ -1,0 +1,234 @@
+"""The person's commands, the one table of when each applies, and the port front ends drive.
+
+`allowed(agent, mode)` is THE table: the runtime refuses what it leaves out, the HTTP API and
+the ACP agent decide by it, and a screen offers what it holds. It reads only what the runtime's
+node and every front end's fold both know (status, driver, open questions), so the screen and
+the runtime compute the same answer. `refusal` says in words why a command is not in the table.
+
+`RuntimePort` is every command and `subscribe`, as front ends call them: a local `Runtime` and
+an attached `RemoteRuntime` both satisfy it, structurally (tests/core/test_runtime_port.py).
+
+    view = AgentView.of(node, waiting=has_open_query)
+    if Command.STEER in allowed(view, Mode.LOCAL): ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
+
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.support.errors import AgentEndedError, CommandRefusedError
+
+if TYPE_CHECKING:
+    from agentui.core.protocol.events import Event
+
+__all__ = [
+    "ApprovalDecision",
+    "AttachedPort",
+    "Command",
+    "EventStream",
+    "Mode",
+    "RuntimePort",
+    "allowed",
+    "refusal",
+]
+
+
+class Command(StrEnum):
+    """Every command a person gives (the runtime's method in brackets where it differs)."""
+
+    START = "start"  # a new root task
+    CONTINUE = "continue"  # an ended agent's conversation, with a new message (`send`)
+    PAUSE = "pause"
+    RESUME = "resume"
+    CANCEL = "cancel"
+    INTERRUPT = "interrupt"  # a cancel that says it was an interruption (`cancel(id, reason)`)
+    DELETE = "delete"
+    MODIFY = "modify"
+    STEER = "steer"
+    ANSWER = "answer"
+    APPROVE = "approve"
+
+
+class Mode(StrEnum):
+    """Where the agents run, as the front end sees them."""
+
+    LOCAL = "local"  # in this process
+    # On a server (`agentui attach`): the same table, applied again by the server (a screen
+    # that lost its connection refuses at once: that is the connection's state, not the table).
+    ATTACHED = "attached"
+    REPLAY = "replay"  # a recording: nothing changes the run
+
+
+# Commands a model reads (words, new instructions, a new message): an agent that agentui's
+# own code runs (a scene, a round) takes none of them; the agents under it can.
+MODEL_COMMANDS = frozenset({Command.CONTINUE, Command.MODIFY, Command.STEER})
+# An agent that ended on its own or was stopped, and may go on with a new message.
+ENDED = frozenset({AgentStatus.COMPLETED, AgentStatus.ERROR, AgentStatus.CANCELLED})
+
+ApprovalDecision = Literal["once", "always", "reject"]  # core/agent/approval's ApprovalChoice
+
+
+class AgentFacts(Protocol):
+    """What both the runtime's `AgentNode` and a fold's `AgentState` hold."""
+
+    @property
+    def status(self) -> AgentStatus: ...
+    @property
+    def driver(self) -> str | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class AgentView:
+    """The facts about one agent that decide which commands apply to it."""
+
+    status: AgentStatus
+    driver: str | None = None  # what runs it when not a model ("scene", "round")
+    waiting: bool = False  # it asked the person something that is still open
+
+    @classmethod
+    def of(cls, agent: AgentFacts, *, waiting: bool = False) -> AgentView:
+        """`waiting`: the agent has an open query (the runtime's query book, a fold's
+        `open_queries`)."""
+        return cls(agent.status, agent.driver, waiting)
+
+
+def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
+    """The commands a person may give now: about `agent`, or with None, those that need no
+    agent (a new task)."""
+    if mode is Mode.REPLAY:
+        return frozenset()
+    if agent is None:
+        return frozenset({Command.START})
+    status = agent.status
+    commands = {Command.START}
+    if status.is_live:
+        # Pausing a paused agent or resuming a running one is accepted and changes nothing
+        # (with `subtree`, it reaches the agents under it).
+        commands |= {Command.PAUSE, Command.RESUME, Command.CANCEL, Command.INTERRUPT}
+        commands |= {Command.MODIFY, Command.STEER}
+    if status in ENDED:
+        commands.add(Command.CONTINUE)
+    if status is not AgentStatus.DELETED:
+        commands.add(Command.DELETE)
+    if agent.waiting:
+        commands |= {Command.ANSWER, Command.APPROVE}
+    if agent.driver is not None:
+        commands -= MODEL_COMMANDS
+    return frozenset(commands)
+
+
+_PAST = {Command.CONTINUE: "continued", Command.MODIFY: "modified", Command.STEER: "steered"}
+
+
+def refusal(
+    name: str, agent: AgentView, command: Command, mode: Mode
+) -> CommandRefusedError | None:
+    """Why `command` does not apply to the agent called `name`, as the person reads it; None
+    exactly when `allowed` holds it. A steer of an agent that ended is an AgentEndedError: a
+    front end offers to continue it with the words instead."""
+    if command in allowed(agent, mode):
+        return None
+    status = agent.status
+    if mode is Mode.REPLAY:
+        return CommandRefusedError("this is a replay: nothing in it can be changed")
+    if agent.driver is not None and command in MODEL_COMMANDS:
+        return CommandRefusedError(
+            f"{name} is a {agent.driver} that agentui runs, not a model, so it cannot be "
+            f"{_PAST[command]}; the agents under it can"
+        )
+    if command is Command.CONTINUE:
+        return CommandRefusedError(f"{name} is {status}; only an ended agent can be continued")
+    if command is Command.STEER:
+        return AgentEndedError(
+            f"{name} is {status} and will make no further model call; "
+            "continue it with the message instead"
+        )
+    if command is Command.DELETE:
+        return CommandRefusedError(f"{name} is already deleted")
+    if command in (Command.ANSWER, Command.APPROVE):
+        return CommandRefusedError(f"{name} asks the person nothing now")
+    return CommandRefusedError(f"cannot {command} {name}: it is {status}")
+
+
+# -- the port ------------------------------------------------------------------------------
+
+
+class EventStream(Protocol):
+    """One subscriber's events (core/bus.Subscription): drained by a screen's timer, or
+    awaited a batch at a time."""
+
+    def drain(self) -> list[Event]: ...
+    async def next_batch(self) -> list[Event]: ...
+    def close(self) -> None: ...
+
+
+class ProviderLabel(Protocol):
+    """What a front end says of the provider new tasks run on."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def model(self) -> str: ...
+
+
+class ProfileProblems(Protocol):
+    """The profile files that were left out, each with why (said once at start)."""
+
+    @property
+    def problems(self) -> Sequence[str]: ...
+
+
+class RuntimePort(Protocol):
+    """What every front end drives: the commands, and `subscribe` for what happens.
+
+    A command refused by `allowed` raises CommandRefusedError with `refusal`'s words (an
+    attached runtime's come later, from the server). `start` returns the new root's id, or ""
+    where the id comes later (attached: its `listen(started=...)`)."""
+
+    @property
+    def provider(self) -> ProviderLabel: ...
+    @property
+    def profiles(self) -> ProfileProblems: ...
+
+    async def __aenter__(self) -> Self: ...
+    async def __aexit__(self, *exc_info: Any) -> bool | None: ...
+
+    def subscribe(self, maxsize: int | None = 4096) -> EventStream: ...
+
+    def start(self, task: str, *, profile: str | None = None) -> str: ...
+    def send(self, agent_id: str, text: str) -> None: ...
+    def pause(self, agent_id: str, *, subtree: bool = False) -> None: ...
+    def resume(self, agent_id: str, *, subtree: bool = False) -> None: ...
+    def cancel(self, agent_id: str, reason: str = ...) -> None: ...
+    def delete(self, agent_id: str) -> None: ...
+    def modify(
+        self, agent_id: str, *, instructions: str | None = None, content: str | None = None
+    ) -> None: ...
+    def steer(self, agent_id: str, text: str) -> None: ...
+    def answer(self, query_id: str, text: str | None) -> None: ...
+    def approve(
+        self, query_id: str, decision: ApprovalDecision, reason: str | None = None
+    ) -> None: ...
+
+
+class AttachedPort(RuntimePort, Protocol):
+    """A runtime on another machine (`agentui attach`): its connection, and the answers an
+    HTTP round trip gives later than a key press."""
+
+    @property
+    def connected(self) -> bool: ...
+    @property
+    def connection_text(self) -> str: ...
+
+    def listen(
+        self,
+        *,
+        warned: Callable[[str], None] = ...,
+        started: Callable[[str], None] = ...,
+        connection: Callable[[], None] = ...,
+        not_started: Callable[[str], None] = ...,
+    ) -> None: ...
