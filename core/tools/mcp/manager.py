@@ -16,20 +16,28 @@ profile may name SERVER__tool before the server is ready, and its agent waits fo
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any, Protocol
 
 import anyio
 
-from agentui.core.protocol.events import McpServerChanged
+from agentui.core.protocol.events import E, McpServerChanged
 from agentui.core.tools.mcp.agent_tool import agent_tool, agent_tool_name
 from agentui.core.tools.mcp.config import McpConfig
 from agentui.core.tools.mcp.connection import Backoff, McpConnection
-from agentui.core.tools.pending_tools import ToolsUnavailableError
+from agentui.core.tools.pending_tools import PendingTools, ToolsUnavailableError
 from agentui.core.tools.registry import ToolRegistry
 
-if TYPE_CHECKING:
-    from agentui.core.runtime import Runtime
+
+class ServiceHost(Protocol):
+    """What the manager needs of the runtime it serves (core.runtime.Runtime is one), named
+    here so that tools, below the runtime, do not import it."""
+
+    def expect_tools(self, source: PendingTools) -> None: ...
+
+    def run_service(self, service: Callable[[], Awaitable[None]], *, name: str) -> None: ...
+
+    def publish_runtime(self, cls: type[E], **fields: Any) -> E: ...
 
 
 class McpManager:
@@ -51,9 +59,9 @@ class McpManager:
         }
         self._names: dict[tuple[str, str], str] = {}  # (server, its tool) -> the agents' name
         self._offered: dict[str, list[str]] = {}  # server -> its tools as agents call them
-        self._runtime: Runtime | None = None  # whose bus the states go on, once attached
+        self._runtime: ServiceHost | None = None  # whose bus the states go on, once attached
 
-    def attach(self, runtime: Runtime) -> None:
+    def attach(self, runtime: ServiceHost) -> None:
         """Start every server as a service of `runtime` (call it inside `async with runtime`,
         or give it to `Runtime(services=...)`); their states go on its bus."""
         self._runtime = runtime
