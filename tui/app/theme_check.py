@@ -27,7 +27,7 @@ from textual.design import ColorSystem
 from textual.theme import Theme
 
 from agentui.core.support.validation import describe_problem, error_location
-from agentui.tui.app.theme_files import AGENT_VARIABLES
+from agentui.tui.app.theme_variables import AGENT_VARIABLES
 
 # CSS properties a variable's value is tried in: a variable whose default one of them takes
 # must give a value every such property takes (text "auto 87%" is a colour only for `color`).

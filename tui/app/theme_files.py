@@ -16,16 +16,9 @@ from textual.theme import Theme
 
 from agentui.core.support.paths import config_dir
 
-# agentui's own variables with defaults, so Textual's built-in themes work too.
-AGENT_VARIABLES: dict[str, str] = {
-    "agent-running": "#4CC38A",
-    "agent-waiting": "#E879F9",
-    "agent-paused": "#F5A524",
-    "agent-modified": "#38BDF8",
-    "agent-done": "#7BC99A",
-    "agent-error": "#F06A6A",
-    "agent-stopped": "#6B7280",
-}
+# Re-exported: the app and its tests read the status colours here, beside the theme files.
+from agentui.tui.app.theme_variables import AGENT_VARIABLES as AGENT_VARIABLES
+
 DEFAULT_THEME = "agentui-dark"
 
 
