@@ -541,13 +541,13 @@ async def _memory_child_recording(agents: int, chars: int) -> dict[str, Any]:
     import ui_bench
 
     from agentui.tui.app import app as app_module
-    from agentui.tui.cli import main as cli
+    from agentui.tui.cli import app_command
 
     app_module.AgentUIApp = ui_bench.RenderingApp  # type: ignore[misc]
-    args = cli._app_parser().parse_args(
+    args = app_command.app_parser().parse_args(
         ["--script", str(script), "--pace", "0", "--workflow", "plain", "--no-monologue"]
     )
-    app = cli._build_app(args)
+    app = app_command.build_app(args)
     async with app.run_test(size=SIZE):
         idle_rss, rss = await _stream_to_the_end(app, agents)
         streamed = sum(len(e.text) for a in app.model.agents.values() for e in a.entries)

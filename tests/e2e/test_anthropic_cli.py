@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from agentui.tui.cli.main import _run_parser
 from agentui.tui.cli.options import assembly_from
+from agentui.tui.cli.run import run_parser
 
 from .cli_runs import agentui, events, without_timing
 from .messages_api import MODEL, response, text, tool_use
@@ -189,7 +189,7 @@ def test_the_provider_and_narrator_model_are_settled_on_the_arguments(
 ) -> None:
     for name, value in environ.items():
         monkeypatch.setenv(name, value)
-    args = _run_parser().parse_args(argv)
+    args = run_parser().parse_args(argv)
 
     assembly = assembly_from(args)
 

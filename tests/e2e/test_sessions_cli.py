@@ -28,7 +28,8 @@ from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import SessionLog, read_session
 from agentui.core.session.resume import plan_resume
 from agentui.core.state import INTERRUPTED
-from agentui.tui.cli.main import _app_parser, _build_app, _build_replay, _replay_parser
+from agentui.tui.cli.app_command import app_parser, build_app
+from agentui.tui.cli.replay import build_replay, replay_parser
 
 from ..core.session_story import assert_same_story, blocks, others
 from ..tui.helpers import settle
@@ -249,9 +250,7 @@ async def test_resume_opens_the_app_with_history_and_continues_the_agent(
     use_home(monkeypatch, tmp_path)
     before = only_session(tmp_path)
 
-    app = _build_app(
-        _app_parser().parse_args(["--resume", "last", "--no-monologue", "--pace", "0"])
-    )
+    app = build_app(app_parser().parse_args(["--resume", "last", "--no-monologue", "--pace", "0"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
             await settle(pilot, lambda: "a1" in app.model.agents)
@@ -301,7 +300,7 @@ async def test_the_provider_built_to_fail_fast_is_the_runtime_s_and_is_closed(
         return provider
 
     monkeypatch.setattr(assemble, "build_provider", counted)
-    app = _build_app(_app_parser().parse_args(["--no-monologue", "--pace", "0"]))
+    app = build_app(app_parser().parse_args(["--no-monologue", "--pace", "0"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
             await settle(pilot, lambda: app.runtime is not None)
@@ -326,7 +325,7 @@ async def test_replay_plays_the_session_back_read_only(
 ) -> None:
     use_home(monkeypatch, finished)
     log = only_session(finished)
-    app = _build_replay(_replay_parser().parse_args([log.id[:12], "--speed", "1000"]))
+    app = build_replay(replay_parser().parse_args([log.id[:12], "--speed", "1000"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
             await settle(pilot, lambda: app.replay is not None and app.replay.done)
@@ -414,7 +413,7 @@ async def test_a_damaged_session_is_listed_exported_and_replayed_without_the_lin
     assert "Traceback" not in export.stderr
 
     use_home(monkeypatch, tmp_path)
-    app = _build_replay(_replay_parser().parse_args(["last", "--speed", "1000"]))
+    app = build_replay(replay_parser().parse_args(["last", "--speed", "1000"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
             await settle(pilot, lambda: app.replay is not None and app.replay.done)

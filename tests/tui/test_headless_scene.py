@@ -14,7 +14,8 @@ from agentui.core.scene.scene_run import start_scene
 from agentui.core.session.naming import sessions_dir
 from agentui.core.support.clock import FrozenClock
 from agentui.core.support.errors import AgentUIError
-from agentui.tui.cli.main import _app_parser, _build_app, main
+from agentui.tui.cli.app_command import app_parser, build_app
+from agentui.tui.cli.main import main
 from agentui.tui.headless.run import run_headless
 
 from ..core.scene_helpers import harbour
@@ -75,9 +76,9 @@ def test_resuming_a_session_goes_on_with_its_unfinished_scene(
     cut = next(i for i, line in enumerate(lines) if '"round:start"' in line and '"round":2' in line)
     path.write_text("".join(lines[: cut + 1]), "utf-8")
 
-    resumed = _build_app(_app_parser().parse_args(["--resume", "last"]))
+    resumed = build_app(app_parser().parse_args(["--resume", "last"]))
     assert resumed._start_with is not None, "the scene goes on once the runtime runs"
-    finished = _build_app(_app_parser().parse_args(["--scene", "product_review"]))
+    finished = build_app(app_parser().parse_args(["--scene", "product_review"]))
     assert finished._start_with is not None
     with pytest.raises(AgentUIError, match="give a task or --scene, not both"):
-        _build_app(_app_parser().parse_args(["A task", "--scene", "lighthouse"]))
+        build_app(app_parser().parse_args(["A task", "--scene", "lighthouse"]))

@@ -127,13 +127,13 @@ def test_a_run_with_a_profile_it_cannot_use_says_so_in_one_line(
 
 @pytest.mark.anyio
 async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> None:
-    from agentui.tui.cli.main import _app_parser, _build_app
+    from agentui.tui.cli.app_command import app_parser, build_app
 
-    app = _build_app(_app_parser().parse_args(["--no-session", "--profile", "critic", "Review"]))
+    app = build_app(app_parser().parse_args(["--no-session", "--profile", "critic", "Review"]))
     async with app.run_test() as pilot:
         await runtime_of(pilot)
-        await settle(pilot, lambda: any(a.status.is_final for a in app.model.agents.values()))
-        (agent,) = app.model.agents.values()
+        await settle(pilot, lambda: any(a.status.is_final for a in app.main.model.agents.values()))
+        (agent,) = app.main.model.agents.values()
         assert (agent.profile, agent.task) == ("critic", "Review")
         assert agent.status is AgentStatus.COMPLETED
 
@@ -142,18 +142,18 @@ async def test_the_app_starts_its_task_with_the_profile_named(agents: Path) -> N
 async def test_a_task_whose_profile_is_unknown_stays_in_the_prompt(agents: Path) -> None:
     """The profiles load with the runtime, after the first frame: the name is found unknown
     then. The task typed on the command line is not lost: it waits in the prompt."""
-    from agentui.tui.cli.main import _app_parser, _build_app
+    from agentui.tui.cli.app_command import app_parser, build_app
 
-    app = _build_app(_app_parser().parse_args(["--no-session", "--profile", "nosuch", "Plan"]))
+    app = build_app(app_parser().parse_args(["--no-session", "--profile", "nosuch", "Plan"]))
     async with app.run_test() as pilot:
         await runtime_of(pilot)
         await pilot.pause()
-        assert app.prompt_view.value == "Plan"
-        assert app.model.agents == {}
+        assert app.main.prompt_view.value == "Plan"
+        assert app.main.model.agents == {}
         said = toasts(app)
         assert any(m.startswith("unknown profile 'nosuch'; the profiles are:") for m in said)
         assert "A task did not start; what you were typing is in the prompt" in said
-        assert str(app.transcript_view.border_title) == "transcript", "not 'starting' it"
+        assert str(app.main.transcript_view.border_title) == "transcript", "not 'starting' it"
 
 
 @pytest.mark.anyio

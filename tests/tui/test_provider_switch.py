@@ -146,9 +146,9 @@ async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_p
         chosen = runtime.provider
         assert isinstance(chosen, ScriptedProvider) and chosen is not first
         assert chosen.model == "scripted-2"
-        assert "scripted-2" in str(app.status_view.render())
-        app.prompt_view.focus()
-        app.prompt_view.insert("A new task")  # what is typed is not this test's subject
+        assert "scripted-2" in str(app.main.status_view.render())
+        app.main.prompt_view.focus()
+        app.main.prompt_view.insert("A new task")  # what is typed is not this test's subject
         await pilot.press("enter")
         await settle_app(pilot, lambda: bool(chosen.requests))  # the demo then asks a question
         assert [r.model for r in chosen.requests][:1] == ["scripted-2"]
@@ -160,7 +160,7 @@ async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_p
         await choose(pilot, "gpt-5.4-mini", opens_another=False)
         await settle_app(pilot, lambda: isinstance(runtime.provider, OpenAIProvider))
         assert runtime.provider.model == "gpt-5.4-mini"
-        assert "openai" in str(app.status_view.render())
+        assert "openai" in str(app.main.status_view.render())
 
         app.action_command_palette()
         await choose(pilot, "Switch provider")
@@ -192,7 +192,7 @@ async def test_a_provider_that_cannot_start_says_why_and_nothing_changes(tmp_pat
     async with app.run_test() as pilot:
         runtime = await runtime_of(pilot)
         before = runtime.provider
-        app._switch_to("openai", "gpt-5.4")
+        app.commands.switch_to("openai", "gpt-5.4")
         await pilot.pause()
         assert runtime.provider is before
         (toast,) = [n for n in notifications(app) if n.title == "Cannot switch"]
@@ -221,10 +221,10 @@ async def test_a_switch_replaces_why_the_provider_runs_and_keeps_the_resume_noti
     )
     async with app.run_test() as pilot:
         await runtime_of(pilot)
-        assert "picked by OPENAI_API_KEY · resumed s-1" in str(app.status_view.render())
-        app._switch_to("scripted", "scripted-2")
+        assert "picked by OPENAI_API_KEY · resumed s-1" in str(app.main.status_view.render())
+        app.commands.switch_to("scripted", "scripted-2")
         await pilot.pause()
-        shown = str(app.status_view.render())
+        shown = str(app.main.status_view.render())
     assert "switched: new tasks run on it · resumed s-1" in shown
     assert "picked by" not in shown
 
@@ -234,18 +234,18 @@ async def test_the_app_from_the_command_line_gets_the_switch_and_narrator_after_
 ) -> None:
     """Its settings are validated after the first frame (tui/app/runtime_start.py): the palette's
     switch and the narrator's settings come from there, before the runtime has started."""
-    from agentui.tui.cli.main import _app_parser, _build_app
+    from agentui.tui.cli.app_command import app_parser, build_app
 
     config_dir = tmp_path / "config"
     config_dir.mkdir()
     (config_dir / "config.toml").write_text("[monologue]\nmax_buffer = 3\n")
     monkeypatch.setenv("AGENTUI_CONFIG_DIR", str(config_dir))
-    app = _build_app(_app_parser().parse_args(["--no-session", "--pace", "0"]))
-    assert app.monologue_config is None, "not validated before the first frame"
+    app = build_app(app_parser().parse_args(["--no-session", "--pace", "0"]))
+    assert app.host.monologue_config is None, "not validated before the first frame"
     async with app.run_test() as pilot:
         await runtime_of(pilot)
         assert TITLE in {command.title for command in app.get_system_commands(app.screen)}
-        assert app.monologue_config is not None and app.monologue_config.max_buffer == 3
+        assert app.host.monologue_config is not None and app.host.monologue_config.max_buffer == 3
 
 
 async def test_a_palette_opened_before_the_runtime_ran_offers_the_switch_once_it_does(
@@ -270,7 +270,7 @@ async def test_a_palette_opened_before_the_runtime_ran_offers_the_switch_once_it
         await pilot.press("ctrl+p", *"switch")
         commands = app.screen.query_one(CommandList)
         await settle_app(pilot, lambda: commands.option_count > 0)  # the search has run
-        assert not app.runtime_started
+        assert not app.host.started
         assert TITLE not in _offered(commands)
         ready.set()
         await runtime_of(pilot)

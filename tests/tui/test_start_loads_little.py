@@ -33,8 +33,10 @@ LOADED_BY_THEIR_COMMAND = (
 PROBE = """
 import json, sys
 from agentui.tui.cli import main as cli
-cli._app_parser().parse_args(["--no-session", "a task"])
-cli._run_parser().parse_args(["a task"])
+from agentui.tui.cli.app_command import app_parser
+from agentui.tui.cli.run import run_parser
+app_parser().parse_args(["--no-session", "a task"])
+run_parser().parse_args(["a task"])
 print(json.dumps(sorted(sys.modules)))
 """
 
@@ -169,9 +171,9 @@ async def test_the_first_frame_offers_no_jump_to_a_waiting_agent() -> None:
     from agentui.tui.app.app import AgentUIApp
 
     app = AgentUIApp(lambda: None, remember_theme=False, monologue=MonologueConfig(enabled=False))  # type: ignore[arg-type, return-value]
-    app._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
+    app.host._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
     async with app.run_test():
-        assert not app.runtime_started
+        assert not app.host.started
         assert app.check_action("next_question", ()) is False
         assert app.check_action("new_task", ()) is True
 
@@ -179,9 +181,10 @@ async def test_the_first_frame_offers_no_jump_to_a_waiting_agent() -> None:
 RUNTIME_START_PROBE = """
 import json, sys
 from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.runtime_host import LocalHost
 
-start = AgentUIApp._start_runtime
-host = AgentUIApp._host_runtime
+start = LocalHost._start_runtime
+host = LocalHost._host_runtime
 loaded = {}
 
 def start_after_the_thread(self):
@@ -191,12 +194,12 @@ def start_after_the_thread(self):
 async def host_then_report(self, runtime):
     def report():
         print(json.dumps(sorted(set(sys.modules) - loaded["before"])))
-        self.exit()
-    self.call_later(report)
+        self.app.exit()
+    self.app.call_later(report)
     await host(self, runtime)
 
-AgentUIApp._start_runtime = start_after_the_thread
-AgentUIApp._host_runtime = host_then_report
+LocalHost._start_runtime = start_after_the_thread
+LocalHost._host_runtime = host_then_report
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
 from agentui.tui.cli import main as cli
@@ -214,14 +217,15 @@ def test_the_runtime_s_modules_load_in_the_thread_before_it_starts(tmp_path: Pat
 COLLECTOR_PROBE = """
 import gc, json, sys
 from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.runtime_host import LocalHost
 
 seen = {}
-start = AgentUIApp._start_runtime
+start = LocalHost._start_runtime
 
 def start_and_look(self):
     seen["before the runtime"] = gc.isenabled()
     start(self)
-    self.call_later(report, self)
+    self.app.call_later(report, self.app)
 
 def report(self):
     seen["after it started"] = gc.isenabled()
@@ -229,7 +233,7 @@ def report(self):
     print(json.dumps(seen))
     self.exit()
 
-AgentUIApp._start_runtime = start_and_look
+LocalHost._start_runtime = start_and_look
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
 sys.argv = ["agentui", "--no-session"]
@@ -420,6 +424,9 @@ async def test_the_first_frame_names_a_task_given_on_the_command_line() -> None:
         remember_theme=False,
         monologue=MonologueConfig(enabled=False),
     )
-    app._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
+    app.host._start_runtime = lambda: None  # type: ignore[method-assign]  # the first frame only
     async with app.run_test():
-        assert str(app.transcript_view.border_title) == "transcript · starting · Plan a␛[2J picnic"
+        assert (
+            str(app.main.transcript_view.border_title)
+            == "transcript · starting · Plan a␛[2J picnic"
+        )

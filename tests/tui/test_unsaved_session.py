@@ -24,7 +24,7 @@ from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.registry import ToolRegistry
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.cli.main import _say_where_the_session_is
+from agentui.tui.cli.app_run import say_where_the_session_is
 
 from ..core.session_failures import disk_fills_after_first_write, unwritable_dir
 from ..core.session_helpers import gate_tool
@@ -57,11 +57,11 @@ def recording_app(sessions: Path, release: anyio.Event) -> AgentUIApp:
 
 
 def status_line(app: AgentUIApp) -> str:
-    return str(app.status_view.render())
+    return str(app.main.status_view.render())
 
 
 def root_status(app: AgentUIApp) -> AgentStatus | None:
-    agent = app.model.agents.get("a1")
+    agent = app.main.model.agents.get("a1")
     return agent.status if agent is not None else None
 
 
@@ -73,7 +73,7 @@ async def test_a_folder_that_cannot_be_written_shows_at_once_and_the_end_says_no
     release = anyio.Event()
     app = recording_app(sessions, release)
     async with app.run_test(size=(width, 30)) as pilot:
-        await settle(pilot, lambda: app.model.session_log_failed is not None)
+        await settle(pilot, lambda: app.main.model.session_log_failed is not None)
         line = status_line(app)
         assert root_status(app) is AgentStatus.RUNNING, "said while the run goes on"
         assert "⚠ not saving the session" in line
@@ -83,9 +83,9 @@ async def test_a_folder_that_cannot_be_written_shows_at_once_and_the_end_says_no
         release.set()
         await settle(pilot, lambda: root_status(app) is AgentStatus.COMPLETED)
         assert "⚠ not saving" in status_line(app), "it lasts"
-        session_id = app.runtime.session.session_id  # type: ignore[union-attr]
+        session_id = app.host.runtime.session.session_id  # type: ignore[union-attr]
     capsys.readouterr()
-    _say_where_the_session_is(app)
+    say_where_the_session_is(app)
     said = capsys.readouterr().err
     assert said.startswith("agentui: this session was not saved (cannot write ")
     assert "Not a directory" in said and "--resume" not in said and " saved;" not in said
@@ -100,12 +100,14 @@ async def test_a_disk_that_fills_mid_run_shows_at_once_and_the_end_says_up_to_wh
     app = recording_app(tmp_path, release)
     with disk_fills_after_first_write(monkeypatch, room=10):
         async with app.run_test(size=(120, 30)) as pilot:
-            await settle(pilot, lambda: app.runtime is not None and app.runtime.session.saved)  # type: ignore[attr-defined]
-            writer: SessionWriter = app.runtime.session  # type: ignore[union-attr]
+            await settle(
+                pilot, lambda: app.host.runtime is not None and app.host.runtime.session.saved
+            )  # type: ignore[attr-defined]
+            writer: SessionWriter = app.host.runtime.session  # type: ignore[union-attr]
             assert "not saving" not in status_line(app) and "saved only" not in status_line(app)
             release.set()  # the next write finds the disk full
-            await settle(pilot, lambda: app.model.session_log_failed is not None)
-            failed = app.model.session_log_failed
+            await settle(pilot, lambda: app.main.model.session_log_failed is not None)
+            failed = app.main.model.session_log_failed
             assert isinstance(failed, SessionLogFailed) and failed.saved_until is not None
             saved = time.strftime("%H:%M:%S", time.localtime(failed.saved_until))
             assert f"⚠ session saved only up to {saved}: No space left on device" in (
@@ -113,7 +115,7 @@ async def test_a_disk_that_fills_mid_run_shows_at_once_and_the_end_says_up_to_wh
             )
             await settle(pilot, lambda: root_status(app) is AgentStatus.COMPLETED)
     capsys.readouterr()
-    _say_where_the_session_is(app)
+    say_where_the_session_is(app)
     said = capsys.readouterr().err
     session_id = writer.session_id
     assert session_id is not None
@@ -133,8 +135,8 @@ async def test_a_session_that_saved_says_so_as_before(
         await settle(pilot, lambda: root_status(app) is AgentStatus.COMPLETED)
         assert "saving" not in status_line(app) and "saved" not in status_line(app)
     capsys.readouterr()
-    _say_where_the_session_is(app)
-    session_id = app.runtime.session.session_id  # type: ignore[union-attr]
+    say_where_the_session_is(app)
+    session_id = app.host.runtime.session.session_id  # type: ignore[union-attr]
     assert capsys.readouterr().err == (
         f"agentui: session {session_id} saved; `agentui --resume {session_id}` reopens it\n"
     )

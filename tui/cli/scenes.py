@@ -2,11 +2,35 @@
 
 from __future__ import annotations
 
+import argparse
+import shutil
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 from agentui.core.scene.scene_file import SceneFile
+from agentui.core.support.terminal_json import terminal_json
+from agentui.core.support.terminal_text import visible_controls
 
 HEADER = ("NAME", "TITLE", "CHARACTERS")
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui scenes",
+        description="List the directed scenes agentui ships: name, title and characters "
+        "(play one with agentui --scene NAME).",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON document: the scenes")
+    args = parser.parse_args(argv)
+    from agentui.core.scene.scene_loading import shipped_scenes
+
+    if args.json:
+        print(terminal_json(scenes_document(shipped_scenes()), indent=2))
+        return 0
+    columns = shutil.get_terminal_size((100, 24)).columns
+    sys.stdout.write(visible_controls(format_scenes(shipped_scenes(), columns)))
+    return 0
 
 
 def scenes_document(scenes: dict[str, SceneFile]) -> dict[str, Any]:

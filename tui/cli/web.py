@@ -1,4 +1,5 @@
-"""`agentui web`: textual-serve, with the browser's own checks that it leaves out.
+"""`agentui web`: the app served to a browser by textual-serve, with the browser's own checks
+that it leaves out.
 
 textual-serve runs one agentui per browser tab behind a websocket. Browsers let any page open
 a websocket to 127.0.0.1, and a page whose domain is made to resolve to 127.0.0.1 (DNS
@@ -14,7 +15,11 @@ browsers to hang up. An app that outlives the server anyway ends when its pipes 
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import sys
+from collections.abc import Sequence
+from shlex import join
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -23,9 +28,48 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from agentui.core.remote.auth import is_loopback
+from agentui.tui.cli.options import fail, port_number, warn
 
 # How long the server waits for a browser to answer its closing of a tab's socket.
 CLOSE_WAIT_S = 2.0
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="agentui web",
+        description="Serve the app to a browser (textual-serve): each browser tab runs its own "
+        "agentui with the options after `--`.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
+    parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--allow-remote",
+        action="store_true",
+        help="bind an address other than loopback: anyone who reaches it runs agents as you",
+    )
+    parser.add_argument("app_args", nargs=argparse.REMAINDER, help="options for agentui itself")
+    args = parser.parse_args(argv)
+    if not is_loopback(args.host) and not args.allow_remote:
+        return fail(
+            f"{args.host} is reachable from other machines and textual-serve has no login; "
+            "add --allow-remote to bind it anyway"
+        )
+    if args.port == 0:
+        return fail("agentui web needs a fixed port (the browser's page names it)")
+    app_args = [a for a in args.app_args if a != "--"]
+    # Checked once here: a bad option would otherwise give every browser tab a dead terminal.
+    from agentui.tui.cli.app_command import app_parser
+
+    app_parser().parse_args(app_args)
+    # Each browser tab's app starts as `agentui` does (launch.py: the collector off until then).
+    command = join([sys.executable, "-m", "agentui.tui.cli.launch", *app_args])
+    if not is_loopback(args.host):
+        warn([f"serving on {args.host}: anyone who reaches port {args.port} runs agents as you"])
+    try:
+        GuardedServer(command, host=args.host, port=args.port, title="agentui").serve()
+    except OSError as exc:  # the port is taken, the address is not this machine's, ...
+        return fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
+    return 0
 
 
 class GuardedServer(Server):

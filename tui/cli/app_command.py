@@ -1,0 +1,186 @@
+"""`agentui [TASK]`: the app in this terminal, on a new task, a scene or a resumed session.
+
+Its first frame is drawn from the few settings it needs, read as given when they are plainly
+valid (first_frame.py); the rest are validated after it (runtime_start.py). A resumed session
+or a scene is read before the screen opens, and the settings with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agentui.core.providers.scripted.defaults import default_pace
+from agentui.core.support.errors import AgentUIError
+from agentui.tui.cli.app_run import run_app
+from agentui.tui.cli.command_typo import mistyped_command
+from agentui.tui.cli.early_keys import release_typed_keys, unechoed_terminal
+from agentui.tui.cli.options import (
+    add_profile_option,
+    add_provider_options,
+    add_resume_option,
+    add_scene_option,
+    add_theme_option,
+    assembly_from,
+    fail,
+    setting_flags,
+    warn,
+)
+from agentui.tui.cli.profile_start import check_profile_use
+
+# The runtime, resume and the app itself are imported once the app is being built.
+if TYPE_CHECKING:
+    from agentui.core.session.resume import ResumePlan
+    from agentui.core.state import RunState
+    from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.runtime_start import RuntimeStart
+    from agentui.tui.cli.assemble import Assembly
+    from agentui.tui.cli.scene_start import SceneStarter
+
+
+def app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentui",
+        description="Run and steer trees of LLM agents in your terminal. Other commands: "
+        "run (headless), sessions, replay, export, config, profiles, scenes, serve, attach, "
+        "web, mcp, acp; "
+        "`agentui COMMAND --help`.",
+    )
+    parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
+    add_scene_option(parser)
+    add_profile_option(parser)
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
+    add_resume_option(parser, "reopen")
+    parser.add_argument(
+        "--no-monologue",
+        action="store_true",
+        help="do not narrate the agents' work in the sidebar (it is on by default)",
+    )
+    add_theme_option(parser)
+    add_provider_options(parser, default_pace=default_pace())
+    return parser
+
+
+class _Version(argparse.Action):
+    """--version: the installed version is looked up only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        from agentui import core
+
+        print(f"agentui {core.__version__}")
+        parser.exit()
+
+
+def main(argv: Sequence[str], commands: Sequence[str]) -> int:
+    """The app; `commands` are the other commands' names (a task that looks like one
+    mistyped is said, not started)."""
+    args = app_parser().parse_args(argv)
+    # `agentui -- WORD` says WORD is the task, whatever it looks like.
+    typo = None if "--" in argv else mistyped_command(args.task, commands)
+    if typo is not None:
+        release_typed_keys()
+        return fail(typo)
+    with unechoed_terminal():  # keys typed while it starts are the app's, not the shell's
+        return run_app(build_app, args)
+
+
+def build_app(args: argparse.Namespace) -> AgentUIApp:
+    """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
+    from agentui.core.config.sources import gather_settings
+    from agentui.tui.app.runtime_start import RuntimeStart
+    from agentui.tui.cli.first_frame import (
+        first_frame,
+        plain_frame_settings,
+        validated_frame_settings,
+    )
+    from agentui.tui.cli.theme_check import check_theme
+
+    if args.script is not None:  # a path mistyped is said before the screen, as bad options are
+        from agentui.core.providers.scripted.script_file import read_script
+
+        read_script(Path(args.script))
+    gathered = gather_settings(setting_flags(args))
+    plain = plain_frame_settings(gathered)
+    read_first = plain is None or args.resume is not None or args.scene is not None
+    assembly = assembly_from(args, gathered) if read_first else None  # a bad setting: said first
+    check_profile_use(args)
+    if assembly is not None:
+        frame = validated_frame_settings(assembly.loaded)
+        start = _read_before_the_screen(args, assembly)
+    else:
+        assert plain is not None
+        frame = plain
+        start = _AppStart(RuntimeStart(lambda: assembly_from(args, gathered)))
+    first = first_frame(frame, script=args.script)
+    if first.theme is not None:
+        check_theme(first.theme, frame.theme_origin)
+    from agentui.tui.app.app import AgentUIApp
+
+    runtime = start.runtime
+    return AgentUIApp(
+        runtime_factory=runtime.runtime,
+        # In the thread that loads the runtime's modules: the settings are validated there and
+        # the provider built (an SDK takes 0.3 to 0.7 s to import).
+        prepare_runtime=runtime.prepare,
+        check_settings=runtime.check,
+        initial_task=args.task,
+        initial_profile=args.profile,  # a name no profile has: the task is kept in the prompt
+        state=start.state,
+        notice=start.notice,
+        # the status bar says why this provider runs: no key (offline), or the key that picked it
+        provider_notice=first.provider_notice,
+        provider_label=first.provider_label,  # the provider itself is built after the first frame
+        monologue_shown=first.monologue_shown,
+        theme=first.theme,
+        start_with=start.start_with,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _AppStart:
+    """How the app starts: its runtime, and what was read before the screen opened."""
+
+    runtime: RuntimeStart
+    state: RunState | None = None  # a resumed session's
+    notice: str = ""  # the session's (a resume)
+    start_with: SceneStarter | None = None
+
+
+def _read_before_the_screen(args: argparse.Namespace, assembly: Assembly) -> _AppStart:
+    """A resumed session or a scene, read (and said, when wrong) before the screen opens."""
+    from agentui.tui.app.runtime_start import RuntimeStart
+
+    plan = None
+    notice = ""
+    if args.resume is not None:
+        from agentui.core.session.resume import open_for_resume
+
+        plan = open_for_resume(args.resume)
+        assembly = replace(assembly, resume=plan)
+        warn(plan.log.warnings)
+        count = len(plan.interrupted)
+        interrupted = f": {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
+        notice = f"resumed {plan.log.id}{interrupted}"
+    return _AppStart(
+        RuntimeStart(lambda: assembly),
+        state=plan.state if plan is not None else None,
+        notice=notice,
+        start_with=_scene_start(args, assembly, plan),
+    )
+
+
+def _scene_start(
+    args: argparse.Namespace, assembly: Assembly, plan: ResumePlan | None
+) -> SceneStarter | None:
+    """The scene `--scene` names, or the one a resumed session left unfinished; else None."""
+    from agentui.tui.cli.scene_start import new_scene, unfinished_scene_of
+
+    settings = assembly.loaded.config.scene
+    if args.scene is not None:
+        if args.task is not None:
+            raise AgentUIError("give a task or --scene, not both")
+        return new_scene(args.scene, settings)
+    return unfinished_scene_of(plan.state, settings) if plan is not None else None
