@@ -26,7 +26,7 @@ from agentui.core.scene.round_prompts import next_round_question, round_task
 from agentui.core.scene.round_question import QUESTION_KIND
 from agentui.core.scene.rounds import RoundRunner
 from agentui.core.scene.scene_loading import LoadedScene, resolve_scene
-from agentui.core.scene.scene_state import SceneState
+from agentui.core.scene.scene_state import SceneState, scenes_of
 from agentui.core.scene.scene_text import scene_text
 from agentui.core.scene.services import EnvelopeServices
 from agentui.core.scene.settings import SceneSettings
@@ -118,9 +118,10 @@ def unfinished_scene(state: RunState) -> SceneState | None:
     live as the log ended (a crash; a resume's plan cancels it as interrupted) or the runtime's
     shutdown stopped it (the app quit). One the person ended (declined, cancelled or deleted)
     or that failed stays ended."""
-    if not state.scenes:
+    scenes = scenes_of(state)
+    if not scenes:
         return None
-    root_id, scene = next(reversed(state.scenes.items()))
+    root_id, scene = next(reversed(scenes.items()))
     root = state.agents.get(root_id)
     if root is None:
         return None

@@ -20,18 +20,8 @@ from agentui.core.scene.record import RoundRecord, SceneMessage, SceneRecord, Sc
 from agentui.core.scene.scene_file import SceneFile
 from agentui.core.scene.settings import Section
 from agentui.core.scene.usage import SectionUsage, SectionUsageLog
-
-SceneEvent = (
-    ev.RoundStarted
-    | ev.DirectorPassStarted
-    | ev.DirectorPassCompleted
-    | ev.CharacterStarted
-    | ev.CharacterCompleted
-    | ev.StateUpdated
-    | ev.CharacterActivated
-    | ev.CharacterDeactivated
-    | ev.RoundCompleted
-)
+from agentui.core.state.run_state import RunState
+from agentui.core.state.scene_fold import SceneEvent, register_scene_fold
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,3 +233,13 @@ def _drop(unapplied: dict[str, str], changes: dict[str, str]) -> None:
     for key, value in changes.items():
         if unapplied.get(key) == value:
             del unapplied[key]
+
+
+def scenes_of(state: RunState) -> dict[str, SceneState]:
+    """The run's directed scenes by their root agent, as this module folds them."""
+    return cast(dict[str, SceneState], state.scenes)  # every one began with from_event
+
+
+# Every RunState folds scenes with SceneState from the moment this module is loaded (the state
+# sits below core/scene and does not import it; see core/state/scene_fold.py).
+register_scene_fold(SceneState.from_event)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.director_payloads import STATE_FIELDS
-from agentui.core.scene.scene_state import RoundProgress, SceneState
+from agentui.core.scene.scene_state import RoundProgress, SceneState, scenes_of
 from agentui.core.state import RunState
 from agentui.core.state.scene_items import scene_line
 
@@ -19,7 +19,7 @@ from agentui.core.state.scene_items import scene_line
 def rounds_timeline(state: RunState) -> list[str]:
     """The timeline's lines; none when the session played no scene."""
     out: list[str] = []
-    for root_id, scene in state.scenes.items():
+    for root_id, scene in scenes_of(state).items():
         root = state.agents.get(root_id)
         name = root.name if root is not None else root_id
         out += ["", f"## Scene: {scene.file.title} ({scene.source}) · {name}"]

@@ -16,7 +16,7 @@ type lands in `unfolded`, which a test over every type keeps empty.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from agentui.core.agent.pending_interventions import Modification
 from agentui.core.agent.tree import AgentStatus, UserComment
@@ -26,11 +26,9 @@ from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
 from agentui.core.state.agent_state import AgentState, QueuedNote
 from agentui.core.state.change import Change
+from agentui.core.state.scene_fold import SceneEvent, SceneFold, scene_fold_factory
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 from agentui.core.support.growing_text import GrowingText
-
-if TYPE_CHECKING:
-    from agentui.core.scene.scene_state import SceneState
 
 # Event types nothing is folded from, or only in the guarded cases of `apply` (the transcript
 # builder, apart, shows most of them).
@@ -99,8 +97,12 @@ class RunState:
         self.last_ts = 0.0
         self.ids: set[str] = set()  # every agent, query and execution id seen
         self.unfolded: set[str] = set()  # event types met that no case folds
-        # Directed scenes, by their root agent (core/scene): world, characters, rounds.
-        self.scenes: dict[str, SceneState] = {}
+        # Directed scenes' root agents, in the order they started. Each scene's own state
+        # (world, characters, rounds) is folded by core/scene's fold (see `scenes`).
+        self.scene_roots: list[str] = []
+        self._scenes: dict[str, SceneFold] = {}
+        # Scene events met before core/scene registered its fold, with their scene's root.
+        self._scene_events_waiting: list[tuple[str, ev.SceneStarted | SceneEvent]] = []
         # Each MCP server's latest state (a runtime event, of no agent), in the order first seen.
         self.mcp_servers: dict[str, ev.McpServerChanged] = {}
         # Why the session log stopped (the first failed write), if it did: the run goes on unsaved.
@@ -108,6 +110,13 @@ class RunState:
         self._change = Change()
 
     # -- reading -------------------------------------------------------------------------
+
+    @property
+    def scenes(self) -> dict[str, SceneFold]:
+        """Each directed scene's state, by its root agent (core/scene/scene_state.SceneState),
+        once core/scene is loaded: it registers the fold (state/scene_fold.py)."""
+        self._fold_waiting_scene_events()
+        return self._scenes
 
     def roots(self) -> list[AgentState]:
         return [a for a in self.agents.values() if a.parent_id is None]
@@ -316,7 +325,10 @@ class RunState:
                 agent.conversation.apply_change(keep, append, instructions)
                 change.conversations.add(agent_id)
             case ev.SceneStarted():
-                self._scene_started(event)
+                if agent_id not in self.scene_roots:
+                    self.scene_roots.append(agent_id)
+                self._fold_scene(agent_id, event)
+                change.scenes.add(agent_id)
             case (
                 ev.RoundStarted()
                 | ev.DirectorPassStarted()
@@ -329,13 +341,13 @@ class RunState:
                 | ev.RoundCompleted()
             ):
                 # A round's events are its node's; the scene is its parent's (the root's).
-                scene = self.scenes.get(agent.parent_id or "")
-                if scene is not None:
-                    scene.apply(event)
-                    change.scenes.add(scene.scene_id)
+                root_id = agent.parent_id
+                if root_id is not None and root_id in self.scene_roots:
+                    self._fold_scene(root_id, event)
+                    change.scenes.add(root_id)
                     # The scene's own transcript shows the whole play as it goes (each round's
                     # transcript shows its own part).
-                    root = self.agents.get(scene.scene_id)
+                    root = self.agents.get(root_id)
                     if root is not None and root.transcript is not None:
                         root.transcript.apply(event)
             case ev.MonologueGenerated(entry=entry, usage=usage):
@@ -347,12 +359,23 @@ class RunState:
             case _:
                 self.unfolded.add(event.type)  # a type this fold has not been taught
 
-    def _scene_started(self, event: ev.SceneStarted) -> None:
-        from agentui.core.scene.scene_state import SceneState
+    def _fold_scene(self, root_id: str, event: ev.SceneStarted | SceneEvent) -> None:
+        self._scene_events_waiting.append((root_id, event))
+        self._fold_waiting_scene_events()
 
-        previous = self.scenes.get(event.continues) if event.continues else None
-        self.scenes[event.agent_id] = SceneState.from_event(event, previous)
-        self._change.scenes.add(event.agent_id)
+    def _fold_waiting_scene_events(self) -> None:
+        if not self._scene_events_waiting:
+            return
+        begin = scene_fold_factory()
+        if begin is None:
+            return  # core/scene is not loaded: they wait for its fold
+        waiting, self._scene_events_waiting = self._scene_events_waiting, []
+        for root_id, event in waiting:
+            if isinstance(event, ev.SceneStarted):
+                previous = self._scenes.get(event.continues) if event.continues else None
+                self._scenes[root_id] = begin(event, previous)
+            else:
+                self._scenes[root_id].apply(event)
 
     def apply_record(
         self, agent_id: str, keep: int, append: list[Message], instructions: str | None

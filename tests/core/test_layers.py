@@ -4,6 +4,7 @@ and the event vocabulary import neither the workflow nor the monologue)."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -108,3 +109,47 @@ def test_providers_and_events_load_nothing_of_the_workflow_or_the_monologue() ->
     loaded = set(done.stdout.split())
     assert "agentui.core.providers.scripted.demo" in loaded
     assert _higher(loaded) == []
+
+
+# The state sits below core/scene: it folds a scene with the fold scene_state.py registers, and
+# keeps what it met before that module was loaded (a replayed log) until it is.
+FOLD_A_SCENE_BEFORE_CORE_SCENE = """
+import json, sys
+from agentui.core.protocol.events import parse_event
+from agentui.core.state import RunState
+state = RunState()
+for line in sys.stdin:
+    state.apply(parse_event(line))
+loaded_before = sorted(m for m in sys.modules if m.startswith("agentui.core.scene"))
+before = {"roots": state.scene_roots, "scenes": len(state.scenes), "loaded": loaded_before}
+import agentui.core.scene.scene_state
+scene = state.scenes["a1"]
+after = {"title": scene.file.title, "rounds": [r.number for r in scene.rounds]}
+print(json.dumps([before, after]))
+"""
+
+
+def test_the_state_folds_a_scene_with_the_fold_core_scene_registers() -> None:
+    events = [
+        {"type": "agent:spawned", "agent_id": "a1", "parent_id": None, "name": "harbour",
+         "task": "Harbour", "driver": "scene"},
+        {"type": "scene:start", "agent_id": "a1", "source": "harbour.toml",
+         "scene": {"title": "Harbour", "characters": [{"name": "Mara"}]}},
+        {"type": "agent:spawned", "agent_id": "a2", "parent_id": "a1", "name": "round 1",
+         "task": "Round 1", "driver": "round"},
+        {"type": "round:start", "agent_id": "a2", "round": 1, "request": "continuation"},
+    ]  # fmt: skip
+    lines = "".join(
+        json.dumps({**event, "seq": seq, "ts": 0.0}) + "\n" for seq, event in enumerate(events, 1)
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", FOLD_A_SCENE_BEFORE_CORE_SCENE],
+        input=lines,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    before, after = json.loads(done.stdout)
+    assert before == {"roots": ["a1"], "scenes": 0, "loaded": []}
+    assert after == {"title": "Harbour", "rounds": [1]}
