@@ -4,13 +4,17 @@
   `if TYPE_CHECKING:` and inside functions too, and the package `__init__` that importing a
   submodule runs;
 - the workflow knows the agent it runs for (its AgentRun), never the Runtime;
-- the event vocabulary (core.protocol.events) depends on no feature package (core.scene, core.workflow,
-  ...): only on core's own top-level modules, so every front end can read events without them;
+- the event vocabulary (core.protocol.events) depends on no feature package (core.scene,
+  core.workflow, ...): only on core.protocol and core.support, so every front end can read
+  events without them;
 - a provider backend (core.providers.anthropic, .openai, .google) imports no other backend:
   what they share lives beside them in core.providers;
 - nothing reaches into another object's private attributes: `x._name` where x is not `self` or
   `cls` only inside the class that defines `_name` (`other._x` in its own `__eq__`), and in the
-  few places listed in ALLOWED_PRIVATE, each with its reason.
+  few places listed in ALLOWED_PRIVATE, each with its reason;
+- core is in layers (LAYERS, lowest first): a module imports its own layer and those below,
+  never one above, but for the imports listed in UPWARD, each with why and what would end it;
+- the theme modules of the app are in no import cycle.
 """
 
 from __future__ import annotations
@@ -19,8 +23,7 @@ import ast
 from functools import cache
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[2] / "core"
-PACKAGE = "agentui.core"
+ROOT = Path(__file__).resolve().parents[2]  # core/ and tui/ are agentui.core and agentui.tui
 
 # (module, expression) -> why it may read a private name of something else.
 ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
@@ -36,27 +39,32 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(CORE).with_suffix("").parts)
+    """core/agent/loop.py -> core.agent.loop (agentui.core.agent.loop, without `agentui.`)."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
-    return ".".join(["core", *parts])
+    return ".".join(parts)
 
 
 @cache
-def modules() -> dict[str, ast.Module]:
+def modules(top: str = "core") -> dict[str, ast.Module]:
+    """Every module of core/ (or tui/), parsed."""
     return {
         module_name(path): ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for path in sorted(CORE.rglob("*.py"))
+        for path in sorted((ROOT / top).rglob("*.py"))
     }
 
 
 def is_package(name: str) -> bool:
-    return (CORE.joinpath(*name.split(".")[1:]) / "__init__.py").exists()
+    return (ROOT.joinpath(*name.split(".")) / "__init__.py").exists()
 
 
 def imported(name: str, node: ast.Import | ast.ImportFrom) -> list[str]:
-    """The core modules an import statement of module `name` loads (by name, not by running)."""
-    known = modules()
+    """The modules of its own top package (core or tui) that an import statement of module
+    `name` loads (by name, not by running)."""
+    top = name.split(".")[0]
+    package_name = f"agentui.{top}"
+    known = modules(top)
     if isinstance(node, ast.Import):
         targets = [alias.name for alias in node.names]
     else:
@@ -64,16 +72,16 @@ def imported(name: str, node: ast.Import | ast.ImportFrom) -> list[str]:
             package = name.split(".") if is_package(name) else name.split(".")[:-1]
             package = package[: len(package) - (node.level - 1)]
             base = ".".join([*package, *([node.module] if node.module else [])])
-        elif node.module is not None and node.module.startswith(PACKAGE):
-            base = "core" + node.module[len(PACKAGE) :]
+        elif node.module is not None and node.module.startswith(package_name):
+            base = top + node.module[len(package_name) :]
         else:
             return []
         # `from package import module` loads the module; `from module import name` the module.
         targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names]
     out: list[str] = []
     for target in targets:
-        if target.startswith(PACKAGE):
-            target = "core" + target[len(PACKAGE) :]
+        if target.startswith(package_name):
+            target = top + target[len(package_name) :]
         if target not in known:
             continue
         # Importing a.b.c runs a/__init__ and a/b/__init__ first.
@@ -83,9 +91,9 @@ def imported(name: str, node: ast.Import | ast.ImportFrom) -> list[str]:
 
 
 @cache
-def import_graph() -> dict[str, set[str]]:
-    graph: dict[str, set[str]] = {name: set() for name in modules()}
-    for name, tree in modules().items():
+def import_graph(top: str = "core") -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {name: set() for name in modules(top)}
+    for name, tree in modules(top).items():
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 graph[name].update(imported(name, node))
@@ -168,6 +176,131 @@ def test_the_event_vocabulary_depends_on_no_feature_package() -> None:
         if not any(target == b or target.startswith(b + ".") for b in beneath)
     }
     assert packages == set(), "events.py imports modules above the protocol and support"
+
+
+# -- layers ------------------------------------------------------------------------------------
+
+# core's layers, lowest first: each may import its own and the ones below it. The order is the
+# one the code has; where it differs from DESIGN.md's listing, the comment says why.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # The vocabulary (events, payloads) and small helpers anyone may use. support's pricing
+    # reads protocol's Usage, so the two are one layer.
+    ("core.protocol", "core.support"),
+    ("core.bus",),  # carries events; knows nothing else
+    ("core.providers",),  # a model behind one interface
+    ("core.tools",),  # what a model may call: a tool's spec is the providers' ToolSpec
+    ("core.profiles",),  # what an agent is set up as (its prompt, tools, answer contract)
+    # One agent's life. Above providers, tools, profiles and the bus, not below them as
+    # DESIGN.md lists it: its loop streams from the Provider, runs tools from the registry,
+    # emits on the bus, and its run reads its profile.
+    ("core.agent",),
+    ("core.workflow",),  # drives an agent's run (six steps, structured decisions)
+    ("core.execution", "core.runtime"),  # one run of one agent; the facade that starts them
+    ("core.state",),  # the one fold of events
+    # Features that drive or watch a runtime, so above it (DESIGN.md lists them beside
+    # providers): a scene's rounds start agents on the Runtime and read the fold; the monologue
+    # attaches to the Runtime's bus.
+    ("core.scene", "core.monologue"),
+    # Settings, validated: they gather each feature's own section (agent limits, provider keys,
+    # MCP servers, profiles, monologue, scenes), so they sit above the features (DESIGN.md
+    # lists config low); nothing in core imports them.
+    ("core.config",),
+    ("core.session", "core.remote", "core.acp"),  # the runtime saved, served, spoken to
+    ("core",),  # the package itself (its version)
+)
+
+# (importer, imported) -> why an import runs upward, and what would end it. The import of a
+# module counts its packages' __init__ too.
+UPWARD: dict[tuple[str, str], str] = {
+    ("core.providers.scripted.demo", "core.agent.pending_interventions"): (
+        "the offline demo finds the person's steers by the prefix the agent gives them "
+        "(FROM_THE_PERSON); it goes when that wording moves to core.protocol"
+    ),
+    ("core.providers.scripted.demo", "core.tools.ask_user"): (
+        "the offline demo tells a declined ask_user answer by its text (DECLINED); it goes "
+        "when that wording moves to core.protocol"
+    ),
+    ("core.profiles.answer", "core.agent.loop"): (
+        "holding an answer to its profile's contract runs the agent's loop again; it goes "
+        "when answer.py moves beside its one user, core.execution"
+    ),
+    ("core.tools.mcp.first_outcomes", "core.runtime"): (
+        "FirstOutcomes.of(runtime) reads the runtime's pending tools (typing only); it goes "
+        "when it takes them, or a protocol of them, instead of the Runtime"
+    ),
+}
+
+
+def layer_of(name: str) -> int:
+    """The index in LAYERS of the deepest entry that is `name` or a package of it."""
+    found = [
+        (len(entry), index)
+        for index, layer in enumerate(LAYERS)
+        for entry in layer
+        if name == entry or name.startswith(entry + ".")
+    ]
+    assert found, f"{name} is in no layer: add its package to LAYERS"
+    return max(found)[1]
+
+
+def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every (importer, imported) where the imported module is in a higher layer."""
+    return {
+        (name, target)
+        for name, targets in graph.items()
+        for target in targets
+        if layer_of(target) > layer_of(name)
+    }
+
+
+def excused(found: tuple[str, str]) -> bool:
+    """An upward import listed in UPWARD (or the package __init__ such an import runs)."""
+    name, target = found
+    return any(
+        name == importer and (target == imported or imported.startswith(target + "."))
+        for importer, imported in UPWARD
+    )
+
+
+def test_every_core_module_is_in_one_layer() -> None:
+    entries = [entry for layer in LAYERS for entry in layer]
+    assert len(entries) == len(set(entries))
+    for name in import_graph():
+        layer_of(name)  # raises, naming the module, if it has none
+    assert layer_of("core.agent.loop") > layer_of("core.providers.base") > layer_of("core.bus")
+
+
+def test_the_layer_check_finds_an_upward_import() -> None:
+    graph = {
+        "core.bus": {"core.protocol.events"},
+        "core.providers.base": {"core.runtime", "core.support.clock"},
+        "core.state.run_state": {"core.scene", "core.scene.scene_state", "core.agent.tree"},
+    }
+    assert upward_imports(graph) == {
+        ("core.providers.base", "core.runtime"),
+        ("core.state.run_state", "core.scene"),
+        ("core.state.run_state", "core.scene.scene_state"),
+    }
+    assert excused(("core.profiles.answer", "core.agent"))  # the package of a listed import
+    assert not excused(("core.profiles.answer", "core.agent.turn"))
+
+
+def test_no_core_module_imports_a_higher_layer() -> None:
+    found = upward_imports(import_graph())
+    assert sorted(f for f in found if not excused(f)) == []
+
+
+def test_every_listed_upward_import_is_still_there() -> None:
+    found = upward_imports(import_graph())
+    assert sorted(pair for pair in UPWARD if pair not in found) == [], "take it off UPWARD"
+
+
+def test_the_theme_modules_are_in_no_import_cycle() -> None:
+    graph = import_graph("tui")
+    assert "tui.app.theme_check" in graph["tui.app.theme_files"]  # it checks a person's files
+    assert "tui.app.theme_variables" in graph["tui.app.theme_check"]
+    themes = ("tui.app.theme_files", "tui.app.theme_check", "tui.app.theme_variables")
+    assert [c for c in cycles(graph) if set(themes) & set(c)] == []
 
 
 BACKENDS = ("core.providers.anthropic", "core.providers.openai", "core.providers.google")
