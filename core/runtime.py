@@ -519,8 +519,8 @@ class Runtime:
         return [self._runs[node.id] for node in targets if node.status.is_live]
 
     def _view(self, node: AgentNode) -> AgentView:
-        waiting = any(query.agent_id == node.id for query in self._queries.open_queries())
-        return AgentView.of(node, waiting=waiting)
+        asks = (query.kind for query in self._queries.open_queries() if query.agent_id == node.id)
+        return AgentView.of(node, asks=asks)
 
     def _refuse_unless_allowed(self, node: AgentNode, command: Command) -> None:
         refused = commands.refusal(node.name, self._view(node), command, Mode.LOCAL)

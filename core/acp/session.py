@@ -75,6 +75,7 @@ from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.commands import AgentView, Command, Mode, allowed
 from agentui.core.runtime import Runtime
+from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
 from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
@@ -303,7 +304,8 @@ class AcpSession:
     def _root_to_continue(self) -> str | None:
         """The root the next prompt continues: the latest root a model runs (a loaded
         session's too); None to start one."""
-        roots = [agent for agent in self._translator.state.roots() if _takes_a_prompt(agent)]
+        state = self._translator.state
+        roots = [agent for agent in state.roots() if takes_a_prompt(state, agent)]
         return roots[-1].id if roots else None
 
     def _root_of(self, agent_id: str) -> str:
@@ -452,7 +454,8 @@ class AcpSession:
             log.info("query %s: %s", query_id, exc)
 
 
-def _takes_a_prompt(agent: AgentState) -> bool:
+def takes_a_prompt(state: RunState, agent: AgentState) -> bool:
     """A prompt can go to the agent: a steer while it works, a new message once it ended."""
-    view = AgentView.of(agent, waiting=bool(agent.open_queries))
+    asks = (state.open_queries[query_id].kind for query_id in agent.open_queries)
+    view = AgentView.of(agent, asks=asks)
     return bool(allowed(view, Mode.LOCAL) & {Command.STEER, Command.CONTINUE})

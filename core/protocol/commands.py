@@ -8,13 +8,13 @@ the runtime compute the same answer. `refusal` says in words why a command is no
 `RuntimePort` is every command and `subscribe`, as front ends call them: a local `Runtime` and
 an attached `RemoteRuntime` both satisfy it, structurally (tests/core/test_runtime_port.py).
 
-    view = AgentView.of(node, waiting=has_open_query)
+    view = AgentView.of(node, asks=kinds_of_its_open_queries)
     if Command.STEER in allowed(view, Mode.LOCAL): ...
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
@@ -87,13 +87,13 @@ class AgentView:
 
     status: AgentStatus
     driver: str | None = None  # what runs it when not a model ("scene", "round")
-    waiting: bool = False  # it asked the person something that is still open
+    # The kinds of its queries still open ("question", "approval", ...): the runtime's query
+    # book and a fold's `open_queries` both know them.
+    asks: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, agent: AgentFacts, *, waiting: bool = False) -> AgentView:
-        """`waiting`: the agent has an open query (the runtime's query book, a fold's
-        `open_queries`)."""
-        return cls(agent.status, agent.driver, waiting)
+    def of(cls, agent: AgentFacts, *, asks: Iterable[str] = ()) -> AgentView:
+        return cls(agent.status, agent.driver, frozenset(asks))
 
 
 def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
@@ -114,8 +114,10 @@ def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
         commands.add(Command.CONTINUE)
     if status is not AgentStatus.DELETED:
         commands.add(Command.DELETE)
-    if agent.waiting:
-        commands |= {Command.ANSWER, Command.APPROVE}
+    if agent.asks:
+        commands.add(Command.ANSWER)  # an approval too takes words ("yes", "reject: why")
+    if "approval" in agent.asks:
+        commands.add(Command.APPROVE)
     if agent.driver is not None:
         commands -= MODEL_COMMANDS
     return frozenset(commands)
