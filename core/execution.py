@@ -17,8 +17,8 @@ import anyio.lowlevel
 
 from agentui.core.agent.agent_run import AgentRun
 from agentui.core.agent.loop import AgenticLoop, LoopResult
-from agentui.core.agent.tree import AgentStatus
 from agentui.core.profiles.answer import hold_to_contract
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import (
     SHUTDOWN_REASON,
     ExecutionCancelled,

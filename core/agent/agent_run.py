@@ -21,10 +21,11 @@ from agentui.core.agent.limits import Limits
 from agentui.core.agent.pause_gate import PauseGate, PauseListener
 from agentui.core.agent.pending_interventions import Modification, Note, StopRequest
 from agentui.core.agent.queries import Query, QueryBook
-from agentui.core.agent.tree import AgentNode, AgentStatus, AgentTree, UserComment
+from agentui.core.agent.tree import AgentNode, AgentTree, UserComment
 from agentui.core.agent.turn import ToolCall
 from agentui.core.bus import EventBus
 from agentui.core.profiles.contract import JsonContract
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Conversation, Message, user_text
 from agentui.core.protocol.events import (
     ConversationChanged,

@@ -34,7 +34,7 @@ from agentui.core.protocol.conversation import (
     sliding_window,
 )
 from agentui.core.protocol.events import (
-    Event,
+    E,
     HookFailed,
     IterationCompleted,
     IterationStarted,
@@ -75,8 +75,8 @@ class LoopHost(AgentServices, Protocol):
     agent_id: str
     agent_name: str
 
-    async def emit(self, cls: type[Event], **fields: Any) -> None:
-        """Emit an event of this agent, first waiting while the agent is paused."""
+    async def emit(self, cls: type[E], **fields: Any) -> E:
+        """Emit an event of this agent, first waiting while the agent is paused; the event."""
         ...
 
     async def checkpoint(self) -> None:
@@ -575,9 +575,10 @@ class AgenticLoop:
         elif call.argument_error is not None:
             outcome = ToolOutcome(call.argument_error, True)
         else:
-            outcome = await self._execute_with_timeout(call, arguments)
-            if outcome is None:
+            finished = await self._execute_with_timeout(call, arguments)
+            if finished is None:
                 return await self._tool_timed_out(call)
+            outcome = finished
         for change in await self._hook(
             HookPoint.AFTER_TOOL, call=call, result=outcome.content, is_error=outcome.is_error
         ):

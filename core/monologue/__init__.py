@@ -16,11 +16,12 @@ if TYPE_CHECKING:
     from agentui.core.monologue.action import Action, ActionKind
     from agentui.core.monologue.attach import AttachedMonologue, attach_monologue
     from agentui.core.monologue.callbacks import AgentCallbacks
-    from agentui.core.monologue.config import MODEL_ALIASES, MonologueConfig, MonologueConfigError
+    from agentui.core.monologue.config import MonologueConfig, MonologueConfigError
     from agentui.core.monologue.decorator import monologue
     from agentui.core.monologue.entry import NarrativeEntry, NarrativeMetadata
     from agentui.core.monologue.narrator import Narration, NarrationAsk, Narrator, NarratorError
     from agentui.core.monologue.service import MonologueService
+    from agentui.core.providers.anthropic.defaults import MODEL_ALIASES  # config's, by _EXPORTS
 
 _EXPORTS = {
     "Action": "action",

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from anyio.abc import TaskGroup
 
-from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.agent.tree import AgentNode
 from agentui.core.bus import Subscription
 from agentui.core.monologue.action import Action, ActionKind
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.monologue.narrator import Narrator
 from agentui.core.monologue.service import MonologueService
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import (
     Event,
     ExecutionCancelled,
@@ -194,7 +195,7 @@ class AttachedMonologue:
         self._wakeup.set()
         self._wakeup = anyio.Event()
 
-    def _spawn(self, call: Callable[[], Awaitable[None]]) -> None:
+    def _spawn(self, call: Callable[[], Coroutine[Any, Any, None]]) -> None:
         if self._group is None:  # shutting down: the call would be cancelled anyway
             return
         self._group.start_soon(call, name="monologue narrator call")

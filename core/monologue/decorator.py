@@ -72,8 +72,9 @@ def monologue(
         if callbacks_arg not in signature.parameters:
             raise TypeError(f"@monologue: {method.__qualname__} has no {callbacks_arg!r} parameter")
 
+        # `self` positional-only, as Concatenate has it: P may hold a keyword named "self".
         @functools.wraps(method)
-        async def wrapper(self: S, *args: P.args, **kwargs: P.kwargs) -> R:
+        async def wrapper(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
             bound = signature.bind(self, *args, **kwargs)
             callbacks = bound.arguments.get(callbacks_arg)
             if (
@@ -100,7 +101,7 @@ def monologue(
                 feed = _CallbackFeed(service, when)
                 bound.arguments[callbacks_arg] = feed.wrap(callbacks)
                 try:
-                    result = await method(*bound.args, **bound.kwargs)  # type: ignore[arg-type]
+                    result = await method(*bound.args, **bound.kwargs)
                 except Exception as exc:
                     # Leave the task group normally, so the closing narrative is still written.
                     failure = exc

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from functools import partial
+from typing import Any
 
 from agentui.core.monologue.action import Action
 from agentui.core.monologue.config import MonologueConfig
@@ -28,7 +29,8 @@ from agentui.core.protocol.usage import Usage
 
 log = logging.getLogger("agentui.monologue")
 
-Spawn = Callable[[Callable[[], Awaitable[None]]], None]  # e.g. a task group's start_soon
+# Starts a coroutine function as a task, e.g. a task group's start_soon (whose result is unused)
+Spawn = Callable[[Callable[[], Coroutine[Any, Any, None]]], object]
 EntrySink = Callable[[NarrativeEntry, Usage], None]
 FailureSink = Callable[[str], None]
 

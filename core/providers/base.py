@@ -133,8 +133,12 @@ class Provider(Protocol):
     provider, a replay).
     """
 
-    name: str
-    model: str
+    # Read-only here: a wrapper (the recorder) forwards its inner provider's as properties.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
 
     def stream(self, request: ProviderRequest) -> AsyncIterator[StreamEvent]:
         """Stream one response. Closing the iterator early must close the underlying stream."""

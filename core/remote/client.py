@@ -53,6 +53,7 @@ FINAL_STATUSES = (401, 403)  # the token or the origin: asking again gets the sa
 # httpx2's 1 MiB default, and a refused event would be asked for again and again.
 MAX_EVENT_BYTES = 64 << 20
 Answer = TypeVar("Answer", bound=BaseModel)
+Shape = TypeVar("Shape", dict[str, Any], list[Any])  # a JSON answer's outermost value
 
 
 class RemoteError(AgentUIError):
@@ -120,19 +121,18 @@ class RemoteClient:
     async def tree(self) -> dict[str, Any]:
         """Every agent without its messages, by id, in the seed's shape (`agentId`,
         `parentId`, `userContent`, `status`, `subagents`, ...)."""
-        return await self._call_json("GET", "/agent/tree")
+        return await self._call_json("GET", "/agent/tree", shape=dict)
 
     async def snapshot(self) -> dict[str, Any]:
         """The same as `Runtime.snapshot()` on the server: `{"roots": [...], "agents": {...}}`."""
-        return await self._call_json("GET", "/snapshot")
+        return await self._call_json("GET", "/snapshot", shape=dict)
 
     async def agent(self, agent_id: str) -> dict[str, Any]:
         """One agent with its full message history (`messages`), in the seed's shape."""
-        return await self._call_json("GET", f"/agent/{_segment(agent_id, 'agent')}")
+        return await self._call_json("GET", f"/agent/{_segment(agent_id, 'agent')}", shape=dict)
 
     async def sessions(self) -> list[dict[str, Any]]:
-        result = await self._call_json("GET", "/sessions", shape=list)
-        return result  # type: ignore[return-value]
+        return await self._call_json("GET", "/sessions", shape=list)
 
     async def events(self, since: int = 0) -> AsyncIterator[Event]:
         """The runtime's events with seq above `since` (the saved history first), then live
@@ -259,9 +259,7 @@ class RemoteClient:
         except ValidationError:
             raise self._not_agentui(response) from None
 
-    async def _call_json(
-        self, method: str, path: str, *, shape: type[dict[str, Any] | list[Any]] = dict
-    ) -> Any:
+    async def _call_json(self, method: str, path: str, *, shape: type[Shape]) -> Shape:
         response = await self._request(method, path, None)
         try:
             result = response.json()

@@ -93,11 +93,11 @@ class LogSpill:
         self._file.seek(block.offset)
         payload = self._file.read(block.size)
         with collector_paused():  # thousands of objects, no cycles among them
-            loaded = pickle.loads(zlib.decompress(payload))  # our own file
-        self._loaded[block.offset] = loaded
+            read: tuple[list[Slot], array[int]] = pickle.loads(zlib.decompress(payload))  # ours
+        self._loaded[block.offset] = read
         if len(self._loaded) > LOADED_BLOCKS:
             self._loaded.popitem(last=False)
-        return loaded
+        return read
 
     def close(self) -> None:
         self._loaded.clear()

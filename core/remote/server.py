@@ -94,7 +94,7 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
     )
     install_error_handlers(app)
 
-    def stream(batches: AsyncIterator[list[Outgoing]], id_prefix: str = "") -> Response:
+    def stream(batches: AsyncIterator[list[Outgoing]], id_prefix: str = "") -> EventSourceResponse:
         async def sse_text() -> AsyncIterator[bytes]:
             async for batch in batches:
                 for chunk in encoded(batch, prefix=id_prefix):

@@ -28,7 +28,9 @@ from agentui.core.remote.server import ServerOptions, create_app
 from agentui.core.runtime import Runtime
 from agentui.core.support.errors import AgentUIError
 
-GRACE_S = 5.0  # longest wait for open connections once the runtime has stopped
+# The longest wait for open connections once the runtime has stopped, in seconds (uvicorn's
+# setting is an int).
+GRACE_S = 5
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.remote.event_log import EventLog
 from agentui.core.remote.log_entry import Logged
 from agentui.core.remote.sse_batches import ResumePoint

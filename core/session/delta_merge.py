@@ -74,4 +74,4 @@ def merge_deltas(events: Iterable[Event]) -> list[Event]:
     merge: DeltaMerge[Event] = DeltaMerge()
     for event in events:
         merge.add(event)
-    return merge.take()  # type: ignore[return-value]
+    return merge.take()

@@ -27,6 +27,7 @@ agent (its conversation a new list of the same messages, which are never changed
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.pending_interventions import Note
@@ -137,7 +138,7 @@ def _closing_events(
     seq = last_seq
     ts = state.last_ts  # the last moment the session is known to have been alive
 
-    def add(cls: type[ev.Event], agent_id: str, **fields: object) -> None:
+    def add(cls: type[ev.Event], agent_id: str, **fields: Any) -> None:
         nonlocal seq
         seq += 1
         closing.append(cls(seq=seq, ts=ts, agent_id=agent_id, **fields))

@@ -71,9 +71,10 @@ def describe(path: Path) -> SessionInfo:
     running = is_locked(path)
     summary = read_summary(path)
     if summary is None or not (running or summary.describes(stat)):
-        summary = _summarize(path, stat, save=not running)
-        if isinstance(summary, str):
-            return SessionInfo(path.stem, path, stat.st_mtime, "", "unreadable", 0, 0, summary)
+        summarized = _summarize(path, stat, save=not running)
+        if isinstance(summarized, str):
+            return SessionInfo(path.stem, path, stat.st_mtime, "", "unreadable", 0, 0, summarized)
+        summary = summarized
     status = summary.status
     if summary.damaged_lines:
         skipped = summary.damaged_lines

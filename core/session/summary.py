@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.session.private_file import write_private
 from agentui.core.state import RunState, run_status
 from agentui.core.support.utf8 import model_json
@@ -26,6 +26,14 @@ SUMMARY_SUFFIX = ".summary.json"
 
 # The events that change a row (checked first: the writer shows the tracker every event).
 _ROW_EVENTS = frozenset({"agent:spawned", "agent:status", "usage:updated"})
+
+
+class SummaryRow(TypedDict):
+    """The fields of a summary that the session's events decide (SummaryTracker.row)."""
+
+    status: str
+    agents: int
+    tokens: int
 
 
 class SessionSummary(BaseModel):
@@ -111,7 +119,7 @@ class SummaryTracker:
             return
         self.changed = True
 
-    def row(self) -> dict[str, object]:
+    def row(self) -> SummaryRow:
         """status, agents and tokens as they stand."""
         self.changed = False
         statuses = self._statuses

@@ -47,7 +47,12 @@ from agentui.core.session.lock import try_lock
 from agentui.core.session.naming import new_session_id, session_path, sessions_dir
 from agentui.core.session.private_file import create_private, make_private_folder
 from agentui.core.session.records import FORMAT_VERSION, SessionHeader
-from agentui.core.session.summary import SessionSummary, SummaryTracker, write_summary
+from agentui.core.session.summary import (
+    SessionSummary,
+    SummaryRow,
+    SummaryTracker,
+    write_summary,
+)
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.utf8 import model_json
 
@@ -112,7 +117,7 @@ class SessionWriter:
         self._elision: Elision | None = Elision()
         self._summary: SummaryTracker | None = SummaryTracker()
         self._summary_written = True  # the summary describes the file as it stands
-        self._row: dict[str, object] | None = None  # a new row for the summary, at this flush
+        self._row: SummaryRow | None = None  # a new row for the summary, at this flush
         if isinstance(target, ContinuedSession):
             self.header = target.header
             self._summary = target.summary if target.header is not None else None
@@ -295,7 +300,7 @@ class SessionWriter:
         if self._row is not None:
             self._write_summary(self._file, self._row)
 
-    def _write_summary(self, file: IO[bytes], row: dict[str, object]) -> None:
+    def _write_summary(self, file: IO[bytes], row: SummaryRow) -> None:
         """Rewrite the summary for the file as it now stands (a failure only costs speed)."""
         assert self.path is not None and self.header is not None
         header = self.header
@@ -306,7 +311,7 @@ class SessionWriter:
             task=header.task,
             size=stat.st_size,
             mtime_ns=stat.st_mtime_ns,
-            **row,  # type: ignore[arg-type]
+            **row,
         )
         try:
             write_summary(self.path, summary)
@@ -317,6 +322,7 @@ class SessionWriter:
 
     def _open(self, pending: list[str]) -> IO[bytes]:
         assert self.path is not None
+        file: IO[bytes]
         if isinstance(self.target, ContinuedSession):
             file = self.path.open("r+b")
             if not try_lock(file):

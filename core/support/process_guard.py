@@ -33,7 +33,8 @@ def _prctl(option: int, value: int) -> bool:
     if not sys.platform.startswith("linux"):
         return False
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-    return libc.prctl(option, value, 0, 0, 0) == 0
+    status: int = libc.prctl(option, value, 0, 0, 0)  # ctypes calls are untyped: C's int
+    return status == 0
 
 
 def guard_this_process() -> None:

@@ -11,7 +11,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, get_type_hints
+from typing import TYPE_CHECKING, Any, Protocol, get_type_hints, overload
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
@@ -176,7 +176,20 @@ class Tool:
         )
 
 
-def tool(function: Callable[..., Awaitable[Any]] | None = None, /, **options: Any) -> Any:
+ToolFunction = Callable[..., Awaitable[Any]]
+
+
+@overload
+def tool(function: ToolFunction, /) -> Tool: ...
+
+
+@overload
+def tool(function: None = None, /, **options: Any) -> Callable[[ToolFunction], Tool]: ...
+
+
+def tool(
+    function: ToolFunction | None = None, /, **options: Any
+) -> Tool | Callable[[ToolFunction], Tool]:
     """Make a Tool from a typed async function. A parameter typed ToolContext receives it.
 
     @tool
@@ -184,7 +197,7 @@ def tool(function: Callable[..., Awaitable[Any]] | None = None, /, **options: An
         "Add two integers."
     """
 
-    def build(func: Callable[..., Awaitable[Any]]) -> Tool:
+    def build(func: ToolFunction) -> Tool:
         if not inspect.iscoroutinefunction(func):
             raise TypeError(f"tool {func.__name__} must be an async function")
         hints = get_type_hints(func, include_extras=True)
@@ -197,7 +210,7 @@ def tool(function: Callable[..., Awaitable[Any]] | None = None, /, **options: An
                 continue
             default = ... if param.default is inspect.Parameter.empty else param.default
             fields[param.name] = (annotation, default)
-        model = create_model(  # type: ignore[call-overload]
+        model = create_model(
             f"{func.__name__}_arguments",
             __config__=ConfigDict(extra="forbid"),
             **fields,

@@ -25,9 +25,9 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
-from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import (
     AgentSpawned,
     AnswerValidated,

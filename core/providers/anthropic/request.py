@@ -91,9 +91,9 @@ def api_messages(messages: list[Message]) -> list[ApiMessage]:
             out[-1]["content"].extend(blocks)
         else:
             out.append({"role": message.role, "content": blocks})
-    for message in out:
-        if message["role"] == "user":  # stable: tool results first, the rest in order
-            message["content"].sort(key=lambda b: b["type"] != "tool_result")
+    for api_message in out:
+        if api_message["role"] == "user":  # stable: tool results first, the rest in order
+            api_message["content"].sort(key=lambda b: b["type"] != "tool_result")
     if out and out[-1]["role"] == "assistant":
         _trim_trailing_whitespace(out[-1])
     if not out or out[0]["role"] != "user":

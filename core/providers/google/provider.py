@@ -15,7 +15,8 @@ The SDK sends through an HTTP client of ours (http_client.py), which `aclose` cl
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import cast
 
 from google import genai
 from google.genai import types
@@ -98,8 +99,13 @@ class GoogleProvider:
         contents = api_contents(request.messages)
         translator = StreamTranslator()
         try:
-            chunks = await self._client.aio.models.generate_content_stream(
-                model=request.model, contents=contents, config=config
+            # The SDK annotates an AsyncIterator; what it returns is an async generator, which
+            # closes its HTTP response when closed early.
+            chunks = cast(
+                AsyncGenerator[types.GenerateContentResponse, None],
+                await self._client.aio.models.generate_content_stream(
+                    model=request.model, contents=contents, config=config
+                ),
             )
             async with closed_at_exit(chunks.aclose):
                 async for chunk in chunks:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scene_cue import CueCharacter, SceneCue
@@ -52,7 +53,7 @@ def _short(text: str, limit: int = 70) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
-def _named(cue: SceneCue, characters: list[CueCharacter]) -> list[CueCharacter]:
+def _named(cue: SceneCue, characters: Sequence[CueCharacter]) -> list[CueCharacter]:
     words = cue.request.lower()
     return [c for c in characters if c.name.lower() in words]
 

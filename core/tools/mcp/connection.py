@@ -37,7 +37,7 @@ class Backoff:
     max_s: float = 60.0
 
     def delay(self, failures: int) -> float:
-        return min(self.first_s * 2 ** max(failures - 1, 0), self.max_s)
+        return min(self.first_s * 2.0 ** max(failures - 1, 0), self.max_s)
 
 
 class McpConnection:
