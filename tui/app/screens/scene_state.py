@@ -30,12 +30,17 @@ SUMMARY_LINES = 4  # of the running summary, the newest
 
 def scene_for(model: RunState, agent_id: str | None) -> SceneState | None:
     """The scene the agent belongs to (its root's), else the newest scene; None without one."""
+    # Loading core/scene registers its fold, which folds the scene events the state kept until
+    # then (a replay or an attached screen plays a scene without starting one here).
+    from agentui.core.scene.scene_state import scenes_of
+
+    scenes = scenes_of(model)
     agent = model.agents.get(agent_id or "")
     while agent is not None:
-        if agent.id in model.scenes:
-            return model.scenes[agent.id]
+        if agent.id in scenes:
+            return scenes[agent.id]
         agent = model.agents.get(agent.parent_id or "")
-    return next(reversed(model.scenes.values()), None)
+    return next(reversed(scenes.values()), None)
 
 
 def scene_state_view(scene: SceneState) -> RenderableType:
