@@ -39,7 +39,7 @@ from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
 from agentui.core.agent.pending_interventions import Modification, Note
 from agentui.core.agent.queries import Query, QueryBook
-from agentui.core.agent.tree import AgentNode, AgentStatus, AgentTree, own_copy
+from agentui.core.agent.tree import AgentNode, AgentTree, own_copy
 from agentui.core.bus import EventBus, Subscription
 from agentui.core.execution import WORKFLOWS, WorkflowName, execute
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
@@ -47,6 +47,7 @@ from agentui.core.profiles.config import ProfilesConfig
 from agentui.core.profiles.profile import AgentProfile
 from agentui.core.profiles.prompt import profile_instructions
 from agentui.core.protocol import commands
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import AgentView, Command, Mode, RuntimePort
 from agentui.core.protocol.conversation import user_text
 from agentui.core.protocol.events import RUNTIME_EVENT, SHUTDOWN_REASON, AgentSpawned, E

@@ -21,7 +21,7 @@ def merged_chunks(updates: Iterable[SessionUpdate]) -> list[SessionUpdate]:
         last = out[-1] if out else None
         if _text_chunk(update) and _text_chunk(last) and type(update) is type(last):
             assert isinstance(update, _Chunk) and isinstance(last, _Chunk)
-            text = last.content.text + update.content.text  # type: ignore[union-attr]
+            text = last.content.text + update.content.text
             out[-1] = last.model_copy(update={"content": TextContentBlock(type="text", text=text)})
         else:
             out.append(update)

@@ -12,7 +12,7 @@ from acp.schema import AgentPlanUpdate, PlanEntry, PlanEntryStatus
 
 from agentui.core.acp.markdown import one_line
 from agentui.core.acp.tool_calls import agent_meta
-from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.agent_status import AgentStatus
 
 
 def entry_status(status: AgentStatus) -> PlanEntryStatus:

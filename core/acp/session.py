@@ -71,8 +71,8 @@ from agentui.core.acp.questions import (
 from agentui.core.acp.turn import INTERNAL_ERROR, Turn
 from agentui.core.acp.updates import SessionUpdate, UpdateTranslator
 from agentui.core.acp.visible import visible
-from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import AgentView, Command, Mode, allowed
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
@@ -183,20 +183,22 @@ class AcpSession:
         if answered is not None:
             root_id = self._root_of(answered.agent_id)
         else:
-            root_id = self._root_to_continue()
+            known = self._root_to_continue()
             try:
-                if root_id is None:
+                if known is None:
                     root_id = self.runtime.start(text)
                 else:
-                    self._continue(root_id, text)
+                    self._continue(known, text)
+                    root_id = known
             except AgentUIError as exc:
                 raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         # Set before anything awaits: the pump has not seen the root's first event yet.
         self._parked = None
         root = self._translator.state.agents.get(root_id)
-        left_by_root = answered is not None and root is not None and root.status.is_final
+        left_by_root = root is not None and root.status.is_final
         # An agent the root left: its run is this prompt's outcome, not the root's old end.
-        turn = self._turn = Turn(root_id, runs=answered.agent_id if left_by_root else None)
+        runs = answered.agent_id if answered is not None and left_by_root else None
+        turn = self._turn = Turn(root_id, runs=runs)
         try:
             if self._deferred:  # another question waits for the next prompt
                 await self._park(turn)

@@ -26,8 +26,8 @@ from acp import RequestError
 from acp.schema import PromptResponse, StopReason
 
 from agentui.core.acp.tool_calls import META_KEY
-from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 
 TURN_LIMITS = frozenset({"max_iterations", "max_tool_calls"})

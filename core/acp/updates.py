@@ -53,8 +53,8 @@ from agentui.core.acp.tool_calls import (
     tool_call_id,
     tool_kind,
 )
-from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
 from agentui.core.state.scene_items import scene_line
