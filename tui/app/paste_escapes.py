@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from textual._xterm_parser import XTermParser
 from textual.message import Message
+
+from agentui.tui.app.textual_compat import XTermParser, use_input_parser
 
 ESC = "\x1b"
 SHOWN_ESC = "␛"
@@ -88,6 +89,4 @@ class PasteSafeParser(XTermParser):
 
 def install() -> None:
     """Make the terminal driver read input through `PasteSafeParser` (idempotent)."""
-    from textual.drivers import linux_driver
-
-    linux_driver.XTermParser = PasteSafeParser  # type: ignore[misc]
+    use_input_parser(PasteSafeParser)

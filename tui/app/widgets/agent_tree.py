@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
+from agentui.tui.app.textual_compat import store_node_label
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import AgentState
@@ -155,8 +155,9 @@ class AgentTree(Tree[str]):
             self._agents[agent.id] = agent
             node = parent.add(Text(), data=agent.id, expand=True, allow_expand=False)
             # Fitted to the pane from the first: the tree's width is reckoned from these.
-            node._label = agent_label(agent, now, palette, self._room_for(node))
-            self._widths[agent.id] = node._label.cell_len
+            label = agent_label(agent, now, palette, self._room_for(node))
+            store_node_label(node, label)
+            self._widths[agent.id] = label.cell_len
             self._agent_nodes[agent.id] = node
 
     def relabel(self, agents: Iterable[AgentState]) -> None:
@@ -167,9 +168,8 @@ class AgentTree(Tree[str]):
             if node is None:
                 continue
             self._agents[agent.id] = agent
-            # What `node.label` reads. Not set_label: that posts a message per node.
-            node._label = agent_label(agent, now, palette)
-            self._repaint(node)
+            store_node_label(node, agent_label(agent, now, palette))
+            node.refresh()  # drawn afresh when next shown, at once if on screen
 
     def tick(self) -> None:
         """The clock moved: repaint the rows on screen whose elapsed time runs (live agents)."""
@@ -180,7 +180,7 @@ class AgentTree(Tree[str]):
                 break
             agent = self._agents.get(node.data or "")
             if agent is not None and agent.status.is_live and agent.started_ts is not None:
-                self._repaint(node)
+                node.refresh()
 
     def watch_cursor_line(self, previous_line: int, line: int) -> None:
         before = self.cursor_node
@@ -188,14 +188,6 @@ class AgentTree(Tree[str]):
         node = self.cursor_node
         if node is not None and node is not before and node.data is not None:
             self.on_cursor(node.data)
-
-    def _repaint(self, node: TreeNode[str]) -> None:
-        # A node's update count is part of its cached line's key: bumped, the row is drawn
-        # afresh when next shown, even if it is off screen now.
-        node._updates += 1
-        top = self.scroll_offset.y
-        if top <= node.line < top + self.size.height:
-            self.refresh(Region(0, node.line - top, self.size.width, 1))
 
     def _room_for(self, node: TreeNode[str]) -> int | None:
         """The cells the node's label has in the pane (its guides and toggle are left of it);
@@ -215,7 +207,7 @@ class AgentTree(Tree[str]):
         agent = self._agents.get(node.data or "")
         if agent is not None:
             room = self._room_for(node)
-            node._label = agent_label(agent, self._clock(), self._palette(), room)
+            store_node_label(node, agent_label(agent, self._clock(), self._palette(), room))
         text = super().render_label(node, base_style, style)
         if agent is not None:
             self._widths[agent.id] = text.cell_len

@@ -20,7 +20,13 @@ from textual.app import ComposeResult
 from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from agentui.tui.app.textual_compat import (
+    FooterKey,
+    footer_bindings_ready,
+    mark_footer_bindings_ready,
+    set_footer_key_disabled,
+)
 
 # What the palette accepts beside its own bindings (it shows only esc): Textual handles these
 # in the palette's input and list, not as bindings.
@@ -50,7 +56,7 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         # Composed at once with the keys of whatever has the focus (Textual's Footer waits for
         # a bindings signal, then a refresh: the first frame would have no keys).
-        self.set_reactive(Footer._bindings_ready, True)
+        mark_footer_bindings_ready(self)
         self._composed = self._showing()
         dialog = self._dialog()
         if dialog is None:
@@ -91,7 +97,7 @@ class KeyFooter(Footer):
         source = self._dialog() or self.screen
         return (
             source,
-            self._bindings_ready,
+            footer_bindings_ready(self),
             self.compact,
             self.show_command_palette,
             tuple(
@@ -123,8 +129,7 @@ class KeyFooter(Footer):
         for key in self.query(FooterKey):
             state = enabled.get((key.key, key.action))
             if state is not None:
-                key._disabled = not state  # what FooterKey reads on a click
-                key.set_class(not state, "-disabled")
+                set_footer_key_disabled(key, not state)
 
 
 def _cells(key: FooterKey) -> int:

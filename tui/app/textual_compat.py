@@ -1,0 +1,99 @@
+"""Every reach into Textual's private parts, in one place (pinned: textual 8.x).
+
+Each one says what it does, why no public API does it, and what to check when Textual is
+upgraded. tests/tui/test_textual_compat.py keeps the rest of tui/ free of such reaches: a new
+one goes here, with its reason. No upstream issue was found for any of them (searched on
+Textualize/textual); a person who files one adds its link beside the function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual._xterm_parser import XTermParser as XTermParser
+from textual.app import App
+from textual.notifications import Notification
+from textual.widget import Widget
+from textual.widgets import Footer, Input
+from textual.widgets._footer import FooterKey as FooterKey
+from textual.widgets.tree import TreeNode
+
+# `XTermParser` is the parser Textual's Linux driver reads terminal input with; it lives in the
+# private `textual._xterm_parser`. agentui subclasses it (paste_escapes.PasteSafeParser) so
+# that an ESC inside a bracketed paste stays text.
+#
+# `FooterKey` is the widget Textual's Footer shows one key with; it is exported only from the
+# private `textual.widgets._footer`. The key footer (widgets/footer.py) makes them itself for a
+# dialog's keys, and updates them in place.
+
+
+def use_input_parser(parser: type[XTermParser]) -> None:
+    """Make Textual's Linux driver read terminal input through `parser`.
+
+    Why: the driver builds its parser from the module-level name `XTermParser` in
+    `textual.drivers.linux_driver`, with no hook to choose another. Check on upgrade: that the
+    driver still looks the name up there when it starts reading input."""
+    from textual.drivers import linux_driver
+
+    linux_driver.XTermParser = parser  # type: ignore[misc]
+
+
+def footer_bindings_ready(footer: Footer) -> bool:
+    """Whether Textual's Footer has had the bindings signal it waits for before composing."""
+    return bool(footer._bindings_ready)
+
+
+def mark_footer_bindings_ready(footer: Footer) -> None:
+    """Let a Footer compose at once with the keys of whatever has the focus.
+
+    Why: Textual's Footer composes nothing until a bindings signal and a refresh have come,
+    so the first frame had no keys. Check on upgrade: the reactive's name and meaning."""
+    footer.set_reactive(Footer._bindings_ready, True)
+
+
+def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
+    """A footer key greyed out (or not) in place, as `Footer.compose` would have made it.
+
+    Why: FooterKey takes `disabled` only when made; recomposing the footer (every key widget
+    removed and mounted again, ~15-30 ms) for a state change was the cost avoided. It reads
+    `_disabled` when clicked, and draws greyed out by the `-disabled` class."""
+    key._disabled = disabled
+    key.set_class(disabled, "-disabled")
+
+
+def withdraw_notification(app: App[object], notification: Notification) -> None:
+    """Take a toast off the screen before its timeout.
+
+    Why: Textual offers `notify` and `clear_notifications` (all of them), not the removal of
+    one; `App._unnotify` is what a toast's own timeout calls. Check on upgrade: its name and
+    that it still refreshes the toasts shown."""
+    app._unnotify(notification)
+
+
+def search_palette_again(search: Input) -> None:
+    """The command palette searches its words again (what can be done changed meanwhile).
+
+    Why: CommandPalette searches when its input posts `Input.Changed`, and has no public
+    "search again"; the same message is posted with the words unchanged. Check on upgrade:
+    that the palette still searches on that message."""
+    search.post_message(Input.Changed(search, search.value))
+
+
+def anchor_released(widget: Widget) -> bool:
+    """Whether an anchored widget's anchor was released (a scroll away from the end, a resize).
+
+    Why: Textual offers `is_anchored` and `anchor()`, not whether a release is in effect; it
+    restores a released anchor only when the scroll position changes, which a view already at
+    the end never does (widgets/transcript.py). Check on upgrade: the attribute's meaning."""
+    return bool(widget._anchor_released)
+
+
+def store_node_label(node: TreeNode[Any], label: Text) -> None:
+    """A tree node's label replaced, without the repaint Textual's `set_label` asks for.
+
+    Why: `TreeNode.set_label` posts a refresh of the node and its children per call; the agent
+    tree relabels a batch of agents at once and repaints each row itself (`TreeNode.refresh`),
+    and draws a row's label afresh at paint time. `label` is one line, as `Tree.process_label`
+    would keep it. Check on upgrade: that `Tree.render_label` still draws `node._label`."""
+    node._label = label
