@@ -322,7 +322,8 @@ def _parse_quickly(line: bytes) -> Event | ConversationRecord | None:
         if line.startswith(b'{"type":"'):
             if b'"record"' in line:
                 return None  # the slow way says whether it is an event or a record
-            return event_adapter.validate_json(line)  # type: ignore[no-any-return]
+            event: Event = event_adapter.validate_json(line)
+            return event
         if line.startswith(b'{"record":"conversation",'):
             return ConversationRecord.model_validate_json(line)
     except ValueError:  # pydantic's ValidationError is one
@@ -353,7 +354,8 @@ def _parse(
         if missing is not None:
             shortened.append(missing)
     try:
-        return event_adapter.validate_python(value)  # type: ignore[no-any-return]
+        parsed: Event = event_adapter.validate_python(value)
+        return parsed
     except ValidationError as exc:
         raise _Problem(f"bad {kind} event: {_first_error(exc)}") from None
 
