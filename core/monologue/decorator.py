@@ -121,13 +121,16 @@ def monologue(
 
 def _provider_of(instance: Any, source: ProviderSource | None) -> Provider:
     if source is None:
-        found = getattr(instance, "narrator_provider", None) or getattr(instance, "provider", None)
+        # Taken to be a Provider, as monologue()'s docstring asks of these attributes
+        found: Provider | None = getattr(instance, "narrator_provider", None) or getattr(
+            instance, "provider", None
+        )
         if found is None:
             raise TypeError(
                 "@monologue needs a narrator provider: pass provider=..., or give the instance "
                 "a `provider` (or `narrator_provider`) attribute"
             )
-        return found  # type: ignore[no-any-return]
+        return found
     if isinstance(source, Provider):
         return source
     return source(instance)

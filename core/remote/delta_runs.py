@@ -39,8 +39,8 @@ class DeltaRun:
         self.iteration = first.delta.iteration
         self._template = first.json  # every field but seq, ts and delta is the same in each
         self.seqs = array("q", [piece.seq for piece in pieces])
-        self._stamps = array("d", [piece.delta.ts for piece in pieces])  # type: ignore[union-attr]
-        texts = [piece.delta.text for piece in pieces]  # type: ignore[union-attr]
+        self._stamps = array("d", [piece.delta.ts for piece in pieces])  # type: ignore[union-attr]  # a run is deltas
+        texts = [piece.delta.text for piece in pieces]  # type: ignore[union-attr]  # a run is deltas
         self._text = "".join(texts)
         ends = array("I" if len(self._text) < 1 << 32 else "Q")  # 4 bytes each, nearly always
         end = 0

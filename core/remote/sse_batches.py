@@ -121,7 +121,7 @@ def _message(batch: Sequence[Logged], group: list[int]) -> str:
     last = batch[group[-1]]
     if len(group) == 1:
         return last.json
-    text = "".join(batch[position].delta.text for position in group)  # type: ignore[union-attr]
+    text = "".join(batch[position].delta.text for position in group)  # type: ignore[union-attr]  # a group of 2+ is deltas
     return last.json_with_delta(text)
 
 

@@ -13,7 +13,7 @@ from typing import IO
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows: no locks there
 
 
 def try_lock(file: IO[bytes]) -> bool:

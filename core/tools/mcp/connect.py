@@ -55,7 +55,7 @@ async def connected(
                 cwd=config.cwd,
             )
             # The server's stderr goes to a file: on a screen it would write over the app.
-            transport = stdio_client(parameters, errlog=errlog)  # type: ignore[arg-type]
+            transport = stdio_client(parameters, errlog=errlog)  # type: ignore[arg-type]  # the child's stderr: binary will do
         client = Client(_EndWatched(transport, on_end), client_info=CLIENT_INFO, cache=None)
         yield await stack.enter_async_context(client)
 
@@ -90,7 +90,8 @@ class _EndWatched:
         exc_value: BaseException | None,
         traceback: TracebackType | None,
     ) -> bool | None:
-        return await self._transport.__aexit__(exc_type, exc_value, traceback)  # type: ignore[no-any-return]
+        suppress: bool | None = await self._transport.__aexit__(exc_type, exc_value, traceback)
+        return suppress
 
 
 class _EndWatchedStream:
