@@ -63,8 +63,8 @@ def toasts(app: AgentUIApp) -> list[str]:
 
 
 def provider_of(app: AgentUIApp) -> ScriptedProvider:
-    assert app.runtime is not None and isinstance(app.runtime.provider, ScriptedProvider)
-    return app.runtime.provider
+    assert app.host.runtime is not None and isinstance(app.host.runtime.provider, ScriptedProvider)
+    return app.host.runtime.provider
 
 
 async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 500) -> None:
@@ -73,7 +73,7 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
     assert isinstance(app, AgentUIApp)
     for _ in range(turns):
         await pilot.pause()
-        app.flush_events()
+        app.main.flush_events()
         if until():
             await pilot.pause()
             return
@@ -84,14 +84,14 @@ async def runtime_of(pilot: Pilot[int]) -> Runtime:
     """The app's runtime once it has started (the app starts it just after its first frame)."""
     app = pilot.app
     assert isinstance(app, AgentUIApp)
-    await settle(pilot, lambda: app.runtime_started)
-    assert app.runtime is not None
-    return app.runtime
+    await settle(pilot, lambda: app.host.started)
+    assert app.host.runtime is not None
+    return app.host.runtime
 
 
 def status_of(app: AgentUIApp, agent_id: str) -> Callable[[], AgentStatus | None]:
     def read() -> AgentStatus | None:
-        agent = app.model.agents.get(agent_id)
+        agent = app.main.model.agents.get(agent_id)
         return agent.status if agent is not None else None
 
     return read
@@ -103,7 +103,7 @@ def has_status(app: AgentUIApp, agent_id: str, status: AgentStatus) -> Callable[
 
 def kinds(app: AgentUIApp, agent_id: str) -> list[str]:
     """The kinds of an agent's transcript entries so far ([] before it appears)."""
-    agent = app.model.agents.get(agent_id)
+    agent = app.main.model.agents.get(agent_id)
     return [e.kind for e in agent.entries] if agent is not None else []
 
 
@@ -126,7 +126,7 @@ async def app_when(
     app = make_app(task, script, **options)  # type: ignore[arg-type]
     async with app.run_test(size=size) as pilot:
         await settle(pilot, lambda: until(app))
-        if app._focused_query() is None:
-            app.tree_view.focus()
+        if app.main.focused_query() is None:
+            app.main.tree_view.focus()
             await pilot.pause()
         yield app, pilot

@@ -40,55 +40,64 @@ GATED = Script.for_all(
 async def test_a_task_typed_in_the_prompt_starts_a_root_agent() -> None:
     app = make_app()
     async with app.run_test() as pilot:
-        assert app.focused is app.prompt_view
+        assert app.focused is app.main.prompt_view
         await pilot.press(*"Plan a party", "enter")
-        await settle(pilot, lambda: "a1" in app.model.agents)
-        assert app.model.agents["a1"].task == "Plan a party"
-        assert app.selected_id == "a1"
+        await settle(pilot, lambda: "a1" in app.main.model.agents)
+        assert app.main.model.agents["a1"].task == "Plan a party"
+        assert app.main.selected_id == "a1"
 
 
 async def test_n_starts_another_task_beside_the_first() -> None:
     async with app_when(a1_is(S.RUNNING), "first", HOLD) as (app, pilot):
         await pilot.press("n")
-        assert app.focused is app.prompt_view
+        assert app.focused is app.main.prompt_view
         await pilot.press(*"second", "enter")
-        await settle(pilot, lambda: "a2" in app.model.agents)
-        assert app.model.agents["a2"].parent_id is None
-        assert app.selected_id == "a2"
+        await settle(pilot, lambda: "a2" in app.main.model.agents)
+        assert app.main.model.agents["a2"].parent_id is None
+        assert app.main.selected_id == "a2"
         await pilot.pause()
-        cursor = app.tree_view.cursor_node
+        cursor = app.main.tree_view.cursor_node
         assert cursor is not None and cursor.data == "a2", "the highlight is what keys act on"
 
 
 async def test_a_question_is_answered_inline_under_it() -> None:
-    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
+    async with app_when(lambda app: bool(app.main.model.open_queries), "Plan a party") as (
+        app,
+        pilot,
+    ):
         assert isinstance(app.focused, AnswerInput), "typing goes to the waiting question"
-        assert app.model.agents["a1"].status is S.AWAITING_USER
+        assert app.main.model.agents["a1"].status is S.AWAITING_USER
         await pilot.press(*"cake", "enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
-        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        question = next(e for e in app.main.model.agents["a1"].entries if e.kind == "question")
         assert (question.open, question.detail) == (False, "cake")
-        assert "cake" in app.model.agents["a1"].entries[-1].text
+        assert "cake" in app.main.model.agents["a1"].entries[-1].text
 
 
 async def test_escape_in_the_answer_box_leaves_it_and_the_question_waits() -> None:
     """A question may take the cursor the moment before an esc meant for something else:
     esc only leaves the box; declining is final and takes an enter with nothing typed."""
-    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
+    async with app_when(lambda app: bool(app.main.model.open_queries), "Plan a party") as (
+        app,
+        pilot,
+    ):
         assert isinstance(app.focused, AnswerInput)
         await pilot.press("escape")
-        assert app.focused is app.tree_view
-        assert app.model.open_queries and app.model.agents["a1"].status is S.AWAITING_USER
+        assert app.focused is app.main.tree_view
+        assert app.main.model.open_queries and app.main.model.agents["a1"].status is S.AWAITING_USER
         await pilot.press("enter")  # on the waiting agent: back to its question
         assert isinstance(app.focused, AnswerInput)
         await pilot.press("enter")  # nothing typed: declines
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
-        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        question = next(e for e in app.main.model.agents["a1"].entries if e.kind == "question")
         assert question.detail == "(declined by the person)"
 
 
 async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
-    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
+    async with app_when(lambda app: bool(app.main.model.open_queries), "Plan a party") as (
+        app,
+        pilot,
+    ):
         app.query_one("#tree").focus()
         await pilot.pause()
         await pilot.press("enter")
@@ -97,19 +106,19 @@ async def test_enter_on_a_waiting_node_jumps_to_its_question() -> None:
 
 
 async def test_ctrl_n_moves_between_questions_of_several_agents() -> None:
-    async with app_when(lambda app: len(app.model.open_queries) == 1, "first") as (app, pilot):
-        app.prompt_view.focus()
+    async with app_when(lambda app: len(app.main.model.open_queries) == 1, "first") as (app, pilot):
+        app.main.prompt_view.focus()
         await pilot.pause()
         await pilot.press("ctrl+t", *"second", "enter")  # a second task, on purpose
-        await settle(pilot, lambda: len(app.model.open_queries) == 2)
+        await settle(pilot, lambda: len(app.main.model.open_queries) == 2)
         seen = set()
         for _ in range(2):
             await pilot.press("ctrl+n")
             await pilot.pause()
             assert isinstance(app.focused, AnswerInput)
             seen.add(app.focused.query_id)
-        assert seen == set(app.model.open_queries)
-        waiting = [a.id for a in app.model.agents.values() if a.status is S.AWAITING_USER]
+        assert seen == set(app.main.model.open_queries)
+        waiting = [a.id for a in app.main.model.agents.values() if a.status is S.AWAITING_USER]
         assert waiting == ["a1", "a2"]
 
 
@@ -123,9 +132,9 @@ async def test_pause_stops_the_agent_until_resume() -> None:
         release.set()  # the tool returns, but a paused agent emits nothing
         for _ in range(20):
             await pilot.pause()
-        app.flush_events()
-        tool = next(e for e in app.model.agents["a1"].entries if e.kind == "tool")
-        assert tool.detail == "" and app.model.agents["a1"].status is S.PAUSED
+        app.main.flush_events()
+        tool = next(e for e in app.main.model.agents["a1"].entries if e.kind == "tool")
+        assert tool.detail == "" and app.main.model.agents["a1"].status is S.PAUSED
         await pilot.press("r")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert tool.detail == "released"
@@ -143,7 +152,7 @@ async def test_cancel_key_cancels_and_keeps_the_partial_text() -> None:
     async with app_when(lambda app: "text" in kinds(app, "a1"), "hold", HOLD) as (app, pilot):
         await pilot.press("c")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
-        text = next(e for e in app.model.agents["a1"].entries if e.kind == "text")
+        text = next(e for e in app.main.model.agents["a1"].entries if e.kind == "text")
         assert text.interrupted and "one two three four five six seven".startswith(text.text)
 
 
@@ -151,8 +160,8 @@ async def test_escape_twice_interrupts_the_selected_agent() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("escape")  # once: it says what a second esc does, nothing more
         await pilot.pause()
-        app.flush_events()
-        assert app.model.agents["a1"].status is S.RUNNING
+        app.main.flush_events()
+        assert app.main.model.agents["a1"].status is S.RUNNING
         assert any("esc again interrupts main" in t for t in toasts(app))
         await pilot.press("escape")
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
@@ -165,10 +174,10 @@ async def test_delete_asks_first_and_keeps_the_agent_on_no() -> None:
         assert app.focused is not None and app.focused.id == "safe", "it opens on Keep"
         await pilot.press(*"yes delete it y", "enter")  # no letter confirms; enter keeps
         assert not isinstance(app.screen, ConfirmScreen)
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.model.agents["a1"].status is S.RUNNING
         await pilot.press("d")
         await pilot.press("escape")
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.model.agents["a1"].status is S.RUNNING
         await pilot.press("d", "tab", "enter")  # the deliberate way: to Delete, then enter
         await settle(pilot, has_status(app, "a1", S.DELETED))
 
@@ -219,15 +228,15 @@ async def test_a_shows_every_agent_interleaved_and_labelled() -> None:
     async with app_when(a1_is(S.RUNNING), "first", HOLD) as (app, pilot):
         await pilot.press("n", *"second", "enter")
         await settle(pilot, has_status(app, "a2", S.RUNNING))
-        assert app.focused is app.prompt_view, "the cursor stays where the task was typed"
-        app.tree_view.focus()
+        assert app.focused is app.main.prompt_view, "the cursor stays where the task was typed"
+        app.main.tree_view.focus()
         await pilot.press("a")
         transcript = app.query_one(Transcript)
         assert transcript.source == "*"
         labels = {b.agent_label for b in transcript.query(EntryBlock)}
         assert labels == {"main", "main-2"}
         await pilot.press("a")
-        assert transcript.source == app.selected_id
+        assert transcript.source == app.main.selected_id
 
 
 async def test_help_lists_the_keys_and_escape_closes_it() -> None:
@@ -238,7 +247,7 @@ async def test_help_lists_the_keys_and_escape_closes_it() -> None:
         await pilot.press("escape")
         app.query_one("#tree").focus()
         await pilot.press("question_mark")  # on an empty tree, letters are words
-        assert not isinstance(app.screen, HelpScreen) and app.prompt_view.text == "?"
+        assert not isinstance(app.screen, HelpScreen) and app.main.prompt_view.text == "?"
         app.query_one("#transcript").focus()
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
@@ -264,8 +273,8 @@ async def test_quit_asks_while_agents_run_and_stay_keeps_them() -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y", "q", "escape")  # letters answer nothing; esc stays
         assert not isinstance(app.screen, ConfirmScreen)
-        assert app.is_running and app.model.agents["a1"].status is S.RUNNING
-        runtime = app.runtime
+        assert app.is_running and app.main.model.agents["a1"].status is S.RUNNING
+        runtime = app.host.runtime
         await pilot.press("ctrl+q", "ctrl+q")  # asked, then the deliberate second press
         await pilot.pause()
     assert app.return_code == 0
@@ -311,12 +320,12 @@ async def test_the_command_palette_offers_the_agent_actions_that_apply() -> None
 async def test_r_continues_an_ended_agent_with_a_message() -> None:
     script = Script.for_all(Turn(text="first"), Turn(text="second"))
     async with app_when(a1_is(S.COMPLETED), "two parts", script) as (app, pilot):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
         assert app.check_action("resume", ()) is True
         await pilot.press("r")
-        assert app.focused is app.prompt_view
-        assert "Message that continues main" in app.prompt_view.placeholder
+        assert app.focused is app.main.prompt_view
+        assert "Message that continues main" in app.main.prompt_view.placeholder
         await pilot.press(*"and more", "enter")
         await settle(
             pilot,
@@ -324,7 +333,7 @@ async def test_r_continues_an_ended_agent_with_a_message() -> None:
         )
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert provider_of(app).requests[1].messages[-1].text == "and more"
-        assert [e.text for e in app.model.agents["a1"].entries if e.kind == "text"] == [
+        assert [e.text for e in app.main.model.agents["a1"].entries if e.kind == "text"] == [
             "first",
             "second",
         ]
@@ -340,27 +349,27 @@ async def test_r_with_an_empty_message_continues_where_it_stopped() -> None:
 
 
 async def test_a_half_typed_answer_survives_switching_agents() -> None:
-    async with app_when(lambda app: bool(app.model.open_queries), "first") as (app, pilot):
+    async with app_when(lambda app: bool(app.main.model.open_queries), "first") as (app, pilot):
         await pilot.press(*"half an ans")
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press("ctrl+t", *"second", "enter")  # a second task, on purpose
-        await settle(pilot, lambda: app.selected_id == "a2")
-        app.tree_view.focus()
+        await settle(pilot, lambda: app.main.selected_id == "a2")
+        app.main.tree_view.focus()
         await pilot.press("up")
-        await settle(pilot, lambda: app.selected_id == "a1")
+        await settle(pilot, lambda: app.main.selected_id == "a1")
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert isinstance(app.focused, AnswerInput)
-        assert app.focused.query_id in app.model.agents["a1"].open_queries
+        assert app.focused.query_id in app.main.model.agents["a1"].open_queries
         assert app.focused.value == "half an ans"
 
 
 async def test_quick_arrows_in_the_tree_settle_on_the_last_agent() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         for task in ("one", "two", "three"):
-            app.runtime.start(task, parent_id="a1")  # type: ignore[union-attr]
-        await settle(pilot, lambda: len(app.tree_view._agent_nodes) == 4)
-        tree = app.tree_view
+            app.host.runtime.start(task, parent_id="a1")  # type: ignore[union-attr]
+        await settle(pilot, lambda: len(app.main.tree_view._agent_nodes) == 4)
+        tree = app.main.tree_view
         tree.focus()
         await pilot.pause()
         # Keys faster than the app handles them: the highlights queue up behind each other.
@@ -370,22 +379,22 @@ async def test_quick_arrows_in_the_tree_settle_on_the_last_agent() -> None:
         tree.action_cursor_up()
         for _ in range(50):  # a ping-pong of highlights would still be going
             await pilot.pause()
-        cursor = app.tree_view.cursor_node
-        assert cursor is not None and cursor.data == "a3" == app.selected_id
-        assert app.transcript_view.source == "a3"
+        cursor = app.main.tree_view.cursor_node
+        assert cursor is not None and cursor.data == "a3" == app.main.selected_id
+        assert app.main.transcript_view.source == "a3"
 
 
 async def test_delete_removes_the_agent_the_dialog_named() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("n", *"second", "enter")
         await settle(pilot, has_status(app, "a2", S.RUNNING))
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("d")  # about a2, the selected one
         assert isinstance(app.screen, ConfirmScreen)
-        app._select("a1")  # the selection moves while the dialog is open
+        app.main.select("a1")  # the selection moves while the dialog is open
         await pilot.press("tab", "enter")
         await settle(pilot, has_status(app, "a2", S.DELETED))
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.model.agents["a1"].status is S.RUNNING
 
 
 def _a_question_after_a_gate() -> tuple[anyio.Event, Script]:
@@ -403,16 +412,16 @@ async def test_a_question_does_not_take_the_cursor_from_a_text_box_in_use() -> N
     async with app_when(
         lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
     ) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press("ctrl+t", *"sec")  # the person is writing the next task
         release.set()
-        await settle(pilot, lambda: bool(app.model.open_queries))
-        assert app.focused is app.prompt_view, "the question waits; the words stay whole"
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        assert app.focused is app.main.prompt_view, "the question waits; the words stay whole"
         assert toasts(app), "a notification says who waits (ctrl+n)"
         await pilot.press(*"ond", "enter")
-        await settle(pilot, lambda: "a2" in app.model.agents)
-        assert app.model.agents["a2"].task == "second"
-        (question,) = [e for e in app.model.agents["a1"].entries if e.kind == "question"]
+        await settle(pilot, lambda: "a2" in app.main.model.agents)
+        assert app.main.model.agents["a2"].task == "second"
+        (question,) = [e for e in app.main.model.agents["a1"].entries if e.kind == "question"]
         assert question.open and question.detail == ""
 
 
@@ -423,33 +432,33 @@ async def test_a_waiting_toast_goes_once_its_question_is_settled_elsewhere() -> 
     async with app_when(
         lambda app: "tool" in kinds(app, "a1"), "first", script, tools=[gate_tool(release)]
     ) as (app, pilot):
-        app.screen.set_focus(app.prompt_view)
+        app.screen.set_focus(app.main.prompt_view)
         await pilot.press(*"sec")  # writing: the question will not take the cursor
         release.set()
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
         assert any("asks you something" in t for t in toasts(app))
         app.notify("Something else went wrong", severity="warning", timeout=60)
-        assert app.runtime is not None
-        app.runtime.cancel("a1", "cancelled elsewhere")
-        await settle(pilot, lambda: not app.model.open_queries)
+        assert app.host.runtime is not None
+        app.host.runtime.cancel("a1", "cancelled elsewhere")
+        await settle(pilot, lambda: not app.main.model.open_queries)
         await pilot.pause()
         said = toasts(app)
         assert not any("asks you something" in m for m in said)
         assert "Something else went wrong" in said, "other toasts stay"
-        assert app.prompt_view.text == "sec", "the words being typed stay"
+        assert app.main.prompt_view.text == "sec", "the words being typed stay"
 
 
 async def test_a_question_takes_the_cursor_right_after_a_task_typed_in_the_prompt() -> None:
     app = make_app()
     async with app.run_test() as pilot:
         await pilot.press(*"Plan a family trip", "enter")
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
         assert isinstance(app.focused, AnswerInput), "the answer box has the cursor"
         await write(pilot, "daytime only, kids are 6 and 9")
         await pilot.press("enter")
-        await settle(pilot, lambda: app.model.agents["a1"].status.is_final)
-        assert app.model.agents["a1"].status is S.COMPLETED, "nothing was deleted or cancelled"
-        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status.is_final)
+        assert app.main.model.agents["a1"].status is S.COMPLETED, "nothing was deleted or cancelled"
+        question = next(e for e in app.main.model.agents["a1"].entries if e.kind == "question")
         assert question.detail == "daytime only, kids are 6 and 9"
 
 
@@ -457,11 +466,11 @@ async def test_a_narrow_terminal_gives_the_transcript_the_monologue_s_room() -> 
     app = make_app("hold", HOLD)
     async with app.run_test(size=(70, 20)) as pilot:
         await settle(pilot, has_status(app, "a1", S.RUNNING))
-        assert not app.monologue_view.display
-        assert app.transcript_view.size.width >= 40
+        assert not app.main.monologue_view.display
+        assert app.main.transcript_view.size.width >= 40
         await pilot.resize_terminal(110, 30)
         await pilot.pause()
-        assert app.monologue_view.display
+        assert app.main.monologue_view.display
 
 
 async def test_many_questions_at_once_make_one_notification() -> None:
@@ -469,10 +478,10 @@ async def test_many_questions_at_once_make_one_notification() -> None:
     hold = Turn(text="one two three four five six seven", hang_after_chunks=2)
     script = Script(agents={"main": [hold], "*": [ask]})
     async with app_when(a1_is(S.RUNNING), "hold", script) as (app, pilot):
-        assert app.runtime is not None
+        assert app.host.runtime is not None
         for index in range(5):
-            app.runtime.start(f"ask {index}", parent_id="a1")
-        await settle(pilot, lambda: len(app.model.open_queries) == 5)
+            app.host.runtime.start(f"ask {index}", parent_id="a1")
+        await settle(pilot, lambda: len(app.main.model.open_queries) == 5)
         # The five questions came in one or a few flushes: far fewer toasts than questions.
         assert 1 <= len(toasts(app)) < 5
 
@@ -482,7 +491,7 @@ async def test_deleting_a_finished_agent_does_not_speak_of_running_work() -> Non
         app,
         pilot,
     ):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("d")
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
@@ -504,5 +513,5 @@ async def test_events_that_arrive_while_the_app_closes_are_not_drawn() -> None:
         def drain(self) -> list[McpServerChanged]:
             return [late]
 
-    app._events = LateEvents()  # type: ignore[assignment]
-    app.flush_events()
+    app.host.events = LateEvents()  # type: ignore[assignment]
+    app.main.flush_events()

@@ -31,14 +31,14 @@ async def pending_approval(
     """The app once its first deploy call waits for approval; `runs` lists deploys done."""
     runs: list[str] = []
     asking = app_when(
-        lambda app: bool(app.model.open_queries), "Ship it", script, tools=[deploy_tool(runs)]
+        lambda app: bool(app.main.model.open_queries), "Ship it", script, tools=[deploy_tool(runs)]
     )
     async with asking as (app, pilot):
         yield app, pilot, runs
 
 
 def approvals(app: AgentUIApp) -> list[Entry]:
-    agent = app.model.agents.get("a1")
+    agent = app.main.model.agents.get("a1")
     entries = agent.entries if agent is not None else []
     return [e for e in entries if e.kind == "question" and e.title == "approval"]
 
@@ -54,7 +54,7 @@ ONE_DEPLOY = Script.for_all(DEPLOY, Turn(text="understood"))
 
 async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() -> None:
     async with pending_approval() as (app, _pilot, runs):
-        assert app.model.agents["a1"].status is S.AWAITING_USER
+        assert app.main.model.agents["a1"].status is S.AWAITING_USER
         block = app.query_one(ApprovalBlock)
         assert app.focused is block, "keys go to the approval, not to the agent keys"
         labels = [str(b.label) for b in block.query(Button)]
@@ -69,20 +69,20 @@ async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() 
         assert all(active[key].binding.show for key in ("1", "2", "3")), "listed in the footer"
         assert not active["a"].binding.show, "the transcript's letter keys do nothing here"
         await _pilot.press(*"no code needed")
-        assert not app.show_all and app.focused is block, "prose typed here starts nothing"
-        assert app.model.agents["a1"].status is S.AWAITING_USER
+        assert not app.main.show_all and app.focused is block, "prose typed here starts nothing"
+        assert app.main.model.agents["a1"].status is S.AWAITING_USER
         assert runs == [], "nothing runs before the person decides"
 
 
 async def test_1_allows_once_and_the_next_call_asks_again() -> None:
     async with pending_approval() as (app, pilot, runs):
         await pilot.press("1")
-        await settle(pilot, lambda: len(approvals(app)) == 2 and bool(app.model.open_queries))
+        await settle(pilot, lambda: len(approvals(app)) == 2 and bool(app.main.model.open_queries))
         assert runs == ["prod"]
         first, second = approvals(app)
         assert (first.open, first.detail, first.failed) == (False, "allowed once", False)
         assert second.open
-        assert app.focused is app.transcript_view.block_for_query(second.key)
+        assert app.focused is app.main.transcript_view.block_for_query(second.key)
         await pilot.press("1")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"]
@@ -95,7 +95,7 @@ async def test_2_always_allows_the_tool_for_the_rest_of_the_session() -> None:
         assert runs == ["prod", "prod"], "the second call ran without asking"
         (only,) = approvals(app)
         assert only.detail == "always allowed"
-        assert app.model.agents["a1"].entries[-1].text == "shipped"
+        assert app.main.model.agents["a1"].entries[-1].text == "shipped"
 
 
 async def test_3_takes_a_reason_that_goes_back_to_the_model() -> None:
@@ -110,7 +110,7 @@ async def test_3_takes_a_reason_that_goes_back_to_the_model() -> None:
         (entry,) = approvals(app)
         assert (entry.detail, entry.failed) == ("rejected: not on a Friday", True)
         assert not app.query(ReasonInput), "the controls go once it is decided"
-        tool = next(e for e in app.model.agents["a1"].entries if e.kind == "tool")
+        tool = next(e for e in app.main.model.agents["a1"].entries if e.kind == "tool")
         assert (tool.text, tool.failed) == ("not run", True)
 
 
@@ -129,9 +129,9 @@ async def test_escape_leaves_an_approval_waiting_and_3_enter_rejects_without_a_r
     nothing, it leaves the approval waiting."""
     async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
         await pilot.press("escape")
-        assert app.focused is app.tree_view
+        assert app.focused is app.main.tree_view
         (entry,) = approvals(app)
-        assert entry.open and app.model.agents["a1"].status is S.AWAITING_USER
+        assert entry.open and app.main.model.agents["a1"].status is S.AWAITING_USER
         await pilot.press("enter")  # on the waiting agent: back to its approval
         assert isinstance(app.focused, ApprovalBlock)
         await pilot.press("3", "enter")
@@ -144,7 +144,7 @@ async def test_escape_leaves_an_approval_waiting_and_3_enter_rejects_without_a_r
 async def test_the_buttons_decide_and_reject_asks_for_the_reason_first() -> None:
     async with pending_approval() as (app, pilot, runs):
         await pilot.click("#reject")
-        assert isinstance(app.focused, ReasonInput) and app.model.open_queries
+        assert isinstance(app.focused, ReasonInput) and app.main.model.open_queries
         await pilot.click("#always")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert runs == ["prod", "prod"]
@@ -152,20 +152,20 @@ async def test_the_buttons_decide_and_reject_asks_for_the_reason_first() -> None
 
 async def test_enter_on_the_tree_does_not_approve() -> None:
     async with pending_approval() as (app, pilot, runs):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("enter")  # on a waiting node: jumps to the approval, decides nothing
         await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))
-        assert app.model.open_queries and runs == []
+        assert app.main.model.open_queries and runs == []
 
 
 async def test_an_approval_settled_by_a_cancel_gives_the_keys_back() -> None:
     async with pending_approval() as (app, pilot, runs):
         assert isinstance(app.focused, ApprovalBlock)
-        app.runtime.cancel("a1")  # type: ignore[union-attr]
+        app.host.runtime.cancel("a1")  # type: ignore[union-attr]
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
-        assert app.focused is app.tree_view
+        assert app.focused is app.main.tree_view
         await pilot.press("a")
-        assert app.show_all, "a is the app's key again"
+        assert app.main.show_all, "a is the app's key again"
         assert runs == []
 
 
@@ -184,8 +184,8 @@ async def test_a_new_approval_does_not_steal_the_focus_and_ctrl_n_reaches_it() -
     async with pending_approval() as (app, pilot, _):
         first = app.focused
         assert isinstance(first, ApprovalBlock)
-        app.runtime.start("Ship it again")  # type: ignore[union-attr]
-        await settle(pilot, lambda: len(app.model.open_queries) == 2)
+        app.host.runtime.start("Ship it again")  # type: ignore[union-attr]
+        await settle(pilot, lambda: len(app.main.model.open_queries) == 2)
         assert app.focused is first, "the person is deciding the first one"
         await pilot.press("ctrl+n")
         await pilot.pause()
@@ -204,6 +204,6 @@ async def test_words_typed_while_an_approval_has_the_cursor_are_given_back() -> 
         (entry,) = approvals(app)
         assert entry.open and runs == [], "letters decide nothing"
         await pilot.press("escape")
-        assert app.prompt_view.text == "Please add a rain plan"
+        assert app.main.prompt_view.text == "Please add a rain plan"
         assert any("had the cursor" in t for t in toasts(app))
-        assert app.model.agents["a1"].status is S.AWAITING_USER, "nothing was sent"
+        assert app.main.model.agents["a1"].status is S.AWAITING_USER, "nothing was sent"

@@ -39,7 +39,7 @@ ALL_HOLD = Script(agents={"*": [HOLD]})
 
 
 def statuses(app: AgentUIApp) -> dict[str, S]:
-    return {agent.id: agent.status for agent in app.model.agents.values()}
+    return {agent.id: agent.status for agent in app.main.model.agents.values()}
 
 
 @asynccontextmanager
@@ -48,15 +48,19 @@ async def subagents_running() -> AsyncIterator[tuple[AgentUIApp, Pilot[int]]]:
     (its letters act there): the click is what must turn them off."""
 
     def ready(app: AgentUIApp) -> bool:
-        if app.runtime is not None and "a1" in app.model.agents and "a2" not in app.model.agents:
-            app.runtime.start("look around", parent_id="a1")
-            app.runtime.start("look further", parent_id="a1")
+        if (
+            app.host.runtime is not None
+            and "a1" in app.main.model.agents
+            and "a2" not in app.main.model.agents
+        ):
+            app.host.runtime.start("look around", parent_id="a1")
+            app.host.runtime.start("look further", parent_id="a1")
         return all(has_status(app, a, S.RUNNING)() for a in ("a1", "a2", "a3"))
 
     app = make_app("hold", ALL_HOLD)
     async with app.run_test(size=(120, 40)) as pilot:  # wide enough for the monologue pane
         await settle(pilot, lambda: ready(app))
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
         assert not app.keeper.reading
         yield app, pilot
@@ -66,17 +70,17 @@ async def type_after_click(app: AgentUIApp, pilot: Pilot[int]) -> None:
     before = statuses(app)
     await pilot.press(*SENTENCE)
     await pilot.pause()
-    app.flush_events()
+    app.main.flush_events()
     assert statuses(app) == before, "no agent changed status"
-    assert not app.show_all and not app.monologue_selected_only, "no view key acted"
+    assert not app.main.show_all and not app.main.monologue_selected_only, "no view key acted"
     assert len(app.screen_stack) == 1, "no dialog opened"
 
 
 def tree_row(app: AgentUIApp, agent_id: str) -> tuple[int, int]:
     """Where the agent's row is, in the tree's own coordinates (inside its border)."""
-    node = app.tree_view._agent_nodes[agent_id]
-    top = app.tree_view.styles.border_top[0] != ""
-    return (6, node.line - app.tree_view.scroll_offset.y + int(top))
+    node = app.main.tree_view._agent_nodes[agent_id]
+    top = app.main.tree_view.styles.border_top[0] != ""
+    return (6, node.line - app.main.tree_view.scroll_offset.y + int(top))
 
 
 @pytest.mark.parametrize(
@@ -86,23 +90,23 @@ def tree_row(app: AgentUIApp, agent_id: str) -> tuple[int, int]:
 async def test_a_sentence_typed_after_a_click_lands_in_the_prompt(where: str) -> None:
     async with subagents_running() as (app, pilot):
         targets: dict[str, tuple[Widget | str, tuple[int, int]]] = {
-            "tree row": (app.tree_view, tree_row(app, "a1")),
-            "transcript": (app.transcript_view, (5, 3)),
-            "monologue": (app.monologue_view, (5, 3)),
+            "tree row": (app.main.tree_view, tree_row(app, "a1")),
+            "transcript": (app.main.transcript_view, (5, 3)),
+            "monologue": (app.main.monologue_view, (5, 3)),
             "status bar": (app.query_one(StatusBar), (2, 0)),
             "prompt label": ("#prompt-label", (1, 0)),
         }
         widget, offset = targets[where]
         await pilot.click(widget, offset=offset)
         await type_after_click(app, pilot)
-        assert app.prompt_view.text.endswith(SENTENCE), "the sentence is words in the prompt"
-        assert app.focused is app.prompt_view
+        assert app.main.prompt_view.text.endswith(SENTENCE), "the sentence is words in the prompt"
+        assert app.focused is app.main.prompt_view
 
 
 async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off() -> None:
     async with subagents_running() as (app, pilot):
-        await pilot.click(app.tree_view, offset=tree_row(app, "a2"))
-        assert app.selected_id == "a2", "a click selects, as a person expects"
+        await pilot.click(app.main.tree_view, offset=tree_row(app, "a2"))
+        assert app.main.selected_id == "a2", "a click selects, as a person expects"
         assert app.keeper.reading and app.screen.has_class("-reading")
         footer_actions = {b.action for _, b, _, _ in app.screen.active_bindings.values()}
         assert pane_action("cancel") not in footer_actions
@@ -113,24 +117,24 @@ async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off()
 
 async def test_esc_after_a_click_on_the_tree_turns_the_letters_on() -> None:
     async with subagents_running() as (app, pilot):
-        await pilot.click(app.tree_view, offset=tree_row(app, "a2"))
-        assert app.focused is app.tree_view
+        await pilot.click(app.main.tree_view, offset=tree_row(app, "a2"))
+        assert app.focused is app.main.tree_view
         await pilot.press("escape")
         assert not app.keeper.reading and not app.screen.has_class("-reading")
-        assert app.focused is app.tree_view, "esc only turned the keys on"
+        assert app.focused is app.main.tree_view, "esc only turned the keys on"
         await pilot.press("p")
         await settle(pilot, has_status(app, "a2", S.PAUSED))
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.model.agents["a1"].status is S.RUNNING
 
 
 async def test_tab_to_the_tree_after_a_click_turns_the_letters_on() -> None:
     async with subagents_running() as (app, pilot):
-        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.click(app.main.transcript_view, offset=(5, 3))
         assert app.keeper.reading
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.pause()
         await pilot.press("tab")  # from the prompt, on to the tree
-        assert app.focused is app.tree_view and not app.keeper.reading
+        assert app.focused is app.main.tree_view and not app.keeper.reading
 
 
 async def test_clicking_a_footer_key_runs_it_and_the_next_sentence_is_words() -> None:
@@ -142,23 +146,23 @@ async def test_clicking_a_footer_key_runs_it_and_the_next_sentence_is_words() ->
         await pilot.click(pause_key)
         await settle(pilot, has_status(app, "a1", S.PAUSED))  # a click on a key is meant
         await type_after_click(app, pilot)
-        assert app.prompt_view.text.endswith(SENTENCE)
+        assert app.main.prompt_view.text.endswith(SENTENCE)
 
 
 async def test_digits_typed_after_clicking_an_approval_decide_nothing() -> None:
     async with pending_approval() as (app, pilot, runs):
         block = app.focused
         assert isinstance(block, ApprovalBlock)
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.pause()
         await pilot.click(block, offset=(4, 0))
         before = statuses(app)
         await pilot.press(*"I have 2 kids and 1 dog")
         await pilot.pause()
-        app.flush_events()
-        assert runs == [] and app.model.open_queries, "the approval still waits"
+        app.main.flush_events()
+        assert runs == [] and app.main.model.open_queries, "the approval still waits"
         assert statuses(app) == before
-        assert app.prompt_view.text.endswith("I have 2 kids and 1 dog")
+        assert app.main.prompt_view.text.endswith("I have 2 kids and 1 dog")
 
 
 async def test_after_a_click_on_an_approval_its_footer_offers_keys_on_not_the_digits() -> None:
@@ -178,14 +182,14 @@ async def test_a_replay_drops_letters_after_a_click_and_says_how_to_turn_them_on
     feed = ReplayFeed(await _recorded_run(), speed=1000.0)
     app = AgentUIApp(replay=feed, clock=FrozenClock(), remember_theme=False)
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: feed.done and bool(app.model.agents))
-        await pilot.click(app.transcript_view, offset=(5, 3))
+        await settle(pilot, lambda: feed.done and bool(app.main.model.agents))
+        await pilot.click(app.main.transcript_view, offset=(5, 3))
         await pilot.press(*"quit all fast")
         await pilot.pause()
-        assert len(app.screen_stack) == 1 and not app.show_all, "no view key acted"
+        assert len(app.screen_stack) == 1 and not app.main.show_all, "no view key acted"
         assert any("esc turns them on" in t for t in toasts(app))
         await pilot.press("escape", "a")
-        assert app.show_all, "after esc the view keys act"
+        assert app.main.show_all, "after esc the view keys act"
 
 
 def click_as_a_terminal_does(app: AgentUIApp, widget: Widget, offset: tuple[int, int]) -> None:
@@ -200,11 +204,11 @@ def click_as_a_terminal_does(app: AgentUIApp, widget: Widget, offset: tuple[int,
 
 async def test_a_sentence_after_a_terminal_s_click_on_the_tree_is_words() -> None:
     async with subagents_running() as (app, pilot):
-        click_as_a_terminal_does(app, app.tree_view, tree_row(app, "a2"))
+        click_as_a_terminal_does(app, app.main.tree_view, tree_row(app, "a2"))
         await pilot.pause()
-        assert app.keeper.reading and app.selected_id == "a2"
+        assert app.keeper.reading and app.main.selected_id == "a2"
         await type_after_click(app, pilot)
-        assert app.prompt_view.text.endswith(SENTENCE)
+        assert app.main.prompt_view.text.endswith(SENTENCE)
 
 
 async def test_a_terminal_s_click_on_a_footer_key_runs_it_then_letters_are_words() -> None:
@@ -215,25 +219,25 @@ async def test_a_terminal_s_click_on_a_footer_key_runs_it_then_letters_are_words
         ]
         click_as_a_terminal_does(app, pause_key, (1, 0))
         await settle(pilot, has_status(app, "a1", S.PAUSED))
-        assert app.prompt_view.text == "", "its key ran as a command, not typed"
+        assert app.main.prompt_view.text == "", "its key ran as a command, not typed"
         assert app.keeper.reading, "and after it the letters are words"
         await type_after_click(app, pilot)
 
 
 async def test_modifier_keys_and_the_palette_act_after_a_click() -> None:
     async with subagents_running() as (app, pilot):
-        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.click(app.main.transcript_view, offset=(5, 3))
         assert app.keeper.reading
         titles = [command.title for command in app.get_system_commands(app.screen)]
         assert any(t.startswith("New:") for t in titles), "the palette's New is offered"
         assert any(t.startswith("Pause:") for t in titles), "and the agent commands"
         await pilot.press("ctrl+t")
-        assert app.prompt_bar.mode.kind == "task" and app.prompt_bar.mode.chosen
+        assert app.main.prompt_bar.mode.kind == "task" and app.main.prompt_bar.mode.chosen
         await pilot.press("escape")
-        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.click(app.main.transcript_view, offset=(5, 3))
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
-        await pilot.click(app.transcript_view, offset=(5, 3))
+        await pilot.click(app.main.transcript_view, offset=(5, 3))
         await pilot.press("ctrl+q")  # main runs: it asks first
         assert isinstance(app.screen, ConfirmScreen)

@@ -55,19 +55,21 @@ async def test_the_pane_says_what_is_decided_and_for_how_long() -> None:
     clock = FrozenClock()
     app = six_step_app(clock)
     async with app.run_test(size=(120, 30)) as pilot:
-        await settle(pilot, lambda: "a1" in app.model.deciding)
-        pane = app.transcript_view
+        await settle(pilot, lambda: "a1" in app.main.model.deciding)
+        pane = app.main.transcript_view
         assert str(pane.border_subtitle) == "deciding whether the task is clear… 0s"
-        assert [e.kind for e in app.model.agents["a1"].entries] == ["task"], "nothing else shows"
+        assert [e.kind for e in app.main.model.agents["a1"].entries] == ["task"], (
+            "nothing else shows"
+        )
         clock.advance(12)
-        app._tick()  # the app's once-a-second clock: no event came, the time moves
+        app.main.tick()  # the app's once-a-second clock: no event came, the time moves
         assert str(pane.border_subtitle) == "deciding whether the task is clear… 12s"
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("a")  # every agent's transcript names who decides
         assert str(pane.border_subtitle) == "main is deciding whether the task is clear… 12s"
-        assert app.runtime is not None
-        app.runtime.cancel("a1")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert app.host.runtime is not None
+        app.host.runtime.cancel("a1")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
         assert not pane.border_subtitle, "it ended: nothing is being decided"
 
 
@@ -75,10 +77,10 @@ async def test_a_long_decision_fits_the_pane_in_fewer_words_and_keeps_its_second
     clock = FrozenClock()
     app = six_step_app(clock, SLOW_QUESTIONS)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, lambda: app.model.deciding.get("a1", ("",))[0] == "questions")
+        await settle(pilot, lambda: app.main.model.deciding.get("a1", ("",))[0] == "questions")
         clock.advance(12)
-        app._tick()
-        pane = app.transcript_view
+        app.main.tick()
+        pane = app.main.transcript_view
         assert str(pane.border_subtitle) == "deciding what is missing… 12s", "not '……', no 12s"
         await pilot.resize_terminal(200, 40)
         await pilot.pause()
@@ -87,9 +89,9 @@ async def test_a_long_decision_fits_the_pane_in_fewer_words_and_keeps_its_second
         await pilot.pause()
         shown = str(pane.border_subtitle)
         assert shown.endswith("… 12s") and "……" not in shown
-        assert app.runtime is not None
-        app.runtime.cancel("a1")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert app.host.runtime is not None
+        app.host.runtime.cancel("a1")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,9 @@ pytestmark = pytest.mark.anyio
 async def test_a_scene_root_is_not_offered_steer_or_modify() -> None:
     app = scene_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
-        root = next(iter(app.model.agents.values()))
-        assert root.driver == "scene" and app.selected_id == root.id
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        root = next(iter(app.main.model.agents.values()))
+        assert root.driver == "scene" and app.main.selected_id == root.id
         assert app.check_action("steer", ()) is None, "greyed: the runtime would refuse it"
         assert app.check_action("modify", ()) is None
         assert app.check_action("pause", ()) is True, "what it can do stays offered"
@@ -26,13 +26,13 @@ async def test_a_scene_root_is_not_offered_steer_or_modify() -> None:
 async def test_words_for_a_scene_root_answer_its_question() -> None:
     app = scene_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
-        assert str(app.prompt_bar.label.render()) == "harbour ›"
-        (question,) = app.model.open_queries
-        app.prompt_view.focus()
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        assert str(app.main.prompt_bar.label.render()) == "harbour ›"
+        (question,) = app.main.model.open_queries
+        app.main.prompt_view.focus()
         await pilot.press(*"more fog", "enter")
-        await settle(pilot, lambda: question not in app.model.open_queries)
-        assert app.prompt_view.text == ""
-        scene = next(iter(app.model.scenes.values()))
+        await settle(pilot, lambda: question not in app.main.model.open_queries)
+        assert app.main.prompt_view.text == ""
+        scene = next(iter(app.main.model.scenes.values()))
         await settle(pilot, lambda: bool(scene.record.rounds))
         assert "more fog" in scene.record.rounds[0].request.text

@@ -77,8 +77,8 @@ def test_resuming_a_session_goes_on_with_its_unfinished_scene(
     path.write_text("".join(lines[: cut + 1]), "utf-8")
 
     resumed = build_app(app_parser().parse_args(["--resume", "last"]))
-    assert resumed._start_with is not None, "the scene goes on once the runtime runs"
+    assert resumed.host._start_with is not None, "the scene goes on once the runtime runs"  # type: ignore[attr-defined]
     finished = build_app(app_parser().parse_args(["--scene", "product_review"]))
-    assert finished._start_with is not None
+    assert finished.host._start_with is not None  # type: ignore[attr-defined]
     with pytest.raises(AgentUIError, match="give a task or --scene, not both"):
         build_app(app_parser().parse_args(["A task", "--scene", "lighthouse"]))

@@ -42,14 +42,14 @@ async def test_a_replay_shows_the_recorded_run_and_refuses_to_steer() -> None:
         replay=ReplayFeed(recorded, speed=1000.0), clock=FrozenClock(), remember_theme=False
     )
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: app.replay is not None and app.replay.done)
-        app.flush_events()
-        assert [a.status for a in app.model.agents.values()] == [S.COMPLETED, S.COMPLETED]
-        assert app.model.agents["a2"].parent_id == "a1"
-        assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
+        await settle(pilot, lambda: app.host.done)
+        app.main.flush_events()
+        assert [a.status for a in app.main.model.agents.values()] == [S.COMPLETED, S.COMPLETED]
+        assert app.main.model.agents["a2"].parent_id == "a1"
+        assert app.main.model.agents["a1"].entries[-1].text == "The answer is 42."
         for action in ("pause", "cancel", "delete", "modify", "new_task"):
             assert app.check_action(action, ()) is False, "a replay never steers: not offered"
-        assert not app.prompt_bar.display
+        assert not app.main.prompt_bar.display
         await pilot.pause()
         assert app.query(KeyFooter), "the footer says what works in a replay"
         shown = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
@@ -62,9 +62,9 @@ async def test_history_is_shown_before_new_work() -> None:
     state.apply_all(recorded)
     app = make_app(state=state)
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: "a1" in app.model.agents)
-        assert app.model.agents["a1"].entries[-1].text == "The answer is 42."
-        assert app.selected_id == "a1"
+        await settle(pilot, lambda: "a1" in app.main.model.agents)
+        assert app.main.model.agents["a1"].entries[-1].text == "The answer is 42."
+        assert app.main.selected_id == "a1"
 
 
 def test_replay_speed_must_be_positive() -> None:
@@ -93,10 +93,10 @@ def _replay_ending_on_an_approval(recorded: list[Event], query_id: str) -> Agent
 async def test_a_replayed_question_asks_nobody_and_takes_no_keys() -> None:
     app = _replay_ending_on_an_approval(await _recorded_run(), "q1")
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: app.replay is not None and app.replay.done)
-        app.flush_events()
+        await settle(pilot, lambda: app.host.done)
+        app.main.flush_events()
         await pilot.pause()
-        assert "q1" in app.model.open_queries
+        assert "q1" in app.main.model.open_queries
         assert not toasts(app), "no bell, no 'approval needed' over a replay"
         assert not isinstance(app.focused, ApprovalBlock)
 
@@ -122,9 +122,9 @@ async def _run_that_asked() -> list[Event]:
 async def test_a_replayed_question_shows_its_answer_and_no_box_to_answer_in() -> None:
     app = _replay_ending_on_an_approval(await _run_that_asked(), "q9")
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, lambda: app.replay is not None and app.replay.done)
+        await settle(pilot, lambda: app.host.done)
         await pilot.pause()
-        transcript = app.transcript_view
+        transcript = app.main.transcript_view
         assert not transcript.query(Composer), "no box to answer in"
         answered, unanswered = transcript.query(QuestionBlock)
         assert "answer: trains" in str(answered.query_one(".question-answer").render())
@@ -134,4 +134,4 @@ async def test_a_replayed_question_shows_its_answer_and_no_box_to_answer_in() ->
         assert not transcript.query(Button).filter(".approval-buttons Button")
         assert app.check_action("next_question", ()) is False, "no 'Waiting' to go to"
         await pilot.press("tab", "tab", "tab", "tab", "1")
-        assert "q9" in app.model.open_queries and not toasts(app)
+        assert "q9" in app.main.model.open_queries and not toasts(app)

@@ -44,14 +44,14 @@ def drawn(widget: Widget) -> str:
 
 async def test_every_transcript_block_shows_controls_visibly() -> None:
     async with app_when(
-        lambda app: bool(app.model.open_queries), f"task {HOSTILE}", SCRIPT, tools=[echo]
+        lambda app: bool(app.main.model.open_queries), f"task {HOSTILE}", SCRIPT, tools=[echo]
     ) as (app, pilot):
         await pilot.press("x")  # unfold thinking and tool blocks: their whole text is drawn
-        app.transcript_view.focus()
+        app.main.transcript_view.focus()
         await pilot.press("x")
         await pilot.pause()
-        screen = "\n".join(drawn(w) for w in app.transcript_view.query("*") if w.size.area)
-        title = str(app.transcript_view.border_title)
+        screen = "\n".join(drawn(w) for w in app.main.transcript_view.query("*") if w.size.area)
+        title = str(app.main.transcript_view.border_title)
         for text in (screen, title):
             assert not FORBIDDEN & set(text.replace("\n", "")), repr(text)
         assert "␛]0;T␇" in screen and "␛[2J" in screen and "␈" in screen and "␀" in screen
@@ -74,4 +74,4 @@ async def test_the_modify_window_shows_the_task_visibly_and_unchanged_is_no_chan
         assert "␛]0;T␇" in content and not FORBIDDEN & set(content.replace("\n", ""))
         await pilot.press("ctrl+s")  # nothing edited: nothing modified
         await pilot.pause()
-        assert not [e for e in app.model.agents["a1"].entries if e.title == "modified"]
+        assert not [e for e in app.main.model.agents["a1"].entries if e.title == "modified"]

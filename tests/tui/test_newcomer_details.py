@@ -49,7 +49,7 @@ async def test_the_typing_footer_offers_help_and_a_new_task() -> None:
     app = make_app()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        assert app.focused is app.prompt_view
+        assert app.focused is app.main.prompt_view
         shown = {
             key: b.binding.description
             for key, b in app.screen.active_bindings.items()
@@ -69,7 +69,9 @@ async def test_words_added_in_the_modify_window_start_on_a_line_of_their_own() -
         await pilot.press(*"Focus on press")
         assert editor.text == "Plan a launch\nFocus on press"
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: app.model.agents["a1"].task == "Plan a launch\nFocus on press")
+        await settle(
+            pilot, lambda: app.main.model.agents["a1"].task == "Plan a launch\nFocus on press"
+        )
 
 
 async def test_a_modify_window_applied_untouched_changes_nothing() -> None:
@@ -77,18 +79,18 @@ async def test_a_modify_window_applied_untouched_changes_nothing() -> None:
         await pilot.press("m")
         await pilot.press("ctrl+s")
         await pilot.pause()
-        app.flush_events()
-        assert app.model.agents["a1"].pending_modification is None
-        assert app.model.agents["a1"].task == "Plan a launch"
+        app.main.flush_events()
+        assert app.main.model.agents["a1"].pending_modification is None
+        assert app.main.model.agents["a1"].task == "Plan a launch"
 
 
 async def test_a_steer_sent_to_a_paused_agent_says_how_to_resume_it() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("p")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.PAUSED)
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.PAUSED)
         await pilot.press("s", *"mention the budget", "enter")
         await pilot.pause()
-        assert app.focused is app.prompt_view
+        assert app.focused is app.main.prompt_view
         assert any("is paused: it reads your message when it resumes" in t for t in toasts(app))
 
 
@@ -97,5 +99,5 @@ async def test_a_scene_root_s_prompt_says_the_words_answer_its_question() -> Non
 
     app = scene_app()
     async with app.run_test(size=(160, 36)) as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
-        assert "your words answer its question" in app.prompt_view.placeholder
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        assert "your words answer its question" in app.main.prompt_view.placeholder

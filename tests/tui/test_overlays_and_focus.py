@@ -37,7 +37,7 @@ async def test_repeated_ctrl_q_never_stacks_quit_dialogs() -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("escape", "ctrl+q", "escape", "ctrl+q")
         assert len(app.screen_stack) == 2
-        runtime = app.runtime
+        runtime = app.host.runtime
         await pilot.press("ctrl+q")  # the second press on the dialog confirms
         await pilot.pause()
     assert app.return_code == 0
@@ -60,12 +60,12 @@ async def test_overlays_that_only_show_give_way_and_dialogs_do_not() -> None:
 
 async def test_closing_modify_gives_the_keys_back_to_a_place_where_they_work() -> None:
     async with pending_approval() as (app, pilot, runs):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("m")
         assert isinstance(app.screen, ModifyScreen)
         await pilot.press("escape")
         await pilot.pause()
-        assert app.focused is app.tree_view, "back where it was"
+        assert app.focused is app.main.tree_view, "back where it was"
         await pilot.press("ctrl+n")
         assert isinstance(app.focused, ApprovalBlock)
         # From the approval, through the palette: modify opens, and its block is rebuilt
@@ -73,26 +73,26 @@ async def test_closing_modify_gives_the_keys_back_to_a_place_where_they_work() -
         await pilot.press("ctrl+p", *"Modify", "enter")
         await pilot.pause()
         assert isinstance(app.screen, ModifyScreen)
-        app._show_transcript()
+        app.main.show_transcript()
         await pilot.press("escape")
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.focused, ApprovalBlock) and app.focused.entry.open
         assert app.active_bindings["1"].binding.show, "the footer offers the choices again"
         await pilot.press(*"no code needed")  # prose after the dialog: nothing happens
-        assert app.model.agents["a1"].status is S.AWAITING_USER
+        assert app.main.model.agents["a1"].status is S.AWAITING_USER
         await pilot.press("1")
         await settle(pilot, lambda: runs == ["prod"])
 
 
 async def test_closing_an_overlay_returns_to_the_place_it_came_from() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press(*"half a task", "f1")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
         await pilot.pause()
-        assert app.focused is app.prompt_view and app.prompt_view.value == "half a task"
+        assert app.focused is app.main.prompt_view and app.main.prompt_view.value == "half a task"
 
 
 async def test_ctrl_n_with_nobody_waiting_says_so() -> None:
@@ -123,17 +123,17 @@ async def test_the_quit_question_counts_agents_when_it_is_answered() -> None:
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
         assert "1 agent is not finished" in dialog._question
-        assert app.runtime is not None
-        app.runtime.cancel("a1")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert app.host.runtime is not None
+        app.host.runtime.cancel("a1")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
         assert dialog._question == "Every agent has finished. Quit?"
 
 
 async def test_the_start_screen_says_how_to_quit() -> None:
     app = make_app()
     async with app.run_test() as pilot:
-        assert app.focused is app.prompt_view
-        assert "ctrl+q quits" in app.prompt_view.placeholder
+        assert app.focused is app.main.prompt_view
+        assert "ctrl+q quits" in app.main.prompt_view.placeholder
         await pilot.press("ctrl+q")
         await pilot.pause()
     assert app.return_code == 0
@@ -145,11 +145,11 @@ async def test_a_question_that_arrives_under_a_dialog_takes_the_cursor_when_it_c
     async with app_when(a1_is(S.RUNNING), "hold", script) as (app, pilot):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert app.runtime is not None
-        app.runtime.start("ask", parent_id=None)
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        assert app.host.runtime is not None
+        app.host.runtime.start("ask", parent_id=None)
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
         assert isinstance(app.screen, HelpScreen), "the dialog stays until the person closes it"
-        app._select("a2")
+        app.main.select("a2")
         await pilot.press("escape")
         await pilot.pause()
         await pilot.pause()
@@ -177,11 +177,11 @@ async def test_an_empty_tree_offers_no_letter_in_its_footer() -> None:
     app = make_app()
     async with app.run_test() as pilot:
         await pilot.press("escape")  # from the prompt to the tree
-        assert app.focused is app.tree_view
+        assert app.focused is app.main.tree_view
         offered = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert not {"question_mark", "q", "n", "a"} & offered
         await pilot.press("q")
-        assert app.prompt_view.text == "q", "the letter is a word for the prompt"
+        assert app.main.prompt_view.text == "q", "the letter is a word for the prompt"
 
 
 async def test_the_palette_s_interrupt_acts_at_once() -> None:
@@ -190,14 +190,14 @@ async def test_the_palette_s_interrupt_acts_at_once() -> None:
             c for c in app.get_system_commands(app.screen) if c.title.startswith("Interrupt")
         ]
         interrupt.callback()
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
 
 
 async def test_quitting_with_words_in_the_prompt_asks_first() -> None:
     app = make_app()
     async with app.run_test() as pilot:
         await pilot.press(*"a task not sent yet", "escape")  # to the tree; the words stay
-        app.transcript_view.focus()
+        app.main.transcript_view.focus()
         await pilot.pause()
         await pilot.press("q")
         dialog = app.screen
@@ -205,7 +205,7 @@ async def test_quitting_with_words_in_the_prompt_asks_first() -> None:
         assert "not been sent" in dialog._question
         await pilot.press("escape")  # Stay
         await pilot.pause()
-        assert app.prompt_view.text == "a task not sent yet"
+        assert app.main.prompt_view.text == "a task not sent yet"
 
 
 async def test_f2_without_a_scene_says_why_nothing_opens() -> None:
@@ -222,9 +222,9 @@ async def test_a_quit_does_not_throw_away_the_modify_window_s_edits() -> None:
         await pilot.press("m")
         assert isinstance(app.screen, ModifyScreen)
         await pilot.press(*" with bows")
-        assert app.runtime is not None
-        app.runtime.cancel("a1")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert app.host.runtime is not None
+        app.host.runtime.cancel("a1")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
         await pilot.press("ctrl+q")
         await pilot.pause()
         assert isinstance(app.screen, ModifyScreen), "the edits are still there to apply"
@@ -233,7 +233,7 @@ async def test_a_quit_does_not_throw_away_the_modify_window_s_edits() -> None:
 
 async def test_the_quit_question_names_unsent_words_beside_running_agents() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
-        app.screen.set_focus(app.prompt_view)
+        app.screen.set_focus(app.main.prompt_view)
         await pilot.press(*"a newsletter draft", "escape", "q")
         dialog = app.screen
         assert isinstance(dialog, ConfirmScreen)
@@ -242,9 +242,12 @@ async def test_the_quit_question_names_unsent_words_beside_running_agents() -> N
 
 async def test_while_an_answer_box_waits_the_panes_offer_no_letter() -> None:
     """Letters typed on a pane then go into the box: the footer offers what still works."""
-    async with app_when(lambda app: bool(app.model.open_queries), "Plan a party") as (app, pilot):
+    async with app_when(lambda app: bool(app.main.model.open_queries), "Plan a party") as (
+        app,
+        pilot,
+    ):
         await pilot.press(*"Keep it cozy", "escape")  # leaves the box; the question waits
-        assert app.focused is app.tree_view
+        assert app.focused is app.main.tree_view
         offered = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert not {"p", "q", "question_mark", "c", "d", "m", "s", "n"} & offered
         assert "enter" in offered, "enter still goes to the question"

@@ -15,6 +15,6 @@ async def test_a_palette_still_composing_when_the_runtime_starts_is_no_crash() -
     async with app.run_test() as pilot:
         await runtime_of(pilot)
         app.push_screen(CommandPalette())  # on the stack, its widgets not composed yet
-        app._runtime_has_started()  # as the runtime's worker calls it, in that moment
+        app.host.runtime_has_started()  # as the runtime's worker calls it, in that moment
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)

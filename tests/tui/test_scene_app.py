@@ -27,33 +27,33 @@ def scene_app() -> AgentUIApp:
 
 def rounds_done(app: AgentUIApp) -> int:
     return sum(
-        1 for a in app.model.agents.values() if a.driver == "round" and a.status is S.COMPLETED
+        1 for a in app.main.model.agents.values() if a.driver == "round" and a.status is S.COMPLETED
     )
 
 
 async def test_a_scene_plays_in_the_app_round_by_round() -> None:
     app = scene_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
-        root = next(iter(app.model.agents.values()))
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        root = next(iter(app.main.model.agents.values()))
         assert (root.name, root.driver) == ("harbour", "scene")
-        assert app._focused_query() is not None, "the question for round 1 has the cursor"
+        assert app.main.focused_query() is not None, "the question for round 1 has the cursor"
         await write(pilot, "Tomas, a fish please.")
         await pilot.press("enter")
         await settle(
-            pilot, lambda: rounds_done(app) == 1 and bool(app.model.open_queries), turns=5000
+            pilot, lambda: rounds_done(app) == 1 and bool(app.main.model.open_queries), turns=5000
         )
 
-        by_name = {a.name: a for a in app.model.agents.values()}
+        by_name = {a.name: a for a in app.main.model.agents.values()}
         round_one = by_name["round-1"]
-        assert [app.model.agents[c].name for c in round_one.children] == [
+        assert [app.main.model.agents[c].name for c in round_one.children] == [
             "round-1.director",
             "round-1.Tomas",
             "round-1.director-2",
             "round-1.Mara",
         ]
         # In the tree, each under its round.
-        tree_nodes = app.tree_view._agent_nodes
+        tree_nodes = app.main.tree_view._agent_nodes
         director = tree_nodes[by_name["round-1.director"].id]
         assert director.parent is tree_nodes[round_one.id]
         kinds = [(e.kind, e.title) for e in round_one.entries]
@@ -61,13 +61,13 @@ async def test_a_scene_plays_in_the_app_round_by_round() -> None:
         assert kinds[1] == ("scene", "round 1")
 
         # Enter with nothing typed: the scene goes on by itself.
-        assert app._focused_query() is not None
+        assert app.main.focused_query() is not None
         await pilot.press("enter")
 
         await settle(
-            pilot, lambda: rounds_done(app) == 2 and bool(app.model.open_queries), turns=5000
+            pilot, lambda: rounds_done(app) == 2 and bool(app.main.model.open_queries), turns=5000
         )
-        scene = app.model.scenes[root.id]
+        scene = app.main.model.scenes[root.id]
         assert scene.record.rounds[1].request.kind == "continuation"
 
         # F2 from anywhere, the answer box included (a letter would be typed there).
@@ -85,7 +85,7 @@ async def test_a_scene_plays_in_the_app_round_by_round() -> None:
         assert ines.startswith("Ines yes "), "she came in during round 2"
         await pilot.press("escape")
         await settle(pilot, lambda: not isinstance(app.screen, SceneStateScreen))
-        assert app._focused_query() is not None, "back in the waiting answer box"
+        assert app.main.focused_query() is not None, "back in the waiting answer box"
 
 
 async def test_esc_in_a_round_s_answer_box_leaves_it_and_the_scene_goes_on() -> None:
@@ -93,14 +93,14 @@ async def test_esc_in_a_round_s_answer_box_leaves_it_and_the_scene_goes_on() -> 
     tree, and the question waits."""
     app = scene_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await settle(pilot, lambda: bool(app.model.open_queries))
-        assert app._focused_query() is not None
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        assert app.main.focused_query() is not None
         await pilot.press("escape")
         await pilot.pause()
-        assert app.focused is app.tree_view
-        root = next(iter(app.model.agents.values()))
-        assert root.status is not S.COMPLETED and len(app.model.open_queries) == 1
+        assert app.focused is app.main.tree_view
+        root = next(iter(app.main.model.agents.values()))
+        assert root.status is not S.COMPLETED and len(app.main.model.open_queries) == 1
         await pilot.press("ctrl+n")  # back to the question, which still takes an answer
-        await settle(pilot, lambda: app._focused_query() is not None)
+        await settle(pilot, lambda: app.main.focused_query() is not None)
         await pilot.press("enter")  # nothing: the scene goes on by itself
         await settle(pilot, lambda: rounds_done(app) == 1, turns=5000)

@@ -63,7 +63,7 @@ def _holding_app() -> AgentUIApp:
 async def _main_runs(pilot: Pilot[int]) -> AgentUIApp:
     app = _app(pilot)
     await settle(pilot, has_status(app, "a1", S.RUNNING))
-    await settle(pilot, lambda: "text" in [e.kind for e in app.model.agents["a1"].entries])
+    await settle(pilot, lambda: "text" in [e.kind for e in app.main.model.agents["a1"].entries])
     return app
 
 
@@ -116,7 +116,7 @@ def test_an_approvals_reason_box(snap_compare: Any, monkeypatch: pytest.MonkeyPa
     app = make_app("Tidy the server", script, tools=[python_tool()])
 
     async def run_before(pilot: Pilot[int]) -> None:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
         await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))
         await pilot.press("3")
         block = app.query_one(ApprovalBlock)
@@ -132,7 +132,7 @@ def test_always_allowed_in_the_status_bar(snap_compare: Any) -> None:
     app = make_app("Ship it", DEPLOY_TWICE, tools=[deploy_tool(runs)])
 
     async def run_before(pilot: Pilot[int]) -> None:
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
         await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))
         await pilot.press("2")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
@@ -155,7 +155,7 @@ def test_the_monologue_of_every_agent(snap_compare: Any) -> None:
     app = make_app("Plan a product launch", script, monologue=MonologueConfig())
 
     def narrated() -> set[str]:
-        return {agent_id for agent_id, e in app.model.narratives if e.metadata.is_final}
+        return {agent_id for agent_id, e in app.main.model.narratives if e.metadata.is_final}
 
     async def run_before(pilot: Pilot[int]) -> None:
         runtime = await runtime_of(pilot)
@@ -163,7 +163,7 @@ def test_the_monologue_of_every_agent(snap_compare: Any) -> None:
         runtime.start("Find venues in Lisbon", parent_id="a1")
         runtime.start("Draft the budget", parent_id="a1")
         await settle(pilot, lambda: {"a2", "a3"} <= narrated())
-        assert app.monologue_view.filter_agent is None, "every agent's narratives"
+        assert app.main.monologue_view.filter_agent is None, "every agent's narratives"
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
@@ -186,7 +186,7 @@ def _folding_app() -> AgentUIApp:
 async def _folding_done(pilot: Pilot[int]) -> AgentUIApp:
     app = _app(pilot)
     await settle(pilot, has_status(app, "a1", S.COMPLETED))
-    app.tree_view.focus()
+    app.main.tree_view.focus()
     await pilot.pause()
     return app
 
@@ -253,10 +253,10 @@ def test_pending_cancelled_and_modified_agents(snap_compare: Any) -> None:
     )
 
     async def run_before(pilot: Pilot[int]) -> None:
-        await settle(pilot, lambda: app.replay is not None and app.replay.done)
-        statuses = [a.status for a in app.model.agents.values()]
+        await settle(pilot, lambda: app.host.done)
+        statuses = [a.status for a in app.main.model.agents.values()]
         assert statuses == [S.RUNNING, S.CANCELLED, S.MODIFIED, S.PENDING]
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
@@ -268,10 +268,10 @@ def test_pending_cancelled_and_modified_agents(snap_compare: Any) -> None:
 def test_the_prompt_follows_up_the_task_that_runs(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         app = await _main_runs(pilot)
-        app.prompt_view.focus()
-        app.prompt_view.insert("Focus on small teams.")
+        app.main.prompt_view.focus()
+        app.main.prompt_view.insert("Focus on small teams.")
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "follow_up"
+        assert app.main.prompt_bar.mode.kind == "follow_up"
 
     assert snap_compare(_holding_app(), run_before=run_before, terminal_size=SIZE)
 
@@ -279,11 +279,11 @@ def test_the_prompt_follows_up_the_task_that_runs(snap_compare: Any) -> None:
 def test_the_prompt_for_a_new_task_beside_it(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         app = await _main_runs(pilot)
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press("ctrl+t")
-        app.prompt_view.insert("Book the venue")
+        app.main.prompt_view.insert("Book the venue")
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "task" and app.prompt_bar.mode.chosen
+        assert app.main.prompt_bar.mode.kind == "task" and app.main.prompt_bar.mode.chosen
 
     assert snap_compare(_holding_app(), run_before=run_before, terminal_size=SIZE)
 
@@ -295,10 +295,10 @@ def test_a_pasted_text_marker(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         app = _app(pilot)
         await runtime_of(pilot)  # the status bar names the model from then on
-        app.prompt_view.focus()
-        app.prompt_view.insert("Summarise this: ")
+        app.main.prompt_view.focus()
+        app.main.prompt_view.insert("Summarise this: ")
         app.post_message(events.Paste(pasted))  # as a terminal sends it
-        await settle(pilot, lambda: "[pasted text #1" in app.prompt_view.text)
+        await settle(pilot, lambda: "[pasted text #1" in app.main.prompt_view.text)
 
     assert snap_compare(make_app(), run_before=run_before, terminal_size=SIZE)
 
@@ -309,8 +309,8 @@ def test_a_pasted_text_marker(snap_compare: Any) -> None:
 def test_a_pane_focused_by_a_click_has_a_dashed_border(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         app = await _main_runs(pilot)
-        await pilot.click(app.transcript_view, offset=(5, 3))
-        assert app.keeper.reading and app.focused is app.transcript_view
+        await pilot.click(app.main.transcript_view, offset=(5, 3))
+        assert app.keeper.reading and app.focused is app.main.transcript_view
         await pilot.pause()
 
     assert snap_compare(_holding_app(), run_before=run_before, terminal_size=SIZE)
@@ -352,7 +352,7 @@ def test_a_replay(snap_compare: Any) -> None:
     )
 
     async def run_before(pilot: Pilot[int]) -> None:
-        await settle(pilot, lambda: app.replay is not None and app.replay.done)
+        await settle(pilot, lambda: app.host.done)
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
@@ -415,7 +415,7 @@ def test_a_resumed_session(snap_compare: Any, tmp_path: Path) -> None:
 
     async def run_before(pilot: Pilot[int]) -> None:
         await runtime_of(pilot)
-        await settle(pilot, lambda: app.selected_id is not None)
+        await settle(pilot, lambda: app.main.selected_id is not None)
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
@@ -465,11 +465,11 @@ def test_an_attached_screen(snap_compare: Any) -> None:
         )
 
         async def run_before(pilot: Pilot[int]) -> None:
-            await settle(pilot, lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
-            assert app.runtime is not None
-            app.runtime.start("Say hello")
+            await settle(pilot, lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
+            assert app.host.runtime is not None
+            app.host.runtime.start("Say hello")
             await settle(pilot, has_status(app, "a1", S.COMPLETED))
-            app.tree_view.focus()
+            app.main.tree_view.focus()
             await pilot.pause()
 
         assert snap_compare(app, run_before=run_before, terminal_size=SIZE)

@@ -50,7 +50,7 @@ async def _spawn_children(pilot: Pilot[int]) -> None:
     await settle(pilot, has_status(app, "a3", S.COMPLETED))
     runtime.pause("a4")
     await settle(pilot, has_status(app, "a4", S.PAUSED))
-    await settle(pilot, lambda: "text" in [e.kind for e in app.model.agents["a1"].entries])
+    await settle(pilot, lambda: "text" in [e.kind for e in app.main.model.agents["a1"].entries])
 
 
 def test_running_tree_with_subagents(snap_compare: Any) -> None:
@@ -72,7 +72,7 @@ def _asking_app() -> AgentUIApp:
 async def _until_question(pilot: Pilot[int]) -> None:
     app = pilot.app
     assert isinstance(app, AgentUIApp)
-    await settle(pilot, lambda: bool(app.model.open_queries))
+    await settle(pilot, lambda: bool(app.main.model.open_queries))
 
 
 def test_pending_inline_question(snap_compare: Any) -> None:
@@ -95,7 +95,7 @@ def test_continue_an_ended_agent_with_r(snap_compare: Any) -> None:
 
     async def run_before(pilot: Pilot[int]) -> None:
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("r")
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
@@ -167,7 +167,7 @@ def test_error_node(snap_compare: Any) -> None:
 def _at_the_end(app: AgentUIApp) -> Any:
     """The transcript as drawn shows its end (what a following view shows), not only the
     state behind it."""
-    view = app.transcript_view
+    view = app.main.transcript_view
     return lambda: view.max_scroll_y == 0 or (view.is_anchored and view.is_vertical_scroll_end)
 
 
@@ -208,9 +208,11 @@ def test_a_steered_message_in_the_transcript(snap_compare: Any) -> None:
 
     async def run_before(pilot: Pilot[int]) -> None:
         await _spawn_children(pilot)
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("s", *"Keep the budget under 2,000 EUR", "enter")
-        await settle(pilot, lambda: "steer" in [e.kind for e in app.model.agents["a1"].entries])
+        await settle(
+            pilot, lambda: "steer" in [e.kind for e in app.main.model.agents["a1"].entries]
+        )
         await settle(pilot, _at_the_end(app))
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
@@ -221,7 +223,7 @@ def test_footer_at_80_by_24_keeps_help_and_quit(snap_compare: Any) -> None:
         app = pilot.app
         assert isinstance(app, AgentUIApp)
         await settle(pilot, has_status(app, "a1", S.RUNNING))
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
 
     app = make_app("Plan a product launch", Script(agents={"*": [HOLD]}))
@@ -235,7 +237,7 @@ def test_monologue_sidebar_with_narratives(snap_compare: Any) -> None:
         await _until_question(pilot)
         await pilot.press(*"cake", "enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
-        await settle(pilot, lambda: any(e.metadata.is_final for _, e in app.model.narratives))
+        await settle(pilot, lambda: any(e.metadata.is_final for _, e in app.main.model.narratives))
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
 
@@ -286,7 +288,7 @@ def _scene_app(mara: Turn) -> AgentUIApp:
 async def _first_round_asked(pilot: Pilot[int]) -> AgentUIApp:
     app = pilot.app
     assert isinstance(app, AgentUIApp)
-    await settle(pilot, lambda: bool(app.model.open_queries))
+    await settle(pilot, lambda: bool(app.main.model.open_queries))
     await write(pilot, "Tomas, sell me a fish.")
     await pilot.press("enter")
     return app
@@ -305,12 +307,12 @@ def test_a_scene_mid_round(snap_compare: Any) -> None:
             pilot,
             lambda: any(
                 a.name == "round-1.Mara" and _shown_text(a) == _before_the_hang(app, a.id, mara)
-                for a in app.model.agents.values()
+                for a in app.main.model.agents.values()
             ),
             turns=5000,
         )
-        round_one = next(a for a in app.model.agents.values() if a.name == "round-1")
-        app._select(round_one.id)
+        round_one = next(a for a in app.main.model.agents.values() if a.name == "round-1")
+        app.main.select(round_one.id)
         await pilot.pause()
 
     assert snap_compare(_scene_app(mara), run_before=run_before, terminal_size=SIZE)
@@ -323,7 +325,9 @@ def test_the_scene_state_view(snap_compare: Any) -> None:
         app = await _first_round_asked(pilot)
         await settle(
             pilot,
-            lambda: len(app.model.open_queries) == 1 and "q1" not in app.model.open_queries,
+            lambda: (
+                len(app.main.model.open_queries) == 1 and "q1" not in app.main.model.open_queries
+            ),
             turns=5000,
         )
         await pilot.press("f2")

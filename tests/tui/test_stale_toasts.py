@@ -32,15 +32,15 @@ async def test_an_approval_toast_goes_once_another_screen_decided_it() -> None:
     script = Script(agents={"main": [HOLD], "*": [DEPLOY, Turn(text="done")]})
 
     def asking(app: object) -> bool:
-        runtime, agents = app.runtime, app.model.agents  # type: ignore[attr-defined]
+        runtime, agents = app.host.runtime, app.main.model.agents  # type: ignore[attr-defined]
         if runtime is not None and "a1" in agents and "a2" not in agents:
             runtime.start("ship the helper", parent_id="a1")
-        return bool(app.model.open_queries)  # type: ignore[attr-defined]
+        return bool(app.main.model.open_queries)  # type: ignore[attr-defined]
 
     async with app_when(asking, "hold", script, tools=[deploy_tool(runs)]) as (app, pilot):
         await settle(pilot, lambda: any("wants to run deploy" in t for t in toasts(app)))
-        (query_id,) = app.model.open_queries
-        app.runtime.approve(query_id, "once")  # type: ignore[union-attr]  # as another screen
-        await settle(pilot, lambda: not app.model.open_queries)
+        (query_id,) = app.main.model.open_queries
+        app.host.runtime.approve(query_id, "once")  # type: ignore[union-attr]  # as another screen
+        await settle(pilot, lambda: not app.main.model.open_queries)
         await settle(pilot, lambda: not any("wants to run" in t for t in toasts(app)))
         assert runs == ["prod"]

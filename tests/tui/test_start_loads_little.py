@@ -63,12 +63,13 @@ def test_importing_one_session_module_does_not_load_the_others() -> None:
 FIRST_FRAME_PROBE = """
 import json, sys
 from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.runtime_host import LocalHost
 
 def loaded_at_the_first_frame(self):
     print(json.dumps(sorted(sys.modules)))
-    self.exit()
+    self.app.exit()
 
-AgentUIApp._load_core = loaded_at_the_first_frame
+LocalHost.start = loaded_at_the_first_frame
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
 from agentui.tui.cli import main as cli
@@ -263,8 +264,9 @@ def test_other_commands_turn_the_collector_on_before_their_work(tmp_path: Path) 
 HEADLESS_APP = """
 import sys, threading
 from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.runtime_host import LocalHost
 
-run, load = AgentUIApp.run, AgentUIApp._load_for_the_runtime
+run, load = AgentUIApp.run, LocalHost._load_for_the_runtime
 typed = threading.Event()
 
 def load_once_typed(self):
@@ -278,7 +280,7 @@ def run_with_words_typed(self, **options):
         typed.set()
     return run(self, headless=True, auto_pilot=type_words)
 
-AgentUIApp._load_for_the_runtime = load_once_typed
+LocalHost._load_for_the_runtime = load_once_typed
 AgentUIApp.run = run_with_words_typed
 from agentui.tui.cli import main as cli
 sys.exit(cli.main(sys.argv[1:]))
@@ -370,9 +372,10 @@ def test_a_bad_setting_the_first_frame_needs_is_said_before_the_screen_opens(
 QUIT_BEFORE_THE_CHECK = """
 import sys
 from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.runtime_host import LocalHost
 
 run = AgentUIApp.run
-AgentUIApp._load_core = lambda self: None  # the person quits before the settings are checked
+LocalHost.start = lambda self: None  # the person quits before the settings are checked
 
 async def quit_at_once(pilot):
     await pilot.press("ctrl+q")

@@ -204,15 +204,15 @@ async def test_the_clock_stops_when_no_agent_is_live() -> None:
 
     app = make_app("Say hi", Script.for_all(Turn(text="hi")))
     async with app.run_test(size=(160, 30)) as pilot:
-        await settle(pilot, lambda: any(a.status.is_final for a in app.model.agents.values()))
-        app._refresh_status()
-        before = str(app.status_view.render())
+        await settle(pilot, lambda: any(a.status.is_final for a in app.main.model.agents.values()))
+        app.main.refresh_status()
+        before = str(app.main.status_view.render())
         app.clock.advance(3600)  # type: ignore[attr-defined]
-        app._tick()  # the once-a-second tick
+        app.main.tick()  # the once-a-second tick
         await pilot.pause()
-        assert str(app.status_view.render()) == before
-        app._refresh_status()  # a flush
-        assert str(app.status_view.render()) == before
+        assert str(app.main.status_view.render()) == before
+        app.main.refresh_status()  # a flush
+        assert str(app.main.status_view.render()) == before
         assert "1h" not in before
 
 

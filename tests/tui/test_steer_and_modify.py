@@ -26,15 +26,15 @@ HOLD = Script.for_all(Turn(text="one two three four five six seven", hang_after_
 
 
 def steers(app, agent_id: str = "a1"):  # type: ignore[no-untyped-def]
-    return [e for e in app.model.agents[agent_id].entries if e.kind == "steer"]
+    return [e for e in app.main.model.agents[agent_id].entries if e.kind == "steer"]
 
 
 async def test_a_steer_reaches_the_next_model_call_and_says_when() -> None:
     release = anyio.Event()
     async with app_when(
         lambda app: (
-            "tool" in [e.kind for e in app.model.agents.get("a1", None).entries]
-            if "a1" in app.model.agents
+            "tool" in [e.kind for e in app.main.model.agents.get("a1", None).entries]
+            if "a1" in app.main.model.agents
             else False
         ),
         "gated",
@@ -45,12 +45,12 @@ async def test_a_steer_reaches_the_next_model_call_and_says_when() -> None:
         await settle(pilot, lambda: bool(steers(app)))
         (steer,) = steers(app)
         assert steer.detail.startswith("queued") and not steer.settled_ts
-        assert app.model.agents["a1"].status is S.RUNNING, "not paused, not stopped"
-        block = app.transcript_view._blocks[steer.uid]
+        assert app.main.model.agents["a1"].status is S.RUNNING, "not paused, not stopped"
+        block = app.main.transcript_view._blocks[steer.uid]
         assert isinstance(block, SteerBlock)
         assert "you → main: prefer trains" in str(block.render())
         release.set()
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.COMPLETED)
         assert steer.detail.startswith("delivered") and steer.settled_ts
         assert "delivered with its next model call at" in str(block.render())
         second = provider_of(app).requests[1]
@@ -59,15 +59,15 @@ async def test_a_steer_reaches_the_next_model_call_and_says_when() -> None:
 
 async def test_a_steer_while_the_agent_writes_shows_after_its_text_never_inside_a_word() -> None:
     async with app_when(lambda app: "text" in kinds(app, "a1"), "hold", HOLD) as (app, pilot):
-        (answer,) = [e for e in app.model.agents["a1"].entries if e.kind == "text"]
+        (answer,) = [e for e in app.main.model.agents["a1"].entries if e.kind == "text"]
         begun = answer.text
         await pilot.press("s", *"prefer trains", "enter")
         await settle(pilot, lambda: bool(steers(app)))
-        assert app.runtime is not None
+        assert app.host.runtime is not None
         # The rest of the answer streams after the steer (HOLD hangs: it is sent by hand).
-        app.runtime.publish(TextDelta, "a1", iteration=answer.iteration, delta="-rest of it")
+        app.host.runtime.publish(TextDelta, "a1", iteration=answer.iteration, delta="-rest of it")
         await settle(pilot, lambda: answer.text.endswith("-rest of it"))
-        blocks = list(app.transcript_view._blocks.values())  # in screen order
+        blocks = list(app.main.transcript_view._blocks.values())  # in screen order
         assert [type(b).__name__ for b in blocks][1:] == ["AnswerBlock", "SteerBlock"]
         assert blocks[1].entry is answer and answer.text == f"{begun}-rest of it"
         assert "prefer trains" in str(blocks[2].render())
@@ -77,13 +77,13 @@ async def test_steering_an_ended_agent_offers_to_continue_it_instead() -> None:
     script = Script.for_all(Turn(text="first"), Turn(text="second"))
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         await pilot.press("s", *"also costs")
-        assert app.runtime is not None
-        app.runtime.cancel("a1")  # it ends while the person is still typing
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
+        assert app.host.runtime is not None
+        app.host.runtime.cancel("a1")  # it ends while the person is still typing
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
-        assert app.prompt_view.value == "also costs"
+        assert app.main.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
+        assert app.main.prompt_view.value == "also costs"
         assert any("will read no more messages" in t for t in toasts(app))
         await pilot.press("enter")
         await settle(pilot, lambda: len(provider_of(app).requests) == 2)
@@ -96,9 +96,9 @@ async def test_s_on_an_ended_agent_goes_straight_to_continue() -> None:
         app,
         pilot,
     ):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("s")
-        assert app.prompt_bar.mode.kind == "continue" and app.focused is app.prompt_view
+        assert app.main.prompt_bar.mode.kind == "continue" and app.focused is app.main.prompt_view
 
 
 def in_a_gated_tool(
@@ -108,7 +108,8 @@ def in_a_gated_tool(
     model call)."""
     return app_when(
         lambda app: (
-            "a1" in app.model.agents and "tool" in [e.kind for e in app.model.agents["a1"].entries]
+            "a1" in app.main.model.agents
+            and "tool" in [e.kind for e in app.main.model.agents["a1"].entries]
         ),
         "old task",
         GATED,
@@ -126,15 +127,15 @@ async def test_modify_shows_the_new_task_at_once_and_names_what_changed() -> Non
         editor = app.screen.query_one("#content")
         editor.load_text("a much better task")  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: app.model.agents["a1"].task == "a much better task")
-        assert "a much better task" in str(app.transcript_view.border_title)
-        label = app.tree_view._agent_nodes["a1"].label
+        await settle(pilot, lambda: app.main.model.agents["a1"].task == "a much better task")
+        assert "a much better task" in str(app.main.transcript_view.border_title)
+        label = app.main.tree_view._agent_nodes["a1"].label
         assert "a much better" in str(label)
-        notices = [e.text for e in app.model.agents["a1"].entries if e.kind == "notice"]
+        notices = [e.text for e in app.main.model.agents["a1"].entries if e.kind == "notice"]
         assert notices == ["new task, from its next model call: a much better task"]
         release.set()
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
-        assert not any("not used" in e.title for e in app.model.agents["a1"].entries)
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.COMPLETED)
+        assert not any("not used" in e.title for e in app.main.model.agents["a1"].entries)
 
 
 async def test_reopening_modify_starts_from_the_edit_not_yet_read() -> None:
@@ -144,57 +145,60 @@ async def test_reopening_modify_starts_from_the_edit_not_yet_read() -> None:
         assert isinstance(app.screen, ModifyScreen)
         app.screen.query_one("#instructions").load_text("Answer in Portuguese.")  # type: ignore[attr-defined]
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: app.model.agents["a1"].pending_modification is not None)
+        await settle(pilot, lambda: app.main.model.agents["a1"].pending_modification is not None)
         await pilot.press("m")  # before any model call has read it
         assert isinstance(app.screen, ModifyScreen)
         shown = app.screen.query_one("#instructions").text  # type: ignore[attr-defined]
         assert shown == "Answer in Portuguese."
         await pilot.press("escape")
         release.set()
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.COMPLETED)
 
 
 async def test_a_modify_the_agent_never_reads_says_so_and_how_to_apply_it() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
-        assert app.runtime is not None
-        app.runtime.modify("a1", content="new task")
-        app.runtime.cancel("a1")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.CANCELLED)
-        (unused,) = [e for e in app.model.agents["a1"].entries if e.title == "not used"]
+        assert app.host.runtime is not None
+        app.host.runtime.modify("a1", content="new task")
+        app.host.runtime.cancel("a1")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
+        (unused,) = [e for e in app.main.model.agents["a1"].entries if e.title == "not used"]
         # One sentence, "not used" said once (the title), and what r continues it with.
         said = f"{unused.title}: {unused.text}"
         assert (
             said
             == "not used: it ended before reading the new task; r continues it with the new task"
         )
-        assert not any("modified: answered" in e.text for e in app.model.agents["a1"].entries)
+        assert not any("modified: answered" in e.text for e in app.main.model.agents["a1"].entries)
 
 
 async def test_a_multi_line_paste_and_ctrl_j_keep_their_lines() -> None:
     ask = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
     script = Script.for_all(ask, Turn(text="ok"))
-    async with app_when(lambda app: bool(app.model.open_queries), "ask", script) as (app, pilot):
+    async with app_when(lambda app: bool(app.main.model.open_queries), "ask", script) as (
+        app,
+        pilot,
+    ):
         box = app.focused
         assert isinstance(box, AnswerInput)
         app.post_message(events.Paste("first line\nsecond line"))  # as a terminal sends it
         await pilot.pause()
         await pilot.press("ctrl+j", *"third", "enter")
-        await settle(pilot, lambda: not app.model.open_queries)
-        question = next(e for e in app.model.agents["a1"].entries if e.kind == "question")
+        await settle(pilot, lambda: not app.main.model.open_queries)
+        question = next(e for e in app.main.model.agents["a1"].entries if e.kind == "question")
         assert question.detail == "first line\nsecond line\nthird"
 
 
 async def test_a_100_kb_paste_arrives_whole() -> None:
     app_task = "x"
     async with app_when(a1_is(S.RUNNING), app_task, HOLD) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         pasted = ("word " * 20 + "\n") * 1000  # 101,000 characters
         app.post_message(events.Paste(pasted))
         await pilot.pause()
-        assert "[pasted text #1: 101,000 characters, 1,001 lines]" in app.prompt_view.text
+        assert "[pasted text #1: 101,000 characters, 1,001 lines]" in app.main.prompt_view.text
         await pilot.press("ctrl+t", *" and go", "enter")  # as a new task beside main
-        await settle(pilot, lambda: "a2" in app.model.agents)
-        assert app.model.agents["a2"].task == (pasted + " and go").strip()
+        await settle(pilot, lambda: "a2" in app.main.model.agents)
+        assert app.main.model.agents["a2"].task == (pasted + " and go").strip()
 
 
 async def test_always_allowing_a_tool_shows_in_the_status_bar() -> None:
@@ -202,50 +206,50 @@ async def test_always_allowing_a_tool_shows_in_the_status_bar() -> None:
 
     async with pending_approval() as (app, pilot, _runs):
         await pilot.press("2")
-        await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
-        assert "always allowed: deploy" in str(app.status_view.render())
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.COMPLETED)
+        assert "always allowed: deploy" in str(app.main.status_view.render())
 
 
 async def test_a_long_paste_keeps_its_lines_and_its_marker_goes_whole() -> None:
     async with app_when(a1_is(S.RUNNING), "x", HOLD) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         pasted = "line one\rline two\r" * 300  # a terminal's paste: CR between lines
         app.post_message(events.Paste(pasted))
         await pilot.pause()
-        assert app.prompt_view.value == pasted.replace("\r", "\n")
+        assert app.main.prompt_view.value == pasted.replace("\r", "\n")
         await pilot.press(*" ok", "backspace", "backspace", "backspace", "backspace")
-        assert app.prompt_view.text == "", "the marker went whole, with its paste"
-        assert app.prompt_view.value == ""
+        assert app.main.prompt_view.text == "", "the marker went whole, with its paste"
+        assert app.main.prompt_view.value == ""
 
 
 async def test_a_task_being_written_is_kept_while_the_prompt_steers_an_agent() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press(*"draft about caching")
         await pilot.press("escape")  # back to the tree: the words stay in the prompt
         await pilot.press("s")  # steer main: the prompt points at it, empty
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "steer" and app.prompt_view.text == ""
+        assert app.main.prompt_bar.mode.kind == "steer" and app.main.prompt_view.text == ""
         await pilot.press("escape")  # no steer after all
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "follow_up", "back to words for main's task"
-        assert app.prompt_view.text == "draft about caching", "the task draft is back"
+        assert app.main.prompt_bar.mode.kind == "follow_up", "back to words for main's task"
+        assert app.main.prompt_view.text == "draft about caching", "the task draft is back"
 
 
 async def test_a_message_left_with_esc_comes_back_with_the_next_steer_to_that_agent() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press(*"draft about caching", "escape")  # a task being written, kept
         await pilot.press("s", *"Use only recycled paper", "escape")
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "follow_up"
-        assert app.prompt_view.text == "draft about caching", "the task draft is back"
+        assert app.main.prompt_bar.mode.kind == "follow_up"
+        assert app.main.prompt_view.text == "draft about caching", "the task draft is back"
         assert any("message to main is kept" in t for t in toasts(app))
-        app.screen.set_focus(app.tree_view)
+        app.screen.set_focus(app.main.tree_view)
         await pilot.press("s")
         await pilot.pause()
-        assert app.prompt_bar.mode.kind == "steer"
-        assert app.prompt_view.text == "Use only recycled paper", "the message is back"
+        assert app.main.prompt_bar.mode.kind == "steer"
+        assert app.main.prompt_view.text == "Use only recycled paper", "the message is back"
         await pilot.press("enter")
         await settle(pilot, lambda: "steer" in kinds(app, "a1"))
-        assert app.prompt_view.text == "draft about caching", "sent: not kept again"
+        assert app.main.prompt_view.text == "draft about caching", "sent: not kept again"

@@ -154,16 +154,16 @@ async def test_the_cursor_selects_its_agent_in_the_same_turn_as_the_key() -> Non
         runtime = await runtime_of(pilot)
         runtime.start("second")
         runtime.start("third")
-        await settle(pilot, lambda: len(app.tree_view._agent_nodes) == 3)
-        app.tree_view.focus()
-        app.tree_view.select_agent("a1")
+        await settle(pilot, lambda: len(app.main.tree_view._agent_nodes) == 3)
+        app.main.tree_view.focus()
+        app.main.tree_view.select_agent("a1")
         await pilot.pause()
-        assert app.selected_id == "a1"
-        app.tree_view.action_cursor_down()
+        assert app.main.selected_id == "a1"
+        app.main.tree_view.action_cursor_down()
         # No message in between: the transcript already shows the agent under the cursor.
-        assert app.selected_id == "a2" and app.transcript_view.source == "a2"
-        app.tree_view.action_cursor_down()
-        assert app.selected_id == "a3" and app.transcript_view.source == "a3"
+        assert app.main.selected_id == "a2" and app.main.transcript_view.source == "a2"
+        app.main.tree_view.action_cursor_down()
+        assert app.main.selected_id == "a3" and app.main.transcript_view.source == "a3"
 
 
 async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
@@ -171,17 +171,17 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
     async with app.run_test() as pilot:
         runtime = await runtime_of(pilot)
         runtime.start("second")
-        await settle(pilot, lambda: len(app.tree_view._agent_nodes) == 2)
+        await settle(pilot, lambda: len(app.main.tree_view._agent_nodes) == 2)
         await settle(pilot, has_status(app, "a2", AgentStatus.RUNNING))
-        app.tree_view.focus()
-        app.tree_view.select_agent("a1")
+        app.main.tree_view.focus()
+        app.main.tree_view.select_agent("a1")
         await pilot.pause()
         footer = app.query_one(KeyFooter)
         keys = list(footer.children)
         assert keys
-        app.tree_view.action_cursor_down()  # both run: the same keys apply
+        app.main.tree_view.action_cursor_down()  # both run: the same keys apply
         await pilot.pause()
-        assert app.selected_id == "a2"
+        assert app.main.selected_id == "a2"
         assert list(footer.children) == keys, "the same keys: nothing rebuilt"
         runtime.pause("a2")
         await settle(pilot, has_status(app, "a2", AgentStatus.PAUSED))
@@ -193,7 +193,7 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change() -> None:
         await settle(pilot, has_status(app, "a2", AgentStatus.RUNNING))
         state = {k.action: k.has_class("-disabled") for k in footer.query(FooterKey)}
         assert not state[pane_action("pause")] and state[pane_action("resume")]
-        app.prompt_view.focus()  # other keys apply in the prompt: the footer is rebuilt
+        app.main.prompt_view.focus()  # other keys apply in the prompt: the footer is rebuilt
         await pilot.pause()
         assert list(footer.children) != keys
         assert pane_action("pause") not in {k.action for k in footer.query(FooterKey)}
@@ -203,7 +203,7 @@ async def test_an_agent_key_is_run_as_it_arrives_not_after_the_trees_queue() -> 
     app = make_app("first", HOLD)
     async with app.run_test() as pilot:
         await settle(pilot, has_status(app, "a1", AgentStatus.RUNNING))
-        tree = app.tree_view
+        tree = app.main.tree_view
         tree.focus()
         await pilot.pause()
         # Keys forwarded to the tree are held back, as if its queue were busy with a flush.

@@ -32,25 +32,25 @@ RUNNING_AND_ASKING = Script(agents={"main": [HOLD], "*": [ASK, Turn(text="thanks
 
 
 def statuses(app: AgentUIApp) -> dict[str, S]:
-    return {agent.id: agent.status for agent in app.model.agents.values()}
+    return {agent.id: agent.status for agent in app.main.model.agents.values()}
 
 
 async def type_sentence(app: AgentUIApp, pilot: Pilot[int]) -> dict[str, S]:
     before = statuses(app)
     await pilot.press(*SENTENCE)
     await pilot.pause()
-    app.flush_events()
+    app.main.flush_events()
     assert statuses(app) == before, "no agent changed status"
-    assert not app.show_all and not app.monologue_selected_only, "no view key acted"
+    assert not app.main.show_all and not app.main.monologue_selected_only, "no view key acted"
     assert len(app.screen_stack) == 1 or isinstance(app.screen, ModifyScreen), "no dialog"
     return before
 
 
 async def test_the_task_prompt_takes_a_sentence_while_agents_run() -> None:
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await type_sentence(app, pilot)
-        assert app.prompt_view.value == SENTENCE
+        assert app.main.prompt_view.value == SENTENCE
 
 
 async def test_an_answer_box_takes_a_sentence_while_agents_run() -> None:
@@ -64,7 +64,7 @@ async def test_keys_typed_on_the_tree_go_into_the_answer_box_that_waits() -> Non
     async with asking_beside_a_running_agent() as (app, pilot):
         box = app.focused
         assert isinstance(box, AnswerInput)
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
         await type_sentence(app, pilot)
         assert app.focused is box and box.value == SENTENCE, "the first key moved the cursor"
@@ -101,25 +101,27 @@ async def test_the_modify_editor_takes_a_sentence() -> None:
 async def test_a_steer_message_takes_a_sentence_and_reaches_the_agent() -> None:
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
         await pilot.press("s")
-        assert app.focused is app.prompt_view and app.prompt_bar.mode.kind == "steer"
+        assert app.focused is app.main.prompt_view and app.main.prompt_bar.mode.kind == "steer"
         await type_sentence(app, pilot)
-        assert app.prompt_view.value == SENTENCE
+        assert app.main.prompt_view.value == SENTENCE
         await pilot.press("enter")
-        await settle(pilot, lambda: "steer" in [e.kind for e in app.model.agents["a1"].entries])
-        assert app.model.agents["a1"].status is S.RUNNING, "steering does not stop it"
-        (steer,) = [e for e in app.model.agents["a1"].entries if e.kind == "steer"]
+        await settle(
+            pilot, lambda: "steer" in [e.kind for e in app.main.model.agents["a1"].entries]
+        )
+        assert app.main.model.agents["a1"].status is S.RUNNING, "steering does not stop it"
+        (steer,) = [e for e in app.main.model.agents["a1"].entries if e.kind == "steer"]
         assert steer.text == SENTENCE
-        assert app.prompt_bar.mode.kind == "follow_up", "the prompt follows main's task again"
+        assert app.main.prompt_bar.mode.kind == "follow_up", "the prompt follows main's task again"
 
 
 async def test_a_continue_message_takes_a_sentence() -> None:
     script = Script.for_all(Turn(text="first"), Turn(text="second"))
     async with app_when(has_status_a1(S.COMPLETED), "two parts", script) as (app, pilot):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("r")
-        assert app.prompt_bar.mode.kind == "continue"
+        assert app.main.prompt_bar.mode.kind == "continue"
         await type_sentence(app, pilot)
-        assert app.prompt_view.value == SENTENCE
+        assert app.main.prompt_view.value == SENTENCE
 
 
 def has_status_a1(status: S) -> Callable[[AgentUIApp], bool]:
@@ -132,9 +134,13 @@ async def asking_beside_a_running_agent() -> AsyncIterator[tuple[AgentUIApp, Pil
     with the cursor in its box."""
 
     def ready(app: AgentUIApp) -> bool:
-        if app.runtime is not None and "a1" in app.model.agents and "a2" not in app.model.agents:
-            app.runtime.start("ask me", parent_id="a1")
-        return bool(app.model.open_queries) and has_status(app, "a1", S.RUNNING)()
+        if (
+            app.host.runtime is not None
+            and "a1" in app.main.model.agents
+            and "a2" not in app.main.model.agents
+        ):
+            app.host.runtime.start("ask me", parent_id="a1")
+        return bool(app.main.model.open_queries) and has_status(app, "a1", S.RUNNING)()
 
     async with app_when(ready, "hold", RUNNING_AND_ASKING) as (app, pilot):
         await pilot.press("ctrl+n")
@@ -146,7 +152,7 @@ async def test_a_burst_of_keys_on_the_tree_lands_whole_in_the_waiting_box() -> N
     async with asking_beside_a_running_agent() as (app, pilot):
         box = app.focused
         assert isinstance(box, AnswerInput)
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
         # A paste without bracketed paste, or a fast typist: every key queued at once.
         for character in "museums, please":
@@ -155,7 +161,7 @@ async def test_a_burst_of_keys_on_the_tree_lands_whole_in_the_waiting_box() -> N
         await pilot.pause()
         await pilot.pause()
         assert box.value == "museums, please"
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.model.agents["a1"].status is S.RUNNING
 
 
 @pytest.mark.parametrize("opener", ["n", "s"], ids=["new-task", "steer"])
@@ -163,7 +169,7 @@ async def test_a_burst_of_words_after_the_key_that_opens_the_prompt_lands_whole(
     opener: str,
 ) -> None:
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.pause()
         # The key and the words after it queued at once (a paste, tmux, a fast typist): the
         # words must not reach the tree, where c cancels and d deletes.
@@ -172,19 +178,19 @@ async def test_a_burst_of_words_after_the_key_that_opens_the_prompt_lands_whole(
             app.post_message(events.Key(key, character))
         await pilot.pause()
         await pilot.pause()
-        assert app.prompt_view.value == "ice day, cancel it"
+        assert app.main.prompt_view.value == "ice day, cancel it"
         assert len(app.screen_stack) == 1, "no dialog opened"
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.model.agents["a1"].status is S.RUNNING
 
 
 async def test_after_an_answer_the_cursor_is_back_in_the_prompt() -> None:
     async with asking_beside_a_running_agent() as (app, pilot):
         await pilot.press(*"cake", "enter")
         await pilot.pause()
-        assert app.focused is app.prompt_view, "keys typed next are words, not commands"
+        assert app.focused is app.main.prompt_view, "keys typed next are words, not commands"
         await pilot.press(*"pause it")
-        assert app.prompt_view.value == "pause it"
-        assert app.model.agents["a1"].status is S.RUNNING
+        assert app.main.prompt_view.value == "pause it"
+        assert app.main.model.agents["a1"].status is S.RUNNING
 
 
 async def test_words_go_on_into_the_prompt_when_the_question_is_answered_elsewhere() -> None:
@@ -192,25 +198,27 @@ async def test_words_go_on_into_the_prompt_when_the_question_is_answered_elsewhe
         box = app.focused
         assert isinstance(box, AnswerInput)
         await pilot.press(*"museums")
-        (query_id,) = app.model.open_queries
-        app.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
-        await settle(pilot, lambda: not app.model.open_queries)
-        assert app.focused is app.prompt_view, "its box is gone: the words go on into the prompt"
-        assert app.prompt_view.value == "museums", "and the words already in it are not lost"
+        (query_id,) = app.main.model.open_queries
+        app.host.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
+        await settle(pilot, lambda: not app.main.model.open_queries)
+        assert app.focused is app.main.prompt_view, (
+            "its box is gone: the words go on into the prompt"
+        )
+        assert app.main.prompt_view.value == "museums", "and the words already in it are not lost"
         assert any("settled elsewhere" in t for t in toasts(app))
         await type_sentence(app, pilot)
-        assert app.prompt_view.value == "museums" + SENTENCE
+        assert app.main.prompt_view.value == "museums" + SENTENCE
 
 
 async def test_words_in_an_answer_box_settled_elsewhere_do_not_mix_into_a_prompt_in_use() -> None:
     async with asking_beside_a_running_agent() as (app, pilot):
-        app.prompt_view.put_draft(Draft("my next task", {}))
+        app.main.prompt_view.put_draft(Draft("my next task", {}))
         app.screen.set_focus(app.query_one(AnswerInput))
         await pilot.press(*"museums")
-        (query_id,) = app.model.open_queries
-        app.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
-        await settle(pilot, lambda: not app.model.open_queries)
-        assert app.prompt_view.value == "my next task"
+        (query_id,) = app.main.model.open_queries
+        app.host.runtime.answer(query_id, "answered on another screen")  # type: ignore[union-attr]
+        await settle(pilot, lambda: not app.main.model.open_queries)
+        assert app.main.prompt_view.value == "my next task"
         assert any("you were typing: museums" in t for t in toasts(app))
 
 
@@ -219,20 +227,22 @@ async def test_words_typed_on_after_a_task_stay_whole_in_one_box() -> None:
     async with app.run_test() as pilot:
         # Typed on at once, while the question is on its way.
         await pilot.press(*"Plan a trip", "enter", *"daytime only")
-        await settle(pilot, lambda: bool(app.model.open_queries))
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
         # The question takes the cursor only from an empty prompt: the words are never split
         # between the prompt and the answer box, and no letter ran a command.
         box = app.query_one(AnswerInput)
-        assert sorted([app.prompt_view.value, box.value]) == ["", "daytime only"]
-        assert len(app.screen_stack) == 1 and app.model.agents["a1"].status is S.AWAITING_USER
+        assert sorted([app.main.prompt_view.value, box.value]) == ["", "daytime only"]
+        assert len(app.screen_stack) == 1 and app.main.model.agents["a1"].status is S.AWAITING_USER
 
 
 async def test_an_empty_tree_takes_words_for_the_prompt() -> None:
     app = make_app()
     async with app.run_test() as pilot:
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press(*"this is my task")
-        assert app.focused is app.prompt_view and app.prompt_view.value == "this is my task"
+        assert (
+            app.focused is app.main.prompt_view and app.main.prompt_view.value == "this is my task"
+        )
         assert len(app.screen_stack) == 1, "t opened no theme picker, q no dialog"
 
 
@@ -241,7 +251,7 @@ async def test_a_reason_box_put_away_takes_no_keys_typed_on_the_tree() -> None:
         await pilot.press("3", *"too risky", "escape")
         reason = app.query_one(ReasonInput)
         assert not reason.display and reason.value == "too risky"
-        app.tree_view.focus()
+        app.main.tree_view.focus()
         await pilot.press("m")
         assert isinstance(app.screen, ModifyScreen), "m is the tree's again"
         await pilot.press("escape")
@@ -252,12 +262,14 @@ async def test_words_typed_right_after_enter_are_the_next_task_s_not_wiped() -> 
     """Keys typed the moment after enter reach the prompt before the task it sent is taken:
     taking it must leave them (a fast typist lost the first letters of the next task)."""
     async with app_when(has_status_a1(S.RUNNING), "hold", RUNNING_AND_ASKING) as (app, pilot):
-        app.prompt_view.focus()
+        app.main.prompt_view.focus()
         await pilot.press("ctrl+t")  # a new task beside main, asked for on purpose
         for character in "plan it" + "\r" + "and more":
             key = {" ": "space", "\r": "enter"}.get(character, character)
             app.post_message(events.Key(key, None if key == "enter" else character))
         await pilot.pause()
         await pilot.pause()
-        assert app.prompt_view.value == "and more"
-        await settle(pilot, lambda: any(a.task == "plan it" for a in app.model.agents.values()))
+        assert app.main.prompt_view.value == "and more"
+        await settle(
+            pilot, lambda: any(a.task == "plan it" for a in app.main.model.agents.values())
+        )

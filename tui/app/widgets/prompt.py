@@ -120,7 +120,7 @@ class PromptMode:
 
 class PromptBox(Composer):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.leave_prompt", "Back"),
+        Binding("escape", "screen.leave_prompt", "Back"),  # the main screen's
         Binding("ctrl+t", "app.new_task", "New task"),
     ]
     SETTLES_SENDS = True  # the app settles each (see Composer.settle_sent)

@@ -1,0 +1,338 @@
+"""The person's commands on the selected agent (pause, resume, steer, cancel, interrupt, delete,
+modify, answer, the next question), when each applies (`availability`, what the footer, the
+palette and the keys ask), and the command palette's entries.
+
+The commands act through the runtime's methods only; the screen they read is the main screen
+(its fold and its selection).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+from textual.keys import key_to_character
+from textual.notifications import Notification
+from textual.widgets import TextArea
+
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.support.errors import AgentUIError
+from agentui.tui.app.keymap import AGENT_KEYS, KEYS, display_key
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.screens.modify import Modification, ModifyScreen
+from agentui.tui.app.status_notices import SWITCHED
+from agentui.tui.app.widgets.prompt import PromptMode
+
+if TYPE_CHECKING:
+    from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.screens.main import MainScreen
+
+INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
+LIVE_NOT_PAUSED = (
+    AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
+)  # fmt: skip
+READ_ONLY_REFUSED = {
+    "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
+    "next_question", "steer",
+}  # fmt: skip
+AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
+# Actions on a printable key: a pane hands such keys to a text box that waits.
+TYPED_ACTIONS = frozenset(
+    k.action for k in KEYS if (key_to_character(k.key) or "\x00").isprintable()
+)
+
+
+class AgentCommands:
+    """The selected agent's commands, run for the app's keys and palette."""
+
+    # Every action this object runs (`run`): the keys' and the palette's names for them.
+    ACTIONS = AGENT_ACTIONS | {"answer_selected", "next_question"}
+
+    def __init__(self, app: AgentUIApp) -> None:
+        self.app = app
+        self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
+        # "esc again interrupts ...", withdrawn once it does.
+        self._interrupt_toast: Notification | None = None
+
+    @property
+    def main(self) -> MainScreen:
+        return self.app.main
+
+    def run(self, action: str) -> None:
+        """Run one of ACTIONS (already allowed by `availability`)."""
+        getattr(self, action)()
+
+    # -- which commands apply ------------------------------------------------------------
+
+    def _selected(self) -> AgentStatus | None:
+        agent = self.main.model.agents.get(self.main.selected_id or "")
+        return agent.status if agent is not None else None
+
+    def _selected_is_driven(self) -> bool:
+        agent = self.main.selected_agent()
+        return agent is not None and agent.driver is not None
+
+    def _selected_waits(self) -> bool:
+        agent = self.main.model.agents.get(self.main.selected_id or "")
+        return agent is not None and bool(agent.open_queries)
+
+    def _can_steer(self, action: str) -> bool:
+        if self.app.host.read_only:
+            return False
+        # In the moment before the runtime has started only a new task can be asked for (it
+        # starts with the runtime).
+        return self.app.host.started or action == "new_task"
+
+    def availability(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Textual's check_action: True offered, None shown greyed out and refused, False
+        hidden."""
+        app, main = self.app, self.main
+        fold = main.fold  # None: nothing has happened yet (the first frame loads no fold)
+        read_only = app.host.read_only
+        if action == "keys_on":
+            return app.keeper.reading and not isinstance(app.focused, TextArea)
+        if action == "pane_key":
+            # A key on a pane: not while the letters are words after a click (esc turns them
+            # on first), nor a letter while a box waits for it (see on_event). The same action
+            # from a modifier key or the palette is asked for by its own name, below.
+            (asked,) = parameters
+            assert isinstance(asked, str)
+            if app.keeper.reading or (asked in TYPED_ACTIONS and main.box_for_typed_keys()):
+                return False
+            return self.availability(asked, ())
+        if action == "next_question" and (fold is None or not fold.open_queries or read_only):
+            return False  # hidden (and falls through) when nobody waits, or only in a recording
+        status = self._selected() if fold is not None else None
+        if status is None and action in AGENT_ACTIONS:
+            return False  # no agent yet: the footer keeps its room for what works
+        if action in READ_ONLY_REFUSED and not self._can_steer(action):
+            # A replay can never steer: not offered. Before the runtime starts: greyed.
+            return False if read_only else None
+        live = status is not None and status.is_live
+        # A director or another agent agentui runs itself reads no words: the runtime refuses
+        # to steer, modify or continue it (its agents can be).
+        model_runs = not self._selected_is_driven()
+        applies: dict[str, bool] = {
+            "pause": live and status is not AgentStatus.PAUSED,
+            # resume a paused agent, or continue one that ended (a follow-up, or after a crash)
+            "resume": status is AgentStatus.PAUSED
+            or (model_runs and status not in (None, AgentStatus.DELETED, *LIVE_NOT_PAUSED)),
+            "toggle_pause": live,
+            "cancel": live,
+            "interrupt": live,
+            "delete": status is not None and status is not AgentStatus.DELETED,
+            "modify": live and model_runs,
+            "steer": model_runs and status is not None and status is not AgentStatus.DELETED,
+            "toggle_all": fold is not None and bool(fold.agents),
+            "toggle_monologue_filter": app.monologue_enabled,
+        }
+        if action == "next_question":
+            return True  # somebody waits (checked above)
+        if action == "scene_state":
+            return fold is not None and bool(fold.scenes)  # hidden unless a scene is in the run
+        if action == "answer_selected":
+            # Offered only on a waiting agent; else enter is the tree's own (fold a node).
+            return app.host.runtime is not None and self._selected_waits()
+        if action in applies:
+            return True if applies[action] else None  # None: shown greyed out, and refused
+        return True
+
+    # -- the palette ---------------------------------------------------------------------
+
+    def palette(self, textual_own: Iterable[SystemCommand]) -> Iterable[SystemCommand]:
+        """The palette's commands: every key's action that applies now, in the footer's words,
+        then Textual's own that the app does not offer under another name."""
+        # Textual's own Theme, Quit and Keys are offered below in the app's words (Help shows
+        # every key): listed twice, a person cannot tell which is which.
+        ours = {f"action_{key.action}" for key in KEYS if key.palette} | {"action_show_help_panel"}
+        for command in textual_own:
+            if getattr(command.callback, "__name__", "") not in ours:
+                yield command
+        for key in KEYS:
+            if key.palette and self.app.check_action(key.action, ()):
+                # The footer's word first, so "All agents" finds what the footer calls so.
+                title = f"{key.label}: {key.description}"
+                yield SystemCommand(title, f"key: {display_key(key.key)}", self._runner(key.action))
+        if self.app.host.provider_switch is not None and self.app.host.started:
+            yield SystemCommand(
+                "Switch provider/model…", "for the next task", self.open_provider_switch
+            )
+
+    def _runner(self, action: str) -> Callable[[], object]:
+        if action == "interrupt":
+            return self.interrupt_now  # chosen by name, it is meant: no second press
+        return lambda: self.app.run_key_action(action)
+
+    def open_provider_switch(self) -> None:
+        from agentui.tui.app.provider_switch import provider_palette
+
+        switch = self.app.host.provider_switch
+        assert switch is not None
+        palette = provider_palette(switch, self.app.open_overlay, self.switch_to)
+        self.app.open_overlay(palette)
+
+    def switch_to(self, name: str, model: str) -> None:
+        """New root agents run on `name` `model`; running agents keep theirs."""
+        host = self.app.host
+        assert host.provider_switch is not None and host.runtime is not None
+        try:
+            provider = host.provider_switch.build(name, model)
+        except AgentUIError as exc:
+            self.app.notify(str(exc), title="Cannot switch", severity="error", timeout=10)
+            return
+        host.runtime.set_provider(provider)
+        host.provider_notice = SWITCHED
+        self.main.refresh_status()
+        self.app.notify(f"New tasks run on {name} {model}.", title="Provider switched")
+
+    # -- the commands --------------------------------------------------------------------
+
+    def _command(self, name: str, call: Callable[[str], None]) -> None:
+        if self.main.selected_id is None:
+            self.app.notify("Select an agent first.", severity="warning")
+            return
+        self.app.run_command(name, call, self.main.selected_id)
+
+    def pause(self) -> None:
+        runtime = self.app.host.runtime
+        assert runtime is not None
+        self._command("pause", runtime.pause)
+
+    def resume(self) -> None:
+        runtime = self.app.host.runtime
+        assert runtime is not None
+        status = self._selected()
+        selected = self.main.selected_id
+        if status is not None and status.is_final and selected is not None:
+            # An ended agent continues from its conversation with a message from the person.
+            name = self.main.model.agents[selected].name
+            self.main.address_prompt(PromptMode("continue", selected, name))
+            return
+        self._command("resume", runtime.resume)
+
+    def toggle_pause(self) -> None:
+        if self._selected() is AgentStatus.PAUSED:
+            self.resume()
+        else:
+            self.pause()
+
+    def cancel(self) -> None:
+        runtime = self.app.host.runtime
+        assert runtime is not None
+        self._command("cancel", runtime.cancel)
+
+    def answer_selected(self) -> None:
+        agent = self.main.model.agents.get(self.main.selected_id or "")
+        if agent is not None and agent.open_queries:
+            self.main.focus_question(agent.open_queries[0])
+        else:
+            self.main.tree_view.action_select_cursor()
+
+    def steer(self) -> None:
+        agent = self.main.model.agents.get(self.main.selected_id or "")
+        if agent is None:
+            self.app.notify("Select an agent first.", severity="warning")
+            return
+        if not agent.status.is_live:
+            self.main.offer_continue(agent.id, "")
+            return
+        self.main.address_prompt(PromptMode("steer", agent.id, agent.name))
+
+    def interrupt(self) -> None:
+        """esc twice: the first press says what the second will do, so an esc pressed to get
+        out of something never stops an agent by itself."""
+        agent = self.main.model.agents.get(self.main.selected_id or "")
+        if agent is None or not agent.status.is_live or self.app.host.runtime is None:
+            return
+        now = self.main.clock.monotonic()
+        armed, self._interrupt_armed = self._interrupt_armed, None
+        if armed is None or armed[0] != agent.id or now - armed[1] > INTERRUPT_WINDOW_S:
+            self._interrupt_armed = (agent.id, now)
+            self._interrupt_toast = self.app.notify(
+                f"esc again interrupts {agent.name} (r continues it later).", timeout=3
+            )
+            return
+        self.interrupt_now()
+
+    def interrupt_now(self) -> None:
+        """The palette's Interrupt: chosen by name, it is meant; no second press."""
+        toast, self._interrupt_toast = self._interrupt_toast, None
+        if toast is not None:
+            self.app._unnotify(toast)  # what it said would happen has happened
+        runtime = self.app.host.runtime
+        if runtime is None:
+            return
+        self._command(
+            "interrupt", lambda agent_id: runtime.cancel(agent_id, "interrupted by the person")
+        )
+
+    def delete(self) -> None:
+        agent = self.main.model.agents.get(self.main.selected_id or "")
+        if agent is None:
+            return
+        subtree = self.main.model.subtree(agent.id)  # the agent, then every agent under it
+        below = len(subtree) - 1
+        what = (
+            f"{agent.name} and its {below} subagent{'s' if below != 1 else ''}"
+            if below
+            else agent.name
+        )
+
+        def confirmed(yes: bool | None) -> None:
+            # The agent the dialog named, whatever is selected by the time of the answer.
+            runtime = self.app.host.runtime
+            if yes and runtime is not None:
+                self._command("delete", lambda _: runtime.delete(agent.id))
+
+        # Only work that runs is said to stop (a finished agent has none).
+        running = any(a.status.is_live for a in subtree)
+        told = "its parent is told" if agent.parent_id else ""
+        if running:
+            after = f" Running work stops now{' and ' + told if told else ''}."
+        else:
+            after = f" {told[0].upper()}{told[1:]}." if told else ""
+        dialog = ConfirmScreen(f"Delete {what}?{after}", "Delete", "Keep")
+        self.app.open_overlay(dialog, confirmed)  # type: ignore[arg-type]
+
+    def modify(self) -> None:
+        if self.main.selected_id is None or self.app.host.runtime is None:
+            return
+        agent_id = self.main.selected_id
+        agent = self.main.model.agents.get(agent_id)
+        if agent is None:
+            return
+
+        def apply(change: Modification | None) -> None:
+            if change is None or (change.instructions is None and change.content is None):
+                return
+            runtime = self.app.host.runtime
+            if runtime is not None:
+                self._command(
+                    "modify",
+                    lambda _: runtime.modify(
+                        agent_id, instructions=change.instructions, content=change.content
+                    ),
+                )
+
+        # A modification not yet read by a model call is what the window starts from.
+        pending = agent.pending_modification
+        instructions = pending.instructions if pending is not None else None
+        task = pending.content if pending is not None else None
+        window = ModifyScreen(
+            agent.name,
+            instructions if instructions is not None else agent.conversation.instructions,
+            task if task is not None else agent.task,
+        )
+        self.app.open_overlay(window, apply)  # type: ignore[arg-type]
+
+    def next_question(self) -> None:
+        if self.app.screen is not self.main:
+            return  # an overlay is open: closing it brings the focus to the question
+        queries = list(self.main.model.open_queries)
+        if not queries:
+            self.app.action_nobody_waiting()
+            return
+        current = self.main.focused_query()
+        after = queries.index(current) + 1 if current in queries else 0
+        self.main.focus_question(queries[after % len(queries)])
