@@ -45,6 +45,11 @@ os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 # go to the __pycache__ folders git ignores.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+# Folders of PATH this user cannot search (a PATH kept from another user, as `su` keeps root's)
+# make a program that is missing "Permission denied" instead of "No such file or directory".
+os.environ["PATH"] = os.pathsep.join(
+    folder for folder in os.environ.get("PATH", "").split(os.pathsep) if os.access(folder, os.X_OK)
+)
 # Snapshots show clock times: render them in one zone on every machine.
 os.environ["TZ"] = "UTC"
 time.tzset()

@@ -70,12 +70,23 @@ async def test_a_read_only_data_dir_is_said_and_leaves_no_session(tmp_path: Path
     sessions = tmp_path / "sessions"
     sessions.mkdir()
     sessions.chmod(0o500)
+    release = anyio.Event()
     try:
-        runtime = recorded_runtime(sessions, Turn(text="fine"))
+        runtime = recorded_runtime(
+            sessions,
+            Turn(tool_calls=[ScriptedToolCall(name="gate")]),
+            Turn(text="fine"),
+            tools=[gate_tool(release)],
+        )
         async with runtime:
             events = runtime.subscribe(maxsize=None)
-            await runtime.wait(runtime.start("work"))
-        (failed,) = failures(events.drain())
+            root = runtime.start("work")
+            # Said while the agent runs (a run that ended first would say it only as the
+            # runtime closes, after its subscribers have gone).
+            failed = await next_event(events, "session:error")
+            release.set()
+            await runtime.wait(root)
+        assert isinstance(failed, SessionLogFailed)
         assert failed.saved_until is None and "Permission denied" in failed.error
         assert list(sessions.iterdir()) == []
     finally:
