@@ -31,6 +31,10 @@ AGENTUI_CONFIG_DIR). Every key is optional:
     command = "npx"
     args = ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]
 
+    [keys]                        # the app's keys by id (tui/app/keymap.py), comma separated
+    pause = "p"
+    cancel = "c,x"
+
     [prices."claude-sonnet-4-6"]  # USD per million tokens; replaces that model's entry
     input = 3.0
     output = 15.0
@@ -121,6 +125,10 @@ class Config(BaseModel):
     scene: SceneSettings = Field(default_factory=SceneSettings)
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    # A key id -> the keys it takes instead of its own. Checked here as text only: the ids, key
+    # names and collisions are the app's (tui/app/keymap.py), which says what is wrong the same
+    # way before the screen opens.
+    keys: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("provider")
     @classmethod
@@ -217,6 +225,9 @@ class LoadedConfig:
                 for name, server in self.config.mcp.servers.items():
                     dotted = f"mcp.servers.{name}"
                     out.append(Setting(dotted, server.shown(), self.source(dotted)))
+            elif key == "keys":
+                for name, keys in value.items():
+                    out.append(Setting(f"keys.{name}", keys, self.source(key)))
             elif key in SECTIONS:
                 for name, inner in value.items():
                     dotted = f"{key}.{name}"

@@ -4,14 +4,26 @@ Where a key works is part of the key. Letters are commands only where nobody typ
 commands on the agent tree, view keys on the three panes. A text box takes every printable key,
 so prose typed into it can never pause, cancel or delete anything; keys that work everywhere
 carry a modifier (ctrl+...) or are function keys.
+
+Each key has an id, and a person may give it other keys in config.toml's `[keys]` table
+(`pause = "p"`, `cancel = "c,x"`). `key_map_for` checks such a table against these rules (an
+id agentui has, key names Textual knows, no key taken twice, none that a text box or the panes
+need, never a printable key for a key that works everywhere) and gives the KeyMap the app
+applies with Textual's `App.set_keymap` (every binding carries its key's id) and that the help
+screen and the palette read.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from textual.binding import Binding
+from textual.keys import Keys, key_to_character
+
+from agentui.core.config.sources import ConfigError
+from agentui.tui.app.textual_compat import key_name_of_character
 
 # agent: on the tree (they act on the selected agent); view: on the tree, the transcript and
 # the monologue; everywhere: in text boxes too (never a printable key).
@@ -20,6 +32,7 @@ Scope = Literal["agent", "view", "everywhere"]
 
 @dataclass(frozen=True, slots=True)
 class Key:
+    id: str  # what config.toml's [keys] table calls it
     key: str  # Textual key name(s), comma separated
     action: str
     label: str  # short, for the footer
@@ -31,16 +44,18 @@ class Key:
 
 KEYS: tuple[Key, ...] = (
     # First, so a narrow footer that cuts the rest still shows them.
-    Key("question_mark", "help", "Help", "Show every key", "view"),
+    Key("help", "question_mark", "help", "Help", "Show every key", "view"),
     Key(
+        "quit",
         "q",
         "quit",
         "Quit",
         "Quit (asks first while agents run or the prompt holds unsent words)",
         "view",
     ),
-    Key("p", "pause", "Pause", "Pause the selected agent", "agent"),
+    Key("pause", "p", "pause", "Pause", "Pause the selected agent", "agent"),
     Key(
+        "resume",
         "r",
         "resume",
         "Resume",
@@ -48,6 +63,7 @@ KEYS: tuple[Key, ...] = (
         "agent",
     ),
     Key(
+        "toggle_pause",
         "space",
         "toggle_pause",
         "Pause/resume",
@@ -56,22 +72,41 @@ KEYS: tuple[Key, ...] = (
         show=False,
     ),
     Key(
-        "s", "steer", "Steer", "Send the selected agent a message for its next model call", "agent"
+        "steer",
+        "s",
+        "steer",
+        "Steer",
+        "Send the selected agent a message for its next model call",
+        "agent",
     ),
-    Key("c", "cancel", "Cancel", "Cancel the selected agent and its subagents", "agent"),
+    Key("cancel", "c", "cancel", "Cancel", "Cancel the selected agent and its subagents", "agent"),
     Key(
-        "d", "delete", "Delete", "Delete the selected agent and its subagents (asks first)", "agent"
+        "delete",
+        "d",
+        "delete",
+        "Delete",
+        "Delete the selected agent and its subagents (asks first)",
+        "agent",
     ),
-    Key("m", "modify", "Modify", "Change the selected agent's instructions or task", "agent"),
     Key(
+        "modify",
+        "m",
+        "modify",
+        "Modify",
+        "Change the selected agent's instructions or task",
+        "agent",
+    ),
+    Key(
+        "interrupt",
         "escape",
         "interrupt",
         "Interrupt",
         "Interrupt (cancel) the selected agent: esc twice",
         "agent",
     ),
-    Key("n", "new_task", "New", "Start a new task (a new root agent)", "view"),
+    Key("new_task", "n", "new_task", "New", "Start a new task (a new root agent)", "view"),
     Key(
+        "new_task_anywhere",
         "ctrl+t",
         "new_task",
         "New task",
@@ -81,6 +116,7 @@ KEYS: tuple[Key, ...] = (
         palette=False,
     ),
     Key(
+        "all_agents",
         "a",
         "toggle_all",
         "All agents",
@@ -88,6 +124,7 @@ KEYS: tuple[Key, ...] = (
         "view",
     ),
     Key(
+        "monologue_filter",
         "f",
         "toggle_monologue_filter",
         "Filter",
@@ -95,9 +132,18 @@ KEYS: tuple[Key, ...] = (
         "view",
         show=False,
     ),
-    Key("x", "toggle_folds", "Fold", "Fold or unfold thinking and tool calls", "view", show=False),
-    Key("t", "change_theme", "Theme", "Pick a theme", "view", show=False),
     Key(
+        "folds",
+        "x",
+        "toggle_folds",
+        "Fold",
+        "Fold or unfold thinking and tool calls",
+        "view",
+        show=False,
+    ),
+    Key("theme", "t", "change_theme", "Theme", "Pick a theme", "view", show=False),
+    Key(
+        "next_question",
         "ctrl+n",
         "next_question",
         "Waiting",
@@ -107,6 +153,7 @@ KEYS: tuple[Key, ...] = (
     # A function key: a scene's next round is usually waiting to be typed, and a letter would
     # go into that box.
     Key(
+        "scene",
         "f2",
         "scene_state",
         "Scene",
@@ -114,6 +161,7 @@ KEYS: tuple[Key, ...] = (
         "everywhere",
     ),
     Key(
+        "help_anywhere",
         "f1",
         "help",
         "Help",
@@ -141,22 +189,6 @@ BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
 WHERE: dict[Scope, str] = {"agent": "tree", "view": "panes", "everywhere": "anywhere"}
 
 
-def help_rows() -> list[tuple[str, str, str]]:
-    """Every key for the help screen, (keys, where, what), by where they work."""
-    rows = [
-        # Interrupt takes esc twice: the first press only says what the second will do.
-        (
-            "esc esc" if k.action == "interrupt" else display_key(k.key),
-            WHERE[k.scope],
-            k.description,
-        )
-        for k in KEYS
-    ]
-    rows += BUILT_IN_KEYS
-    order = ["tree", "panes", "text box", "approval", "anywhere"]
-    return sorted(rows, key=lambda row: order.index(row[1]))
-
-
 AGENT_KEYS = tuple(k for k in KEYS if k.scope == "agent")
 VIEW_KEYS = tuple(k for k in KEYS if k.scope == "view")
 # The tree's footer: help and quit first (a narrow footer cuts from the right), then what acts
@@ -165,13 +197,163 @@ LEADING_KEYS = VIEW_KEYS[:2]
 TRAILING_VIEW_KEYS = VIEW_KEYS[2:]
 EVERYWHERE_KEYS = tuple(k for k in KEYS if k.scope == "everywhere")
 
+# Interrupt is esc twice: esc also leaves a text box and turns the letters on after a click,
+# and the second press is what the first one announces.
+FIXED_IDS = frozenset({"interrupt"})
+# Keys a remap may not take: the text boxes', the panes' moving and choosing keys, Textual's
+# own (palette, quit, copy), and an approval's digits.
+RESERVED_KEYS: dict[str, str] = {
+    **dict.fromkeys(("enter", "tab", "shift+tab", "escape"), "choosing where keys go"),
+    **dict.fromkeys(("ctrl+j", "shift+enter", "alt+enter"), "a new line in a text box"),
+    **dict.fromkeys(("up", "down", "left", "right", "home", "end", "pageup", "pagedown"), "moving"),
+    **dict.fromkeys(("backspace", "delete"), "editing a text box"),
+    "ctrl+p": "the command palette",
+    "ctrl+q": "quit",
+    "ctrl+c": "copy (and how to quit)",
+    **dict.fromkeys(("1", "2", "3"), "answering an approval"),
+}
+MODIFIERS = frozenset({"ctrl", "alt", "shift", "super", "meta", "hyper"})
+# Key names Textual reads from a terminal, without their modifiers (`f5`, `escape`, `up`).
+_NAMED_KEYS = frozenset(key.value.rpartition("+")[2] for key in Keys)
+_WRITTEN_AS = {"esc": "escape", "return": "enter"}  # as people write them
+
+
+@dataclass(frozen=True, slots=True)
+class KeyMap:
+    """Every key of the app as it is in effect: KEYS with the config's [keys] table applied."""
+
+    keys: tuple[Key, ...] = KEYS
+
+    def textual_keymap(self) -> dict[str, str]:
+        """For `App.set_keymap`: the remapped ids (each binding carries its key's id)."""
+        defaults = {k.id: k.key for k in KEYS}
+        return {k.id: k.key for k in self.keys if k.key != defaults[k.id]}
+
+    def help_rows(self) -> list[tuple[str, str, str]]:
+        """Every key for the help screen, (keys, where, what), by where they work."""
+        rows = [
+            # Interrupt takes esc twice: the first press only says what the second will do.
+            (
+                "esc esc" if k.id == "interrupt" else display_key(k.key),
+                WHERE[k.scope],
+                k.description,
+            )
+            for k in self.keys
+        ]
+        rows += BUILT_IN_KEYS
+        order = ["tree", "panes", "text box", "approval", "anywhere"]
+        return sorted(rows, key=lambda row: order.index(row[1]))
+
+    @property
+    def typed_actions(self) -> frozenset[str]:
+        """Actions on a printable key (a pane hands such keys to a text box that waits)."""
+        return frozenset(
+            k.action for k in self.keys if any(_printable(part) for part in k.key.split(","))
+        )
+
+
+DEFAULT_KEY_MAP = KeyMap()
+
+
+def help_rows() -> list[tuple[str, str, str]]:
+    """The help screen's rows for the built-in keys."""
+    return DEFAULT_KEY_MAP.help_rows()
+
+
+def key_map_for(remapped: Mapping[str, str], where: str = "config file") -> KeyMap:
+    """KEYS with `remapped` (config.toml's [keys] table: id -> keys, comma separated) applied.
+
+    Raises ConfigError naming, one line each, an unknown id, a key name Textual does not know,
+    a key taken twice or needed elsewhere, and a printable key for a key that works everywhere
+    (it would run while a text box waits: typing is sacred). `where` says where the table is."""
+    by_id = {k.id: k for k in KEYS}
+    problems: list[str] = []
+    keys: dict[str, str] = {}
+    for key_id, written in remapped.items():
+        problem = _problem(key_id, written, by_id)
+        if problem is not None:
+            problems.append(f"{where}: keys.{key_id}: {problem}")
+        else:
+            keys[key_id] = ",".join(_key_name(part) or "" for part in written.split(","))
+    effective = tuple(replace(k, key=keys.get(k.id, k.key)) for k in KEYS)
+    if not problems:
+        problems += [f"{where}: keys.{clash}" for clash in _clashes(effective, set(keys))]
+    if problems:
+        raise ConfigError("\n".join(problems))
+    return KeyMap(effective)
+
+
+def _problem(key_id: str, written: object, by_id: Mapping[str, Key]) -> str | None:
+    if key_id not in by_id:
+        known = ", ".join(k for k in by_id if k not in FIXED_IDS)
+        return f"not a key agentui has; the ids are: {known}"
+    if key_id in FIXED_IDS:
+        return "esc twice interrupts; esc also leaves a text box, so it cannot be remapped"
+    if not isinstance(written, str) or not written.strip():
+        return 'give one or more keys, comma separated (e.g. "ctrl+x" or "c,x")'
+    for part in written.split(","):
+        name = _key_name(part)
+        if name is None:
+            return (
+                f"{part.strip()!r} is not a key name (a character, or a name such as f5, "
+                "space, ctrl+x, alt+up)"
+            )
+        if name in RESERVED_KEYS:
+            return f"{display_key(name)} is for {RESERVED_KEYS[name]}"
+        if by_id[key_id].scope == "everywhere" and _printable(name):
+            return (
+                f"{display_key(name)} types a character: a key that works everywhere would "
+                "act while you type in a text box; give it a modifier (ctrl+...) or a "
+                "function key"
+            )
+    return None
+
+
+def _clashes(keys: tuple[Key, ...], remapped: set[str]) -> list[str]:
+    """Keys taken twice: every key works on the tree, so none may have two meanings."""
+    owner: dict[str, Key] = {}
+    said: list[str] = []
+    for key in keys:
+        for name in key.key.split(","):
+            other = owner.setdefault(name, key)
+            if other is not key:
+                # Named by the id the person remapped (both, when they remapped both).
+                mine, theirs = (key, other) if key.id in remapped else (other, key)
+                said.append(
+                    f"{mine.id}: {display_key(name)} is {theirs.id}'s key too"
+                    + ("" if theirs.id in remapped else " (give that one another key)")
+                )
+    return said
+
+
+def _key_name(written: str) -> str | None:
+    """Textual's name for a key as a person writes it (`?`, `esc`, `Ctrl+X`); None when
+    Textual reads no such key."""
+    text = written.strip()
+    if len(text) == 1:
+        return key_name_of_character(text)
+    *modifiers, base = text.lower().split("+")
+    base = _WRITTEN_AS.get(base, base)
+    if len(base) == 1:
+        base = key_name_of_character(base)
+    if not set(modifiers) <= MODIFIERS or len(set(modifiers)) != len(modifiers):
+        return None
+    if base not in _NAMED_KEYS and key_to_character(base) is None:
+        return None
+    return "+".join([*modifiers, base])
+
+
+def _printable(key: str) -> bool:
+    character = key_to_character(key)
+    return character is not None and character.isprintable()
+
 
 def bindings(keys: tuple[Key, ...]) -> list[Binding]:
     """Bindings for a pane: the actions are the app's, whichever widget holds the keys, asked
     for as a pane's key (`pane_action`): the app refuses a pane's letter when the letters are
     words (after a click, or while a text box waits), and only that: the same action asked for
     by a modifier key or the palette still acts."""
-    return [Binding(k.key, pane_action(k.action), k.label, show=k.show) for k in keys]
+    return [Binding(k.key, pane_action(k.action), k.label, show=k.show, id=k.id) for k in keys]
 
 
 def pane_action(action: str) -> str:
@@ -183,9 +365,10 @@ def app_bindings() -> list[Binding]:
     # ctrl+n shows in the footer only while someone waits (that is the footer saying so);
     # otherwise the same key falls through to a hidden binding that says nobody waits.
     return [
-        *(Binding(k.key, k.action, k.label, show=k.show) for k in EVERYWHERE_KEYS),
-        Binding("ctrl+n", "nobody_waiting", "Waiting", show=False),
-        Binding("f2", "no_scene", "Scene", show=False),  # likewise when no scene plays
+        *(Binding(k.key, k.action, k.label, show=k.show, id=k.id) for k in EVERYWHERE_KEYS),
+        # Their keys' ids: a remap moves them with the key they stand in for.
+        Binding("ctrl+n", "nobody_waiting", "Waiting", show=False, id="next_question"),
+        Binding("f2", "no_scene", "Scene", show=False, id="scene"),  # when no scene plays
         # After a click the letters are words (tui/app/focus.py): esc turns them on, and
         # the footer says so only then.
         Binding("escape", "keys_on", "Keys on"),
@@ -195,10 +378,16 @@ def app_bindings() -> list[Binding]:
 def shadowing(keys: tuple[Key, ...], action: str) -> list[Binding]:
     """Hidden bindings that take `keys` over inside a widget (its footer then does not offer
     the outer widget's commands for them)."""
-    return [Binding(k.key, action, k.label, show=False) for k in keys]
+    return [Binding(k.key, action, k.label, show=False, id=k.id) for k in keys]
 
 
 def display_key(key: str) -> str:
     """A key as people write it: `?`, `esc`, not Textual's `question_mark`, `escape`."""
-    names = {"question_mark": "?", "escape": "esc", "space": "space"}
-    return ",".join(names.get(part, part) for part in key.split(","))
+    return ",".join(_display_part(part) for part in key.split(","))
+
+
+def _display_part(key: str) -> str:
+    if key in ("escape", "space"):
+        return "esc" if key == "escape" else key
+    character = key_to_character(key)
+    return character if character is not None and character.isprintable() else key

@@ -13,6 +13,7 @@ from typing import Any
 from rich.text import Text
 from textual._xterm_parser import XTermParser as XTermParser
 from textual.app import App
+from textual.keys import _character_to_key
 from textual.notifications import Notification
 from textual.widget import Widget
 from textual.widgets import Footer, Input
@@ -97,3 +98,12 @@ def store_node_label(node: TreeNode[Any], label: Text) -> None:
     and draws a row's label afresh at paint time. `label` is one line, as `Tree.process_label`
     would keep it. Check on upgrade: that `Tree.render_label` still draws `node._label`."""
     node._label = label
+
+
+def key_name_of_character(character: str) -> str:
+    """Textual's name for the key that types `character` (`?` -> `question_mark`).
+
+    Why: key bindings and keymaps name printable keys so, and Textual's `set_keymap` turns a
+    character into that name with `textual.keys._character_to_key`; agentui compares a
+    person's remapped keys with the bindings the same way. Check on upgrade: the function."""
+    return _character_to_key(character)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from agentui.core.providers.scripted.defaults import default_pace
 from agentui.core.support.errors import AgentUIError
+from agentui.tui.cli.app_keys import key_map_from, use_keys
 from agentui.tui.cli.app_run import run_app
 from agentui.tui.cli.command_typo import mistyped_command
 from agentui.tui.cli.early_keys import release_typed_keys, unechoed_terminal
@@ -117,10 +118,11 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
     first = first_frame(frame, script=args.script)
     if first.theme is not None:
         check_theme(first.theme, frame.theme_origin)
+    key_map = key_map_from(gathered.data.get("keys"), gathered.origin("keys"))
     from agentui.tui.app.app import AgentUIApp
 
     runtime = start.runtime
-    return AgentUIApp(
+    app = AgentUIApp(
         runtime_factory=runtime.runtime,
         # In the thread that loads the runtime's modules: the settings are validated there and
         # the provider built (an SDK takes 0.3 to 0.7 s to import).
@@ -137,6 +139,8 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
         theme=first.theme,
         start_with=start.start_with,
     )
+    use_keys(app, key_map)
+    return app
 
 
 @dataclass(frozen=True, slots=True)

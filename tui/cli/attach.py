@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from agentui.core.support.errors import AgentUIError
+from agentui.tui.cli.app_keys import key_map_from, use_keys
 from agentui.tui.cli.app_run import run_app
 from agentui.tui.cli.options import add_theme_option, setting_flags
 
@@ -98,6 +99,7 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
         "monologue": MonologueConfig(enabled=info.narrator),
     }
     add_theme(options, AgentUIApp, loaded)
+    key_map = key_map_from(loaded.config.keys, loaded.origin("keys"))
     provider = RemoteProvider(info.provider, info.model)
     # A silent stream is a dead one after a few missed heartbeats, not after a fixed minute.
     idle_timeout = max(3 * info.heartbeat_s, 10.0)
@@ -108,4 +110,6 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
         again = None if from_variable else (lambda: read_token(token_file))
         return RemoteRuntime(client, provider, read_token=again)
 
-    return AgentUIApp(runtime_factory=remote, **options)
+    app = AgentUIApp(runtime_factory=remote, **options)
+    use_keys(app, key_map)
+    return app

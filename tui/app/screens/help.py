@@ -1,4 +1,4 @@
-"""The help screen: every key, from the one key table."""
+"""The help screen: every key, from the one key table, as remapped in config.toml's [keys]."""
 
 from __future__ import annotations
 
@@ -12,29 +12,37 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from agentui.tui.app.keymap import help_rows
+from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KeyMap
 
 
-def keys_table() -> Table:
+def keys_table(key_map: KeyMap = DEFAULT_KEY_MAP) -> Table:
     """Key, where it works, what it does: one row each, as the README's key table has them."""
     table = Table(box=None, show_header=False, padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(style="dim", no_wrap=True)
     table.add_column()
-    for keys, where, description in help_rows():
+    for keys, where, description in key_map.help_rows():
         table.add_row(keys, where, Text(description))
     return table
 
 
 class HelpScreen(ModalScreen[None]):
+    # The keys that open help (and quit's) close it; their ids follow a remap.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q,f1", "dismiss_help", "Close"),
+        Binding("escape", "dismiss_help", "Close"),
+        Binding("question_mark", "dismiss_help", "Close", show=False, id="help"),
+        Binding("q", "dismiss_help", "Close", show=False, id="quit"),
+        Binding("f1", "dismiss_help", "Close", show=False, id="help_anywhere"),
     ]
+
+    def __init__(self, key_map: KeyMap = DEFAULT_KEY_MAP) -> None:
+        super().__init__()
+        self._key_map = key_map
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield Static(Text("agentui keys", style="bold"), id="title")
-            yield Static(keys_table())
+            yield Static(keys_table(self._key_map))
             yield Static(Text("↑↓ scroll · esc closes", style="dim"), id="hint")
         yield Footer()
 

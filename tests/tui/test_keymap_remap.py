@@ -1,0 +1,108 @@
+"""config.toml's [keys] table: each key id takes the keys given, checked with one clear message,
+and the app's bindings, footer and help screen follow."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.config.sources import ConfigError
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KEYS, key_map_for
+from agentui.tui.app.screens.help import keys_table
+from agentui.tui.app.textual_compat import FooterKey
+from agentui.tui.cli.app_keys import key_map_from, use_keys
+
+from ..core.session_helpers import gate_tool
+from .helpers import app_when, has_status, kinds, settle
+
+GATED = Script.for_all(
+    Turn(tool_calls=[ScriptedToolCall(name="gate")]), Turn(text="after the gate")
+)
+WHERE = "config file /home/me/.config/agentui/config.toml"
+
+
+def test_every_key_has_its_own_id() -> None:
+    ids = [k.id for k in KEYS]
+    assert len(ids) == len(set(ids))
+
+
+def test_a_table_gives_the_ids_its_keys_as_people_write_them() -> None:
+    key_map = key_map_for({"pause": "P", "cancel": "c,x", "folds": "z", "help": "?"}, WHERE)
+    # Only what changed goes to Textual's keymap; `?` is Textual's question_mark.
+    assert key_map.textual_keymap() == {"pause": "P", "cancel": "c,x", "folds": "z"}
+    rows = {what: keys for keys, _, what in key_map.help_rows()}
+    assert rows["Cancel the selected agent and its subagents"] == "c,x"
+    assert rows["Show every key"] == "?"
+
+
+def test_no_table_is_the_built_in_keys() -> None:
+    assert key_map_from(None, WHERE) == DEFAULT_KEY_MAP
+    assert DEFAULT_KEY_MAP.textual_keymap() == {}
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        ({"pauze": "p"}, "keys.pauze: not a key agentui has; the ids are: help, quit, pause,"),
+        ({"pause": "ctrl+blah"}, "keys.pause: 'ctrl+blah' is not a key name"),
+        ({"pause": " "}, "keys.pause: give one or more keys, comma separated"),
+        ({"pause": "c"}, "keys.pause: c is cancel's key too (give that one another key)"),
+        ({"pause": "tab"}, "keys.pause: tab is for choosing where keys go"),
+        ({"steer": "ctrl+j"}, "keys.steer: ctrl+j is for a new line in a text box"),
+        # Typing is sacred: a key that works in a text box too must not be one that types.
+        ({"next_question": "w"}, "keys.next_question: w types a character: a key that works"),
+        ({"new_task_anywhere": "space"}, "keys.new_task_anywhere: space types a character"),
+        ({"interrupt": "i"}, "keys.interrupt: esc twice interrupts"),
+    ],
+)
+def test_a_bad_table_is_one_message_naming_the_file_and_the_id(
+    table: dict[str, str], said: str
+) -> None:
+    with pytest.raises(ConfigError) as raised:
+        key_map_for(table, WHERE)
+    assert str(raised.value).startswith(f"{WHERE}: {said}"), str(raised.value)
+
+
+def test_swapped_keys_do_not_collide() -> None:
+    key_map = key_map_for({"pause": "c", "cancel": "p"}, WHERE)
+    assert key_map.textual_keymap() == {"pause": "c", "cancel": "p"}
+
+
+def test_a_table_that_is_not_a_table_is_said() -> None:
+    with pytest.raises(ConfigError, match="keys: must be a table of key ids"):
+        key_map_from("p", WHERE)
+
+
+def test_a_key_that_works_everywhere_may_take_a_modifier_or_a_function_key() -> None:
+    key_map = key_map_for({"next_question": "ctrl+w", "scene": "F5"}, WHERE)
+    assert key_map.textual_keymap() == {"next_question": "ctrl+w", "scene": "f5"}
+    assert "next_question" not in key_map.typed_actions
+
+
+def test_the_help_screen_lists_the_remapped_keys() -> None:
+    key_map = key_map_for({"pause": "ctrl+x"}, WHERE)
+    table = keys_table(key_map)
+    assert "ctrl+x" in list(table.columns[0].cells)
+    assert "ctrl+x" not in list(keys_table().columns[0].cells)
+
+
+@pytest.mark.anyio
+async def test_a_remapped_key_acts_the_old_one_does_not_and_the_footer_shows_it() -> None:
+    release = anyio.Event()
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "gated", GATED, tools=[gate_tool(release)]
+    ) as (app, pilot):
+        use_keys(app, key_map_for({"pause": "ctrl+x", "resume": "u"}, WHERE))
+        await pilot.pause()
+        footer_keys = {key.key for key in app.screen.query(FooterKey)}
+        assert "ctrl+x" in footer_keys and "p" not in footer_keys
+        await pilot.press("p")
+        await pilot.pause()
+        assert app.main.model.agents["a1"].status is S.RUNNING
+        await pilot.press("ctrl+x")
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        await pilot.press("u")
+        release.set()
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
