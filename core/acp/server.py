@@ -26,7 +26,9 @@ async def serve_stdio(open_runtime: RuntimeOpener, *, mode: ModeId) -> None:
     async with anyio.create_task_group() as sessions:
         agent = AgentuiAgent(open_runtime, sessions, mode=mode)
         try:
-            await run_agent(agent, writer, reader)
+            # The SDK answers "method not found" for the optional methods of its Agent protocol
+            # we leave out (list_sessions, authenticate, fork_session, ...).
+            await run_agent(agent, writer, reader)  # type: ignore[arg-type]
         finally:
             with anyio.CancelScope(shield=True):
                 await agent.close()

@@ -629,7 +629,7 @@ AnyEvent = Annotated[
     Field(discriminator="type"),
 ]
 
-event_adapter: TypeAdapter[Any] = TypeAdapter(AnyEvent, config=ConfigDict(defer_build=True))
+event_adapter: TypeAdapter[Event] = TypeAdapter(AnyEvent, config=ConfigDict(defer_build=True))
 
 
 def parse_event(data: str | bytes | dict[str, Any]) -> Event:

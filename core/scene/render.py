@@ -102,7 +102,8 @@ def _heading(envelope: AgentContextEnvelope) -> str:
 
 def _recipient(envelope: AgentContextEnvelope) -> str:
     recipient = envelope.recipient
-    return recipient.character if recipient.kind == "character" else f"the {recipient.kind}"
+    # The envelope's validator gives a character recipient its name.
+    return recipient.character if recipient.character is not None else f"the {recipient.kind}"
 
 
 def _request(request: SceneRequest) -> str:

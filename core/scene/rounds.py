@@ -27,8 +27,9 @@ import anyio
 from pydantic import ValidationError
 
 from agentui.core.agent.agent_run import AgentRun
-from agentui.core.agent.tree import AgentNode, AgentStatus
+from agentui.core.agent.tree import AgentNode
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.director_payloads import DirectorDecision, PlannedTurn, WorldUpdate
 from agentui.core.runtime import Runtime
 from agentui.core.scene.builder import build_envelope

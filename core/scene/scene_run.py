@@ -17,7 +17,7 @@ person ended or cancelled, nor one that failed (`unfinished_scene`).
 from __future__ import annotations
 
 from agentui.core.agent.agent_run import AgentRun
-from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import SHUTDOWN_REASON, SceneStarted
 from agentui.core.runtime import Runtime
 from agentui.core.scene.deletions import PersonDeletes

@@ -102,8 +102,8 @@ def vet_decision(decision: DirectorDecision, scene: SceneRecord) -> VettedDecisi
             vetted.state_changes.setdefault(name, {}).update(changes)
 
     facts = scene.world.facts
-    for update in decision.world_updates:
-        change = update.change()
+    for world_update in decision.world_updates:
+        change = world_update.change()
         if change is None:
             continue
         key, value = change

@@ -19,8 +19,9 @@ from collections.abc import Collection, Iterable
 from typing import NamedTuple
 
 from agentui.core.agent.pending_interventions import Modification
-from agentui.core.agent.tree import AgentStatus, UserComment
+from agentui.core.agent.tree import UserComment
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message
 from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage

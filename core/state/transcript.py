@@ -283,10 +283,11 @@ class TranscriptBuilder:
             case ev.InterventionsUnused(note_ids=note_ids, modified=modified):
                 self._mark_notes(note_ids, STEER_UNUSED, event.ts, failed=True)
                 if modified:
-                    what = {
+                    wordings: dict[tuple[str, ...], str] = {
                         ("instructions",): "the new instructions",
                         ("task",): "the new task",
-                    }.get(tuple(modified), "the new instructions and task")
+                    }
+                    what = wordings.get(tuple(modified), "the new instructions and task")
                     self._new(
                         "notice",
                         f"it ended before reading {what}; r continues it with {what}",

@@ -37,7 +37,7 @@ def use_input_parser(parser: type[XTermParser]) -> None:
     driver still looks the name up there when it starts reading input."""
     from textual.drivers import linux_driver
 
-    linux_driver.XTermParser = parser  # type: ignore[misc]
+    linux_driver.XTermParser = parser  # type: ignore[attr-defined]  # not exported: replaced on purpose
 
 
 def footer_bindings_ready(footer: Footer) -> bool:

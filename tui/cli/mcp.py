@@ -17,7 +17,8 @@ from typing import Any
 
 import anyio
 
-from agentui.core.config.settings import ConfigError, config_path, load_config
+from agentui.core.config.settings import config_path, load_config
+from agentui.core.config.sources import ConfigError
 from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.tui.cli.options import fail
 

@@ -153,7 +153,7 @@ def _demo_arguments(name: str, schema: dict[str, object], short: str) -> dict[st
             'print(f"{len(words)} words; the longest is {max(words, key=len)!r}")'
         )
         return {"code": code}
-    return sample_arguments(schema)  # type: ignore[arg-type]
+    return sample_arguments(schema)
 
 
 # What the demo says yes to, with its own texts; any other decision gets "no".
@@ -246,10 +246,10 @@ def demo_turn(request: ProviderRequest) -> Turn:
                 for t in others
             ],
         )
-    answer = _answer_from_person(messages)
+    person_said = _answer_from_person(messages)
     focus = (
-        _emphasised_end("You asked me to focus on:", _focus(answer))
-        if answer
+        _emphasised_end("You asked me to focus on:", _focus(person_said))
+        if person_said
         else "You left the focus to me, so I kept to the essentials."
     )
     steered = _steered(messages)
@@ -260,7 +260,7 @@ def demo_turn(request: ProviderRequest) -> Turn:
             thinking="My subagents cover parts of this; I note my own part and wait for them.",
             text=(
                 f"My own part of {short!r} is done"
-                + (_emphasised_end(", focusing on", _focus(answer)) if answer else ".")
+                + (_emphasised_end(", focusing on", _focus(person_said)) if person_said else ".")
                 + f" {_steered(messages)}I'll write the full answer once my subagents report "
                 "back."
             ),
