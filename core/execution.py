@@ -2,7 +2,7 @@
 own code runs (a scene, a round), its driver; and how it ends.
 
 An agent with a JSON profile has its final answer held to the profile's contract (retried with
-the errors; core/profiles/answer.py) and its result is the validated payload, as JSON text.
+the errors; core/profile_contract.py) and its result is the validated payload, as JSON text.
 It ends completed (with its result), failed (an error of a kind the front ends name), or, when
 its run was stopped or the runtime shut down, cancelled or deleted; it always ends with an event.
 """
@@ -17,7 +17,7 @@ import anyio.lowlevel
 
 from agentui.core.agent.agent_run import AgentRun
 from agentui.core.agent.loop import AgenticLoop, LoopResult
-from agentui.core.profiles.answer import hold_to_contract
+from agentui.core.profile_contract import hold_to_contract
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import (
     SHUTDOWN_REASON,

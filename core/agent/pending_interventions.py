@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from agentui.core.protocol.conversation import Conversation
 from agentui.core.protocol.events import ModifiedPart
+from agentui.core.protocol.person_words import FROM_THE_PERSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +50,6 @@ class Modification:
             conversation.set_instructions(self.instructions)
         if self.content is not None:
             conversation.replace_task(self.content)
-
-
-FROM_THE_PERSON = "A message from the person: "  # how the model reads a steer's words
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,8 @@ from typing import Annotated
 
 from pydantic import Field
 
+from agentui.core.protocol.person_words import DECLINED
 from agentui.core.tools.tool import Tool, ToolContext, tool
-
-DECLINED = "The person declined to answer. Continue with your best judgement."
 
 
 @tool(no_timeout=True, interactive=True)

@@ -16,6 +16,7 @@ from agentui.core.agent.turn import AssistantTurn
 from agentui.core.bus import Subscription
 from agentui.core.protocol.conversation import TextBlock, ToolResultBlock
 from agentui.core.protocol.events import Event, QueryRaised
+from agentui.core.protocol.person_words import DECLINED
 from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.provider import ScriptedProvider
@@ -28,7 +29,7 @@ from agentui.core.support.errors import (
     UnknownAgentError,
     UnknownQueryError,
 )
-from agentui.core.tools.ask_user import ASK_USER, DECLINED
+from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool
 

@@ -12,6 +12,7 @@ import pytest
 from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol.conversation import user_text
 from agentui.core.protocol.events import Event, ExecutionCancelled, QueryRaised, TextDelta
+from agentui.core.protocol.person_words import DECLINED
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.demo import demo_decision
 from agentui.core.providers.scripted.provider import ScriptedProvider
@@ -19,7 +20,7 @@ from agentui.core.providers.scripted.script import Script, ScriptedError, Script
 from agentui.core.runtime import Runtime
 from agentui.core.support.clock import FrozenClock
 from agentui.core.support.errors import ScriptError
-from agentui.core.tools.ask_user import ASK_USER, DECLINED
+from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import tool
 

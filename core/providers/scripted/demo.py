@@ -24,8 +24,8 @@ import json
 import re
 from collections.abc import Callable
 
-from agentui.core.agent.pending_interventions import FROM_THE_PERSON
 from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agentui.core.protocol.person_words import DECLINED, FROM_THE_PERSON
 from agentui.core.protocol.workflow_notes import read_notes
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.providers.scripted.sample_args import (
@@ -36,7 +36,6 @@ from agentui.core.providers.scripted.sample_args import (
 )
 from agentui.core.providers.scripted.scene_demo import scene_turn
 from agentui.core.providers.scripted.script import ScriptedToolCall, Turn
-from agentui.core.tools.ask_user import DECLINED
 
 ASK_TOOL = "ask_user"
 # Tools the demo leaves alone: a handle for `wait` cannot be made up, and the workflow already

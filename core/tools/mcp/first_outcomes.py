@@ -9,15 +9,21 @@ has failed (a short run would otherwise never see a server's tools); the app nev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 import anyio
 
 from agentui.core.protocol.events import Event, McpServerChanged
+from agentui.core.tools.pending_tools import PendingTools
 
-if TYPE_CHECKING:
-    from agentui.core.runtime import Runtime
+
+class WithPendingTools(Protocol):
+    """What is read of the runtime (core.runtime.Runtime is one), named here so that tools,
+    below the runtime, do not import it."""
+
+    @property
+    def pending_tools(self) -> Sequence[PendingTools]: ...
 
 
 class FirstOutcomes:
@@ -28,7 +34,7 @@ class FirstOutcomes:
         self._done: anyio.Event | None = None
 
     @classmethod
-    def of(cls, runtime: Runtime) -> FirstOutcomes:
+    def of(cls, runtime: WithPendingTools) -> FirstOutcomes:
         """The servers of `runtime` whose first try is under way. Call it right after
         entering the runtime, before anything awaits, with the events read from a subscription
         taken then too: no outcome falls between the two."""
