@@ -84,8 +84,8 @@ async def fuzz(keys: int, seed: int) -> dict[str, object]:
         try:
             async with app.run_test(size=(120, 40)) as pilot:
                 while pressed < keys and app.is_running:
-                    if pressed % 40 == 0 and app.runtime_started and app.runtime is not None:
-                        app.runtime.start(f"task {pressed}")
+                    if pressed % 40 == 0 and app.host.started and app.host.runtime is not None:
+                        app.host.runtime.start(f"task {pressed}")
                     key = rng.choice(pool)
                     started = time.perf_counter()
                     await pilot.press(key)

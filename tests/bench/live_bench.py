@@ -139,15 +139,15 @@ def streaming_provider(streaming: int, chunks_per_s: float) -> MultiProvider:
 
 async def spawn(app: Any, count: int) -> float:
     """Start `count` roots in batches (as a burst would arrive); returns roots/s of start()."""
-    await until(lambda: app.runtime_started)  # it starts after the first frame
+    await until(lambda: app.host.started)  # it starts after the first frame
     spent = 0.0
     for first in range(0, count, 250):
         began = time.perf_counter()
         for index in range(first, min(count, first + 250)):
-            app.runtime.start(f"agent {index} works on its part of the job")
+            app.host.runtime.start(f"agent {index} works on its part of the job")
         spent += time.perf_counter() - began
         await asyncio.sleep(0)
-    await until(lambda: len(app.tree_view._agent_nodes) == count, safety_s=300)
+    await until(lambda: len(app.main.tree_view._agent_nodes) == count, safety_s=300)
     return count / spent
 
 
@@ -164,21 +164,25 @@ async def keys_at(count: int, presses: int) -> dict[str, Any]:
         probe = FrameProbe(app)
         with GcPauses() as pauses:
             cpu0, wall0 = time.process_time(), time.perf_counter()
-            app.prompt_view.focus()
+            app.main.prompt_view.focus()
             await asyncio.sleep(0.1)
             typing: list[float] = []
             for index in range(presses):
                 letter = "abcdefghij"[index % 10]
-                before = len(app.prompt_view.text)
-                await probe.press(letter, letter, lambda b=before: len(app.prompt_view.text) > b)
+                before = len(app.main.prompt_view.text)
+                await probe.press(
+                    letter, letter, lambda b=before: len(app.main.prompt_view.text) > b
+                )
                 await asyncio.sleep(rng.uniform(0.05, 0.25))
             typing, probe.latencies = probe.latencies, []
-            app.prompt_view.clear()
-            app.tree_view.focus()
+            app.main.prompt_view.clear()
+            app.main.tree_view.focus()
             await asyncio.sleep(0.1)
             for _ in range(presses):
-                before = app.transcript_view.source
-                await probe.press("down", None, lambda b=before: app.transcript_view.source != b)
+                before = app.main.transcript_view.source
+                await probe.press(
+                    "down", None, lambda b=before: app.main.transcript_view.source != b
+                )
                 await asyncio.sleep(rng.uniform(0.05, 0.25))
             arrows = probe.latencies
             cpu = time.process_time() - cpu0
@@ -206,11 +210,11 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
     last_chunk: dict[str, float] = {}
     result: dict[str, Any] = {}
     async with app.run_test(size=SIZE):
-        await until(lambda: app.runtime_started)  # it starts after the first frame
-        assert app.runtime is not None and app._events is not None
+        await until(lambda: app.host.started)  # it starts after the first frame
+        assert app.host.runtime is not None and app.host.events is not None
         # The app's own stream, read where the app reads it: a chunk's lag runs from its
         # event to the first frame after the flush that applied it.
-        source = app._events
+        source = app.host.events
         original_drain = source.drain
 
         def drain() -> list[Any]:
@@ -221,7 +225,7 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
         source.drain = drain  # type: ignore[method-assign]
         # Every chunk, lossless, for when each agent's last one was emitted (the app's own
         # stream may merge deltas under load, which would hide the later ones' times).
-        every = app.runtime.subscribe(maxsize=None)
+        every = app.host.runtime.subscribe(maxsize=None)
 
         async def watch() -> None:
             while batch := await every.next_batch():
@@ -237,7 +241,7 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
 
         app.on_frame.append(frame)
         for index in range(agents):
-            app.runtime.start(f"stream {index}")
+            app.host.runtime.start(f"stream {index}")
         await asyncio.sleep(1.0)  # every agent streaming before measuring
         lags.clear()
         with GcPauses() as gcs:
@@ -255,18 +259,18 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             "gc": gc_streams,
         }
         # 4. p on the selected agent (a1, the first), then r, many times, under the same load.
-        app.tree_view.focus()
-        await until(lambda: app.selected_id == "a1")
+        app.main.tree_view.focus()
+        await until(lambda: app.main.selected_id == "a1")
         latencies: list[float] = []
         to_call: list[float] = []  # key -> the app's call of runtime.pause (the app's share)
         called: list[float] = []
-        runtime_pause = app.runtime.pause
+        runtime_pause = app.host.runtime.pause
 
         def pause(agent_id: str) -> None:
             called.append(time.perf_counter())
             runtime_pause(agent_id)
 
-        app.runtime.pause = pause  # type: ignore[method-assign]
+        app.host.runtime.pause = pause  # type: ignore[method-assign]
         rng = random.Random(4)
         for _ in range(pauses_n):
             pressed = time.perf_counter()
@@ -274,10 +278,10 @@ async def streams_and_pause(agents: int, seconds: float, pauses_n: int) -> dict[
             event.set_sender(app)
             app._driver.send_message(event)
             await asyncio.sleep(0.3)  # long enough for anything still in flight to land
-            await until(lambda: str(app.model.agents["a1"].status) == "paused")
+            await until(lambda: str(app.main.model.agents["a1"].status) == "paused")
             latencies.append(max(0.0, last_chunk.get("a1", 0.0) - pressed))
             to_call.append(called[-1] - pressed)
-            app.runtime.resume("a1")
+            app.host.runtime.resume("a1")
             await until(lambda at=pressed: last_chunk.get("a1", 0.0) > at + 0.3)
             await asyncio.sleep(rng.uniform(0.05, 0.2))
         result["pause"] = {
@@ -485,14 +489,14 @@ def startup(runs: int) -> dict[str, Any]:
 
 async def _stream_to_the_end(app: Any, agents: int) -> tuple[float, dict[str, float]]:
     """Start `agents` agents in the running app, wait for all to end; the RSS before and after."""
-    await until(lambda: app.runtime_started)  # it starts after the first frame
-    assert app.runtime is not None
+    await until(lambda: app.host.started)  # it starts after the first frame
+    assert app.host.runtime is not None
     idle_rss = _rss()["VmRSS"]
     for index in range(agents):
-        app.runtime.start(f"stream {index}")
+        app.host.runtime.start(f"stream {index}")
 
     def done() -> bool:
-        agents_ = app.model.agents.values()
+        agents_ = app.main.model.agents.values()
         return len(agents_) == agents and all(a.status.is_final for a in agents_)
 
     await until(done)
@@ -550,7 +554,7 @@ async def _memory_child_recording(agents: int, chars: int) -> dict[str, Any]:
     app = app_command.build_app(args)
     async with app.run_test(size=SIZE):
         idle_rss, rss = await _stream_to_the_end(app, agents)
-        streamed = sum(len(e.text) for a in app.model.agents.values() for e in a.entries)
+        streamed = sum(len(e.text) for a in app.main.model.agents.values() for e in a.entries)
     sessions = list((home / "data").rglob("*.jsonl"))
     return {
         "agents": agents,

@@ -203,14 +203,14 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
         monologue=MonologueConfig(enabled=False),
         remember_theme=False,
     )
-    original_flush = app.flush_events
+    original_flush = app.main.flush_events
 
     def timed_flush() -> None:
         begun = time.perf_counter()
         original_flush()
         times.setdefault("app_fold_s", time.perf_counter() - begun)
 
-    app.flush_events = timed_flush  # type: ignore[method-assign]
+    app.main.flush_events = timed_flush  # type: ignore[method-assign]
     async with app.run_test(size=(160, 50)) as pilot:
         while "app_fold_s" not in times:
             await pilot.pause()

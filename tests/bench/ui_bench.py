@@ -193,9 +193,9 @@ async def long_answer(paragraphs: int, *, paced: bool) -> dict[str, float]:
     provider = PacedProvider(pieces, per_tick=20 if paced else 64, tick_s=0.01 if paced else 0.0)
     app = make_app(provider)
     async with app.run_test(size=(160, 50)) as pilot:
-        await until(lambda: app.runtime_started)  # it starts after the first frame
-        assert app.runtime is not None
-        app.runtime.start("write it")
+        await until(lambda: app.host.started)  # it starts after the first frame
+        assert app.host.runtime is not None
+        app.host.runtime.start("write it")
 
         def shown() -> bool:
             blocks = list(app.query(AnswerBlock))
@@ -260,10 +260,10 @@ async def many_streams(agents: int, seconds: float) -> dict[str, Any]:
     lags: list[float] = []
     pending: list[float] = []
     async with app.run_test(size=(160, 50)):
-        await until(lambda: app.runtime_started)  # it starts after the first frame
-        assert app.runtime is not None and app._events is not None
+        await until(lambda: app.host.started)  # it starts after the first frame
+        assert app.host.runtime is not None and app.host.events is not None
         # The emit time of the selected agent's chunks, noted as the app's flush drains them.
-        source = app._events
+        source = app.host.events
         original_drain = source.drain
 
         def drain() -> list[Any]:
@@ -279,7 +279,7 @@ async def many_streams(agents: int, seconds: float) -> dict[str, Any]:
 
         app.on_frame.append(frame)
         for index in range(agents):
-            app.runtime.start(f"stream {index}")
+            app.host.runtime.start(f"stream {index}")
         await asyncio.sleep(0.5)  # let every agent begin streaming before measuring
         lags.clear()
         cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -303,18 +303,18 @@ async def many_spawns(count: int) -> dict[str, float]:
     provider = MultiProvider(lambda: PacedProvider(["x"], per_tick=1, tick_s=0.0, hold=True))
     app = make_app(provider)
     async with app.run_test(size=(160, 50)):
-        await until(lambda: app.runtime_started)  # it starts after the first frame
-        assert app.runtime is not None
+        await until(lambda: app.host.started)  # it starts after the first frame
+        assert app.host.runtime is not None
         started = time.perf_counter()
         # 1,000/s: ten spawns every 10 ms (sleeping 1 ms per spawn overshoots on this loop).
         for index in range(count):
-            app.runtime.start(f"agent {index}")
+            app.host.runtime.start(f"agent {index}")
             if index % 10 == 9:
                 await asyncio.sleep(max(0.0, started + (index + 1) / 1000 - time.perf_counter()))
         last_spawn = time.perf_counter()
 
         def all_drawn() -> bool:
-            return len(app.tree_view._agent_nodes) == count
+            return len(app.main.tree_view._agent_nodes) == count
 
         await until(all_drawn)
         in_tree = time.perf_counter()

@@ -253,16 +253,16 @@ async def test_resume_opens_the_app_with_history_and_continues_the_agent(
     app = build_app(app_parser().parse_args(["--resume", "last", "--no-monologue", "--pace", "0"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
-            await settle(pilot, lambda: "a1" in app.model.agents)
-            shown = app.model.agents["a1"]
+            await settle(pilot, lambda: "a1" in app.main.model.agents)
+            shown = app.main.model.agents["a1"]
             assert shown.status is S.CANCELLED
             assert any(e.kind == "notice" and INTERRUPTED in e.text for e in shown.entries)
             assert any(e.kind == "text" and e.interrupted for e in shown.entries)
-            assert "resumed" in app.notice and "1 interrupted agent" in app.notice
-            assert app.provider_notice == "offline scripted model (no API key)", "kept apart"
-            assert app.runtime is not None
-            app.runtime.send("a1", "Please finish the plan.")
-            await settle(pilot, lambda: app.model.agents["a1"].status is S.COMPLETED)
+            assert "resumed" in app.host.notice and "1 interrupted agent" in app.host.notice
+            assert app.host.provider_notice == "offline scripted model (no API key)", "kept apart"
+            assert app.host.runtime is not None
+            app.host.runtime.send("a1", "Please finish the plan.")
+            await settle(pilot, lambda: app.main.model.agents["a1"].status is S.COMPLETED)
             await pilot.press("q")
 
     after = only_session(tmp_path)
@@ -303,7 +303,7 @@ async def test_the_provider_built_to_fail_fast_is_the_runtime_s_and_is_closed(
     app = build_app(app_parser().parse_args(["--no-monologue", "--pace", "0"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
-            await settle(pilot, lambda: app.runtime is not None)
+            await settle(pilot, lambda: app.host.runtime is not None)
             await pilot.press("ctrl+q")
     assert len(built) == 1 and closed == built, "one provider, closed when the app ends"
 
@@ -328,9 +328,9 @@ async def test_replay_plays_the_session_back_read_only(
     app = build_replay(replay_parser().parse_args([log.id[:12], "--speed", "1000"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
-            await settle(pilot, lambda: app.replay is not None and app.replay.done)
-            app.flush_events()
-            root = app.model.agents["a1"]
+            await settle(pilot, lambda: app.host.done)
+            app.main.flush_events()
+            root = app.main.model.agents["a1"]
             assert root.status is S.COMPLETED
             answer = next(
                 e
@@ -338,7 +338,7 @@ async def test_replay_plays_the_session_back_read_only(
                 if isinstance(e, LLMResponded) and e.iteration == ANSWER_ITERATION
             )
             assert root.entries[-1].text == answer.text
-            assert app.model.narratives, "the monologue plays back too"
+            assert app.main.model.narratives, "the monologue plays back too"
             assert app.check_action("pause", ()) is False  # never offered in a replay
 
 
@@ -416,9 +416,9 @@ async def test_a_damaged_session_is_listed_exported_and_replayed_without_the_lin
     app = build_replay(replay_parser().parse_args(["last", "--speed", "1000"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
-            await settle(pilot, lambda: app.replay is not None and app.replay.done)
-            app.flush_events()
-            assert app.model.agents["a1"].status is S.COMPLETED
+            await settle(pilot, lambda: app.host.done)
+            app.main.flush_events()
+            assert app.main.model.agents["a1"].status is S.COMPLETED
 
 
 # -- config ------------------------------------------------------------------------------------

@@ -118,14 +118,14 @@ async def test_the_app_never_waits_a_task_typed_at_once_runs_while_a_server_star
         runtime, clock=clock, remember_theme=False, monologue=MonologueConfig(enabled=False)
     )
     async with app.run_test(size=(120, 30)) as pilot:
-        await settle(pilot, lambda: app.runtime_started)
-        app.prompt_view.focus()
+        await settle(pilot, lambda: app.host.started)
+        app.main.prompt_view.focus()
         await pilot.press(*"hello", "enter")
 
         def completed() -> bool:
-            agent: Any = app.model.agents.get("a1")
+            agent: Any = app.main.model.agents.get("a1")
             return agent is not None and agent.status is AgentStatus.COMPLETED
 
         await settle(pilot, completed)
-        server = app.model.mcp_servers.get("silent")
+        server = app.main.model.mcp_servers.get("silent")
         assert server is not None and server.state == "starting", "still starting meanwhile"

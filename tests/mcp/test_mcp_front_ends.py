@@ -73,7 +73,7 @@ async def test_the_app_shows_a_server_that_fails_in_the_status_bar() -> None:
     async with app.run_test(size=(160, 30)) as pilot:
         # Read in the turn that shows it: the manager restarts the server at once (QUICK
         # backoff), so a turn later the line may already say "restarting".
-        await settle(pilot, lambda: failed in str(app.status_view.render()))
+        await settle(pilot, lambda: failed in str(app.main.status_view.render()))
 
 
 def test_headless_prints_a_ready_server_and_a_failure() -> None:

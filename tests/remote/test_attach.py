@@ -57,7 +57,7 @@ async def until(pilots: list[Pilot[int]], condition: Callable[[], bool]) -> None
             for pilot in pilots:
                 await pilot.pause()
                 assert isinstance(pilot.app, AgentUIApp)
-                pilot.app.flush_events()
+                pilot.app.main.flush_events()
             await anyio.sleep(0)  # a turn for the sockets
 
 
@@ -66,7 +66,7 @@ def host(url: str) -> str:
 
 
 def status(app: AgentUIApp, agent_id: str) -> AgentStatus | None:
-    agent = app.model.agents.get(agent_id)
+    agent = app.main.model.agents.get(agent_id)
     return agent.status if agent is not None else None
 
 
@@ -80,26 +80,26 @@ async def screen_of(pilot: Pilot[int]) -> str:
     for screen in app.screen_stack:
         for area in screen.query(TextArea):
             area.cursor_blink = False
-    app.status_view.display = False
+    app.main.status_view.display = False
     await pilot.pause()
     try:
         return app.export_screenshot()
     finally:
-        app.status_view.display = True
+        app.main.status_view.display = True
         await pilot.pause()
 
 
 def tree_of(app: AgentUIApp) -> dict[str, tuple[str, str | None, AgentStatus]]:
-    return {a.id: (a.name, a.parent_id, a.status) for a in app.model.agents.values()}
+    return {a.id: (a.name, a.parent_id, a.status) for a in app.main.model.agents.values()}
 
 
 def transcript_of(app: AgentUIApp, agent_id: str) -> str:
-    return "\n".join(str(entry.text) for entry in app.model.agents[agent_id].entries)
+    return "\n".join(str(entry.text) for entry in app.main.model.agents[agent_id].entries)
 
 
 async def type_task(pilot: Pilot[int], task: str) -> None:
     assert isinstance(pilot.app, AgentUIApp)
-    pilot.app.prompt_view.focus()
+    pilot.app.main.prompt_view.focus()
     await pilot.press(*task, "enter")
 
 
@@ -107,21 +107,21 @@ async def test_a_task_typed_in_an_attached_screen_runs_on_the_server() -> None:
     async with served_runtime(Turn(text="Hello from the server")) as server:
         app = attached_app(server)
         async with app.run_test(size=SIZE) as pilot:
-            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
-            assert f"attached to {host(server.base_url)}" in str(app.status_view.render())
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
+            assert f"attached to {host(server.base_url)}" in str(app.main.status_view.render())
             await type_task(pilot, "say hello")
             await until([pilot], lambda: status(app, "a1") is AgentStatus.COMPLETED)
             assert server.runtime.node("a1").status is AgentStatus.COMPLETED
-            assert app.selected_id == "a1"  # the id came back from the server, then selected
+            assert app.main.selected_id == "a1"  # the id came back from the server, then selected
             assert "Hello from the server" in transcript_of(app, "a1")
-            assert app.prompt_view.text == ""
+            assert app.main.prompt_view.text == ""
 
 
 async def test_two_attached_screens_share_one_tree_and_one_s_pause_shows_in_both() -> None:
     async with served_runtime(LINGERING) as server:
         first, second = attached_app(server), attached_app(server)
         async with first.run_test(size=SIZE) as one, second.run_test(size=SIZE) as two:
-            await until([one, two], lambda: first.runtime_started and second.runtime_started)
+            await until([one, two], lambda: first.host.started and second.host.started)
             await until([one, two], lambda: first.runtime.connected)  # type: ignore[union-attr]
             await type_task(one, "think it over")
             both = [one, two]
@@ -144,7 +144,7 @@ async def test_an_attached_screen_draws_what_a_local_one_draws() -> None:
     async with served_runtime(script=script) as server:
         app = attached_app(server)
         async with app.run_test(size=SIZE) as pilot:
-            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
             await type_task(pilot, "write three lines")
             await until([pilot], lambda: status(app, "a1") is AgentStatus.COMPLETED)
             assert await screen_of(pilot) == expected
@@ -155,8 +155,8 @@ async def test_a_lost_connection_refuses_keys_keeps_the_screen_and_resumes_exact
         published = server.runtime.subscribe(maxsize=None)
         app = attached_app(server, proxy.url, idle_timeout=GUARD_S)
         async with app.run_test(size=SIZE) as pilot:
-            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
-            remote = app.runtime
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
+            remote = app.host.runtime
             assert isinstance(remote, RemoteRuntime)
             relayed = remote.subscribe(maxsize=None)
             await type_task(pilot, "think it over")
@@ -165,10 +165,10 @@ async def test_a_lost_connection_refuses_keys_keeps_the_screen_and_resumes_exact
 
             proxy.cut()
             await until([pilot], lambda: not remote.connected)
-            bar = str(app.status_view.render())
+            bar = str(app.main.status_view.render())
             assert f"⚠ lost {host(proxy.url)}, retrying in" in bar
             assert await screen_of(pilot) == shown  # what it had stays on screen
-            app.tree_view.focus()
+            app.main.tree_view.focus()
             await pilot.press("p")
             await until([pilot], lambda: bool(toasts(app)))
             assert any("not connected" in t for t in toasts(app))
@@ -179,7 +179,7 @@ async def test_a_lost_connection_refuses_keys_keeps_the_screen_and_resumes_exact
             proxy.restore()
             await until([pilot], lambda: status(app, "a1") is AgentStatus.PAUSED)
             assert remote.connected
-            assert f"attached to {host(proxy.url)}" in str(app.status_view.render())
+            assert f"attached to {host(proxy.url)}" in str(app.main.status_view.render())
 
             got = _by_seq(relayed.drain())
             sent = [seq for seq in _by_seq(published.drain()) if seq <= max(got)]
@@ -203,16 +203,16 @@ async def test_a_steer_for_an_agent_that_ended_meanwhile_becomes_a_continue() ->
     async with served_runtime(script=script) as server:
         app = attached_app(server)
         async with app.run_test(size=SIZE) as pilot:
-            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
             await type_task(pilot, "think it over")
             await until([pilot], lambda: status(app, "a1") is AgentStatus.RUNNING)
-            app.tree_view.focus()
+            app.main.tree_view.focus()
             await pilot.press("s", *"also costs")
             server.runtime.cancel("a1")  # it ends, on the server, while the person types
             await until([pilot], lambda: status(app, "a1") is AgentStatus.CANCELLED)
             await pilot.press("enter")
-            assert app.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
-            assert app.prompt_view.text == "also costs"
+            assert app.main.prompt_bar.mode.kind == "continue", "the words are kept, for a continue"
+            assert app.main.prompt_view.text == "also costs"
             await pilot.press("enter")
             await until([pilot], lambda: "Continued, with costs." in transcript_of(app, "a1"))
 
@@ -221,10 +221,10 @@ async def test_quitting_an_attached_screen_leaves_the_agents_running() -> None:
     async with served_runtime(LINGERING) as server:
         app = attached_app(server)
         async with app.run_test(size=SIZE) as pilot:
-            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
             await type_task(pilot, "think it over")
             await until([pilot], lambda: status(app, "a1") is AgentStatus.RUNNING)
-            bar = str(app.status_view.render())
+            bar = str(app.main.status_view.render())
             # Where the agents run comes right after the counts: a narrow terminal keeps it.
             assert bar.index(f"attached to {host(server.base_url)}") < bar.index("tok")
             await pilot.press("ctrl+q")  # no "cancel them?": nothing here is cancelled

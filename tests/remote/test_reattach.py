@@ -48,8 +48,8 @@ async def test_a_killed_server_resumed_is_attached_again(tmp_path: Path) -> None
 
         app = AgentUIApp(runtime, attached_to=proxy.url, remember_theme=False)  # type: ignore[arg-type]
         async with app.run_test(size=SIZE) as pilot:
-            await until([pilot], lambda: app.runtime_started and app.runtime.connected)  # type: ignore[union-attr]
-            remote = app.runtime
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
+            remote = app.host.runtime
             assert isinstance(remote, RemoteRuntime)
             await type_task(pilot, "say hello")
             await until([pilot], lambda: status(app, "a1") is AgentStatus.COMPLETED)

@@ -166,22 +166,6 @@ class AgentUIApp(App[int]):
         assert self._main is not None, "the app has not started"
         return self._main
 
-    # -- read by tui/cli/app_run.py (not this file's owner's to change yet) -------------------
-    # TEMPORARY: app_run.py reads these three; once it reads app.host and app.main instead
-    # (see the report of the MainScreen split), they go.
-
-    @property
-    def attached_to(self) -> str | None:
-        return self.host.address if isinstance(self.host, AttachedHost) else None
-
-    @property
-    def runtime(self) -> Runtime | None:
-        return self.host.runtime
-
-    @property
-    def model(self) -> RunState:
-        return self.main.model
-
     async def on_mount(self) -> None:
         self.collector.install()
         for title, warning in self._theme_warnings:

@@ -58,18 +58,20 @@ def _fail_keeping_words(message: str, unsent: list[str]) -> int:
 
 def say_where_the_session_is(app: AgentUIApp) -> None:
     """After the screen is gone: which session this was, and how to open it again."""
-    if app.attached_to is not None:
+    from agentui.tui.app.runtime_host import AttachedHost
+
+    if isinstance(app.host, AttachedHost):
         print(
-            f"agentui: detached; the agents run on at {app.attached_to} "
-            f"(`agentui attach {app.attached_to}` reopens them)",
+            f"agentui: detached; the agents run on at {app.host.address} "
+            f"(`agentui attach {app.host.address}` reopens them)",
             file=sys.stderr,
         )
         return
     from agentui.core.session.writer import SessionWriter  # loaded with the runtime already
     from agentui.tui.cli.session_outcome import what_was_saved
 
-    session = getattr(app.runtime, "session", None)
-    if isinstance(session, SessionWriter) and app.model.agents:
+    session = getattr(app.host.runtime, "session", None)
+    if isinstance(session, SessionWriter) and app.main.model.agents:
         said = what_was_saved(session)
         if said is not None:
             print(f"agentui: {said}", file=sys.stderr)
