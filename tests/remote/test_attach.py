@@ -122,12 +122,12 @@ async def test_two_attached_screens_share_one_tree_and_one_s_pause_shows_in_both
         first, second = attached_app(server), attached_app(server)
         async with first.run_test(size=SIZE) as one, second.run_test(size=SIZE) as two:
             await until([one, two], lambda: first.host.started and second.host.started)
-            await until([one, two], lambda: first.runtime.connected)  # type: ignore[union-attr]
+            await until([one, two], lambda: first.host.runtime.connected)  # type: ignore[union-attr]
             await type_task(one, "think it over")
             both = [one, two]
             await until(both, lambda: status(second, "a1") is AgentStatus.RUNNING)
-            assert first.selected_id == "a1"
-            first.tree_view.focus()
+            assert first.main.selected_id == "a1"
+            first.main.tree_view.focus()
             await one.press("p")  # the pause key, from the first screen
             await until(both, lambda: status(second, "a1") is AgentStatus.PAUSED)
             assert status(first, "a1") is AgentStatus.PAUSED
