@@ -40,7 +40,11 @@ async def test_a_start_the_server_refuses_gives_the_words_back() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
             assert app.host.start_task("plan the trip", profile="no-such-profile")
-            assert app.main.starting_root == "", "the prompt waits for the server to name it"
+            assert app.main.addressing.starting_root == "", (
+                "the prompt waits for the server to name it"
+            )
             await until([pilot], lambda: app.main.prompt_view.text == "plan the trip")
-            assert app.main.starting_root is None and label(app) == "task ›", "nothing is starting"
+            assert app.main.addressing.starting_root is None and label(app) == "task ›", (
+                "nothing is starting"
+            )
             assert any("no-such-profile" in t for t in toasts(app)), "the server's reason"

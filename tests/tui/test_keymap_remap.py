@@ -12,7 +12,7 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KEYS, key_map_for
 from agentui.tui.app.screens.help import keys_table
 from agentui.tui.app.textual_compat import FooterKey
-from agentui.tui.cli.app_keys import key_map_from, use_keys
+from agentui.tui.cli.app_keys import key_map_from
 
 from ..core.session_helpers import gate_tool
 from .helpers import app_when, has_status, kinds, settle
@@ -92,9 +92,12 @@ def test_the_help_screen_lists_the_remapped_keys() -> None:
 async def test_a_remapped_key_acts_the_old_one_does_not_and_the_footer_shows_it() -> None:
     release = anyio.Event()
     async with app_when(
-        lambda app: "tool" in kinds(app, "a1"), "gated", GATED, tools=[gate_tool(release)]
+        lambda app: "tool" in kinds(app, "a1"),
+        "gated",
+        GATED,
+        tools=[gate_tool(release)],
+        key_map=key_map_for({"pause": "ctrl+x", "resume": "u"}, WHERE),
     ) as (app, pilot):
-        use_keys(app, key_map_for({"pause": "ctrl+x", "resume": "u"}, WHERE))
         await pilot.pause()
         footer_keys = {key.key for key in app.screen.query(FooterKey)}
         assert "ctrl+x" in footer_keys and "p" not in footer_keys

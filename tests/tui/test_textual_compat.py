@@ -30,7 +30,6 @@ DOCUMENTED = {
 # Reaches in files whose owners move them to textual_compat.py (issue 29): each goes from
 # here when its call site calls the function named.
 PENDING = {
-    ("app/app.py", "self", "_unnotify"),  # textual_compat.withdraw_notification
     ("app/agent_commands.py", "self.app", "_unnotify"),  # textual_compat.withdraw_notification
     ("app/widgets/transcript.py", "self", "_anchor_released"),  # textual_compat.anchor_released
 }

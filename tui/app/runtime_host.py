@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 from textual.command import CommandInput, CommandPalette
-from textual.widgets import Input
 from textual.worker import Worker
 
 from agentui.core.support.errors import AgentUIError
+from agentui.tui.app import textual_compat
 from agentui.tui.app.replay_feed import ReplayFeed
 from agentui.tui.app.status_notices import OFFLINE, REPLAY_FINISHED, REPLAYING
 from agentui.tui.app.widgets.composer import Draft
@@ -26,8 +26,8 @@ from agentui.tui.cli.gc_policy import start_collecting
 
 # The runtime and what it needs load after the first frame (see LocalHost.load_then_start).
 if TYPE_CHECKING:
-    from agentui.core.bus import Subscription
     from agentui.core.monologue.config import MonologueConfig
+    from agentui.core.protocol.commands import AttachedPort, EventStream, RuntimePort
     from agentui.core.runtime import Runtime
     from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
@@ -46,9 +46,9 @@ class RuntimeHost:
 
     def __init__(self, app: AgentUIApp) -> None:
         self.app = app
-        self.runtime: Runtime | None = None
+        self.runtime: RuntimePort | None = None
         self.started = False  # the runtime's commands work from then on
-        self.events: Subscription | ReplayFeed | None = None  # what the flush drains
+        self.events: EventStream | ReplayFeed | None = None  # what the flush drains
         self.provider_switch: ProviderSwitch | None = None  # the palette's "Switch provider"
         # Why the provider runs (the key that picked it, offline): a switch replaces it.
         self.provider_notice = ""
@@ -57,6 +57,12 @@ class RuntimeHost:
     def done(self) -> bool:
         """A recording has played to its end (a live run never is)."""
         return False
+
+    @property
+    def local_runtime(self) -> Runtime | None:
+        """The runtime when it runs in this process: what only it does (a scene's start, a
+        provider switch, a new root's name at once) needs it."""
+        return None
 
     def start(self) -> None:
         """After the first frame: start the source of events."""
@@ -130,7 +136,7 @@ class LocalHost(RuntimeHost):
     def __init__(
         self,
         app: AgentUIApp,
-        runtime_factory: Callable[[], Runtime],
+        runtime_factory: Callable[[], RuntimePort],
         *,
         prepare_runtime: Callable[[], Prepared] | None,
         check_settings: Callable[[], object] | None,
@@ -170,12 +176,25 @@ class LocalHost(RuntimeHost):
         self._runtime_stop: anyio.Event | None = None
         self._runtime_worker: Worker[None] | None = None
 
+    @property
+    def local_runtime(self) -> Runtime | None:
+        if self.runtime is None:
+            return None
+        from agentui.core.runtime import Runtime  # loaded by now: the runtime runs
+
+        return self.runtime if isinstance(self.runtime, Runtime) else None
+
     # -- start ---------------------------------------------------------------------------
 
     def start(self) -> None:
         """Core's modules load in a thread (keys typed meanwhile show at once), then the
         runtime starts on the loop."""
-        self.app.run_worker(self._load_then_start(), name="load core", exit_on_error=True)
+        # The coroutine function, not a coroutine: one made before an app that exits first
+        # runs the worker would never be awaited. (Kept typed: mypy infers no result type
+        # from a coroutine function alone.)
+        self._loading: Worker[None] = self.app.run_worker(
+            self._load_then_start, name="load core", exit_on_error=True
+        )
 
     async def _load_then_start(self) -> None:
         try:
@@ -183,7 +202,7 @@ class LocalHost(RuntimeHost):
             self._start_runtime()
         except AgentUIError as exc:  # a bad setting or script: said on the shell, with the
             # words typed meanwhile (`unsent_words`; nothing ran them)
-            self.app.cannot_start(str(exc))
+            self.app.start_failure.say(str(exc))
             return
         start_collecting()  # `agentui` starts with it off (launch.py)
 
@@ -221,21 +240,22 @@ class LocalHost(RuntimeHost):
             self._host_runtime(self.runtime), name="runtime", exit_on_error=True
         )
 
-    def _listen(self, runtime: Runtime) -> None:
+    def _listen(self, runtime: RuntimePort) -> None:
         """What the runtime tells the screen besides its events (an attached one's server)."""
 
-    async def _host_runtime(self, runtime: Runtime) -> None:
+    async def _host_runtime(self, runtime: RuntimePort) -> None:
         """Keep the runtime's task group open for the life of the app, in a task of its own."""
         from agentui.core.monologue.attach import attach_monologue
         from agentui.core.monologue.config import MonologueConfig
 
         async with runtime:
             self.events = runtime.subscribe(maxsize=4096)
-            if self.narrates_here:
+            local = self.local_runtime
+            if self.narrates_here and local is not None:
                 narrator = self.monologue_config or MonologueConfig(
                     enabled=self.app.monologue_enabled
                 )
-                attach_monologue(runtime, runtime.provider, narrator)
+                attach_monologue(local, local.provider, narrator)
             self.runtime_has_started()
             assert self._runtime_stop is not None
             await self._runtime_stop.wait()
@@ -250,26 +270,27 @@ class LocalHost(RuntimeHost):
         for screen in self.app.screen_stack:
             if isinstance(screen, CommandPalette):
                 for search in screen.query(CommandInput):
-                    search.post_message(Input.Changed(search, search.value))
+                    textual_compat.search_palette_again(search)
         queued = [(self._initial_task, self._initial_profile)] if self._initial_task else []
         queued += [(task, None) for task in self._tasks_before_start]
         self._tasks_before_start.clear()
-        main.starting_root = None
+        main.addressing.starting_root = None
         started: list[str] = []  # each queued task's root ("": refused, or not known yet)
         for task, profile in queued:
             if self.start_task(task, profile):
-                started.append(main.starting_root or "")
+                started.append(main.addressing.starting_root or "")
             else:  # said why; the words are not lost
                 started.append("")
                 main.keep_unsent_words(Draft(task, {}), "A task did not start")
                 if task == self._initial_task and main.selected_id is None:
                     main.transcript_view.border_title = "transcript"  # not "starting" it
         self._steer_words_typed_while_starting(started)
-        main.follow_the_runs()
-        if self._start_with is not None and self.runtime is not None:
+        main.addressing.follow_the_runs()
+        local = self.local_runtime
+        if self._start_with is not None and local is not None:
             start, self._start_with = self._start_with, None
             try:
-                main.select_when_shown(start(self.runtime))
+                main.select_when_shown(start(local))
             except AgentUIError as exc:
                 self.app.notify(str(exc), severity="error")
 
@@ -297,7 +318,7 @@ class LocalHost(RuntimeHost):
         main = self.app.main
         if self.runtime is None or not self.started:
             self._tasks_before_start.append(task)
-            main.starting_root = ""
+            main.addressing.starting_root = ""
             return True
         try:
             if profile is None:
@@ -310,10 +331,11 @@ class LocalHost(RuntimeHost):
         # Its node appears at the next flush. The cursor stays in the prompt, the place where
         # the person was typing: keys typed on meanwhile stay words, never commands, and they
         # are for this task.
-        main.starting_root = agent_id
+        main.addressing.starting_root = agent_id
         # Its name, to say whose words they are until it shows ("" on an attached screen,
         # where the server makes the agent: "starting" until then).
-        main.starting_name = self.runtime.node(agent_id).name if agent_id else ""
+        local = self.local_runtime
+        main.addressing.starting_name = local.node(agent_id).name if local and agent_id else ""
         main.select_when_shown(agent_id)
         return True
 
@@ -371,17 +393,32 @@ class AttachedHost(LocalHost):
 
     narrates_here = False  # the screen shows the server's narrator
 
-    def __init__(self, app: AgentUIApp, address: str, **options: object) -> None:
-        super().__init__(app, **options)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        app: AgentUIApp,
+        address: str,
+        runtime_factory: Callable[[], AttachedPort],
+        **options: Any,  # LocalHost's
+    ) -> None:
+        super().__init__(app, runtime_factory, **options)
         self.address = address
+
+    @property
+    def local_runtime(self) -> Runtime | None:
+        return None  # it runs on the server
 
     async def _prepare(self) -> None:
         """An attached screen's runtime needs none of core's runtime modules."""
 
-    def _listen(self, runtime: Runtime) -> None:
+    def _listen(self, runtime: RuntimePort) -> None:
         main = self.app.main
-        runtime.listen(  # type: ignore[attr-defined]
-            warned=lambda message: self.app.notify(message, severity="warning"),
+
+        def warned(message: str) -> None:
+            self.app.notify(message, severity="warning")
+
+        # Made by the factory this host was given: an AttachedPort (see host_for).
+        cast("AttachedPort", runtime).listen(
+            warned=warned,
             started=main.select_when_shown,
             not_started=self._not_started,
             connection=main.refresh_status,
@@ -390,10 +427,11 @@ class AttachedHost(LocalHost):
     def _not_started(self, task: str) -> None:
         """The server did not make the task (its refusal is said apart): the task's words are
         kept, and the prompt no longer waits for it."""
+        addressing = self.app.main.addressing
+        if addressing.starting_root == "":
+            addressing.starting_root = None
+            addressing.follow_the_runs()
         main = self.app.main
-        if main.starting_root == "":
-            main.starting_root = None
-            main.follow_the_runs()
         main.keep_unsent_words(Draft(task, {}), "The task did not start")
 
     def _place(self) -> tuple[str, str]:
@@ -406,3 +444,23 @@ class AttachedHost(LocalHost):
 
     def quit_cancels(self, fold: RunState) -> int:
         return 0  # they run on where they are
+
+
+def host_for(
+    app: AgentUIApp,
+    runtime_factory: Callable[[], RuntimePort] | None,
+    replay: ReplayFeed | None,
+    attached_to: str | None,
+    **options: Any,  # LocalHost's
+) -> RuntimeHost:
+    """The host for the mode the app was given: a replay, a runtime behind an address, or a
+    runtime in this process."""
+    if replay is not None:  # read-only: no runtime, the recorded events play
+        return ReplayHost(app, replay)
+    if runtime_factory is None:
+        raise ValueError("the app needs a runtime factory, or a replay to play")
+    if attached_to is not None:  # `agentui attach`: the runtime runs behind this address
+        # attach.py gives a RemoteRuntime's factory, which drives as an AttachedPort.
+        attached = cast("Callable[[], AttachedPort]", runtime_factory)
+        return AttachedHost(app, attached_to, attached, **options)
+    return LocalHost(app, runtime_factory, **options)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from agentui.core.providers.scripted.defaults import default_pace
 from agentui.core.support.errors import AgentUIError
-from agentui.tui.cli.app_keys import key_map_from, use_keys
+from agentui.tui.cli.app_keys import key_map_from
 from agentui.tui.cli.app_run import run_app
 from agentui.tui.cli.command_typo import mistyped_command
 from agentui.tui.cli.early_keys import release_typed_keys, unechoed_terminal
@@ -122,7 +122,7 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
     from agentui.tui.app.app import AgentUIApp
 
     runtime = start.runtime
-    app = AgentUIApp(
+    return AgentUIApp(
         runtime_factory=runtime.runtime,
         # In the thread that loads the runtime's modules: the settings are validated there and
         # the provider built (an SDK takes 0.3 to 0.7 s to import).
@@ -138,9 +138,8 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
         monologue_shown=first.monologue_shown,
         theme=first.theme,
         start_with=start.start_with,
+        key_map=key_map,
     )
-    use_keys(app, key_map)
-    return app
 
 
 @dataclass(frozen=True, slots=True)

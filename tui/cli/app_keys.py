@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any
 from agentui.core.config.sources import ConfigError
 
 if TYPE_CHECKING:
-    from textual.app import App
-
     from agentui.tui.app.keymap import KeyMap
 
 
@@ -23,9 +21,3 @@ def key_map_from(table: Any, where: str) -> KeyMap:
     if not isinstance(table, Mapping):
         raise ConfigError(f'{where}: keys: must be a table of key ids, e.g. [keys] pause = "p"')
     return key_map_for(table, where)
-
-
-def use_keys(app: App[Any], key_map: KeyMap) -> None:
-    """The app's bindings (and so its footer) take the remapped keys: each binding carries its
-    key's id, and Textual's keymap gives it the keys the table names."""
-    app.set_keymap(key_map.textual_keymap())

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from agentui.core.support.errors import AgentUIError
-from agentui.tui.cli.app_keys import key_map_from, use_keys
+from agentui.tui.cli.app_keys import key_map_from
 from agentui.tui.cli.app_run import run_app
 from agentui.tui.cli.options import add_theme_option, setting_flags
 
@@ -110,6 +110,4 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
         again = None if from_variable else (lambda: read_token(token_file))
         return RemoteRuntime(client, provider, read_token=again)
 
-    app = AgentUIApp(runtime_factory=remote, **options)
-    use_keys(app, key_map)
-    return app
+    return AgentUIApp(runtime_factory=remote, key_map=key_map, **options)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from agentui.core.session.naming import LAST
-from agentui.tui.cli.app_keys import key_map_from, use_keys
+from agentui.tui.cli.app_keys import key_map_from
 from agentui.tui.cli.app_run import run_app
 from agentui.tui.cli.options import add_theme_option, positive_seconds, setting_flags
 
@@ -50,6 +50,4 @@ def build_replay(args: argparse.Namespace) -> AgentUIApp:
     options: dict[str, Any] = {}
     add_theme(options, AgentUIApp, loaded)
     key_map = key_map_from(loaded.config.keys, loaded.origin("keys"))
-    app = AgentUIApp(replay=ReplayFeed(log.events, args.speed), **options)
-    use_keys(app, key_map)
-    return app
+    return AgentUIApp(replay=ReplayFeed(log.events, args.speed), key_map=key_map, **options)

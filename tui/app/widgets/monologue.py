@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -78,7 +78,9 @@ class MonologueSidebar(VerticalScroll):
                 old.remove()
             del self._shown[: len(self._shown) - MAX_SHOWN]
 
-    def show(self, narratives: list[tuple[str, NarrativeEntry]], filter_agent: str | None) -> None:
+    def show(
+        self, narratives: Sequence[tuple[str, NarrativeEntry]], filter_agent: str | None
+    ) -> None:
         """Rebuild with a new filter (None: every agent)."""
         self.filter_agent = filter_agent
         self.anchor(False)

@@ -1,0 +1,150 @@
+"""Where a key typed on the main screen goes, as the FocusKeeper decides (focus.py): into the
+text box that waits for the person's words, to a pane as its command, or nowhere; and what the
+screen shows of it (the footer's letters, a pane's border lit or dashed)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.errors import NoWidget
+
+from agentui.tui.app.focus import KeyRoute, home_box
+from agentui.tui.app.textual_compat import FooterKey
+from agentui.tui.app.widgets.blocks import ApprovalBlock, QuestionBlock
+from agentui.tui.app.widgets.composer import Composer, Draft
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+    from agentui.tui.app.screens.main import MainScreen
+
+APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
+
+
+class KeyRouting:
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
+        self._told_letters_are_off = False
+
+    def waiting_box(self) -> Composer | None:
+        """A text box on screen that waits for the person's words: an open question's answer
+        box or a reason being written in the transcript, else a steer or continue message
+        begun in the prompt. Printable keys typed on a pane go there."""
+        screen = self.screen
+        if screen.agent_app.screen is not screen:
+            return None
+        selected = screen.selected_id
+        found: list[tuple[bool, Composer]] = []
+        for block in screen.transcript_view.open_query_blocks():
+            box: Composer | None = None
+            if isinstance(block, QuestionBlock):
+                box = block.input
+            elif isinstance(block, ApprovalBlock):
+                box = block.reason_waiting()
+            if box is not None and box.display:
+                found.append((block.entry.agent_id != selected, box))
+        if found:
+            return min(found, key=lambda pair: pair[0])[1]  # the selected agent's first
+        if screen.prompt_bar.display and screen.prompt_bar.mode.for_one_agent:
+            return screen.prompt_view  # a steer or continue message begun
+        return None
+
+    def mouse_down(self, event: events.MouseDown) -> None:
+        """A click, noted before it moves the focus and before the keys typed after it; not
+        yet for a key of the footer: its click sends its key (Textual's FooterKey), which
+        must act as a command, and bubbles up to the app's on_mouse_down after that key."""
+        if not event.is_forwarded and not self._on_a_footer_key(event):
+            self.clicked()
+
+    def _on_a_footer_key(self, event: events.MouseDown) -> bool:
+        try:
+            widget, _ = self.screen.agent_app.get_widget_at(event.x, event.y)
+        except NoWidget:
+            return False
+        return isinstance(widget, FooterKey) or isinstance(widget.parent, FooterKey)
+
+    def clicked(self) -> None:
+        app = self.screen.agent_app
+        if app.screen is self.screen and app.keeper.clicked():
+            self.show_whether_keys_act()
+
+    def route_key(self, event: events.Key) -> bool:
+        """Send the key where it belongs; False when it was used up here (nothing else sees it)."""
+        screen = self.screen
+        app = screen.agent_app
+        if app.screen is not screen:
+            return True  # a dialog's keys are its own
+        route = app.keeper.key_arrived(event, app.focused)
+        if route is KeyRoute.ARMED:
+            event.stop()
+            event.prevent_default()
+            self.show_whether_keys_act()
+            app.notify("Keys act here again: letters are commands on the panes.", timeout=3)
+            return False
+        if route is KeyRoute.CHOSE:
+            self.show_whether_keys_act()
+            return True
+        if route is KeyRoute.TO_BOX:
+            box = home_box(self.waiting_box(), screen.prompt_view, screen.prompt_bar.display)
+            if box is not None:
+                app.screen.set_focus(box)
+            if box is None or app.focused is not box:
+                # Nowhere to type (a replay), or the box took no focus: the letter is no
+                # command either.
+                event.stop()
+                event.prevent_default()
+                self._say_letters_are_off()
+                return False
+            return True
+        if event.is_printable:
+            box = self.box_for_typed_keys()
+            if box is not None:
+                app.screen.set_focus(box)
+            elif isinstance(app.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
+                # Words typed as an approval took the cursor decide nothing: kept for later.
+                self._typed_at_approval += event.character or ""
+        return True
+
+    def _say_letters_are_off(self) -> None:
+        if not self._told_letters_are_off:
+            self._told_letters_are_off = True
+            self.screen.agent_app.notify(
+                "After a click, letters are not commands: esc turns them on.", timeout=5
+            )
+
+    def show_whether_keys_act(self) -> None:
+        """The footer offers the letters only while they act; a pane's border is lit only then
+        (dashed while a click left it focused for reading)."""
+        app = self.screen.agent_app
+        self.screen.set_class(app.keeper.reading, "-reading")
+        self._told_letters_are_off = False
+        app.refresh_bindings()
+
+    def give_back_words_typed_at_an_approval(self) -> None:
+        """Once the approval is decided or left, the letters it took are kept as any words
+        typed for a box gone are."""
+        words, self._typed_at_approval = self._typed_at_approval.strip(), ""
+        self.screen.keep_unsent_words(
+            Draft(words, {}),
+            "An approval had the cursor while you typed (only 1, 2 and 3 act on it)",
+        )
+
+    def box_for_typed_keys(self) -> Composer | None:
+        """Where a printable key typed now goes instead of being the focused pane's command
+        (None: it is the pane's). The footer does not offer the keys that go elsewhere."""
+        screen = self.screen
+        focused = screen.agent_app.focused
+        if focused is not None and focused not in self._panes():
+            return None
+        box = self.waiting_box()
+        if box is not None or focused is not screen.tree_view or not screen.prompt_bar.display:
+            return box
+        fold = screen.fold
+        empty = fold is None or not fold.agents
+        return screen.prompt_view if empty else None  # nothing to command yet: words for a task
+
+    def _panes(self) -> tuple[Widget, ...]:
+        screen = self.screen
+        return (screen.tree_view, screen.transcript_view, screen.monologue_view)

@@ -1,0 +1,62 @@
+"""Quitting: at once when nothing would be lost, else after a question that says what would be
+(agents cancelled, words typed and not sent). ctrl+q again is the deliberate second press."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.screens.modify import ModifyScreen
+
+if TYPE_CHECKING:
+    from agentui.tui.app.app import AgentUIApp
+
+
+class QuitDialog:
+    def __init__(self, app: AgentUIApp) -> None:
+        self.app = app
+        self._dialog: ConfirmScreen | None = None  # open: never a second one
+
+    async def quit(self) -> None:
+        app = self.app
+        if self._dialog is not None:
+            if app.screen is self._dialog:
+                self._dialog.dismiss(True)  # ctrl+q again: the deliberate second press
+            return
+        if isinstance(app.screen, ModifyScreen):
+            # Its edits are not applied yet: they are not thrown away by a quit in passing.
+            app.notify("Close the Modify window first (esc).", severity="warning", timeout=3)
+            return
+        if not app.host.quit_cancels(app.main.model) and not app.main.has_unsent_words():
+            await app.stop_runtime_and_exit()
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            self._dialog = None
+            if yes:
+                await app.stop_runtime_and_exit()
+
+        dialog = ConfirmScreen(self._question(), "Quit", "Stay", risky_key="ctrl+q")
+        if app.overlays.open(dialog, confirmed):
+            self._dialog = dialog
+
+    def recount(self) -> None:
+        """The dialog, while open, asks again with what is true now (at every flush)."""
+        if self._dialog is not None:
+            self._dialog.ask(self._question())
+
+    def _question(self) -> str:
+        main = self.app.main
+        running = self.app.host.quit_cancels(main.model)  # none in a replay or attached
+        unsent = "What you typed in the prompt has not been sent."
+        if not running:
+            if main.has_unsent_words():
+                return f"{unsent} Quit and lose it?"
+            return "Every agent has finished. Quit?"
+        them = "them" if running != 1 else "it"
+        plural = "s are" if running != 1 else " is"
+        question = (
+            f"{running} agent{plural} not finished (working, paused or waiting for you). "
+            f"Quit and cancel {them}?"
+        )
+        return f"{unsent} {question}" if main.has_unsent_words() else question
