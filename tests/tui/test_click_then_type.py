@@ -76,6 +76,15 @@ async def type_after_click(app: AgentUIApp, pilot: Pilot[int]) -> None:
     assert len(app.screen_stack) == 1, "no dialog opened"
 
 
+async def footer_key(pilot: Pilot[int], action: str) -> Widget:
+    """The footer's key for `action` once the footer shows what it should: a focus change
+    rebuilds it after a refresh, and a click on a key it has just replaced reaches nothing."""
+    footer = pilot.app.query_one(KeyFooter)
+    await settle(pilot, lambda: footer._composed == footer._showing())
+    (key,) = [k for k in footer.query("FooterKey") if getattr(k, "action", "") == action]
+    return key
+
+
 def tree_row(app: AgentUIApp, agent_id: str) -> tuple[int, int]:
     """Where the agent's row is, in the tree's own coordinates (inside its border)."""
     node = app.main.tree_view._agent_nodes[agent_id]
@@ -139,10 +148,7 @@ async def test_tab_to_the_tree_after_a_click_turns_the_letters_on() -> None:
 
 async def test_clicking_a_footer_key_runs_it_and_the_next_sentence_is_words() -> None:
     async with subagents_running() as (app, pilot):
-        footer = app.query_one(KeyFooter)
-        (pause_key,) = [
-            k for k in footer.query("FooterKey") if getattr(k, "action", "") == pane_action("pause")
-        ]
+        pause_key = await footer_key(pilot, pane_action("pause"))
         await pilot.click(pause_key)
         await settle(pilot, has_status(app, "a1", S.PAUSED))  # a click on a key is meant
         await type_after_click(app, pilot)
@@ -213,10 +219,7 @@ async def test_a_sentence_after_a_terminal_s_click_on_the_tree_is_words() -> Non
 
 async def test_a_terminal_s_click_on_a_footer_key_runs_it_then_letters_are_words() -> None:
     async with subagents_running() as (app, pilot):
-        footer = app.query_one(KeyFooter)
-        (pause_key,) = [
-            k for k in footer.query("FooterKey") if getattr(k, "action", "") == pane_action("pause")
-        ]
+        pause_key = await footer_key(pilot, pane_action("pause"))
         click_as_a_terminal_does(app, pause_key, (1, 0))
         await settle(pilot, has_status(app, "a1", S.PAUSED))
         assert app.main.prompt_view.text == "", "its key ran as a command, not typed"

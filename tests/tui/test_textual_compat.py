@@ -27,12 +27,6 @@ DOCUMENTED = {
     # open sockets; web.py says why.
     ("cli/web.py", "super()", "_process_messages"),
 }
-# Reaches in files whose owners move them to textual_compat.py (issue 29): each goes from
-# here when its call site calls the function named.
-PENDING = {
-    ("app/agent_commands.py", "self.app", "_unnotify"),  # textual_compat.withdraw_notification
-    ("app/widgets/transcript.py", "self", "_anchor_released"),  # textual_compat.anchor_released
-}
 
 
 def _private_names_defined(root: Path) -> frozenset[str]:
@@ -86,7 +80,7 @@ def _reaches(source: str, where: str) -> list[str]:
             if not name.startswith("_") or name.startswith("__") or name not in _textual_private():
                 continue
             receiver = ast.unparse(node.value)
-            if (where, receiver, name) in DOCUMENTED | PENDING or receiver in other_modules:
+            if (where, receiver, name) in DOCUMENTED or receiver in other_modules:
                 continue
             if receiver in ("self", "cls") and name in _agentui_own():
                 continue  # agentui's own attribute or method, on itself

@@ -12,13 +12,14 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
-from textual.keys import key_to_character
 from textual.notifications import Notification
 from textual.widgets import TextArea
 
 from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.commands import AgentView, Command, Mode, allowed
 from agentui.core.support.errors import AgentUIError
-from agentui.tui.app.keymap import AGENT_KEYS, KEYS, display_key
+from agentui.tui.app import textual_compat
+from agentui.tui.app.keymap import AGENT_KEYS, display_key
 from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.modify import Modification, ModifyScreen
 from agentui.tui.app.status_notices import SWITCHED
@@ -29,18 +30,11 @@ if TYPE_CHECKING:
     from agentui.tui.app.screens.main import MainScreen
 
 INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
-LIVE_NOT_PAUSED = (
-    AgentStatus.PENDING, AgentStatus.RUNNING, AgentStatus.AWAITING_USER, AgentStatus.MODIFIED,
-)  # fmt: skip
 READ_ONLY_REFUSED = {
     "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
     "next_question", "steer",
 }  # fmt: skip
 AGENT_ACTIONS = frozenset(k.action for k in AGENT_KEYS)
-# Actions on a printable key: a pane hands such keys to a text box that waits.
-TYPED_ACTIONS = frozenset(
-    k.action for k in KEYS if (key_to_character(k.key) or "\x00").isprintable()
-)
 
 
 class AgentCommands:
@@ -65,17 +59,22 @@ class AgentCommands:
 
     # -- which commands apply ------------------------------------------------------------
 
-    def _selected(self) -> AgentStatus | None:
-        agent = self.main.model.agents.get(self.main.selected_id or "")
-        return agent.status if agent is not None else None
+    def _mode(self) -> Mode:
+        from agentui.tui.app.runtime_host import AttachedHost
 
-    def _selected_is_driven(self) -> bool:
-        agent = self.main.selected_agent()
-        return agent is not None and agent.driver is not None
+        host = self.app.host
+        if host.read_only:
+            return Mode.REPLAY
+        return Mode.ATTACHED if isinstance(host, AttachedHost) else Mode.LOCAL
 
-    def _selected_waits(self) -> bool:
-        agent = self.main.model.agents.get(self.main.selected_id or "")
-        return agent is not None and bool(agent.open_queries)
+    def allowed_now(self) -> frozenset[Command]:
+        """What the runtime accepts for the selected agent now: core's one table, read from
+        the fold the screen draws (the runtime reads the same facts from its own tree)."""
+        fold, agent = self.main.fold, self.main.selected_agent()
+        if fold is None or agent is None:
+            return allowed(None, self._mode())
+        asks = (fold.open_queries[q].kind for q in agent.open_queries if q in fold.open_queries)
+        return allowed(AgentView.of(agent, asks=asks), self._mode())
 
     def _can_steer(self, action: str) -> bool:
         if self.app.host.read_only:
@@ -98,42 +97,44 @@ class AgentCommands:
             # from a modifier key or the palette is asked for by its own name, below.
             (asked,) = parameters
             assert isinstance(asked, str)
-            if app.keeper.reading or (asked in TYPED_ACTIONS and main.box_for_typed_keys()):
+            typed = asked in app.key_map.typed_actions
+            if app.keeper.reading or (typed and main.keys.box_for_typed_keys()):
                 return False
             return self.availability(asked, ())
         if action == "next_question" and (fold is None or not fold.open_queries or read_only):
             return False  # hidden (and falls through) when nobody waits, or only in a recording
-        status = self._selected() if fold is not None else None
+        agent = main.selected_agent()
+        status = agent.status if agent is not None else None
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works
         if action in READ_ONLY_REFUSED and not self._can_steer(action):
             # A replay can never steer: not offered. Before the runtime starts: greyed.
             return False if read_only else None
-        live = status is not None and status.is_live
-        # A director or another agent agentui runs itself reads no words: the runtime refuses
-        # to steer, modify or continue it (its agents can be).
-        model_runs = not self._selected_is_driven()
+        table = self.allowed_now()
+        paused = status is AgentStatus.PAUSED
         applies: dict[str, bool] = {
-            "pause": live and status is not AgentStatus.PAUSED,
+            "pause": Command.PAUSE in table and not paused,  # pausing it again changes nothing
             # resume a paused agent, or continue one that ended (a follow-up, or after a crash)
-            "resume": status is AgentStatus.PAUSED
-            or (model_runs and status not in (None, AgentStatus.DELETED, *LIVE_NOT_PAUSED)),
-            "toggle_pause": live,
-            "cancel": live,
-            "interrupt": live,
-            "delete": status is not None and status is not AgentStatus.DELETED,
-            "modify": live and model_runs,
-            "steer": model_runs and status is not None and status is not AgentStatus.DELETED,
+            "resume": (Command.RESUME in table and paused) or Command.CONTINUE in table,
+            "toggle_pause": Command.PAUSE in table,
+            "cancel": Command.CANCEL in table,
+            "interrupt": Command.INTERRUPT in table,
+            "delete": Command.DELETE in table,
+            "modify": Command.MODIFY in table,
+            # a live agent takes the words as a steer, an ended one as a continue
+            "steer": bool(table & {Command.STEER, Command.CONTINUE}),
             "toggle_all": fold is not None and bool(fold.agents),
             "toggle_monologue_filter": app.monologue_enabled,
         }
         if action == "next_question":
             return True  # somebody waits (checked above)
         if action == "scene_state":
-            return fold is not None and bool(fold.scenes)  # hidden unless a scene is in the run
+            # Hidden unless a scene is in the run (a replay or an attached screen has loaded
+            # no scene module until the view opens: the fold knows the scenes' roots).
+            return fold is not None and bool(fold.scene_roots)
         if action == "answer_selected":
             # Offered only on a waiting agent; else enter is the tree's own (fold a node).
-            return app.host.runtime is not None and self._selected_waits()
+            return app.host.runtime is not None and Command.ANSWER in self.allowed_now()
         if action in applies:
             return True if applies[action] else None  # None: shown greyed out, and refused
         return True
@@ -145,11 +146,12 @@ class AgentCommands:
         then Textual's own that the app does not offer under another name."""
         # Textual's own Theme, Quit and Keys are offered below in the app's words (Help shows
         # every key): listed twice, a person cannot tell which is which.
-        ours = {f"action_{key.action}" for key in KEYS if key.palette} | {"action_show_help_panel"}
+        keys = self.app.key_map.keys
+        ours = {f"action_{key.action}" for key in keys if key.palette} | {"action_show_help_panel"}
         for command in textual_own:
             if getattr(command.callback, "__name__", "") not in ours:
                 yield command
-        for key in KEYS:
+        for key in keys:
             if key.palette and self.app.check_action(key.action, ()):
                 # The footer's word first, so "All agents" finds what the footer calls so.
                 title = f"{key.label}: {key.description}"
@@ -175,13 +177,15 @@ class AgentCommands:
     def switch_to(self, name: str, model: str) -> None:
         """New root agents run on `name` `model`; running agents keep theirs."""
         host = self.app.host
-        assert host.provider_switch is not None and host.runtime is not None
+        # The switch is offered only for a runtime in this process (its provider is here).
+        runtime = host.local_runtime
+        assert host.provider_switch is not None and runtime is not None
         try:
             provider = host.provider_switch.build(name, model)
         except AgentUIError as exc:
             self.app.notify(str(exc), title="Cannot switch", severity="error", timeout=10)
             return
-        host.runtime.set_provider(provider)
+        runtime.set_provider(provider)
         host.provider_notice = SWITCHED
         self.main.refresh_status()
         self.app.notify(f"New tasks run on {name} {model}.", title="Provider switched")
@@ -207,9 +211,13 @@ class AgentCommands:
         if status is not None and status.is_final and selected is not None:
             # An ended agent continues from its conversation with a message from the person.
             name = self.main.model.agents[selected].name
-            self.main.address_prompt(PromptMode("continue", selected, name))
+            self.main.addressing.address_prompt(PromptMode("continue", selected, name))
             return
         self._command("resume", runtime.resume)
+
+    def _selected(self) -> AgentStatus | None:
+        agent = self.main.selected_agent()
+        return agent.status if agent is not None else None
 
     def toggle_pause(self) -> None:
         if self._selected() is AgentStatus.PAUSED:
@@ -235,9 +243,9 @@ class AgentCommands:
             self.app.notify("Select an agent first.", severity="warning")
             return
         if not agent.status.is_live:
-            self.main.offer_continue(agent.id, "")
+            self.main.addressing.offer_continue(agent.id, "")
             return
-        self.main.address_prompt(PromptMode("steer", agent.id, agent.name))
+        self.main.addressing.address_prompt(PromptMode("steer", agent.id, agent.name))
 
     def interrupt(self) -> None:
         """esc twice: the first press says what the second will do, so an esc pressed to get
@@ -259,7 +267,8 @@ class AgentCommands:
         """The palette's Interrupt: chosen by name, it is meant; no second press."""
         toast, self._interrupt_toast = self._interrupt_toast, None
         if toast is not None:
-            self.app._unnotify(toast)  # what it said would happen has happened
+            # What it said would happen has happened.
+            textual_compat.withdraw_notification(self.app, toast)
         runtime = self.app.host.runtime
         if runtime is None:
             return
@@ -293,7 +302,7 @@ class AgentCommands:
         else:
             after = f" {told[0].upper()}{told[1:]}." if told else ""
         dialog = ConfirmScreen(f"Delete {what}?{after}", "Delete", "Keep")
-        self.app.open_overlay(dialog, confirmed)  # type: ignore[arg-type]
+        self.app.open_overlay(dialog, confirmed)
 
     def modify(self) -> None:
         if self.main.selected_id is None or self.app.host.runtime is None:
@@ -324,7 +333,7 @@ class AgentCommands:
             instructions if instructions is not None else agent.conversation.instructions,
             task if task is not None else agent.task,
         )
-        self.app.open_overlay(window, apply)  # type: ignore[arg-type]
+        self.app.open_overlay(window, apply)
 
     def next_question(self) -> None:
         if self.app.screen is not self.main:

@@ -63,7 +63,7 @@ def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
     key.set_class(disabled, "-disabled")
 
 
-def withdraw_notification(app: App[object], notification: Notification) -> None:
+def withdraw_notification(app: App[Any], notification: Notification) -> None:
     """Take a toast off the screen before its timeout.
 
     Why: Textual offers `notify` and `clear_notifications` (all of them), not the removal of

@@ -32,7 +32,7 @@ from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBloc
 from agentui.tui.app.widgets.composer import Composer, Draft
 from agentui.tui.app.widgets.footer import KeyFooter
 from agentui.tui.app.widgets.monologue import MonologueSidebar
-from agentui.tui.app.widgets.prompt import PromptBar, PromptMode
+from agentui.tui.app.widgets.prompt import PromptBar
 from agentui.tui.app.widgets.status_bar import StatusBar
 from agentui.tui.app.widgets.transcript import Transcript
 
@@ -494,14 +494,5 @@ class MainScreen(Screen[None]):
         self.addressing.new_task()
 
     # Named as agent_commands.py calls them.
-    def address_prompt(self, mode: PromptMode) -> None:
-        self.addressing.address_prompt(mode)
-
-    def offer_continue(self, agent_id: str, text: str) -> None:
-        self.addressing.offer_continue(agent_id, text)
-
-    def box_for_typed_keys(self) -> Composer | None:
-        return self.keys.box_for_typed_keys()
-
     def has_unsent_words(self) -> bool:
         return self.prompt_bar.display and bool(self.prompt_view.text.strip())

@@ -408,7 +408,7 @@ class QueryBlock(EntryBlock):
     QueryBlock { height: auto; layout: vertical; }
     QueryBlock > Static { height: auto; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = shadowing(VIEW_KEYS, "explain_keys")
+    BINDINGS: ClassVar[list[BindingType]] = [*shadowing(VIEW_KEYS, "explain_keys")]
 
     def action_explain_keys(self) -> None:
         """A letter reached the block itself: say what it takes instead."""

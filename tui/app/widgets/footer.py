@@ -48,7 +48,7 @@ class KeyFooter(Footer):
     def _screen_changed(self, _screen: Screen[object]) -> None:
         self.call_after_refresh(self.recompose)
 
-    def _dialog(self) -> Screen[object] | None:
+    def _dialog(self) -> CommandPalette | None:
         """The palette open over this footer's screen (it has no footer of its own)."""
         top = self.app.screen
         return top if top is not self.screen and isinstance(top, CommandPalette) else None

@@ -36,7 +36,7 @@ def render_narrative(entry: NarrativeEntry) -> Text:
 
 
 class MonologueSidebar(VerticalScroll):
-    BINDINGS: ClassVar[list[BindingType]] = bindings(VIEW_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings(VIEW_KEYS)]
 
     def __init__(self, *, enabled: bool = True, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]

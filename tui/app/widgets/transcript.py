@@ -17,6 +17,7 @@ from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
+from agentui.tui.app import textual_compat
 from agentui.tui.app.decision_progress import DecidingLine, fit_line
 from agentui.tui.app.keymap import VIEW_KEYS, bindings
 from agentui.tui.app.widgets.blocks import EntryBlock, FoldBlock, QueryBlock, block_for
@@ -36,7 +37,7 @@ _BORDER_CELLS = 6
 
 
 class Transcript(VerticalScroll):
-    BINDINGS: ClassVar[list[BindingType]] = bindings(VIEW_KEYS)
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings(VIEW_KEYS)]
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
@@ -92,7 +93,7 @@ class Transcript(VerticalScroll):
         """
         if self.max_scroll_y <= 0:
             return
-        if was_at_end and (not self.is_anchored or self._anchor_released):
+        if was_at_end and (not self.is_anchored or textual_compat.anchor_released(self)):
             self.anchor()  # scrolls to the end and clears the release
 
     def follow(self) -> None:
