@@ -12,6 +12,7 @@ from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.help import HelpScreen
+from agentui.tui.app.screens.main import MainScreen
 from agentui.tui.app.screens.modify import ModifyScreen
 from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
 from agentui.tui.app.widgets.transcript import Transcript
@@ -458,6 +459,27 @@ async def test_a_question_takes_the_cursor_right_after_a_task_typed_in_the_promp
         await pilot.press("enter")
         await settle(pilot, lambda: app.main.model.agents["a1"].status.is_final)
         assert app.main.model.agents["a1"].status is S.COMPLETED, "nothing was deleted or cancelled"
+        question = next(e for e in app.main.model.agents["a1"].entries if e.kind == "question")
+        assert question.detail == "daytime only, kids are 6 and 9"
+
+
+async def test_words_typed_before_the_question_takes_the_cursor_are_its_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loaded machine draws the question a moment before the cursor moves to it (that waits
+    for the next refresh): a person typing as soon as they see it answers it, and nothing
+    lands in the prompt."""
+    monkeypatch.setattr(MainScreen, "_give_the_promised_cursor", lambda self, query_id: None)
+    app = make_app()
+    async with app.run_test() as pilot:
+        await pilot.press(*"Plan a family trip", "enter")
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        assert app.focused is app.main.prompt_view, "the refresh that moves the cursor is late"
+        await pilot.press(*"daytime only, kids are 6 and 9")  # keys: where they go is the point
+        assert isinstance(app.focused, AnswerInput)
+        assert app.main.prompt_view.text == ""
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status.is_final)
         question = next(e for e in app.main.model.agents["a1"].entries if e.kind == "question")
         assert question.detail == "daytime only, kids are 6 and 9"
 

@@ -27,6 +27,10 @@ class KeyRouting:
         self.screen = screen
         self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
         self._told_letters_are_off = False
+        # A question that takes the cursor once it is drawn (after the next refresh). A key
+        # typed at the empty prompt before then is its question's: a person who sees the
+        # question and types at once must not write into the prompt.
+        self.cursor_promised_to: str | None = None
 
     def waiting_box(self) -> Composer | None:
         """A text box on screen that waits for the person's words: an open question's answer
@@ -98,6 +102,8 @@ class KeyRouting:
                 self._say_letters_are_off()
                 return False
             return True
+        if event.is_printable and self._keep_the_promise():
+            return True
         if event.is_printable:
             box = self.box_for_typed_keys()
             if box is not None:
@@ -106,6 +112,17 @@ class KeyRouting:
                 # Words typed as an approval took the cursor decide nothing: kept for later.
                 self._typed_at_approval += event.character or ""
         return True
+
+    def _keep_the_promise(self) -> bool:
+        """The question promised the cursor takes it now, before this key lands in the empty
+        prompt. True when the key goes to its box."""
+        screen, promised = self.screen, self.cursor_promised_to
+        if promised is None or screen.agent_app.focused is not screen.prompt_view:
+            return False
+        if screen.prompt_view.text:
+            return False  # words of the person's own: the prompt keeps the cursor
+        screen.focus_question(promised, switch=False)
+        return screen.agent_app.focused is not screen.prompt_view
 
     def _say_letters_are_off(self) -> None:
         if not self._told_letters_are_off:

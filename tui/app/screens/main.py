@@ -236,7 +236,8 @@ class MainScreen(Screen[None]):
         if app.screen is not self:
             self.overlay_focus.question_arrived(changes.new_queries[0])
         elif takes_cursor:
-            app.call_after_refresh(self.focus_question, changes.new_queries[0], False)
+            self.keys.cursor_promised_to = changes.new_queries[0]
+            app.call_after_refresh(self._give_the_promised_cursor, changes.new_queries[0])
         shown = self.transcript_view.source in (ALL_AGENTS, self.selected_id)
         first = self.model.open_queries.get(changes.new_queries[0])
         first_agent = first.agent_id if first is not None else None
@@ -388,6 +389,11 @@ class MainScreen(Screen[None]):
         self.show_monologue()
 
     # -- questions -----------------------------------------------------------------------
+
+    def _give_the_promised_cursor(self, query_id: str) -> None:
+        if self.keys.cursor_promised_to == query_id:
+            self.keys.cursor_promised_to = None
+        self.focus_question(query_id, switch=False)
 
     def focus_question(self, query_id: str, switch: bool = True) -> None:
         query = self.model.open_queries.get(query_id)
