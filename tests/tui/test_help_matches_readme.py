@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agentui.tui.app.keymap import help_rows
+from agentui.tui.app.keymap import DEFAULT_KEY_MAP
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -27,7 +27,7 @@ def help_keys() -> set[tuple[str, str]]:
     """(key, where) for every row of the help screen: `p / space`, `esc esc` are keys apart."""
     return {
         (key, where)
-        for keys, where, _ in help_rows()
+        for keys, where, _ in DEFAULT_KEY_MAP.help_rows()
         for key in keys.replace(" / ", " ").replace(",", " ").split()
     }
 

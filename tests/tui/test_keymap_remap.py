@@ -9,16 +9,25 @@ import pytest
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.config.sources import ConfigError
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.scene.scene_run import start_scene
 from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KEYS, key_map_for
-from agentui.tui.app.screens.help import keys_table
+from agentui.tui.app.screens.help import HelpScreen, keys_table
+from agentui.tui.app.screens.scene_state import SceneStateScreen
 from agentui.tui.app.textual_compat import FooterKey
+from agentui.tui.app.widgets.blocks import AnswerInput
 from agentui.tui.cli.app_keys import key_map_from
 
+from ..core.scene_helpers import harbour
 from ..core.session_helpers import gate_tool
-from .helpers import app_when, has_status, kinds, settle
+from .helpers import a1_is, app_when, has_status, kinds, make_app, settle, toasts, write
 
 GATED = Script.for_all(
     Turn(tool_calls=[ScriptedToolCall(name="gate")]), Turn(text="after the gate")
+)
+HOLD = Script.for_all(Turn(text="one two three four five six seven", hang_after_chunks=2))
+ASKS = Script.for_all(
+    Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
+    Turn(text="thanks"),
 )
 WHERE = "config file /home/me/.config/agentui/config.toml"
 
@@ -54,6 +63,12 @@ def test_no_table_is_the_built_in_keys() -> None:
         # Typing is sacred: a key that works in a text box too must not be one that types.
         ({"next_question": "w"}, "keys.next_question: w types a character: a key that works"),
         ({"new_task_anywhere": "space"}, "keys.new_task_anywhere: space types a character"),
+        # Nor one a text box takes for itself: there the box would act on the words instead.
+        (
+            {"next_question": "ctrl+w"},
+            "keys.next_question: ctrl+w is a text box's own key (delete left to start of word)",
+        ),
+        ({"scene": "f7"}, "keys.scene: f7 is a text box's own key (select all)"),
         ({"interrupt": "i"}, "keys.interrupt: esc twice interrupts"),
     ],
 )
@@ -76,8 +91,8 @@ def test_a_table_that_is_not_a_table_is_said() -> None:
 
 
 def test_a_key_that_works_everywhere_may_take_a_modifier_or_a_function_key() -> None:
-    key_map = key_map_for({"next_question": "ctrl+w", "scene": "F5"}, WHERE)
-    assert key_map.textual_keymap() == {"next_question": "ctrl+w", "scene": "f5"}
+    key_map = key_map_for({"next_question": "ctrl+g", "scene": "F5"}, WHERE)
+    assert key_map.textual_keymap() == {"next_question": "ctrl+g", "scene": "f5"}
     assert "next_question" not in key_map.typed_actions
 
 
@@ -109,3 +124,48 @@ async def test_a_remapped_key_acts_the_old_one_does_not_and_the_footer_shows_it(
         await pilot.press("u")
         release.set()
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
+
+
+@pytest.mark.anyio
+async def test_a_key_a_text_box_does_not_use_acts_from_a_prompt_holding_words() -> None:
+    key_map = key_map_for({"next_question": "ctrl+g"}, WHERE)
+    async with app_when(
+        lambda app: bool(app.main.model.open_queries), "ask", ASKS, key_map=key_map
+    ) as (app, pilot):
+        app.main.prompt_view.focus()
+        await pilot.pause()
+        await write(pilot, "half a thought")
+        assert app.focused is app.main.prompt_view
+        await pilot.press("ctrl+g")
+        await settle(pilot, lambda: isinstance(app.focused, AnswerInput))
+        assert app.main.prompt_view.value == "half a thought", "the words are all still there"
+
+
+@pytest.mark.anyio
+async def test_the_text_boxes_keys_that_work_everywhere_follow_a_remap() -> None:
+    key_map = key_map_for({"help_anywhere": "f3", "scene": "f1"}, WHERE)
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD, key_map=key_map) as (app, pilot):
+        app.main.prompt_view.focus()
+        await pilot.pause()
+        await pilot.press("f1")
+        await settle(pilot, lambda: any("No directed scene" in t for t in toasts(app)))
+        assert not isinstance(app.screen, HelpScreen), "f1 is the scene's key now"
+        await pilot.press("f3")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen))
+
+
+@pytest.mark.anyio
+async def test_the_scene_s_remapped_key_closes_its_view_and_f2_does_not() -> None:
+    app = make_app(
+        start_with=lambda runtime: start_scene(runtime, harbour()),
+        key_map=key_map_for({"scene": "f5"}, WHERE),
+    )
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        await pilot.press("f5")
+        await settle(pilot, lambda: isinstance(app.screen, SceneStateScreen))
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.screen, SceneStateScreen), "f2 is no longer the scene's key"
+        await pilot.press("f5")
+        await settle(pilot, lambda: not isinstance(app.screen, SceneStateScreen))

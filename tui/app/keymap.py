@@ -8,7 +8,8 @@ carry a modifier (ctrl+...) or are function keys.
 Each key has an id, and a person may give it other keys in config.toml's `[keys]` table
 (`pause = "p"`, `cancel = "c,x"`). `key_map_for` checks such a table against these rules (an
 id agentui has, key names Textual knows, no key taken twice, none that a text box or the panes
-need, never a printable key for a key that works everywhere) and gives the KeyMap the app
+need, never a printable key for a key that works everywhere nor one a text box uses itself)
+and gives the KeyMap the app
 applies with Textual's `App.set_keymap` (every binding carries its key's id) and that the help
 screen and the palette read.
 """
@@ -21,9 +22,11 @@ from typing import Literal
 
 from textual.binding import Binding
 from textual.keys import Keys, key_to_character
+from textual.widgets import TextArea
 
 from agentui.core.config.sources import ConfigError
 from agentui.tui.app.textual_compat import key_name_of_character
+from agentui.tui.app.widgets.composer import Composer
 
 # agent: on the tree (they act on the selected agent); view: on the tree, the transcript and
 # the monologue; everywhere: in text boxes too (never a printable key).
@@ -255,17 +258,13 @@ class KeyMap:
 DEFAULT_KEY_MAP = KeyMap()
 
 
-def help_rows() -> list[tuple[str, str, str]]:
-    """The help screen's rows for the built-in keys."""
-    return DEFAULT_KEY_MAP.help_rows()
-
-
 def key_map_for(remapped: Mapping[str, str], where: str = "config file") -> KeyMap:
     """KEYS with `remapped` (config.toml's [keys] table: id -> keys, comma separated) applied.
 
     Raises ConfigError naming, one line each, an unknown id, a key name Textual does not know,
-    a key taken twice or needed elsewhere, and a printable key for a key that works everywhere
-    (it would run while a text box waits: typing is sacred). `where` says where the table is."""
+    a key taken twice or needed elsewhere, and for a key that works everywhere a printable key
+    (it would run while a text box waits: typing is sacred) or one a text box uses itself (the
+    box would act on the words instead). `where` says where the table is."""
     by_id = {k.id: k for k in KEYS}
     problems: list[str] = []
     keys: dict[str, str] = {}
@@ -300,13 +299,33 @@ def _problem(key_id: str, written: object, by_id: Mapping[str, Key]) -> str | No
             )
         if name in RESERVED_KEYS:
             return f"{display_key(name)} is for {RESERVED_KEYS[name]}"
-        if by_id[key_id].scope == "everywhere" and _printable(name):
+        if by_id[key_id].scope != "everywhere":
+            continue
+        if _printable(name):
             return (
                 f"{display_key(name)} types a character: a key that works everywhere would "
                 "act while you type in a text box; give it a modifier (ctrl+...) or a "
                 "function key"
             )
+        text_box_does = _text_box_keys(by_id).get(name)
+        if text_box_does is not None:
+            return (
+                f"{display_key(name)} is a text box's own key ({text_box_does.lower()}): "
+                "there it would do that to your words instead; give a key a text box "
+                "does not use (e.g. ctrl+g or f4)"
+            )
     return None
+
+
+def _text_box_keys(by_id: Mapping[str, Key]) -> dict[str, str]:
+    """What each key a text box takes for itself does there (Textual's TextArea and the
+    Composer's own keys, read as they are now): a binding there wins over the app's. A binding
+    with one of our ids is an app key the box shows, which a remap moves."""
+    return {
+        binding.key: binding.description
+        for binding in Binding.make_bindings([*TextArea.BINDINGS, *Composer.BINDINGS])
+        if binding.id not in by_id
+    }
 
 
 def _clashes(keys: tuple[Key, ...], remapped: set[str]) -> list[str]:

@@ -132,7 +132,12 @@ class SceneStateScreen(ModalScreen[None]):
         border: thick $primary; background: $surface;
     }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f2,q", "close", "Close")]
+    # The key that opens it (and quit's) closes it; their ids follow a remap.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("f2", "close", "Close", show=False, id="scene"),
+        Binding("q", "close", "Close", show=False, id="quit"),
+    ]
 
     def __init__(self, scene: SceneState) -> None:
         super().__init__()

@@ -44,7 +44,8 @@ class Composer(TextArea):
         Binding("enter", "send", "Send", priority=False),
         Binding("ctrl+j", "newline", "New line"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),  # shown here: a box has no q
-        Binding("f1", "app.help", "Help"),  # shown here: a box has no ?
+        # Shown here: a box has no ?. Its key's id, so a remap moves it with the app's.
+        Binding("f1", "app.help", "Help", id="help_anywhere"),
     ]
     # Whether the owner settles each enter's words (settle_sent): then the next enter of a
     # burst (a paste without bracketed paste, enter twice) sends only the words after those

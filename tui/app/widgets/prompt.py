@@ -121,7 +121,7 @@ class PromptMode:
 class PromptBox(Composer):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "screen.leave_prompt", "Back"),  # the main screen's
-        Binding("ctrl+t", "app.new_task", "New task"),
+        Binding("ctrl+t", "app.new_task", "New task", id="new_task_anywhere"),  # remappable
     ]
     SETTLES_SENDS = True  # the app settles each (see Composer.settle_sent)
 
