@@ -21,7 +21,7 @@ round cut short by the session's end goes on from its events when the session is
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from pydantic import ValidationError
@@ -45,9 +45,12 @@ from agentui.core.scene.scene_loading import LoadedScene
 from agentui.core.scene.scene_state import PassProgress, RoundProgress, SceneState
 from agentui.core.scene.services import EnvelopeServices
 from agentui.core.scene.vetting import vet_decision
+from agentui.core.state.scene_fold import SceneEvent
 from agentui.core.support.errors import DriverError
 
 STOPPED = (AgentStatus.CANCELLED, AgentStatus.DELETED)
+# An event a round emits: the scene's state folds each (SceneState.apply).
+S = TypeVar("S", bound=SceneEvent)
 
 
 class RoundRunner:
@@ -328,10 +331,10 @@ class RoundRunner:
 
     # -- helpers -----------------------------------------------------------------------------
 
-    async def _emit(self, cls: type[ev.E], **fields: Any) -> ev.E:
+    async def _emit(self, cls: type[S], **fields: Any) -> S:
         assert self._run is not None
         event = await self._run.emit(cls, **fields)
-        self._state.apply(event)  # type: ignore[arg-type]
+        self._state.apply(event)
         return event
 
     async def _envelope(

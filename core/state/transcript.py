@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from agentui.core.protocol import events as ev
 from agentui.core.state.scene_items import scene_line
@@ -169,8 +169,8 @@ class TranscriptBuilder:
         """The tool call's or query's item."""
         return self._by_key.get(key)
 
-    def _new(self, kind: ItemKind, text: str, event: ev.Event, **fields: object) -> None:
-        item = TranscriptItem(self.agent_id, kind, text, ts=event.ts, **fields)  # type: ignore[arg-type]
+    def _new(self, kind: ItemKind, text: str, event: ev.Event, **fields: Any) -> None:
+        item = TranscriptItem(self.agent_id, kind, text, ts=event.ts, **fields)
         self.items.append(item)
         if item.key:
             self._by_key[item.key] = item

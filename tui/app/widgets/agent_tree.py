@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -129,7 +129,7 @@ class AgentTree(Tree[str]):
         *(replace(binding, priority=True) for binding in bindings(TRAILING_VIEW_KEYS)),
     ]
 
-    def __init__(self, clock: Callable[[], float], **kwargs: object) -> None:
+    def __init__(self, clock: Callable[[], float], **kwargs: Any) -> None:
         self._clock = clock
         self._agent_nodes: dict[str, TreeNode[str]] = {}
         self._agents: dict[str, AgentState] = {}
@@ -139,7 +139,7 @@ class AgentTree(Tree[str]):
         # as the cursor. (NodeHighlighted arrives a message later, after a frame showing only
         # the cursor, and the next frame may be ~30 ms away.)
         self.on_cursor: Callable[[str], None] = lambda agent_id: None
-        super().__init__("agents", **kwargs)  # type: ignore[arg-type]
+        super().__init__("agents", **kwargs)
         self.show_root = False
         self.guide_depth = 2
 

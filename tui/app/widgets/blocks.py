@@ -25,7 +25,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
-from agentui.core.agent.approval import APPROVAL_CHOICES, ApprovalChoice
+from agentui.core.agent.approval import ApprovalChoice
 from agentui.core.scene.round_question import QUESTION_KIND as SCENE_QUESTION
 from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
@@ -676,10 +676,11 @@ class ApprovalBlock(QueryBlock):
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "reject":
-            self.action_reason()  # the reason first, as with the key
-        elif event.button.id in APPROVAL_CHOICES:
-            self.action_decide(event.button.id)  # type: ignore[arg-type]
+        match event.button.id:
+            case "reject":
+                self.action_reason()  # the reason first, as with the key
+            case "once" | "always" as choice:
+                self.action_decide(choice)
 
     @on(Composer.Submitted)
     def _reason_submitted(self, event: Composer.Submitted) -> None:

@@ -100,7 +100,7 @@ class Composer(TextArea):
             text = text.replace(marker, pasted)
         return text
 
-    def clear(self) -> None:  # type: ignore[override]
+    def clear(self) -> None:  # type: ignore[override]  # no EditResult: put_draft reloads all
         self.put_draft(Draft("", {}))
 
     def draft(self) -> Draft:

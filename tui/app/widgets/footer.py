@@ -139,4 +139,4 @@ def _cells(key: FooterKey) -> int:
 
 def _without_states(showing: tuple[object, ...]) -> tuple[object, ...]:
     *head, keys = showing
-    return (*head, tuple((b, None, t, d) for b, _, t, d in keys))  # type: ignore[attr-defined]
+    return (*head, tuple((b, None, t, d) for b, _, t, d in keys))  # type: ignore[attr-defined]  # keys: _showing's 4-tuples

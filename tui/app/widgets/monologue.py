@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -38,8 +38,8 @@ def render_narrative(entry: NarrativeEntry) -> Text:
 class MonologueSidebar(VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [*bindings(VIEW_KEYS)]
 
-    def __init__(self, *, enabled: bool = True, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, *, enabled: bool = True, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.enabled = enabled
         self.filter_agent: str | None = None  # None: every agent
         self._empty = Static(

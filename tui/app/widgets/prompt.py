@@ -10,7 +10,7 @@ prompt starts new tasks again (its label: "task")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -133,8 +133,8 @@ class PromptBar(Horizontal):
     PromptBar > PromptBox { width: 1fr; }
     """
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.mode = PromptMode()
         # The unsent task, kept while the prompt steers or continues an agent.
         self._task_draft: Draft | None = None

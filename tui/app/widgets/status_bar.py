@@ -13,7 +13,7 @@ import textwrap
 import time
 from dataclasses import dataclass
 from enum import IntEnum, auto
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.widget import Widget
@@ -229,8 +229,8 @@ class StatusBar(Widget):
 
     DEFAULT_CSS = "StatusBar { height: 1; }"
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self._counts = RunCounts()
         self._parts: tuple[RunState | None, str, str, str] | None = None
         self._shown: list[Piece] = []

@@ -8,7 +8,7 @@ the "show earlier" button. Blocks redraw only when their entry changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -39,8 +39,8 @@ _BORDER_CELLS = 6
 class Transcript(VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [*bindings(VIEW_KEYS)]
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
         self.source: str | None = None  # an agent id, ALL_AGENTS, or None before any task
         self._entries: list[Entry] = []
         self._label: Callable[[Entry], str | None] = lambda entry: None
