@@ -73,7 +73,7 @@ from agentui.core.acp.updates import SessionUpdate, UpdateTranslator
 from agentui.core.acp.visible import visible
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
-from agentui.core.protocol.commands import AgentView, Command, Mode, allowed
+from agentui.core.protocol.commands import Command, Mode, allowed
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
@@ -458,6 +458,4 @@ class AcpSession:
 
 def takes_a_prompt(state: RunState, agent: AgentState) -> bool:
     """A prompt can go to the agent: a steer while it works, a new message once it ended."""
-    asks = (state.open_queries[query_id].kind for query_id in agent.open_queries)
-    view = AgentView.of(agent, asks=asks)
-    return bool(allowed(view, Mode.LOCAL) & {Command.STEER, Command.CONTINUE})
+    return bool(allowed(state.view(agent), Mode.LOCAL) & {Command.STEER, Command.CONTINUE})

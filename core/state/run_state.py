@@ -22,6 +22,7 @@ from agentui.core.agent.pending_interventions import Modification
 from agentui.core.agent.tree import UserComment
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.commands import AgentView
 from agentui.core.protocol.conversation import Message
 from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
@@ -127,6 +128,12 @@ class RunState:
 
     def live_count(self) -> int:
         return sum(a.status.is_live for a in self.agents.values())
+
+    def view(self, agent: AgentState) -> AgentView:
+        """What decides the commands that apply to `agent` (core/protocol/commands.allowed):
+        its status, its driver, and the kinds of its questions still open."""
+        asks = (self.open_queries[q].kind for q in agent.open_queries if q in self.open_queries)
+        return AgentView.of(agent, asks=asks)
 
     def subtree(self, agent_id: str) -> list[AgentState]:
         """The agent and its descendants, parents first."""

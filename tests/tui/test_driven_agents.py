@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import settle
+from .helpers import settle, toasts
 from .test_scene_app import scene_app
 
 pytestmark = pytest.mark.anyio
@@ -36,3 +36,20 @@ async def test_words_for_a_scene_root_answer_its_question() -> None:
         scene = next(iter(app.main.model.scenes.values()))
         await settle(pilot, lambda: bool(scene.record.rounds))
         assert "more fog" in scene.record.rounds[0].request.text
+
+
+async def test_words_for_an_ended_scene_root_stay_and_say_why_it_cannot_be_continued() -> None:
+    """An ended agent is offered to be continued with the words, but never one that core's
+    table says takes no continue (a scene's root): the words stay, with the runtime's why."""
+    app = scene_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        root = next(iter(app.main.model.agents.values()))
+        assert app.host.runtime is not None
+        app.host.runtime.cancel(root.id)
+        await settle(pilot, lambda: app.main.model.agents[root.id].status.is_final)
+        app.main.addressing.offer_continue(root.id, "one more round")
+        await pilot.pause()
+        assert app.main.prompt_bar.mode.kind != "continue"
+        assert app.main.prompt_view.text == "one more round", "the words are not lost"
+        assert any("cannot be continued" in message for message in toasts(app))

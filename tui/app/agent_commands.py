@@ -16,7 +16,7 @@ from textual.notifications import Notification
 from textual.widgets import TextArea
 
 from agentui.core.protocol.agent_status import AgentStatus
-from agentui.core.protocol.commands import AgentView, Command, Mode, allowed
+from agentui.core.protocol.commands import Command, allowed
 from agentui.core.support.errors import AgentUIError
 from agentui.tui.app import textual_compat
 from agentui.tui.app.keymap import AGENT_KEYS, display_key
@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from agentui.tui.app.screens.main import MainScreen
 
 INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
-READ_ONLY_REFUSED = {
+# The actions that are commands to the runtime (the rest only change what the screen shows).
+RUNTIME_ACTIONS = {
     "pause", "resume", "toggle_pause", "cancel", "interrupt", "delete", "modify", "new_task",
     "next_question", "steer",
 }  # fmt: skip
@@ -59,36 +60,26 @@ class AgentCommands:
 
     # -- which commands apply ------------------------------------------------------------
 
-    def _mode(self) -> Mode:
-        from agentui.tui.app.runtime_host import AttachedHost
-
-        host = self.app.host
-        if host.read_only:
-            return Mode.REPLAY
-        return Mode.ATTACHED if isinstance(host, AttachedHost) else Mode.LOCAL
-
     def allowed_now(self) -> frozenset[Command]:
-        """What the runtime accepts for the selected agent now: core's one table, read from
-        the fold the screen draws (the runtime reads the same facts from its own tree)."""
-        fold, agent = self.main.fold, self.main.selected_agent()
-        if fold is None or agent is None:
-            return allowed(None, self._mode())
-        asks = (fold.open_queries[q].kind for q in agent.open_queries if q in fold.open_queries)
-        return allowed(AgentView.of(agent, asks=asks), self._mode())
+        """What the runtime accepts for the selected agent now."""
+        return self.allowed_for(self.main.selected_id)
 
-    def _can_steer(self, action: str) -> bool:
-        if self.app.host.read_only:
-            return False
-        # In the moment before the runtime has started only a new task can be asked for (it
-        # starts with the runtime).
-        return self.app.host.started or action == "new_task"
+    def allowed_for(self, agent_id: str | None) -> frozenset[Command]:
+        """What the runtime accepts for `agent_id` now: core's one table, read from the fold
+        the screen draws (the runtime reads the same facts from its own tree)."""
+        fold = self.main.fold
+        agent = fold.agents.get(agent_id or "") if fold is not None else None
+        if fold is None or agent is None:
+            return allowed(None, self.app.host.mode)
+        return allowed(fold.view(agent), self.app.host.mode)
 
     def availability(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Textual's check_action: True offered, None shown greyed out and refused, False
         hidden."""
         app, main = self.app, self.main
         fold = main.fold  # None: nothing has happened yet (the first frame loads no fold)
-        read_only = app.host.read_only
+        # Nothing is a command in this mode (a replay): not even a new task.
+        read_only = not allowed(None, app.host.mode)
         if action == "keys_on":
             return app.keeper.reading and not isinstance(app.focused, TextArea)
         if action == "pane_key":
@@ -107,9 +98,11 @@ class AgentCommands:
         status = agent.status if agent is not None else None
         if status is None and action in AGENT_ACTIONS:
             return False  # no agent yet: the footer keeps its room for what works
-        if action in READ_ONLY_REFUSED and not self._can_steer(action):
-            # A replay can never steer: not offered. Before the runtime starts: greyed.
-            return False if read_only else None
+        if action in RUNTIME_ACTIONS:
+            if read_only:
+                return False  # never offered
+            if not app.host.started and action != "new_task":
+                return None  # greyed in the moment before the runtime starts (a task waits)
         table = self.allowed_now()
         paused = status is AgentStatus.PAUSED
         applies: dict[str, bool] = {
@@ -134,7 +127,7 @@ class AgentCommands:
             return fold is not None and bool(fold.scene_roots)
         if action == "answer_selected":
             # Offered only on a waiting agent; else enter is the tree's own (fold a node).
-            return app.host.runtime is not None and Command.ANSWER in self.allowed_now()
+            return app.host.runtime is not None and Command.ANSWER in table
         if action in applies:
             return True if applies[action] else None  # None: shown greyed out, and refused
         return True

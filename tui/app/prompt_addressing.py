@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from textual.dom import NoScreen
 
 from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.commands import Command, refusal
 from agentui.core.support.errors import AgentEndedError, AgentUIError
 from agentui.tui.app.widgets.prompt import CONTINUE_DEFAULT, PromptMode
 
@@ -144,8 +145,16 @@ class PromptAddressing:
 
     def offer_continue(self, agent_id: str, text: str) -> None:
         """A steer for an agent that makes no further model call: keep the words, and offer
-        to continue the agent with them instead."""
-        agent = self.screen.model.agents[agent_id]
+        to continue the agent with them instead (when core's table allows a continue: an agent
+        agentui runs itself, a scene, takes none)."""
+        screen = self.screen
+        app = screen.agent_app
+        agent = screen.model.agents[agent_id]
+        if Command.CONTINUE not in app.commands.allowed_for(agent_id):
+            why = refusal(agent.name, screen.model.view(agent), Command.CONTINUE, app.host.mode)
+            screen.prompt_bar.set_mode(screen.prompt_bar.mode, text)  # the words stay
+            app.notify(str(why or ""), title="Not sent", severity="warning", timeout=8)
+            return
         self.screen.prompt_bar.set_mode(PromptMode("continue", agent_id, agent.name), text)
         self.focus_prompt()
         self.screen.agent_app.notify(

@@ -17,6 +17,7 @@ import anyio
 from textual.command import CommandInput, CommandPalette
 from textual.worker import Worker
 
+from agentui.core.protocol.commands import Mode
 from agentui.core.support.errors import AgentUIError
 from agentui.tui.app import textual_compat
 from agentui.tui.app.replay_feed import ReplayFeed
@@ -42,6 +43,7 @@ class RuntimeHost:
     """What every mode answers; a recording's answers are ReplayHost's."""
 
     read_only = False  # a replay: nothing is started, answered or steered
+    mode = Mode.LOCAL  # what core's table of commands allows here
     narrates_here = True  # the monologue's narrator runs here (attached: on the server)
 
     def __init__(self, app: AgentUIApp) -> None:
@@ -101,6 +103,7 @@ class ReplayHost(RuntimeHost):
     """A recording plays into the same screen: read-only, no runtime."""
 
     read_only = True
+    mode = Mode.REPLAY
 
     def __init__(self, app: AgentUIApp, feed: ReplayFeed) -> None:
         super().__init__(app)
@@ -261,6 +264,10 @@ class LocalHost(RuntimeHost):
             await self._runtime_stop.wait()
 
     def runtime_has_started(self) -> None:
+        if not self.app.screen_stack:
+            # The app closed while core loaded (a quit at once): nothing to draw or to start,
+            # and Textual's screen calls would raise.
+            return
         main = self.app.main
         self.started = True
         main.refresh_status()
@@ -391,6 +398,7 @@ class AttachedHost(LocalHost):
     """`agentui attach`: the runtime (and its narrator) run behind an address; the screen
     drives it over the network and leaves its agents running when it quits."""
 
+    mode = Mode.ATTACHED
     narrates_here = False  # the screen shows the server's narrator
 
     def __init__(
