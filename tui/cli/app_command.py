@@ -97,7 +97,7 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
         plain_frame_settings,
         validated_frame_settings,
     )
-    from agentui.tui.cli.theme_check import check_theme
+    from agentui.tui.cli.theme_setting import check_theme
 
     if args.script is not None:  # a path mistyped is said before the screen, as bad options are
         from agentui.core.providers.scripted.script_file import read_script

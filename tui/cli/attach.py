@@ -90,7 +90,7 @@ def _build_attached_app(args: argparse.Namespace) -> AgentUIApp:
     loaded = load_config(setting_flags(args))
 
     from agentui.tui.app.app import AgentUIApp
-    from agentui.tui.cli.theme_check import add_theme
+    from agentui.tui.cli.theme_setting import add_theme
 
     options: dict[str, Any] = {
         "attached_to": url,

@@ -45,7 +45,7 @@ def build_replay(args: argparse.Namespace) -> AgentUIApp:
     log = load_session(args.session)
     from agentui.tui.app.app import AgentUIApp
     from agentui.tui.app.replay_feed import ReplayFeed
-    from agentui.tui.cli.theme_check import add_theme
+    from agentui.tui.cli.theme_setting import add_theme
 
     options: dict[str, Any] = {}
     add_theme(options, AgentUIApp, loaded)
