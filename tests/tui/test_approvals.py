@@ -207,3 +207,10 @@ async def test_words_typed_while_an_approval_has_the_cursor_are_given_back() -> 
         assert app.main.prompt_view.text == "Please add a rain plan"
         assert any("had the cursor" in t for t in toasts(app))
         assert app.main.model.agents["a1"].status is S.AWAITING_USER, "nothing was sent"
+        # The cursor is where the words are: the letters typed next are words, not commands
+        # (on the tree, a space paused the agent and t opened the theme picker).
+        assert app.focused is app.main.prompt_view
+        await pilot.press(*" thanks")
+        assert app.main.prompt_view.text == "Please add a rain plan thanks"
+        assert app.main.model.agents["a1"].status is S.AWAITING_USER
+        assert len(app.screen_stack) == 1, "no picker opened"

@@ -169,3 +169,20 @@ async def test_the_scene_s_remapped_key_closes_its_view_and_f2_does_not() -> Non
         assert isinstance(app.screen, SceneStateScreen), "f2 is no longer the scene's key"
         await pilot.press("f5")
         await settle(pilot, lambda: not isinstance(app.screen, SceneStateScreen))
+
+
+def test_the_readme_s_key_tables_are_valid() -> None:
+    """A person copies the README's [keys] examples first: each must be accepted as written."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    tables = [
+        tomllib.loads(block)["keys"]
+        for block in re.findall(r"```toml\n(.*?)```", readme, flags=re.S)
+        if "[keys]" in block
+    ]
+    assert tables, "the README shows a [keys] table"
+    for table in tables:
+        key_map_for(table, "README")

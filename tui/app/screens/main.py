@@ -434,6 +434,9 @@ class MainScreen(Screen[None]):
             return
         if self.prompt_bar.display and not self.prompt_view.text.strip():
             self.prompt_view.put_draft(words)
+            # With the cursor: the person was typing, and the next letters are words too (on
+            # the tree they would be commands).
+            self.prompt_view.focus()
             kept = "what you were typing is in the prompt"
         else:
             kept = f"you were typing: {clipped(words.text, 200)}"
