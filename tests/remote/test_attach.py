@@ -129,8 +129,11 @@ async def test_two_attached_screens_share_one_tree_and_one_s_pause_shows_in_both
             assert first.main.selected_id == "a1"
             first.main.tree_view.focus()
             await one.press("p")  # the pause key, from the first screen
-            await until(both, lambda: status(second, "a1") is AgentStatus.PAUSED)
-            assert status(first, "a1") is AgentStatus.PAUSED
+            # Each screen folds the server's events from its own stream: wait for both.
+            await until(
+                both,
+                lambda: status(first, "a1") is status(second, "a1") is AgentStatus.PAUSED,
+            )
             assert server.runtime.node("a1").status is AgentStatus.PAUSED
             assert tree_of(first) == tree_of(second)
 
