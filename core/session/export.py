@@ -8,7 +8,6 @@ is read in a terminal, so its control characters are made visible; JSON keeps ex
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -18,6 +17,7 @@ from agentui.core.session.reader import SessionLog
 from agentui.core.state import AgentState, RunState
 from agentui.core.state.transcript import TranscriptItem
 from agentui.core.support.markdown_fence import fenced
+from agentui.core.support.terminal_json import terminal_json
 from agentui.core.support.terminal_text import visible_controls
 from agentui.core.support.utf8 import encodable
 
@@ -74,7 +74,7 @@ def to_json(log: SessionLog, state: RunState) -> str:
         ],
         "warnings": list(log.warnings),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return terminal_json(document, indent=2) + "\n"  # printed on a terminal as often as saved
 
 
 def _item_json(item: TranscriptItem) -> dict[str, Any]:

@@ -1,11 +1,14 @@
 """JSON text that is safe to print on a terminal and keeps every string exact.
 
-`json.dumps(..., ensure_ascii=False)` escapes C0 controls but lets DEL, C1 controls and the bidi
-overrides and isolates through raw (a terminal obeys C1's CSI and OSC; a bidi override
-reorders what a person reads), and lone surrogates, which UTF-8 cannot carry. They can stand
-only inside JSON strings, so each is written as its `\\uXXXX` escape: a JSON reader gets the
-exact string back, a terminal shows six harmless characters. Everything else stays readable
-(ensure_ascii=True would escape every accented letter).
+`json.dumps(..., ensure_ascii=False)` escapes C0 controls but lets DEL, C1 controls, the bidi
+overrides and isolates and the invisible characters through raw (a terminal obeys C1's CSI and
+OSC; a bidi override reorders what a person reads; a zero-width or tag character hides text),
+and lone surrogates, which UTF-8 cannot carry. They can stand only inside JSON strings, so each
+is written as its `\\uXXXX` escape (a pair of them past U+FFFF): a JSON reader gets the exact
+string back, a terminal shows harmless characters. Everything else stays readable
+(ensure_ascii=True would escape every accented letter). Unlike the screen
+(core/support/terminal_text.py), JSON escapes joiners inside emoji and words too: a program
+reads the escape as the character, so nothing is lost.
 """
 
 from __future__ import annotations
@@ -14,10 +17,27 @@ import json
 import re
 from typing import Any
 
-_ESCAPED = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_ESCAPED = re.compile(
+    "[\x7f-\x9f\xad\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069"
+    "\ufeff\ud800-\udfff\U000e0000-\U000e007f]"
+)
 
 
 def terminal_json(data: Any, **options: Any) -> str:
     """`json.dumps(data, ensure_ascii=False, **options)` with terminal controls escaped."""
-    text = json.dumps(data, ensure_ascii=False, **options)
-    return _ESCAPED.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return escaped_controls(json.dumps(data, ensure_ascii=False, **options))
+
+
+def escaped_controls(json_text: str) -> str:
+    """JSON text (from any writer that leaves non-ASCII raw, such as pydantic's
+    `model_dump_json`) with terminal controls and invisible characters escaped. Every character
+    escaped is outside ASCII, so it can only stand inside a string, where its escape means it."""
+    return _ESCAPED.sub(_escape, json_text)
+
+
+def _escape(found: re.Match[str]) -> str:
+    code = ord(found.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # past the BMP JSON writes a UTF-16 surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

@@ -1,8 +1,9 @@
 """Hostile text through the real `agentui` command: terminals see control characters, never obey.
 
 A script's model text, thinking, question and python output carry terminal sequences (CSI,
-OSC title, OSC 52 clipboard, OSC 8 link), BEL, backspace, CR, NUL, C1, bidi overrides, and
-bytes that are not UTF-8. Text output and Markdown exports show them visibly; JSON keeps them.
+OSC title, OSC 52 clipboard, OSC 8 link), BEL, backspace, CR, NUL, C1, bidi overrides, invisible characters
+(a zero-width space, tag characters: hidden ASCII) and bytes that are not UTF-8. Text output and
+Markdown exports show them visibly; JSON keeps them exact, written as escapes.
 """
 
 from __future__ import annotations
@@ -23,11 +24,13 @@ HOSTILE = (
     f"clear{ESC}[2J move{ESC}[5;5H title{ESC}]0;pwned{BEL} "
     f"clip{ESC}]52;c;aGk={BEL} link{ESC}]8;;http://x.test/{ESC}\\go{ESC}]8;;{ESC}\\ "
     f"bell{BEL} back\bspace nul\x00 safe\rOVER c1\x9b2J \u202eflipped [bold]markup[/bold]"
+    " zero\u200bwidth \U000e0068\U000e0069dden"
 )
 SHOWN = (
     "clear␛[2J move␛[5;5H title␛]0;pwned␇ "
     "clip␛]52;c;aGk=␇ link␛]8;;http://x.test/␛\\go␛]8;;␛\\ "
     "bell␇ back␈space nul␀ safe␍OVER c1\\x9b2J <U+202E>flipped [bold]markup[/bold]"
+    " zero<U+200B>width <U+E0068><U+E0069>dden"
 )
 TASK = f"Plan {ESC}]0;task-title{BEL}a trip"
 TASK_SHOWN = "Plan ␛]0;task-title␇a trip"
@@ -55,7 +58,17 @@ SCRIPT = {
     }
 }
 # Bytes a terminal would act on; none may reach stdout or stderr.
-CONTROL_BYTES = [b"\x1b", b"\x07", b"\x08", b"\r", b"\x00", b"\xc2\x9b", b"\xe2\x80\xae"]
+CONTROL_BYTES = [
+    b"\x1b",
+    b"\x07",
+    b"\x08",
+    b"\r",
+    b"\x00",
+    b"\xc2\x9b",
+    b"\xe2\x80\xae",
+    b"\xe2\x80\x8b",
+    "\U000e0068".encode(),
+]
 
 
 def agentui(home: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
@@ -112,6 +125,7 @@ def test_json_mode_keeps_the_exact_strings(tmp_path: Path) -> None:
     )
 
     assert run.returncode == 0, run.stderr.decode()
+    assert_no_control_bytes(run.stdout)
     events = [parse_event(line) for line in run.stdout.decode().splitlines()]
     assert events[0].task == TASK  # type: ignore[attr-defined]
     text = "".join(e.delta for e in events if e.type == "text:delta")  # type: ignore[attr-defined]
@@ -167,6 +181,7 @@ def test_export_md_and_sessions_show_controls_visibly_json_keeps_them(tmp_path: 
 
     exported = agentui(tmp_path, "export", "last", "--format", "json")
     assert exported.returncode == 0, exported.stderr.decode()
+    assert_no_control_bytes(exported.stdout)
     document = json.loads(exported.stdout)
     (root,) = document["roots"]
     transcript = document["agents"][root]["transcript"]

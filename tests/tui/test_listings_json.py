@@ -13,13 +13,20 @@ from agentui.core.scene.scene_loading import shipped_scenes
 from agentui.core.support.terminal_json import terminal_json
 from agentui.tui.cli.main import main
 
-HOSTILE = "red \x9b31m, turned \u202egnp.exe\u202c, \x7f, \x1b[2J and é"
+HOSTILE = "red \x9b31m, turned \u202egnp.exe\u202c, \x7f, \x1b[2J, zero\u200bwidth and é"
 # What a terminal obeys or cannot carry: none may reach it raw.
-RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+RAW_CONTROLS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff\u200b\U000e0000-\U000e007f]"
+)
 
 
 def test_terminal_json_escapes_controls_and_keeps_strings_exact() -> None:
-    data = {"text": HOSTILE + " \U0001f600", "lone": "\ud800"}
+    data = {
+        "text": HOSTILE + " \U0001f600",
+        "lone": "\ud800",
+        "family": "\U0001f468\u200d\U0001f469",
+        "tags": "\U000e0068id",
+    }
     text = terminal_json(data)
     assert RAW_CONTROLS.search(text) is None
     assert json.loads(text) == data

@@ -3,13 +3,13 @@
 Each server is started once, as agents would get it, its tools listed, and stopped. A server
 that fails is shown with why; the exit status is 0 all the same (2 for a bad config). Text
 from a server (descriptions, errors) reaches the terminal through `visible_controls`; `--json`
-prints exact strings for programs.
+prints exact strings for programs, with terminal controls and invisible characters escaped
+(core/support/terminal_json.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 from collections.abc import Sequence
@@ -19,6 +19,7 @@ import anyio
 
 from agentui.core.config.settings import config_path, load_config
 from agentui.core.config.sources import ConfigError
+from agentui.core.support.terminal_json import terminal_json
 from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.tui.cli.options import fail
 
@@ -46,7 +47,7 @@ def main(argv: Sequence[str]) -> int:
         return fail(str(exc))
     if not config.servers:
         if args.json:
-            print(json.dumps({"servers": []}))
+            print(terminal_json({"servers": []}))
         else:
             print(
                 f"No MCP server is configured. Add one to {config_path()} as "
@@ -57,7 +58,7 @@ def main(argv: Sequence[str]) -> int:
 
     servers = _report(anyio.run(probe_servers, config))
     if args.json:
-        print(json.dumps({"servers": servers}, ensure_ascii=False, indent=2))
+        print(terminal_json({"servers": servers}, indent=2))
     else:
         columns = shutil.get_terminal_size((100, 24)).columns
         sys.stdout.write(visible_controls(format_servers(servers, columns)))

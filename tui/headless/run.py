@@ -53,6 +53,7 @@ from agentui.core.state import RunState
 from agentui.core.state.scene_items import scene_line
 from agentui.core.state.transcript import SCENE_EVENTS, validation_text
 from agentui.core.support.errors import AgentUIError
+from agentui.core.support.terminal_json import escaped_controls
 from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.core.support.utf8 import model_json
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
@@ -141,7 +142,7 @@ class HeadlessPrinter:
 
     def _write(self, event: Event) -> None:
         if self._json:
-            self._out.write(model_json(event) + "\n")
+            self._out.write(escaped_controls(model_json(event)) + "\n")  # exact, and inert
             return
         name = self._name(event.agent_id)
         if self.root_id is not None and event.agent_id == self.root_id:
