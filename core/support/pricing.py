@@ -2,31 +2,65 @@
 
 Prices are USD per million tokens. Cache writes are priced at the 5-minute rate (the usage a
 response reports does not say which lifetime was written). A model missing from the table has
-no cost (None), never a guessed one.
+no cost (None), never a guessed one. A bad entry in a config's `[prices]` is one message: every
+problem of the entry (a value that is not a finite number, 0 or more; a price missing; a key
+that is not a price) on one line, not a line each.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from agentui.core.protocol.usage import Usage
+from agentui.core.support.validation import describe_problem
 
 PER_TOKEN = 1 / 1_000_000
 # A dated id: Claude's `-20250929`, OpenAI's `-2025-04-16`.
 _DATE_SUFFIX = re.compile(r"-(?:\d{8}|\d{4}-\d{2}-\d{2})$")
 
 
+# USD per million tokens: a real amount, so finite and not negative.
+Price = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+_PRICE = TypeAdapter(Price)
+PRICE_NAMES = ("input", "output", "cache_write", "cache_read")
+
+
 class ModelPrice(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    input: float = Field(ge=0)
-    output: float = Field(ge=0)
-    cache_write: float = Field(ge=0)
-    cache_read: float = Field(ge=0)
+    input: Price
+    output: Price
+    cache_write: Price
+    cache_read: Price
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_message(cls, data: Any) -> Any:
+        """Every problem of an entry in one error, so a config shows one line for it."""
+        if not isinstance(data, Mapping):
+            return data  # pydantic says it is not a table
+        problems: list[str] = []
+        for name in PRICE_NAMES:
+            if name in data:
+                try:
+                    _PRICE.validate_python(data[name])
+                except ValidationError as exc:
+                    problems.append(f"{name}: {describe_problem(exc.errors()[0])}")
+        missing = [name for name in PRICE_NAMES if name not in data]
+        unknown = [str(name) for name in data if name not in PRICE_NAMES]
+        if missing:
+            problems.append(f"missing {', '.join(missing)}")
+        if unknown:
+            problems.append(f"not a price: {', '.join(unknown)}")
+        if not problems:
+            return data
+        if missing or unknown:
+            problems.append(f"a price is {', '.join(PRICE_NAMES)}, in USD per million tokens")
+        raise ValueError("; ".join(problems))
 
     def cost(self, usage: Usage) -> float:
         return PER_TOKEN * (

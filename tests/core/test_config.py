@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentui.core.agent.limits import Limits
+from agentui.core.agent.limits import DAY_S, Limits
 from agentui.core.config.settings import (
     ENV_VARIABLES,
     Config,
@@ -195,8 +195,8 @@ def test_every_variable_names_a_real_setting() -> None:
         ),
         (
             '[prices."m"]\ninput = 1.0\ncache_write = 1.0\ncache_read = 1.0\n',
-            "prices.m.output",
-            "missing",
+            "prices.m",
+            "missing output",
         ),
         ('model = ""\n', "model", "must not be empty"),
         ("limits = 3\n", "limits", "valid dictionary"),
@@ -271,8 +271,51 @@ def test_a_bad_flag_is_named(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "key", "problem"),
     [
+        ("[limits]\nmax_iterations = 100000\n", "limits.max_iterations", "10000 (got 100000)"),
+        ("[limits]\ntool_timeout_s = 1e308\n", "limits.tool_timeout_s", "86400 (got 1e+308)"),
+        ("[limits]\nmax_duration_s = 1e9\n", "limits.max_duration_s", "604800 (got 1000000000.0)"),
+        ("[limits]\nmax_depth = 100000\n", "limits.max_depth", "20 (got 100000)"),
+        ("[limits]\nmax_live_children = 5000\n", "limits.max_live_children", "256 (got 5000)"),
+        ("[limits]\nmax_tool_calls = 10000000\n", "limits.max_tool_calls", "(got 10000000)"),
+        ("[limits]\nmax_messages = 10000000\n", "limits.max_messages", "(got 10000000)"),
+        ("[limits]\nllm_retries = 1000\n", "limits.llm_retries", "20 (got 1000)"),
+        ("[limits]\nretry_backoff_s = 1e6\n", "limits.retry_backoff_s", "3600 (got 1000000.0)"),
+        ("[limits]\ndecision_retries = 99\n", "limits.decision_retries", "10 (got 99)"),
+    ],
+)
+def test_a_limit_past_its_upper_bound_is_refused(
+    tmp_path: Path, text: str, key: str, problem: str
+) -> None:
+    path = _file(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={}, path=path)
+    message = str(caught.value)
+    assert message.startswith(f"config file {path}: {key}: Input should be less than or equal")
+    assert message.endswith(problem) and "\n" not in message, message
+
+
+def test_a_limit_as_large_as_its_bound_is_taken(tmp_path: Path) -> None:
+    text = "[limits]\nmax_iterations = 10000\ntool_timeout_s = 86400\nmax_depth = 20\n"
+    limits = load_config(environ={}, path=_file(tmp_path, text)).config.limits
+    assert (limits.max_iterations, limits.tool_timeout_s, limits.max_depth) == (10000, 86400, 20)
+
+
+def test_a_price_entry_with_several_problems_is_one_line(tmp_path: Path) -> None:
+    path = _file(tmp_path, '[prices."x"]\ninput = nan\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(environ={}, path=path)
+    assert str(caught.value) == (
+        f"config file {path}: prices.x: input: Input should be a finite number (got nan); "
+        "missing output, cache_write, cache_read; "
+        "a price is input, output, cache_write, cache_read, in USD per million tokens"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "problem"),
+    [
         ("[limits]\ntool_timeout_s = inf\n", "limits.tool_timeout_s", "finite number (got inf)"),
-        ("[limits]\ntool_timeout_s = nan\n", "limits.tool_timeout_s", "greater than 0 (got nan)"),
+        ("[limits]\ntool_timeout_s = nan\n", "limits.tool_timeout_s", "finite number (got nan)"),
         ("[limits]\ntool_timeout_s = -1\n", "limits.tool_timeout_s", "greater than 0 (got -1)"),
         ("[limits]\nmax_duration_s = inf\n", "limits.max_duration_s", "finite number (got inf)"),
         ("[limits]\nretry_backoff_s = -0.5\n", "limits.retry_backoff_s", "(got -0.5)"),
@@ -282,8 +325,8 @@ def test_a_bad_flag_is_named(tmp_path: Path) -> None:
         ("[monologue]\ntimeout_s = inf\n", "monologue.timeout_s", "finite number (got inf)"),
         (
             '[prices."claude-3.5"]\ninput = inf\noutput = 1.0\ncache_write = 1.0\ncache_read = 1.0\n',
-            "prices.claude-3.5.input",
-            "finite number (got inf)",
+            "prices.claude-3.5",
+            "input: Input should be a finite number (got inf)",
         ),
     ],
 )
@@ -375,10 +418,10 @@ def test_any_timeout_is_either_a_finite_positive_setting_or_one_message(value: f
         loaded = load_config(environ=environ, path=Path("/nonexistent/config.toml"))
     except ConfigError as exc:
         assert str(exc).count("\n") == 0 and str(exc).count(repr(repr(value))) == 1
-        assert not (math.isfinite(value) and value > 0)
+        assert not (math.isfinite(value) and 0 < value <= DAY_S)
     else:
         timeout = loaded.config.limits.tool_timeout_s
-        assert math.isfinite(timeout) and timeout > 0 and timeout == value
+        assert 0 < timeout <= DAY_S and timeout == value
 
 
 # -- config show -------------------------------------------------------------------------------

@@ -91,6 +91,20 @@ def test_a_malformed_entry_is_refused(entry: dict[str, float]) -> None:
         PriceTable.from_dict({"m": entry})
 
 
+def test_every_problem_of_an_entry_is_one_error() -> None:
+    entry = {"input": float("nan"), "output": -1, "cache_write": float("inf"), "ouput": 2}
+    with pytest.raises(ValidationError) as caught:
+        ModelPrice.model_validate(entry)
+    (error,) = caught.value.errors()
+    assert error["msg"] == (
+        "Value error, input: Input should be a finite number (got nan); "
+        "output: Input should be greater than or equal to 0 (got -1); "
+        "cache_write: Input should be a finite number (got inf); "
+        "missing cache_read; not a price: ouput; "
+        "a price is input, output, cache_write, cache_read, in USD per million tokens"
+    )
+
+
 async def _usage_events(
     model: str, prices: PriceTable | None
 ) -> tuple[list[UsageUpdated], dict[str, Any]]:
