@@ -41,6 +41,7 @@ from agentui.core.remote.api_models import (
     session_row,
 )
 from agentui.core.remote.auth import Guard
+from agentui.core.remote.connection_abort import abort_connection
 from agentui.core.remote.error_responses import BadRequest, JSONText, install_error_handlers
 from agentui.core.remote.event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
 from agentui.core.remote.intervention import apply_intervention
@@ -285,17 +286,23 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
 
 class _DroppingStream(EventSourceResponse):
     """An SSE response that drops a client which takes no data for `send_timeout` seconds
-    (gone without closing, or stuck), rather than holding its unsent events forever."""
+    (gone without closing, or stuck), rather than holding its unsent events forever.
+
+    Dropping it resets its connection (connection_abort.py): closing it would wait for the
+    client to read what is queued, which it never does. The events' send and the heartbeat's
+    can both time out in one turn of a busy loop, so the timeouts come as a group of one or
+    more: any such group is the one drop, said once."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             await super().__call__(scope, receive, send)
-        except SendTimeoutError:
+        except* SendTimeoutError:
             log.warning(
                 "dropped an event stream to %s: it took no data for %g s",
                 _client(scope),
                 self.send_timeout,
             )
+            await abort_connection(scope)
 
 
 def _seq_before_spawn(events: EventLog, agent_id: str) -> int:

@@ -23,6 +23,7 @@ import uvicorn
 
 from agentui.core.protocol.events import Event
 from agentui.core.remote.auth import own_host_names, own_origins
+from agentui.core.remote.connection_abort import AbortableH11Protocol
 from agentui.core.remote.event_log import EventLog
 from agentui.core.remote.server import ServerOptions, create_app
 from agentui.core.runtime import Runtime
@@ -98,6 +99,7 @@ async def served(
         log_config=None,  # leave the process's logging as it is
         access_log=False,
         timeout_graceful_shutdown=GRACE_S,
+        http=AbortableH11Protocol,  # a stalled event stream's connection is reset, not kept
     )
     server = _Server(config)
     # The server's task group holds the runtime's: the runtime stops first.
