@@ -61,8 +61,8 @@ def prompt(tool: str, arguments: dict[str, Any]) -> str:
     else:
         shown = json.dumps(arguments, ensure_ascii=False, indent=None)
     question = f"Allow {tool} to run?"
-    if tool == "python" and not (sandbox := choose_sandbox()).bwrap:  # bubblewrap goes unsaid
-        question += f"\n{sandbox.describe()}"
+    if tool == "python":  # what the sandbox blocks here, measured (limited: that it does not)
+        question += f"\n{choose_sandbox().describe()}"
     return f"{question}\n{shown}"
 
 

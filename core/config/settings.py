@@ -79,6 +79,7 @@ from agentui.core.scene.settings import SceneSettings
 from agentui.core.support.pricing import DEFAULT_PRICES, ModelPrice, PriceTable
 from agentui.core.support.validation import describe_problem, error_location
 from agentui.core.tools.mcp.config import McpConfig
+from agentui.core.tools.sandbox_settings import SandboxSettings
 
 REPLAY_PREFIX = "replay:"
 
@@ -125,6 +126,7 @@ class Config(BaseModel):
     scene: SceneSettings = Field(default_factory=SceneSettings)
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     # A key id -> the keys it takes instead of its own. Checked here as text only: the ids, key
     # names and collisions are the app's (tui/app/keymap.py), which says what is wrong the same
     # way before the screen opens.
@@ -181,6 +183,7 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "monologue": MonologueConfig,
     "profiles": ProfilesConfig,
     "scene": SceneSettings,
+    "sandbox": SandboxSettings,
 }
 
 

@@ -5,7 +5,11 @@
 - A child subreaper (PR_SET_CHILD_SUBREAPER): a process whose parent exits is adopted by
   agentui instead of init, so what a tool left behind, even in a new session, can be found.
 - A register of the sandboxes that run now: whatever ends agentui (an exit, SIGTERM, SIGHUP)
-  kills each one's whole tree, and every adopted orphan, on the way out.
+  kills each one's whole tree, and every adopted orphan of theirs, on the way out.
+
+An orphan is the sandbox's when it lives in the sandbox's user namespace (each sandbox but a
+limited one has its own), never because of when it started: agentui's other children (an MCP
+server started in a session of its own while the code ran) are not touched.
 """
 
 from __future__ import annotations
@@ -18,7 +22,12 @@ import os
 import sys
 import threading
 
-from agentui.core.support.process_tree import all_processes, kill_tree, read_process
+from agentui.core.support.process_tree import (
+    all_processes,
+    kill_tree,
+    read_process,
+    user_namespace,
+)
 
 PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
@@ -26,7 +35,8 @@ PR_SET_CHILD_SUBREAPER = 36
 _lock = threading.RLock()  # re-entered by a signal handler that interrupts a holder
 _guarded = False
 _subreaper = False  # the kernel took PR_SET_CHILD_SUBREAPER
-_running: set[int] = set()  # the root pid of each sandbox that runs now
+_killed: dict[int, int] = {}  # sandbox processes killed, not yet reaped -> their start
+_running: dict[int, int] = {}  # the root pid of each sandbox that runs now -> its user namespace
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -55,34 +65,41 @@ def is_subreaper() -> bool:
 
 def register(root: int) -> None:
     with _lock:
-        _running.add(root)
+        _running[root] = 0
+
+
+def note_namespace(root: int, namespace: int) -> None:
+    """The user namespace of a running sandbox (its child says it when set up); agentui's own
+    is no sandbox's (a limited sandbox runs in it)."""
+    if namespace == user_namespace(os.getpid()):
+        return
+    with _lock:
+        if root in _running:
+            _running[root] = namespace
 
 
 def unregister(root: int) -> None:
     with _lock:
-        _running.discard(root)
+        _running.pop(root, None)
 
 
 def stop_every_sandbox() -> None:
-    """Kill every running sandbox's tree and every orphan agentui adopted (synchronous: safe in
-    a signal handler and at exit)."""
+    """Kill every running sandbox's tree and every orphan of theirs agentui adopted
+    (synchronous: safe in a signal handler and at exit)."""
     with _lock:
-        roots = list(_running)
+        running = dict(_running)
         _running.clear()
-    for root in roots:
-        kill_tree(root)
-    sweep_orphans(since_ticks=0)
+    for root in running:
+        reap_later(kill_tree(root))
+    for namespace in running.values():
+        sweep_orphans(namespace)
 
 
-def sweep_orphans(since_ticks: int) -> list[int]:
-    """Kill the processes agentui adopted as orphans that started at `since_ticks` or later,
-    with their trees, and reap what has exited; the pids killed. Call it on the thread that
-    starts sandboxes, so that no root is seen between its start and its registration.
-
-    Adopted orphans are children agentui did not start: agentui starts its sandboxes in a
-    session of their own, and a running sandbox's root is registered, so a child in another
-    session that is not a running root is something a tool left behind. Children in agentui's
-    own session (anything it, or a test around it, started directly) are never touched.
+def sweep_orphans(namespace: int) -> list[int]:
+    """Kill the processes agentui adopted as orphans that live in the user namespace
+    `namespace` (a sandbox's; 0: none), with their trees, and reap what has exited; the pids
+    killed. A child of agentui in any other namespace, or in agentui's own session, is never
+    touched: agentui started it, or it is not a sandbox's.
     """
     if not is_subreaper():
         return []
@@ -91,24 +108,37 @@ def sweep_orphans(since_ticks: int) -> list[int]:
     with _lock:
         running = set(_running)
     orphans: list[int] = []
-    exited: list[int] = []
     for info in all_processes():
         if info.ppid != me or info.session == own_session or info.pid in running:
             continue
-        if info.exited:
-            exited.append(info.pid)
-        elif info.start_ticks >= since_ticks:
+        if not info.exited and namespace and user_namespace(info.pid) == namespace:
             orphans.append(info.pid)
     for pid in orphans:
-        kill_tree(pid)
-    for pid in orphans + exited:
-        with contextlib.suppress(ChildProcessError):
-            # Not waiting: one killed a moment ago is reaped by the next sweep.
-            os.waitpid(pid, os.WNOHANG)
+        reap_later(kill_tree(pid))
+    reap()
     return orphans
 
 
-def start_ticks(pid: int) -> int:
-    """When `pid` started (clock ticks after boot); 0 if it is gone or unknown."""
-    info = read_process(pid)
-    return info.start_ticks if info is not None and not info.exited else 0
+def reap_later(killed: dict[int, int]) -> None:
+    """Sandbox processes just killed (pid -> start): those that come back to agentui as
+    orphans are reaped by `reap`, so no zombie is left."""
+    with _lock:
+        _killed.update(killed)
+
+
+def reap() -> None:
+    """Collect the exit of each killed sandbox process that is now agentui's zombie; forget
+    those gone, or whose pid names a later process. Never another child's exit: that is its
+    owner's to collect."""
+    me = os.getpid()
+    with _lock:
+        killed = dict(_killed)
+    for pid, started in killed.items():
+        info = read_process(pid)
+        if info is not None and info.start_ticks == started and not info.exited:
+            continue  # still dying
+        if info is not None and info.start_ticks == started and info.ppid == me:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        with _lock:
+            _killed.pop(pid, None)

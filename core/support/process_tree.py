@@ -45,6 +45,14 @@ def read_process(pid: int) -> ProcessInfo | None:
     )
 
 
+def user_namespace(pid: int) -> int:
+    """The user namespace `pid` lives in (its inode); 0 when it is gone or out of reach."""
+    try:
+        return (PROC / str(pid) / "ns" / "user").stat().st_ino
+    except (FileNotFoundError, ProcessLookupError, PermissionError):
+        return 0
+
+
 def all_processes() -> list[ProcessInfo]:
     if not PROC.is_dir():
         return []
@@ -76,9 +84,10 @@ def signal_tree(root: int, signum: int) -> None:
         _send(pid, signum)
 
 
-def kill_tree(root: int) -> None:
+def kill_tree(root: int) -> dict[int, int]:
     """SIGKILL to `root` and everything below it, with no window for a fork to escape: the
-    tree is stopped first (a stopped process cannot fork), then killed."""
+    tree is stopped first (a stopped process cannot fork), then killed. The pids killed, each
+    with its start (so its zombie can be told from a later process of the same pid)."""
     _send(root, signal.SIGSTOP)
     stopped = {root}
     for _ in range(FREEZE_ROUNDS):
@@ -88,8 +97,12 @@ def kill_tree(root: int) -> None:
         for pid in fresh:
             _send(pid, signal.SIGSTOP)
         stopped.update(fresh)
+    killed = {}
     for pid in stopped:
+        if (info := read_process(pid)) is not None:
+            killed[pid] = info.start_ticks
         _send(pid, signal.SIGKILL)
+    return killed
 
 
 def _send(pid: int, signum: int) -> None:

@@ -1,6 +1,6 @@
 """The bubblewrap (`bwrap`) command line that runs a tool's process out of reach of the rest.
 
-Inside: new user, pid, network, ipc, uts and cgroup namespaces (no network at all, no other
+Inside: no capability, even for a root caller; new user, pid, network, ipc, uts and cgroup namespaces (no network at all, no other
 process visible, a fresh /proc, a minimal /dev); the whole file system read-only; the user's
 home, agentui's own directories (sessions, config, state), /tmp, /var/tmp and /run (sockets)
 hidden under empty in-memory file systems; the tool's temporary directory the one writable
@@ -31,6 +31,9 @@ ISOLATION = (
     "--unshare-cgroup-try",
     "--die-with-parent",
     "--new-session",
+    # A root caller keeps every capability inside otherwise (umount, remount / read-write).
+    "--cap-drop",
+    "ALL",
 )
 BASE = (*ISOLATION, "--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev")
 HOSTNAME = "sandbox"
@@ -80,13 +83,21 @@ def python_places(executable: str) -> list[Path]:
     return _outermost(_existing(wanted))
 
 
-def command(bwrap: str, workdir: str, argv: Sequence[str], *, executable: str) -> list[str]:
-    """The bwrap command line that runs `argv` in `workdir`, the one writable directory."""
+def command(
+    bwrap: str,
+    workdir: str,
+    argv: Sequence[str],
+    *,
+    executable: str,
+    shown: Sequence[Path] = (),
+) -> list[str]:
+    """The bwrap command line that runs `argv` in `workdir`, the one writable directory;
+    `shown`: more places the code needs read-only (the Landlock binding), even if hidden."""
     hidden = hidden_places()
     line = [bwrap, *BASE, "--hostname", HOSTNAME]
     for place in hidden:
         line += ["--tmpfs", str(place)]
-    for place in python_places(executable):
+    for place in _outermost(_existing([*python_places(executable), *shown])):
         if any(place.is_relative_to(h) for h in hidden):
             line += ["--ro-bind", str(place), str(place)]
     work = str(Path(workdir).resolve())

@@ -5,13 +5,14 @@ The tool needs the person's approval by default (`needs_approval`); `Runtime(app
 its own timeout, which does not count time paused or spent waiting on subagents or the person,
 so the loop's tool timeout does not apply to it.
 
-The sandbox is bubblewrap where it works, else limited (see sandbox_mode.py); the person's
-approval prompt says which. Building the tool guards agentui's own process (not dumpable, a
+The sandbox is bubblewrap and Landlock where they work, else Landlock alone, else limited
+(see sandbox_mode.py); the person's approval prompt says what it blocks here. Building the tool guards agentui's own process (not dumpable, a
 subreaper: see core/support/process_guard.py) before any code can run.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from typing import Annotated
 
@@ -21,13 +22,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentui.core.support import process_guard
 from agentui.core.tools.sandbox import SandboxLimits, SandboxRun
 from agentui.core.tools.sandbox_mode import SandboxSetting, choose_sandbox
+from agentui.core.tools.sandbox_settings import (
+    DEFAULT_MAX_PROCESSES,
+    MAX_PROCESSES,
+    MIN_PROCESSES,
+)
 from agentui.core.tools.tool import Tool, ToolContext
 
 DESCRIPTION = """Run Python 3 code in a new sandboxed process and return what it prints \
 (stdout and stderr together); the value of a final expression is printed too. Each call starts \
 from scratch in an empty temporary directory: nothing carries over between calls. Limits: \
 {timeout_s:g} s of running time, {cpu_s} s of CPU, {memory_mb} MB of memory, about \
-{max_output_bytes} bytes of output (the middle of longer output is cut).
+{max_output_bytes} bytes of output (the middle of longer output is cut), {max_processes} \
+processes and threads.
 Ready to use in the code, without import:
 - fork(prompt, profile=None) -> handle: start a subagent on a self-contained task; it works \
 in parallel. `profile` names an agent profile for it (e.g. 'critic', whose result is JSON).
@@ -41,11 +48,14 @@ class PythonToolConfig(BaseModel):
 
     timeout_s: float = Field(60.0, gt=0)  # running time: not paused, not waiting on requests
     cpu_s: int = Field(30, ge=1)
-    memory_mb: int = Field(1024, ge=32)  # address space, so generous
+    memory_mb: int = Field(1024, ge=32)  # address space, so generous; per process
+    # Processes and threads together, in the sandbox's own user namespace ([sandbox]).
+    max_processes: int = Field(DEFAULT_MAX_PROCESSES, ge=MIN_PROCESSES, le=MAX_PROCESSES)
     max_output_bytes: int = Field(20_000, ge=100)
     needs_approval: bool = True
     executable: str = sys.executable  # the interpreter agentui runs on
-    # None: AGENTUI_SANDBOX, else auto (bubblewrap when it works here); limited: never bwrap.
+    # None: AGENTUI_SANDBOX, else auto (the most this machine offers); landlock: not bwrap;
+    # limited: neither.
     sandbox: SandboxSetting | None = None
 
 
@@ -63,11 +73,14 @@ def python_tool(config: PythonToolConfig | None = None) -> Tool:
         cpu_s=config.cpu_s,
         memory_mb=config.memory_mb,
         max_output_bytes=config.max_output_bytes,
+        max_processes=config.max_processes,
     )
 
     async def run(arguments: BaseModel, context: ToolContext) -> str:
         assert isinstance(arguments, PythonArguments)
-        choice = await anyio.to_thread.run_sync(choose_sandbox, config.sandbox)
+        choice = await anyio.to_thread.run_sync(
+            functools.partial(choose_sandbox, config.sandbox, executable=config.executable)
+        )
         sandbox = SandboxRun(
             limits,
             context.services,

@@ -2,14 +2,16 @@
 
 The process is `python -I` (no environment variables of Python's, no user site, no script
 directory on the path) in a fresh temporary directory, with an environment that holds nothing
-but a PATH and a locale: no API key, no token. Under bubblewrap (see bubblewrap.py) it sees
-nothing of the machine but read-only system files and that directory; in limited mode (no
-bubblewrap) it runs as the person, with their files, and only the process guard stands
-between it and agentui (see core/support/process_guard.py).
+but a PATH and a locale: no API key, no token. Under bubblewrap and Landlock (see
+sandbox_command.py) it sees nothing of the machine but read-only system files and that
+directory, has no network and no capability, cannot signal or trace agentui, and has a cap on
+its processes; in limited mode it runs as the person, with their files, and only the process
+guard stands between it and agentui (see core/support/process_guard.py).
 
 Nothing it starts outlives the run: its whole process tree is killed when the run ends,
-processes in a session of their own too (found through their parents, or adopted by agentui
-once their parent is gone), and when agentui ends, however it ends.
+processes in a session of their own too (found through their parents; its pid namespace ends
+with its first process; an orphan agentui adopted is killed if it lives in the sandbox's user
+namespace, never by when it started), and when agentui ends, however it ends.
 
 While it runs, its requests (fork, wait, ask_user; see sandbox_child.py) are served through the
 agent's services, its output is read as it comes (the middle is cut past the cap, so the pipe
@@ -27,7 +29,6 @@ import shutil
 import signal
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -38,20 +39,18 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from agentui.core.support import process_guard
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.process_tree import kill_tree, signal_tree
-from agentui.core.tools import bubblewrap
 from agentui.core.tools.active_time import ActiveTime
+from agentui.core.tools.sandbox_command import child_config, command, scrubbed_environment
 from agentui.core.tools.sandbox_mode import SandboxChoice
 from agentui.core.tools.tool import AgentServices, ToolError
 
-CHILD_SOURCE = (Path(__file__).parent / "sandbox_child.py").read_text(encoding="utf-8")
 CODE_FILE = "main.py"
-# Variables a child may inherit; everything else (API keys, tokens, ...) stays behind.
-PASSED_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ")
 MAX_REQUEST_BYTES = 1_000_000
 # After the process has gone, how long its output may take to drain (a stray holder of the pipe
 # outside the process group must not hold the tool forever).
 DRAIN_S = 2.0
 REAP_S = 5.0
+SETUP_FAILED = 125  # the child's exit status when the sandbox could not be set up
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,18 +59,7 @@ class SandboxLimits:
     cpu_s: int
     memory_mb: int
     max_output_bytes: int
-
-
-# Numeric libraries reserve address space per thread; one thread each keeps `import numpy`
-# within the memory limit (RLIMIT_AS counts reserved, not used, memory).
-ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-
-
-def scrubbed_environment(workdir: str) -> dict[str, str]:
-    env = {name: os.environ[name] for name in PASSED_VARIABLES if name in os.environ}
-    env.setdefault("PATH", os.defpath)
-    env.update(ONE_THREAD, HOME=workdir, TMPDIR=workdir)
-    return env
+    max_processes: int = 32
 
 
 class OutputCap:
@@ -123,6 +111,7 @@ class SandboxRun:
         self._clock = ActiveTime(anyio.current_time)
         self._clock_changed = anyio.Event()
         self._pgid: int | None = None
+        self._user_namespace = 0  # the sandbox's, once its child says it is ready
         self._stopped = False  # SIGSTOP sent and not yet undone
         self._exited = False  # reaped: its pid may name another process now
         self.pid: int | None = None
@@ -143,19 +132,17 @@ class SandboxRun:
         return self._report(returncode)
 
     async def _run_in(self, workdir: str) -> int:
-        limited = self._sandbox.bwrap is None
-        config = {
-            "cpu_s": self._limits.cpu_s,
-            "memory_bytes": self._limits.memory_mb << 20,
-            # The child dies with agentui; under bubblewrap, bwrap itself sees to that.
-            "parent": os.getpid() if limited else None,
-        }
-        argv = [self._executable, "-I", "-B", "-u", "-X", "utf8", "-c", CHILD_SOURCE]
-        argv.append(json.dumps(config))
-        if self._sandbox.bwrap is not None:
-            argv = bubblewrap.command(
-                self._sandbox.bwrap, workdir, argv, executable=self._executable
-            )
+        sandbox = self._sandbox
+        config = child_config(
+            sandbox.mode,
+            workdir,
+            self._executable,
+            landlock=sandbox.landlock,
+            cpu_s=self._limits.cpu_s,
+            memory_bytes=self._limits.memory_mb << 20,
+            max_processes=self._limits.max_processes,
+        )
+        argv = command(sandbox.mode, sandbox.bwrap, workdir, self._executable, config)
         # Shielded: a cancel that lands mid-spawn must not lose the handle of a live process;
         # it is delivered at the next await, inside the `try` that kills it.
         with anyio.CancelScope(shield=True):
@@ -167,7 +154,6 @@ class SandboxRun:
             )
             self.pid = self._pgid = process.pid
             process_guard.register(process.pid)
-            started = process_guard.start_ticks(process.pid)
         unwatch = self._services.watch_pause(self._on_pause)
         try:
             returncode = await self._supervise(process)
@@ -179,10 +165,11 @@ class SandboxRun:
                 with anyio.move_on_after(REAP_S):
                     await process.aclose()
                 self._exited = True
+                # What lost its parent on the way and was adopted by agentui goes too, if it
+                # is the sandbox's (its user namespace): never another child of agentui's.
+                process_guard.sweep_orphans(self._user_namespace)
                 process_guard.unregister(process.pid)
-                # What lost its parent on the way was adopted by agentui: those go too.
-                process_guard.sweep_orphans(started)
-        if not limited and returncode > 128:
+        if sandbox.bwrap is not None and returncode > 128:
             returncode = 128 - returncode  # bwrap reports death by signal N as exit 128 + N
         return returncode
 
@@ -286,7 +273,10 @@ class SandboxRun:
         reply: dict[str, Any] = {"id": request.get("id"), "ok": True}
         services = self._services
         try:
-            if op == "fork":
+            if op == "ready":  # the sandbox is set up; the code runs next
+                self._user_namespace = int(request.get("user_namespace") or 0)
+                process_guard.note_namespace(self._pgid or 0, self._user_namespace)
+            elif op == "fork":
                 profile = request.get("profile")
                 reply["value"] = services.fork(
                     str(request["prompt"]), profile=None if profile is None else str(profile)
@@ -321,7 +311,9 @@ class SandboxRun:
         if self._pgid is None:
             return
         if not self._exited:
-            kill_tree(self._pgid)
+            killed = kill_tree(self._pgid)
+            killed.pop(self._pgid, None)  # the root is anyio's to reap
+            process_guard.reap_later(killed)  # the rest come back to agentui as orphans
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._pgid, signal.SIGKILL)
 
@@ -336,8 +328,13 @@ class SandboxRun:
             reason = f"stopped: {self.protocol_error}"
         elif returncode == 0:
             return output if output.strip() else "(the code ran and printed nothing)"
+        elif returncode == SETUP_FAILED and "the sandbox could not be set up" in output:
+            reason = "the sandbox could not be set up"
         elif returncode == -signal.SIGXCPU:  # sent only by the CPU time limit
             reason = f"stopped: the code used up its CPU time limit of {limits.cpu_s} s"
+        elif "BlockingIOError: [Errno 11]" in output and self._sandbox.mode != "limited":
+            # fork() or a thread refused: the cap on the sandbox's processes
+            reason = f"the code reached its limit of {limits.max_processes} processes"
         elif "MemoryError" in output:
             reason = f"the code ran out of memory: its limit is {limits.memory_mb} MB"
         elif returncode < 0:

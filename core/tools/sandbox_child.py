@@ -7,6 +7,21 @@ prints comes back in order. The code finds `fork`, `wait`, `ask_user` and `Agent
 use (also as `from agentui import fork, wait, ask_user`). Limits are set before the code runs,
 soft and hard alike, so the code cannot raise them again.
 
+Before the code runs, in this order (each only where agentui's configuration asks for it):
+- a keeper: this process forks; the fork runs the code, the keeper waits for it, kills what it
+  left behind (the keeper is a child subreaper, so orphans come back to it) and exits as the
+  code did. Without bubblewrap the keeper first takes new user, pid, network and IPC
+  namespaces (where the kernel allows them), so the code is the first process of a pid
+  namespace of its own: when it ends, the kernel ends every process it started.
+- every capability dropped (bounding set, ambient, effective, permitted), root's too;
+- limits: CPU, address space, and the number of processes (counted in the sandbox's own user
+  namespace, so only the sandbox's processes count);
+- Landlock (through landlockpy): read-only access to the system and Python, read-write to the
+  working directory only, no TCP bind or connect, signals and abstract unix sockets scoped to
+  the sandbox, no_new_privs. If it was asked for and cannot be applied, no code runs.
+- a first request, `ready`, saying the sandbox's user namespace, so agentui can tell the
+  sandbox's processes from its own others.
+
 On Linux the process dies with agentui (a parent-death signal), adopts whatever its children
 leave behind (a child subreaper), and kills every process below it before it exits, those in
 a session of their own too. agentui kills the same tree when it stops the code.
@@ -30,11 +45,28 @@ from typing import Any, TextIO
 
 CODE_FILE = "main.py"
 PR_SET_PDEATHSIG = 1
+PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
+PR_CAP_AMBIENT = 47
+PR_CAP_AMBIENT_CLEAR_ALL = 4
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+CAPABILITY_VERSION_3 = 0x20080522
+LAST_CAPABILITY = 63
+# The code as the first process of a pid namespace ignores SIGXCPU (a namespace's init gets no
+# signal it has no handler for): its handler exits with this status, which the keeper turns
+# back into death by SIGXCPU for agentui.
+CPU_EXIT = 128 + signal.SIGXCPU
 
 
 class AgentError(Exception):
     """A request to the agent runtime failed: fork refused, a subagent failed or was stopped."""
+
+
+class SandboxSetupError(Exception):
+    """The sandbox agentui asked for could not be set up: the code must not run."""
 
 
 class _Channel:
@@ -77,18 +109,18 @@ def _api(channel: _Channel) -> dict[str, Any]:
     return {"fork": fork, "wait": wait, "ask_user": ask_user, "AgentError": AgentError}
 
 
-def _set_limits(cpu_s: int | None, memory_bytes: int | None) -> None:
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    if cpu_s:
-        # SIGXCPU at the soft limit ends the process; the hard limit is the backstop.
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
-    if memory_bytes:
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+# -- the process ------------------------------------------------------------------------------
 
 
-def _prctl(option: int, value: int) -> None:
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(ctypes.util.find_library("c")).prctl(option, value, 0, 0, 0)
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+
+
+def _prctl(option: int, value: int, arg3: int = 0) -> int:
+    if not sys.platform.startswith("linux"):
+        return -1
+    status: int = _libc().prctl(option, value, arg3, 0, 0)
+    return status
 
 
 def _guard(parent: int | None) -> None:
@@ -100,9 +132,144 @@ def _guard(parent: int | None) -> None:
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
+def _write(path: str, text: str) -> None:
+    with open(path, "w") as file:
+        file.write(text)
+
+
+def _isolate() -> bool:
+    """New user, pid, network and IPC namespaces for what this process starts next (its own
+    uid and gid mapped to themselves); False where the kernel refuses them."""
+    uid, gid = os.geteuid(), os.getegid()
+    flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+    if _libc().unshare(flags) != 0:
+        return False
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"{uid} {uid} 1")
+    _write("/proc/self/gid_map", f"{gid} {gid} 1")
+    return True
+
+
+def _keep(pid1: bool) -> None:
+    """Fork: the fork returns and runs the code; this process waits for it, ends what it left
+    behind and exits as it did (a signal's death by that signal)."""
+    child = os.fork()
+    if child == 0:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the keeper's death is the code's
+        if pid1:
+            signal.signal(signal.SIGXCPU, lambda *_: os._exit(CPU_EXIT))
+        return
+    os.close(0)  # the channel is the code's: its end is seen when the code ends
+    os.close(1)
+    _, status = os.waitpid(child, 0)
+    _end_descendants()
+    if os.WIFSIGNALED(status) or (pid1 and os.WEXITSTATUS(status) == CPU_EXIT):
+        signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else signal.SIGXCPU
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        os._exit(128 + signum)  # a signal whose default is not to end a process
+    os._exit(os.WEXITSTATUS(status))
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = [
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    ]
+
+
+def _drop_capabilities() -> None:
+    """No capability left, now or after an exec (root's too)."""
+    libc = _libc()
+    for cap in range(LAST_CAPABILITY + 1):
+        _prctl(PR_CAPBSET_DROP, cap)  # EINVAL past the kernel's last, EPERM without SETPCAP
+    _prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    header = _CapHeader(CAPABILITY_VERSION_3, 0)
+    data = (_CapData * 2)()
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise SandboxSetupError(f"cannot drop capabilities: {os.strerror(ctypes.get_errno())}")
+
+
+def _effective_capabilities() -> str:
+    """The effective set, as /proc/self/status shows it (hexadecimal)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("CapEff:"):
+                return line.split()[1]
+    return "unknown"
+
+
+def _set_limits(cpu_s: int | None, memory_bytes: int | None, processes: int | None) -> None:
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if cpu_s:
+        # SIGXCPU at the soft limit ends the process; the hard limit is the backstop.
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    if memory_bytes:
+        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    if processes:
+        # Counted per user in the sandbox's own user namespace: its processes, no one else's.
+        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
+
+
+def _landlock(rules: dict[str, Any]) -> dict[str, Any]:
+    """Apply the Landlock rules (see core/tools/landlock_rules.py); what the kernel took."""
+    sys.path.insert(0, rules["library"])
+    try:
+        import landlockpy as ll
+    except ImportError as exc:
+        raise SandboxSetupError(f"landlockpy cannot be imported: {exc}") from exc
+    finally:
+        sys.path.remove(rules["library"])
+    abi = ll.abi_version()
+    if abi < 1:
+        raise SandboxSetupError("this kernel offers no Landlock")
+    every = ll.fs_for_abi(abi)
+    read_dir = every & (ll.AccessFS.READ_FILE | ll.AccessFS.READ_DIR | ll.AccessFS.EXECUTE)
+    read_file = every & (ll.AccessFS.READ_FILE | ll.AccessFS.EXECUTE)
+    device = every & (ll.AccessFS.READ_FILE | ll.AccessFS.WRITE_FILE | ll.AccessFS.TRUNCATE)
+    with ll.Ruleset(
+        handled_fs=every, handled_net=ll.net_for_abi(abi), scoped=ll.scope_for_abi(abi)
+    ) as ruleset:
+        for path in rules["read"]:
+            if os.path.exists(path):
+                ruleset.allow_path(path, read_dir if os.path.isdir(path) else read_file)
+        for path in rules["devices"]:
+            if os.path.exists(path):
+                ruleset.allow_path(path, device)
+        for path in rules["write"]:
+            ruleset.allow_path(path, every)
+        ruleset.restrict(no_new_privs=True)
+        return {
+            "abi": abi,
+            "net": _names(ll.AccessNet, ruleset.handled_net),
+            "scoped": _names(ll.Scope, ruleset.scoped),
+        }
+
+
+def _names(flags: Any, chosen: Any) -> list[str]:
+    return [str(flag.name).lower() for flag in flags if flag and flag in chosen]
+
+
+def _namespace() -> int:
+    """The user namespace this process is in (the inode agentui sees too); 0 if unknown."""
+    try:
+        return os.stat("/proc/self/ns/user").st_ino
+    except OSError:
+        return 0
+
+
 def _below(root: int) -> list[int]:
     children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+    try:
+        names = os.listdir("/proc")
+    except OSError:  # no /proc, or Landlock hides it: the pid namespace ends the rest
+        return []
+    for name in names:
         if not name.isdigit():
             continue
         try:
@@ -170,16 +337,47 @@ def _run(source: str, namespace: dict[str, Any]) -> int:
     return 0
 
 
+def _sandbox(config: dict[str, Any]) -> dict[str, Any]:
+    """Set up what `config` asks for, before any of the code runs; what was set up."""
+    facts: dict[str, Any] = {"namespaces": False}
+    if config.get("keep"):
+        isolated = bool(config.get("isolate")) and _isolate()
+        facts["namespaces"] = isolated
+        _keep(pid1=isolated)
+    confined = config.get("landlock") is not None
+    if confined:
+        _drop_capabilities()
+    facts["capabilities"] = _effective_capabilities()  # before Landlock hides /proc
+    in_own_user_namespace = facts["namespaces"] or config.get("bubblewrap", False)
+    processes = config.get("max_processes") if in_own_user_namespace else None
+    _set_limits(config.get("cpu_s"), config.get("memory_bytes"), processes)
+    facts["max_processes"] = processes
+    facts["user_namespace"] = _namespace()  # before Landlock hides /proc
+    if confined:
+        facts["landlock"] = _landlock(config["landlock"])
+    return facts
+
+
 def main() -> None:
     config = json.loads(sys.argv[1])
     _guard(config.get("parent"))
+    try:
+        facts = _sandbox(config)
+    except (SandboxSetupError, OSError) as exc:
+        print(f"the sandbox could not be set up, so the code did not run: {exc}", file=sys.stderr)
+        sys.exit(125)
+    if config.get("probe"):
+        print(json.dumps(facts))
+        return
     replies = os.fdopen(os.dup(0), "r", encoding="utf-8")
     requests = os.fdopen(os.dup(1), "w", encoding="utf-8")
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)  # the code reads end-of-file, never our replies
     os.close(null)
     os.dup2(2, 1)  # and what it prints goes to the output pipe
-    api = _api(_Channel(replies, requests))
+    channel = _Channel(replies, requests)
+    channel.call("ready", user_namespace=facts["user_namespace"])
+    api = _api(channel)
     module = types.ModuleType("agentui")
     module.__dict__.update(api)
     sys.modules["agentui"] = module
@@ -187,7 +385,6 @@ def main() -> None:
         source = file.read()
     sys.argv = [CODE_FILE]
     namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__, **api}
-    _set_limits(config.get("cpu_s"), config.get("memory_bytes"))
     try:
         status = _run(source, namespace)
     finally:

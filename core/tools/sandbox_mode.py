@@ -1,61 +1,129 @@
-"""Which sandbox model code gets: bubblewrap when it works here, else "limited" (and why).
+"""Which sandbox model code gets, and what it blocks here, said in a line or two.
 
-AGENTUI_SANDBOX=limited (or the python tool's `sandbox="limited"`) asks for limited mode even
-where bubblewrap works; "auto", the default, takes bubblewrap when it can.
+- bubblewrap (+ Landlock where the kernel has it) when bwrap works here;
+- else Landlock, with user, pid and network namespaces of its own where the kernel allows;
+- else "limited" (and why): the code runs as the person.
+
+AGENTUI_SANDBOX=limited (or the python tool's `sandbox="limited"`) asks for limited mode
+even where more works; "landlock" leaves bubblewrap out; "auto", the default, takes the most
+this machine offers. What each mode blocks is measured once by starting it (sandbox_probe.py).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from agentui.core.tools.bubblewrap import probe
+from agentui.core.tools.sandbox_command import Mode
+from agentui.core.tools.sandbox_probe import Protections, measure
 
-SandboxSetting = Literal["auto", "limited"]
-SETTINGS: tuple[str, ...] = ("auto", "limited")
+SandboxSetting = Literal["auto", "landlock", "limited"]
+SETTINGS: tuple[str, ...] = ("auto", "landlock", "limited")
 ENV_VARIABLE = "AGENTUI_SANDBOX"
+NO_CAPABILITIES = "0000000000000000"
 
 
 @dataclass(frozen=True, slots=True)
 class SandboxChoice:
     bwrap: str | None = None  # the bwrap executable, when the code runs under bubblewrap
-    reason: str = ""  # why the sandbox is limited
+    protections: Protections | None = None  # measured; None: limited
+    reason: str = ""  # why the sandbox is limited, or why bubblewrap is not used
     problem: str = ""  # a setting that makes no sense: the code does not run at all
 
     @property
+    def mode(self) -> Mode:
+        if self.bwrap is not None:
+            return "bubblewrap"
+        return "limited" if self.protections is None else "landlock"
+
+    @property
     def limited(self) -> bool:
-        return self.bwrap is None
+        return self.protections is None
+
+    @property
+    def landlock(self) -> bool:
+        return self.protections is not None and self.protections.landlock_abi > 0
 
     def describe(self) -> str:
-        """One line for the person: what the code can reach."""
+        """For the person: what the code can reach here (a second line says what is missing)."""
         if self.problem:
             return f"sandbox: {self.problem}: python code will not run"
-        if self.bwrap is not None:
-            return "sandbox: bubblewrap (no network, no files but its own temporary directory)"
-        return f"sandbox: limited ({self.reason}): the code runs as you, with your files"
+        found = self.protections
+        if found is None:
+            return f"sandbox: limited ({self.reason}): the code runs as you, with your files"
+        return "\n".join([_blocks(self.mode, found), *_missing(self.mode, found)])
+
+
+def _blocks(mode: Mode, found: Protections) -> str:
+    layers = [
+        "bubblewrap" if mode == "bubblewrap" else "",
+        f"Landlock ABI {found.landlock_abi}" if found.landlock_abi else "",
+        "its own namespaces" if mode == "landlock" and found.namespaces else "",
+    ]
+    blocked = ["no files but system files (read-only) and its own directory"]
+    if found.namespaces or found.network_rules:
+        blocked.append("no network")
+    if found.capabilities == NO_CAPABILITIES:
+        blocked.append("no capabilities, even as root")
+    if found.namespaces or "signal" in found.scoped:
+        blocked.append("no signals, ptrace or mounts beyond its own processes")
+    if found.max_processes:
+        blocked.append("a cap on its processes")
+    blocked.append("a memory limit per process (no cgroup)")
+    return f"sandbox: {' + '.join(x for x in layers if x)}: {', '.join(blocked)}"
+
+
+def _missing(mode: Mode, found: Protections) -> list[str]:
+    """What this kernel does not give, each protection once, in one line."""
+    gaps = []
+    if not found.landlock_abi:
+        gaps.append("Landlock (files are hidden by bubblewrap only)")
+    elif not found.network_rules and not found.namespaces:
+        gaps.append(f"TCP rules (Landlock ABI 4; here {found.landlock_abi}): local TCP is open")
+    if found.landlock_abi and len(found.scoped) < 2 and not found.namespaces:
+        gaps.append("signal and abstract-socket scoping (Landlock ABI 6): agentui can be signalled")
+    if mode == "landlock" and not found.namespaces:
+        gaps.append("user namespaces (refused here): no cap on processes, UDP is open")
+    if found.capabilities != NO_CAPABILITIES:
+        gaps.append(f"dropping capabilities (left: {found.capabilities})")
+    return [f"sandbox: missing here: {'; '.join(gaps)}"] if gaps else []
 
 
 def choose_sandbox(
-    setting: str | None = None, environ: Mapping[str, str] = os.environ
+    setting: str | None = None,
+    environ: Mapping[str, str] = os.environ,
+    executable: str = sys.executable,
 ) -> SandboxChoice:
-    """The sandbox for `setting` (None: AGENTUI_SANDBOX, else auto). Probes bubblewrap once per
-    process (a few milliseconds), so the first call may block that long."""
+    """The sandbox for `setting` (None: AGENTUI_SANDBOX, else auto). Measures each mode once
+    per process (a fraction of a second), so the first call may block that long."""
     if setting is not None:
         wanted, asked = setting, "limited by the python tool's settings"
     else:
         wanted = environ.get(ENV_VARIABLE, "").strip() or "auto"
         asked = f"{ENV_VARIABLE}=limited"
     if wanted not in SETTINGS:
-        return SandboxChoice(problem=f"{ENV_VARIABLE} must be auto or limited (got {wanted!r})")
+        return SandboxChoice(
+            problem=f"{ENV_VARIABLE} must be auto, landlock or limited (got {wanted!r})"
+        )
     if wanted == "limited":
         return SandboxChoice(reason=asked)
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return SandboxChoice(reason="bubblewrap not found")
-    failure = probe(bwrap)
-    if failure is not None:
-        return SandboxChoice(reason=failure)
-    return SandboxChoice(bwrap=bwrap)
+    why_not_bwrap = "bubblewrap left out by the settings"
+    if wanted == "auto":
+        bwrap = shutil.which("bwrap")
+        why_not_bwrap = "bubblewrap not found"
+        if bwrap is not None:
+            failure = probe(bwrap) or measure("bubblewrap", bwrap, executable)
+            if isinstance(failure, Protections):
+                return SandboxChoice(bwrap=bwrap, protections=failure)
+            why_not_bwrap = failure
+    found = measure("landlock", None, executable)
+    if isinstance(found, str):
+        return SandboxChoice(reason=f"{why_not_bwrap}; {found}")
+    if not found.landlock_abi and not found.namespaces:
+        return SandboxChoice(reason=f"{why_not_bwrap}; no Landlock and no user namespaces")
+    return SandboxChoice(protections=found, reason=why_not_bwrap)

@@ -40,5 +40,5 @@ def main(argv: Sequence[str]) -> int:
     sys.stdout.write(visible_controls(format_settings(loaded)))  # values from a file
     from agentui.core.tools.sandbox_mode import choose_sandbox
 
-    print(visible_controls(f"# {choose_sandbox().describe()}"))
+    print(visible_controls("\n".join(f"# {x}" for x in choose_sandbox().describe().splitlines())))
     return 0

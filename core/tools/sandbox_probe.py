@@ -1,0 +1,87 @@
+"""What a sandbox mode blocks on this machine, measured: the sandbox child is started once in
+that mode (per process, interpreter and mode) and says what the kernel took, before any code
+would run: the Landlock ABI and the rights it handles, its own namespaces, the capabilities
+left, the cap on processes. Nothing here is assumed from a version number.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+
+import landlockpy
+
+from agentui.core.tools.sandbox_command import (
+    Mode,
+    child_config,
+    command,
+    scrubbed_environment,
+)
+
+PROBE_TIMEOUT_S = 20.0
+
+
+@dataclass(frozen=True, slots=True)
+class Protections:
+    """What the child set up and the kernel accepted."""
+
+    landlock_abi: int  # 0: no Landlock
+    network_rules: tuple[str, ...]  # Landlock's TCP rules: "bind_tcp", "connect_tcp"
+    scoped: tuple[str, ...]  # Landlock's scopes: "signal", "abstract_unix_socket"
+    namespaces: bool  # user, pid, network and IPC namespaces of its own (bwrap's or its own)
+    capabilities: str  # the effective set left, as /proc shows it ("0000000000000000")
+    max_processes: int | None  # the cap on processes, None: none
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI (0: none)."""
+    return landlockpy.abi_version()
+
+
+@functools.cache
+def measure(mode: Mode, bwrap: str | None, executable: str) -> Protections | str:
+    """The protections of `mode` here; a string says why the mode cannot start."""
+    workdir = tempfile.mkdtemp(prefix="agentui-probe-")
+    try:
+        return _measure(mode, bwrap, executable, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _measure(mode: Mode, bwrap: str | None, executable: str, workdir: str) -> Protections | str:
+    landlock = landlock_abi() > 0
+    config = child_config(
+        mode, workdir, executable, landlock=landlock, max_processes=64, probe=True
+    )
+    try:
+        result = subprocess.run(
+            command(mode, bwrap, workdir, executable, config),
+            cwd=workdir,
+            env=scrubbed_environment(workdir),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=PROBE_TIMEOUT_S,
+            start_new_session=True,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError) as exc:
+        return f"the {mode} sandbox cannot start: {exc}"
+    lines = result.stdout.strip().splitlines()
+    if result.returncode != 0 or not lines:
+        said = (result.stderr.strip().splitlines() or [f"exit code {result.returncode}"])[-1]
+        return f"the {mode} sandbox cannot start here: {said.removeprefix('bwrap: ')}"
+    facts = json.loads(lines[-1])
+    applied = facts.get("landlock") or {}
+    return Protections(
+        landlock_abi=int(applied.get("abi", 0)),
+        network_rules=tuple(applied.get("net", ())),
+        scoped=tuple(applied.get("scoped", ())),
+        namespaces=mode == "bubblewrap" or bool(facts["namespaces"]),
+        capabilities=str(facts.get("capabilities", "")),
+        max_processes=facts.get("max_processes"),
+    )
