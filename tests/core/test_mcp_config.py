@@ -24,6 +24,9 @@ approval = "always"
 approval = "never"
 timeout_s = 5
 
+[mcp.servers.files.tools.read_many]
+max_result_bytes = 500000
+
 [mcp.servers.docs]
 url = "https://example.com/mcp"
 headers = { Authorization = "Bearer abc123", X-Token = "${DOCS_TOKEN}" }
@@ -48,6 +51,8 @@ def test_servers_their_transport_and_approval_per_server_and_per_tool(tmp_path: 
     assert files.approval_for("list_directory") == "ask"
     assert (files.timeout_for("write_file"), files.timeout_for("read_file")) == (5, 60)
     assert docs.approval_for("search") == "always" and docs.timeout_for("search") is None
+    assert docs.max_result_bytes_for("search") == 100_000, "about 25,000 tokens by default"
+    assert files.max_result_bytes_for("read_many") == 500_000, "a tool's own cap"
     assert docs.startup_timeout_s == 30
     assert (docs.ping_interval_s, docs.ping_timeout_s) == (30, 10), "a hang is noticed"
 
@@ -87,6 +92,17 @@ def test_servers_their_transport_and_approval_per_server_and_per_tool(tmp_path: 
         (
             '[mcp.servers.docs]\ncommand = "x"\nping_interval_s = -1',
             "mcp.servers.docs.ping_interval_s: Input should be greater than 0",
+        ),
+        (
+            '[mcp.servers.docs]\ncommand = "x"\nmax_result_bytes = 10',
+            "mcp.servers.docs.max_result_bytes: Input should be greater than or equal to 100 "
+            "(got 10)",
+        ),
+        (
+            '[mcp.servers.docs]\ncommand = "x"\n[mcp.servers.docs.tools.t]\n'
+            "max_result_bytes = 1e12",
+            "mcp.servers.docs.tools.t.max_result_bytes: Input should be less than or equal to "
+            "10000000",
         ),
         (
             '[mcp.servers.docs]\ncommand = "x"\nrestart = true',

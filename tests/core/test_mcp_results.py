@@ -16,7 +16,7 @@ from mcp_types import (
     TextResourceContents,
 )
 
-from agentui.core.tools.mcp.results import NO_MESSAGE, error_text, result_text
+from agentui.core.tools.mcp.results import NO_MESSAGE, capped, error_text, result_text
 
 
 def _b64(size: int) -> str:
@@ -66,3 +66,22 @@ def test_an_error_result_says_the_servers_text() -> None:
     failed = CallToolResult(content=[TextContent(type="text", text="disk full")], is_error=True)
     assert error_text(failed) == "disk full"
     assert error_text(CallToolResult(content=[], is_error=True)) == NO_MESSAGE
+
+
+def test_a_result_within_the_cap_is_whole() -> None:
+    assert capped("é" * 50, 100) == "é" * 50, "100 bytes of UTF-8, not more"
+    assert capped("x" * 100, 100) == "x" * 100
+
+
+def test_a_longer_result_keeps_its_head_and_tail_and_says_how_much_was_cut() -> None:
+    text = "".join(f"{n:09d}\n" for n in range(1_000_000))  # 10 MB, as the probe's
+    shown = capped(text, 3000)
+    head, cut, tail = shown.split("\n[", 1)[0], shown.count("[output cut:"), shown[-1000:]
+    assert cut == 1 and "[output cut: 9997000 bytes in the middle were not shown]" in shown
+    assert text.startswith(head) and text.endswith(tail)
+    assert len(shown.encode()) < 3100
+
+
+def test_a_cut_through_a_character_shows_a_replacement_not_an_error() -> None:
+    shown = capped("é" * 1000, 101)  # 67 head bytes end inside an é
+    assert shown.startswith("é" * 33 + "\ufffd\n[output cut: 1899 bytes")

@@ -5,7 +5,8 @@ Tools: echo (text), add (a structured result), fail (an error result), crash (th
 mid-call), hang (never returns; wait_hanging returns once a hang call has begun,
 wait_cancelled once one was cancelled), held (returns once release is called), freeze (the whole server stops answering anything,
 pings included, as a hung server does), image (a PNG), env (a variable of the server's
-environment), paint (a description with a terminal escape in it).
+environment), paint (a description with a terminal escape in it), big (a result of the size asked,
+numbered lines), big_fail (an error that long).
 """
 
 from __future__ import annotations
@@ -44,6 +45,24 @@ def echo(text: str) -> str:
 def add(a: int, b: int) -> Sum:
     """Add two integers."""
     return Sum(total=a + b)
+
+
+def _lines(size: int) -> str:
+    """`size` bytes of numbered lines: where a cut falls can be read from it."""
+    text = "".join(f"line {n:07d}\n" for n in range(size // 13 + 1))
+    return text[:size]
+
+
+@server.tool()
+def big(size: int) -> str:
+    """Return `size` bytes of numbered lines."""
+    return _lines(size)
+
+
+@server.tool()
+def big_fail(size: int) -> str:
+    """Fail with `size` bytes of numbered lines as the error."""
+    raise ToolError(_lines(size))
 
 
 @server.tool()

@@ -11,7 +11,7 @@ from mcp_types import Tool as ListedTool
 
 from agentui.core.tools.mcp.config import TOOL_SEPARATOR
 from agentui.core.tools.mcp.connection import McpConnection
-from agentui.core.tools.mcp.results import error_text, result_text
+from agentui.core.tools.mcp.results import capped, error_text, result_text
 from agentui.core.tools.tool import Tool, ToolContext, ToolError
 
 # What every provider accepts in a tool's name (OpenAI and Gemini: at most 64 characters).
@@ -40,11 +40,13 @@ def agent_tool(connection: McpConnection, listed: ListedTool, name: str) -> Tool
         f"The tool {listed.name} of the MCP server {connection.name}."
     )
 
+    max_bytes = config.max_result_bytes_for(listed.name)
+
     async def call(arguments: dict[str, Any], context: ToolContext) -> str:
         result = await connection.call(listed.name, arguments)
         if result.is_error:
-            raise ToolError(error_text(result))
-        return result_text(result)
+            raise ToolError(capped(error_text(result), max_bytes))
+        return capped(result_text(result), max_bytes)
 
     return Tool.from_schema(
         name,

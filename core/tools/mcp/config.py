@@ -9,6 +9,7 @@
     startup_timeout_s = 30               # connecting and listing the tools, at most
     ping_interval_s = 30                 # a ready server is pinged this often, and has hung
     ping_timeout_s = 10                  # when it does not answer within this
+    max_result_bytes = 100000            # a longer result keeps its head and tail
 
     [mcp.servers.files.tools.read_file]  # one tool's own approval (and timeout_s)
     approval = "always"
@@ -39,6 +40,11 @@ SERVER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
 # Between a server's name and its tool's in the names agents call: SERVER__tool.
 TOOL_SEPARATOR = "__"
 Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+# A result's size in UTF-8 bytes, past which its middle is cut (head and tail kept, the size cut
+# said), as python's output is. The default is about 25,000 tokens, the cap Claude Code puts on
+# an MCP result; the bounds keep a result readable and a session line of sane size.
+ResultBytes = Annotated[int, Field(ge=100, le=10_000_000)]
+DEFAULT_MAX_RESULT_BYTES = 100_000
 
 
 class McpToolConfig(BaseModel):
@@ -48,6 +54,7 @@ class McpToolConfig(BaseModel):
 
     approval: Approval | None = None  # None: the server's
     timeout_s: Seconds | None = None  # None: the server's
+    max_result_bytes: ResultBytes | None = None  # None: the server's
 
 
 class McpServerConfig(BaseModel):
@@ -69,6 +76,7 @@ class McpServerConfig(BaseModel):
     # has hung, and is treated as a lost connection (started again).
     ping_interval_s: Seconds = 30.0
     ping_timeout_s: Seconds = 10.0
+    max_result_bytes: ResultBytes = DEFAULT_MAX_RESULT_BYTES
     tools: dict[str, McpToolConfig] = Field(default_factory=dict)
 
     @field_validator("command")
@@ -121,6 +129,12 @@ class McpServerConfig(BaseModel):
     def timeout_for(self, tool: str) -> float | None:
         own = self.tools.get(tool)
         return own.timeout_s if own is not None and own.timeout_s is not None else self.timeout_s
+
+    def max_result_bytes_for(self, tool: str) -> int:
+        own = self.tools.get(tool)
+        if own is not None and own.max_result_bytes is not None:
+            return own.max_result_bytes
+        return self.max_result_bytes
 
     def shown(self) -> dict[str, Any]:
         """The settings for `agentui config show`, with the values of `env` and `headers`

@@ -4,6 +4,10 @@ The text blocks are the result, as the server wrote them for a reader; structure
 JSON) is, when there is no text (servers also give it as text, the protocol asks them to).
 Images and audio become a placeholder such as `[image: image/png, 12 KB]`; an embedded text
 resource keeps its text under its address, other resources are named by their address.
+
+A result longer than its server's `max_result_bytes` (in UTF-8) is cut as python's output is:
+its head and tail are kept, and a line in the middle says how many bytes were left out. A 10 MB
+result would otherwise go whole into the conversation (every later request) and the session.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from mcp_types import (
     TextResourceContents,
 )
 
+from agentui.core.tools.sandbox import OutputCap
+
 NO_MESSAGE = "the tool reported an error without saying why"
 
 
@@ -38,6 +44,16 @@ def error_text(result: CallToolResult) -> str:
     """Why a call the server marked `isError` failed: its own text."""
     text = "\n".join(b.text for b in result.content if isinstance(b, TextContent)).strip()
     return text or NO_MESSAGE
+
+
+def capped(text: str, max_bytes: int) -> str:
+    """`text`, or its head and tail with the size of what was cut when its UTF-8 is longer
+    than `max_bytes`."""
+    if len(text) * 4 <= max_bytes:  # a character is at most 4 bytes: no need to encode
+        return text
+    cap = OutputCap(max_bytes)
+    cap.feed(text.encode("utf-8", errors="surrogatepass"))
+    return cap.text() if cap.dropped else text
 
 
 def _other(block: ContentBlock) -> str:
