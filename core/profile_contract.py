@@ -4,7 +4,8 @@ The answer is parsed and validated; each check is an `answer:validated` event. A
 does not hold goes back to the model with what is wrong (each problem with its JSON path), and
 the model answers again, at most `json_retries` times. After the last failed check the agent
 ends failed with the errors (ContractError): there is no fallback value. A valid answer's
-payload is the agent's result, as JSON text.
+payload is the agent's result, as JSON text. A schema with patterns is checked in a worker
+process, within `[profiles] check_timeout_s` (core/profiles/timed_check.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from agentui.core.agent.loop import AgenticLoop, LoopHost, LoopResult
 from agentui.core.profiles.config import ProfilesConfig
 from agentui.core.profiles.contract import JsonContract
 from agentui.core.profiles.prompt import invalid_answer_note
+from agentui.core.profiles.timed_check import check_in_time
 from agentui.core.protocol.conversation import user_text
 from agentui.core.protocol.events import AnswerValidated
 from agentui.core.support.errors import ContractError
@@ -33,7 +35,7 @@ async def hold_to_contract(
     attempts = settings.json_retries + 1
     attempt = 1
     while True:
-        check = contract.check(answer.text)
+        check = await check_in_time(contract, answer.text, settings.check_timeout_s)
         await host.emit(
             AnswerValidated,
             profile=contract.profile,

@@ -39,6 +39,21 @@ def contract_problem(schema: dict[str, Any] | None, example: Any) -> str | None:
     return None
 
 
+def uses_patterns(schema: Any) -> bool:
+    """The schema has a `pattern` or `patternProperties` somewhere: checking a value may run a
+    regular expression, which can backtrack for longer than anyone waits (`^(a+)+$` on 28
+    characters takes seconds, on 40 hours). A key of that name that is a property's name counts
+    too: the cost is only a check in a worker."""
+    if isinstance(schema, dict):
+        return any(
+            key in ("pattern", "patternProperties") or uses_patterns(value)
+            for key, value in schema.items()
+        )
+    if isinstance(schema, list):
+        return any(uses_patterns(item) for item in schema)
+    return False
+
+
 def _effective(schema: dict[str, Any] | None) -> dict[str, Any]:
     return schema if schema is not None else OBJECT_SCHEMA
 

@@ -1,0 +1,58 @@
+"""Checking an answer against a contract whose schema has regular expressions, with a time limit.
+
+jsonschema checks `pattern` with Python's `re`, which backtracks without bound (`^(a+)+$` on a
+28-character answer took about 8 s; each more character doubles it) and holds the GIL while it
+does: on the event loop it froze the app, and a thread would freeze it all the same. Such a
+check runs in a worker process (anyio's process pool), which is killed when the time limit
+passes; the answer then fails its check with one message saying so, and the app never waits
+longer than the limit. A schema without a pattern runs no regular expression: its answers are
+checked at once, in this process, as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+import anyio
+import anyio.to_process
+from anyio import BrokenWorkerProcess
+
+from agentui.core.profiles.contract import AnswerCheck, JsonContract, uses_patterns
+
+
+async def check_in_time(contract: JsonContract, text: str, timeout_s: float) -> AnswerCheck:
+    """`contract.check(text)`, given up after `timeout_s` when the schema has patterns."""
+    if not uses_patterns(contract.schema):
+        return contract.check(text)
+    schema_text = json.dumps(contract.schema, sort_keys=True)
+    try:
+        with anyio.move_on_after(timeout_s):
+            return await anyio.to_process.run_sync(
+                _check_in_worker, contract.profile, schema_text, text, cancellable=True
+            )
+    except BrokenWorkerProcess:  # the worker died (out of memory, killed from outside)
+        return AnswerCheck(
+            errors=("$: the answer could not be checked: the checking process failed",)
+        )
+    return AnswerCheck(errors=(too_slow(timeout_s),))
+
+
+def too_slow(timeout_s: float) -> str:
+    return (
+        f"$: the answer could not be checked within {timeout_s:g} s: a pattern in the profile's "
+        "schema takes too long on it (a pattern that backtracks, such as ^(a+)+$), so it is not "
+        "accepted"
+    )
+
+
+def _check_in_worker(profile: str, schema_text: str, text: str) -> AnswerCheck:
+    return _contract(profile, schema_text).check(text)
+
+
+@functools.lru_cache(maxsize=16)
+def _contract(profile: str, schema_text: str) -> JsonContract:
+    """A worker keeps the contracts it built: a validator is built once per schema."""
+    schema: Any = json.loads(schema_text)
+    return JsonContract(profile, schema)
