@@ -44,7 +44,7 @@ def to_rounds(log: SessionLog, state: RunState) -> str:
     """The per-round timeline of the session's directed scenes (core/scene/timeline.py)."""
     from agentui.core.scene.timeline import rounds_timeline
 
-    out = [f"# Rounds of session {log.header.id}"]
+    out = [f"# Rounds of session {log.id}"]
     lines = rounds_timeline(state)
     out += lines if lines else ["", "This session played no scene (agentui --scene NAME)."]
     return visible_controls("\n".join(out).rstrip("\n") + "\n")
@@ -98,7 +98,8 @@ def _item_json(item: TranscriptItem) -> dict[str, Any]:
 
 def to_markdown(log: SessionLog, state: RunState) -> str:
     header = log.header
-    out: list[str] = [f"# Session {header.id}", ""]
+    # Named as it was opened: a copy's own name (a note below gives the id inside it).
+    out: list[str] = [f"# Session {log.id}", ""]
     out.append(f"- Task: {_one_line(header.task)}")
     out.append(f"- Started: {_when(header.started)}")
     out.append(f"- Status: {state.status}")

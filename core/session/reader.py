@@ -76,7 +76,10 @@ class SessionLog:
 
     @property
     def id(self) -> str:
-        return self.header.id
+        """The session's name: its file's, by which every command finds it and in which a
+        resumed run goes on. A copy under another name is a session of its own; its header
+        still holds the id it was written with (`renamed_note` says so)."""
+        return self.path.stem
 
     @property
     def last_seq(self) -> int:
@@ -189,6 +192,10 @@ def _read_session(path: Path, skip_deltas: bool) -> SessionLog:
 
     warnings: list[str] = []
     damaged_lines = list(damaged)
+    if header is not None:
+        note = renamed_note(path, header.id)
+        if note is not None:
+            warnings.append(note)
     if header is None:
         if not body.events and not body.conversations:
             raise SessionError(f"{path}: not a session file: {header_problem}")
@@ -385,6 +392,17 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return 0.0
+
+
+def renamed_note(path: Path, header_id: str) -> str | None:
+    """What to say of a session file whose name is not the id inside it (a copy, a rename),
+    or None when they agree."""
+    if header_id == path.stem:
+        return None
+    return (
+        f"{path.name} holds session {header_id} (the id in its first line): "
+        f"it is listed and opened as {path.stem}"
+    )
 
 
 def read_header(path: Path) -> SessionHeader:

@@ -1,6 +1,9 @@
 """How sessions are listed and found (their files and ids: naming.py).
 
 Each session file has its row for the listing beside it in `<id>.summary.json` (summary.py).
+A session is listed and found by its file's name, which is its id unless the file was copied
+or renamed: then the id inside it is kept apart (`SessionInfo.header_id`) and said, and the
+copy is a session of its own rather than a second row under the first one's id.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import fold_session
 from agentui.core.session.lock import is_locked
 from agentui.core.session.naming import LAST, SUFFIX, sessions_dir
-from agentui.core.session.reader import read_header, read_session
+from agentui.core.session.reader import read_header, read_session, renamed_note
 from agentui.core.session.summary import SessionSummary, read_summary, write_summary
 
 
@@ -33,6 +36,9 @@ class SessionInfo:
     agents: int
     tokens: int
     problem: str = ""  # why it is unreadable, or what its damaged lines lost
+    # The id inside the file when its name (`id`, by which it is found) differs: a copy or a
+    # rename. None when they agree, or when the file is unreadable.
+    header_id: str | None = None
 
     def row(self) -> dict[str, Any]:
         """As `agentui sessions --json` prints it (and `GET /sessions` answers)."""
@@ -45,7 +51,12 @@ class SessionInfo:
             "tokens": self.tokens,
             "path": str(self.path),
             "problem": self.problem,
+            "header_id": self.header_id,
         }
+
+    def renamed_note(self) -> str | None:
+        """One line saying the file's name is not the id inside it, or None."""
+        return renamed_note(self.path, self.header_id) if self.header_id is not None else None
 
 
 def session_files(directory: Path | None = None) -> list[Path]:
@@ -82,7 +93,7 @@ def describe(path: Path) -> SessionInfo:
     if running:
         status = "running"
     return SessionInfo(
-        summary.id,
+        path.stem,  # listed as it is found: by its file's name
         path,
         summary.started,
         summary.task,
@@ -90,6 +101,7 @@ def describe(path: Path) -> SessionInfo:
         summary.agents,
         summary.tokens,
         summary.problem,
+        header_id=summary.id if summary.id != path.stem else None,
     )
 
 
@@ -101,9 +113,11 @@ def _summarize(path: Path, stat: os.stat_result, *, save: bool) -> SessionSummar
     except SessionError as exc:
         return str(exc)
     state = fold_session(log, transcripts=False)
-    problem = f"{state.status}; " + "; ".join(log.warnings) if log.damaged_lines else ""
+    # The listing says a rename on a line of its own (SessionInfo.renamed_note), not here.
+    lost = [w for w in log.warnings if w != renamed_note(path, log.header.id)]
+    problem = f"{state.status}; " + "; ".join(lost) if log.damaged_lines else ""
     summary = SessionSummary(
-        id=log.id,
+        id=log.header.id,  # what the file says, which its name may not (a copy)
         started=log.header.started,
         task=log.header.task,
         status=state.status,

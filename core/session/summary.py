@@ -40,7 +40,7 @@ class SessionSummary(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     summary: Literal[1] = 1  # the shape of this file
-    id: str
+    id: str  # the id inside the session file (its header's), which a copy's name is not
     started: float
     task: str
     status: str  # RunState.status

@@ -26,7 +26,7 @@ from agentui.core.session.delta_merge import DeltaMerge, merge_deltas
 from agentui.core.session.elision import RESULT_IS_RESPONSE, TEXT_STREAMED, Elision
 from agentui.core.session.export import export_session
 from agentui.core.session.fold import fold_session
-from agentui.core.session.reader import read_session
+from agentui.core.session.reader import read_header, read_session
 from agentui.core.session.resume import plan_resume
 
 from .session_helpers import SAFETY_NET_S, next_event, recorded_runtime, resumed_runtime
@@ -225,8 +225,15 @@ async def test_a_new_session_never_takes_an_existing_file(
 # -- logs written before (format 1: one line per delta, nothing left out) ------------------
 
 
+def _golden_format_1(folder: Path) -> Path:
+    """A copy of the format-1 log named as agentui names it (by the id inside it)."""
+    path = folder / f"{read_header(GOLDEN_FORMAT_1).id}.jsonl"
+    shutil.copy(GOLDEN_FORMAT_1, path)
+    return path
+
+
 def test_a_format_1_log_reads_folds_and_exports_as_it_did(tmp_path: Path) -> None:
-    log = read_session(GOLDEN_FORMAT_1)
+    log = read_session(_golden_format_1(tmp_path))
 
     assert log.warnings == [] and log.header.format == 1
     assert sum(e.type == "text:delta" for e in log.events) == 14, "one event per line, as written"
@@ -247,8 +254,7 @@ def test_a_format_1_log_reads_folds_and_exports_as_it_did(tmp_path: Path) -> Non
 
 
 async def test_a_resumed_format_1_log_stays_format_1(tmp_path: Path) -> None:
-    path = tmp_path / GOLDEN_FORMAT_1.name
-    shutil.copy(GOLDEN_FORMAT_1, path)
+    path = _golden_format_1(tmp_path)
     plan = plan_resume(read_session(path))
     runtime = resumed_runtime(plan, Script.for_all(Turn(text="Still 8080.")))
     async with runtime:

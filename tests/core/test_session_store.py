@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
-from agentui.core.providers.scripted.script import Turn
+from agentui.core.protocol.events import RunResumed
+from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.session.errors import SessionError
+from agentui.core.session.fold import fold_session
 from agentui.core.session.naming import new_session_id, sessions_dir
+from agentui.core.session.reader import read_session
+from agentui.core.session.resume import plan_resume
 from agentui.core.session.store import find_session, list_sessions
+from agentui.core.session.summary import summary_path
 
 from .session_helpers import (
     recorded_runtime,
+    resumed_runtime,
     session_being_written,
 )
 
@@ -140,3 +147,91 @@ async def test_a_session_with_a_damaged_header_is_listed_and_can_be_last(tmp_pat
     assert [(i.id, i.task) for i in infos] == [(older.stem, "older"), (path.stem, "First task")]
     assert infos[1].status == "damaged (1 line skipped)"
     assert find_session("last", tmp_path) == path
+
+
+# -- a session file under another name than the id inside it (a copy, a rename) ---------------
+
+
+async def test_a_copy_lists_and_opens_by_its_own_name_and_says_whose_it_is(
+    tmp_path: Path,
+) -> None:
+    original = await _finished_session(tmp_path)
+    list_sessions(tmp_path)  # leaves the original's summary beside it
+    copy = tmp_path / "before-the-fix.jsonl"
+    for source in (original, summary_path(original)):  # `cp -p ID.* …`: the summary counts too
+        shutil.copy2(source, summary_path(copy) if source.suffix == ".json" else copy)
+    renamed = tmp_path / "renamed.jsonl"
+    original.rename(renamed)
+
+    infos = {i.id: i for i in list_sessions(tmp_path)}
+
+    assert set(infos) == {"before-the-fix", "renamed"}, "one row per file, by its name"
+    for name, info in infos.items():
+        assert info.header_id == original.stem and info.row()["header_id"] == original.stem
+        assert info.renamed_note() == (
+            f"{name}.jsonl holds session {original.stem} (the id in its first line): "
+            f"it is listed and opened as {name}"
+        )
+        assert find_session(name, tmp_path) == info.path
+        assert (info.status, info.task) == ("completed", "First task")
+    with pytest.raises(SessionError, match="no session"):
+        find_session(original.stem, tmp_path)
+
+
+async def test_a_session_under_its_own_id_says_nothing_of_names(tmp_path: Path) -> None:
+    path = await _finished_session(tmp_path)
+
+    (info,) = list_sessions(tmp_path)
+
+    assert (info.id, info.header_id, info.renamed_note()) == (path.stem, None, None)
+    assert info.row()["header_id"] is None
+    assert read_session(path).warnings == []
+
+
+async def test_a_renamed_session_reads_with_one_note_and_its_name_as_id(tmp_path: Path) -> None:
+    original = await _finished_session(tmp_path)
+    renamed = original.rename(tmp_path / "mine.jsonl")
+
+    log = read_session(renamed)
+
+    assert (log.id, log.header.id) == ("mine", original.stem)
+    assert log.warnings == [
+        f"mine.jsonl holds session {original.stem} (the id in its first line): "
+        "it is listed and opened as mine"
+    ]
+
+
+async def test_a_damaged_renamed_session_says_the_rename_once(tmp_path: Path) -> None:
+    original = await _finished_session(tmp_path)
+    renamed = original.rename(tmp_path / "mine.jsonl")
+    lines = renamed.read_bytes().split(b"\n")
+    lines[2] = b"not json"  # a last line is a torn write, not damage: one in the middle
+    renamed.write_bytes(b"\n".join(lines))
+
+    (info,) = list_sessions(tmp_path)
+
+    assert info.status == "damaged (1 line skipped)"
+    assert "skipped a damaged line" in info.problem
+    assert "listed and opened as" not in info.problem, "the listing says it on a line of its own"
+    assert info.renamed_note() is not None
+
+
+async def test_a_resumed_copy_goes_on_in_the_copy(tmp_path: Path) -> None:
+    original = await _finished_session(tmp_path)
+    before = original.read_bytes()
+    copy = tmp_path / "try-again.jsonl"
+    shutil.copy(original, copy)
+    plan = plan_resume(read_session(copy))
+    runtime = resumed_runtime(plan, Script.for_all(Turn(text="Still 42.")))
+    async with runtime:
+        runtime.send("a1", "Sure?")
+        await runtime.wait("a1")
+
+    assert original.read_bytes() == before, "the original is left as it was"
+    after = read_session(copy)
+    assert fold_session(after).agents["a1"].result == "Still 42."
+    (resumed,) = [e for e in after.events if isinstance(e, RunResumed)]
+    assert resumed.session_id == "try-again"
+    infos = {i.id: i for i in list_sessions(tmp_path)}
+    assert set(infos) == {original.stem, "try-again"}
+    assert infos["try-again"].header_id == original.stem

@@ -37,10 +37,12 @@ def main(argv: Sequence[str]) -> int:
         return 0
     rows = [("ID", "STARTED", "STATUS", "AGENTS", "TOKENS", "TASK")]
     for info in infos:
-        started = datetime.fromtimestamp(info.started).astimezone().strftime("%Y-%m-%d %H:%M")
         task = visible_controls(" ".join(info.task.split()) or info.problem)
         ident = visible_controls(info.id)  # from a file name, which may hold anything
-        rows.append((ident, started, info.status, str(info.agents), f"{info.tokens:,}", task))
+        status = visible_controls(info.status)  # from the summary file, which may too
+        rows.append(
+            (ident, _started(info.started), status, str(info.agents), f"{info.tokens:,}", task)
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(5)]
     room = max(shutil.get_terminal_size((100, 24)).columns - sum(widths) - 10, 20)
     for row in rows:
@@ -53,7 +55,17 @@ def main(argv: Sequence[str]) -> int:
             clipped(row[5], room),
         ]
         print("  ".join(cells).rstrip())
+    warn([note for info in infos if (note := info.renamed_note()) is not None])
     return 0
+
+
+def _started(timestamp: float) -> str:
+    """A start time as the listing shows it; "?" for one no clock can show (a summary file
+    that says 1e300 or nan)."""
+    try:
+        return datetime.fromtimestamp(timestamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, ValueError, OSError):
+        return "?"
 
 
 def load_session(reference: str) -> SessionLog:
