@@ -17,7 +17,7 @@ from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.keymap import pane_action
+from agentui.tui.app.keymap import key_action, pane_action
 from agentui.tui.app.replay_feed import ReplayFeed
 from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.help import HelpScreen
@@ -120,7 +120,7 @@ async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off()
         footer_actions = {b.action for _, b, _, _ in app.screen.active_bindings.values()}
         assert pane_action("cancel") not in footer_actions
         assert pane_action("pause") not in footer_actions
-        assert "keys_on" in footer_actions, "the footer says how to turn the letters on"
+        assert key_action("keys_on") in footer_actions, "the footer says how to turn the letters on"
         await type_after_click(app, pilot)
 
 
@@ -179,7 +179,7 @@ async def test_after_a_click_on_an_approval_its_footer_offers_keys_on_not_the_di
         assert app.focused is block and app.keeper.reading
         shown = {k: b.binding.action for k, b in app.screen.active_bindings.items()}
         assert "1" not in shown and "2" not in shown, "digits that would be typed are not offered"
-        assert shown.get("escape") == "keys_on"
+        assert shown.get("escape") == key_action("keys_on")
         await pilot.press("escape", "1")  # keys on, then a choice
         await settle(pilot, lambda: runs == ["prod"])
 

@@ -10,6 +10,7 @@ import pytest
 
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.tui.cli.app_run import unsent_words
 
 from .helpers import app_when, has_status, kinds, make_app, settle, toasts
 from .test_typing_is_sacred import RUNNING_AND_ASKING, has_status_a1
@@ -195,5 +196,5 @@ async def test_words_sent_before_a_start_that_fails_are_printed_with_the_error()
         await pilot.pause()
         await pilot.press(*"Lisbon, small budget", "enter")
         gate.set()
-        await settle(pilot, lambda: app.start_error is not None)
-        assert "Lisbon, small budget" in app.unsent_words(), "said on the shell, not lost"
+        await settle(pilot, lambda: app.start_failure.why is not None)
+        assert "Lisbon, small budget" in unsent_words(app), "said on the shell, not lost"

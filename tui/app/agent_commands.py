@@ -80,6 +80,10 @@ class AgentCommands:
         fold = main.fold  # None: nothing has happened yet (the first frame loads no fold)
         # Nothing is a command in this mode (a replay): not even a new task.
         read_only = not allowed(None, app.host.mode)
+        if action == "key":  # a key that works anywhere: the action it names (key_actions.py)
+            (named,) = parameters
+            assert isinstance(named, str)
+            return self.availability(named, ())
         if action == "keys_on":
             return app.keeper.reading and not isinstance(app.focused, TextArea)
         if action == "pane_key":
@@ -157,7 +161,7 @@ class AgentCommands:
     def _runner(self, action: str) -> Callable[[], object]:
         if action == "interrupt":
             return self.interrupt_now  # chosen by name, it is meant: no second press
-        return lambda: self.app.run_key_action(action)
+        return lambda: self.app.key_actions.run(action)
 
     def open_provider_switch(self) -> None:
         from agentui.tui.app.provider_switch import provider_palette
@@ -333,7 +337,7 @@ class AgentCommands:
             return  # an overlay is open: closing it brings the focus to the question
         queries = list(self.main.model.open_queries)
         if not queries:
-            self.app.action_nobody_waiting()
+            self.app.key_actions.nobody_waiting()
             return
         current = self.main.focused_query()
         after = queries.index(current) + 1 if current in queries else 0

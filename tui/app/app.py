@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Unpack
 
 from textual import events, on
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import BindingType
 from textual.command import CommandPalette
-from textual.message import Message
 from textual.notifications import Notification, Notify, SeverityLevel
 from textual.screen import Screen, ScreenResultCallbackType
 from textual.widget import AwaitMount
@@ -31,11 +30,12 @@ from agentui.tui.app.agent_commands import AgentCommands
 from agentui.tui.app.browser_signals import take_back_the_signals
 from agentui.tui.app.focus import FocusKeeper
 from agentui.tui.app.heap_release import HeapRelease
+from agentui.tui.app.key_actions import KeyActions
 from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KeyMap, app_bindings
 from agentui.tui.app.overlays import Overlays, ResultT
 from agentui.tui.app.quit_dialog import QuitDialog
 from agentui.tui.app.replay_feed import ReplayFeed
-from agentui.tui.app.runtime_host import host_for
+from agentui.tui.app.runtime_host import HostOptions, host_for
 from agentui.tui.app.screens.main import MainScreen
 from agentui.tui.app.start_failure import StartFailure
 from agentui.tui.app.theme_choice import choose_theme
@@ -47,14 +47,9 @@ from agentui.tui.cli.gc_policy import CollectorPolicy
 if TYPE_CHECKING:
     from agentui.core.monologue.config import MonologueConfig
     from agentui.core.protocol.commands import RuntimePort
-    from agentui.core.runtime import Runtime
     from agentui.core.state import RunState
-    from agentui.tui.app.provider_switch import ProviderSwitch
-    from agentui.tui.app.runtime_start import Prepared
 
 STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a plain exit
-# Actions of the keys and the palette that the main screen runs (its views and its prompt).
-SCREEN_ACTIONS = frozenset({"toggle_all", "toggle_monologue_filter", "new_task"})
 
 
 class AgentUIApp(App[int]):
@@ -67,24 +62,17 @@ class AgentUIApp(App[int]):
         self,
         runtime_factory: Callable[[], RuntimePort] | None = None,
         *,
-        prepare_runtime: Callable[[], Prepared] | None = None,
-        check_settings: Callable[[], object] | None = None,
         initial_task: str | None = None,
-        initial_profile: str | None = None,
         state: RunState | None = None,
         replay: ReplayFeed | None = None,
         clock: Clock | None = None,
-        notice: str = "",
-        provider_notice: str = "",
         monologue: MonologueConfig | None = None,
         monologue_shown: bool = True,
         remember_theme: bool = True,
         theme: str | None = None,
-        provider_label: tuple[str, str] = ("", ""),
-        provider_switch: ProviderSwitch | None = None,
-        start_with: Callable[[Runtime], str] | None = None,
         attached_to: str | None = None,
         key_map: KeyMap = DEFAULT_KEY_MAP,
+        **host_options: Unpack[HostOptions],
     ) -> None:
         super().__init__()
         # config.toml's [keys]: each binding carries its key's id, and Textual's keymap gives
@@ -98,18 +86,12 @@ class AgentUIApp(App[int]):
             runtime_factory,
             replay,
             attached_to,
-            prepare_runtime=prepare_runtime,
-            check_settings=check_settings,
             initial_task=initial_task,
-            initial_profile=initial_profile,
-            start_with=start_with,
             monologue=monologue,
-            provider_label=provider_label,
-            provider_switch=provider_switch,
-            provider_notice=provider_notice,
-            notice=notice,
+            **host_options,
         )
         self.commands = AgentCommands(self)
+        self.key_actions = KeyActions(self)
         self.overlays = Overlays(self)
         self.quit_dialog = QuitDialog(self)
         self.waiting_toasts = WaitingToasts(self)
@@ -225,34 +207,13 @@ class AgentUIApp(App[int]):
 
     # -- start and stop ------------------------------------------------------------------
 
-    @property
-    def start_error(self) -> str | None:
-        """Why the runtime could not start, for the shell."""
-        return self.start_failure.why
-
-    def unsent_words(self) -> list[str]:
-        """What was typed for the runtime that never started: tasks sent before it, then the
-        prompt's words (not stripped: keys typed after the app ended may continue them)."""
-        return [*self.host.unsent_words(), self.main.prompt_view.value]  # a paste whole
-
-    def settings_problem(self) -> str | None:
-        """After the app ended before its runtime started (a quick quit): what is wrong with the
-        settings nobody had checked yet."""
-        return self.host.settings_problem()
-
-    class StopRequested(Message):
-        """Quit in order, asked from outside the app's own handlers (a signal)."""
-
     def stop_in_order(self) -> None:
         """Quit as the Quit dialog does (the runtime cancels its agents and the session records
         their ends), from outside the app: a SIGTERM, a closed terminal. A message, so the
         stop runs inside the app, whoever asked."""
-        self.post_message(self.StopRequested())
+        self.call_later(self.stop_runtime_and_exit)
         # A terminal that has gone can leave the orderly way stuck: exit anyway, soon.
         asyncio.get_running_loop().call_later(STOP_GRACE_S, self.exit)
-
-    async def on_agent_uiapp_stop_requested(self, message: StopRequested) -> None:
-        await self.stop_runtime_and_exit()
 
     async def stop_runtime_and_exit(self) -> None:
         await self.host.stop()
@@ -283,56 +244,15 @@ class AgentUIApp(App[int]):
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         return self.commands.palette(super().get_system_commands(screen))
 
-    async def run_key_action(self, action: str) -> None:
-        """An action a pane's key or the palette names, run by what owns it: the agent
-        commands, the main screen, or the app. Refused as Textual refuses a binding's when
-        check_action does not allow it."""
-        if not self.check_action(action, ()):
-            return
-        if action in AgentCommands.ACTIONS:
-            self.commands.run(action)
-        elif action in SCREEN_ACTIONS:
-            await self.run_action(action, self.main)
-        else:
-            await self.run_action(action)
-
     async def action_pane_key(self, action: str) -> None:
         """A key on a pane (see keymap.bindings): the action it names."""
-        await self.run_key_action(action)
+        await self.key_actions.run(action)
 
-    def action_answer_selected(self) -> None:
-        self.commands.answer_selected()  # enter on the tree (AgentTree's binding)
-
-    def action_next_question(self) -> None:
-        self.commands.next_question()
-
-    def action_new_task(self) -> None:
-        self.main.action_new_task()  # ctrl+t, anywhere
-
-    def action_keys_on(self) -> None:
-        """esc after a click (the footer's Keys): the letters act again. The key itself is
-        handled as it arrives (see KeyRouting.route_key); this is for the palette and a
-        footer click."""
-        if self.keeper.chose():
-            self.main.keys.show_whether_keys_act()
-
-    def action_nobody_waiting(self) -> None:
-        self.notify("Nobody is waiting for you.", timeout=3)
-
-    def action_no_scene(self) -> None:
-        """f2 with no scene in the run (the Scene binding is off then): say why nothing opens."""
-        self.notify("No directed scene in this run (agentui --scene NAME plays one).")
-
-    def action_toggle_folds(self) -> None:
-        self.main.transcript_view.action_toggle_folds()
+    async def action_key(self, action: str) -> None:
+        """A key that works anywhere, or the tree's enter (see keymap.app_bindings)."""
+        await self.key_actions.run(action)
 
     # -- overlays ------------------------------------------------------------------------
-
-    def action_scene_state(self) -> None:
-        self.overlays.scene_state()
-
-    def action_help(self) -> None:
-        self.overlays.help()
 
     def action_command_palette(self) -> None:
         if self.overlays.room_for(CommandPalette):

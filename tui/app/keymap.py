@@ -380,17 +380,26 @@ def pane_action(action: str) -> str:
     return f"app.pane_key('{action}')"
 
 
+def key_action(action: str) -> str:
+    """The binding action of `action` asked for by a key that works anywhere (see
+    tui/app/key_actions.py)."""
+    return f"app.key('{action}')"
+
+
 def app_bindings() -> list[Binding]:
     # ctrl+n shows in the footer only while someone waits (that is the footer saying so);
     # otherwise the same key falls through to a hidden binding that says nobody waits.
     return [
-        *(Binding(k.key, k.action, k.label, show=k.show, id=k.id) for k in EVERYWHERE_KEYS),
+        *(
+            Binding(k.key, key_action(k.action), k.label, show=k.show, id=k.id)
+            for k in EVERYWHERE_KEYS
+        ),
         # Their keys' ids: a remap moves them with the key they stand in for.
-        Binding("ctrl+n", "nobody_waiting", "Waiting", show=False, id="next_question"),
-        Binding("f2", "no_scene", "Scene", show=False, id="scene"),  # when no scene plays
+        Binding("ctrl+n", key_action("nobody_waiting"), "Waiting", show=False, id="next_question"),
+        Binding("f2", key_action("no_scene"), "Scene", show=False, id="scene"),  # no scene plays
         # After a click the letters are words (tui/app/focus.py): esc turns them on, and
         # the footer says so only then.
-        Binding("escape", "keys_on", "Keys on"),
+        Binding("escape", key_action("keys_on"), "Keys on"),
     ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
 import anyio
 from textual.command import CommandInput, CommandPalette
@@ -37,6 +37,25 @@ if TYPE_CHECKING:
     from agentui.tui.app.widgets.status_bar import StatusBar
 
 MAX_PROFILE_TOASTS = 2  # more bad profile files than this get one toast that counts them
+
+
+class HostOptions(TypedDict, total=False):
+    """What a live run's host is given beyond its runtime (the app passes them on)."""
+
+    # Slow work the runtime needs (validating the settings, building the provider loads an
+    # SDK): done in the thread that loads core's modules after the first frame. It gives the
+    # narrator's settings and the provider switch; an AgentUIError there ends the app.
+    prepare_runtime: Callable[[], Prepared] | None
+    # The same settings' check alone, for a quit before the runtime started.
+    check_settings: Callable[[], object] | None
+    initial_profile: str | None  # the profile the first task's agent runs with
+    # What starts with the runtime instead of a task: a directed scene (its root's id).
+    start_with: Callable[[Runtime], str] | None
+    # The status bar's provider and model until the runtime (which has them) has started.
+    provider_label: tuple[str, str]
+    provider_switch: ProviderSwitch | None  # the palette's "Switch provider"
+    provider_notice: str  # why this provider runs (the key that picked it, offline)
+    notice: str  # the session's (a resume): it stays whatever the provider
 
 
 class RuntimeHost:
@@ -141,36 +160,22 @@ class LocalHost(RuntimeHost):
         app: AgentUIApp,
         runtime_factory: Callable[[], RuntimePort],
         *,
-        prepare_runtime: Callable[[], Prepared] | None,
-        check_settings: Callable[[], object] | None,
         initial_task: str | None,
-        initial_profile: str | None,
-        start_with: Callable[[Runtime], str] | None,
         monologue: MonologueConfig | None,
-        provider_label: tuple[str, str],
-        provider_switch: ProviderSwitch | None,
-        provider_notice: str,
-        notice: str,
+        **options: Unpack[HostOptions],
     ) -> None:
         super().__init__(app)
         self._runtime_factory = runtime_factory
-        # Slow work the runtime needs (validating the settings, building the provider loads an
-        # SDK): done in the thread that loads core's modules after the first frame. It gives the
-        # narrator's settings and the provider switch; an AgentUIError there ends the app.
-        self._prepare_runtime = prepare_runtime
-        # The same settings' check alone, for a quit before the runtime started (see
-        # `settings_problem`).
-        self._check_settings = check_settings
+        self._prepare_runtime = options.get("prepare_runtime")
+        self._check_settings = options.get("check_settings")  # see `settings_problem`
         self._initial_task = initial_task
-        self._initial_profile = initial_profile  # the profile its agent runs with
-        # What starts with the runtime instead of a task: a directed scene (its root's id).
-        self._start_with = start_with
+        self._initial_profile = options.get("initial_profile")
+        self._start_with = options.get("start_with")
         self.monologue_config = monologue
-        # The status bar's provider and model until the runtime (which has them) has started.
-        self._provider_label = provider_label
-        self.provider_switch = provider_switch
-        self.provider_notice = provider_notice
-        self.notice = notice  # the session's (a resume): it stays whatever the provider
+        self._provider_label = options.get("provider_label", ("", ""))
+        self.provider_switch = options.get("provider_switch")
+        self.provider_notice = options.get("provider_notice", "")
+        self.notice = options.get("notice", "")
         self._tasks_before_start: list[str] = []  # typed in the moment before it started
         # Words typed before the runtime started for a task sent before it (the task's place
         # among those sent then, the words): they steer it once it has started.
@@ -361,7 +366,7 @@ class LocalHost(RuntimeHost):
     def settings_problem(self) -> str | None:
         """After the app ended before its runtime started (a quick quit): what is wrong with the
         settings nobody had checked yet, so a broken file is not passed over in silence."""
-        if self.started or self.app.start_error is not None or self._check_settings is None:
+        if self.started or self.app.start_failure.why is not None or self._check_settings is None:
             return None
         try:
             self._check_settings()
@@ -406,9 +411,14 @@ class AttachedHost(LocalHost):
         app: AgentUIApp,
         address: str,
         runtime_factory: Callable[[], AttachedPort],
-        **options: Any,  # LocalHost's
+        *,
+        initial_task: str | None,
+        monologue: MonologueConfig | None,
+        **options: Unpack[HostOptions],
     ) -> None:
-        super().__init__(app, runtime_factory, **options)
+        super().__init__(
+            app, runtime_factory, initial_task=initial_task, monologue=monologue, **options
+        )
         self.address = address
 
     @property
@@ -459,7 +469,10 @@ def host_for(
     runtime_factory: Callable[[], RuntimePort] | None,
     replay: ReplayFeed | None,
     attached_to: str | None,
-    **options: Any,  # LocalHost's
+    *,
+    initial_task: str | None,
+    monologue: MonologueConfig | None,
+    **options: Unpack[HostOptions],
 ) -> RuntimeHost:
     """The host for the mode the app was given: a replay, a runtime behind an address, or a
     runtime in this process."""
@@ -470,5 +483,9 @@ def host_for(
     if attached_to is not None:  # `agentui attach`: the runtime runs behind this address
         # attach.py gives a RemoteRuntime's factory, which drives as an AttachedPort.
         attached = cast("Callable[[], AttachedPort]", runtime_factory)
-        return AttachedHost(app, attached_to, attached, **options)
-    return LocalHost(app, runtime_factory, **options)
+        return AttachedHost(
+            app, attached_to, attached, initial_task=initial_task, monologue=monologue, **options
+        )
+    return LocalHost(
+        app, runtime_factory, initial_task=initial_task, monologue=monologue, **options
+    )

@@ -28,7 +28,7 @@ def run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.Na
     if (no_terminal := missing_terminal()) is not None:
         # Before anything starts; a bad setting (checked after the first frame) is said
         # instead, as it would have been first with a terminal.
-        return fail(app.settings_problem() or no_terminal)
+        return fail(app.host.settings_problem() or no_terminal)
     if not served_to_a_browser():  # textual-serve's COLUMNS is the tab's size
         use_the_terminals_own_size()
     from agentui.core.support.termination import end_on_termination_signals
@@ -38,11 +38,17 @@ def run_app(build: Callable[[argparse.Namespace], AgentUIApp], args: argparse.Na
     end_on_termination_signals(app.stop_in_order, exit_on_hangup=True)
     exit_when_the_app_is_cut_off()  # also when SIGHUP's handler cannot run, and under `web`
     app.run()
-    start_error = app.start_error or app.settings_problem()
+    start_error = app.start_failure.why or app.host.settings_problem()
     if start_error is not None:
-        return _fail_keeping_words(start_error, app.unsent_words())
+        return _fail_keeping_words(start_error, unsent_words(app))
     say_where_the_session_is(app)
     return app.return_code or 0
+
+
+def unsent_words(app: AgentUIApp) -> list[str]:
+    """What was typed for the runtime that never started: tasks sent before it, then the
+    prompt's words (not stripped: keys typed after the app ended may continue them)."""
+    return [*app.host.unsent_words(), app.main.prompt_view.value]  # a paste whole
 
 
 def _fail_keeping_words(message: str, unsent: list[str]) -> int:

@@ -124,7 +124,7 @@ class AgentTree(Tree[str]):
     # behind it reach the prompt they opened, never the tree's commands.
     BINDINGS: ClassVar[list[BindingType]] = [
         *(replace(binding, priority=True) for binding in bindings(LEADING_KEYS)),
-        Binding("enter", "app.answer_selected", "Answer"),
+        Binding("enter", "app.key('answer_selected')", "Answer"),
         *(replace(binding, priority=True) for binding in bindings(AGENT_KEYS)),
         *(replace(binding, priority=True) for binding in bindings(TRAILING_VIEW_KEYS)),
     ]
