@@ -114,7 +114,9 @@ async def test_a_remapped_key_acts_the_old_one_does_not_and_the_footer_shows_it(
         key_map=key_map_for({"pause": "ctrl+x", "resume": "u"}, WHERE),
     ) as (app, pilot):
         await pilot.pause()
-        footer_keys = {key.key for key in app.screen.query(FooterKey)}
+        # Shown, not cut: at 80 columns the last keys do not fit, and Textual lists a remapped
+        # binding last.
+        footer_keys = {key.key for key in app.screen.query(FooterKey) if key.display}
         assert "ctrl+x" in footer_keys and "p" not in footer_keys
         await pilot.press("p")
         await pilot.pause()

@@ -21,6 +21,7 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from agentui.tui.app.keymap import KeyMap, key_action, pane_action
 from agentui.tui.app.textual_compat import (
     FooterKey,
     footer_bindings_ready,
@@ -79,13 +80,15 @@ class KeyFooter(Footer):
         self._fit_keys()
 
     def _fit_keys(self) -> None:
-        """Show the keys that fit whole, first to last; the palette key (docked right) keeps
-        its place."""
+        """Show the keys that fit whole, most useful first (the app's order of keys: a key
+        remapped in config.toml comes last among Textual's bindings, and would be cut first);
+        the palette key (docked right) keeps its place."""
         keys = list(self.query_children(FooterKey))
         room = self.size.width - sum(
             _cells(key) for key in keys if key.has_class("-command-palette")
         )
-        for key in keys:
+        rank = _ranks(getattr(self.app, "key_map", None))
+        for key in sorted(keys, key=lambda k: rank.get(k.action, len(rank))):
             if key.has_class("-command-palette"):
                 continue
             room -= _cells(key)
@@ -130,6 +133,17 @@ class KeyFooter(Footer):
             state = enabled.get((key.key, key.action))
             if state is not None:
                 set_footer_key_disabled(key, not state)
+
+
+def _ranks(key_map: KeyMap | None) -> dict[str, int]:
+    """Each key's binding action -> its place in the app's order of keys."""
+    if key_map is None:
+        return {}
+    ranks: dict[str, int] = {}
+    for place, key in enumerate(key_map.keys):
+        ranks.setdefault(pane_action(key.action), place)
+        ranks.setdefault(key_action(key.action), place)
+    return ranks
 
 
 def _cells(key: FooterKey) -> int:
