@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.await_remove import AwaitRemove
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
@@ -49,6 +50,9 @@ class Transcript(VerticalScroll):
         self._start = 0  # entries[_start:_end] are mounted
         self._end = 0
         self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
+        # A switch's blocks still being removed: until they are gone, the view's height is the
+        # old source's, and following its tail would anchor (bottom-align) the new one.
+        self._removing = 0
         # Made when entries are first hidden: a Button's styles alone cost the first frame ~3 ms.
         self._earlier: Button | None = None
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
@@ -91,7 +95,7 @@ class Transcript(VerticalScroll):
         scroll to a question, a resize): Textual restores a released anchor only when the
         scroll position changes, which a view already at the end never does.
         """
-        if self.max_scroll_y <= 0:
+        if self.max_scroll_y <= 0 or self._removing:
             return
         if was_at_end and (not self.is_anchored or textual_compat.anchor_released(self)):
             self.anchor()  # scrolls to the end and clears the release
@@ -139,11 +143,17 @@ class Transcript(VerticalScroll):
                 break
             self._blocks[entry.uid] = old[reused]
             reused += 1
-        for block in old[reused:]:
-            block.remove()
+        if stale := old[reused:]:
+            self._removing += 1
+            self.call_next(self._follow_once_removed, self.remove_children(stale))
         self._end = self._start + reused
         self.anchor(False)
         self._mount_new()
+
+    async def _follow_once_removed(self, removal: AwaitRemove) -> None:
+        await removal
+        self._removing -= 1
+        self.call_after_refresh(self._follow_tail, True)
 
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
