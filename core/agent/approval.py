@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from agentui.core.tools.sandbox_mode import choose_sandbox
-
 ApprovalChoice = Literal["once", "always", "reject"]
 APPROVAL_CHOICES: list[str] = list(get_args(ApprovalChoice))
 
@@ -62,6 +60,11 @@ def prompt(tool: str, arguments: dict[str, Any]) -> str:
         shown = json.dumps(arguments, ensure_ascii=False, indent=None)
     question = f"Allow {tool} to run?"
     if tool == "python":  # what the sandbox blocks here, measured (limited: that it does not)
+        # Here, not at the top: the screen's approval block imports this module for its
+        # choices, and the sandbox's modules (Landlock's binding, ctypes) are not for the
+        # first frame.
+        from agentui.core.tools.sandbox_mode import choose_sandbox
+
         question += f"\n{choose_sandbox().describe()}"
     return f"{question}\n{shown}"
 

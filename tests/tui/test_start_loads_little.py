@@ -87,6 +87,9 @@ NOT_FOR_THE_FIRST_FRAME = (
     "agentui.core.monologue.service",
     "agentui.core.tools.builtin",
     "agentui.core.tools.sandbox",
+    # The sandbox is measured and described when a python call asks for approval.
+    "agentui.core.tools.sandbox_mode",
+    "landlockpy",
     "agentui.core.profiles.contract",
     "jsonschema",
     "anthropic",
