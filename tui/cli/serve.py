@@ -39,6 +39,7 @@ from agentui.tui.cli.options import (
 if TYPE_CHECKING:
     from agentui.core.providers.base import Provider
     from agentui.core.remote.serving import Listener
+    from agentui.core.remote.token_file import ServerToken
     from agentui.core.session.resume import ResumePlan
     from agentui.tui.cli.assemble import Assembly
 
@@ -65,19 +66,7 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULT_PORT,
         help=f"the port (default {DEFAULT_PORT}; 0 picks a free one, printed at start)",
     )
-    parser.add_argument(
-        "--token-file",
-        metavar="FILE",
-        help="read the token from FILE when it exists (refused when others may read it), "
-        "else write a new one there (0600); default: the state directory's serve/token, "
-        "whose token is used again at every start",
-    )
-    parser.add_argument(
-        "--new-token",
-        action="store_true",
-        help="make a new token and write it to the token file (screens attached with the old "
-        "one are refused)",
-    )
+    add_token_options(parser, clients="screens attached")
     parser.add_argument(
         "--allow-remote",
         action="store_true",
@@ -138,13 +127,7 @@ def main(argv: Sequence[str]) -> int:
         token.save()  # only now: a server that could not listen leaves the file as it was
     except AgentUIError as exc:
         return fail(str(exc))
-    if token.replaced_because is not None:
-        warn([f"a new token replaces the one in {token.path}: {token.replaced_because}"])
-    elif token.reused:
-        print(
-            f"agentui serve: reusing the token in {token.path} (--new-token makes a new one)",
-            file=sys.stderr,
-        )
+    tell_of_token(token, "agentui serve")
     if assembly.notice:
         print(f"agentui: {assembly.notice}", file=sys.stderr)
     try:
@@ -158,6 +141,34 @@ def main(argv: Sequence[str]) -> int:
         return fail(str(problem))
     except KeyboardInterrupt:  # before the loop took the signals over
         return 130
+
+
+def tell_of_token(token: ServerToken, command: str) -> None:
+    """Where the token came from, when that is news: a file's token replaced, or reused."""
+    if token.replaced_because is not None:
+        warn([f"a new token replaces the one in {token.path}: {token.replaced_because}"])
+    elif token.reused:
+        print(
+            f"{command}: reusing the token in {token.path} (--new-token makes a new one)",
+            file=sys.stderr,
+        )
+
+
+def add_token_options(parser: argparse.ArgumentParser, *, clients: str) -> None:
+    """--token-file and --new-token, as `agentui serve` and `agentui web` take them."""
+    parser.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="read the token from FILE when it exists (refused when others may read it), "
+        "else write a new one there (0600); default: the state directory's serve/token, "
+        "whose token is used again at every start",
+    )
+    parser.add_argument(
+        "--new-token",
+        action="store_true",
+        help=f"make a new token and write it to the token file ({clients} with the old one "
+        "are refused)",
+    )
 
 
 def _refusal_in(exc: BaseException) -> AgentUIError | None:

@@ -1,11 +1,15 @@
-"""`agentui web`: the app served to a browser by textual-serve, with the browser's own checks
-that it leaves out.
+"""`agentui web`: the app served to a browser by textual-serve, behind the token `agentui serve`
+uses, with the browser's own checks that textual-serve leaves out.
 
-textual-serve runs one agentui per browser tab behind a websocket. Browsers let any page open
-a websocket to 127.0.0.1, and a page whose domain is made to resolve to 127.0.0.1 (DNS
-rebinding) can read what the server sends, so a site in another tab could type into agentui.
-So the server answers only requests addressed to its own host and port, and opens the
-websocket only for pages it served itself (the `Origin` header).
+textual-serve runs one agentui per browser tab behind a websocket, with no login: anyone who
+could open a websocket to the port (another user of this machine, a page in another tab) ran
+agents as its owner. So every request needs the token (web_gate.py: the printed address
+carries it, a cookie follows), answers only requests addressed to its own host and port, and
+opens the websocket only for pages it served itself (the `Origin` header).
+
+The server listens before it starts (its socket bound here, as `agentui serve` binds its own),
+so the token file is written only by a server that could listen, and the address printed
+works at once, port 0 included.
 
 Stopping it (Ctrl+C, SIGTERM) closes every tab's websocket first, so that each app is told to
 quit and ends in order; textual-serve left them open, and the server waited a minute for
@@ -17,18 +21,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
+import socket
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from shlex import join
-from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import WSCloseCode, web
+from aiohttp.abc import AbstractAccessLogger
+from aiohttp.web_request import BaseRequest
+from aiohttp.web_response import StreamResponse
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
 from agentui.core.remote.auth import is_loopback
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.cli.options import fail, port_number, warn
+from agentui.tui.cli.serve import add_token_options, tell_of_token
+from agentui.tui.cli.web_gate import WebGate
 
 # How long the server waits for a browser to answer its closing of a tab's socket.
 CLOSE_WAIT_S = 2.0
@@ -38,24 +50,27 @@ def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(
         prog="agentui web",
         description="Serve the app to a browser (textual-serve): each browser tab runs its own "
-        "agentui with the options after `--`.",
+        "agentui with the options after `--`. Open the address it prints: it carries the "
+        "token (the one `agentui serve` uses), which every request needs.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)"
+    )
+    add_token_options(parser, clients="browser tabs opened")
     parser.add_argument(
         "--allow-remote",
         action="store_true",
-        help="bind an address other than loopback: anyone who reaches it runs agents as you",
+        help="bind an address other than loopback: whoever reaches it with the token runs "
+        "agents as you (the traffic is not encrypted)",
     )
     parser.add_argument("app_args", nargs=argparse.REMAINDER, help="options for agentui itself")
     args = parser.parse_args(argv)
     if not is_loopback(args.host) and not args.allow_remote:
         return fail(
-            f"{args.host} is reachable from other machines and textual-serve has no login; "
-            "add --allow-remote to bind it anyway"
+            f"{args.host} is reachable from other machines: whoever reaches it with the token "
+            "runs agents as you, unencrypted; add --allow-remote to bind it anyway"
         )
-    if args.port == 0:
-        return fail("agentui web needs a fixed port (the browser's page names it)")
     app_args = [a for a in args.app_args if a != "--"]
     # Checked once here: a bad option would otherwise give every browser tab a dead terminal.
     from agentui.tui.cli.app_command import app_parser
@@ -63,22 +78,69 @@ def main(argv: Sequence[str]) -> int:
     app_parser().parse_args(app_args)
     # Each browser tab's app starts as `agentui` does (launch.py: the collector off until then).
     command = join([sys.executable, "-m", "agentui.tui.cli.launch", *app_args])
-    if not is_loopback(args.host):
-        warn([f"serving on {args.host}: anyone who reaches port {args.port} runs agents as you"])
+    from agentui.core.remote.serving import listen
+    from agentui.core.remote.token_file import server_token
+
     try:
-        GuardedServer(command, host=args.host, port=args.port, title="agentui").serve()
-    except OSError as exc:  # the port is taken, the address is not this machine's, ...
-        return fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
+        token_file = Path(args.token_file).expanduser() if args.token_file else None
+        token = server_token(token_file, new=args.new_token)
+        listener = listen(args.host, args.port)
+        token.save()  # only now: a server that could not listen leaves the file as it was
+    except AgentUIError as exc:
+        return fail(str(exc))
+    tell_of_token(token, "agentui web")
+    if not is_loopback(args.host):
+        warn([
+            f"serving on {args.host}: whoever reaches port {listener.port} with the token "
+            f"in {token.path} runs agents as you (the traffic is not encrypted)"
+        ])  # fmt: skip
+    gate = WebGate(token.token, listener.host, listener.port)
+    print(f"agentui web: open {gate.login_url()} in a browser (token in {token.path})")
+    print("agentui web: Ctrl+C stops it and every tab's agentui", flush=True)
+    try:
+        GuardedServer(command, gate).serve_on(listener.sock)
+    except OSError as exc:
+        return fail(f"cannot serve on {gate.url}: {exc.strerror or exc}")
     return 0
 
 
 class GuardedServer(Server):
-    """textual-serve's server, refusing requests from other sites, closing its tabs first
-    when it stops."""
+    """textual-serve's server behind the gate, on a socket already listening, closing its
+    tabs first when it stops."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, command: str, gate: WebGate) -> None:
+        super().__init__(
+            command, host=gate.host, port=gate.port, title="agentui", public_url=gate.url
+        )
+        self._gate = gate
         self._open_sockets: set[web.WebSocketResponse] = set()
+
+    def serve_on(self, sock: socket.socket) -> None:
+        """Serve until SIGINT or SIGTERM, as textual-serve's `serve` does, on `sock`: it
+        binds its host and port itself, after the token file would have been written."""
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, self.request_exit)
+        web.run_app(
+            self._make_app(),
+            sock=sock,
+            handle_signals=False,
+            loop=loop,
+            print=None,
+            access_log_class=_AccessLog,
+        )
+
+    async def _make_app(self) -> web.Application:
+        # textual-serve's routes (page, websocket, downloads, static files), every one of
+        # them behind the gate: a download is the app's data, a static file costs nothing.
+        app = await super()._make_app()
+        app.middlewares.append(self._gate.middleware)
+        return app
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Nothing said: textual-serve's banner names the address without its token (main
+        printed the one to open)."""
 
     async def _process_messages(
         self, websocket: web.WebSocketResponse, app_service: AppService
@@ -93,36 +155,20 @@ class GuardedServer(Server):
         """Each tab's socket closed: its messages end, and textual-serve tells its app to quit
         and waits for it (aiohttp waits for those handlers before it stops)."""
         closing = [
-            socket.close(code=WSCloseCode.GOING_AWAY, message=b"agentui web is stopping")
-            for socket in list(self._open_sockets)
+            tab.close(code=WSCloseCode.GOING_AWAY, message=b"agentui web is stopping")
+            for tab in list(self._open_sockets)
         ]
         if closing:
             await asyncio.wait(
                 [asyncio.ensure_future(close) for close in closing], timeout=CLOSE_WAIT_S
             )
 
-    def _own_host(self, request: web.Request) -> bool:
-        return request.host in self._hosts()
 
-    def _hosts(self) -> set[str]:
-        names = {self.host, "localhost", "127.0.0.1"} if is_loopback(self.host) else {self.host}
-        return {f"{name}:{self.port}" for name in names} | {
-            f"[{self.host}]:{self.port}"  # an IPv6 address as a Host header writes it
-        }
+class _AccessLog(AbstractAccessLogger):
+    """Each request as aiohttp logs it, less its query (the printed address's token is one),
+    its path as sent (still %-encoded) with any control character in it made visible."""
 
-    def _own_origin(self, request: web.Request) -> bool:
-        origin = request.headers.get("Origin")
-        if origin is None:
-            return True  # not a browser page: a browser always sends it with a websocket
-        parts = urlsplit(origin)
-        return parts.scheme in {"http", "https"} and parts.netloc in self._hosts()
-
-    async def handle_index(self, request: web.Request) -> Any:
-        if not self._own_host(request):
-            raise web.HTTPForbidden(text="agentui web: unknown host")
-        return await super().handle_index(request)
-
-    async def handle_websocket(self, request: web.Request) -> Any:
-        if not (self._own_host(request) and self._own_origin(request)):
-            raise web.HTTPForbidden(text="agentui web: a page from another site")
-        return await super().handle_websocket(request)
+    def log(self, request: BaseRequest, response: StreamResponse, time: float) -> None:
+        path = visible_controls(request.rel_url.raw_path)
+        method = visible_controls(request.method)
+        self.logger.info('%s "%s %s" %s', request.remote, method, path, response.status)
