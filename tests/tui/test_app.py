@@ -213,6 +213,33 @@ async def test_modify_escape_discards() -> None:
         assert provider_of(app).requests[1].messages[0].text.startswith("original task")
 
 
+async def test_modify_closed_with_escape_keeps_the_edits_for_the_next_m() -> None:
+    """esc (or an escape sequence split on a slow link) does not throw the typing away: the
+    next m opens it; esc again on it, unchanged, discards it."""
+    release = anyio.Event()
+    async with app_when(
+        lambda app: "tool" in kinds(app, "a1"), "original task", GATED, tools=[gate_tool(release)]
+    ) as (app, pilot):
+        await pilot.press("m")
+        app.screen.query_one("#content", TextArea).text = "a better task"
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ModifyScreen)
+        assert any("m opens your edits again" in t for t in toasts(app))
+        assert "Modify edit you kept" in app.quit_dialog._question()
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        assert app.screen.query_one("#content", TextArea).text == "a better task"
+        await pilot.press("escape")  # again, unchanged: discarded
+        assert any("discarded" in t for t in toasts(app))
+        await pilot.press("m")
+        assert isinstance(app.screen, ModifyScreen)
+        assert app.screen.query_one("#content", TextArea).text == "original task\n"
+        await pilot.press("escape")
+        release.set()
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert provider_of(app).requests[1].messages[0].text.startswith("original task")
+
+
 async def test_keys_that_do_not_apply_are_refused() -> None:
     async with app_when(a1_is(S.COMPLETED), "done quickly", Script.for_all(Turn(text="done"))) as (
         app,

@@ -21,7 +21,7 @@ from agentui.core.support.errors import AgentUIError
 from agentui.tui.app import textual_compat
 from agentui.tui.app.keymap import AGENT_KEYS, display_key
 from agentui.tui.app.screens.confirm import ConfirmScreen
-from agentui.tui.app.screens.modify import Modification, ModifyScreen
+from agentui.tui.app.screens.modify import KeptDraft, ModifyResult, ModifyScreen
 from agentui.tui.app.status_notices import SWITCHED
 from agentui.tui.app.widgets.prompt import PromptMode
 
@@ -49,6 +49,8 @@ class AgentCommands:
         self._interrupt_armed: tuple[str, float] | None = None  # (agent, when esc was pressed)
         # "esc again interrupts ...", withdrawn once it does.
         self._interrupt_toast: Notification | None = None
+        # Agent id -> Modify edits closed with esc, not applied: the next m opens them.
+        self.kept_drafts: dict[str, KeptDraft] = {}
 
     @property
     def main(self) -> MainScreen:
@@ -309,7 +311,13 @@ class AgentCommands:
         if agent is None:
             return
 
-        def apply(change: Modification | None) -> None:
+        def apply(change: ModifyResult) -> None:
+            if isinstance(change, KeptDraft):
+                self.kept_drafts[agent_id] = change
+                self.app.notify("Not applied: m opens your edits again.", timeout=4)
+                return
+            if self.kept_drafts.pop(agent_id, None) is not None and change is None:
+                self.app.notify("Your Modify edits were discarded.", timeout=3)
             if change is None or (change.instructions is None and change.content is None):
                 return
             runtime = self.app.host.runtime
@@ -329,6 +337,7 @@ class AgentCommands:
             agent.name,
             instructions if instructions is not None else agent.conversation.instructions,
             task if task is not None else agent.task,
+            self.kept_drafts.get(agent_id),
         )
         self.app.open_overlay(window, apply)
 

@@ -27,7 +27,7 @@ class QuitDialog:
             # Its edits are not applied yet: they are not thrown away by a quit in passing.
             app.notify("Close the Modify window first (esc).", severity="warning", timeout=3)
             return
-        if not app.host.quit_cancels(app.main.model) and not app.main.has_unsent_words():
+        if not app.host.quit_cancels(app.main.model) and not self._unsent():
             await app.stop_runtime_and_exit()
             return
 
@@ -45,12 +45,25 @@ class QuitDialog:
         if self._dialog is not None:
             self._dialog.ask(self._question())
 
+    def _unsent(self) -> str:
+        """What the person typed that a quit would lose, said in a sentence ("" for nothing)."""
+        prompt = self.app.main.has_unsent_words()
+        agents = self.app.main.model.agents
+        drafts = any(  # a draft for an agent that ended cannot be applied any more
+            a in agents and agents[a].status.is_live for a in self.app.commands.kept_drafts
+        )
+        if prompt and drafts:
+            return "What you typed in the prompt and a Modify edit kept have not been sent."
+        if drafts:
+            return "A Modify edit you kept has not been applied."
+        return "What you typed in the prompt has not been sent." if prompt else ""
+
     def _question(self) -> str:
         main = self.app.main
         running = self.app.host.quit_cancels(main.model)  # none in a replay or attached
-        unsent = "What you typed in the prompt has not been sent."
+        unsent = self._unsent()
         if not running:
-            if main.has_unsent_words():
+            if unsent:
                 return f"{unsent} Quit and lose it?"
             return "Every agent has finished. Quit?"
         them = "them" if running != 1 else "it"
@@ -59,4 +72,4 @@ class QuitDialog:
             f"{running} agent{plural} not finished (working, paused or waiting for you). "
             f"Quit and cancel {them}?"
         )
-        return f"{unsent} {question}" if main.has_unsent_words() else question
+        return f"{unsent} {question}" if unsent else question

@@ -1,4 +1,8 @@
-"""The modify modal: edit an agent's instructions and task; ctrl+s applies, esc discards."""
+"""The modify modal: edit an agent's instructions and task; ctrl+s applies, esc closes.
+
+Edits closed with esc are not lost: they come back as a kept draft (the next m opens them),
+and esc on a kept draft opened again, unchanged, discards it. An escape sequence split on a
+slow link reads as esc: a person's typing must not vanish with it."""
 
 from __future__ import annotations
 
@@ -21,34 +25,60 @@ class Modification:
     content: str | None
 
 
-class ModifyScreen(ModalScreen[Modification | None]):
+@dataclass(frozen=True, slots=True)
+class KeptDraft:
+    """Edits closed with esc, not applied: the window's texts as they were."""
+
+    instructions: str
+    content: str
+
+
+# What the window gives back: apply, keep the edits for later, or nothing (no edits, or a kept
+# draft discarded).
+ModifyResult = Modification | KeptDraft | None
+
+
+class ModifyScreen(ModalScreen[ModifyResult]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "apply", "Apply", priority=True),
-        Binding("escape", "discard", "Discard", priority=True),
+        Binding("escape", "close", "Close", priority=True),
     ]
 
-    def __init__(self, agent_name: str, instructions: str, content: str) -> None:
+    def __init__(
+        self, agent_name: str, instructions: str, content: str, draft: KeptDraft | None = None
+    ) -> None:
         super().__init__(classes="modify")
         self._agent_name = agent_name
         # Shown (and compared) with control characters visible: a task may hold anything.
         self._instructions = visible_controls(instructions)
         self._content = visible_controls(content)
+        self._draft = draft  # edits closed with esc before: the window opens with them
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(Text(f"Modify {self._agent_name}", style="bold"), id="title")
             yield Label("Instructions (the system prompt)")
-            yield TextArea(self._instructions, id="instructions", soft_wrap=True)
+            yield TextArea(
+                self._draft.instructions if self._draft else self._instructions,
+                id="instructions",
+                soft_wrap=True,
+            )
             yield Label("Task")
             # A new line after the task, the cursor on it: words added are not glued to its
             # last word.
+            content = self._content + "\n" if self._content else ""
             yield TextArea(
-                self._content + "\n" if self._content else "", id="content", soft_wrap=True
+                self._draft.content if self._draft else content, id="content", soft_wrap=True
+            )
+            closing = (
+                "your edits from before, not applied · esc again discards them"
+                if self._draft
+                else "esc closes and keeps your edits for the next m"
             )
             yield Static(
                 Text(
                     "The cursor starts in the task · ctrl+s applies from the agent's next model "
-                    "call · esc discards",
+                    f"call · {closing}",
                     style="dim",
                 ),
                 id="hint",
@@ -61,9 +91,15 @@ class ModifyScreen(ModalScreen[Modification | None]):
         # line after it
         content.focus()
 
+    def _texts(self) -> tuple[str, str]:
+        return (
+            self.query_one("#instructions", TextArea).text,
+            self.query_one("#content", TextArea).text,
+        )
+
     def action_apply(self) -> None:
-        instructions = self.query_one("#instructions", TextArea).text
-        content = self.query_one("#content", TextArea).text.rstrip("\n")
+        instructions, content = self._texts()
+        content = content.rstrip("\n")
         self.dismiss(
             Modification(
                 instructions if instructions != self._instructions else None,
@@ -71,5 +107,13 @@ class ModifyScreen(ModalScreen[Modification | None]):
             )
         )
 
-    def action_discard(self) -> None:
-        self.dismiss(None)
+    def action_close(self) -> None:
+        instructions, content = self._texts()
+        if self._draft is not None and KeptDraft(instructions, content) == self._draft:
+            self.dismiss(None)  # esc again on the kept draft, unchanged: discarded
+            return
+        edited = (instructions, content.rstrip("\n")) != (
+            self._instructions,
+            self._content.rstrip("\n"),
+        )
+        self.dismiss(KeptDraft(instructions, content) if edited else None)
