@@ -24,6 +24,7 @@ from agentui.core.tools.sandbox import SandboxLimits, SandboxRun
 from agentui.core.tools.sandbox_mode import SandboxSetting, choose_sandbox
 from agentui.core.tools.sandbox_settings import (
     DEFAULT_MAX_PROCESSES,
+    DEFAULT_MEMORY_MB,
     MAX_PROCESSES,
     MIN_PROCESSES,
 )
@@ -51,6 +52,7 @@ class PythonToolConfig(BaseModel):
     memory_mb: int = Field(1024, ge=32)  # address space, so generous; per process
     # Processes and threads together, in the sandbox's own user namespace ([sandbox]).
     max_processes: int = Field(DEFAULT_MAX_PROCESSES, ge=MIN_PROCESSES, le=MAX_PROCESSES)
+    tree_memory_mb: int = Field(DEFAULT_MEMORY_MB, ge=64)  # all of it, where a cgroup allows
     max_output_bytes: int = Field(20_000, ge=100)
     needs_approval: bool = True
     executable: str = sys.executable  # the interpreter agentui runs on
@@ -74,6 +76,7 @@ def python_tool(config: PythonToolConfig | None = None) -> Tool:
         memory_mb=config.memory_mb,
         max_output_bytes=config.max_output_bytes,
         max_processes=config.max_processes,
+        tree_memory_mb=config.tree_memory_mb,
     )
 
     async def run(arguments: BaseModel, context: ToolContext) -> str:

@@ -38,8 +38,10 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from agentui.core.support import process_guard
 from agentui.core.support.errors import AgentUIError
-from agentui.core.support.process_tree import kill_tree, signal_tree
+from agentui.core.support.process_tree import descendants, kill_tree, signal_tree
+from agentui.core.tools import sandbox_cgroup
 from agentui.core.tools.active_time import ActiveTime
+from agentui.core.tools.sandbox_cgroup import TreeCgroup
 from agentui.core.tools.sandbox_command import child_config, command, scrubbed_environment
 from agentui.core.tools.sandbox_mode import SandboxChoice
 from agentui.core.tools.tool import AgentServices, ToolError
@@ -60,6 +62,7 @@ class SandboxLimits:
     memory_mb: int
     max_output_bytes: int
     max_processes: int = 32
+    tree_memory_mb: int = 4096  # where a cgroup v2 memory limit can be set
 
 
 class OutputCap:
@@ -112,6 +115,7 @@ class SandboxRun:
         self._clock_changed = anyio.Event()
         self._pgid: int | None = None
         self._user_namespace = 0  # the sandbox's, once its child says it is ready
+        self._cgroup: TreeCgroup | None = None
         self._stopped = False  # SIGSTOP sent and not yet undone
         self._exited = False  # reaped: its pid may name another process now
         self.pid: int | None = None
@@ -154,6 +158,11 @@ class SandboxRun:
             )
             self.pid = self._pgid = process.pid
             process_guard.register(process.pid)
+            if not sandbox.limited:  # filled when the child says it is ready
+                limits = self._limits
+                self._cgroup = sandbox_cgroup.create(
+                    limits.max_processes, limits.tree_memory_mb << 20
+                )
         unwatch = self._services.watch_pause(self._on_pause)
         try:
             returncode = await self._supervise(process)
@@ -169,6 +178,8 @@ class SandboxRun:
                 # is the sandbox's (its user namespace): never another child of agentui's.
                 process_guard.sweep_orphans(self._user_namespace)
                 process_guard.unregister(process.pid)
+                if self._cgroup is not None:
+                    self._cgroup.remove()
         if sandbox.bwrap is not None and returncode > 128:
             returncode = 128 - returncode  # bwrap reports death by signal N as exit 128 + N
         return returncode
@@ -276,6 +287,9 @@ class SandboxRun:
             if op == "ready":  # the sandbox is set up; the code runs next
                 self._user_namespace = int(request.get("user_namespace") or 0)
                 process_guard.note_namespace(self._pgid or 0, self._user_namespace)
+                if self._cgroup is not None and self._pgid is not None:
+                    # Nothing has forked since the start: the tree is all there is.
+                    self._cgroup.add([self._pgid, *descendants(self._pgid)])
             elif op == "fork":
                 profile = request.get("profile")
                 reply["value"] = services.fork(

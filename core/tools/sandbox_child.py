@@ -263,12 +263,13 @@ def _namespace() -> int:
         return 0
 
 
-def _below(root: int) -> list[int]:
+def _below(root: int) -> list[int] | None:
+    """Every live process below `root`; None when /proc cannot be read (Landlock hides it)."""
     children: dict[int, list[int]] = {}
     try:
         names = os.listdir("/proc")
-    except OSError:  # no /proc, or Landlock hides it: the pid namespace ends the rest
-        return []
+    except OSError:
+        return None
     for name in names:
         if not name.isdigit():
             continue
@@ -288,9 +289,14 @@ def _below(root: int) -> list[int]:
 
 def _end_descendants() -> None:
     """Stop every process below this one (stopped, none can fork), then kill and reap them."""
+    if os.getpid() == 1:  # the first of its own pid namespace: all the others are below it
+        with contextlib.suppress(OSError):
+            os.kill(-1, signal.SIGKILL)
+    elif _below(os.getpid()) is None:
+        return  # out of sight here: the keeper, outside Landlock, ends them
     stopped: set[int] = set()
     for _ in range(20):
-        fresh = [pid for pid in _below(os.getpid()) if pid not in stopped]
+        fresh = [pid for pid in _below(os.getpid()) or [] if pid not in stopped]
         if not fresh:
             break
         for pid in fresh:

@@ -26,6 +26,7 @@ SandboxSetting = Literal["auto", "landlock", "limited"]
 SETTINGS: tuple[str, ...] = ("auto", "landlock", "limited")
 ENV_VARIABLE = "AGENTUI_SANDBOX"
 NO_CAPABILITIES = "0000000000000000"
+CAPS = {"cgroup": "cgroup", "rlimit": "RLIMIT_NPROC in its own user namespace"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +73,12 @@ def _blocks(mode: Mode, found: Protections) -> str:
         blocked.append("no capabilities, even as root")
     if found.namespaces or "signal" in found.scoped:
         blocked.append("no signals, ptrace or mounts beyond its own processes")
-    if found.max_processes:
-        blocked.append("a cap on its processes")
-    blocked.append("a memory limit per process (no cgroup)")
+    if found.process_cap:
+        blocked.append(f"a cap on its processes ({CAPS[found.process_cap]})")
+    if found.tree_memory:
+        blocked.append("a memory limit on all of it (cgroup)")
+    else:
+        blocked.append("a memory limit per process (no cgroup for all of it)")
     return f"sandbox: {' + '.join(x for x in layers if x)}: {', '.join(blocked)}"
 
 
@@ -88,7 +92,9 @@ def _missing(mode: Mode, found: Protections) -> list[str]:
     if found.landlock_abi and len(found.scoped) < 2 and not found.namespaces:
         gaps.append("signal and abstract-socket scoping (Landlock ABI 6): agentui can be signalled")
     if mode == "landlock" and not found.namespaces:
-        gaps.append("user namespaces (refused here): no cap on processes, UDP is open")
+        gaps.append("user namespaces (refused here): UDP is open")
+    if not found.process_cap:
+        gaps.append("a cap on processes (no cgroup can be made here; root is exempt from rlimits)")
     if found.capabilities != NO_CAPABILITIES:
         gaps.append(f"dropping capabilities (left: {found.capabilities})")
     return [f"sandbox: missing here: {'; '.join(gaps)}"] if gaps else []

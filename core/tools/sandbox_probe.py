@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 import landlockpy
 
+from agentui.core.tools import sandbox_cgroup
 from agentui.core.tools.sandbox_command import (
     Mode,
     child_config,
@@ -23,6 +25,7 @@ from agentui.core.tools.sandbox_command import (
 )
 
 PROBE_TIMEOUT_S = 20.0
+PROBE_PROCESSES = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +37,8 @@ class Protections:
     scoped: tuple[str, ...]  # Landlock's scopes: "signal", "abstract_unix_socket"
     namespaces: bool  # user, pid, network and IPC namespaces of its own (bwrap's or its own)
     capabilities: str  # the effective set left, as /proc shows it ("0000000000000000")
-    max_processes: int | None  # the cap on processes, None: none
+    process_cap: str  # "cgroup" (pids.max), "rlimit" (RLIMIT_NPROC in its user namespace), ""
+    tree_memory: bool  # a memory limit on the whole tree (cgroup v2), not only per process
 
 
 def landlock_abi() -> int:
@@ -55,7 +59,7 @@ def measure(mode: Mode, bwrap: str | None, executable: str) -> Protections | str
 def _measure(mode: Mode, bwrap: str | None, executable: str, workdir: str) -> Protections | str:
     landlock = landlock_abi() > 0
     config = child_config(
-        mode, workdir, executable, landlock=landlock, max_processes=64, probe=True
+        mode, workdir, executable, landlock=landlock, max_processes=PROBE_PROCESSES, probe=True
     )
     try:
         result = subprocess.run(
@@ -77,11 +81,17 @@ def _measure(mode: Mode, bwrap: str | None, executable: str, workdir: str) -> Pr
         return f"the {mode} sandbox cannot start here: {said.removeprefix('bwrap: ')}"
     facts = json.loads(lines[-1])
     applied = facts.get("landlock") or {}
+    cgroup = sandbox_cgroup.create(PROBE_PROCESSES, 1 << 30)
+    if cgroup is not None:
+        cgroup.remove()
+    # The kernel exempts the real root user from RLIMIT_NPROC, in any user namespace.
+    rlimit = bool(facts.get("max_processes")) and os.geteuid() != 0
     return Protections(
         landlock_abi=int(applied.get("abi", 0)),
         network_rules=tuple(applied.get("net", ())),
         scoped=tuple(applied.get("scoped", ())),
         namespaces=mode == "bubblewrap" or bool(facts["namespaces"]),
         capabilities=str(facts.get("capabilities", "")),
-        max_processes=facts.get("max_processes"),
+        process_cap="cgroup" if cgroup is not None else "rlimit" if rlimit else "",
+        tree_memory=cgroup is not None and cgroup.memory,
     )

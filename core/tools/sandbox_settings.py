@@ -11,6 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_MAX_PROCESSES = 32
+DEFAULT_MEMORY_MB = 4096
 # The sandbox's keeper and the code are two; a few more for a subprocess or a thread pool.
 MIN_PROCESSES = 4
 MAX_PROCESSES = 4096
@@ -20,3 +21,4 @@ class SandboxSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     max_processes: int = Field(DEFAULT_MAX_PROCESSES, ge=MIN_PROCESSES, le=MAX_PROCESSES)
+    memory_mb: int = Field(DEFAULT_MEMORY_MB, ge=64, le=1 << 24)

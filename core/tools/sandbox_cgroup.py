@@ -1,0 +1,129 @@
+"""A cgroup for one sandbox's tree, where agentui may make one: a cap on its processes (pids)
+and, with cgroup v2, on its memory, counted for the whole tree at once.
+
+RLIMIT_NPROC does not bind root (the kernel exempts the real root user, even in a user
+namespace of its own), so for root this is the cap on processes; for others it adds to it.
+A cgroup can be made where agentui's own cgroup lets it: cgroup v1's pids hierarchy when it
+is writable (root), or cgroup v2 when agentui's cgroup delegates the pids controller to its
+children. Elsewhere there is none, and the sandbox's description says so.
+
+The sandbox's processes are put in it before the code runs (when the child says it is ready,
+the tree is agentui's child, bwrap's and the keeper's, and nothing has forked yet); it is
+removed when they are gone (one still dying is removed by a later run, or at exit).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import itertools
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MOUNTINFO = Path("/proc/self/mountinfo")
+OWN_CGROUPS = Path("/proc/self/cgroup")
+_counter = itertools.count(1)
+_leftover: list[Path] = []  # cgroups whose processes were still dying at the end of a run
+
+
+@dataclass(slots=True)
+class TreeCgroup:
+    path: Path
+    memory: bool  # a memory limit for the whole tree (cgroup v2)
+    added: set[int] = field(default_factory=set)
+
+    def add(self, pids: list[int]) -> None:
+        """Move `pids` in (one gone meanwhile is skipped)."""
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, OSError):
+                (self.path / "cgroup.procs").write_text(str(pid))
+                self.added.add(pid)
+
+    def remove(self) -> None:
+        _remove(self.path)
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.rmdir()
+    except FileNotFoundError:
+        return
+    except OSError:  # a process still dying in it
+        if path not in _leftover:
+            if not _leftover:
+                atexit.register(remove_leftovers)  # empty by then: nothing is left running
+            _leftover.append(path)
+
+
+def remove_leftovers() -> None:
+    for path in list(_leftover):
+        with contextlib.suppress(OSError):
+            path.rmdir()
+        if not path.exists():
+            _leftover.remove(path)
+
+
+def _mounts() -> dict[str, Path]:
+    """Where each cgroup hierarchy is mounted: "pids" (v1) or "" (v2) -> the mount point."""
+    found: dict[str, Path] = {}
+    with contextlib.suppress(OSError):
+        for line in MOUNTINFO.read_text().splitlines():
+            head, _, tail = line.partition(" - ")
+            kind, _, options = tail.split(" ")[:3]
+            point = Path(head.split(" ")[4])
+            if kind == "cgroup2":
+                found.setdefault("", point)
+            elif kind == "cgroup":
+                for option in options.split(","):
+                    found.setdefault(option, point)
+    return found
+
+
+def _own() -> dict[str, str]:
+    """agentui's cgroup in each hierarchy: "pids" (v1) or "" (v2) -> its path there."""
+    found: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in OWN_CGROUPS.read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for controller in controllers.split(",") if controllers else [""]:
+                found[controller] = path
+    return found
+
+
+def create(max_processes: int, memory_bytes: int) -> TreeCgroup | None:
+    """A new cgroup capped at `max_processes` (and `memory_bytes`, where v2 allows), or None
+    where agentui cannot make one."""
+    remove_leftovers()
+    mounts, own = _mounts(), _own()
+    name = f"agentui-sandbox-{os.getpid()}-{next(_counter)}"
+    if "" in mounts and "" in own:  # v2: the controllers agentui's cgroup hands down
+        parent = mounts[""] / own[""].lstrip("/")
+        try:
+            handed = (parent / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            handed = []
+        if "pids" in handed and (made := _make(parent / name, max_processes)) is not None:
+            if "memory" in handed:
+                with contextlib.suppress(OSError):
+                    (made.path / "memory.max").write_text(str(memory_bytes))
+                    made.memory = True
+                with contextlib.suppress(OSError):  # no swap accounting: nothing to cap
+                    (made.path / "memory.swap.max").write_text("0")
+            return made
+    if "pids" in mounts and "pids" in own:  # v1
+        return _make(mounts["pids"] / own["pids"].lstrip("/") / name, max_processes)
+    return None
+
+
+def _make(path: Path, max_processes: int) -> TreeCgroup | None:
+    try:
+        path.mkdir()
+    except OSError:
+        return None
+    try:
+        (path / "pids.max").write_text(str(max_processes))
+    except OSError:
+        _remove(path)
+        return None
+    return TreeCgroup(path, memory=False)
