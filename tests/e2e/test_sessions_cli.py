@@ -543,7 +543,7 @@ def test_a_bad_environment_variable_is_named(tmp_path: Path) -> None:
             [],
             {"AGENTUI_TOOL_TIMEOUT": "inf"},
             "agentui: environment variable AGENTUI_TOOL_TIMEOUT: limits.tool_timeout_s: "
-            "must be a finite number (got 'inf')",
+            "Input should be a finite number (got 'inf')",
         ),
         (
             [],
@@ -569,7 +569,7 @@ def test_infinity_in_the_config_file_is_refused(tmp_path: Path) -> None:
     run = agentui("run", TASK, home=tmp_path)
     assert run.returncode == 2
     assert run.stderr == (
-        f"agentui: config file {path}: limits.max_duration_s: must be a finite number (got inf)\n"
+        f"agentui: config file {path}: limits.max_duration_s: Input should be a finite number (got inf)\n"
     )
 
 
