@@ -104,6 +104,8 @@ def sweep_orphans(namespace: int) -> list[int]:
     if not is_subreaper():
         return []
     me = os.getpid()
+    if namespace == user_namespace(me):  # a limited sandbox's: agentui's own
+        namespace = 0
     own_session = os.getsid(0)
     with _lock:
         running = set(_running)

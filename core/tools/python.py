@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import threading
 from typing import Annotated
 
 import anyio.to_thread
@@ -70,6 +71,10 @@ class PythonArguments(BaseModel):
 def python_tool(config: PythonToolConfig | None = None) -> Tool:
     config = config or PythonToolConfig()
     process_guard.guard_this_process()
+    # What the sandbox blocks is measured by starting it (a fraction of a second): done now,
+    # on a thread, so the first approval prompt, which says it, finds it ready.
+    warm = functools.partial(choose_sandbox, config.sandbox, executable=config.executable)
+    threading.Thread(target=warm, name="sandbox-probe", daemon=True).start()
     limits = SandboxLimits(
         timeout_s=config.timeout_s,
         cpu_s=config.cpu_s,

@@ -1,0 +1,63 @@
+"""What the approval block and `config show` say of the sandbox: what it blocks, from what was
+measured, and one line for what this kernel lacks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from agentui.core.tools.sandbox_mode import NO_CAPABILITIES, SandboxChoice
+from agentui.core.tools.sandbox_probe import Protections
+
+FULL = Protections(
+    landlock_abi=7,
+    network_rules=("bind_tcp", "connect_tcp"),
+    scoped=("abstract_unix_socket", "signal"),
+    namespaces=True,
+    capabilities=NO_CAPABILITIES,
+    process_cap="rlimit",
+    tree_memory=False,
+)
+
+
+def test_a_full_sandbox_says_what_it_blocks_in_one_line() -> None:
+    said = SandboxChoice(bwrap="/usr/bin/bwrap", protections=FULL).describe()
+    assert said == (
+        "sandbox: bubblewrap + Landlock ABI 7: no files but system files (read-only) and its "
+        "own directory, no network, no capabilities, even as root, no signals, ptrace or mounts "
+        "beyond its own processes, a cap on its processes (RLIMIT_NPROC in its own user "
+        "namespace), a memory limit per process (no cgroup for all of it)"
+    )
+
+
+def test_an_old_kernel_without_namespaces_says_what_is_missing_in_one_line() -> None:
+    old = Protections(
+        landlock_abi=3,
+        network_rules=(),
+        scoped=(),
+        namespaces=False,
+        capabilities=NO_CAPABILITIES,
+        process_cap="",
+        tree_memory=False,
+    )
+    first, missing = SandboxChoice(protections=old).describe().splitlines()
+    assert first.startswith("sandbox: Landlock ABI 3: no files but system files")
+    assert "no network" not in first and "no signals" not in first
+    assert missing == (
+        "sandbox: missing here: TCP rules (Landlock ABI 4; here 3): local TCP is open; "
+        "signal and abstract-socket scoping (Landlock ABI 6): agentui can be signalled; "
+        "user namespaces (refused here): UDP is open; "
+        "a cap on processes (no cgroup can be made here; root is exempt from rlimits)"
+    )
+
+
+def test_capabilities_left_are_said() -> None:
+    kept = dataclasses.replace(FULL, capabilities="00000000a80425fb")
+    (_, missing) = SandboxChoice(protections=kept).describe().splitlines()
+    assert missing == "sandbox: missing here: dropping capabilities (left: 00000000a80425fb)"
+
+
+def test_limited_says_the_code_runs_as_you() -> None:
+    said = SandboxChoice(reason="AGENTUI_SANDBOX=limited").describe()
+    assert said == (
+        "sandbox: limited (AGENTUI_SANDBOX=limited): the code runs as you, with your files"
+    )
