@@ -3,9 +3,9 @@ and, with cgroup v2, on its memory, counted for the whole tree at once.
 
 RLIMIT_NPROC does not bind root (the kernel exempts the real root user, even in a user
 namespace of its own), so for root this is the cap on processes; for others it adds to it.
-A cgroup can be made where agentui's own cgroup lets it: cgroup v1's pids hierarchy when it
-is writable (root), or cgroup v2 when agentui's cgroup delegates the pids controller to its
-children. Elsewhere there is none, and the sandbox's description says so.
+A cgroup can be made where agentui's own cgroup lets it: cgroup v2 when agentui's cgroup, or
+the top one (systemd's machines, as root), hands the pids controller down; cgroup v1's pids
+hierarchy when it is writable (root). Elsewhere there is none, and the description says so.
 
 The sandbox's processes are put in it before the code runs (when the child says it is ready,
 the tree is agentui's child, bwrap's and the keeper's, and nothing has forked yet); it is
@@ -97,23 +97,34 @@ def create(max_processes: int, memory_bytes: int) -> TreeCgroup | None:
     remove_leftovers()
     mounts, own = _mounts(), _own()
     name = f"agentui-sandbox-{os.getpid()}-{next(_counter)}"
-    if "" in mounts and "" in own:  # v2: the controllers agentui's cgroup hands down
-        parent = mounts[""] / own[""].lstrip("/")
-        try:
-            handed = (parent / "cgroup.subtree_control").read_text().split()
-        except OSError:
-            handed = []
-        if "pids" in handed and (made := _make(parent / name, max_processes)) is not None:
-            if "memory" in handed:
-                with contextlib.suppress(OSError):
-                    (made.path / "memory.max").write_text(str(memory_bytes))
-                    made.memory = True
-                with contextlib.suppress(OSError):  # no swap accounting: nothing to cap
-                    (made.path / "memory.swap.max").write_text("0")
-            return made
+    if "" in mounts and "" in own:  # v2: where the pids controller is handed down
+        top = mounts[""]
+        for parent in (top / own[""].lstrip("/"), top):
+            made = _make_v2(parent, name, max_processes, memory_bytes)
+            if made is not None:
+                return made
     if "pids" in mounts and "pids" in own:  # v1
         return _make(mounts["pids"] / own["pids"].lstrip("/") / name, max_processes)
     return None
+
+
+def _make_v2(parent: Path, name: str, max_processes: int, memory_bytes: int) -> TreeCgroup | None:
+    """Under `parent` (agentui's own cgroup, else the top one, where systemd hands the
+    controllers down), if it hands down pids (and memory). Nothing is enabled here: that
+    would change the machine's cgroups for everyone."""
+    try:
+        handed = (parent / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return None
+    if "pids" not in handed or (made := _make(parent / name, max_processes)) is None:
+        return None
+    if "memory" in handed:
+        with contextlib.suppress(OSError):
+            (made.path / "memory.max").write_text(str(memory_bytes))
+            made.memory = True
+        with contextlib.suppress(OSError):  # no swap accounting: nothing to cap
+            (made.path / "memory.swap.max").write_text("0")
+    return made
 
 
 def _make(path: Path, max_processes: int) -> TreeCgroup | None:
