@@ -8,6 +8,7 @@
     agentui sessions [--json]          list saved sessions
     agentui replay [ID|last] [--speed X]       play a session back, read-only
     agentui export [ID|last] --format md|json|rounds [-o FILE]
+    agentui search TEXT [--json]       find TEXT in every saved session's transcripts
     agentui config path|show           where the config file is; every effective setting
     agentui profiles                   the agent profiles, where each came from, bad files
     agentui scenes                     the directed scenes agentui ships
@@ -64,6 +65,12 @@ def _export(argv: Sequence[str]) -> int:
     return export(argv)
 
 
+def _search(argv: Sequence[str]) -> int:
+    from agentui.tui.cli.search import main as search
+
+    return search(argv)
+
+
 def _config(argv: Sequence[str]) -> int:
     from agentui.tui.cli.config import main as config
 
@@ -117,6 +124,7 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "sessions": _sessions,
     "replay": _replay,
     "export": _export,
+    "search": _search,
     "config": _config,
     "profiles": _profiles,
     "scenes": _scenes,
