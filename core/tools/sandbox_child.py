@@ -49,10 +49,12 @@ PR_CAPBSET_DROP = 24
 PR_SET_CHILD_SUBREAPER = 36
 PR_CAP_AMBIENT = 47
 PR_CAP_AMBIENT_CLEAR_ALL = 4
+CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
 CLONE_NEWNET = 0x40000000
+MS_NOSUID, MS_NODEV, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 4096, 16384, 1 << 18
 CAPABILITY_VERSION_3 = 0x20080522
 LAST_CAPABILITY = 63
 # The code as the first process of a pid namespace ignores SIGXCPU (a namespace's init gets no
@@ -116,6 +118,9 @@ def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
 
 
+_LIBC = _libc()  # loaded once: while places are hidden, nothing new can be found
+
+
 def _prctl(option: int, value: int, arg3: int = 0) -> int:
     if not sys.platform.startswith("linux"):
         return -1
@@ -138,16 +143,44 @@ def _write(path: str, text: str) -> None:
 
 
 def _isolate() -> bool:
-    """New user, pid, network and IPC namespaces for what this process starts next (its own
-    uid and gid mapped to themselves); False where the kernel refuses them."""
+    """New user, mount, pid, network and IPC namespaces (the pid one for what this process
+    starts next; its own uid and gid mapped to themselves); False where the kernel refuses."""
     uid, gid = os.geteuid(), os.getegid()
-    flags = CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
     if _libc().unshare(flags) != 0:
         return False
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
     _write("/proc/self/gid_map", f"{gid} {gid} 1")
     return True
+
+
+def _mount(source: str, target: str, kind: str | None, flags: int, data: str = "") -> None:
+    encoded = [None if x is None else x.encode() for x in (source, target, kind, data or None)]
+    if _LIBC.mount(encoded[0], encoded[1], encoded[2], flags, encoded[3]) != 0:
+        error = os.strerror(ctypes.get_errno())
+        raise SandboxSetupError(f"cannot mount {target} in the sandbox: {error}")
+
+
+def _hide(places: list[str], shown: list[str]) -> None:
+    """Cover `places` (shared temporary places, homes, agentui's directories: where other
+    programs keep their sockets, which Landlock before ABI 9 does not guard) with empty
+    in-memory file systems, showing `shown` again under each at once (the working directory,
+    which is TMPDIR, and Python). Only in the mount namespace `_isolate` made, never the
+    machine's: it is made private first."""
+    _mount("none", "/", None, MS_REC | MS_PRIVATE)
+    handles = {}
+    for path in shown:
+        with contextlib.suppress(OSError):
+            handles[path] = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    for place in places:
+        _mount("tmpfs", place, "tmpfs", MS_NOSUID | MS_NODEV, "mode=755,size=64k")
+        for path, handle in handles.items():
+            if path == place or path.startswith(place.rstrip("/") + "/"):
+                os.makedirs(path, exist_ok=True)
+                _mount(f"/proc/self/fd/{handle}", path, None, MS_BIND | MS_REC)
+    for handle in handles.values():
+        os.close(handle)
 
 
 def _keep(pid1: bool) -> None:
@@ -346,9 +379,13 @@ def _run(source: str, namespace: dict[str, Any]) -> int:
 def _sandbox(config: dict[str, Any]) -> dict[str, Any]:
     """Set up what `config` asks for, before any of the code runs; what was set up."""
     facts: dict[str, Any] = {"namespaces": False}
+    facts["hidden"] = False
     if config.get("keep"):
         isolated = bool(config.get("isolate")) and _isolate()
         facts["namespaces"] = isolated
+        if isolated and config.get("hide"):
+            _hide(config["hide"], config["show"])
+            facts["hidden"] = True
         _keep(pid1=isolated)
     confined = config.get("landlock") is not None
     if confined:

@@ -51,7 +51,14 @@ def child_config(
     rules = None
     if landlock and mode != "limited":
         rules = landlock_rules.rules(workdir, executable, own_proc=under_bwrap)
+    # Without bwrap, the child's own mount namespace hides what bwrap hides (where it can).
+    hidden = [str(p) for p in bubblewrap.hidden_places()] if mode == "landlock" else []
+    shown = [str(Path(workdir).resolve())]
+    shown += [str(p) for p in bubblewrap.python_places(executable)]
+    shown.append(str(landlock_rules.library_path()))
     return {
+        "hide": hidden,
+        "show": shown,
         "cpu_s": cpu_s,
         "memory_bytes": memory_bytes,
         # The child dies with agentui; under bubblewrap, bwrap itself sees to that.

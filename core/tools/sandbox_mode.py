@@ -26,6 +26,7 @@ SandboxSetting = Literal["auto", "landlock", "limited"]
 SETTINGS: tuple[str, ...] = ("auto", "landlock", "limited")
 ENV_VARIABLE = "AGENTUI_SANDBOX"
 NO_CAPABILITIES = "0000000000000000"
+UNIX_SOCKET_ABI = 9  # LANDLOCK_ACCESS_FS_RESOLVE_UNIX: connect() to a socket by its path
 CAPS = {"cgroup": "cgroup", "rlimit": "RLIMIT_NPROC in its own user namespace"}
 
 
@@ -93,6 +94,10 @@ def _missing(mode: Mode, found: Protections) -> list[str]:
         gaps.append("signal and abstract-socket scoping (Landlock ABI 6): agentui can be signalled")
     if mode == "landlock" and not found.namespaces:
         gaps.append("user namespaces (refused here): UDP is open")
+    if found.landlock_abi < UNIX_SOCKET_ABI and not found.hidden:
+        gaps.append(
+            f"unix socket rules (Landlock ABI {UNIX_SOCKET_ABI}): sockets in /tmp and /run open"
+        )
     if not found.process_cap:
         gaps.append("a cap on processes (no cgroup can be made here; root is exempt from rlimits)")
     if found.capabilities != NO_CAPABILITIES:

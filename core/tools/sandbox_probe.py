@@ -36,6 +36,7 @@ class Protections:
     network_rules: tuple[str, ...]  # Landlock's TCP rules: "bind_tcp", "connect_tcp"
     scoped: tuple[str, ...]  # Landlock's scopes: "signal", "abstract_unix_socket"
     namespaces: bool  # user, pid, network and IPC namespaces of its own (bwrap's or its own)
+    hidden: bool  # homes, /tmp, /run, agentui's directories hidden (bwrap's, or its own mounts)
     capabilities: str  # the effective set left, as /proc shows it ("0000000000000000")
     process_cap: str  # "cgroup" (pids.max), "rlimit" (RLIMIT_NPROC in its user namespace), ""
     tree_memory: bool  # a memory limit on the whole tree (cgroup v2), not only per process
@@ -91,6 +92,7 @@ def _measure(mode: Mode, bwrap: str | None, executable: str, workdir: str) -> Pr
         network_rules=tuple(applied.get("net", ())),
         scoped=tuple(applied.get("scoped", ())),
         namespaces=mode == "bubblewrap" or bool(facts["namespaces"]),
+        hidden=mode == "bubblewrap" or bool(facts.get("hidden")),
         capabilities=str(facts.get("capabilities", "")),
         process_cap="cgroup" if cgroup is not None else "rlimit" if rlimit else "",
         tree_memory=cgroup is not None and cgroup.memory,

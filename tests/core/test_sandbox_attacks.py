@@ -59,6 +59,10 @@ for signum in (signal.SIGURG, signal.SIGUSR1):
     signal.signal(signum, lambda n, _: heard.append(signal.Signals(n).name))
 server = socket.create_server(("127.0.0.1", 0))
 server.setblocking(False)
+local = socket.socket(socket.AF_UNIX)  # like tmux's or docker's: root's, in /tmp or /run
+local.bind(setup["values"]["unix"])
+local.listen()
+local.setblocking(False)
 values = dict(setup["values"], agentui=os.getpid(), port=server.getsockname()[1])
 config = PythonToolConfig(
     needs_approval=False, timeout_s=20, cpu_s=10, memory_mb=setup["memory_mb"],
@@ -91,11 +95,13 @@ async def main():
         with anyio.move_on_after(5):  # SIGKILL was sent; the kernel ends them a moment later
             while descendants(os.getpid()):
                 await anyio.sleep(0.02)
-        try:
-            server.accept()[0].close()
-            accepted = True
-        except BlockingIOError:
-            accepted = False
+        accepted = False
+        for listening in (server, local):
+            try:
+                listening.accept()[0].close()
+                accepted = True
+            except BlockingIOError:
+                pass
         results["attacks"][name] = {
             "output": content, "error": is_error, "heard": list(heard), "accepted": accepted,
             "left": len(descendants(os.getpid())), "took": round(took, 2),
@@ -145,6 +151,9 @@ ATTACKS = {
     "SIGSTOP agentui": LIBC + _try("SIGSTOP", "os.kill({agentui}, {stop})"),
     "tcp 127.0.0.1": _try(
         "connect", "__import__('socket').create_connection(('127.0.0.1', {port}), 5)"
+    ),
+    "unix socket": _try(
+        "connect", "__import__('socket').socket(__import__('socket').AF_UNIX).connect({unix!r})"
     ),
     "read a session": _try("read", "print(open({secret!r}).read())"),
     "read /proc of agentui": _try("read", "open('/proc/{agentui}/cmdline', 'rb').read()"),
@@ -265,6 +274,7 @@ def drive(
         "pwned": str(pwned),
         "secret": str(secret),
         "outside": str(place / "outside/escaped.txt"),
+        "unix": str(place / "outside/server.sock"),
         # Signals for real only where a pid namespace or Landlock's scoping holds them.
         "kill_all": "signal.SIGKILL" if held else "0",
         "stop": "signal.SIGSTOP" if held else "0",
@@ -337,6 +347,8 @@ def check_contained(results: dict[str, Any]) -> None:
     assert lines(attacks["SIGSTOP agentui"])["SIGSTOP"] != "ok"
     tcp = attacks["tcp 127.0.0.1"]
     assert lines(tcp)["connect"] != "ok" and not tcp["accepted"], tcp
+    unix = attacks["unix socket"]
+    assert lines(unix)["connect"] != "ok" and not unix["accepted"], unix
     assert lines(attacks["read a session"])["read"] != "ok"
     assert lines(attacks["read /proc of agentui"])["read"] != "ok"
     written = lines(attacks["write outside"])
@@ -363,6 +375,7 @@ def check_limited(results: dict[str, Any]) -> None:
     """Limited mode is the person's own rights: what the README says it does not block."""
     attacks = results["attacks"]
     assert lines(attacks["tcp 127.0.0.1"])["connect"] == "ok"
+    assert lines(attacks["unix socket"])["connect"] == "ok"
     assert lines(attacks["read a session"])["read"] == "ok"
     assert results["written outside"]
     assert int(lines(attacks["fork bomb"])["children"]) == 200, "no cap on processes"

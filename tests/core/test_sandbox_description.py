@@ -13,6 +13,7 @@ FULL = Protections(
     network_rules=("bind_tcp", "connect_tcp"),
     scoped=("abstract_unix_socket", "signal"),
     namespaces=True,
+    hidden=True,
     capabilities=NO_CAPABILITIES,
     process_cap="rlimit",
     tree_memory=False,
@@ -35,6 +36,7 @@ def test_an_old_kernel_without_namespaces_says_what_is_missing_in_one_line() -> 
         network_rules=(),
         scoped=(),
         namespaces=False,
+        hidden=False,
         capabilities=NO_CAPABILITIES,
         process_cap="",
         tree_memory=False,
@@ -46,6 +48,7 @@ def test_an_old_kernel_without_namespaces_says_what_is_missing_in_one_line() -> 
         "sandbox: missing here: TCP rules (Landlock ABI 4; here 3): local TCP is open; "
         "signal and abstract-socket scoping (Landlock ABI 6): agentui can be signalled; "
         "user namespaces (refused here): UDP is open; "
+        "unix socket rules (Landlock ABI 9): sockets in /tmp and /run open; "
         "a cap on processes (no cgroup can be made here; root is exempt from rlimits)"
     )
 
