@@ -15,8 +15,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import landlockpy
-
 from agentui.core.tools.bubblewrap import python_places
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -49,6 +47,8 @@ DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 
 def library_path() -> Path:
     """The directory to put on sys.path to import landlockpy (where it is installed)."""
+    import landlockpy  # only once Landlock is known to be there (sandbox_probe.landlock_abi)
+
     return Path(landlockpy.__file__).resolve().parent.parent
 
 

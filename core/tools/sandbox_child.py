@@ -388,7 +388,7 @@ def _sandbox(config: dict[str, Any]) -> dict[str, Any]:
             facts["hidden"] = True
         _keep(pid1=isolated)
     confined = config.get("landlock") is not None
-    if confined:
+    if config.get("drop_capabilities"):
         _drop_capabilities()
     facts["capabilities"] = _effective_capabilities()  # before Landlock hides /proc
     in_own_user_namespace = facts["namespaces"] or config.get("bubblewrap", False)

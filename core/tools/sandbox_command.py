@@ -55,7 +55,8 @@ def child_config(
     hidden = [str(p) for p in bubblewrap.hidden_places()] if mode == "landlock" else []
     shown = [str(Path(workdir).resolve())]
     shown += [str(p) for p in bubblewrap.python_places(executable)]
-    shown.append(str(landlock_rules.library_path()))
+    if rules is not None:
+        shown.append(rules["library"])
     return {
         "hide": hidden,
         "show": shown,
@@ -65,6 +66,7 @@ def child_config(
         "parent": None if under_bwrap else os.getpid(),
         "keep": not under_bwrap,
         "isolate": mode == "landlock",
+        "drop_capabilities": mode != "limited",
         "bubblewrap": under_bwrap,
         "max_processes": None if mode == "limited" else max_processes,
         "landlock": rules,

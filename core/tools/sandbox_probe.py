@@ -14,8 +14,6 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 
-import landlockpy
-
 from agentui.core.tools import sandbox_cgroup
 from agentui.core.tools.sandbox_command import (
     Mode,
@@ -43,7 +41,11 @@ class Protections:
 
 
 def landlock_abi() -> int:
-    """The kernel's Landlock ABI (0: none)."""
+    """The kernel's Landlock ABI (0: none, or no landlockpy installed to apply it)."""
+    try:
+        import landlockpy
+    except ImportError:
+        return 0
     return landlockpy.abi_version()
 
 
