@@ -204,10 +204,14 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
     from agentui.core.session.recording import RecordingRuntime
     from agentui.core.session.writer import NewSession, SessionWriter
     from agentui.core.tools.builtin import builtin_tools
+    from agentui.core.tools.python import PythonToolConfig
 
     provider = provider if provider is not None else build_provider(assembly)
     config = assembly.loaded.config
-    tools = builtin_tools()
+    sandbox = config.sandbox  # the limits on a python call's whole tree
+    tools = builtin_tools(
+        PythonToolConfig(max_processes=sandbox.max_processes, tree_memory_mb=sandbox.memory_mb)
+    )
     services = []
     if config.mcp.servers:  # the MCP SDK is loaded only when a server is configured
         from agentui.core.tools.mcp.manager import McpManager
