@@ -27,6 +27,9 @@ AGENTUI_CONFIG_DIR). Every key is optional:
     [scene]                       # a directed scene's context envelope (core/scene/settings.py)
     max_context_tokens = 16000
 
+    [attention]                   # calling the person back (core/config/attention.py)
+    nudge = "notify"
+
     [mcp.servers.files]           # an MCP server whose tools agents get (core/tools/mcp/config.py)
     command = "npx"
     args = ["-y", "@modelcontextprotocol/server-filesystem", "/home/me/notes"]
@@ -61,6 +64,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from agentui.core.agent.limits import Limits
+from agentui.core.config.attention import AttentionSettings
 
 # Gathered there, validated here; what importers of the settings need is named here too.
 from agentui.core.config.sources import ENV_VARIABLES as ENV_VARIABLES
@@ -127,6 +131,7 @@ class Config(BaseModel):
     prices: dict[str, ModelPrice] = Field(default_factory=dict)
     mcp: McpConfig = Field(default_factory=McpConfig)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
+    attention: AttentionSettings = Field(default_factory=AttentionSettings)
     # A key id -> the keys it takes instead of its own. Checked here as text only: the ids, key
     # names and collisions are the app's (tui/app/keymap.py), which says what is wrong the same
     # way before the screen opens.
@@ -184,6 +189,7 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "profiles": ProfilesConfig,
     "scene": SceneSettings,
     "sandbox": SandboxSettings,
+    "attention": AttentionSettings,
 }
 
 

@@ -32,6 +32,7 @@ from agentui.tui.app.focus import FocusKeeper
 from agentui.tui.app.heap_release import HeapRelease
 from agentui.tui.app.key_actions import KeyActions
 from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KeyMap, app_bindings
+from agentui.tui.app.nudges import Nudges
 from agentui.tui.app.overlays import Overlays, ResultT
 from agentui.tui.app.quit_dialog import QuitDialog
 from agentui.tui.app.replay_feed import ReplayFeed
@@ -95,6 +96,7 @@ class AgentUIApp(App[int]):
         self.overlays = Overlays(self)
         self.quit_dialog = QuitDialog(self)
         self.waiting_toasts = WaitingToasts(self)
+        self.nudges = Nudges(self)  # the person called back when an agent waits
         self._initial_task = initial_task
         self._state = state  # a resumed session's fold: the main screen draws it first
         self.clock: Clock = clock if clock is not None else SystemClock()

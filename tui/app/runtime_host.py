@@ -219,6 +219,7 @@ class LocalHost(RuntimeHost):
         if prepared is not None:
             self.monologue_config = prepared.monologue
             self.provider_switch = prepared.provider_switch
+            self.app.nudges.settings = prepared.attention
 
     def _load_for_the_runtime(self) -> Prepared | None:
         from agentui.tui.app.core_loading import import_runtime_modules

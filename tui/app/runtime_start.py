@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from agentui.tui.cli.assemble import ProviderOnce, build_runtime, monologue_config
 
 if TYPE_CHECKING:
+    from agentui.core.config.attention import AttentionSettings
     from agentui.core.monologue.config import MonologueConfig
     from agentui.core.runtime import Runtime
     from agentui.tui.app.provider_switch import ProviderSwitch
@@ -28,6 +29,7 @@ class Prepared:
 
     monologue: MonologueConfig
     provider_switch: ProviderSwitch  # the palette's "Switch provider/model…"
+    attention: AttentionSettings  # how the person is called back when an agent waits
 
 
 class RuntimeStart:
@@ -55,7 +57,8 @@ class RuntimeStart:
         self._provider = ProviderOnce(assembly, built=switch.remember)
         self._provider.get()
         enabled = assembly.loaded.config.monologue.enabled
-        return Prepared(monologue_config(assembly, enabled=enabled), switch)
+        config = assembly.loaded.config
+        return Prepared(monologue_config(assembly, enabled=enabled), switch, config.attention)
 
     def runtime(self) -> Runtime:
         assert self._assembly is not None and self._provider is not None, "prepare() first"

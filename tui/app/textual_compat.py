@@ -107,3 +107,11 @@ def key_name_of_character(character: str) -> str:
     character into that name with `textual.keys._character_to_key`; agentui compares a
     person's remapped keys with the bindings the same way. Check on upgrade: the function."""
     return _character_to_key(character)
+
+
+def write_to_terminal(app: App[Any], text: str) -> None:
+    """Escape sequences Textual has no call for (a desktop notification), written as its own
+    bell() and copy_to_clipboard() write theirs: through the driver, never when headless."""
+    driver = app._driver
+    if not app.is_headless and driver is not None:
+        driver.write(text)

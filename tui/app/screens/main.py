@@ -231,7 +231,7 @@ class MainScreen(Screen[None]):
 
     def _questions_arrived(self, changes: Change) -> None:
         app = self.agent_app
-        app.bell()
+        app.nudges.arrived(changes.new_queries)  # the bell, or a notification ([attention])
         takes_cursor = app.screen is self and not self._person_is_busy()
         if app.screen is not self:
             self.overlay_focus.question_arrived(changes.new_queries[0])
