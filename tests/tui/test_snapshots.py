@@ -334,3 +334,24 @@ def test_the_scene_state_view(snap_compare: Any) -> None:
         await settle(pilot, lambda: isinstance(app.screen, SceneStateScreen))
 
     assert snap_compare(_scene_app(mara), run_before=run_before, terminal_size=SIZE)
+
+
+def test_a_transcript_search_with_matches(snap_compare: Any) -> None:
+    """`/` on the tree, `zebra` typed: every match marked, the task's, the answer's two and the
+    folded thinking's; up twice goes to the thinking's, which unfolds to show it."""
+    script = Script.for_all(
+        Turn(thinking="Zebras first, then the rest.", text="A zebra is striped.\n\nZEBRA again.")
+    )
+
+    async def run_before(pilot: Pilot[int]) -> None:
+        app = pilot.app
+        assert isinstance(app, AgentUIApp)
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        app.screen.set_focus(app.query_one("#tree"))
+        await pilot.press("slash")
+        await write(pilot, "zebra")
+        await pilot.press("up", "up")
+
+    assert snap_compare(
+        make_app("Tell me about zebras", script), run_before=run_before, terminal_size=SIZE
+    )

@@ -44,6 +44,7 @@ class KeyActions:
             "toggle_all": main.action_toggle_all,
             "toggle_monologue_filter": main.action_toggle_monologue_filter,
             "toggle_folds": main.transcript_view.action_toggle_folds,
+            "search": main.search.open,
             "help": app.overlays.help,
             "scene_state": app.overlays.scene_state,
             "keys_on": self.keys_on,

@@ -144,6 +144,15 @@ KEYS: tuple[Key, ...] = (
         "view",
         show=False,
     ),
+    Key(
+        "search",
+        "slash",
+        "search",
+        "Search",
+        "Search the transcript: enter next, shift+enter previous, esc closes",
+        "view",
+        show=False,
+    ),
     Key("theme", "t", "change_theme", "Theme", "Pick a theme", "view", show=False),
     Key(
         "next_question",
@@ -219,6 +228,9 @@ MODIFIERS = frozenset({"ctrl", "alt", "shift", "super", "meta", "hyper"})
 # Key names Textual reads from a terminal, without their modifiers (`f5`, `escape`, `up`).
 _NAMED_KEYS = frozenset(key.value.rpartition("+")[2] for key in Keys)
 _WRITTEN_AS = {"esc": "escape", "return": "enter"}  # as people write them
+# Textual names a few printable keys by a name its key_to_character cannot turn back (`slash`:
+# Unicode calls "/" SOLIDUS; `minus`, `at`, ...): every printable ASCII key's name, both ways.
+_ASCII_BY_NAME = {key_name_of_character(c): c for c in map(chr, range(0x21, 0x7F))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,8 +374,13 @@ def _key_name(written: str) -> str | None:
     return "+".join([*modifiers, base])
 
 
+def _character(key: str) -> str | None:
+    """The character a key types (None: a key with a modifier, or one that types none)."""
+    return key_to_character(key) or _ASCII_BY_NAME.get(key)
+
+
 def _printable(key: str) -> bool:
-    character = key_to_character(key)
+    character = _character(key)
     return character is not None and character.isprintable()
 
 
@@ -417,5 +434,5 @@ def display_key(key: str) -> str:
 def _display_part(key: str) -> str:
     if key in ("escape", "space"):
         return "esc" if key == "escape" else key
-    character = key_to_character(key)
+    character = _character(key)
     return character if character is not None and character.isprintable() else key

@@ -27,6 +27,7 @@ from agentui.tui.app.key_routing import KeyRouting
 from agentui.tui.app.overlay_focus import OverlayFocus
 from agentui.tui.app.prompt_addressing import PromptAddressing
 from agentui.tui.app.screens.scene_state import SceneStateScreen
+from agentui.tui.app.transcript_search import TranscriptSearch
 from agentui.tui.app.widgets.agent_tree import AgentTree
 from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
 from agentui.tui.app.widgets.composer import Composer, Draft
@@ -77,6 +78,7 @@ class MainScreen(Screen[None]):
         self.addressing = PromptAddressing(self, initial_task)  # whose words the prompt takes
         self.keys = KeyRouting(self)  # where typed keys go
         self.overlay_focus = OverlayFocus(self)  # where the keys go back after an overlay
+        self.search = TranscriptSearch(self)  # `/`: its bar shows under the panes while open
         # What the transcript's lower border says is being decided (its forms, longest first).
         self._deciding_shown: DecidingLine = ()
 
@@ -114,6 +116,7 @@ class MainScreen(Screen[None]):
             yield self.tree_view
             yield self.transcript_view
             yield self.monologue_view
+        yield self.search.bar
         yield self.prompt_bar
         yield self.status_view
         # The key footer is mounted once the prompt has the focus (see on_mount).

@@ -31,6 +31,7 @@ from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.keymap import VIEW_KEYS, shadowing
 from agentui.tui.app.widgets.composer import Composer
+from agentui.tui.app.widgets.search_highlight import Highlight, Highlighted, mark_text
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import TranscriptItem as Entry
@@ -133,10 +134,24 @@ class EntryBlock(Widget):
         super().__init__(classes=f"entry {entry.kind}")
         self.entry = entry
         self.agent_label = agent_label
+        self.highlight: Highlight | None = None  # a search's matches in it (search_highlight)
 
     def refresh_entry(self) -> None:
         """The entry changed: redraw."""
         self.refresh(layout=True)
+
+    def set_highlight(self, highlight: Highlight | None) -> None:
+        """Mark a search's matches in the block (None: none)."""
+        if highlight != self.highlight:
+            self.highlight = highlight
+            self._highlight_changed()
+
+    def _highlight_changed(self) -> None:
+        self.refresh(layout=True)
+
+    def current_match_widget(self) -> Widget:
+        """The part of the block that holds the match the search is at (to scroll to)."""
+        return self
 
     def rebind(self, entry: Entry, agent_label: str | None, agent_name: str = "") -> bool:
         """Show `entry` in this block instead, if it is the kind of block `entry` needs:
@@ -181,7 +196,7 @@ class NoteBlock(EntryBlock):
         title = entry.title or entry.kind
         text.append(f"{shown(title)}: ", style="bold")
         text.append(shown(entry.text))
-        return text
+        return mark_text(text, self.highlight)
 
 
 class SteerBlock(EntryBlock):
@@ -214,7 +229,7 @@ class SteerBlock(EntryBlock):
             else ""
         )
         text.append(f"\n{mark}{entry.detail}{when}", style="dim italic")
-        return text
+        return mark_text(text, self.highlight)
 
 
 class AnswerBlock(EntryBlock):
@@ -233,6 +248,10 @@ class AnswerBlock(EntryBlock):
         self._label = Static(self._label_text(), classes="agent-label")
         self._shown_length = -1
         self._shown_interrupted = False
+        # Each frozen chunk: its widget, what it draws and the text it shows (a search marks
+        # its matches in them: see _highlight_changed).
+        self._chunks: list[tuple[Static, RenderableType, str]] = []
+        self._tail_drawn: tuple[RenderableType, str] = (Text(""), "")
 
     def _label_text(self) -> Text:
         return Text(f"{self.agent_label} ›", style="bold")
@@ -250,6 +269,7 @@ class AnswerBlock(EntryBlock):
         if self.agent_label:
             self._label.update(self._label_text())
         self.query(".answer-chunk").remove()
+        self._chunks.clear()
         self._frozen = 0
         self._fence = None
         self._shown_length = -1
@@ -281,16 +301,52 @@ class AnswerBlock(EntryBlock):
             chunk = self._reopened(text[self._frozen : self._frozen + cut.at])
             if cut.fence is not None:
                 chunk += _closer(cut.fence) + "\n"
-            self.mount(Static(Markdown(shown(chunk)), classes="answer-chunk"), before=self._tail)
+            shown_chunk = shown(chunk)
+            chunk_drawn = Markdown(shown_chunk)
+            before = self._matches_before(len(self._chunks))
+            widget = Static(self._marked(chunk_drawn, shown_chunk, before), classes="answer-chunk")
+            self._chunks.append((widget, chunk_drawn, shown_chunk))
+            self.mount(widget, before=self._tail)
             self._frozen += cut.at
             self._fence = cut.fence
         tail = text[self._frozen :]
-        parts: list[RenderableType] = (
-            [Markdown(shown(self._reopened(tail)))] if tail.strip() else []
-        )
+        shown_tail = shown(self._reopened(tail))
+        parts: list[RenderableType] = [Markdown(shown_tail)] if tail.strip() else []
         if self.entry.interrupted:
             parts.append(Text("(cut short)", style="italic dim"))
-        self._tail.update(RenderedOncePerWidth(parts[0] if len(parts) == 1 else Group(*parts)))
+        drawn = RenderedOncePerWidth(parts[0] if len(parts) == 1 else Group(*parts))
+        self._tail_drawn = (drawn, shown_tail)
+        self._tail.update(self._marked(drawn, shown_tail, self._matches_before(len(self._chunks))))
+
+    def _matches_before(self, chunk: int) -> int:
+        """How many matches of the search the chunks before `chunk` hold (0: no search)."""
+        if self.highlight is None:
+            return 0
+        return sum(self.highlight.count(text) for _w, _d, text in self._chunks[:chunk])
+
+    def _marked(self, drawn: RenderableType, text: str, before: int) -> RenderableType:
+        if self.highlight is None or not self.highlight.pattern.search(text):
+            return drawn
+        return Highlighted(drawn, self.highlight.shifted(before))
+
+    def _highlight_changed(self) -> None:
+        before = 0
+        for widget, drawn, text in self._chunks:
+            widget.update(self._marked(drawn, text, before))
+            before += self.highlight.count(text) if self.highlight is not None else 0
+        drawn, text = self._tail_drawn
+        self._tail.update(self._marked(drawn, text, before))
+
+    def current_match_widget(self) -> Widget:
+        highlight = self.highlight
+        if highlight is None or highlight.current is None:
+            return self
+        before = 0
+        for widget, _drawn, text in self._chunks:
+            before += highlight.count(text)
+            if highlight.current < before:
+                return widget
+        return self._tail
 
 
 class FoldBlock(EntryBlock):
@@ -336,7 +392,7 @@ class FoldBlock(EntryBlock):
                 text.append(shown(entry.text), style="dim italic")
             if entry.interrupted:
                 text.append("  (cut short)", style="italic dim")
-            return text
+            return mark_text(text, self.highlight)
         text.append(shown(entry.title), style="bold")
         if self.folded:
             text.append(f"({_one_line(entry.text, 60)})")
@@ -345,13 +401,13 @@ class FoldBlock(EntryBlock):
                 text.append(_one_line(entry.detail, 60), style="red" if entry.failed else "")
             else:
                 text.append("  …", style="dim")
-            return text
+            return mark_text(text, self.highlight)
         text.append("\n")
         text.append(shown(entry.text) or "(no arguments)")
         if entry.detail:
             text.append("\n→ ", style="dim")
             text.append(shown(entry.detail), style="red" if entry.failed else "")
-        return text
+        return mark_text(text, self.highlight)
 
 
 class AnswerInput(Composer):
@@ -454,7 +510,10 @@ class QueryBlock(EntryBlock):
         kind = self.entry.title or "question"
         text.append(f"{shown(kind)}: ", style="bold")
         text.append(shown(self.entry.text))
-        return text
+        return mark_text(text, self.highlight)
+
+    def _highlight_changed(self) -> None:
+        self._prompt.update(self._prompt_text())
 
     def on_mount(self) -> None:
         self.refresh_entry()

@@ -2,7 +2,8 @@
 
 Only this pane's source is rendered (transcripts nobody looks at cost nothing), and only the
 newest MAX_BLOCKS entries are mounted while it follows the tail; older ones stay reachable with
-the "show earlier" button. Blocks redraw only when their entry changed.
+the "show earlier" button (and a search that goes to one: `reveal`). Blocks redraw only when
+their entry changed. While a search is open, `marker` says what each block marks of it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from agentui.tui.app.widgets.blocks import EntryBlock, FoldBlock, QueryBlock, bl
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import TranscriptItem as Entry
+    from agentui.tui.app.widgets.search_highlight import Highlight
 
 MAX_BLOCKS = 200
 PAGE = 100
@@ -60,6 +62,10 @@ class Transcript(VerticalScroll):
         self._deciding: DecidingLine = ()  # its forms, from the whole line to the shortest
         # Until the first source is shown; removed then (never hidden: it would stay a child).
         self._hint: Static | None = Static(Text(EMPTY_HINT, style="dim italic"), classes="empty")
+        # A search's: what each entry's block marks (None: no search), and what it is told
+        # when the entries shown change (their uids; None: another source, all of them).
+        self.marker: Callable[[Entry], Highlight | None] | None = None
+        self.entries_changed: Callable[[set[int] | None], None] | None = None
 
     def compose(self) -> ComposeResult:
         if self._hint is not None:
@@ -137,9 +143,11 @@ class Transcript(VerticalScroll):
         self._start = max(0, len(entries) - MAX_BLOCKS)
         reused = 0
         for entry in entries[self._start :]:
-            if reused == len(old) or not old[reused].rebind(
-                entry, label(entry), self.name_of(entry.agent_id)
-            ):
+            if reused == len(old):
+                break
+            if self.marker is not None:  # drawn with the entry it now shows
+                old[reused].highlight = self.marker(entry)
+            if not old[reused].rebind(entry, label(entry), self.name_of(entry.agent_id)):
                 break
             self._blocks[entry.uid] = old[reused]
             reused += 1
@@ -149,6 +157,8 @@ class Transcript(VerticalScroll):
         self._end = self._start + reused
         self.anchor(False)
         self._mount_new()
+        if self.entries_changed is not None:
+            self.entries_changed(None)
 
     async def _follow_once_removed(self, removal: AwaitRemove) -> None:
         await removal
@@ -158,7 +168,10 @@ class Transcript(VerticalScroll):
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
         was_at_end = self._showing_end()  # before this batch makes it longer
+        added = {e.uid for e in self._entries[self._end :]}
         self._mount_new(was_at_end)
+        if self.entries_changed is not None and (changed or added):
+            self.entries_changed(changed | added)
         for uid in changed:
             block = self._blocks.get(uid)
             if block is not None:
@@ -168,6 +181,23 @@ class Transcript(VerticalScroll):
         # Trim only while following the tail, never under a person reading back.
         if self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
             self._trim()
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The entries of the source shown, oldest first (mounted or not)."""
+        return self._entries
+
+    def mounted_blocks(self) -> list[EntryBlock]:
+        return list(self._blocks.values())
+
+    def reveal(self, index: int) -> EntryBlock | None:
+        """The block of `self.entries[index]`, mounting the earlier entries down to it first
+        when it is among the hidden ones (a search went to it)."""
+        if not 0 <= index < len(self._entries):
+            return None
+        if index < self._start:
+            self._mount_earlier(max(0, min(index, self._start - PAGE)))
+        return self._blocks.get(self._entries[index].uid)
 
     def block_for_query(self, query_id: str) -> QueryBlock | None:
         for block in self._blocks.values():
@@ -185,6 +215,8 @@ class Transcript(VerticalScroll):
             self.name_of(entry.agent_id),
             read_only=self.read_only,
         )
+        if self.marker is not None:
+            block.highlight = self.marker(entry)  # drawn with it from the first frame
         self._blocks[entry.uid] = block
         return block
 
@@ -222,7 +254,10 @@ class Transcript(VerticalScroll):
             event.stop()
         if self._start == 0:
             return
-        begin = max(0, self._start - PAGE)
+        self._mount_earlier(max(0, self._start - PAGE))
+
+    def _mount_earlier(self, begin: int) -> None:
+        """Mount the hidden entries from `begin` on, above the ones shown."""
         kept = self._blocks
         self._blocks = {}
         blocks = [self._make(e) for e in self._entries[begin : self._start]]

@@ -1,0 +1,212 @@
+"""The search of the transcript shown: `/` on a pane opens it (the selected agent's transcript,
+or every agent's while the all-agents view is on), and it follows what the pane shows.
+
+Incremental: each key typed in its box searches again (the words as typed, case ignored) and
+goes to the newest match. Enter or down goes to the next (newer) match, shift+enter or up to the
+previous one, round and round; esc closes it and gives the keys back where they were. Every
+match is marked in place, the one it is at more strongly; a folded thinking or tool block it
+goes to unfolds (and folds again when the search closes); an entry too old to be mounted is
+mounted first (Transcript.reveal). Matches are counted in what the blocks show (the text, a
+tool's result, a question's answer), once per entry and again only when the entry grows.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from agentui.core.support.terminal_text import visible_controls as shown
+from agentui.tui.app.widgets.blocks import EntryBlock, FoldBlock
+from agentui.tui.app.widgets.search_bar import SearchBar
+from agentui.tui.app.widgets.search_highlight import Highlight, search_pattern
+
+if TYPE_CHECKING:
+    import re
+
+    from textual.widget import Widget
+
+    from agentui.core.state import TranscriptItem as Entry
+    from agentui.tui.app.screens.main import MainScreen
+
+NO_MATCH = "no match"
+
+
+class TranscriptSearch:
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        self.bar = SearchBar(self._query_changed, self.step, self.close)
+        self.pattern: re.Pattern[str] | None = None
+        # uid -> (the lengths its count was made at, its count): an entry grows, never shrinks
+        self._counts: dict[int, tuple[tuple[int, int, int], int]] = {}
+        self.total = 0
+        self.at: tuple[int, int] | None = None  # (entry uid, which match in it)
+        self._unfolded: set[int] = set()  # blocks it unfolded: folded again when it closes
+        self._return_to: Widget | None = None
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self.bar.display)
+
+    # -- opening and closing -------------------------------------------------------------
+
+    def open(self) -> None:
+        screen = self.screen
+        transcript = screen.transcript_view
+        if not self.is_open:
+            self._return_to = screen.agent_app.focused
+            self.bar.display = True
+            transcript.marker = self.marker
+            transcript.entries_changed = self._entries_changed
+            self._recount()
+            self._mark_mounted()
+        self._say()
+        screen.agent_app.screen.set_focus(self.bar.box)
+        self.bar.box.select_all()  # typing replaces the last search; enter goes on with it
+
+    def close(self) -> None:
+        if not self.is_open:
+            return
+        screen = self.screen
+        transcript = screen.transcript_view
+        self.bar.display = False
+        transcript.marker = None
+        transcript.entries_changed = None
+        for block in transcript.mounted_blocks():
+            block.set_highlight(None)
+            if block.entry.uid in self._unfolded and isinstance(block, FoldBlock):
+                block.folded = True
+        self._unfolded.clear()
+        self.at = None
+        back = self._return_to
+        self._return_to = None
+        if back is not None and back.is_attached and back.display:
+            screen.agent_app.screen.set_focus(back)
+        else:
+            screen.agent_app.screen.set_focus(transcript)
+
+    # -- what it finds -------------------------------------------------------------------
+
+    def marker(self, entry: Entry) -> Highlight | None:
+        """What `entry`'s block marks (Transcript.marker)."""
+        if self.pattern is None or not self._count(entry):
+            return None
+        at = self.at
+        return Highlight(self.pattern, at[1] if at is not None and at[0] == entry.uid else None)
+
+    def _count(self, entry: Entry) -> int:
+        if self.pattern is None:
+            return 0
+        text, detail, title = entry.text, entry.detail, entry.title
+        lengths = (len(text), len(detail), len(title))
+        cached = self._counts.get(entry.uid)
+        if cached is not None and cached[0] == lengths:
+            return cached[1]
+        searched = "\n".join(shown(part) for part in (title, text, detail) if part)
+        count = sum(1 for _ in self.pattern.finditer(searched))
+        self._counts[entry.uid] = (lengths, count)
+        return count
+
+    def _recount(self) -> None:
+        self._counts.clear()
+        self.total = sum(self._count(e) for e in self.screen.transcript_view.entries)
+
+    def _query_changed(self, text: str) -> None:
+        self.pattern = search_pattern(text)
+        self.at = None
+        self._recount()
+        if self.total:
+            self._go_to(self.total - 1)  # the newest: nearest where the person reads
+        else:
+            self._mark_mounted()
+            self._say()
+
+    def _entries_changed(self, uids: set[int] | None) -> None:
+        """The pane shows another source (None), or these entries grew or came."""
+        if uids is None:
+            self.at = None
+            self._recount()
+        else:
+            for block in self.screen.transcript_view.mounted_blocks():
+                entry = block.entry
+                if entry.uid in uids:
+                    before = self._counts.get(entry.uid, ((0, 0, 0), 0))[1]
+                    self.total += self._count(entry) - before
+                    block.set_highlight(self.marker(entry))
+        self._say()
+
+    # -- going from match to match -------------------------------------------------------
+
+    def step(self, direction: int) -> None:
+        """To the next (1) or previous (-1) match, round and round."""
+        if not self.total:
+            self._say()
+            return
+        position = self._position()
+        if position is None:
+            target = self.total - 1 if direction < 0 else 0
+        else:
+            target = (position + direction) % self.total
+        self._go_to(target)
+
+    def _position(self) -> int | None:
+        """Where the search is among every match of the source shown (0 = the oldest)."""
+        if self.at is None:
+            return None
+        uid, which = self.at
+        passed = 0
+        for entry in self.screen.transcript_view.entries:
+            if entry.uid == uid:
+                return passed + which
+            passed += self._count(entry)
+        return None
+
+    def _go_to(self, position: int) -> None:
+        transcript = self.screen.transcript_view
+        passed = 0
+        for index, entry in enumerate(transcript.entries):
+            count = self._count(entry)
+            if position < passed + count:
+                self.at = (entry.uid, position - passed)
+                block = transcript.reveal(index)
+                self._mark_mounted()
+                if block is not None:
+                    self._show(block)
+                break
+            passed += count
+        self._say()
+
+    def _show(self, block: EntryBlock) -> None:
+        if isinstance(block, FoldBlock) and block.folded:
+            block.folded = False
+            self._unfolded.add(block.entry.uid)
+        transcript = self.screen.transcript_view
+        transcript.release_anchor()  # the person reads back: the tail is not followed
+
+        def scroll() -> None:
+            target = block.current_match_widget()
+            if target.is_attached:
+                transcript.scroll_to_widget(target, animate=False, center=True)
+
+        self.screen.agent_app.call_after_refresh(scroll)
+
+    # -- what it shows -------------------------------------------------------------------
+
+    def _mark_mounted(self) -> None:
+        for block in self.screen.transcript_view.mounted_blocks():
+            block.set_highlight(self.marker(block.entry))
+
+    def _say(self) -> None:
+        screen = self.screen
+        if screen.show_all:
+            scope = "all agents"
+        elif screen.selected_id is not None:
+            scope = screen.name_of(screen.selected_id)
+        else:
+            scope = "the transcript"
+        if self.pattern is None:
+            count = ""
+        elif not self.total:
+            count = NO_MATCH
+        else:
+            position = self._position()
+            count = f"{position + 1}/{self.total}" if position is not None else f"{self.total}"
+        self.bar.say(scope, count)
