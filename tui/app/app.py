@@ -28,6 +28,7 @@ from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app import paste_escapes, screenshot_notes
 from agentui.tui.app.agent_commands import AgentCommands
 from agentui.tui.app.browser_signals import take_back_the_signals
+from agentui.tui.app.copy_export import CopyAndExport
 from agentui.tui.app.focus import FocusKeeper
 from agentui.tui.app.heap_release import HeapRelease
 from agentui.tui.app.key_actions import KeyActions
@@ -97,6 +98,7 @@ class AgentUIApp(App[int]):
         self.quit_dialog = QuitDialog(self)
         self.waiting_toasts = WaitingToasts(self)
         self.nudges = Nudges(self)  # the person called back when an agent waits
+        self.copy_export = CopyAndExport(self)  # the palette's copy and export
         self._initial_task = initial_task
         self._state = state  # a resumed session's fold: the main screen draws it first
         self.clock: Clock = clock if clock is not None else SystemClock()
