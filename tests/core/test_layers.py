@@ -9,27 +9,49 @@ import subprocess
 import sys
 from pathlib import Path
 
-# Run in a fresh interpreter: this test process has imported textual and tui already.
-IMPORT_ALL_OF_CORE = """
-import importlib, pkgutil, sys
+import pytest
+
+# Run in a fresh interpreter (this test process has imported textual and tui already), once for
+# both checks below: loading the providers brings their SDKs, seconds of a busy CI's time. First
+# every provider module and the events, then the rest of core.
+IMPORT_PROVIDERS_THEN_ALL_OF_CORE = """
+import importlib, json, pkgutil, sys
+import agentui.core.protocol.events
+import agentui.core.providers as providers
+for info in pkgutil.walk_packages(providers.__path__, "agentui.core.providers."):
+    importlib.import_module(info.name)
+print(json.dumps(sorted(sys.modules)))
 import agentui.core as core
 names = [m.name for m in pkgutil.walk_packages(core.__path__, "agentui.core.")]
 for name in names:
     importlib.import_module(name)
-front = sorted(m for m in sys.modules if m.split(".")[0] == "textual" or m.startswith("agentui.tui"))
-print(len(names))
-print(" ".join(front))
+print(json.dumps({"count": len(names), "loaded": sorted(sys.modules)}))
 """
 
 
-def test_no_core_module_imports_textual_or_tui() -> None:
+@pytest.fixture(scope="module")
+def fresh_imports() -> tuple[set[str], int, set[str]]:
+    """What a fresh interpreter has loaded after the providers and the events; how many core
+    modules there are; what it has loaded after all of them."""
     done = subprocess.run(
-        [sys.executable, "-c", IMPORT_ALL_OF_CORE], capture_output=True, text=True, check=False
+        [sys.executable, "-c", IMPORT_PROVIDERS_THEN_ALL_OF_CORE],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
-    count, front = done.stdout.splitlines()
-    assert int(count) > 50  # the walk found the whole package, subpackages included
-    assert front == "", f"core imported front-end modules: {front}"
+    providers_line, core_line = done.stdout.splitlines()[-2:]
+    everything = json.loads(core_line)
+    return set(json.loads(providers_line)), everything["count"], set(everything["loaded"])
+
+
+def test_no_core_module_imports_textual_or_tui(
+    fresh_imports: tuple[set[str], int, set[str]],
+) -> None:
+    _, count, loaded = fresh_imports
+    assert count > 50  # the walk found the whole package, subpackages included
+    front = sorted(m for m in loaded if m.split(".")[0] == "textual" or m.startswith("agentui.tui"))
+    assert front == [], f"core imported front-end modules: {front}"
 
 
 # -- a lower layer never imports a higher one ---------------------------------------------------
@@ -88,25 +110,10 @@ def test_the_event_vocabulary_imports_neither_the_workflow_nor_the_monologue() -
 
 # Nor through what they import: in a fresh interpreter, loading every provider module and the
 # events loads no module of the workflow or the monologue.
-IMPORT_PROVIDERS_AND_EVENTS = """
-import importlib, pkgutil, sys
-import agentui.core.protocol.events
-import agentui.core.providers as providers
-for info in pkgutil.walk_packages(providers.__path__, "agentui.core.providers."):
-    importlib.import_module(info.name)
-print(" ".join(sorted(sys.modules)))
-"""
-
-
-def test_providers_and_events_load_nothing_of_the_workflow_or_the_monologue() -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", IMPORT_PROVIDERS_AND_EVENTS],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    loaded = set(done.stdout.split())
+def test_providers_and_events_load_nothing_of_the_workflow_or_the_monologue(
+    fresh_imports: tuple[set[str], int, set[str]],
+) -> None:
+    loaded, _, _ = fresh_imports
     assert "agentui.core.providers.scripted.demo" in loaded
     assert _higher(loaded) == []
 
