@@ -112,7 +112,10 @@ async def test_the_search_follows_the_all_agents_view_and_says_where_it_searches
         app.main.tree_view.focus()
         await pilot.press("a")
         assert "search all agents" in str(app.main.search.bar.scope.render())
-        assert counted(app).strip() == "4"  # another source: counted, not yet gone to
+        assert counted(app).strip() == "4/4"  # the same entries there: its place is kept
+        app.main.select("a1")  # (already selected: nothing changes)
+        await pilot.press("a")  # back to the agent's own
+        assert counted(app).strip() == "4/4"
 
 
 def _many_tool_calls(count: int, needle_at: int) -> list[Event]:

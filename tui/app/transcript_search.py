@@ -122,8 +122,13 @@ class TranscriptSearch:
     def _entries_changed(self, uids: set[int] | None) -> None:
         """The pane shows another source (None), or these entries grew or came."""
         if uids is None:
-            self.at = None
             self._recount()
+            # The same entry in the other view (all agents and one agent share them): the
+            # search stays at it; else it is at none until enter goes to one.
+            entries = self.screen.transcript_view.entries
+            if self.at is not None and all(e.uid != self.at[0] for e in entries):
+                self.at = None
+            self._mark_mounted()
         else:
             for block in self.screen.transcript_view.mounted_blocks():
                 entry = block.entry
