@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agentui.core.config.attention import AttentionSettings
 from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.tui.app import textual_compat
 
 if TYPE_CHECKING:
+    from agentui.core.config.attention import AttentionSettings
     from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
 
@@ -80,7 +80,9 @@ def notification(waiting: Iterable[Waiting], term: str) -> str:
 class Nudges:
     def __init__(self, app: AgentUIApp) -> None:
         self.app = app
-        self.settings = AttentionSettings()  # the file's, once the settings are validated
+        # The file's, once the settings are validated (pydantic is not for the first frame);
+        # until then the default: the bell.
+        self.settings: AttentionSettings | None = None
         # Where the sequences go: the terminal (a test reads them instead).
         self.write: Callable[[str], None] = lambda text: textual_compat.write_to_terminal(app, text)
         self._command_failed = False  # said once, not at every nudge
@@ -89,11 +91,18 @@ class Nudges:
         """Agents started waiting: call the person, and again after `after_s` for each one
         still waiting then."""
         waiting = waiting_in(self.app.main.model, query_ids)
-        if not waiting or (self.settings.nudge == "off" and not self.settings.command):
+        after_s = self.settings.after_s if self.settings is not None else None
+        if not waiting or (self._nudge_kind() == "off" and not self._command()):
             return
         self._nudge(waiting, focused=self.app.app_focus)
-        if self.settings.after_s is not None:
-            self.app.set_timer(self.settings.after_s, lambda: self._still_waiting(waiting))
+        if after_s is not None:
+            self.app.set_timer(after_s, lambda: self._still_waiting(waiting))
+
+    def _nudge_kind(self) -> str:
+        return self.settings.nudge if self.settings is not None else "bell"
+
+    def _command(self) -> list[str]:
+        return self.settings.command if self.settings is not None else []
 
     def _still_waiting(self, waiting: list[Waiting]) -> None:
         open_queries = self.app.main.model.open_queries
@@ -102,19 +111,19 @@ class Nudges:
             self._nudge(left, focused=False)  # long enough: a notification even if focused
 
     def _nudge(self, waiting: list[Waiting], *, focused: bool) -> None:
-        nudge = self.settings.nudge
+        nudge = self._nudge_kind()
         if nudge == "notify" and not focused:
             self.write(notification(waiting, os.environ.get("TERM", "")))
         elif nudge != "off":
             self.write(BELL)
-        if self.settings.command:
+        if self._command():
             self.app.run_worker(self._run_command(waiting), group="nudge command")
 
     async def _run_command(self, waiting: list[Waiting]) -> None:
         payload = json.dumps(
             {"waiting": [{"agent": w.agent, "kind": w.kind, "text": w.text} for w in waiting]}
         )
-        command = self.settings.command
+        command = self._command()
         try:
             process = await asyncio.create_subprocess_exec(
                 *command,
