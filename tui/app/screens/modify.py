@@ -73,7 +73,7 @@ class ModifyScreen(ModalScreen[ModifyResult]):
             closing = (
                 "your edits from before, not applied · esc again discards them"
                 if self._draft
-                else "esc closes and keeps your edits for the next m"
+                else "esc keeps edits"
             )
             yield Static(
                 Text(
