@@ -17,7 +17,9 @@ from agentui.tui.cli.command_typo import mistyped_command
 from .cli_runs import TIMEOUT_S, child_env
 from .test_app_terminal import Terminal, _agentui, _scratch_env
 
-COMMANDS = ["run", "sessions", "replay", "export", "config", "profiles", "scenes", "serve", "web"]
+COMMANDS = [
+    "run", "sessions", "replay", "export", "config", "profiles", "scenes", "serve", "web", "search"
+]  # fmt: skip
 
 
 def test_a_word_close_to_a_command_is_named_with_it() -> None:
