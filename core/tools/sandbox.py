@@ -41,6 +41,7 @@ from agentui.core.support.errors import AgentUIError
 from agentui.core.support.process_tree import descendants, kill_tree, signal_tree
 from agentui.core.tools import sandbox_cgroup
 from agentui.core.tools.active_time import ActiveTime
+from agentui.core.tools.output_cap import OutputCap
 from agentui.core.tools.sandbox_cgroup import TreeCgroup
 from agentui.core.tools.sandbox_command import child_config, command, scrubbed_environment
 from agentui.core.tools.sandbox_mode import SandboxChoice
@@ -63,38 +64,6 @@ class SandboxLimits:
     max_output_bytes: int
     max_processes: int = 32
     tree_memory_mb: int = 4096  # where a cgroup v2 memory limit can be set
-
-
-class OutputCap:
-    """The head and the tail of a stream of bytes; what lies between past the cap is counted."""
-
-    def __init__(self, limit: int) -> None:
-        self._head_limit = limit * 2 // 3
-        self._tail_limit = limit - self._head_limit
-        self._head = bytearray()
-        self._tail = bytearray()
-        self.dropped = 0
-
-    def feed(self, data: bytes) -> None:
-        room = self._head_limit - len(self._head)
-        if room > 0:
-            self._head += data[:room]
-            data = data[room:]
-        if not data:
-            return
-        self._tail += data
-        excess = len(self._tail) - self._tail_limit
-        if excess > 0:
-            del self._tail[:excess]
-            self.dropped += excess
-
-    def text(self) -> str:
-        head = self._head.decode("utf-8", errors="replace")
-        tail = self._tail.decode("utf-8", errors="replace")
-        if not self.dropped:
-            return head + tail
-        cut = f"\n[output cut: {self.dropped} bytes in the middle were not shown]\n"
-        return head + cut + tail
 
 
 class SandboxRun:

@@ -22,9 +22,9 @@ from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.active_time import ActiveTime
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.fork import FORK, WAIT
+from agentui.core.tools.output_cap import OutputCap
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
-from agentui.core.tools.sandbox import OutputCap
 from agentui.core.tools.sandbox_mode import choose_sandbox
 
 from ..processes import SANDBOXES, gone, marked, new_marker, parent, stopped, until

@@ -26,7 +26,7 @@ from mcp_types import (
     TextResourceContents,
 )
 
-from agentui.core.tools.sandbox import OutputCap
+from agentui.core.tools.output_cap import OutputCap
 
 NO_MESSAGE = "the tool reported an error without saying why"
 
