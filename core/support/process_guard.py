@@ -17,7 +17,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
-import ctypes.util
 import os
 import sys
 import threading
@@ -42,7 +41,8 @@ _running: dict[int, int] = {}  # the root pid of each sandbox that runs now -> i
 def _prctl(option: int, value: int) -> bool:
     if not sys.platform.startswith("linux"):
         return False
-    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    # The C library already loaded (finding it by name runs `ldconfig -p`).
+    libc = ctypes.CDLL(None, use_errno=True)
     status: int = libc.prctl(option, value, 0, 0, 0)  # ctypes calls are untyped: C's int
     return status == 0
 

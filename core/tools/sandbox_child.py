@@ -32,7 +32,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import ctypes
-import ctypes.util
 import json
 import os
 import resource
@@ -114,17 +113,16 @@ def _api(channel: _Channel) -> dict[str, Any]:
 # -- the process ------------------------------------------------------------------------------
 
 
-def _libc() -> ctypes.CDLL:
-    return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
-
-
-_LIBC = _libc()  # loaded once: while places are hidden, nothing new can be found
+# The C library the interpreter already has loaded, by its own handle: finding it by name
+# (ctypes.util.find_library) runs `ldconfig -p` each time, and while places are hidden, nothing
+# new can be found anyway.
+_LIBC = ctypes.CDLL(None, use_errno=True)
 
 
 def _prctl(option: int, value: int, arg3: int = 0) -> int:
     if not sys.platform.startswith("linux"):
         return -1
-    status: int = _libc().prctl(option, value, arg3, 0, 0)
+    status: int = _LIBC.prctl(option, value, arg3, 0, 0)
     return status
 
 
@@ -147,7 +145,7 @@ def _isolate() -> bool:
     starts next; its own uid and gid mapped to themselves); False where the kernel refuses."""
     uid, gid = os.geteuid(), os.getegid()
     flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
-    if _libc().unshare(flags) != 0:
+    if _LIBC.unshare(flags) != 0:
         return False
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{uid} {uid} 1")
@@ -218,13 +216,12 @@ class _CapData(ctypes.Structure):
 
 def _drop_capabilities() -> None:
     """No capability left, now or after an exec (root's too)."""
-    libc = _libc()
     for cap in range(LAST_CAPABILITY + 1):
         _prctl(PR_CAPBSET_DROP, cap)  # EINVAL past the kernel's last, EPERM without SETPCAP
     _prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     header = _CapHeader(CAPABILITY_VERSION_3, 0)
     data = (_CapData * 2)()
-    if libc.capset(ctypes.byref(header), data) != 0:
+    if _LIBC.capset(ctypes.byref(header), data) != 0:
         raise SandboxSetupError(f"cannot drop capabilities: {os.strerror(ctypes.get_errno())}")
 
 
