@@ -41,7 +41,7 @@ def test_a_recorded_run_is_found_and_the_way_to_open_it_said(tmp_path: Path) -> 
     assert len(when) == len("2026-01-01 09:30:00")
     assert "\x1b" not in listed.stdout  # the task's escape is shown, never obeyed
     assert f"agentui --resume {session}" in listed.stdout
-    assert f"agentui replay {session}" in listed.stdout
+    assert f"agentui replay {session} --from " in listed.stdout  # at the newest match
 
     as_json = agentui("search", "--json", "zanzibar", home=tmp_path)
     matches = [json.loads(line) for line in as_json.stdout.splitlines()]

@@ -17,12 +17,18 @@ MAX_GAP_S = 2.0
 class ReplayFeed:
     """Drained by the app's flush timer exactly like a live subscription."""
 
-    def __init__(self, events: Sequence[Event], speed: float = 1.0) -> None:
+    def __init__(
+        self, events: Sequence[Event], speed: float = 1.0, start_seq: int | None = None
+    ) -> None:
         if speed <= 0:
             raise ValueError("speed must be more than 0")
-        self._events = list(events)
+        # Events before `start_seq` (a search's match) are shown at once: the play starts there.
+        at = 0
+        if start_seq is not None:
+            at = next((i for i, e in enumerate(events) if e.seq >= start_seq), len(events))
+        self._ready: list[Event] = list(events[:at])
+        self._events = list(events[at:])
         self._speed = speed
-        self._ready: list[Event] = []
         self.done = False
 
     def drain(self) -> list[Event]:

@@ -29,8 +29,25 @@ def replay_parser() -> argparse.ArgumentParser:
         metavar="X",
         help="how many times faster than recorded (default 1; long pauses are shortened)",
     )
+    parser.add_argument(
+        "--from",
+        dest="start_seq",
+        type=_event_number,
+        metavar="SEQ",
+        help="start at event SEQ (what came before shows at once), as agentui search names it",
+    )
     add_theme_option(parser)
     return parser
+
+
+def _event_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an event's number (got {text!r})") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more (got {value})")
+    return value
 
 
 def main(argv: Sequence[str]) -> int:
@@ -50,4 +67,5 @@ def build_replay(args: argparse.Namespace) -> AgentUIApp:
     options: dict[str, Any] = {}
     add_theme(options, AgentUIApp, loaded)
     key_map = key_map_from(loaded.config.keys, loaded.origin("keys"))
-    return AgentUIApp(replay=ReplayFeed(log.events, args.speed), key_map=key_map, **options)
+    feed = ReplayFeed(log.events, args.speed, start_seq=args.start_seq)
+    return AgentUIApp(replay=feed, key_map=key_map, **options)

@@ -76,10 +76,10 @@ def main(argv: Sequence[str]) -> int:
         print(_row(match, width))
     if results.more:
         print(f"(the newest {args.limit}; --limit N shows more)")
-    newest = results.matches[0].session
+    newest = results.matches[0]
     print(
-        f"Open one: agentui --resume {newest}  (continue it)  or  agentui replay {newest}  "
-        "(watch it from the start)"
+        f"Open one: agentui --resume {newest.session}  (continue it)  or  "
+        f"agentui replay {newest.session} --from {newest.seq}  (watch it from that point)"
     )
     return 0
 
