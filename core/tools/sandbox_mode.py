@@ -2,7 +2,8 @@
 
 - bubblewrap (+ Landlock where the kernel has it) when bwrap works here;
 - else Landlock, with user, pid and network namespaces of its own where the kernel allows;
-- else "limited" (and why): the code runs as the person.
+- else "limited" (and why): the code runs as the person. Namespaces without Landlock are
+  limited too: nothing would be read-only, and root would stay root over the system's files.
 
 AGENTUI_SANDBOX=limited (or the python tool's `sandbox="limited"`) asks for limited mode
 even where more works; "landlock" leaves bubblewrap out; "auto", the default, takes the most
@@ -57,8 +58,18 @@ class SandboxChoice:
             return f"sandbox: {self.problem}: python code will not run"
         found = self.protections
         if found is None:
-            return f"sandbox: limited ({self.reason}): the code runs as you, with your files"
+            return f"sandbox: limited ({self.reason}): the code runs as {_who()}"
         return "\n".join([_blocks(self.mode, found), *_missing(self.mode, found)])
+
+
+def _euid() -> int:
+    return os.geteuid()
+
+
+def _who() -> str:
+    if _euid() == 0:
+        return "root, with every capability and every file"
+    return "you, with your files"
 
 
 def _blocks(mode: Mode, found: Protections) -> str:
@@ -67,7 +78,9 @@ def _blocks(mode: Mode, found: Protections) -> str:
         f"Landlock ABI {found.landlock_abi}" if found.landlock_abi else "",
         "its own namespaces" if mode == "landlock" and found.namespaces else "",
     ]
-    blocked = ["no files but system files (read-only) and its own directory"]
+    blocked = []
+    if mode == "bubblewrap" or found.landlock_abi:  # bwrap's read-only root, or Landlock's rules
+        blocked.append("no files but system files (read-only) and its own directory")
     if found.namespaces or found.network_rules:
         blocked.append("no network")
     if found.capabilities == NO_CAPABILITIES:
@@ -86,8 +99,10 @@ def _blocks(mode: Mode, found: Protections) -> str:
 def _missing(mode: Mode, found: Protections) -> list[str]:
     """What this kernel does not give, each protection once, in one line."""
     gaps = []
-    if not found.landlock_abi:
+    if not found.landlock_abi and mode == "bubblewrap":
         gaps.append("Landlock (files are hidden by bubblewrap only)")
+    elif not found.landlock_abi:
+        gaps.append("Landlock: no file is read-only")
     elif not found.network_rules and not found.namespaces:
         gaps.append(f"TCP rules (Landlock ABI 4; here {found.landlock_abi}): local TCP is open")
     if found.landlock_abi and len(found.scoped) < 2 and not found.namespaces:
@@ -135,6 +150,8 @@ def choose_sandbox(
     found = measure("landlock", None, executable)
     if isinstance(found, str):
         return SandboxChoice(reason=f"{why_not_bwrap}; {found}")
-    if not found.landlock_abi and not found.namespaces:
-        return SandboxChoice(reason=f"{why_not_bwrap}; no Landlock and no user namespaces")
+    if not found.landlock_abi:
+        # Namespaces alone leave every file as writable as it is to the person (root's own
+        # uid owns /etc in its namespace), and the host's /proc mounted: no sandbox to claim.
+        return SandboxChoice(reason=f"{why_not_bwrap}; no Landlock")
     return SandboxChoice(protections=found, reason=why_not_bwrap)

@@ -339,6 +339,7 @@ def test_the_prompt_shows_every_line_of_the_code_however_long(
 ) -> None:
     # Limited on every machine, so the prompt is the same with or without bubblewrap.
     monkeypatch.setenv("AGENTUI_SANDBOX", "limited")
+    monkeypatch.setattr("agentui.core.tools.sandbox_mode._euid", lambda: 1000)  # not as root
     code = "\n".join(f"x{i} = {i}" for i in range(200)) + "\nimport shutil; shutil.rmtree('/')"
     shown = approval_prompt("python", {"code": code})
     limited = "sandbox: limited (AGENTUI_SANDBOX=limited): the code runs as you, with your files"

@@ -4,8 +4,12 @@ measured, and one line for what this kernel lacks."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from agentui.core.tools.sandbox_mode import NO_CAPABILITIES, SandboxChoice
+import pytest
+
+from agentui.core.tools import sandbox_mode
+from agentui.core.tools.sandbox_mode import NO_CAPABILITIES, SandboxChoice, choose_sandbox
 from agentui.core.tools.sandbox_probe import Protections
 
 FULL = Protections(
@@ -59,8 +63,56 @@ def test_capabilities_left_are_said() -> None:
     assert missing == "sandbox: missing here: dropping capabilities (left: 00000000a80425fb)"
 
 
-def test_limited_says_the_code_runs_as_you() -> None:
+def test_limited_says_the_code_runs_as_you(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox_mode, "_euid", lambda: 1000)
     said = SandboxChoice(reason="AGENTUI_SANDBOX=limited").describe()
     assert said == (
         "sandbox: limited (AGENTUI_SANDBOX=limited): the code runs as you, with your files"
     )
+
+
+def test_limited_as_root_says_the_code_runs_as_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox_mode, "_euid", lambda: 0)
+    said = SandboxChoice(reason="AGENTUI_SANDBOX=limited").describe()
+    assert said == (
+        "sandbox: limited (AGENTUI_SANDBOX=limited): "
+        "the code runs as root, with every capability and every file"
+    )
+
+
+# A kernel before 5.13 (no Landlock) that allows user namespaces, as the probe would find it.
+NAMESPACES_WITHOUT_LANDLOCK = Protections(
+    landlock_abi=0,
+    network_rules=(),
+    scoped=(),
+    namespaces=True,
+    hidden=True,
+    capabilities=NO_CAPABILITIES,
+    process_cap="rlimit",
+    tree_memory=False,
+)
+
+
+def test_namespaces_without_landlock_are_limited_and_say_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def measured(mode: str, *_: Any) -> Protections:
+        assert mode == "landlock"
+        return NAMESPACES_WITHOUT_LANDLOCK
+
+    monkeypatch.setattr(sandbox_mode.shutil, "which", lambda _: None)
+    monkeypatch.setattr(sandbox_mode, "measure", measured)
+    choice = choose_sandbox("auto")
+    assert choice.limited and choice.mode == "limited"
+    assert choice.reason == "bubblewrap not found; no Landlock"
+    assert choice.describe().startswith("sandbox: limited (bubblewrap not found; no Landlock): ")
+
+
+def test_without_landlock_nothing_is_claimed_read_only_but_under_bubblewrap() -> None:
+    alone = SandboxChoice(protections=NAMESPACES_WITHOUT_LANDLOCK).describe()
+    assert "read-only" not in alone.splitlines()[0]
+    assert "Landlock: no file is read-only" in alone.splitlines()[1]
+    under_bwrap = SandboxChoice(bwrap="/usr/bin/bwrap", protections=NAMESPACES_WITHOUT_LANDLOCK)
+    first, missing = under_bwrap.describe().splitlines()
+    assert first.startswith("sandbox: bubblewrap: no files but system files (read-only)")
+    assert "Landlock (files are hidden by bubblewrap only)" in missing
