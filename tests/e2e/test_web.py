@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,9 @@ pytestmark = pytest.mark.anyio
 OPEN_LINE = re.compile(
     r"agentui web: open (http://(\S+)/\?token=(\S+)) in a browser \(token in (.+)\)"
 )
+
+# The page's websocket, as textual-serve's page names it for its script.
+SOCKET_URL = re.compile(r'data-session-websocket-url="(ws://[^"]+)"')
 
 # How long agentui web and its apps may take to end: generous, and well short of the minute
 # the server once waited for browsers to hang up.
@@ -50,8 +54,18 @@ class Served:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
+    with serving(tmp_path) as served:
+        yield served
+
+
+@contextmanager
+def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
+    """`agentui web --port 0 OPTIONS`, once it listens."""
     child = subprocess.Popen(
-        [sys.executable, "-m", "agentui.tui.cli.main", "web", "--port", "0", "--", "--no-session"],
+        [
+            *(sys.executable, "-m", "agentui.tui.cli.main", "web", "--port", "0", *options),
+            *("--", "--no-session"),
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env=child_env(tmp_path),
@@ -85,19 +99,25 @@ def browser() -> aiohttp.ClientSession:
     return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
-async def _log_in(http: aiohttp.ClientSession, served: Served) -> None:
-    """Open the printed address, as the person does: the cookie, then the page."""
+async def _log_in(http: aiohttp.ClientSession, served: Served) -> str:
+    """Open the printed address, as the person does: the page, and the websocket address it
+    names (with its ticket)."""
     async with http.get(served.login_url) as page:
         assert page.status == 200
-        assert str(page.url) == f"http://{served.address}/", "the token left the address bar"
-        assert "/ws" in await page.text()
+        assert page.url.query.keys() == {"key"}, "the token left the address bar"
+        assert served.token not in str(page.url)
+        found = SOCKET_URL.search(await page.text())
+    assert found is not None, "the page names its websocket"
+    assert found[1].startswith(f"ws://{served.address}/ws/")
+    return found[1]
 
 
 async def _open_tab(http: aiohttp.ClientSession, served: Served) -> aiohttp.ClientWebSocketResponse:
-    """The page's websocket, as the browser opens it: its Origin, and the cookie."""
-    await _log_in(http, served)
+    """The page's websocket, as the browser's script opens it: its address with the
+    terminal's size, and the page's Origin."""
+    socket_url = await _log_in(http, served)
     return await http.ws_connect(
-        f"ws://{served.address}/ws?width=100&height=30",
+        f"{socket_url}?width=100&height=30",
         headers={"Origin": f"http://{served.address}"},
         timeout=aiohttp.ClientWSTimeout(ws_close=TIMEOUT_S),
     )
@@ -139,34 +159,44 @@ async def test_the_printed_address_opens_the_page_and_its_websocket_the_app(
 
 async def test_without_the_token_a_page_says_what_to_open(served: Served) -> None:
     async with aiohttp.ClientSession() as http:
-        for path in ("/", "/?token=not-the-token", "/static/js/textual.js", "/download/x"):
+        for path in ("/", "/?token=not-the-token", "/?key=not-the-key"):
             async with http.get(f"http://{served.address}{path}") as page:
                 assert page.status == 401, path
                 said = await page.text()
                 assert "agentui web needs its token" in said, path
                 assert f"http://{served.address}/?token=" in said, path
                 assert served.token not in said, path
+        # textual-serve's own files are the same in every install; a download needs its key.
+        async with http.get(f"http://{served.address}/static/js/textual.js") as script:
+            assert script.status == 200
+        async with http.get(f"http://{served.address}/download/not-a-key") as download:
+            assert download.status == 404
 
 
-async def test_a_websocket_needs_the_page_s_origin_and_the_token(served: Served) -> None:
+async def test_a_websocket_needs_the_page_s_origin_and_its_ticket(served: Served) -> None:
     page = f"http://{served.address}"
-    with_token = f"ws://{served.address}/ws?token={served.token}"
-    refused = {
-        # The issue's attack: another user of this machine, no Origin, no token.
-        "no origin, no token": (f"ws://{served.address}/ws", {}, 403),
-        "no origin": (with_token, {}, 403),
-        "no token": (f"ws://{served.address}/ws", {"Origin": page}, 401),
-        "another token": (f"ws://{served.address}/ws?token=x{served.token}", {"Origin": page}, 401),
-        "another site": (with_token, {"Origin": "https://evil.example"}, 403),
-    }
-    async with aiohttp.ClientSession() as http:
+    async with browser() as http:
+        ticketed = await _log_in(http, served)
+        assert not http.cookie_jar, "no cookie: a browser sends it to every port of 127.0.0.1"
+        refused = {
+            # The issue's attack: another user of this machine, no Origin, no token.
+            "no origin, no ticket": (f"ws://{served.address}/ws", {}, 403),
+            "no origin": (ticketed, {}, 403),
+            "another site": (ticketed, {"Origin": "https://evil.example"}, 403),
+            "no ticket": (f"ws://{served.address}/ws", {"Origin": page}, 401),
+            "the token": (f"ws://{served.address}/ws?token={served.token}", {"Origin": page}, 401),
+            "another ticket": (f"{ticketed}x", {"Origin": page}, 401),
+        }
         for case, (url, headers, status) in refused.items():
             with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
                 await http.ws_connect(url, headers=headers)
             assert refusal.value.status == status, case
         assert served.apps() == [], "a refused websocket started no agentui"
-        async with http.ws_connect(with_token, headers={"Origin": page}) as tab:
-            await _first_frame(tab)  # the token in the address serves a script, too
+        async with http.ws_connect(ticketed, headers={"Origin": page}) as tab:
+            await _first_frame(tab)
+        with pytest.raises(aiohttp.WSServerHandshakeError) as spent:
+            await http.ws_connect(ticketed, headers={"Origin": page})
+        assert spent.value.status == 401, "a ticket opens one websocket"
 
 
 async def test_another_loopback_name_is_sent_to_the_printed_address(served: Served) -> None:
@@ -174,10 +204,8 @@ async def test_another_loopback_name_is_sent_to_the_printed_address(served: Serv
     login_at_localhost = f"http://localhost:{port}/?token={served.token}"
     async with browser() as http, http.get(login_at_localhost) as page:
         assert page.status == 200
-        assert str(page.url) == f"http://{served.address}/"
-        cookies = http.cookie_jar.filter_cookies(page.url)
-        assert list(cookies) == [f"agentui-web-{port}"], "the cookie lives there"
-        assert served.token not in cookies[f"agentui-web-{port}"].value
+        assert f"{page.url.host}:{page.url.port}" == served.address, "where its Origin is own"
+        assert page.url.query.keys() == {"key"}
 
 
 async def test_a_tab_closed_before_its_first_frame_ends_its_app(served: Served) -> None:
@@ -213,7 +241,7 @@ async def test_stopping_agentui_web_ends_it_and_every_app(
 async def test_pages_of_other_sites_cannot_open_the_app(served: Served) -> None:
     port = served.address.rsplit(":", 1)[1]
     async with browser() as http:
-        await _log_in(http, served)  # the cookie is there: another site's page still fails
+        await _log_in(http, served)  # the page is open: another site's page still fails
         # A page elsewhere opening a websocket to loopback: the browser sends its Origin.
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(
@@ -225,6 +253,27 @@ async def test_pages_of_other_sites_cannot_open_the_app(served: Served) -> None:
             f"http://{served.address}/", headers={"Host": f"evil.example:{port}"}
         ) as page:
             assert page.status == 403
+
+
+async def test_beyond_loopback_it_answers_the_name_it_is_reached_by(tmp_path: Path) -> None:
+    """Bound to 0.0.0.0 it cannot know its names: any Host, and the page's own Origin."""
+    with serving(tmp_path, "--host", "0.0.0.0", "--allow-remote") as served:
+        port = served.address.rsplit(":", 1)[1]
+        assert served.address == f"0.0.0.0:{port}"
+        reached = Served(
+            f"127.0.0.1:{port}",
+            served.token,
+            served.login_url.replace("0.0.0.0", "127.0.0.1"),
+            served.token_file,
+            served.server,
+        )
+        async with browser() as http:
+            ticketed = await _log_in(http, reached)
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(ticketed, headers={"Origin": f"http://{served.address}"})
+            assert refused.value.status == 403, "the Origin of another address"
+            async with await _open_tab(http, reached) as tab:
+                await _first_frame(tab)
 
 
 def refusal(tmp_path: Path, *options: str) -> str:

@@ -167,7 +167,8 @@ def add_token_options(parser: argparse.ArgumentParser, *, clients: str) -> None:
         "--new-token",
         action="store_true",
         help=f"make a new token and write it to the token file ({clients} with the old one "
-        "are refused)",
+        "are refused); `agentui serve` and `agentui web` share the default file, so this "
+        "replaces the other's token too",
     )
 
 

@@ -3,9 +3,12 @@ uses, with the browser's own checks that textual-serve leaves out.
 
 textual-serve runs one agentui per browser tab behind a websocket, with no login: anyone who
 could open a websocket to the port (another user of this machine, a page in another tab) ran
-agents as its owner. So every request needs the token (web_gate.py: the printed address
-carries it, a cookie follows), answers only requests addressed to its own host and port, and
-opens the websocket only for pages it served itself (the `Origin` header).
+agents as its owner. So the page needs the token (web_gate.py: the printed address carries it,
+this start's page key follows), and the websocket a one-use ticket that only its page names;
+on loopback it answers only requests addressed to its own host and port, and it opens the
+websocket only for pages it served itself (the `Origin` header). The page is textual-serve's
+own template, given the ticket's websocket address, and its static files' address as the
+browser reached the server (beyond loopback the bound 0.0.0.0 is no address to open).
 
 The server listens before it starts (its socket bound here, as `agentui serve` binds its own),
 so the token file is written only by a server that could listen, and the address printed
@@ -28,19 +31,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from shlex import join
 
+import aiohttp_jinja2
 from aiohttp import WSCloseCode, web
 from aiohttp.abc import AbstractAccessLogger
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 from textual_serve.app_service import AppService
-from textual_serve.server import Server
+from textual_serve.server import Server, to_int
 
 from agentui.core.remote.auth import is_loopback
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.cli.options import fail, port_number, warn
 from agentui.tui.cli.serve import add_token_options, tell_of_token
-from agentui.tui.cli.web_gate import WebGate
+from agentui.tui.cli.web_gate import SOCKET_PREFIX, WebGate
 
 # How long the server waits for a browser to answer its closing of a tab's socket.
 CLOSE_WAIT_S = 2.0
@@ -51,7 +55,7 @@ def main(argv: Sequence[str]) -> int:
         prog="agentui web",
         description="Serve the app to a browser (textual-serve): each browser tab runs its own "
         "agentui with the options after `--`. Open the address it prints: it carries the "
-        "token (the one `agentui serve` uses), which every request needs.",
+        "token (the one `agentui serve` uses), which opening the page needs.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
     parser.add_argument(
@@ -132,11 +136,24 @@ class GuardedServer(Server):
         )
 
     async def _make_app(self) -> web.Application:
-        # textual-serve's routes (page, websocket, downloads, static files), every one of
-        # them behind the gate: a download is the app's data, a static file costs nothing.
+        # textual-serve's routes (page, websocket, downloads, static files) and the ticketed
+        # websocket the page names, every one of them behind the gate (web_gate.py says what
+        # each needs).
         app = await super()._make_app()
+        app.router.add_get(SOCKET_PREFIX + "{ticket}", self.handle_websocket)
         app.middlewares.append(self._gate.middleware)
         return app
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """textual-serve's page, its websocket named with a new ticket (textual.js adds the
+        terminal's size to it as a query)."""
+        context = {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": self._gate.socket_url(request),
+            "config": {"static": {"url": f"http://{request.host}/static/"}},
+            "application": {"name": self.title},
+        }
+        return aiohttp_jinja2.render_template("app_index.html", request, context)
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing said: textual-serve's banner names the address without its token (main
@@ -165,10 +182,14 @@ class GuardedServer(Server):
 
 
 class _AccessLog(AbstractAccessLogger):
-    """Each request as aiohttp logs it, less its query (the printed address's token is one),
-    its path as sent (still %-encoded) with any control character in it made visible."""
+    """Each request as aiohttp logs it, less its query (the printed address's token is one, the
+    page key another) and a websocket's ticket, its path as sent (still %-encoded) with any
+    control character in it made visible."""
 
     def log(self, request: BaseRequest, response: StreamResponse, time: float) -> None:
-        path = visible_controls(request.rel_url.raw_path)
+        path = request.rel_url.raw_path
+        if path.startswith(SOCKET_PREFIX):
+            path = SOCKET_PREFIX + "…"
+        path = visible_controls(path)
         method = visible_controls(request.method)
         self.logger.info('%s "%s %s" %s', request.remote, method, path, response.status)
