@@ -24,7 +24,7 @@ contract. Such an agent runs the plain loop; a JSON one's validated answer is `p
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,7 @@ from anyio.abc import TaskGroup
 
 from agentui.core.agent.agent_run import AgentRun, Driver, RunContext
 from agentui.core.agent.approval import ApprovalChoice, ApprovalPolicy
+from agentui.core.agent.budget import Budget
 from agentui.core.agent.hooks import HookManager
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
@@ -93,13 +94,15 @@ class Runtime:
         profiles: ProfileCatalog | None = None,
         profile_settings: ProfilesConfig | None = None,
         services: Sequence[Callable[[Runtime], None]] = (),
+        budget: Budget | None = None,
     ) -> None:
         """`workflow` is what a root task runs unless `start` says otherwise; `approve_all`
         lets tools marked `needs_approval` run without asking (the `--yes` flag); `profiles`
         are the agent profiles `start` and `fork` know by name (default: the built-ins).
         `services` are attached as the runtime starts running, each called with it (and
         calling `run_service`), so every front end that enters the runtime gets them (MCP
-        servers). The settings are fixed for the runtime's life."""
+        servers). `budget` is every root agent's (its subtree's: core/agent/budget.py), which
+        `set_budget` changes per agent. The settings are fixed for the runtime's life."""
         if workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         self.provider = provider  # new root agents' (see set_provider)
@@ -112,6 +115,7 @@ class Runtime:
         self.streaming = streaming
         self.clock: Clock = clock if clock is not None else SystemClock()
         self.workflow: WorkflowName = workflow
+        self.budget = budget if budget is not None else Budget()
         self.approvals = ApprovalPolicy(approve_all=approve_all)
         self.profiles = profiles if profiles is not None else ProfileCatalog(builtin_profiles())
         self._ids = ids if ids is not None else IdSource()
@@ -330,7 +334,9 @@ class Runtime:
         )
         self._tree.add(node)
         # A subagent runs where its parent does, whatever root agents run on now.
-        shared = self._runs[parent_id].shared if parent_id is not None else self._shared
+        parent_run = self._runs[parent_id] if parent_id is not None else None
+        shared = parent_run.shared if parent_run is not None else self._shared
+        siblings = parent_run.live_children if parent_run is not None else 0
         run = self._runs[agent_id] = AgentRun(node, shared)
         if chosen is not None:
             run.use_profile(chosen, tools, self._model_for(chosen, run), to_come)
@@ -344,6 +350,10 @@ class Runtime:
             profile=profile_name,
             driver=node.driver,
         )
+        if parent_run is not None:
+            run.inherit_budget(parent_run, siblings)
+        elif not self.budget.is_empty:
+            run.set_budget(self.budget, "start")
         if chosen is not None:
             instructions = profile_instructions(chosen)
         node.conversation.set_instructions(
@@ -387,6 +397,8 @@ class Runtime:
         self._tree.add(node)
         self._ids.observe(node.id)
         run = self._runs[node.id] = AgentRun(node, self._shared)
+        # What it spent counts against its budget and its ancestors' as before the resume.
+        run.budget.charge_usage(node.usage.total_tokens, node.cost_usd)
         if node.profile is not None and node.profile in self.profiles:
             # A continued run holds to the profile as it is now (a scene's own is not here).
             chosen = self.profiles.get(node.profile)
@@ -458,6 +470,25 @@ class Runtime:
         rest of this runtime's life), or "reject" it; a rejection's reason goes to the model."""
         self._queries.approve(query_id, decision, reason)
 
+    def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None:
+        """Give the agent's subtree a budget (core/agent/budget.py; `{}` removes it), as
+        measure -> limit: `{"tokens": 50000, "usd": 2}`. Raising a budget that stopped its
+        subtree lets the agents it paused go on. A bad limit is refused in one sentence."""
+        run = self._run(agent_id)
+        self._refuse_unless_allowed(run.node, Command.BUDGET)
+        try:
+            budget = limits if isinstance(limits, Budget) else Budget.from_limits(limits)
+        except ValueError as exc:
+            raise CommandRefusedError(str(exc)) from None
+        run.set_budget(budget, "person")
+
+    def continue_past_budget(self, agent_id: str) -> None:
+        """Let the subtree the agent's budget stopped take one more step (a model or tool
+        call) past it; it stops again at the next."""
+        run = self._run(agent_id)
+        self._refuse_unless_allowed(run.node, Command.PAST_BUDGET)
+        run.continue_past_budget()
+
     def fork(
         self, parent_id: str, prompt: str, *, name: str | None = None, profile: str | None = None
     ) -> str:
@@ -521,7 +552,8 @@ class Runtime:
 
     def _view(self, node: AgentNode) -> AgentView:
         asks = (query.kind for query in self._queries.open_queries() if query.agent_id == node.id)
-        return AgentView.of(node, asks=asks)
+        stopped = self._runs[node.id].budget.stopped is not None
+        return AgentView.of(node, asks=asks, budget_stopped=stopped)
 
     def _refuse_unless_allowed(self, node: AgentNode, command: Command) -> None:
         refused = commands.refusal(node.name, self._view(node), command, Mode.LOCAL)

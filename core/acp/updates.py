@@ -83,6 +83,8 @@ PASSED_OVER = frozenset({
     "mcp:server",  # the runtime's MCP servers: `agentui mcp list` and the tool calls tell
     "run:resumed",  # the runtime's: a loaded session's replay ends before it
     "session:error",  # the runtime's own log (agentui's session file, not the client's)
+    # A budget: its stop pauses the agent (its status says so) and waits on the person here.
+    "budget:set", "budget:stop", "budget:continue",
 })  # fmt: skip
 
 

@@ -2,7 +2,8 @@
 
 It owns the agent's control: the pause gate, the cancel scope of the current run, one stop
 request, the pending modification and queued notes its next model call delivers, its open
-queries, and its active time. The Runtime's commands for an agent land here. Every change is
+queries, its active time and its budget account (budget_account.py: a budget reached pauses
+the agent at its next step). The Runtime's commands for an agent land here. Every change is
 an event on the runtime's bus, and the agent's own events wait at its pause gate.
 """
 
@@ -15,6 +16,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 import anyio
 
 from agentui.core.agent.approval import prompt as approval_prompt
+from agentui.core.agent.budget import Budget, share_for_child
+from agentui.core.agent.budget_account import (
+    BudgetAccount,
+    BudgetStop,
+    ForkForecast,
+    Step,
+    forecast_fork,
+)
 from agentui.core.agent.hooks import ApprovalDecision, HookManager
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
@@ -28,6 +37,9 @@ from agentui.core.profiles.contract import JsonContract
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Conversation, Message, user_text
 from agentui.core.protocol.events import (
+    BudgetContinued,
+    BudgetReached,
+    BudgetSet,
     ConversationChanged,
     E,
     ExecutionPaused,
@@ -125,8 +137,19 @@ class AgentRun:
         self.cue: SceneCue | None = None  # its place in a directed scene, for its requests
         self._asking = 0  # queries it waits on
         self._active: ActiveTime | None = None  # stands still while paused or asking
-        if node.parent_id is not None and node.status.is_live:
-            shared.runs[node.parent_id].live_children += 1
+        parent = shared.runs[node.parent_id] if node.parent_id is not None else None
+        # Charged up the chain: an ancestor's budget holds over this agent's spending too.
+        self.budget = BudgetAccount(
+            node.id,
+            node.name,
+            parent.budget if parent is not None else None,
+            self.active_seconds,
+            self._live_descendants,
+            limit=node.budget,
+        )
+        self._forks_allowed = 0  # forks the person allowed past a forecast, not made yet
+        if parent is not None and node.status.is_live:
+            parent.live_children += 1
 
     # -- emission and the pause gate -----------------------------------------------------
 
@@ -157,6 +180,12 @@ class AgentRun:
             self.shared.bus.emit(ExecutionResumed, self.agent_id)
             self.intervened("resume")
             self.settle("resumed by the person")
+
+    def resume_after_budget(self, reason: str) -> None:
+        """Go on after a budget stop was lifted (not the person's resume of this agent)."""
+        if self.node.status.is_live and self.gate.open():
+            self.shared.bus.emit(ExecutionResumed, self.agent_id)
+            self.settle(reason)
 
     # -- statuses and time ---------------------------------------------------------------
 
@@ -355,6 +384,7 @@ class AgentRun:
         cost = shared.prices.cost(self.model, usage)
         if cost is not None:
             node.cost_usd = (node.cost_usd or 0.0) + cost
+        self.budget.charge_usage(usage.total_tokens, cost)
         if usage.total_tokens:
             shared.bus.emit(
                 UsageUpdated,
@@ -364,6 +394,117 @@ class AgentRun:
                 cost_usd=cost,
                 total_cost_usd=node.cost_usd,
             )
+
+    # -- budgets -------------------------------------------------------------------------
+
+    def set_budget(self, budget: Budget, source: str) -> None:
+        """Give this agent's subtree `budget` (empty: none); the person's ("person") lifts a
+        stop of it, and the agents it paused go on (to be stopped again at their next step
+        while it is still spent)."""
+        limit = None if budget.is_empty else budget
+        self.node.budget = self.budget.limit = limit
+        self.shared.bus.emit(BudgetSet, self.agent_id, budget=dict(budget.items()), source=source)
+        if source == "person" and self.budget.stopped is not None:
+            self._release_budget("budget raised by the person")
+
+    def inherit_budget(self, parent: AgentRun, live_siblings: int) -> None:
+        """Take this new child's share of its parent's budget (budget.share_for_child)."""
+        share = share_for_child(parent.budget.limit, parent.budget.left(), live_siblings)
+        if not share.is_empty:
+            self.set_budget(share, "inherited")
+
+    def continue_past_budget(self) -> None:
+        """Let the subtree stopped by this agent's budget take one more step past it."""
+        if self.budget.stopped is None:
+            raise CommandRefusedError(f"{self.node.name} is not stopped by its budget")
+        self.budget.allowance += 1
+        self.shared.bus.emit(BudgetContinued, self.agent_id)
+        self._release_budget("let go on once past its budget")
+
+    def _release_budget(self, reason: str) -> None:
+        account = self.budget
+        paused, account.paused, account.stopped = account.paused, [], None
+        for agent_id in paused:
+            run = self.shared.runs.get(agent_id)
+            if run is not None:
+                run.resume_after_budget(reason)
+
+    async def spend_gate(self, step: Step) -> None:
+        """Before a model call or a tool call: wait while a budget up the chain is spent (the
+        agent pauses, and the person raises it, lets it go on once, or cancels); then count
+        the step."""
+        while True:
+            await self.gate.checkpoint()
+            stop = self.budget.check(step)
+            if stop is None:
+                break
+            self._stopped_by(stop)
+        self.budget.charge_step(step)
+
+    def _stopped_by(self, stop: BudgetStop) -> None:
+        """Pause at a budget stop; the first agent to meet it says so (`budget:stop`), the
+        others of the subtree join it at their own next step (a model call in flight is paid
+        for whole: closing it would waste it)."""
+        account = self.shared.runs[stop.owner].budget
+        if account.stopped is None:
+            account.stopped = stop
+            account.paused = [self.agent_id]
+            self.shared.bus.emit(
+                BudgetReached,
+                stop.owner,
+                measure=stop.measure,
+                limit=stop.limit,
+                spent=stop.spent,
+                over=stop.over,
+                stopped_agent=self.agent_id,
+                paused=[self.agent_id],
+            )
+        elif self.agent_id not in account.paused:
+            account.paused.append(self.agent_id)
+        self.pause(account.stopped.reason(), intervention=False)
+
+    def _live_descendants(self) -> int:
+        return sum(member.status.is_live for member in self.subtree()[1:])
+
+    def fork_forecast(self) -> ForkForecast | None:
+        """A fork's likely spend when it would go past what a budget up the chain has left."""
+        runs, tree = self.shared.runs, self.shared.tree
+        ended = [
+            runs[child].budget.spent
+            for child in self.node.children
+            if not tree.get(child).status.is_live
+        ]
+        return forecast_fork(self.budget, ended)
+
+    async def approve_fork(self, call: ToolCall) -> str | None:
+        """Before the fork tool runs: when its forecast goes past what is left, ask the person
+        (an approval of the call); None when it may go on, else why not (for the model).
+        With approvals off (`--yes`) nobody is asked, so it is refused: a budget is the
+        person's cap, which a blanket yes to tools does not lift."""
+        forecast = self.fork_forecast()
+        if forecast is None:
+            return None
+        approvals = self.shared.queries.approvals
+        if approvals.approve_all:
+            return (
+                f"cannot fork: {forecast.describe()}; approvals are off, so nobody can allow "
+                "it: finish the work yourself, or the person raises the budget"
+            )
+        if call.name not in approvals.always_allowed:
+            await self.gate.checkpoint()
+            query = self.shared.queries.new(
+                self.agent_id,
+                f"Fork past the budget? {forecast.describe()}.",
+                "approval",
+                tool=call.name,
+                arguments=call.arguments,
+                call_id=call.id,
+            )
+            await self._wait_for(query)
+            if query.choice == "reject":
+                return f"the person did not allow the fork: {query.reason or forecast.describe()}"
+        self._forks_allowed += 1
+        return None
 
     # -- the person's answers ------------------------------------------------------------
 
@@ -429,8 +570,9 @@ class AgentRun:
 
     def fork(self, prompt: str, *, name: str | None = None, profile: str | None = None) -> str:
         """Start a subagent on `prompt`, with the named agent profile if any; its handle.
-        Refused past the depth and live-children limits (LimitExceededError), for an unknown
-        profile (UnknownProfileError) and when this agent has ended."""
+        Refused past the depth and live-children limits and past a budget's children or its
+        forecast (LimitExceededError), for an unknown profile (UnknownProfileError) and when
+        this agent has ended."""
         node, tree, limits = self.node, self.shared.tree, self.shared.limits
         if not node.status.is_live:
             raise CommandRefusedError(f"{node.name} is {node.status}; it cannot fork")
@@ -446,6 +588,15 @@ class AgentRun:
                 "max_live_children",
                 f"cannot fork: {node.name} already has {live} running subagents, the "
                 f"limit; wait for one to finish first",
+            )
+        if (refused := self.budget.fork_refusal()) is not None:
+            raise LimitExceededError("budget", refused)
+        if self._forks_allowed:
+            self._forks_allowed -= 1  # the person allowed it past its forecast
+        elif (forecast := self.fork_forecast()) is not None:
+            # Code (the python tool, the workflow) forks without waiting for an answer.
+            raise LimitExceededError(
+                "budget", f"cannot fork: {forecast.describe()}; finish the work yourself"
             )
         return self.shared.spawn(self.agent_id, prompt, name, profile)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import anyio
 
@@ -113,6 +113,16 @@ class LoopHost(AgentServices, Protocol):
 
     async def approve(self, call: ToolCall) -> ApprovalDecision:
         """Ask whether a call of a tool marked `needs_approval` may run (the person decides)."""
+        ...
+
+    async def spend_gate(self, step: Literal["model", "tool"]) -> None:
+        """Before a model or tool call: wait while a budget up the chain is spent (the agent
+        is paused by it), then count the call against the budgets."""
+        ...
+
+    async def approve_fork(self, call: ToolCall) -> str | None:
+        """Before the fork tool runs: None when it may, else why not (a forecast past what a
+        budget has left, which the person did not allow)."""
         ...
 
 
@@ -323,6 +333,8 @@ class AgenticLoop:
         """
         attempt = 0
         while True:
+            # Every attempt is a model call paid for: a spent budget stops it before it goes.
+            await self.host.spend_gate("model")
             if visible:
                 # A steer or modify given while paused before this attempt (or while its
                 # predecessor was cut off or failed) is read by it, not left for a later call
@@ -533,6 +545,7 @@ class AgenticLoop:
     async def _run_tool(self, call: ToolCall) -> ToolOutcome:
         await self.host.checkpoint()
         self._check_duration()
+        await self.host.spend_gate("tool")
         self.tool_calls_made += 1
         if self.tool_calls_made > self.limits.max_tool_calls:
             raise LimitExceededError(
@@ -567,6 +580,11 @@ class AgenticLoop:
             if not approval.approved:
                 reason = approval.reason or "no reason given"
                 return await self._tool_failed(call, f"the person rejected the call: {reason}")
+        if will_run and call.name == "fork":
+            # A fork whose likely spend goes past what a budget has left asks the person first.
+            refused = await self.host.approve_fork(call)
+            if refused is not None:
+                return await self._tool_failed(call, refused)
         info = ToolCallInfo(id=call.id, name=call.name, arguments=arguments)
         await self.host.emit(ToolStarted, iteration=self.iteration, call=info)
         started = self.host.active_seconds()

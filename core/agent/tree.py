@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from agentui.core.agent.budget import Budget
 from agentui.core.protocol.agent_status import LIVE_STATUSES, AgentStatus
 from agentui.core.protocol.conversation import Conversation
 from agentui.core.protocol.usage import Usage
@@ -60,6 +61,9 @@ class AgentNode(BaseModel):
     user_content: str | None = None  # replacement content from the latest modify
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float | None = None  # what `usage` cost; None when the model has no price
+    # What its subtree may spend (core/agent/budget.py); events say it (budget:set), so it is
+    # left out of snapshots like a conversation, and a resumed agent keeps it.
+    budget: Budget | None = Field(default=None, exclude=True)
     result: str | None = None
     error: str | None = None
     created_at: float

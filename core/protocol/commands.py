@@ -14,7 +14,7 @@ an attached `RemoteRuntime` both satisfy it, structurally (tests/core/test_runti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self
@@ -51,6 +51,9 @@ class Command(StrEnum):
     STEER = "steer"
     ANSWER = "answer"
     APPROVE = "approve"
+    BUDGET = "budget"  # set or raise the budget of the agent's subtree (`set_budget`)
+    # One more step past the budget that stopped the subtree (`continue_past_budget`).
+    PAST_BUDGET = "past_budget"
 
 
 class Mode(StrEnum):
@@ -90,10 +93,14 @@ class AgentView:
     # The kinds of its queries still open ("question", "approval", ...): the runtime's query
     # book and a fold's `open_queries` both know them.
     asks: frozenset[str] = frozenset()
+    # Its budget stopped its subtree (budget:stop) and was not raised or let go on since.
+    budget_stopped: bool = False
 
     @classmethod
-    def of(cls, agent: AgentFacts, *, asks: Iterable[str] = ()) -> AgentView:
-        return cls(agent.status, agent.driver, frozenset(asks))
+    def of(
+        cls, agent: AgentFacts, *, asks: Iterable[str] = (), budget_stopped: bool = False
+    ) -> AgentView:
+        return cls(agent.status, agent.driver, frozenset(asks), budget_stopped)
 
 
 def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
@@ -114,6 +121,10 @@ def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
         commands.add(Command.CONTINUE)
     if status is not AgentStatus.DELETED:
         commands.add(Command.DELETE)
+        # A budget holds for a continued run too, so an ended agent's can be set.
+        commands.add(Command.BUDGET)
+    if agent.budget_stopped and status.is_live:
+        commands.add(Command.PAST_BUDGET)
     if agent.asks:
         commands.add(Command.ANSWER)  # an approval too takes words ("yes", "reject: why")
     if "approval" in agent.asks:
@@ -153,6 +164,10 @@ def refusal(
         return CommandRefusedError(f"{name} is already deleted")
     if command in (Command.ANSWER, Command.APPROVE):
         return CommandRefusedError(f"{name} asks the person nothing now")
+    if command is Command.PAST_BUDGET:
+        return CommandRefusedError(f"{name} is not stopped by its budget")
+    if command is Command.BUDGET:
+        return CommandRefusedError(f"{name} is deleted: its budget cannot change")
     return CommandRefusedError(f"cannot {command} {name}: it is {status}")
 
 
@@ -215,6 +230,9 @@ class RuntimePort(Protocol):
     def approve(
         self, query_id: str, decision: ApprovalDecision, reason: str | None = None
     ) -> None: ...
+    # `limits`: measure -> limit, as core/agent/budget.Budget names them ({} removes it).
+    def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None: ...
+    def continue_past_budget(self, agent_id: str) -> None: ...
 
 
 class AttachedPort(RuntimePort, Protocol):

@@ -92,6 +92,12 @@ class Text(_Body):
     text: str
 
 
+class BudgetLimits(_Body):
+    """A subtree's budget, measure -> limit (core/agent/budget.py); {} removes it."""
+
+    limits: dict[str, float]
+
+
 class Answer(_Body):
     text: str | None  # None declines the question
 

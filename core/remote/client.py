@@ -32,7 +32,7 @@ may hold a new one).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar, get_args
 from urllib.parse import quote
@@ -220,6 +220,12 @@ class RemoteClient:
 
     async def steer(self, agent_id: str, text: str) -> None:
         await self._command(agent_id, "steer", {"text": text})
+
+    async def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None:
+        await self._command(agent_id, "budget", {"limits": dict(limits)})
+
+    async def continue_past_budget(self, agent_id: str) -> None:
+        await self._command(agent_id, "past_budget", None)
 
     async def intervene(
         self,

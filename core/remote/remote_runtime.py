@@ -13,7 +13,7 @@ after it, so nothing is lost or doubled.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -318,6 +318,13 @@ class RemoteRuntime:
 
     def approve(self, query_id: str, decision: str, reason: str | None = None) -> None:
         self._queue("approval", lambda: self._client.approve(query_id, decision, reason))
+
+    def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None:
+        given = dict(limits)
+        self._queue("budget", lambda: self._client.set_budget(agent_id, given))
+
+    def continue_past_budget(self, agent_id: str) -> None:
+        self._queue("continue past the budget", lambda: self._client.continue_past_budget(agent_id))
 
     def set_provider(self, provider: object) -> None:
         raise CommandRefusedError(

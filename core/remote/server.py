@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from agentui.core.remote.api_models import (
     Answer,
     ApprovalDecision,
+    BudgetLimits,
     CancelOptions,
     Intervention,
     Modification,
@@ -263,6 +264,19 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
     @app.post("/agent/{agent_id}/send", summary="Continue an ended agent's conversation")
     async def send(agent_id: str, body: Text) -> Success:
         runtime.send(agent_id, body.text)
+        return Success()
+
+    @app.post("/agent/{agent_id}/budget", summary="Set or raise the budget of an agent's subtree")
+    async def budget(agent_id: str, body: BudgetLimits) -> Success:
+        runtime.set_budget(agent_id, body.limits)
+        return Success()
+
+    @app.post(
+        "/agent/{agent_id}/past_budget",
+        summary="Let a subtree its budget stopped take one more step past it",
+    )
+    async def past_budget(agent_id: str) -> Success:
+        runtime.continue_past_budget(agent_id)
         return Success()
 
     @app.post("/queries/{query_id}/answer", summary="Answer a question, or decline it (null)")

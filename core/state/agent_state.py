@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field
 
 from agentui.core.agent.pending_interventions import Modification
 from agentui.core.agent.tree import AgentNode
+from agentui.core.protocol.events import BudgetReached
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 
 
@@ -32,6 +33,14 @@ class AgentState(AgentNode):
     pending_modification: Modification | None = Field(default=None, exclude=True)
     # Why its status last changed (agent:status's reason): who ended it, for one that ended.
     status_reason: str = Field(default="", exclude=True)
+    # Its budget's stop while its subtree is paused by it (cleared when raised or let go on).
+    budget_stop: BudgetReached | None = Field(default=None, exclude=True)
+    # What its subtree spent (its own and its descendants'), against its budget; and its own
+    # model and tool calls.
+    subtree_tokens: int = Field(default=0, exclude=True)
+    subtree_usd: float = Field(default=0.0, exclude=True)
+    model_calls: int = Field(default=0, exclude=True)
+    tool_calls: int = Field(default=0, exclude=True)
     # None when the fold keeps no transcripts (resume and listings need none).
     transcript: TranscriptBuilder | None = Field(default=None, exclude=True)
 

@@ -15,9 +15,11 @@ type lands in `unfolded`, which a test over every type keeps empty.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Collection, Iterable
 from typing import NamedTuple
 
+from agentui.core.agent.budget import Budget
 from agentui.core.agent.pending_interventions import Modification
 from agentui.core.agent.tree import UserComment
 from agentui.core.protocol import events as ev
@@ -38,7 +40,7 @@ PASSED_OVER = frozenset({
     "answer:validated", "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
     "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
     "text:delta", "thinking:delta", "thinking:redacted",
-    "tool:detected", "tool:start", "tool:timeout", "workflow:result",
+    "tool:detected", "tool:timeout", "workflow:result",
     "workflow:step", "approval:decided",
 })  # fmt: skip
 
@@ -60,6 +62,18 @@ class Deciding(NamedTuple):
     decision: str  # clarify, questions, subquestions, resolution
     attempt: int
     since: float  # when its first attempt was asked
+
+
+# The window the burn rate is measured over, in seconds of the events' time.
+BURN_WINDOW_S = 60.0
+
+
+class Spending(NamedTuple):
+    """A usage:updated's spend, for the burn rate."""
+
+    ts: float
+    tokens: int
+    usd: float
 
 
 class MonologueLine(NamedTuple):
@@ -109,6 +123,8 @@ class RunState:
         self.mcp_servers: dict[str, ev.McpServerChanged] = {}
         # Why the session log stopped (the first failed write), if it did: the run goes on unsaved.
         self.session_log_failed: ev.SessionLogFailed | None = None
+        # The agents' spend over the last BURN_WINDOW_S of event time, oldest first.
+        self.recent_spending: deque[Spending] = deque()
         self._change = Change()
 
     # -- reading -------------------------------------------------------------------------
@@ -131,9 +147,30 @@ class RunState:
 
     def view(self, agent: AgentState) -> AgentView:
         """What decides the commands that apply to `agent` (core/protocol/commands.allowed):
-        its status, its driver, and the kinds of its questions still open."""
+        its status, its driver, the kinds of its questions still open, and a budget stop."""
         asks = (self.open_queries[q].kind for q in agent.open_queries if q in self.open_queries)
-        return AgentView.of(agent, asks=asks)
+        return AgentView.of(agent, asks=asks, budget_stopped=agent.budget_stop is not None)
+
+    @property
+    def cost_usd(self) -> float:
+        """What the agents' tokens cost, of those whose model has a price."""
+        return sum(a.cost_usd or 0.0 for a in self.agents.values())
+
+    @property
+    def unpriced(self) -> bool:
+        """Some agent spent tokens on a model with no price: its cost is not in `cost_usd`."""
+        return any(a.cost_usd is None and a.usage.total_tokens for a in self.agents.values())
+
+    def burn_rate(self) -> tuple[float, float]:
+        """(tokens, usd) per minute over the last BURN_WINDOW_S of the run's events."""
+        since = self.last_ts - BURN_WINDOW_S
+        recent = [s for s in self.recent_spending if s.ts >= since]
+        minutes = BURN_WINDOW_S / 60
+        return sum(s.tokens for s in recent) / minutes, sum(s.usd for s in recent) / minutes
+
+    def budget_stops(self) -> list[AgentState]:
+        """The agents whose budget stopped their subtree, waiting on the person."""
+        return [a for a in self.agents.values() if a.budget_stop is not None]
 
     def subtree(self, agent_id: str) -> list[AgentState]:
         """The agent and its descendants, parents first."""
@@ -240,6 +277,7 @@ class RunState:
                 agent.status_reason = reason
                 if agent.status.is_final:
                     self.deciding.pop(agent_id, None)
+                    agent.budget_stop = None
                 if agent.status is AgentStatus.RUNNING:
                     agent.ended_at = None
                     if agent.first_started_at is None:
@@ -265,6 +303,23 @@ class RunState:
                 agent.usage = total
                 agent.cost_usd = cost
                 change.relabel.add(agent_id)
+                self._spent(agent, event)
+            case ev.BudgetSet(budget=limits, source=source):
+                agent.budget = Budget.from_limits(limits) if limits else None
+                if source == "person":
+                    agent.budget_stop = None
+                change.relabel.add(agent_id)
+            case ev.BudgetReached(stopped_agent=stopped):
+                agent.budget_stop = event
+                change.relabel.add(agent_id)
+                member = self.agents.get(stopped)
+                if stopped != agent_id and member is not None and member.transcript is not None:
+                    member.transcript.apply(event)  # its own transcript says why it stopped
+            case ev.BudgetContinued():
+                agent.budget_stop = None
+                change.relabel.add(agent_id)
+            case ev.ToolStarted():
+                agent.tool_calls += 1
             case ev.InterventionApplied(kind="delete"):
                 for member in self.subtree(agent_id):
                     member.user_comment = UserComment.DELETE
@@ -304,6 +359,7 @@ class RunState:
                 if tool not in self.always_allowed:
                     self.always_allowed.append(tool)
             case ev.LLMRequested():
+                agent.model_calls += 1
                 if self.keep_streamed_text:
                     self.streaming_parts[agent_id] = GrowingText()
             case ev.TextDelta(delta=delta) if agent_id in self.streaming_parts:
@@ -366,6 +422,22 @@ class RunState:
                 pass  # nothing of the run's state, or a guarded case above did not apply
             case _:
                 self.unfolded.add(event.type)  # a type this fold has not been taught
+
+    def _spent(self, agent: AgentState, event: ev.UsageUpdated) -> None:
+        """Charge a usage to the agent's subtree and every ancestor's, as the runtime charges
+        budgets; remember it for the burn rate."""
+        tokens, usd = event.delta.total_tokens, event.cost_usd or 0.0
+        member: AgentState | None = agent
+        while member is not None:
+            member.subtree_tokens += tokens
+            member.subtree_usd += usd
+            if member.budget is not None:
+                self._change.relabel.add(member.id)
+            member = self.agents.get(member.parent_id) if member.parent_id else None
+        spending = self.recent_spending
+        spending.append(Spending(event.ts, tokens, usd))
+        while spending and spending[0].ts < event.ts - BURN_WINDOW_S:
+            spending.popleft()
 
     def _fold_scene(self, root_id: str, event: ev.SceneStarted | SceneEvent) -> None:
         self._scene_events_waiting.append((root_id, event))

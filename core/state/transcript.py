@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any, Literal
 
+from agentui.core.agent.budget import STOP_CHOICES, Budget, stop_words
 from agentui.core.protocol import events as ev
 from agentui.core.state.scene_items import scene_line
 from agentui.core.support.growing_text import GrowingText
@@ -253,6 +254,14 @@ class TranscriptBuilder:
                 self._new("notice", said, event)
             case ev.InterventionApplied(kind="modify", instructions=instructions, content=content):
                 self._new("notice", _modification(instructions, content), event, title="modified")
+            case ev.BudgetSet(budget=limits, source=source):
+                self._new("notice", _budget_set(limits, source), event, title="budget")
+            case ev.BudgetReached(measure=measure, limit=limit, spent=spent, over=over):
+                said = f"{stop_words(measure, limit, spent, over)}. Paused: {STOP_CHOICES}."
+                self._new("notice", said, event, title="budget", failed=True)
+            case ev.BudgetContinued():
+                self._new("notice", "let go on for one more step past its budget", event,
+                          title="budget")  # fmt: skip
             case ev.ExecutionFailed(error=error):
                 if not self._ends_given_up_model_error(error):
                     self._new("error", error, event, title="error", failed=True)
@@ -364,6 +373,17 @@ def validation_text(event: ev.AnswerValidated) -> str:
         f"not valid for profile {event.profile} (attempt {event.attempt} of {event.attempts}; "
         f"{then}): {'; '.join(event.errors)}"
     )
+
+
+def _budget_set(limits: dict[str, float], source: str) -> str:
+    if not limits:
+        return "no budget now"
+    said = Budget.from_limits(limits).describe()
+    if source == "inherited":
+        return f"budget: {said} (its share of what its parent had left)"
+    if source == "person":
+        return f"budget set by the person: {said}"
+    return f"budget: {said}"
 
 
 def _modification(instructions: str | None, content: str | None) -> str:

@@ -72,6 +72,8 @@ def _give(runtime: Runtime, command: Command, agent_id: str) -> None:
         Command.DELETE: lambda: runtime.delete(agent_id),
         Command.MODIFY: lambda: runtime.modify(agent_id, content="another task"),
         Command.STEER: lambda: runtime.steer(agent_id, "a word"),
+        Command.BUDGET: lambda: runtime.set_budget(agent_id, {"tokens": 50_000}),
+        Command.PAST_BUDGET: lambda: runtime.continue_past_budget(agent_id),
     }
     calls[command]()
 
@@ -199,6 +201,8 @@ HTTP_CALLS: dict[Command, Callable[[RemoteClient, str], Awaitable[Any]]] = {
     Command.DELETE: lambda client, agent_id: client.delete(agent_id),
     Command.MODIFY: lambda client, agent_id: client.modify(agent_id, content="another task"),
     Command.STEER: lambda client, agent_id: client.steer(agent_id, "a word"),
+    Command.BUDGET: lambda client, agent_id: client.set_budget(agent_id, {"tokens": 50_000}),
+    Command.PAST_BUDGET: lambda client, agent_id: client.continue_past_budget(agent_id),
 }
 # The seed's intervention that asks for each command (its userComment, userContent, status).
 INTERVENTIONS: dict[Command, dict[str, str]] = {

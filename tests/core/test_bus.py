@@ -490,6 +490,16 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     "note:delivered": {"note_ids": ["n-1"], "modified": ["task"]},
     "intervention:unused": {"note_ids": ["n-2"], "modified": ["instructions"]},
     "usage:updated": {"delta": USAGE, "total": USAGE + USAGE},
+    "budget:set": {"budget": {"tokens": 5000.0, "usd": 2.0}, "source": "person"},
+    "budget:stop": {
+        "measure": "tokens",
+        "limit": 5000.0,
+        "spent": 5120.0,
+        "over": 120.0,
+        "stopped_agent": "a7",
+        "paused": ["a7"],
+    },
+    "budget:continue": {},
     "conversation:changed": {
         "keep": 1,
         "append": [user_text("and then [bold]this[/bold]")],

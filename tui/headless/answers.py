@@ -102,6 +102,20 @@ class Answers:
             self._show(reason, query, echo=not self._terminal)
             return f"{_REJECT}: {reason.strip()}" if reason.strip() else _REJECT
 
+    async def read_line(self, is_open: Callable[[], bool]) -> str | None:
+        """One whole line for something that is not a query (a budget stop), after its "> "
+        was shown and announced by `asked`: the next `--answer` value or stdin line, echoed
+        when no terminal did; None once stdin has ended."""
+        try:
+            async with self._reading:
+                given = bool(self._given)
+                text = self._given.pop(0) if given else await self._line_after(ANSWER_PROMPT)
+                if is_open() and text is not None and (given or not self._terminal):
+                    self._say(visible_controls(text) + "\n")
+                return text
+        finally:
+            self._unread -= 1
+
     def _show(self, text: str | None, query: QueryRaised, *, echo: bool) -> None:
         """What was read, after its prompt, when no terminal echoed it (`--answer`, piped
         stdin); or that stdin has ended."""

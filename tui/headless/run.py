@@ -25,12 +25,16 @@ import anyio
 import anyio.from_thread
 import anyio.lowlevel
 
+from agentui.core.agent.budget import STOP_CHOICES, stop_words
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import (
     AgentSpawned,
     AnswerValidated,
+    BudgetContinued,
+    BudgetReached,
+    BudgetSet,
     Event,
     ExecutionCancelled,
     ExecutionCompleted,
@@ -58,12 +62,14 @@ from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.core.support.utf8 import model_json
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.tui.headless.answers import ANSWER_PROMPT, APPROVAL_HINT, Answers
+from agentui.tui.headless.budget_answer import BUDGET_HINT, answer_budget_stop
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
     AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
     ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, ToolCompleted,
     ToolFailed, ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated, McpServerChanged,
+    BudgetSet, BudgetReached, BudgetContinued,
 )  # fmt: skip
 
 
@@ -166,6 +172,21 @@ class HeadlessPrinter:
             self._progress(f"\n[{name}] question: {event.prompt}\n{ANSWER_PROMPT}")
         elif isinstance(event, MonologueGenerated):
             self._progress(f"\n[{event.entry.agent_name}] {event.entry.text}\n")
+        elif isinstance(event, BudgetReached):
+            said = stop_words(event.measure, event.limit, event.spent, event.over)
+            stopped = self._name(event.stopped_agent)
+            self._progress(
+                f"\n[{name}] {said}; {stopped} is paused: {STOP_CHOICES}\n"
+                f"{BUDGET_HINT}\n{ANSWER_PROMPT}"
+            )
+        elif isinstance(event, BudgetSet):
+            if event.source != "inherited":  # a share per subagent would be noise
+                agent = self._state.agents.get(event.agent_id)
+                budget = agent.budget if agent is not None else None
+                said = budget.describe() if budget is not None else "none"
+                self._progress(f"\n[{name}] budget: {said}\n")
+        elif isinstance(event, BudgetContinued):
+            self._progress(f"\n[{name}] goes on for one more step past its budget\n")
         elif isinstance(event, AnswerValidated):
             # A valid answer is the result; only a failed check or a logged payload is news.
             if not event.ok or event.payload is not None:
@@ -395,6 +416,18 @@ async def run_headless(
         if is_open():
             runtime.answer(query.query_id, text)
 
+    async def budget_answer(runtime: Runtime, stop: BudgetReached) -> None:
+        def is_open() -> bool:
+            agent = state.agents.get(stop.agent_id)
+            return agent is not None and agent.budget_stop is stop
+
+        text = await answers_read.read_line(is_open)
+        if is_open():
+            done = answer_budget_stop(runtime, stop, text)
+            name = state.agents[stop.agent_id].name
+            stderr.write(visible_controls(f"[{name}] {done}") + "\n")
+            stderr.flush()
+
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)  # lossless: every delta as emitted
         outcomes = FirstOutcomes.of(runtime)  # at once: no server's outcome falls in between
@@ -443,6 +476,9 @@ async def run_headless(
                     if isinstance(event, QueryRaised):
                         answers_read.asked()  # with the prompt just shown: no gap
                         answerers.start_soon(answer, runtime, event)
+                    if isinstance(event, BudgetReached) and not printer.closed:
+                        answers_read.asked()
+                        answerers.start_soon(budget_answer, runtime, event)
                     if event.agent_id == root_id and event.type == "agent:status":
                         done = state.agents[root_id].status.is_final
                 printer.flush()

@@ -1,0 +1,42 @@
+"""How `agentui run` reads what to do at a budget stop, and does it.
+
+A budget stop waits like a question: its answer comes from the next `--answer` value or stdin
+line. `raise tokens=80000,usd=3` (or the limits alone) raises the budget (the measures named;
+the others stay), `continue` lets the subtree take one more step past it, and `cancel` (or
+the end of stdin, so a run nobody types into never waits for ever) cancels the subtree.
+"""
+
+from __future__ import annotations
+
+from agentui.core.agent.budget import Budget
+from agentui.core.protocol.events import BudgetReached
+from agentui.core.runtime import Runtime
+from agentui.core.support.errors import AgentUIError
+
+BUDGET_HINT = (
+    "(raise tokens=N,usd=N,... to raise it, continue for one more step past it, or cancel)"
+)
+
+
+def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) -> str:
+    """Do what `text` says about `stop` (None: stdin has ended); what was done, in words."""
+    owner = stop.agent_id
+    words = (text or "").strip()
+    verb, _, rest = words.partition(" ")
+    try:
+        if text is None or verb.lower() == "cancel":
+            runtime.cancel(owner, "cancelled at its budget stop")
+            ended = " (stdin has ended)" if text is None else ""
+            return f"cancelled at its budget stop{ended}"
+        if verb.lower() == "continue" and not rest:
+            runtime.continue_past_budget(owner)
+            return "goes on for one more step past its budget"
+        given = rest if verb.lower() == "raise" else words
+        current = runtime.node(owner).budget or Budget()
+        raised = current.raised(Budget.parse(given))
+        runtime.set_budget(owner, dict(raised.items()))
+        return f"budget raised to {raised.describe()}"
+    except (ValueError, AgentUIError) as exc:
+        # Not understood or refused: cancelled rather than waiting on a line that may not come.
+        runtime.cancel(owner, "cancelled at its budget stop")
+        return f"{exc}; cancelled at its budget stop"
