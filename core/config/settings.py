@@ -63,6 +63,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
+from agentui.core.agent.budget import Budget
 from agentui.core.agent.limits import Limits
 from agentui.core.config.attention import AttentionSettings
 
@@ -132,6 +133,8 @@ class Config(BaseModel):
     mcp: McpConfig = Field(default_factory=McpConfig)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     attention: AttentionSettings = Field(default_factory=AttentionSettings)
+    # Every root agent's budget (its subtree's; core/agent/budget.py): none by default.
+    budget: Budget = Field(default_factory=Budget)
     # A key id -> the keys it takes instead of its own. Checked here as text only: the ids, key
     # names and collisions are the app's (tui/app/keymap.py), which says what is wrong the same
     # way before the screen opens.
@@ -190,6 +193,7 @@ SECTIONS: dict[str, type[BaseModel]] = {
     "scene": SceneSettings,
     "sandbox": SandboxSettings,
     "attention": AttentionSettings,
+    "budget": Budget,
 }
 
 

@@ -132,7 +132,9 @@ def _read_file(path: Path) -> dict[str, Any]:
 
 
 # Tables of the file whose keys are settings of their own (shown and sourced one by one).
-SECTION_NAMES = ("limits", "approval", "monologue", "profiles", "scene", "sandbox", "attention")
+SECTION_NAMES = (
+    "limits", "approval", "monologue", "profiles", "scene", "sandbox", "attention", "budget",
+)  # fmt: skip
 
 
 def _file_keys(raw: Mapping[str, Any]) -> list[str]:

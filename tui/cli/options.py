@@ -38,6 +38,16 @@ def _thinking_budget(text: str) -> int:
     return value
 
 
+def _budget(text: str) -> dict[str, float]:
+    """--budget's LIMITS, checked as the config's [budget] is (argparse says what is wrong)."""
+    from agentui.core.agent.budget import Budget  # pydantic: not before the first frame
+
+    try:
+        return dict(Budget.parse(text).items())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def positive_seconds(text: str) -> float:
     return _seconds_given(text, positive=True)
 
@@ -98,6 +108,14 @@ def add_setting_options(parser: argparse.ArgumentParser) -> None:
         const="yes",
         dest="approval_policy",
         help="run tools that need approval (the python tool) without asking",
+    )
+    parser.add_argument(
+        "--budget",
+        type=_budget,
+        metavar="LIMITS",
+        help="what each root agent's subtree may spend before it pauses, e.g. "
+        "tokens=50000,usd=2,minutes=30 (also tool_calls, model_calls, children); "
+        "overrides the config file's [budget]",
     )
     limits = parser.add_argument_group("limits (override the config file's [limits])")
     limits.add_argument(
@@ -231,6 +249,8 @@ def setting_flags(args: argparse.Namespace) -> dict[str, Flag]:
     }
     if getattr(args, "no_monologue", False):
         flags["monologue.enabled"] = Flag("--no-monologue", False)
+    for measure, limit in (getattr(args, "budget", None) or {}).items():
+        flags[f"budget.{measure}"] = Flag("--budget", limit)
     return {key: flag for key, flag in flags.items() if flag.value is not None}
 
 
