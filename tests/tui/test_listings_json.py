@@ -33,6 +33,24 @@ def test_terminal_json_escapes_controls_and_keeps_strings_exact() -> None:
     assert "and é \U0001f600" in text  # readable text stays readable
 
 
+def test_terminal_json_escapes_every_invisible_character_wherever_it_stands() -> None:
+    hidden = {
+        "selectors after an emoji": "\U0001f600\U000e0100\U000e0101",
+        "presentation": "\u2764\ufe0f",
+        "joiners in CJK": "\u4e00\u200d\u4e01\u200c\u4e02",
+        "fillers": "\u115f\u1160\u3164\uffa0\u034f",
+        "formats": "\u180e\u206a\ufff9\U0001d173",
+    }
+    text = terminal_json(hidden)
+
+    assert json.loads(text) == hidden
+    for escape in ("\\udb40\\udd00", "\\ufe0f", "\\u200d", "\\u3164", "\\u034f", "\\u180e"):
+        assert escape in text, escape
+    assert not any(
+        ord(char) > 0x7F for char in text if char not in "\U0001f600\u2764\u4e00\u4e01\u4e02"
+    )
+
+
 def test_scenes_json_is_the_listing_as_data(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenes", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
