@@ -200,13 +200,21 @@ def _joins(text: str, at: int, joiner: str) -> bool:
     if at == 0 or at + 1 == len(text):
         return False
     before, after = text[at - 1], text[at + 1]
+    if ord(before) in HIDDEN or ord(after) in HIDDEN:  # a shown neighbour joins nothing
+        return before == "\ufe0f" and _emoji_joins(text, at, joiner)
     script = _joining_script(before)
     if script is not None and script == _joining_script(after):
         return True
-    if joiner != ZWJ or not _pictograph(after):
+    return _emoji_joins(text, at, joiner)
+
+
+def _emoji_joins(text: str, at: int, joiner: str) -> bool:
+    """ZWJ at `text[at]` between two pictographs, the first with its skin tone or emoji
+    presentation selector (one: a second would be shown, leaving the ZWJ after it alone)."""
+    if joiner != ZWJ or not _pictograph(text[at + 1]):
         return False
     start = at - 1
-    while start > 0 and text[start] in _EMOJI_MODIFIERS:
+    if text[start] in _EMOJI_MODIFIERS and start > 0:
         start -= 1
     return _pictograph(text[start])
 
@@ -221,7 +229,7 @@ def _selects(text: str, at: int, selector: int) -> bool:
         return _joining_script(base) == "Mongolian" and unicodedata.category(base)[0] == "L"
     if selector >= 0xE0100:  # ideographic: a registered glyph of one CJK ideograph
         return unicodedata.name(base, "").startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEO"))
-    return ord(base) not in _SELECTORS and unicodedata.category(base)[0] in "LNSP"
+    return ord(base) not in HIDDEN and unicodedata.category(base)[0] in "LNSP"
 
 
 def _joining_script(char: str) -> str | None:
