@@ -5,18 +5,21 @@ the event loop goes on; a schema without patterns is checked at once, as before.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import anyio
+import anyio.to_process
 import pytest
 
-from agentui.core.agent.tree import AgentStatus
+from agentui.core.profiles import timed_check
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
 from agentui.core.profiles.config import ProfilesConfig
 from agentui.core.profiles.contract import JsonContract, uses_patterns
 from agentui.core.profiles.loading import profile_from_data
 from agentui.core.profiles.profile import ProfileOrigin
-from agentui.core.profiles.timed_check import check_in_time, too_slow
+from agentui.core.profiles.timed_check import check_in_time, not_checked, too_slow
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import AnswerValidated
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
@@ -37,6 +40,26 @@ BACKTRACKING: dict[str, Any] = {
 }
 HOSTILE = json.dumps({"word": "a" * 40 + "b"})
 SAFETY_S = 60  # long enough for a worker to start on a loaded machine; never a measurement
+
+
+# What a loaded machine makes of a worker's start-up, at least: longer than the checks' limit.
+SLOW_START_S = 2.0
+
+
+@pytest.fixture
+def slow_worker_start(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """Each worker process the pool starts takes SLOW_START_S longer to start; the list says
+    how many were started."""
+    started: list[float] = []
+    real_open_process = anyio.open_process  # what the pool calls, as anyio.to_process names it
+
+    async def slow_open_process(*args: Any, **kwargs: Any) -> Any:
+        started.append(SLOW_START_S)
+        await anyio.sleep(SLOW_START_S)  # the start-up being simulated, not a wait
+        return await real_open_process(*args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_process, "open_process", slow_open_process)
+    yield started
 
 
 @pytest.mark.parametrize(
@@ -118,3 +141,25 @@ async def test_an_agent_whose_answer_is_too_slow_to_check_fails_with_one_clear_m
     )
     (check,) = [e for e in recorder.events if isinstance(e, AnswerValidated)]
     assert check.errors == [too_slow(0.5)]
+
+
+async def test_a_worker_s_start_up_does_not_count_against_the_limit(
+    slow_worker_start: list[float],
+) -> None:
+    contract = JsonContract("speller", BACKTRACKING)
+
+    check = await check_in_time(contract, '{"word": "aaa"}', SLOW_START_S / 2)
+
+    assert slow_worker_start, "this check started a worker"
+    assert check.errors == () and check.payload == {"word": "aaa"}
+
+
+async def test_a_worker_that_does_not_start_is_said_apart(
+    slow_worker_start: list[float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(timed_check, "START_LIMIT_S", SLOW_START_S / 100)
+    contract = JsonContract("speller", BACKTRACKING)
+
+    check = await check_in_time(contract, '{"word": "aaa"}', SAFETY_S)
+
+    assert check.errors == (not_checked("the checking process did not start in time"),)
