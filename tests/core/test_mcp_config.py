@@ -90,6 +90,20 @@ def test_servers_their_transport_and_approval_per_server_and_per_tool(tmp_path: 
             "mcp.servers.docs.timeout_s: Input should be greater than 0",
         ),
         (
+            '[mcp.servers.docs]\ncommand = "x"\ntimeout_s = 1e308',
+            "mcp.servers.docs.timeout_s: Input should be less than or equal to 86400 (got 1e+308)",
+        ),
+        (
+            '[mcp.servers.docs]\ncommand = "x"\n[mcp.servers.docs.tools.t]\ntimeout_s = 86401',
+            "mcp.servers.docs.tools.t.timeout_s: Input should be less than or equal to 86400 "
+            "(got 86401)",
+        ),
+        (
+            '[mcp.servers.docs]\ncommand = "x"\nstartup_timeout_s = 1e9',
+            "mcp.servers.docs.startup_timeout_s: Input should be less than or equal to 86400 "
+            "(got 1000000000.0)",
+        ),
+        (
             '[mcp.servers.docs]\ncommand = "x"\nping_interval_s = -1',
             "mcp.servers.docs.ping_interval_s: Input should be greater than 0",
         ),
@@ -122,6 +136,12 @@ def test_a_bad_section_is_one_message_naming_the_key(
         _load(tmp_path, section)
     assert f"config file {tmp_path / 'config.toml'}: {message}" in str(raised.value)
     assert len(str(raised.value).splitlines()) == 1
+
+
+def test_a_day_is_the_longest_timeout(tmp_path: Path) -> None:
+    text = '[mcp.servers.docs]\ncommand = "x"\ntimeout_s = 86400\nstartup_timeout_s = 86400\n'
+    docs = _load(tmp_path, text).config.mcp.servers["docs"]  # type: ignore[attr-defined]
+    assert (docs.timeout_for("any"), docs.startup_timeout_s) == (86400, 86400)
 
 
 def test_show_lists_each_server_and_hides_env_and_header_values(tmp_path: Path) -> None:

@@ -39,7 +39,9 @@ Approval = Literal["ask", "always", "never"]
 SERVER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}")
 # Between a server's name and its tool's in the names agents call: SERVER__tool.
 TOOL_SEPARATOR = "__"
-Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+# A day at most, as [limits] tool_timeout_s: past that a limit no longer limits anything.
+DAY_S = 24 * 3600.0
+Seconds = Annotated[float, Field(gt=0, le=DAY_S, allow_inf_nan=False)]
 # A result's size in UTF-8 bytes, past which its middle is cut (head and tail kept, the size cut
 # said), as python's output is. The default is about 25,000 tokens, the cap Claude Code puts on
 # an MCP result; the bounds keep a result readable and a session line of sane size.
