@@ -153,7 +153,8 @@ STOP_CHOICES = "raise the budget, continue once, or cancel"
 
 
 def stop_words(measure: str, limit: float, spent: float, over: float) -> str:
-    """A budget stop as a person reads it: what was reached, and the call in flight's part."""
+    """A budget stop as a person reads it (after "budget reached: "): what was spent of the
+    limit, and the call in flight's part."""
     said = f"{describe_amount(measure, spent)} spent of {describe_amount(measure, limit)}"
     if over > 0:
         if measure in ("tokens", "usd"):
@@ -163,4 +164,4 @@ def stop_words(measure: str, limit: float, spent: float, over: float) -> str:
             )
         elif measure == "minutes":
             said += f"; the call in flight went {describe_amount(measure, over)} past it"
-    return f"budget reached: {said}"
+    return said

@@ -258,7 +258,7 @@ class TranscriptBuilder:
                 self._new("notice", _budget_set(limits, source), event, title="budget")
             case ev.BudgetReached(measure=measure, limit=limit, spent=spent, over=over):
                 said = f"{stop_words(measure, limit, spent, over)}. Paused: {STOP_CHOICES}."
-                self._new("notice", said, event, title="budget", failed=True)
+                self._new("notice", said, event, title="budget reached", failed=True)
             case ev.BudgetContinued():
                 self._new("notice", "let go on for one more step past its budget", event,
                           title="budget")  # fmt: skip
@@ -376,14 +376,15 @@ def validation_text(event: ev.AnswerValidated) -> str:
 
 
 def _budget_set(limits: dict[str, float], source: str) -> str:
+    """What a budget:set says after its block's title ("budget")."""
     if not limits:
-        return "no budget now"
+        return "none now"
     said = Budget.from_limits(limits).describe()
     if source == "inherited":
-        return f"budget: {said} (its share of what its parent had left)"
+        return f"{said} (its share of what its parent had left)"
     if source == "person":
-        return f"budget set by the person: {said}"
-    return f"budget: {said}"
+        return f"{said}, set by the person"
+    return said
 
 
 def _modification(instructions: str | None, content: str | None) -> str:

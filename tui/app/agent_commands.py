@@ -160,6 +160,62 @@ class AgentCommands:
                 "Switch provider/model…", "for the next task", self.open_provider_switch
             )
         yield from self._copy_and_export()
+        yield from self._budget_commands()
+
+    def _budget_commands(self) -> Iterable[SystemCommand]:
+        """Set or raise the selected agent's budget; at its budget stop, continue once."""
+        agent = self.main.selected_agent()
+        if agent is None:
+            return
+        table = self.allowed_now()
+        if Command.BUDGET in table:
+            title = "Raise budget…" if agent.budget is not None else "Set budget…"
+            yield SystemCommand(
+                title, "what the selected agent's subtree may spend", self.open_budget
+            )
+        if Command.PAST_BUDGET in table:
+            yield SystemCommand(
+                "Continue once past the budget",
+                "one more model or tool call, then it stops again",
+                self.continue_past_budget,
+            )
+
+    def open_budget(self) -> None:
+        """The budget modal for the selected agent (its spend and its stop, if any)."""
+        from agentui.core.agent.budget import STOP_CHOICES, describe_amount, stop_words
+        from agentui.tui.app.screens.budget import CONTINUE_ONCE, BudgetChoice, BudgetScreen
+
+        agent = self.main.selected_agent()
+        runtime = self.app.host.runtime
+        if agent is None or runtime is None:
+            return
+        agent_id = agent.id
+        spent = describe_amount("tokens", agent.subtree_tokens)
+        if agent.subtree_usd:
+            spent += f", {describe_amount('usd', agent.subtree_usd)}"
+        stop = agent.budget_stop
+        said = ""
+        if stop is not None:
+            words = stop_words(stop.measure, stop.limit, stop.spent, stop.over)
+            said = f"Budget reached: {words}. Paused: {STOP_CHOICES}."
+
+        def apply(choice: BudgetChoice) -> None:
+            if choice is None:
+                return
+            if choice == CONTINUE_ONCE:
+                self.app.run_command(
+                    "continue past the budget", runtime.continue_past_budget, agent_id
+                )
+                return
+            limits = dict(choice.items())
+            self.app.run_command("budget", lambda _: runtime.set_budget(agent_id, limits), agent_id)
+
+        self.app.open_overlay(BudgetScreen(agent.name, agent.budget, spent, said), apply)
+
+    def continue_past_budget(self) -> None:
+        runtime = self.app.host.runtime
+        assert runtime is not None
+        self._command("continue past the budget", runtime.continue_past_budget)
 
     def _copy_and_export(self) -> Iterable[SystemCommand]:
         copying = self.app.copy_export

@@ -176,7 +176,7 @@ class HeadlessPrinter:
             said = stop_words(event.measure, event.limit, event.spent, event.over)
             stopped = self._name(event.stopped_agent)
             self._progress(
-                f"\n[{name}] {said}; {stopped} is paused: {STOP_CHOICES}\n"
+                f"\n[{name}] budget reached: {said}; {stopped} is paused: {STOP_CHOICES}\n"
                 f"{BUDGET_HINT}\n{ANSWER_PROMPT}"
             )
         elif isinstance(event, BudgetSet):

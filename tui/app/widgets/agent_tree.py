@@ -59,6 +59,24 @@ def format_tokens(tokens: int) -> str:
     return f"{tokens / 1000:.1f}k" if tokens >= 1000 else str(tokens)
 
 
+def budget_detail(agent: AgentState) -> str | None:
+    """Its subtree's spend against its budget, `1.2k/5k tok` or `$0.40/$2.00` (the first of
+    the two it has); None without either. A usd budget over a model with no price says so."""
+    budget = agent.budget
+    if budget is None:
+        return None
+    if budget.tokens is not None:
+        limit = budget.tokens
+        # A round limit is said as given: 5k, not 5.0k.
+        said = f"{limit / 1000:g}k" if limit >= 1000 and limit % 100 == 0 else format_tokens(limit)
+        return f"{format_tokens(agent.subtree_tokens)}/{said} tok"
+    if budget.usd is not None:
+        if agent.subtree_tokens and not agent.subtree_usd:
+            return f"{format_tokens(agent.subtree_tokens)} tok (tokens only)/${budget.usd:.2f}"
+        return f"${agent.subtree_usd:.2f}/${budget.usd:.2f}"
+    return None
+
+
 def agent_label(
     agent: AgentState, now: float, palette: dict[str, str], width: int | None = None
 ) -> Text:
@@ -67,7 +85,8 @@ def agent_label(
     glyph, variable = GLYPHS[agent.status]
     colour = palette.get(variable)
     ended = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
-    waiting = bool(agent.open_queries)
+    # Waiting for the person: a question, or a budget that stopped its subtree.
+    waiting = bool(agent.open_queries) or agent.budget_stop is not None
     label = Text()
     label.append(glyph, style=Style(color=colour, bold=True))
     label.append(" ")
@@ -79,7 +98,10 @@ def agent_label(
     if len(task) > TASK_CHARS:
         task = task[: TASK_CHARS - 1] + "…"
     details = []
-    if agent.tokens:
+    spent = budget_detail(agent)
+    if spent is not None:
+        details.append(spent)
+    elif agent.tokens:
         details.append(format_tokens(agent.tokens))
     if agent.started_ts is not None:
         details.append(format_elapsed((agent.ended_ts or now) - agent.started_ts))

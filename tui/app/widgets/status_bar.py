@@ -50,6 +50,7 @@ class RunCounts:
     first_start: float | None = None
     last_end: float | None = None  # the last agent's end (or start, for one not ended)
     live: int = 0  # agents not ended, whatever their count above: the clock moves for them
+    budgeted: bool = False  # some agent has a budget: the burn rate is shown
 
     @classmethod
     def of(cls, model: RunState) -> RunCounts:
@@ -59,7 +60,8 @@ class RunCounts:
         for agent in model.agents.values():
             status = agent.status
             counts.live += status.is_live
-            if agent.open_queries or status is AgentStatus.AWAITING_USER:
+            waits = agent.open_queries or agent.budget_stop is not None  # a stop waits too
+            if waits or status is AgentStatus.AWAITING_USER:
                 counts.waiting += 1
             elif status in RUNNING:
                 counts.running += 1
@@ -74,6 +76,7 @@ class RunCounts:
             elif status is AgentStatus.DELETED:
                 counts.deleted += 1
             counts.tokens += agent.tokens
+            counts.budgeted = counts.budgeted or agent.budget is not None
             if agent.cost_usd is not None:
                 costs += agent.cost_usd
                 priced = True
@@ -133,6 +136,7 @@ class GiveWay(IntEnum):
 
     NARRATOR = auto()  # the narrator's tokens
     NAMESAKE_MODEL = auto()  # scripted-1 beside scripted
+    SHORT_BURN = auto()  # the burn rate's cost a minute (shown while an agent has a budget)
     ZERO_COUNTS = auto()  # "running 0", "waiting for you 0", "done 0"
     MCP_READY = auto()  # servers all fine
     SHORT_ALLOWED = auto()  # always allowed: 3 tools
@@ -143,6 +147,7 @@ class GiveWay(IntEnum):
     TERSE_ALLOWED = auto()  # always: python
     TERSE_NOTICE = auto()  # offline
     CUT_NOTICE = auto()  # a notice with no shorter wording, cut at a word's end
+    BURN = auto()  # the burn rate
     GLYPH_COUNTS = auto()  # ●2 ?1 ✓3, as the tree shows them
     NOTICE = auto()
     ERROR = auto()
@@ -291,6 +296,8 @@ class StatusBar(Widget):
         if model is not None and model.always_allowed:
             pieces.append(allowed_piece(model.always_allowed))
         pieces.append(tokens_piece(counts))
+        if model is not None and counts.budgeted:
+            pieces.append(burn_piece(model))
         if model is not None and model.narrator_tokens:
             narrator = Text(f" (+{model.narrator_tokens:,} narrator)", style="dim")
             pieces.append(Piece.dropped_at(narrator, gives_way=(GiveWay.NARRATOR,)))
@@ -356,6 +363,19 @@ def tokens_piece(counts: RunCounts) -> Piece:
         Text(f"  │ {counts.tokens:,} tok{cost}"),
         Text(f"  │ {short_tokens(counts.tokens)} tok{cost}"),
         gives_way=(GiveWay.SHORT_TOKENS,),
+    )
+
+
+def burn_piece(model: RunState) -> Piece:
+    """What the agents spend a minute (over the last minute of the run), with a budget set:
+    tokens, and the cost, or "tokens only" while some model has no price."""
+    tokens, usd = model.burn_rate()
+    rate = f" · {short_tokens(round(tokens))} tok/min"
+    cost = " (tokens only)" if model.unpriced else f" {format_cost(usd)}/min"
+    return Piece.dropped_at(
+        Text(rate + cost, style="dim"),
+        Text(rate, style="dim"),
+        gives_way=(GiveWay.SHORT_BURN, GiveWay.BURN),
     )
 
 
