@@ -388,6 +388,8 @@ class Runtime:
         """
         if node.parent_id is not None and node.parent_id not in self._tree:
             raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
+        # A folded agent (a saved session's) counted its calls: its budget still holds them.
+        calls = getattr(node, "model_calls", 0), getattr(node, "tool_calls", 0)
         node = own_copy(node)
         if node.parent_id is None:
             self._roots += 1
@@ -399,6 +401,7 @@ class Runtime:
         run = self._runs[node.id] = AgentRun(node, self._shared)
         # What it spent counts against its budget and its ancestors' as before the resume.
         run.budget.charge_usage(node.usage.total_tokens, node.cost_usd)
+        run.budget.charge_calls(*calls)
         if node.profile is not None and node.profile in self.profiles:
             # A continued run holds to the profile as it is now (a scene's own is not here).
             chosen = self.profiles.get(node.profile)

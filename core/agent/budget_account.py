@@ -99,6 +99,12 @@ class BudgetAccount:
             else:
                 account.spent.tool_calls += 1
 
+    def charge_calls(self, model_calls: int, tool_calls: int) -> None:
+        """Calls made before (a resumed session's), charged at once."""
+        for account in self.chain():
+            account.spent.model_calls += model_calls
+            account.spent.tool_calls += tool_calls
+
     def used(self, measure: str) -> float:
         if measure == "minutes":
             return self.active_seconds() / 60

@@ -312,3 +312,31 @@ def test_the_table_offers_continue_once_only_at_a_stop() -> None:
     assert Command.BUDGET in allowed(AgentView(AgentStatus.COMPLETED), Mode.LOCAL)
     assert Command.BUDGET not in allowed(AgentView(AgentStatus.DELETED), Mode.LOCAL)
     assert allowed(stopped, Mode.REPLAY) == frozenset()
+
+
+# -- resume ----------------------------------------------------------------------------------
+
+
+async def test_a_resumed_agent_keeps_its_budget_and_what_it_spent() -> None:
+    script = Script.for_all(spends(80, call("note", text="a")), spends(80, text="done"))
+    runtime, _ = build(script, budget=Budget(tokens=100))
+    async with runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("work")
+        await runtime.wait(root)  # 160 spent: the second call was in flight at 100
+    recorder.sync()
+    state = RunState(transcripts=False)
+    state.apply_all(recorder.events)
+    resumed, provider = build(script)
+    async with resumed:
+        resumed.adopt(state.agents[root])
+        assert resumed.node(root).budget == Budget(tokens=100)
+        again = Recorder(resumed)
+        resumed.send(root, "go on")
+        # What it spent before still counts: the continued run stops before its first call.
+        [stop] = await again.wait_for(lambda e: e.type == "budget:stop")
+        assert isinstance(stop, BudgetReached)
+        assert (stop.spent, stop.limit) == (160, 100)
+        assert provider.requests == []
+        resumed.cancel(root)
+        await resumed.wait(root)
