@@ -139,7 +139,7 @@ class AgentRun:
         self._active: ActiveTime | None = None  # stands still while paused or asking
         parent = shared.runs[node.parent_id] if node.parent_id is not None else None
         # Charged up the chain: an ancestor's budget holds over this agent's spending too.
-        self.budget = BudgetAccount(
+        self.budget: BudgetAccount = BudgetAccount(
             node.id,
             node.name,
             parent.budget if parent is not None else None,

@@ -43,13 +43,13 @@ class BudgetScreen(ModalScreen[BudgetChoice]):
         """`spent`: what its subtree spent, in words; `stop`: its budget stop's words, "" when
         it is not stopped (then there is nothing to continue past)."""
         super().__init__(classes="budget")
-        self._name = agent_name
+        self._agent_name = agent_name
         self._budget = budget
         self._spent = spent
         self._stop = stop
 
     def compose(self) -> ComposeResult:
-        name = visible_controls(self._name)
+        name = visible_controls(self._agent_name)
         now = self._budget.describe() if self._budget is not None else "no budget"
         with Vertical(id="dialog"):
             yield Static(Text(f"Budget of {name}'s subtree: {now}", style="bold"), id="title")
