@@ -71,6 +71,8 @@ NOT_NARRATED = frozenset({
     "scene:start", "round:start", "director:start", "director:complete", "character:start",
     "character:complete", "state:updated", "character:activated", "character:deactivated",
     "round:complete",
+    # A budget's bookkeeping: its stop pauses the agent, which the person sees in the tree.
+    "budget:set", "budget:stop", "budget:continue",
     # The runtime's own, of no agent.
     "mcp:server", "run:resumed", "session:error",
 })  # fmt: skip

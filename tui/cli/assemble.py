@@ -232,6 +232,7 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         # The built-in agent profiles and the person's own (a bad file, or a profile naming a
         # tool there is not, is in its problems).
         "profiles": profiles,
+        "budget": config.budget,  # every root's ([budget], --budget); children get a share
         "profile_settings": config.profiles,
         "services": services,
     }

@@ -97,8 +97,6 @@ def main(argv: Sequence[str]) -> int:
 
         def make_runtime() -> Runtime:
             runtime = build_runtime(assembly, provider)  # it closes the provider at its end
-            # Every root's budget ([budget], --budget), in case the assembly did not pass it.
-            runtime.budget = assembly.loaded.config.budget
             made.append(runtime)
             return runtime
 
