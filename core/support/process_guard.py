@@ -18,8 +18,10 @@ import atexit
 import contextlib
 import ctypes
 import os
+import select
 import sys
 import threading
+import time
 
 from agentui.core.support.process_tree import (
     all_processes,
@@ -137,10 +139,49 @@ def reap() -> None:
         killed = dict(_killed)
     for pid, started in killed.items():
         info = read_process(pid)
-        if info is not None and info.start_ticks == started and not info.exited:
-            continue  # still dying
-        if info is not None and info.start_ticks == started and info.ppid == me:
+        if info is not None and info.start_ticks == started:
+            if not info.exited:
+                continue  # still dying
+            if info.ppid != me:
+                continue  # a zombie whose (killed) parent dies next and hands it to agentui
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
         with _lock:
             _killed.pop(pid, None)
+
+
+def reap_when_gone(timeout_s: float) -> None:
+    """Wait, at most `timeout_s`, for the sandbox processes just killed to end, then reap them:
+    one still dying when its run ends would otherwise stay a zombie until the next sweep.
+    Blocks: for a thread. Where pidfds are missing (before Linux 5.3, macOS) it reaps at once."""
+    with _lock:
+        killed = dict(_killed)
+    handles: list[int] = []
+    for pid, started in killed.items():
+        try:
+            handle = os.pidfd_open(pid)
+        except (AttributeError, OSError):  # gone already, or no pidfds here
+            continue
+        info = read_process(pid)  # opened first, so the pid cannot name another one after
+        if info is None or info.start_ticks != started or info.exited:
+            os.close(handle)
+        else:
+            handles.append(handle)
+    try:
+        _wait_readable(handles, timeout_s)  # a pidfd is readable once its process has ended
+    finally:
+        for handle in handles:
+            os.close(handle)
+    reap()
+
+
+def _wait_readable(handles: list[int], timeout_s: float) -> None:
+    poller = select.poll()
+    for handle in handles:
+        poller.register(handle, select.POLLIN)
+    waiting = set(handles)
+    deadline = time.monotonic() + timeout_s
+    while waiting and (left := deadline - time.monotonic()) > 0:
+        for handle, _ in poller.poll(left * 1000):
+            poller.unregister(handle)
+            waiting.discard(handle)

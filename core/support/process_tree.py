@@ -45,6 +45,17 @@ def read_process(pid: int) -> ProcessInfo | None:
     )
 
 
+def alive(pid: int) -> bool:
+    """Whether a process of that pid exists (a zombie counts: its pid is not free yet)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
+
+
 def user_namespace(pid: int) -> int:
     """The user namespace `pid` lives in (its inode); 0 when it is gone or out of reach."""
     try:
@@ -63,11 +74,12 @@ def all_processes() -> list[ProcessInfo]:
     return found
 
 
-def descendants(root: int) -> list[int]:
-    """Every live process below `root` (not `root` itself), parents before their children."""
+def descendants(root: int, *, exited: bool = False) -> list[int]:
+    """Every live process below `root` (not `root` itself), parents before their children;
+    `exited`: zombies too (ended, not yet reaped by their parent)."""
     children: dict[int, list[int]] = {}
     for info in all_processes():
-        if not info.exited:
+        if exited or not info.exited:
             children.setdefault(info.ppid, []).append(info.pid)
     found: list[int] = []
     frontier = [root]
@@ -97,6 +109,9 @@ def kill_tree(root: int) -> dict[int, int]:
         for pid in fresh:
             _send(pid, signal.SIGSTOP)
         stopped.update(fresh)
+    # With the tree stopped, also those that ended on their own and wait for a parent that is
+    # about to be killed: their zombies come back to agentui, to be reaped like the rest.
+    stopped.update(descendants(root, exited=True))
     killed = {}
     for pid in stopped:
         if (info := read_process(pid)) is not None:

@@ -38,11 +38,16 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from agentui.core.support import process_guard
 from agentui.core.support.errors import AgentUIError
-from agentui.core.support.process_tree import descendants, kill_tree, signal_tree
+from agentui.core.support.process_tree import (
+    descendants,
+    kill_tree,
+    signal_tree,
+    user_namespace,
+)
 from agentui.core.tools import sandbox_cgroup
 from agentui.core.tools.active_time import ActiveTime
 from agentui.core.tools.output_cap import OutputCap
-from agentui.core.tools.sandbox_cgroup import TreeCgroup
+from agentui.core.tools.sandbox_cgroup import CgroupError, TreeCgroup
 from agentui.core.tools.sandbox_command import child_config, command, scrubbed_environment
 from agentui.core.tools.sandbox_mode import SandboxChoice
 from agentui.core.tools.tool import AgentServices, ToolError
@@ -54,6 +59,7 @@ MAX_REQUEST_BYTES = 1_000_000
 DRAIN_S = 2.0
 REAP_S = 5.0
 SETUP_FAILED = 125  # the child's exit status when the sandbox could not be set up
+SETUP_FAILED_TEXT = "the sandbox could not be set up, so the code did not run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +89,15 @@ class SandboxRun:
         self._clock = ActiveTime(anyio.current_time)
         self._clock_changed = anyio.Event()
         self._pgid: int | None = None
-        self._user_namespace = 0  # the sandbox's, once its child says it is ready
+        self._user_namespace = 0  # the sandbox's, read from /proc when its child is ready
+        self._ready = False  # the child said `ready` (once; the code could say it again)
         self._cgroup: TreeCgroup | None = None
         self._stopped = False  # SIGSTOP sent and not yet undone
         self._exited = False  # reaped: its pid may name another process now
         self.pid: int | None = None
         self.timed_out = False
         self.protocol_error: str | None = None
+        self.setup_error: str | None = None  # the sandbox failed before the code ran
 
     async def run(self, code: str) -> str:
         if self._sandbox.problem:
@@ -116,6 +124,23 @@ class SandboxRun:
             max_processes=self._limits.max_processes,
         )
         argv = command(sandbox.mode, sandbox.bwrap, workdir, self._executable, config)
+        found = sandbox.protections
+        if found is not None and found.process_cap == "cgroup":
+            # Said to the person as the cap on its processes (root's only one): without it,
+            # no code runs.
+            limits = self._limits
+            self._cgroup = sandbox_cgroup.create(limits.max_processes, limits.tree_memory_mb << 20)
+            if self._cgroup is None:
+                raise ToolError(
+                    f"{SETUP_FAILED_TEXT}: its cgroup (the cap on its processes) could not be made"
+                )
+        try:
+            return await self._spawn_and_supervise(argv, workdir)
+        finally:
+            if self._cgroup is not None:
+                self._cgroup.remove()
+
+    async def _spawn_and_supervise(self, argv: list[str], workdir: str) -> int:
         # Shielded: a cancel that lands mid-spawn must not lose the handle of a live process;
         # it is delivered at the next await, inside the `try` that kills it.
         with anyio.CancelScope(shield=True):
@@ -127,11 +152,6 @@ class SandboxRun:
             )
             self.pid = self._pgid = process.pid
             process_guard.register(process.pid)
-            if not sandbox.limited:  # filled when the child says it is ready
-                limits = self._limits
-                self._cgroup = sandbox_cgroup.create(
-                    limits.max_processes, limits.tree_memory_mb << 20
-                )
         unwatch = self._services.watch_pause(self._on_pause)
         try:
             returncode = await self._supervise(process)
@@ -147,9 +167,10 @@ class SandboxRun:
                 # is the sandbox's (its user namespace): never another child of agentui's.
                 process_guard.sweep_orphans(self._user_namespace)
                 process_guard.unregister(process.pid)
-                if self._cgroup is not None:
-                    self._cgroup.remove()
-        if sandbox.bwrap is not None and returncode > 128:
+                # Killed a moment ago, some may still be dying: their zombies are collected
+                # now, not at the next call.
+                await anyio.to_thread.run_sync(process_guard.reap_when_gone, REAP_S)
+        if self._sandbox.bwrap is not None and returncode > 128:
             returncode = 128 - returncode  # bwrap reports death by signal N as exit 128 + N
         return returncode
 
@@ -253,12 +274,11 @@ class SandboxRun:
         reply: dict[str, Any] = {"id": request.get("id"), "ok": True}
         services = self._services
         try:
-            if op == "ready":  # the sandbox is set up; the code runs next
-                self._user_namespace = int(request.get("user_namespace") or 0)
-                process_guard.note_namespace(self._pgid or 0, self._user_namespace)
-                if self._cgroup is not None and self._pgid is not None:
-                    # Nothing has forked since the start: the tree is all there is.
-                    self._cgroup.add([self._pgid, *descendants(self._pgid)])
+            if op == "ready" and not self._ready:  # the sandbox is set up; the code runs next
+                self._ready = True
+                await self._on_ready()
+            elif op == "ready":  # the code itself, through the channel: never trusted
+                reply.update(ok=False, error="the sandbox is ready already")
             elif op == "fork":
                 profile = request.get("profile")
                 reply["value"] = services.fork(
@@ -280,6 +300,25 @@ class SandboxRun:
         except KeyError as exc:
             reply.update(ok=False, error=f"the {op} request lacks {exc}")
         return reply
+
+    async def _on_ready(self) -> None:
+        """The sandbox is set up and no code has run: its tree is what agentui started. Its
+        user namespace (how its orphans are told from agentui's other children) is read
+        from that tree, and the tree goes into its cgroup; a failed move ends the run."""
+        root = self._pgid
+        if root is None:
+            return
+        tree = [root, *await anyio.to_thread.run_sync(descendants, root)]
+        own = user_namespace(os.getpid())
+        namespaces = [user_namespace(pid) for pid in tree]  # bwrap's first stays in agentui's
+        self._user_namespace = next((ns for ns in namespaces if ns and ns != own), 0)
+        process_guard.note_namespace(root, self._user_namespace)
+        if self._cgroup is not None:
+            try:
+                self._cgroup.add(tree)
+            except CgroupError as exc:
+                self.setup_error = str(exc)
+                self._kill_all()
 
     def _signal(self, signum: int) -> None:
         """`signum` to the group and, while the root lives, to every process below it."""
@@ -309,6 +348,8 @@ class SandboxRun:
             reason = f"stopped: the code ran longer than its time limit of {limits.timeout_s:g} s"
         elif self.protocol_error is not None:
             reason = f"stopped: {self.protocol_error}"
+        elif self.setup_error is not None:
+            reason = f"{SETUP_FAILED_TEXT}: {self.setup_error}"
         elif returncode == 0:
             return output if output.strip() else "(the code ran and printed nothing)"
         elif returncode == SETUP_FAILED and "the sandbox could not be set up" in output:

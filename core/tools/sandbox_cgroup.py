@@ -8,8 +8,10 @@ the top one (systemd's machines, as root), hands the pids controller down; cgrou
 hierarchy when it is writable (root). Elsewhere there is none, and the description says so.
 
 The sandbox's processes are put in it before the code runs (when the child says it is ready,
-the tree is agentui's child, bwrap's and the keeper's, and nothing has forked yet); it is
-removed when they are gone (one still dying is removed by a later run, or at exit).
+the tree is agentui's child, bwrap's and the keeper's, and nothing has forked yet); a move
+that fails is said, and the code does not run. It is removed when they are gone (one still
+dying is removed by a later run, or at exit; one left by an agentui that was killed is removed
+by the next agentui that makes one).
 """
 
 from __future__ import annotations
@@ -21,10 +23,17 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agentui.core.support.process_tree import alive
+
 MOUNTINFO = Path("/proc/self/mountinfo")
 OWN_CGROUPS = Path("/proc/self/cgroup")
+PREFIX = "agentui-sandbox-"
 _counter = itertools.count(1)
 _leftover: list[Path] = []  # cgroups whose processes were still dying at the end of a run
+
+
+class CgroupError(OSError):
+    """A sandbox's process could not be put in its cgroup: its cap would not hold."""
 
 
 @dataclass(slots=True)
@@ -34,11 +43,24 @@ class TreeCgroup:
     added: set[int] = field(default_factory=set)
 
     def add(self, pids: list[int]) -> None:
-        """Move `pids` in (one gone meanwhile is skipped)."""
+        """Move `pids` in (one gone meanwhile is skipped); CgroupError when one cannot be."""
         for pid in pids:
-            with contextlib.suppress(ProcessLookupError, OSError):
+            try:
                 (self.path / "cgroup.procs").write_text(str(pid))
-                self.added.add(pid)
+            except ProcessLookupError:
+                continue
+            except OSError as exc:
+                raise CgroupError(
+                    f"process {pid} cannot be put in {self.path}: {exc.strerror or exc}"
+                ) from exc
+            self.added.add(pid)
+
+    def holds(self, pid: int) -> bool:
+        """Whether `pid` is in this cgroup now."""
+        try:
+            return str(pid) in (self.path / "cgroup.procs").read_text().split()
+        except OSError:
+            return False
 
     def remove(self) -> None:
         _remove(self.path)
@@ -96,16 +118,30 @@ def create(max_processes: int, memory_bytes: int) -> TreeCgroup | None:
     where agentui cannot make one."""
     remove_leftovers()
     mounts, own = _mounts(), _own()
-    name = f"agentui-sandbox-{os.getpid()}-{next(_counter)}"
+    name = f"{PREFIX}{os.getpid()}-{next(_counter)}"
     if "" in mounts and "" in own:  # v2: where the pids controller is handed down
         top = mounts[""]
         for parent in (top / own[""].lstrip("/"), top):
+            _remove_orphaned(parent)
             made = _make_v2(parent, name, max_processes, memory_bytes)
             if made is not None:
                 return made
     if "pids" in mounts and "pids" in own:  # v1
-        return _make(mounts["pids"] / own["pids"].lstrip("/") / name, max_processes)
+        parent = mounts["pids"] / own["pids"].lstrip("/")
+        _remove_orphaned(parent)
+        return _make(parent / name, max_processes)
     return None
+
+
+def _remove_orphaned(parent: Path) -> None:
+    """The sandboxes' cgroups under `parent` whose agentui is gone (killed, or died between
+    making one and removing it); one still holding a process stays."""
+    with contextlib.suppress(OSError):
+        for entry in parent.iterdir():
+            owner, _, _ = entry.name.removeprefix(PREFIX).partition("-")
+            if entry.name.startswith(PREFIX) and owner.isdigit() and not alive(int(owner)):
+                with contextlib.suppress(OSError):
+                    entry.rmdir()
 
 
 def _make_v2(parent: Path, name: str, max_processes: int, memory_bytes: int) -> TreeCgroup | None:

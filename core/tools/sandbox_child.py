@@ -19,8 +19,8 @@ Before the code runs, in this order (each only where agentui's configuration ask
 - Landlock (through landlockpy): read-only access to the system and Python, read-write to the
   working directory only, no TCP bind or connect, signals and abstract unix sockets scoped to
   the sandbox, no_new_privs. If it was asked for and cannot be applied, no code runs.
-- a first request, `ready`, saying the sandbox's user namespace, so agentui can tell the
-  sandbox's processes from its own others.
+- a first request, `ready`: agentui reads the sandbox's user namespace from /proc (so it can
+  tell the sandbox's processes from its own others) and puts the tree in its cgroup.
 
 On Linux the process dies with agentui (a parent-death signal), adopts whatever its children
 leave behind (a child subreaper), and kills every process below it before it exits, those in
@@ -285,14 +285,6 @@ def _names(flags: Any, chosen: Any) -> list[str]:
     return [str(flag.name).lower() for flag in flags if flag and flag in chosen]
 
 
-def _namespace() -> int:
-    """The user namespace this process is in (the inode agentui sees too); 0 if unknown."""
-    try:
-        return os.stat("/proc/self/ns/user").st_ino
-    except OSError:
-        return 0
-
-
 def _below(root: int) -> list[int] | None:
     """Every live process below `root`; None when /proc cannot be read (Landlock hides it)."""
     children: dict[int, list[int]] = {}
@@ -392,7 +384,6 @@ def _sandbox(config: dict[str, Any]) -> dict[str, Any]:
     processes = config.get("max_processes") if in_own_user_namespace else None
     _set_limits(config.get("cpu_s"), config.get("memory_bytes"), processes)
     facts["max_processes"] = processes
-    facts["user_namespace"] = _namespace()  # before Landlock hides /proc
     if confined:
         facts["landlock"] = _landlock(config["landlock"])
     return facts
@@ -407,7 +398,11 @@ def main() -> None:
         print(f"the sandbox could not be set up, so the code did not run: {exc}", file=sys.stderr)
         sys.exit(125)
     if config.get("probe"):
-        print(json.dumps(facts))
+        print(json.dumps(facts), flush=True)
+        # Set up and waiting, as a run waits for its `ready` reply: agentui puts this tree in
+        # its cgroup meanwhile, then closes our stdin.
+        while os.read(0, 4096):
+            pass
         return
     replies = os.fdopen(os.dup(0), "r", encoding="utf-8")
     requests = os.fdopen(os.dup(1), "w", encoding="utf-8")
@@ -416,7 +411,7 @@ def main() -> None:
     os.close(null)
     os.dup2(2, 1)  # and what it prints goes to the output pipe
     channel = _Channel(replies, requests)
-    channel.call("ready", user_namespace=facts["user_namespace"])
+    channel.call("ready")
     api = _api(channel)
     module = types.ModuleType("agentui")
     module.__dict__.update(api)
