@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
+
+if TYPE_CHECKING:
+    from agentui.core.tools.tool import Tool
 
 ApprovalChoice = Literal["once", "always", "reject"]
 APPROVAL_CHOICES: list[str] = list(get_args(ApprovalChoice))
@@ -50,22 +53,33 @@ def parse_answer(text: str | None) -> tuple[ApprovalChoice, str]:
     return choice, ""
 
 
-def prompt(tool: str, arguments: dict[str, Any]) -> str:
+async def prompt_for(tool: Tool | None, name: str, arguments: dict[str, Any]) -> str:
+    """`prompt`, with what the tool's own sandbox blocks here when it has one (the python
+    tool: its settings and interpreter, measured on a thread, so the loop never waits)."""
+    describe_sandbox = getattr(tool, "describe_sandbox", None)
+    sandbox = None if describe_sandbox is None else await describe_sandbox()
+    return prompt(name, arguments, sandbox=sandbox)
+
+
+def prompt(tool: str, arguments: dict[str, Any], *, sandbox: str | None = None) -> str:
     """What the person reads: the tool and everything it would be called with (never cut:
-    approving code one cannot see in full is no approval), and for python code, a sandbox
-    that is limited (the code would run as the person, with their files)."""
+    approving code one cannot see in full is no approval), and for python code, what its
+    sandbox blocks (`sandbox`; limited: that it does not)."""
     if set(arguments) == {"code"} and isinstance(arguments["code"], str):
         shown = arguments["code"].strip("\n")  # the Python tool: code reads best as code
     else:
         shown = json.dumps(arguments, ensure_ascii=False, indent=None)
     question = f"Allow {tool} to run?"
-    if tool == "python":  # what the sandbox blocks here, measured (limited: that it does not)
-        # Here, not at the top: the screen's approval block imports this module for its
-        # choices, and the sandbox's modules (Landlock's binding, ctypes) are not for the
-        # first frame.
+    if sandbox is None and tool == "python":
+        # A caller without the tool at hand (prompt_for has it): the sandbox the environment
+        # asks for. Measured on first use, so it may block that long. Imported here: the
+        # screen's approval block imports this module for its choices, and the sandbox's
+        # modules (Landlock's binding, ctypes) are not for the first frame.
         from agentui.core.tools.sandbox_mode import choose_sandbox
 
-        question += f"\n{choose_sandbox().describe()}"
+        sandbox = choose_sandbox().describe()
+    if sandbox is not None:
+        question += f"\n{sandbox}"
     return f"{question}\n{shown}"
 
 

@@ -6,15 +6,17 @@ its own timeout, which does not count time paused or spent waiting on subagents 
 so the loop's tool timeout does not apply to it.
 
 The sandbox is bubblewrap and Landlock where they work, else Landlock alone, else limited
-(see sandbox_mode.py); the person's approval prompt says what it blocks here. Building the tool guards agentui's own process (not dumpable, a
-subreaper: see core/support/process_guard.py) before any code can run.
+(see sandbox_mode.py); the person's approval prompt says what this tool's sandbox blocks here
+(`PythonTool.describe_sandbox`, measured on a thread). Building the tool guards agentui's own
+process (not dumpable, a subreaper: see core/support/process_guard.py) before any code runs.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated
 
 import anyio.to_thread
@@ -22,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agentui.core.support import process_guard
 from agentui.core.tools.sandbox import SandboxLimits, SandboxRun
-from agentui.core.tools.sandbox_mode import SandboxSetting, choose_sandbox
+from agentui.core.tools.sandbox_mode import SandboxChoice, SandboxSetting, choose_sandbox
 from agentui.core.tools.sandbox_settings import (
     DEFAULT_MAX_PROCESSES,
     DEFAULT_MEMORY_MB,
@@ -68,13 +70,29 @@ class PythonArguments(BaseModel):
     code: Annotated[str, Field(description="The Python code to run, as a script.", min_length=1)]
 
 
+@dataclass(frozen=True)
+class PythonTool(Tool):
+    """The python tool, which says what its own sandbox (its settings, its interpreter) blocks
+    here, for the person's approval."""
+
+    sandbox: Callable[[], SandboxChoice] = lambda: SandboxChoice(reason="no sandbox chosen")
+
+    async def describe_sandbox(self) -> str:
+        """Measured once per process by starting the sandbox: on a thread, never the loop."""
+        choice = await anyio.to_thread.run_sync(self.sandbox)
+        return choice.describe()
+
+
 def python_tool(config: PythonToolConfig | None = None) -> Tool:
     config = config or PythonToolConfig()
     process_guard.guard_this_process()
-    # What the sandbox blocks is measured by starting it (a fraction of a second): done now,
-    # on a thread, so the first approval prompt, which says it, finds it ready.
-    warm = functools.partial(choose_sandbox, config.sandbox, executable=config.executable)
-    threading.Thread(target=warm, name="sandbox-probe", daemon=True).start()
+
+    def chosen() -> SandboxChoice:
+        return choose_sandbox(config.sandbox, executable=config.executable)
+
+    # What the sandbox blocks is measured by starting it (a fraction of a second): begun now,
+    # on a thread, so the first approval prompt, which says it, most likely finds it ready.
+    threading.Thread(target=chosen, name="sandbox-probe", daemon=True).start()
     limits = SandboxLimits(
         timeout_s=config.timeout_s,
         cpu_s=config.cpu_s,
@@ -86,9 +104,7 @@ def python_tool(config: PythonToolConfig | None = None) -> Tool:
 
     async def run(arguments: BaseModel, context: ToolContext) -> str:
         assert isinstance(arguments, PythonArguments)
-        choice = await anyio.to_thread.run_sync(
-            functools.partial(choose_sandbox, config.sandbox, executable=config.executable)
-        )
+        choice = await anyio.to_thread.run_sync(chosen)
         sandbox = SandboxRun(
             limits,
             context.services,
@@ -97,11 +113,12 @@ def python_tool(config: PythonToolConfig | None = None) -> Tool:
         )
         return await sandbox.run(arguments.code)
 
-    return Tool.from_model(
+    return PythonTool.from_model(
         PythonArguments,
         run,
         name="python",
         description=DESCRIPTION.format(**config.model_dump()),
         no_timeout=True,
         needs_approval=config.needs_approval,
+        sandbox=chosen,
     )

@@ -3,12 +3,14 @@ approve-all policy, hooks before the person, and what a typed answer means."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 
-from agentui.core.agent.approval import parse_answer
+from agentui.core.agent.approval import parse_answer, prompt_for
 from agentui.core.agent.approval import prompt as approval_prompt
 from agentui.core.agent.hooks import ApprovalDecision, HookContext, HookManager, HookPoint
 from agentui.core.agent.tree import AgentStatus
@@ -18,9 +20,11 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.core.runtime import Runtime
 from agentui.core.support.clock import FrozenClock
 from agentui.core.support.errors import CommandRefusedError, UnknownQueryError
+from agentui.core.tools import python
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import PythonToolConfig, python_tool
 from agentui.core.tools.registry import ToolRegistry
+from agentui.core.tools.sandbox_mode import SandboxChoice
 from agentui.core.tools.tool import tool
 
 from .helpers import Recorder, deploy_tool, is_type
@@ -344,3 +348,46 @@ def test_the_prompt_shows_every_line_of_the_code_however_long(
     shown = approval_prompt("python", {"code": code})
     limited = "sandbox: limited (AGENTUI_SANDBOX=limited): the code runs as you, with your files"
     assert shown == f"Allow python to run?\n{limited}\n{code}"
+
+
+# -- what the python tool's own sandbox blocks --------------------------------------------
+
+
+async def test_the_python_approval_describes_the_tools_own_sandbox(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AGENTUI_SANDBOX", "auto")  # the environment's; the tool says limited
+    monkeypatch.setattr("agentui.core.tools.sandbox_mode._euid", lambda: 1000)
+    tool = python_tool(PythonToolConfig(sandbox="limited"))
+    shown = await prompt_for(tool, "python", {"code": "print(1)"})
+    assert shown == (
+        "Allow python to run?\nsandbox: limited (limited by the python tool's settings): "
+        "the code runs as you, with your files\nprint(1)"
+    )
+
+
+async def test_the_python_approval_waits_for_the_measure_off_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked, loop_free = threading.Event(), threading.Event()
+
+    def slow_measure(*_: Any, **__: Any) -> SandboxChoice:
+        asked.set()
+        # Set by the event loop only while the prompt waits: if the prompt blocked the loop,
+        # this waits out its safety net and says so.
+        free = loop_free.wait(30)
+        return SandboxChoice(reason="measured" if free else "the loop was blocked")
+
+    monkeypatch.setattr(python, "choose_sandbox", slow_measure)
+    tool = python.python_tool(python.PythonToolConfig())
+    shown: list[str] = []
+
+    async def ask() -> None:
+        shown.append(await prompt_for(tool, "python", {"code": "1"}))
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(ask)
+        await anyio.to_thread.run_sync(asked.wait)
+        loop_free.set()
+    (said,) = shown
+    assert "sandbox: limited (measured)" in said, said
