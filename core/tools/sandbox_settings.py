@@ -2,8 +2,11 @@
 
 [sandbox]
 max_processes = 32   # processes and threads together, counted in the sandbox's own
-                     # user namespace (so only its own); also bounds its memory: each
-                     # process has the python tool's memory limit (address space)
+                     # user namespace (so only its own), or by its cgroup (root too);
+                     # also bounds its memory: each process has the python tool's
+                     # memory limit (address space)
+memory_mb = 4096     # the whole tree's memory, where a cgroup v2 limit can be set
+                     # (else only the limit per process holds)
 """
 
 from __future__ import annotations

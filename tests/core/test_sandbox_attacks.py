@@ -31,6 +31,8 @@ import pytest
 
 from agentui.core.tools.sandbox_mode import NO_CAPABILITIES, choose_sandbox
 
+from .sandbox_attempts import attempt
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux sandboxes")
 
 MAX_PROCESSES = 12
@@ -92,7 +94,8 @@ async def main():
         content, is_error = await call(code.format(**values))
         took = time.monotonic() - began
         print(name, round(took, 2), file=sys.stderr, flush=True)  # where a hang is
-        with anyio.move_on_after(5):  # SIGKILL was sent; the kernel ends them a moment later
+        # The tool waits for what it killed to end; a safety net, should one linger.
+        with anyio.move_on_after(60):
             while descendants(os.getpid()):
                 await anyio.sleep(0.02)
         accepted = False
@@ -114,14 +117,6 @@ anyio.run(main)
 LIBC = "import ctypes, os, signal\nl = ctypes.CDLL(None, use_errno=True)\n"
 
 
-def _try(label: str, action: str) -> str:
-    """Code that prints `label: ok` if `action` works, else `label: <exception name>`."""
-    return (
-        f"try:\n    {action}\n    print('{label}: ok')\n"
-        f"except Exception as exc:\n    print('{label}:', type(exc).__name__)\n"
-    )
-
-
 def _call(label: str, call: str) -> str:
     """Code that prints `label: ok` if the libc call returns 0, else `label: <errno name>`."""
     return (
@@ -130,7 +125,7 @@ def _call(label: str, call: str) -> str:
     )
 
 
-PTRACE_MEMORY = _try(
+PTRACE_MEMORY = attempt(
     "open /proc/agentui/mem", "os.close(os.open('/proc/{agentui}/mem', os.O_RDONLY))"
 )
 ATTACKS = {
@@ -138,27 +133,27 @@ ATTACKS = {
     "repro": LIBC
     + _call("umount2 /tmp", 'l.umount2(b"/tmp", 2)')
     + _call("remount /", 'l.mount(b"none", b"/", None, 32 | 4096, None)')
-    + _try("write PWNED", "open({pwned!r}, 'w').write('x')"),
+    + attempt("write PWNED", "open({pwned!r}, 'w').write('x')"),
     "umount2 /proc": LIBC + _call("umount2 /proc", 'l.umount2(b"/proc", 2)'),
     # PTRACE_SEIZE where a sandbox should hold (a seized agentui stops at its next signal, so
     # not where nothing holds it); opening its memory asks the same permission, harmlessly.
     "ptrace agentui": LIBC + PTRACE_MEMORY,
     "signal agentui": LIBC
-    + _try("kill(agentui, 0)", "os.kill({agentui}, 0)")
-    + _try("SIGUSR1 to agentui", "os.kill({agentui}, signal.SIGUSR1)")
-    + _try("kill(getppid(), SIGUSR1)", "os.kill(os.getppid() or {agentui}, signal.SIGUSR1)"),
-    "kill(-1)": LIBC + _try("kill(-1)", "os.kill(-1, {kill_all})"),
-    "SIGSTOP agentui": LIBC + _try("SIGSTOP", "os.kill({agentui}, {stop})"),
-    "tcp 127.0.0.1": _try(
+    + attempt("kill(agentui, 0)", "os.kill({agentui}, 0)")
+    + attempt("SIGUSR1 to agentui", "os.kill({agentui}, signal.SIGUSR1)")
+    + attempt("kill(getppid(), SIGUSR1)", "os.kill(os.getppid() or {agentui}, signal.SIGUSR1)"),
+    "kill(-1)": LIBC + attempt("kill(-1)", "os.kill(-1, {kill_all})"),
+    "SIGSTOP agentui": LIBC + attempt("SIGSTOP", "os.kill({agentui}, {stop})"),
+    "tcp 127.0.0.1": attempt(
         "connect", "__import__('socket').create_connection(('127.0.0.1', {port}), 5)"
     ),
-    "unix socket": _try(
+    "unix socket": attempt(
         "connect", "__import__('socket').socket(__import__('socket').AF_UNIX).connect({unix!r})"
     ),
-    "read a session": _try("read", "print(open({secret!r}).read())"),
-    "read /proc of agentui": _try("read", "open('/proc/{agentui}/cmdline', 'rb').read()"),
-    "write outside": _try("write", "open({outside!r}, 'w').write('out')")
-    + _try("write inside", "open('inside.txt', 'w').write('in')"),
+    "read a session": attempt("read", "print(open({secret!r}).read())"),
+    "read /proc of agentui": attempt("read", "open('/proc/{agentui}/cmdline', 'rb').read()"),
+    "write outside": attempt("write", "open({outside!r}, 'w').write('out')")
+    + attempt("write inside", "open('inside.txt', 'w').write('in')"),
     "fork bomb": (
         "import os, time\n"
         "made = 0\n"

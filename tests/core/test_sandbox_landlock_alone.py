@@ -22,6 +22,7 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.sandbox_mode import choose_sandbox
 
 from ..processes import marked, new_marker, until
+from .sandbox_attempts import attempt
 
 LANDLOCK = choose_sandbox("landlock")
 pytestmark = [
@@ -48,13 +49,6 @@ async def run(code: str) -> str:
             await runtime.wait(runtime.start("x"))
     (result,) = provider.requests[1].messages[-1].tool_results
     return result.content
-
-
-def attempt(label: str, action: str) -> str:
-    return (
-        f"try:\n    {action}\n    print('{label}: ok')\n"
-        f"except Exception as exc:\n    print('{label}:', type(exc).__name__)\n"
-    )
 
 
 async def test_landlock_alone_holds_files_tcp_proc_and_signals(tmp_path: Path) -> None:
