@@ -4,9 +4,10 @@ Inside: no capability, even for a root caller; new user, pid, network, ipc, uts 
 namespaces (no network at all, no other process visible, a fresh /proc, a minimal /dev); the
 whole file system read-only; the user's home, agentui's own directories (sessions, config,
 state), /tmp, /var/tmp and /run (sockets) hidden under empty in-memory file systems; the
-tool's temporary directory the one writable place. Only the Python installation, if it lives in a hidden place, is shown again, read-only.
-It dies with agentui (`--die-with-parent`, and every process in a pid namespace dies with it)
-and cannot reach agentui's terminal (`--new-session`).
+tool's temporary directory the one writable place. Only the Python installation, if it
+lives in a hidden place, is shown again, read-only. It dies with agentui (`--die-with-parent`,
+and every process in a pid namespace dies with it) and cannot reach agentui's terminal
+(`--new-session`).
 
 Whether bubblewrap works here is probed once per process (user namespaces may be disabled).
 """
