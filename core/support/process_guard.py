@@ -87,14 +87,17 @@ def unregister(root: int) -> None:
 
 def stop_every_sandbox() -> None:
     """Kill every running sandbox's tree and every orphan of theirs agentui adopted
-    (synchronous: safe in a signal handler and at exit)."""
+    (synchronous: safe in a signal handler and at exit). A second caller meanwhile (SIGHUP's
+    handler and the terminal's watcher both stop them, then exit) waits until it is done:
+    exiting before would leave the trees to the parent-death signals, which miss what left
+    its session."""
     with _lock:
         running = dict(_running)
         _running.clear()
-    for root in running:
-        reap_later(kill_tree(root))
-    for namespace in running.values():
-        sweep_orphans(namespace)
+        for root in running:
+            reap_later(kill_tree(root))
+        for namespace in running.values():
+            sweep_orphans(namespace)
 
 
 def sweep_orphans(namespace: int) -> list[int]:
