@@ -160,11 +160,13 @@ def _facts(mode: Mode, child: subprocess.Popen[str]) -> Protections | str:
     facts = json.loads(line)
     applied = facts.get("landlock") or {}
     cgroup = sandbox_cgroup.create(PROBE_PROCESSES, 1 << 30)
-    capped = cgroup is not None and _moved_in(cgroup, child.pid)
-    child.stdin.close()
-    child.wait(PROBE_TIMEOUT_S)
-    if cgroup is not None:
-        cgroup.remove()
+    try:
+        capped = cgroup is not None and _moved_in(cgroup, child.pid)
+        child.stdin.close()
+        child.wait(PROBE_TIMEOUT_S)
+    finally:
+        if cgroup is not None:
+            cgroup.remove()  # now, once the tree is gone; else by a later run, or at exit
     # The kernel exempts the real root user from RLIMIT_NPROC, in any user namespace.
     rlimit = bool(facts.get("max_processes")) and os.geteuid() != 0
     return Protections(
