@@ -91,8 +91,6 @@ def _new_workdir() -> str | None:
     with _workdirs_lock:
         if _exiting:
             return None
-        if not _workdirs:
-            atexit.register(_remove_workdirs_at_exit)
         workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
         _workdirs.add(workdir)
         return workdir
@@ -106,6 +104,9 @@ def _remove_workdirs_at_exit() -> None:
         left = list(_workdirs)
     for workdir in left:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+atexit.register(_remove_workdirs_at_exit)
 
 
 def _remove_orphaned_workdirs() -> None:
