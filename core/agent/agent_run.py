@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 
-from agentui.core.agent.approval import prompt as approval_prompt
+from agentui.core.agent.approval import prompt_for as approval_prompt_for
 from agentui.core.agent.budget import Budget, share_for_child
 from agentui.core.agent.budget_account import (
     BudgetAccount,
@@ -522,9 +522,11 @@ class AgentRun:
         queries = self.shared.queries
         if queries.allowed_without_asking(self.agent_id, call.name, call.id):
             return ApprovalDecision(approved=True)
+        # What the tool's own sandbox blocks, measured on a thread (the first time only).
+        prompt = await approval_prompt_for(self.tools.get(call.name), call.name, call.arguments)
         query = queries.new(
             self.agent_id,
-            approval_prompt(call.name, call.arguments),
+            prompt,
             "approval",
             tool=call.name,
             arguments=call.arguments,

@@ -31,6 +31,7 @@ from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import plan_resume
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.support.clock import FrozenClock
+from agentui.core.tools import sandbox_mode
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.python import python_tool
 from agentui.core.tools.registry import ToolRegistry
@@ -108,7 +109,10 @@ def test_theme_picker(snap_compare: Any) -> None:
 
 
 def test_an_approvals_reason_box(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("AGENTUI_SANDBOX", "limited")  # the same picture with or without bwrap
+    monkeypatch.setenv("AGENTUI_SANDBOX", "limited")
+    monkeypatch.setattr(
+        sandbox_mode, "_euid", lambda: 1000
+    )  # and as root or not  # the same picture with or without bwrap
     code = "import shutil\nshutil.rmtree('/srv/data')"
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="python", arguments={"code": code})])

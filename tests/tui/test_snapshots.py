@@ -15,6 +15,7 @@ from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.script import Script, ScriptedError, ScriptedToolCall, Turn
 from agentui.core.scene.scene_run import start_scene
+from agentui.core.tools import sandbox_mode
 from agentui.core.tools.python import python_tool
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.help import HelpScreen
@@ -82,6 +83,7 @@ def test_pending_inline_question(snap_compare: Any) -> None:
 def test_pending_tool_approval(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     # The same picture with or without bubblewrap on the machine: the limited line shows.
     monkeypatch.setenv("AGENTUI_SANDBOX", "limited")
+    monkeypatch.setattr(sandbox_mode, "_euid", lambda: 1000)  # and as root or not
     code = "import statistics\nprint(statistics.mean([3, 5, 8]))"
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="python", arguments={"code": code})])
