@@ -109,10 +109,9 @@ def test_theme_picker(snap_compare: Any) -> None:
 
 
 def test_an_approvals_reason_box(snap_compare: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same picture with or without bwrap, as root or not.
     monkeypatch.setenv("AGENTUI_SANDBOX", "limited")
-    monkeypatch.setattr(
-        sandbox_mode, "_euid", lambda: 1000
-    )  # and as root or not  # the same picture with or without bwrap
+    monkeypatch.setattr(sandbox_mode, "_euid", lambda: 1000)
     code = "import shutil\nshutil.rmtree('/srv/data')"
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="python", arguments={"code": code})])
