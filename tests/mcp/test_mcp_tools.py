@@ -89,9 +89,10 @@ async def test_calls_return_text_structured_results_errors_and_image_placeholder
 async def test_a_result_past_max_result_bytes_keeps_its_head_and_tail_and_says_the_cut(
     transport: str,
 ) -> None:
+    size = 200_000  # far past the cap; a few MB cost seconds of JSON-RPC and told no more
     script = calls(
-        ("echo__big", {"size": 3_000_000}),
-        ("echo__big_fail", {"size": 3_000_000}),
+        ("echo__big", {"size": size}),
+        ("echo__big_fail", {"size": size}),
         ("echo__big", {"size": 900}),
     )
     settings = {"approval": "always", "max_result_bytes": 1000}
@@ -103,12 +104,12 @@ async def test_a_result_past_max_result_bytes_keeps_its_head_and_tail_and_says_t
             agent = runtime.start("read a lot")
             await events.ended(agent)
     result, error, small = outcomes(events, agent)
-    lines = "".join(f"line {n:07d}\n" for n in range(3_000_000 // 13 + 1))
-    cut = "\n[output cut: 2999000 bytes in the middle were not shown]\n"
+    lines = "".join(f"line {n:07d}\n" for n in range(size // 13 + 1))
+    cut = f"\n[output cut: {size - 1000} bytes in the middle were not shown]\n"
     # Two thirds of the cap from the head, the rest from the tail, as python's output.
-    assert result == ("echo__big", lines[:666] + cut + lines[:3_000_000][-334:], False)
+    assert result == ("echo__big", lines[:666] + cut + lines[:size][-334:], False)
     assert error[2] and " bytes in the middle were not shown]" in error[1], "an error is capped too"
-    assert len(error[1]) < 1100 and error[1].endswith(lines[:3_000_000][-334:])
+    assert len(error[1]) < 1100 and error[1].endswith(lines[:size][-334:])
     assert small == ("echo__big", lines[:900], False), "a result within the cap is whole"
     sent = [b.content for m in provider.requests[-1].messages for b in m.tool_results]
     assert sent[0] == result[1], "the model reads the capped result"
