@@ -29,7 +29,8 @@ class Prepared:
 
     monologue: MonologueConfig
     provider_switch: ProviderSwitch  # the palette's "Switch provider/model…"
-    attention: AttentionSettings  # how the person is called back when an agent waits
+    # How the person is called back when an agent waits (None: the default, the bell).
+    attention: AttentionSettings | None = None
 
 
 class RuntimeStart:
