@@ -149,7 +149,7 @@ KEYS: tuple[Key, ...] = (
         "slash",
         "search",
         "Search",
-        "Search the transcript: enter next, shift+enter previous, esc closes",
+        "Search the transcript: enter or ↓ next, ↑ previous, esc closes",
         "view",
         show=False,
     ),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -20,17 +20,21 @@ from textual.widgets import Static, TextArea
 
 from agentui.tui.app.widgets.composer import NEWLINE_KEYS
 
-NEXT_KEYS = frozenset({"enter", "down"})
-PREVIOUS_KEYS = frozenset({"shift+enter", "up"})
-
 
 class SearchBox(TextArea):
-    # For the footer (and a click on it): the keys themselves are read in _on_key, before
-    # TextArea's own handling would put a newline in the box or move in it.
+    # Priority bindings: they come before TextArea's own handling of the keys, which would put
+    # a newline in the box or move in it. A new line means nothing in a one-line search.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "step(1)", "Next"),
-        Binding("shift+enter", "step(-1)", "Previous"),
-        Binding("escape", "close", "Close"),
+        Binding("enter", "step(1)", "Next", priority=True),
+        Binding("up", "step(-1)", "Previous", priority=True),
+        Binding("down", "step(1)", "Next", show=False, priority=True),
+        # shift+enter where the terminal tells it from enter; most send enter for both.
+        Binding("shift+enter", "step(-1)", "Previous", show=False, priority=True),
+        Binding("escape", "close", "Close", priority=True),
+        *(
+            Binding(key, "nothing", show=False, priority=True)
+            for key in sorted(NEWLINE_KEYS - {"enter", "shift+enter"})
+        ),
     ]
 
     def __init__(self, step: Callable[[int], None], close: Callable[[], None]) -> None:
@@ -47,25 +51,14 @@ class SearchBox(TextArea):
         self._step = step
         self._close = close
 
-    async def _on_key(self, event: events.Key) -> None:
-        key = event.key
-        if key in NEXT_KEYS:
-            self.action_step(1)
-        elif key in PREVIOUS_KEYS:
-            self.action_step(-1)
-        elif key == "escape":
-            self.action_close()
-        elif key not in NEWLINE_KEYS:  # one line: a new line means nothing here
-            await super()._on_key(event)
-            return
-        event.stop()
-        event.prevent_default()
-
     def action_step(self, direction: int) -> None:
         self._step(direction)
 
     def action_close(self) -> None:
         self._close()
+
+    def action_nothing(self) -> None:
+        """A new line's key: the search is one line."""
 
 
 class SearchBar(Horizontal):
