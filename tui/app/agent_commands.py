@@ -26,6 +26,7 @@ from agentui.tui.app.status_notices import SWITCHED
 from agentui.tui.app.widgets.prompt import PromptMode
 
 if TYPE_CHECKING:
+    from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
     from agentui.tui.app.screens.main import MainScreen
 
@@ -98,7 +99,7 @@ class AgentCommands:
             if app.keeper.reading or (typed and main.keys.box_for_typed_keys()):
                 return False
             return self.availability(asked, ())
-        if action == "next_question" and (fold is None or not fold.open_queries or read_only):
+        if action == "next_question" and (fold is None or not self._waiting(fold) or read_only):
             return False  # hidden (and falls through) when nobody waits, or only in a recording
         agent = main.selected_agent()
         status = agent.status if agent is not None else None
@@ -132,8 +133,10 @@ class AgentCommands:
             # no scene module until the view opens: the fold knows the scenes' roots).
             return fold is not None and bool(fold.scene_roots)
         if action == "answer_selected":
-            # Offered only on a waiting agent; else enter is the tree's own (fold a node).
-            return app.host.runtime is not None and Command.ANSWER in table
+            # Offered only on a waiting agent (a question, or its budget's stop); else enter is
+            # the tree's own (fold a node).
+            stopped = agent is not None and agent.budget_stop is not None
+            return app.host.runtime is not None and (Command.ANSWER in table or stopped)
         if action in applies:
             return True if applies[action] else None  # None: shown greyed out, and refused
         return True
@@ -289,6 +292,10 @@ class AgentCommands:
             name = self.main.model.agents[selected].name
             self.main.addressing.address_prompt(PromptMode("continue", selected, name))
             return
+        agent = self.main.selected_agent()
+        if agent is not None and agent.budget_stop is not None:
+            self.open_budget()  # a plain resume would stop at the budget again
+            return
         self._command("resume", runtime.resume)
 
     def _selected(self) -> AgentStatus | None:
@@ -310,6 +317,8 @@ class AgentCommands:
         agent = self.main.model.agents.get(self.main.selected_id or "")
         if agent is not None and agent.open_queries:
             self.main.focus_question(agent.open_queries[0])
+        elif agent is not None and agent.budget_stop is not None:
+            self.open_budget()  # raise it, or continue once
         else:
             self.main.tree_view.action_select_cursor()
 
@@ -418,13 +427,30 @@ class AgentCommands:
         )
         self.app.open_overlay(window, apply)
 
+    @staticmethod
+    def _waiting(fold: RunState) -> list[tuple[str, str]]:
+        """Everything that waits for the person, in ctrl+n's order: the questions and
+        approvals ("query", id), then the budget stops ("budget", agent id)."""
+        return [("query", q) for q in fold.open_queries] + [
+            ("budget", agent.id) for agent in fold.budget_stops()
+        ]
+
     def next_question(self) -> None:
         if self.app.screen is not self.main:
             return  # an overlay is open: closing it brings the focus to the question
-        queries = list(self.main.model.open_queries)
-        if not queries:
+        waiting = self._waiting(self.main.model)
+        if not waiting:
             self.app.key_actions.nobody_waiting()
             return
-        current = self.main.focused_query()
-        after = queries.index(current) + 1 if current in queries else 0
-        self.main.focus_question(queries[after % len(queries)])
+        focused = self.main.focused_query()
+        if focused is not None:
+            current: tuple[str, str] | None = ("query", focused)
+        else:
+            current = ("budget", self.main.selected_id or "")
+        after = waiting.index(current) + 1 if current in waiting else 0
+        kind, key = waiting[after % len(waiting)]
+        if kind == "query":
+            self.main.focus_question(key)
+        else:
+            self.main.select(key)
+            self.open_budget()
