@@ -71,7 +71,7 @@ class Budget(BaseModel):
                 raise ValueError(f"budget {name!r} is not one of {', '.join(MEASURES)}")
             if name in fields:
                 raise ValueError(f"budget {name} is given twice")
-            fields[name] = value.strip().removeprefix("$")
+            fields[name] = _with_suffix(value.strip().removeprefix("$"))
         return cls.from_limits(fields)
 
     @classmethod
@@ -103,6 +103,21 @@ class Budget(BaseModel):
     def as_flag(self) -> str:
         """The flag's form of it: `tokens=50000,usd=2`."""
         return ",".join(f"{name}={value:g}" for name, value in self.items())
+
+
+SUFFIXES = {"k": 1_000, "m": 1_000_000}  # as the labels write amounts: `5k tok`, `1.2M tok`
+
+
+def _with_suffix(value: str) -> str:
+    """`5k` -> `5000`, `1.5M` -> `1500000` (the labels' own forms); anything else as given."""
+    multiplier = SUFFIXES.get(value[-1:].lower())
+    if multiplier is None:
+        return value
+    try:
+        number = float(value[:-1]) * multiplier
+    except ValueError:
+        return value
+    return str(int(number)) if number.is_integer() else str(number)
 
 
 def share_for_child(limit: Budget | None, left: dict[str, float], live_children: int) -> Budget:

@@ -56,3 +56,17 @@ async def test_a_bad_budget_is_refused_before_anything_runs(tmp_path: Path) -> N
     )
     assert code == 2
     assert "argument --budget: budget 'dollars' is not one of tokens, usd" in stderr
+
+
+async def test_a_line_not_understood_at_a_stop_is_said_and_the_next_one_is_read(
+    tmp_path: Path,
+) -> None:
+    code, stdout, stderr = await agentui(
+        "run", "--budget", "tokens=100", "--answer", "the sights", "--answer", "more please",
+        "--answer", "raise tokens=100k", "--no-session", TASK, env=child_env(tmp_path),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert code == 0, stderr
+    assert "still paused" in stderr and "cancelled" not in stderr
+    assert "[main] budget raised to 100k tok" in stderr  # the labels' own form, typed back
+    assert stdout.strip()

@@ -18,8 +18,9 @@ BUDGET_HINT = (
 )
 
 
-def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) -> str:
-    """Do what `text` says about `stop` (None: stdin has ended); what was done, in words."""
+def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) -> tuple[str, bool]:
+    """Do what `text` says about `stop` (None: stdin has ended): what was done, in words, and
+    whether that settled it (a line not understood is said, and the stop waits for another)."""
     owner = stop.agent_id
     words = (text or "").strip()
     verb, _, rest = words.partition(" ")
@@ -27,16 +28,16 @@ def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) 
         if text is None or verb.lower() == "cancel":
             runtime.cancel(owner, "cancelled at its budget stop")
             ended = " (stdin has ended)" if text is None else ""
-            return f"cancelled at its budget stop{ended}"
+            return f"cancelled at its budget stop{ended}", True
         if verb.lower() == "continue" and not rest:
             runtime.continue_past_budget(owner)
-            return "goes on for one more step past its budget"
+            return "goes on for one more step past its budget", True
         given = rest if verb.lower() == "raise" else words
         current = runtime.node(owner).budget or Budget()
         raised = current.raised(Budget.parse(given))
         runtime.set_budget(owner, dict(raised.items()))
-        return f"budget raised to {raised.describe()}"
+        return f"budget raised to {raised.describe()}", True
     except (ValueError, AgentUIError) as exc:
-        # Not understood or refused: cancelled rather than waiting on a line that may not come.
-        runtime.cancel(owner, "cancelled at its budget stop")
-        return f"{exc}; cancelled at its budget stop"
+        # Not understood or refused: said, and the stop waits for the next line (the end of
+        # stdin cancels it, so a run nobody types into never waits for ever).
+        return f"{exc}; still paused {BUDGET_HINT}", False

@@ -421,9 +421,12 @@ async def run_headless(
             agent = state.agents.get(stop.agent_id)
             return agent is not None and agent.budget_stop is stop
 
-        text = await answers_read.read_line(is_open)
-        if is_open():
-            done = answer_budget_stop(runtime, stop, text)
+        settled = False
+        while not settled:
+            text = await answers_read.read_line(is_open)
+            if not is_open():
+                return
+            done, settled = answer_budget_stop(runtime, stop, text)
             name = state.agents[stop.agent_id].name
             stderr.write(visible_controls(f"[{name}] {done}") + "\n")
             stderr.flush()
