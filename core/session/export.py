@@ -121,7 +121,7 @@ def to_markdown(log: SessionLog, state: RunState) -> str:
         out.append("")
         items = node.entries
         for item in items:
-            out += [*_item_markdown(item, node.name), ""]
+            out += [*item_markdown(item, node.name), ""]
         said_last = next((i.text for i in reversed(items) if i.kind == "text"), None)
         if node.result is not None and node.result.strip() != (said_last or "").strip():
             out += ["**Result:**", "", _nested(node.result), ""]
@@ -162,7 +162,8 @@ def _node_line(node: AgentNode, cut_off: bool) -> str:
     return line
 
 
-def _item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
+def item_markdown(item: TranscriptItem, agent_name: str) -> list[str]:
+    """One transcript block as Markdown lines (also the app's copy of a transcript)."""
     match item.kind:
         case "steer":  # the person's message for the agent's next model call
             when = f" at {_when(item.settled_ts, time_only=True)}" if item.settled_ts else ""

@@ -152,14 +152,14 @@ async def test_a_steer_is_exported_with_when_the_model_read_it(tmp_path: Path) -
 
 
 def test_an_approval_s_code_is_exported_as_code() -> None:
-    from agentui.core.session.export import _item_markdown
+    from agentui.core.session.export import item_markdown
     from agentui.core.state.transcript import TranscriptItem
 
     item = TranscriptItem(
         "a1", "question", "Allow python to run?\nx = 1\nprint(x)", title="approval",
         detail="allowed once",
     )  # fmt: skip
-    lines = _item_markdown(item, "main")
+    lines = item_markdown(item, "main")
     assert lines == [
         "**Approval:** Allow python to run?",
         "",

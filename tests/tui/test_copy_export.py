@@ -10,7 +10,7 @@ import pytest
 
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.monologue.config import MonologueConfig
-from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.tui.app.app import AgentUIApp
 
 from ..core.session_helpers import recorded_runtime
@@ -47,13 +47,13 @@ async def test_the_last_answer_is_copied_as_written_and_kept_in_a_private_file(
         assert any(str(kept) in t for t in toasts(app))
 
 
-async def test_the_transcript_is_copied_with_each_block_named(state_dir: Path) -> None:
+async def test_the_transcript_is_copied_as_the_export_writes_it(state_dir: Path) -> None:
     app = make_app("Plan a trip", ANSWERS)
     async with app.run_test() as pilot:
         await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
         app.copy_export.copy_transcript()
-        assert app.clipboard.startswith("[main · task]\nPlan a trip")
-        assert "[main · text]\nLisbon" in app.clipboard
+        assert app.clipboard.startswith("## main\n\n**Task:**\n\nPlan a trip")
+        assert "\n\nLisbon, \x1b[2Jthree days, by train." in app.clipboard
 
 
 async def test_nothing_to_copy_is_said(state_dir: Path) -> None:
@@ -92,3 +92,18 @@ async def test_an_export_with_no_session_says_so() -> None:
         await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
         app.copy_export.export_markdown()
         await settle(pilot, lambda: any("No session is being recorded" in t for t in toasts(app)))
+
+
+async def test_the_copied_transcript_holds_the_person_s_answers(state_dir: Path) -> None:
+    asks = Script.for_all(
+        Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
+        Turn(text="Lisbon it is."),
+    )
+    app = make_app("Plan a trip", asks)
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: bool(app.main.model.open_queries))
+        assert app.host.runtime is not None
+        app.host.runtime.answer(next(iter(app.main.model.open_queries)), "Lisbon, by train")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        app.copy_export.copy_transcript()
+        assert "**Question (question):** Which?\n\n**Answer:** Lisbon, by train" in app.clipboard

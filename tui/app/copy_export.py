@@ -33,17 +33,18 @@ def last_answer(fold: RunState, agent_id: str) -> str | None:
 
 
 def transcript_text(fold: RunState, agent_ids: list[str]) -> str:
-    """The agents' transcripts as plain text: each block's title, then its text."""
-    blocks: list[str] = []
+    """The agents' transcripts in Markdown, each block as `agentui export` writes it: the
+    answers given, the approvals decided and the tools' results included."""
+    from agentui.core.session.export import item_markdown  # loaded with the runtime
+
+    parts: list[str] = []
     for agent_id in agent_ids:
         agent = fold.agents.get(agent_id)
-        if agent is None:
+        if agent is None or not agent.entries:
             continue
-        for entry in agent.entries:
-            named = entry.title and entry.title != entry.kind
-            title = f"{agent.name} · {entry.kind}" + (f" · {entry.title}" if named else "")
-            blocks.append(f"[{title}]\n{entry.text}".rstrip())
-    return "\n\n".join(blocks)
+        parts.append(f"## {agent.name}")
+        parts.extend("\n".join(item_markdown(entry, agent.name)) for entry in agent.entries)
+    return "\n\n".join(parts)
 
 
 class CopyAndExport:
