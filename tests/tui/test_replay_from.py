@@ -8,8 +8,13 @@ import argparse
 import pytest
 
 from agentui.core.protocol.events import TextDelta
+from agentui.core.support.clock import FrozenClock
+from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.replay_feed import ReplayFeed
 from agentui.tui.cli.replay import replay_parser
+
+from .helpers import settle
+from .test_history_and_replay import _recorded_run
 
 
 def _events(count: int) -> list[TextDelta]:
@@ -48,3 +53,15 @@ def test_from_takes_an_event_number(written: str, capsys: pytest.CaptureFixture[
 def test_from_is_read() -> None:
     args = replay_parser().parse_args(["last", "--from", "42"])
     assert isinstance(args, argparse.Namespace) and args.start_seq == 42
+
+
+@pytest.mark.anyio
+async def test_the_replay_selects_the_agent_whose_event_it_starts_at() -> None:
+    recorded = await _recorded_run()  # a1 is selected first; a2 is its subagent
+    of_a2 = [e.seq for e in recorded if e.agent_id == "a2"]
+    feed = ReplayFeed(recorded, speed=1e6, start_seq=of_a2[len(of_a2) // 2])
+    assert feed.start_agent == "a2"
+    app = AgentUIApp(replay=feed, clock=FrozenClock(), remember_theme=False)
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: app.host.done)
+        assert app.main.selected_id == "a2"

@@ -28,6 +28,8 @@ class ReplayFeed:
             at = next((i for i, e in enumerate(events) if e.seq >= start_seq), len(events))
         self._ready: list[Event] = list(events[:at])
         self._events = list(events[at:])
+        # The agent whose event the play starts at: the screen selects it.
+        self.start_agent = self._events[0].agent_id if start_seq and self._events else None
         self._speed = speed
         self.done = False
 

@@ -134,6 +134,8 @@ class ReplayHost(RuntimeHost):
 
     def start(self) -> None:
         self.events = self.feed
+        if self.feed.start_agent is not None:  # `--from SEQ`: that event's agent
+            self.app.main.select_when_shown(self.feed.start_agent)
         self.app.run_worker(self.feed.play(), name="replay")
 
     def now(self, fold: RunState) -> float:
