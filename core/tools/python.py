@@ -80,7 +80,7 @@ class PythonTool(Tool):
     async def describe_sandbox(self) -> str:
         """Measured once per process by starting the sandbox: on a thread, never the loop."""
         choice = await anyio.to_thread.run_sync(self.sandbox)
-        return choice.describe()
+        return choice.summary()  # one line for the approval; config show says all
 
 
 def python_tool(config: PythonToolConfig | None = None) -> Tool:

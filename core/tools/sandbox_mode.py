@@ -61,6 +61,25 @@ class SandboxChoice:
             return f"sandbox: limited ({self.reason}): the code runs as {_who()}"
         return "\n".join([_blocks(self.mode, found), *_missing(self.mode, found)])
 
+    def summary(self) -> str:
+        """One line for an approval: the layers and what matters most when deciding; the whole
+        description is `agentui config show`'s."""
+        found = self.protections
+        if self.problem or found is None:
+            return self.describe()  # a problem, or limited: one line already, and a warning
+        fenced = []
+        if self.mode == "bubblewrap" or found.landlock_abi:
+            fenced.append("only its own folder writable")
+        if found.namespaces or found.network_rules:
+            fenced.append("no network")
+        if found.namespaces or "signal" in found.scoped:
+            fenced.append("no reach into other processes")
+        gaps = "; some protections are missing here" if _missing(self.mode, found) else ""
+        return (
+            f"sandbox: {_layers(self.mode, found)}: {', '.join(fenced)}{gaps} "
+            "(agentui config show tells all)"
+        )
+
 
 def _euid() -> int:
     return os.geteuid()
@@ -72,12 +91,16 @@ def _who() -> str:
     return "you, with your files"
 
 
-def _blocks(mode: Mode, found: Protections) -> str:
+def _layers(mode: Mode, found: Protections) -> str:
     layers = [
         "bubblewrap" if mode == "bubblewrap" else "",
         f"Landlock ABI {found.landlock_abi}" if found.landlock_abi else "",
         "its own namespaces" if mode == "landlock" and found.namespaces else "",
     ]
+    return " + ".join(x for x in layers if x)
+
+
+def _blocks(mode: Mode, found: Protections) -> str:
     blocked = []
     if mode == "bubblewrap" or found.landlock_abi:  # bwrap's read-only root, or Landlock's rules
         blocked.append("no files but system files (read-only) and its own directory")
@@ -93,7 +116,7 @@ def _blocks(mode: Mode, found: Protections) -> str:
         blocked.append("a memory limit on all of it (cgroup)")
     else:
         blocked.append("a memory limit per process (no cgroup for all of it)")
-    return f"sandbox: {' + '.join(x for x in layers if x)}: {', '.join(blocked)}"
+    return f"sandbox: {_layers(mode, found)}: {', '.join(blocked)}"
 
 
 def _missing(mode: Mode, found: Protections) -> list[str]:

@@ -226,7 +226,7 @@ async def test_the_python_tool_asks_for_approval_by_default() -> None:
         (raised,) = await recorder.wait_for(
             lambda e: isinstance(e, QueryRaised) and e.kind == "approval"
         )
-        said = choose_sandbox().describe()  # what it blocks here, whichever sandbox it is
+        said = choose_sandbox().summary()  # what it blocks here, whichever sandbox it is
         assert raised.prompt == f"Allow python to run?\n{said}\nprint('approved')"  # type: ignore[attr-defined]
         runtime.approve(raised.query_id, "once")  # type: ignore[attr-defined]
         with anyio.fail_after(30):

@@ -116,3 +116,16 @@ def test_without_landlock_nothing_is_claimed_read_only_but_under_bubblewrap() ->
     first, missing = under_bwrap.describe().splitlines()
     assert first.startswith("sandbox: bubblewrap: no files but system files (read-only)")
     assert "Landlock (files are hidden by bubblewrap only)" in missing
+
+
+def test_an_approval_gets_one_line_and_config_show_the_whole() -> None:
+    full = SandboxChoice(bwrap="/usr/bin/bwrap", protections=FULL)
+    assert full.summary() == (
+        "sandbox: bubblewrap + Landlock ABI 7: only its own folder writable, no network, no "
+        "reach into other processes (agentui config show tells all)"
+    )
+    old = dataclasses.replace(FULL, namespaces=False, network_rules=(), scoped=())
+    gaps = SandboxChoice(protections=old).summary()
+    assert "\n" not in gaps and "some protections are missing here" in gaps
+    limited = SandboxChoice(reason="AGENTUI_SANDBOX=limited")
+    assert limited.summary() == limited.describe()
