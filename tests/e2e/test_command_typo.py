@@ -74,3 +74,11 @@ def test_a_one_word_task_runs(tmp_path: Path, argv: list[str]) -> None:
         os.waitpid(term.pid, 0)
         os.close(term.fd)
         Terminal.started.remove(term)
+
+
+def test_the_app_s_help_names_every_other_command() -> None:
+    from agentui.tui.cli.app_command import app_parser
+    from agentui.tui.cli.main import COMMANDS as DISPATCHED
+
+    described = app_parser().description or ""
+    assert [name for name in DISPATCHED if name not in described] == []

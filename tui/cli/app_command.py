@@ -46,8 +46,8 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui",
         description="Run and steer trees of LLM agents in your terminal. Other commands: "
-        "run (headless), sessions, replay, export, config, profiles, scenes, serve, attach, "
-        "web, mcp, acp; "
+        "run (headless), sessions, replay, export, search, config, profiles, scenes, serve, "
+        "attach, web, mcp, acp; "
         "`agentui COMMAND --help`.",
     )
     parser.add_argument("task", nargs="?", help="the task to start with (asked for when omitted)")
