@@ -24,7 +24,8 @@ from agentui.core.protocol.conversation import (
     user_text,
 )
 
-PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True)
+# The same 100 examples every run (300 took 15 s of a 3-minute suite and found nothing more).
+PROPERTY_SETTINGS = settings(max_examples=100, deadline=None, derandomize=True)
 
 # -- building conversations -----------------------------------------------------------------
 

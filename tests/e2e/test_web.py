@@ -58,6 +58,14 @@ def served(tmp_path: Path) -> Iterator[Served]:
         yield served
 
 
+@pytest.fixture(scope="module")
+def refusing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One server for the tests that only knock and are turned away (no tab is opened, so no
+    app runs and nothing of one test is left for the next): a start costs a second each."""
+    with serving(tmp_path_factory.mktemp("refusing")) as served:
+        yield served
+
+
 @contextmanager
 def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
     """`agentui web --port 0 OPTIONS`, once it listens."""
@@ -157,7 +165,8 @@ async def test_the_printed_address_opens_the_page_and_its_websocket_the_app(
         await _first_frame(socket_to_app)
 
 
-async def test_without_the_token_a_page_says_what_to_open(served: Served) -> None:
+async def test_without_the_token_a_page_says_what_to_open(refusing: Served) -> None:
+    served = refusing
     async with aiohttp.ClientSession() as http:
         for path in ("/", "/?token=not-the-token", "/?key=not-the-key"):
             async with http.get(f"http://{served.address}{path}") as page:
@@ -199,7 +208,8 @@ async def test_a_websocket_needs_the_page_s_origin_and_its_ticket(served: Served
         assert spent.value.status == 401, "a ticket opens one websocket"
 
 
-async def test_another_loopback_name_is_sent_to_the_printed_address(served: Served) -> None:
+async def test_another_loopback_name_is_sent_to_the_printed_address(refusing: Served) -> None:
+    served = refusing
     port = served.address.rsplit(":", 1)[1]
     login_at_localhost = f"http://localhost:{port}/?token={served.token}"
     async with browser() as http, http.get(login_at_localhost) as page:
@@ -238,7 +248,8 @@ async def test_stopping_agentui_web_ends_it_and_every_app(
     assert ended, f"still running: server {served.server.poll() is None}, apps {served.apps()}"
 
 
-async def test_pages_of_other_sites_cannot_open_the_app(served: Served) -> None:
+async def test_pages_of_other_sites_cannot_open_the_app(refusing: Served) -> None:
+    served = refusing
     port = served.address.rsplit(":", 1)[1]
     async with browser() as http:
         await _log_in(http, served)  # the page is open: another site's page still fails
