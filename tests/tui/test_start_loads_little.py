@@ -90,6 +90,11 @@ NOT_FOR_THE_FIRST_FRAME = (
     # The sandbox is measured and described when a python call asks for approval.
     "agentui.core.tools.sandbox_mode",
     "landlockpy",
+    # The overlays and the search bar are made when they open.
+    "agentui.tui.app.screens.modify",
+    "agentui.tui.app.screens.confirm",
+    "agentui.tui.app.screens.help",
+    "agentui.tui.app.screens.scene_state",
     "agentui.core.profiles.contract",
     "jsonschema",
     "anthropic",

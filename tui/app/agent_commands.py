@@ -20,8 +20,6 @@ from agentui.core.protocol.commands import Command, allowed
 from agentui.core.support.errors import AgentUIError
 from agentui.tui.app import textual_compat
 from agentui.tui.app.keymap import AGENT_KEYS, display_key
-from agentui.tui.app.screens.confirm import ConfirmScreen
-from agentui.tui.app.screens.modify import KeptDraft, ModifyResult, ModifyScreen
 from agentui.tui.app.status_notices import SWITCHED
 from agentui.tui.app.widgets.prompt import PromptMode
 
@@ -29,6 +27,7 @@ if TYPE_CHECKING:
     from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
     from agentui.tui.app.screens.main import MainScreen
+    from agentui.tui.app.screens.modify import KeptDraft, ModifyResult
 
 INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
 # The actions that are commands to the runtime (the rest only change what the screen shows).
@@ -386,10 +385,14 @@ class AgentCommands:
             after = f" Running work stops now{' and ' + told if told else ''}."
         else:
             after = f" {told[0].upper()}{told[1:]}." if told else ""
+        from agentui.tui.app.screens.confirm import ConfirmScreen  # none in the first frame
+
         dialog = ConfirmScreen(f"Delete {what}?{after}", "Delete", "Keep")
         self.app.open_overlay(dialog, confirmed)
 
     def modify(self) -> None:
+        from agentui.tui.app.screens.modify import KeptDraft, ModifyScreen  # not first-frame
+
         if self.main.selected_id is None or self.app.host.runtime is None:
             return
         agent_id = self.main.selected_id

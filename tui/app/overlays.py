@@ -9,16 +9,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual.command import CommandPalette
 from textual.screen import Screen, ScreenResultCallbackType
 
-from agentui.tui.app.screens.confirm import ConfirmScreen
-from agentui.tui.app.screens.help import HelpScreen
-from agentui.tui.app.screens.scene_state import SceneStateScreen, scene_for
-
 if TYPE_CHECKING:
     from agentui.tui.app.app import AgentUIApp
 
-# Overlays that only show something: opening another overlay closes them first. The others
-# (delete and quit confirmations, modify) hold a decision or typed text and are never stacked.
-LIGHT_OVERLAYS = (CommandPalette, HelpScreen, SceneStateScreen)
+# The screens are imported when an overlay opens: none is in the first frame.
 
 ResultT = TypeVar("ResultT")
 
@@ -33,11 +27,20 @@ class Overlays:
         if len(app.screen_stack) == 1:
             app.main.overlay_focus.remember()
             return True
+        from agentui.tui.app.screens.confirm import ConfirmScreen
+        from agentui.tui.app.screens.help import HelpScreen
+        from agentui.tui.app.screens.modify import ModifyScreen
+        from agentui.tui.app.screens.scene_state import SceneStateScreen
+
         top = app.screen
-        if isinstance(top, LIGHT_OVERLAYS):
+        # Overlays that only show something: opening another closes them first. The others
+        # (delete and quit confirmations, modify, budget) hold a decision or typed text.
+        if isinstance(top, CommandPalette | HelpScreen | SceneStateScreen):
             app.pop_screen()
             return len(app.screen_stack) == 1
-        name = "the dialog" if isinstance(top, ConfirmScreen) else "the Modify window"
+        name = "the Modify window" if isinstance(top, ModifyScreen) else "the dialog"
+        if not isinstance(top, ConfirmScreen | ModifyScreen):
+            name = f"the {top.__class__.__name__.removesuffix('Screen')} window"
         app.notify(f"Close {name} first (esc).", severity="warning", timeout=3)
         return False
 
@@ -60,10 +63,14 @@ class Overlays:
             self.app.call_after_refresh(self.app.main.overlay_focus.restore)
 
     def help(self) -> None:
+        from agentui.tui.app.screens.help import HelpScreen
+
         if not isinstance(self.app.screen, HelpScreen):
             self.open(HelpScreen(self.app.key_map))
 
     def scene_state(self) -> None:
+        from agentui.tui.app.screens.scene_state import SceneStateScreen, scene_for
+
         main = self.app.main
         scene = scene_for(main.model, main.selected_id)
         if scene is not None and not isinstance(self.app.screen, SceneStateScreen):

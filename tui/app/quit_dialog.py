@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agentui.tui.app.screens.confirm import ConfirmScreen
-from agentui.tui.app.screens.modify import ModifyScreen
-
 if TYPE_CHECKING:
     from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.screens.confirm import ConfirmScreen
 
 
 class QuitDialog:
@@ -23,6 +21,9 @@ class QuitDialog:
             if app.screen is self._dialog:
                 self._dialog.dismiss(True)  # ctrl+q again: the deliberate second press
             return
+        from agentui.tui.app.screens.confirm import ConfirmScreen  # none in the first frame
+        from agentui.tui.app.screens.modify import ModifyScreen
+
         if isinstance(app.screen, ModifyScreen):
             # Its edits are not applied yet: they are not thrown away by a quit in passing.
             app.notify("Close the Modify window first (esc).", severity="warning", timeout=3)

@@ -33,7 +33,8 @@ NO_MATCH = "no match"
 class TranscriptSearch:
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
-        self.bar = SearchBar(self._query_changed, self.step, self.close)
+        # Made and mounted at the first `/`: a second text box is not for the first frame.
+        self._bar: SearchBar | None = None
         self.pattern: re.Pattern[str] | None = None
         # uid -> (the lengths its count was made at, its count): an entry grows, never shrinks
         self._counts: dict[int, tuple[tuple[int, int, int], int]] = {}
@@ -43,14 +44,22 @@ class TranscriptSearch:
         self._return_to: Widget | None = None
 
     @property
+    def bar(self) -> SearchBar:
+        if self._bar is None:
+            self._bar = SearchBar(self._query_changed, self.step, self.close)
+        return self._bar
+
+    @property
     def is_open(self) -> bool:
-        return bool(self.bar.display)
+        return self._bar is not None and self._bar.is_attached and bool(self._bar.display)
 
     # -- opening and closing -------------------------------------------------------------
 
     def open(self) -> None:
         screen = self.screen
         transcript = screen.transcript_view
+        if not self.bar.is_attached:
+            screen.mount(self.bar, before=screen.prompt_bar)
         if not self.is_open:
             self._return_to = screen.agent_app.focused
             self.bar.display = True
@@ -59,8 +68,12 @@ class TranscriptSearch:
             self._recount()
             self._mark_mounted()
         self._say()
-        screen.agent_app.screen.set_focus(self.bar.box)
-        self.bar.box.select_all()  # typing replaces the last search; enter goes on with it
+        screen.call_after_refresh(self._focus_box)  # mounted by then, the first time
+
+    def _focus_box(self) -> None:
+        if self.is_open:
+            self.screen.agent_app.screen.set_focus(self.bar.box)
+            self.bar.box.select_all()  # typing replaces the last search; enter goes on with it
 
     def close(self) -> None:
         if not self.is_open:

@@ -26,7 +26,6 @@ from agentui.tui.app.decision_progress import DecidingLine, deciding_line
 from agentui.tui.app.key_routing import KeyRouting
 from agentui.tui.app.overlay_focus import OverlayFocus
 from agentui.tui.app.prompt_addressing import PromptAddressing
-from agentui.tui.app.screens.scene_state import SceneStateScreen
 from agentui.tui.app.transcript_search import TranscriptSearch
 from agentui.tui.app.widgets.agent_tree import AgentTree
 from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
@@ -116,7 +115,6 @@ class MainScreen(Screen[None]):
             yield self.tree_view
             yield self.transcript_view
             yield self.monologue_view
-        yield self.search.bar
         yield self.prompt_bar
         yield self.status_view
         # The key footer is mounted once the prompt has the focus (see on_mount).
@@ -225,8 +223,11 @@ class MainScreen(Screen[None]):
             if not self.show_all:
                 self._title_transcript()
         app.quit_dialog.recount()
-        if changes.scenes and isinstance(app.screen, SceneStateScreen):
-            app.screen.redraw()
+        if changes.scenes:
+            from agentui.tui.app.screens.scene_state import SceneStateScreen  # loaded by now
+
+            if isinstance(app.screen, SceneStateScreen):
+                app.screen.redraw()
         if roots_changed:
             self.addressing.follow_the_runs()  # a task started or ended: the prompt says whose words
         self.refresh_status()
