@@ -48,6 +48,17 @@ def _budget(text: str) -> dict[str, float]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def positive_whole_number(text: str) -> int:
+    """A count or an event's number: 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 (got {value})")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     return _seconds_given(text, positive=True)
 

@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 from agentui.core.session.naming import LAST
 from agentui.tui.cli.app_keys import key_map_from
 from agentui.tui.cli.app_run import run_app
-from agentui.tui.cli.options import add_theme_option, positive_seconds, setting_flags
+from agentui.tui.cli.options import (
+    add_theme_option,
+    positive_seconds,
+    positive_whole_number,
+    setting_flags,
+)
 
 if TYPE_CHECKING:
     from agentui.tui.app.app import AgentUIApp
@@ -32,22 +37,12 @@ def replay_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--from",
         dest="start_seq",
-        type=_event_number,
+        type=positive_whole_number,
         metavar="SEQ",
         help="start at event SEQ (what came before shows at once), as agentui search names it",
     )
     add_theme_option(parser)
     return parser
-
-
-def _event_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an event's number (got {text!r})") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more (got {value})")
-    return value
 
 
 def main(argv: Sequence[str]) -> int:

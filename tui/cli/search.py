@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from agentui.core.session.naming import sessions_dir
 from agentui.core.support.terminal_json import terminal_json
 from agentui.core.support.terminal_text import clipped, visible_controls
-from agentui.tui.cli.options import warn
+from agentui.tui.cli.options import positive_whole_number, warn
 
 if TYPE_CHECKING:
     from agentui.core.session.search_index import Match
@@ -41,7 +41,7 @@ def search_parser() -> argparse.ArgumentParser:
     parser.add_argument("text", nargs="+", help="the words to find")
     parser.add_argument(
         "--limit",
-        type=_positive,
+        type=positive_whole_number,
         default=20,
         metavar="N",
         help="show at most N matches (default 20)",
@@ -97,13 +97,3 @@ def _row(match: Match, width: int) -> str:
         line = "…" + line[cut + 1 :]
     text = " ".join(visible_controls(line).split("\t"))
     return head + clipped(text.strip(), room)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1 (got {value})")
-    return value
