@@ -17,6 +17,7 @@ class Change:
     narratives: list[tuple[str, NarrativeEntry]] = field(default_factory=list)
     new_queries: list[str] = field(default_factory=list)
     closed_queries: list[str] = field(default_factory=list)
+    budget_stops: list[str] = field(default_factory=list)  # agents whose budget stopped them
     conversations: set[str] = field(default_factory=set)  # agents whose conversation changed
     scenes: set[str] = field(default_factory=set)  # directed scenes (their roots) that changed
 
@@ -29,6 +30,7 @@ class Change:
         self.narratives += later.narratives
         self.new_queries += later.new_queries
         self.closed_queries += later.closed_queries
+        self.budget_stops += later.budget_stops
         self.conversations |= later.conversations
         self.scenes |= later.scenes
         return self

@@ -312,6 +312,7 @@ class RunState:
             case ev.BudgetReached(stopped_agent=stopped):
                 agent.budget_stop = event
                 change.relabel.add(agent_id)
+                change.budget_stops.append(agent_id)
                 member = self.agents.get(stopped)
                 if stopped != agent_id and member is not None and member.transcript is not None:
                     member.transcript.apply(event)  # its own transcript says why it stopped

@@ -28,9 +28,11 @@ def test_the_budget_modal_at_a_stop(snap_compare: Any) -> None:
     async def run_before(pilot: Pilot[int]) -> None:
         from agentui.tui.app.screens.budget import BudgetScreen
 
-        from .helpers import settle
+        from .helpers import notifications, settle
 
         app = await stopped(pilot, Budget(tokens=1000))
+        await settle(pilot, lambda: bool(notifications(app)))  # the stop's toast, then
+        app.clear_notifications()  # out of the picture: the modal's is what this shows
         app.commands.open_budget()
         await settle(pilot, lambda: isinstance(app.screen, BudgetScreen))
 

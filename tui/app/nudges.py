@@ -40,12 +40,14 @@ class Waiting:
 
     query_id: str
     agent: str
-    kind: str  # "approval" or "question"
-    text: str  # the tool an approval would run, or the question
+    kind: str  # "approval", "question" or "budget"
+    text: str  # the tool an approval would run, the question, or what the budget stopped at
 
     def sentence(self) -> str:
         if self.kind == "approval":
             return f"{self.agent} wants to run {self.text}"
+        if self.kind == "budget":
+            return f"{self.agent} stopped at its budget ({self.text})"
         return f"{self.agent} asks: {self.text}"
 
 
@@ -87,10 +89,24 @@ class Nudges:
         self.write: Callable[[str], None] = lambda text: textual_compat.write_to_terminal(app, text)
         self._command_failed = False  # said once, not at every nudge
 
+    def budget_stopped(self, agent_ids: Iterable[str]) -> None:
+        """Agents' budgets stopped them: they wait for the person as a question does."""
+        fold = self.app.main.model
+        stopped = [(a, fold.agents[a]) for a in agent_ids if a in fold.agents]
+        self._call(
+            [
+                Waiting(f"budget:{a}", agent.name, "budget", agent.budget_stop.measure)
+                for a, agent in stopped
+                if agent.budget_stop is not None
+            ]
+        )
+
     def arrived(self, query_ids: Iterable[str]) -> None:
         """Agents started waiting: call the person, and again after `after_s` for each one
         still waiting then."""
-        waiting = waiting_in(self.app.main.model, query_ids)
+        self._call(waiting_in(self.app.main.model, query_ids))
+
+    def _call(self, waiting: list[Waiting]) -> None:
         after_s = self.settings.after_s if self.settings is not None else None
         if not waiting or (self._nudge_kind() == "off" and not self._command()):
             return
@@ -105,8 +121,9 @@ class Nudges:
         return self.settings.command if self.settings is not None else []
 
     def _still_waiting(self, waiting: list[Waiting]) -> None:
-        open_queries = self.app.main.model.open_queries
-        left = [w for w in waiting if w.query_id in open_queries]
+        fold = self.app.main.model
+        stopped = {f"budget:{agent.id}" for agent in fold.budget_stops()}
+        left = [w for w in waiting if w.query_id in fold.open_queries or w.query_id in stopped]
         if left:
             self._nudge(left, focused=False)  # long enough: a notification even if focused
 

@@ -218,6 +218,8 @@ class MainScreen(Screen[None]):
             app.waiting_toasts.withdraw_settled()
         if changes.new_queries and not self.read_only:  # a replay asks nobody anything
             self._questions_arrived(changes)
+        if changes.budget_stops and not self.read_only:
+            self._budgets_stopped(changes.budget_stops)
         if self.selected_id in changes.relabel:
             app.refresh_bindings()
             if not self.show_all:
@@ -265,6 +267,20 @@ class MainScreen(Screen[None]):
             else:
                 message = f"{agent.name} asks you something (ctrl+n)"
                 app.waiting_toasts.show(message, "Waiting for you", raised)
+
+    def _budgets_stopped(self, agent_ids: list[str]) -> None:
+        """A budget stop waits for the person as a question does: called back, and told which
+        keys reach it (the transcript's stop says what can be done, not where)."""
+        app = self.agent_app
+        app.nudges.budget_stopped(agent_ids)
+        stopped = [self.model.agents[a] for a in agent_ids if a in self.model.agents]
+        if stopped:
+            who = stopped[0].name if len(stopped) == 1 else f"{len(stopped)} agents"
+            app.notify(
+                f"{who} stopped at a budget: ctrl+n goes there; enter or r opens the budget",
+                title="Budget reached",
+                timeout=8,
+            )
 
     def _person_is_busy(self) -> bool:
         """Writing in a text box (it holds words), or deciding an approval: the cursor stays
