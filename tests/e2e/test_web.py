@@ -114,7 +114,9 @@ async def _log_in(http: aiohttp.ClientSession, served: Served) -> str:
         assert page.status == 200
         assert page.url.query.keys() == {"key"}, "the token left the address bar"
         assert served.token not in str(page.url)
-        found = SOCKET_URL.search(await page.text())
+        said = await page.text()
+        found = SOCKET_URL.search(said)
+    assert "googleapis" not in said, "the page asks nothing of the network"
     assert found is not None, "the page names its websocket"
     assert found[1].startswith(f"ws://{served.address}/ws/")
     return found[1]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import signal
 import socket
 import sys
@@ -48,6 +49,8 @@ from agentui.tui.cli.web_gate import SOCKET_PREFIX, WebGate
 
 # How long the server waits for a browser to answer its closing of a tab's socket.
 CLOSE_WAIT_S = 2.0
+# textual-serve's page links a font on fonts.googleapis.com: the link is left out.
+WEB_FONT = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>", re.DOTALL)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -153,7 +156,11 @@ class GuardedServer(Server):
             "config": {"static": {"url": f"http://{request.host}/static/"}},
             "application": {"name": self.title},
         }
-        return aiohttp_jinja2.render_template("app_index.html", request, context)
+        page = aiohttp_jinja2.render_template("app_index.html", request, context)
+        # The template fetches a web font from Google: agentui asks nothing of the network (the
+        # terminal falls back to the browser's monospace font).
+        page.text = WEB_FONT.sub("", page.text or "")
+        return page
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing said: textual-serve's banner names the address without its token (main
