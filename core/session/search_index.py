@@ -357,9 +357,12 @@ class SearchIndex:
             "WHERE hits MATCH ? ORDER BY hits.rowid DESC LIMIT ?",
             (MARK_START, MARK_END, phrase, limit + 1),
         ).fetchall()
+        # The newest rows indexed (a stop at the limit keeps a common word fast), shown in the
+        # order they happened: a block is indexed when it ends, not when it began.
+        page = sorted(rows[:limit], key=lambda row: (row[3], row[4]), reverse=True)
         matches = [
             Match(name, agent_id, agent, ts, seq, kind, *_matched_line(marked))
-            for name, agent_id, agent, ts, seq, kind, marked in rows[:limit]
+            for name, agent_id, agent, ts, seq, kind, marked in page
         ]
         return matches, len(rows) > limit
 

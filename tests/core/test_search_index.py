@@ -168,7 +168,8 @@ def test_damaged_lines_are_skipped_and_the_rest_found(tmp_path: Path) -> None:
     with log.path.open("a") as file:  # spaced as no writer of ours writes it: still read
         file.write('{"type": "text:delta", "seq": 9, "ts": 1.0, "agent_id": "a2", ')
         file.write('"iteration": 1, "delta": "kilo again"}\n')
-    assert found(tmp_path, "kilo") == [("a2", "text", "kilo"), ("main", "text", "kilo")]
+    # Newest first by when it happened: the hand-written line's ts is older than the others'.
+    assert found(tmp_path, "kilo") == [("main", "text", "kilo"), ("a2", "text", "kilo")]
 
 
 def test_a_damaged_index_is_built_again_and_said(tmp_path: Path) -> None:
@@ -244,3 +245,19 @@ def test_a_session_recorded_by_the_runtime_is_found(tmp_path: Path) -> None:
     anyio.run(record)
     kinds = sorted(kind for _agent, kind, _text in found(tmp_path, "quebec"))
     assert kinds == ["task", "text"]
+
+
+def test_matches_are_listed_in_the_order_they_happened_not_indexed(tmp_path: Path) -> None:
+    log = Log(tmp_path)
+    log.spawn("a1", "main")
+    with log.path.open("a") as file:  # indexed in this order, happened the other way round
+        file.write(
+            '{"type":"text:delta","seq":20,"ts":2000.0,"agent_id":"a1","iteration":1,'
+            '"delta":"mike newer"}\n'
+        )
+        file.write(
+            '{"type":"text:delta","seq":21,"ts":1000.0,"agent_id":"a2","iteration":1,'
+            '"delta":"mike older"}\n'
+        )
+    results = search("mike", directory=tmp_path)
+    assert [m.ts for m in results.matches] == sorted((m.ts for m in results.matches), reverse=True)
