@@ -74,7 +74,8 @@ class SandboxChoice:
             fenced.append("no network")
         if found.namespaces or "signal" in found.scoped:
             fenced.append("no reach into other processes")
-        gaps = "; some protections are missing here" if _missing(self.mode, found) else ""
+        missing = _gap_names(self.mode, found)
+        gaps = f"; missing here: {', '.join(missing)}" if missing else ""
         return (
             f"sandbox: {_layers(self.mode, found)}: {', '.join(fenced)}{gaps} "
             "(agentui config show tells all)"
@@ -121,6 +122,17 @@ def _blocks(mode: Mode, found: Protections) -> str:
 
 def _missing(mode: Mode, found: Protections) -> list[str]:
     """What this kernel does not give, each protection once, in one line."""
+    gaps = _gaps(mode, found)
+    return [f"sandbox: missing here: {'; '.join(gaps)}"] if gaps else []
+
+
+def _gap_names(mode: Mode, found: Protections) -> list[str]:
+    """The protections missing here, named only (`TCP rules`, `a cap on processes`)."""
+    return [gap.split(" (")[0].split(":")[0] for gap in _gaps(mode, found)]
+
+
+def _gaps(mode: Mode, found: Protections) -> list[str]:
+    """Each protection this kernel does not give, with what its absence leaves open."""
     gaps = []
     if not found.landlock_abi and mode == "bubblewrap":
         gaps.append("Landlock (files are hidden by bubblewrap only)")
@@ -140,7 +152,7 @@ def _missing(mode: Mode, found: Protections) -> list[str]:
         gaps.append("a cap on processes (no cgroup can be made here; root is exempt from rlimits)")
     if found.capabilities != NO_CAPABILITIES:
         gaps.append(f"dropping capabilities (left: {found.capabilities})")
-    return [f"sandbox: missing here: {'; '.join(gaps)}"] if gaps else []
+    return gaps
 
 
 def choose_sandbox(

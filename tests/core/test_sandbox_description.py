@@ -126,6 +126,8 @@ def test_an_approval_gets_one_line_and_config_show_the_whole() -> None:
     )
     old = dataclasses.replace(FULL, namespaces=False, network_rules=(), scoped=())
     gaps = SandboxChoice(protections=old).summary()
-    assert "\n" not in gaps and "some protections are missing here" in gaps
+    assert (
+        "\n" not in gaps and "missing here: TCP rules, signal and abstract-socket scoping" in gaps
+    )
     limited = SandboxChoice(reason="AGENTUI_SANDBOX=limited")
     assert limited.summary() == limited.describe()
