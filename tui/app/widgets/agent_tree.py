@@ -66,10 +66,10 @@ def budget_detail(agent: AgentState) -> str | None:
     if budget is None:
         return None
     if budget.tokens is not None:
-        limit = budget.tokens
-        # A round limit is said as given: 5k, not 5.0k.
-        said = f"{limit / 1000:g}k" if limit >= 1000 and limit % 100 == 0 else format_tokens(limit)
-        return f"{format_tokens(agent.subtree_tokens)}/{said} tok"
+        # The limit as the budget's own words say it (5k, not 5.0k); loaded with the fold.
+        from agentui.core.agent.budget import short_count
+
+        return f"{format_tokens(agent.subtree_tokens)}/{short_count(budget.tokens)} tok"
     if budget.usd is not None:
         if agent.subtree_tokens and not agent.subtree_usd:
             return f"{format_tokens(agent.subtree_tokens)} tok (tokens only)/${budget.usd:.2f}"

@@ -168,10 +168,11 @@ class Transcript(VerticalScroll):
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
         was_at_end = self._showing_end()  # before this batch makes it longer
-        added = {e.uid for e in self._entries[self._end :]}
+        searching = self.entries_changed
+        added = {e.uid for e in self._entries[self._end :]} if searching else set()
         self._mount_new(was_at_end)
-        if self.entries_changed is not None and (changed or added):
-            self.entries_changed(changed | added)
+        if searching is not None and (changed or added):
+            searching(changed | added)
         for uid in changed:
             block = self._blocks.get(uid)
             if block is not None:
