@@ -344,6 +344,15 @@ class BudgetReached(Event):
     paused: list[str] = Field(default_factory=list)  # the agents it paused
 
 
+class AgentStalled(Event):
+    """A running agent has said nothing (no event) for `after_s` seconds, the inbox's threshold:
+    it is listed as waiting on the person until its next event."""
+
+    type: Literal["agent:stalled"] = "agent:stalled"
+    since: float  # the time of its last event
+    after_s: float
+
+
 class BudgetContinued(Event):
     """The person let a stopped budget's subtree take one more step past its limit."""
 
@@ -640,6 +649,7 @@ AnyEvent = Annotated[
     | BudgetSet
     | BudgetReached
     | BudgetContinued
+    | AgentStalled
     | ConversationChanged
     | WorkflowStepStarted
     | DecisionStarted

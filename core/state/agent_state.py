@@ -16,6 +16,7 @@ class QueuedNote(NamedTuple):
     note_id: str
     text: str  # as the person typed it
     from_person: bool
+    ts: float = 0.0  # when it was queued
 
 
 class AgentState(AgentNode):
@@ -41,6 +42,10 @@ class AgentState(AgentNode):
     subtree_usd: float = Field(default=0.0, exclude=True)
     model_calls: int = Field(default=0, exclude=True)
     tool_calls: int = Field(default=0, exclude=True)
+    # When it last said anything (its latest event), and since when it has been stalled (an
+    # agent:stalled event, cleared by its next event).
+    last_event_ts: float = Field(default=0.0, exclude=True)
+    stalled_since: float | None = Field(default=None, exclude=True)
     # None when the fold keeps no transcripts (resume and listings need none).
     transcript: TranscriptBuilder | None = Field(default=None, exclude=True)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from agentui.core.agent.budget import Budget
 from agentui.core.agent.pending_interventions import Modification
@@ -54,6 +54,9 @@ class OpenQuery(NamedTuple):
     agent_id: str
     prompt: str
     kind: str
+    ts: float = 0.0  # when it was raised
+    tool: str | None = None  # an approval's tool call
+    arguments: dict[str, Any] | None = None
 
 
 class Deciding(NamedTuple):
@@ -271,6 +274,14 @@ class RunState:
         if agent.transcript is not None:
             agent.transcript.apply(event)
         change = self._change
+        if isinstance(event, ev.AgentStalled):
+            agent.stalled_since = event.since
+            change.relabel.add(agent_id)
+            return
+        agent.last_event_ts = max(agent.last_event_ts, event.ts)
+        if agent.stalled_since is not None:
+            agent.stalled_since = None
+            change.relabel.add(agent_id)
         match event:
             case ev.StatusChanged(new=new, reason=reason):
                 agent.status = AgentStatus(new)
@@ -338,7 +349,9 @@ class RunState:
                 agent.comment = detail
             case ev.QueryRaised(query_id=query_id, prompt=prompt, kind=kind):
                 self.ids.add(query_id)
-                self.open_queries[query_id] = OpenQuery(query_id, agent_id, prompt, kind)
+                self.open_queries[query_id] = OpenQuery(
+                    query_id, agent_id, prompt, kind, event.ts, event.tool, event.arguments
+                )
                 agent.open_queries.append(query_id)
                 change.new_queries.append(query_id)
                 change.relabel.add(agent_id)
@@ -350,7 +363,7 @@ class RunState:
                 change.relabel.add(agent_id)
             case ev.NoteQueued(note_id=note_id, text=text, from_person=from_person):
                 self.ids.add(note_id)
-                agent.queued_notes.append(QueuedNote(note_id, text, from_person))
+                agent.queued_notes.append(QueuedNote(note_id, text, from_person, event.ts))
             case ev.NotesDelivered(note_ids=note_ids, modified=modified):
                 delivered = set(note_ids)
                 agent.queued_notes = [n for n in agent.queued_notes if n.note_id not in delivered]

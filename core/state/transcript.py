@@ -131,6 +131,7 @@ NOT_SHOWN = frozenset({
     "mcp:server",  # the runtime's, not an agent's: the status bar shows it
     "run:resumed",  # the runtime's: the resume notice says it
     "session:error",  # the runtime's: the status bar shows it
+    "agent:stalled",  # the inbox lists it; the transcript has nothing new to show
 })  # fmt: skip
 SCENE_EVENTS = (
     ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,

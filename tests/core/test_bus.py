@@ -500,6 +500,7 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
         "paused": ["a7"],
     },
     "budget:continue": {},
+    "agent:stalled": {"since": 1.5, "after_s": 300.0},
     "conversation:changed": {
         "keep": 1,
         "append": [user_text("and then [bold]this[/bold]")],

@@ -1,0 +1,148 @@
+"""The inbox (core/state/inbox.py): one list of what waits on the person, across the tree."""
+
+from __future__ import annotations
+
+from agentui.core.bus import EventBus
+from agentui.core.protocol import events as ev
+from agentui.core.state import RunState
+from agentui.core.state.inbox import inbox
+from agentui.core.support.clock import FrozenClock
+
+START = 1_767_225_600.0
+
+
+class Tree:
+    """root (r) with children a, b, c; a has a child a1. Everyone running."""
+
+    def __init__(self) -> None:
+        self.clock = FrozenClock(START)
+        self.bus = EventBus(self.clock)
+        self.sub = self.bus.subscribe(maxsize=None)
+        self.state = RunState()
+        self.spawn("r", None, "root")
+        for child in ("a", "b", "c"):
+            self.spawn(child, "r", f"child-{child}")
+        self.spawn("a1", "a", "grandchild")
+
+    def spawn(self, agent_id: str, parent: str | None, name: str) -> None:
+        self.bus.emit(ev.AgentSpawned, agent_id, parent_id=parent, name=name, task="t")
+        self.bus.emit(ev.StatusChanged, agent_id, old="pending", new="running", reason="")
+
+    def emit(self, cls: type[ev.Event], agent_id: str, **fields: object) -> None:
+        self.bus.emit(cls, agent_id, **fields)
+
+    def rows(self) -> list[tuple[str, str, int]]:
+        self.state.apply_all(self.sub.drain())
+        return [(row.id, row.kind, row.waiting) for row in inbox(self.state)]
+
+
+def test_an_empty_run_has_an_empty_inbox() -> None:
+    assert Tree().rows() == []
+
+
+def test_rows_hold_up_more_agents_first_then_the_oldest() -> None:
+    tree = Tree()
+    tree.emit(ev.QueryRaised, "b", query_id="q-b", prompt="Which city?", kind="question")
+    tree.clock.advance(5)
+    tree.emit(ev.QueryRaised, "c", query_id="q-c", prompt="Which year?", kind="question")
+    tree.clock.advance(5)
+    # Asked last, but a and a1 both wait on it.
+    tree.emit(ev.QueryRaised, "a", query_id="q-a", prompt="Which team?", kind="clarification")
+    assert tree.rows() == [("q-a", "question", 2), ("q-b", "question", 1), ("q-c", "question", 1)]
+    row = inbox(tree.state)[0]
+    assert row.path == "root › child-a"
+    assert row.since == START + 10
+    assert row.waited_s(START + 70) == 60
+
+
+def test_siblings_asking_the_same_words_share_one_row() -> None:
+    tree = Tree()
+    tree.emit(ev.QueryRaised, "b", query_id="q-b", prompt="Which city?", kind="question")
+    tree.clock.advance(1)
+    tree.emit(ev.QueryRaised, "c", query_id="q-c", prompt="Which  city?\n", kind="question")
+    tree.emit(ev.QueryRaised, "a1", query_id="q-a1", prompt="Which city?", kind="question")
+    tree.rows()
+    rows = inbox(tree.state)
+    shared = next(row for row in rows if row.id == "q-b")
+    assert shared.query_ids == ("q-b", "q-c")
+    assert shared.agent_ids == ("b", "c")
+    assert shared.waiting == 2
+    assert shared.since == START
+    # a1 is not their sibling: its own row.
+    assert [row.id for row in rows] == ["q-b", "q-a1"]
+
+
+def test_an_approval_names_its_tool_call_and_is_never_grouped() -> None:
+    tree = Tree()
+    for agent in ("b", "c"):
+        tree.emit(
+            ev.QueryRaised,
+            agent,
+            query_id=f"ap-{agent}",
+            prompt="Allow python?",
+            kind="approval",
+            tool="python",
+            arguments={"code": "print(1)"},
+            choices=["once", "always", "reject"],
+        )
+    assert [kind for _, kind, _ in tree.rows()] == ["approval", "approval"]
+    row = inbox(tree.state)[0]
+    assert (row.tool, row.arguments) == ("python", {"code": "print(1)"})
+
+
+def test_an_answered_question_leaves_the_inbox() -> None:
+    tree = Tree()
+    tree.emit(ev.QueryRaised, "b", query_id="q-b", prompt="Which city?", kind="question")
+    assert tree.rows() == [("q-b", "question", 1)]
+    tree.emit(ev.QueryAnswered, "b", query_id="q-b", answer="Oslo")
+    assert tree.rows() == []
+
+
+def test_a_budget_stop_counts_the_agents_it_paused() -> None:
+    tree = Tree()
+    tree.emit(
+        ev.BudgetReached,
+        "a",
+        measure="tokens",
+        limit=5000,
+        spent=5210,
+        stopped_agent="a1",
+        paused=["a", "a1"],
+    )
+    assert tree.rows() == [("budget:a", "budget", 2)]
+    assert inbox(tree.state)[0].text == "tokens: 5,210 of 5,000 (stopped grandchild)"
+    tree.emit(ev.BudgetContinued, "a")
+    assert tree.rows() == []
+
+
+def test_a_stalled_agent_waits_until_its_next_event() -> None:
+    tree = Tree()
+    tree.clock.advance(300)
+    tree.emit(ev.AgentStalled, "c", since=START, after_s=300)
+    assert tree.rows() == [("stalled:c", "stalled", 1)]
+    assert inbox(tree.state)[0].since == START
+    tree.emit(ev.TextDelta, "c", iteration=1, delta="back")
+    assert tree.rows() == []
+
+
+def test_a_steer_to_an_agent_that_is_not_running_waits_on_the_person() -> None:
+    tree = Tree()
+    tree.emit(ev.NoteQueued, "b", text="use metric", note_id="n1", from_person=True)
+    assert tree.rows() == []  # running: its next model call reads it
+    tree.emit(ev.StatusChanged, "b", old="running", new="paused", reason="")
+    assert tree.rows() == [("steer:b", "steer", 1)]
+    assert inbox(tree.state)[0].text == "use metric"
+    tree.emit(ev.NotesDelivered, "b", note_ids=["n1"])
+    assert tree.rows() == []
+
+
+def test_the_inbox_is_the_same_after_folding_the_log_again() -> None:
+    tree = Tree()
+    tree.emit(ev.QueryRaised, "b", query_id="q-b", prompt="Which city?", kind="question")
+    tree.emit(ev.AgentStalled, "c", since=START, after_s=60)
+    events = tree.sub.drain()
+    live = RunState()
+    live.apply_all(events)
+    resumed = RunState(transcripts=False)
+    resumed.apply_all(ev.parse_event(e.model_dump_json()) for e in events)
+    assert inbox(resumed) == inbox(live)
