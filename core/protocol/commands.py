@@ -124,7 +124,10 @@ def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
         # A budget holds for a continued run too, so an ended agent's can be set.
         commands.add(Command.BUDGET)
     if agent.budget_stopped and status.is_live:
+        # A plain resume would stop at the budget again at the next step: what goes on is a
+        # raised budget (BUDGET), one step past it (PAST_BUDGET), or a cancel.
         commands.add(Command.PAST_BUDGET)
+        commands.discard(Command.RESUME)
     if agent.asks:
         commands.add(Command.ANSWER)  # an approval too takes words ("yes", "reject: why")
     if "approval" in agent.asks:
@@ -166,6 +169,11 @@ def refusal(
         return CommandRefusedError(f"{name} asks the person nothing now")
     if command is Command.PAST_BUDGET:
         return CommandRefusedError(f"{name} is not stopped by its budget")
+    if command is Command.RESUME and agent.budget_stopped:
+        return CommandRefusedError(
+            f"{name} is stopped by its budget: a resume would stop at it again; raise the "
+            "budget, continue once past it, or cancel"
+        )
     if command is Command.BUDGET:
         return CommandRefusedError(f"{name} is deleted: its budget cannot change")
     return CommandRefusedError(f"cannot {command} {name}: it is {status}")

@@ -113,8 +113,10 @@ class AgentCommands:
         paused = status is AgentStatus.PAUSED
         applies: dict[str, bool] = {
             "pause": Command.PAUSE in table and not paused,  # pausing it again changes nothing
-            # resume a paused agent, or continue one that ended (a follow-up, or after a crash)
-            "resume": (Command.RESUME in table and paused) or Command.CONTINUE in table,
+            # resume a paused agent, continue one that ended (a follow-up, or after a crash),
+            # or, where the table has a budget stop instead of a resume, open its budget
+            "resume": (Command.RESUME in table and paused)
+            or bool(table & {Command.CONTINUE, Command.PAST_BUDGET}),
             "toggle_pause": Command.PAUSE in table,
             "cancel": Command.CANCEL in table,
             "interrupt": Command.INTERRUPT in table,
@@ -134,8 +136,8 @@ class AgentCommands:
         if action == "answer_selected":
             # Offered only on a waiting agent (a question, or its budget's stop); else enter is
             # the tree's own (fold a node).
-            stopped = agent is not None and agent.budget_stop is not None
-            return app.host.runtime is not None and (Command.ANSWER in table or stopped)
+            waiting = bool(table & {Command.ANSWER, Command.PAST_BUDGET})
+            return app.host.runtime is not None and waiting
         if action in applies:
             return True if applies[action] else None  # None: shown greyed out, and refused
         return True
@@ -291,9 +293,8 @@ class AgentCommands:
             name = self.main.model.agents[selected].name
             self.main.addressing.address_prompt(PromptMode("continue", selected, name))
             return
-        agent = self.main.selected_agent()
-        if agent is not None and agent.budget_stop is not None:
-            self.open_budget()  # a plain resume would stop at the budget again
+        if Command.PAST_BUDGET in self.allowed_now():
+            self.open_budget()  # the table has no plain resume at a budget stop
             return
         self._command("resume", runtime.resume)
 
@@ -316,7 +317,7 @@ class AgentCommands:
         agent = self.main.model.agents.get(self.main.selected_id or "")
         if agent is not None and agent.open_queries:
             self.main.focus_question(agent.open_queries[0])
-        elif agent is not None and agent.budget_stop is not None:
+        elif Command.PAST_BUDGET in self.allowed_for(agent.id if agent is not None else None):
             self.open_budget()  # raise it, or continue once
         else:
             self.main.tree_view.action_select_cursor()
