@@ -1,5 +1,5 @@
 """The [attention] section of the settings file: how the app calls the person back when an
-agent starts waiting for them (a question, an approval).
+agent starts waiting for them (a question, an approval, a budget's stop, an agent stalled).
 
 [attention]
 nudge = "notify"       # off | bell (the default) | notify: a desktop notification through
@@ -7,16 +7,20 @@ nudge = "notify"       # off | bell (the default) | notify: a desktop notificati
                        # is not focused, else the bell
 after_s = 120          # also nudge when one still waits this long (default: never)
 command = ["notify-send", "agentui"]   # run at each nudge, the waiting's JSON on its stdin
+stalled_after_s = 300  # a running agent silent this long is listed in the inbox as stalled
+                       # (core/agent/stall_watch.py); 0 turns it off
 """
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Nudge = Literal["off", "bell", "notify"]
 DAY_S = 24 * 3600.0
+STALLED_AFTER_S = 300.0  # five minutes without a word from a running agent
 
 
 class AttentionSettings(BaseModel):
@@ -26,3 +30,24 @@ class AttentionSettings(BaseModel):
     after_s: float | None = Field(None, gt=0, le=DAY_S, allow_inf_nan=False)
     # The person's own command (no shell): a program and its arguments.
     command: list[str] = Field(default_factory=list, max_length=64)
+    stalled_after_s: float = STALLED_AFTER_S
+
+    @field_validator("stalled_after_s", mode="before")
+    @classmethod
+    def _seconds_or_off(cls, value: object) -> object:
+        # One sentence for every wrong value (a word, a negative, nan, a week), naming it.
+        fits = (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and 0 <= value <= DAY_S
+        )
+        if not fits:
+            raise ValueError(
+                f"must be a number of seconds from 0 (off) to {DAY_S:g} (got {value!r})"
+            )
+        return value
+
+    @property
+    def stall_watch_on(self) -> bool:
+        return self.stalled_after_s > 0

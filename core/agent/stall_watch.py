@@ -1,0 +1,123 @@
+"""The stall watch: a runtime service that says when a running agent has gone silent.
+
+A RUNNING agent with no event for `after_s` seconds ([attention] stalled_after_s) gets one
+`agent:stalled` event (`since`: its last event's time), which puts it in the inbox
+(core/state/inbox.py) until its next event. The next silence as long is a new stall, said again.
+
+What explains a silence, so it is no stall:
+- the agent is not RUNNING: it waits on a question or an approval (awaiting_user), is paused
+  (by the person or by a budget's stop), or has ended; those are rows of their own or nothing;
+- it has a live child (pending, running, paused, awaiting the person): it waits on its
+  subtree (`wait`, or a python tool waiting on forks), and each child is watched itself, so a
+  silent subtree is reported where the silence is, once, not again at every ancestor;
+- it has an open query (a question being raised while its status changes).
+
+A tool call in flight is no explanation: a command that runs longer than `after_s` is what the
+person wants to see (it may hang); the tool's own timeout ends it in its time.
+
+The watch folds the runtime's events into a RunState of its own (the one fold) and looks at
+each candidate's due time, and at least every CHECK_EVERY_S (so an explanation that ends
+without an event of the agent's own, its last child ending, is noticed soon). Time is the
+runtime's clock (the events' `ts`); the wait between looks is `sleep`, which tests replace.
+
+    runtime = Runtime(provider, services=[StallWatch(300).attach])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import anyio
+
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.events import AgentStalled
+from agentui.core.state import RunState
+from agentui.core.support.errors import AgentUIError
+
+if TYPE_CHECKING:
+    from agentui.core.bus import Subscription
+    from agentui.core.runtime import Runtime
+    from agentui.core.state.agent_state import AgentState
+
+CHECK_EVERY_S = 30.0  # the longest time between two looks
+Sleep = Callable[[float], Awaitable[object]]
+
+
+class StallWatch:
+    def __init__(self, after_s: float, *, sleep: Sleep = anyio.sleep) -> None:
+        """`after_s`: the silence that makes a stall (> 0; 0 means no watch: do not attach)."""
+        if after_s <= 0:
+            raise ValueError("a stall watch needs a silence of more than 0 s")
+        self.after_s = after_s
+        self._sleep = sleep
+        self.state = RunState(transcripts=False, streamed_text=False)
+        # Per agent, the time of the last event its announced stall was about: said once.
+        self._announced: dict[str, float] = {}
+        self._runtime: Runtime | None = None
+        self._events: Subscription | None = None
+
+    def attach(self, runtime: Runtime) -> None:
+        """Watch `runtime` (a service: `Runtime(services=[watch.attach])`)."""
+        self._runtime = runtime
+        # Subscribed now, so nothing between here and the first look is missed; deltas may be
+        # merged (only their times matter, and a merged one keeps its first piece's).
+        self._events = runtime.subscribe()
+        runtime.run_service(self._serve, name="stall watch")
+
+    # -- the rule ------------------------------------------------------------------------
+
+    def stalled(self, now: float) -> list[AgentState]:
+        """The agents whose silence is a stall now, not said yet."""
+        return [
+            agent
+            for agent in self.state.agents.values()
+            if self._may_stall(agent)
+            and now - agent.last_event_ts >= self.after_s
+            and self._announced.get(agent.id) != agent.last_event_ts
+        ]
+
+    def next_look_in(self, now: float) -> float:
+        """Seconds until the next look: the earliest candidate's due time, at most
+        CHECK_EVERY_S away."""
+        wait = min(CHECK_EVERY_S, self.after_s)
+        for agent in self.state.agents.values():
+            if self._may_stall(agent) and self._announced.get(agent.id) != agent.last_event_ts:
+                wait = min(wait, agent.last_event_ts + self.after_s - now)
+        return max(wait, 0.0)
+
+    def _may_stall(self, agent: AgentState) -> bool:
+        if agent.status is not AgentStatus.RUNNING or agent.stalled_since is not None:
+            return False
+        if agent.open_queries:
+            return False
+        agents = self.state.agents
+        return not any(child in agents and agents[child].status.is_live for child in agent.children)
+
+    # -- the service ---------------------------------------------------------------------
+
+    def look(self) -> list[AgentStalled]:
+        """Fold what came, and say every stall due now (one event each)."""
+        assert self._runtime is not None and self._events is not None
+        self.state.apply_all(self._events.drain())
+        said = []
+        for agent in self.stalled(self._runtime.clock.now()):
+            self._announced[agent.id] = agent.last_event_ts
+            try:
+                said.append(
+                    self._runtime.publish(
+                        AgentStalled, agent.id, since=agent.last_event_ts, after_s=self.after_s
+                    )
+                )
+            except AgentUIError:  # deleted meanwhile: nothing to say of it
+                continue
+        return said
+
+    async def _serve(self) -> None:
+        assert self._runtime is not None and self._events is not None
+        try:
+            while not self._events.closed:
+                self.look()
+                await self._sleep(self.next_look_in(self._runtime.clock.now()))
+        finally:
+            self._events.close()
