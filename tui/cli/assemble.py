@@ -212,7 +212,7 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
     tools = builtin_tools(
         PythonToolConfig(max_processes=sandbox.max_processes, tree_memory_mb=sandbox.memory_mb)
     )
-    services = []
+    services: list[Callable[[Runtime], None]] = []
     if config.mcp.servers:  # the MCP SDK is loaded only when a server is configured
         from agentui.core.tools.mcp.manager import McpManager
 
