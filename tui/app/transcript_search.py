@@ -7,11 +7,13 @@ previous one, round and round; esc closes it and gives the keys back where they 
 match is marked in place, the one it is at more strongly; a folded thinking or tool block it
 goes to unfolds (and folds again when the search closes); an entry too old to be mounted is
 mounted first (Transcript.reveal). Matches are counted in what the blocks show (the text, a
-tool's result, a question's answer), once per entry and again only when the entry grows.
+tool's result, a question's answer), once per entry and again only when the entry grows; a
+streamed text that grows is counted in its new part only (`GrowingCount`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agentui.core.support.terminal_text import visible_controls as shown
@@ -28,6 +30,69 @@ if TYPE_CHECKING:
     from agentui.tui.app.screens.main import MainScreen
 
 NO_MATCH = "no match"
+# How far back from a growing text's end a place to settle its count is looked for.
+_SETTLE_LOOKBACK = 256
+# Emoji skin tones: a joiner after one looks back past it (terminal_text's emoji sequences).
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+
+
+def _inert(char: str) -> bool:
+    """`char` is shown as it is, whatever is beside it."""
+    if char.isascii():
+        return char.isprintable() or char in "\n\t"
+    return shown(char) == char
+
+
+def _settling_point(text: str, low: int, high: int) -> int:
+    """The last place in `text[low:high]` where it can be cut so that showing the two parts
+    apart gives what showing it whole does (`visible_controls` decides some characters by
+    their neighbours: a joiner, a selector, a flag's tags, CR before LF): between two inert
+    characters, the second not a skin tone (a joiner after it looks two back). `low` when
+    there is none near the end."""
+    for cut in range(high - 1, max(low, high - 1 - _SETTLE_LOOKBACK), -1):
+        after = text[cut]
+        if ord(after) not in _SKIN_TONES and _inert(after) and _inert(text[cut - 1]):
+            return cut
+    return low
+
+
+@dataclass(slots=True)
+class GrowingCount:
+    """The matches of a literal pattern `longest` characters long in `head` + the shown form of
+    a text that grows at its end, counted in what was added since the last count only.
+
+    The text up to `settled` is counted for good: `found` matches lie in it. The next count
+    scans `carry` (the end of the settled part a match may still start in: shorter than a
+    match, from after the last match found) and the text from `settled` on."""
+
+    longest: int
+    settled: int = 0
+    found: int = 0
+    carry: str = ""
+
+    def count(self, pattern: re.Pattern[str], text: str) -> int:
+        cut = _settling_point(text, self.settled, len(text))
+        settling = self.carry + shown(text[self.settled : cut])
+        boundary = len(settling)
+        window = settling + shown(text[cut:])
+        found, last_end, total = self.found, 0, self.found
+        for match in pattern.finditer(window):
+            total += 1
+            if match.end() <= boundary:  # wholly in the settled part: whatever comes after
+                found, last_end = found + 1, match.end()
+        self.settled, self.found = cut, found
+        self.carry = window[max(last_end, boundary - self.longest + 1, 0) : boundary]
+        return total
+
+
+@dataclass(slots=True)
+class Counted:
+    """An entry's count, made at these (text, detail, title) lengths; `growing` while its text
+    is the last thing searched in it (no detail after it), to count only what it adds."""
+
+    lengths: tuple[int, int, int]
+    count: int
+    growing: GrowingCount | None = None
 
 
 class TranscriptSearch:
@@ -36,8 +101,9 @@ class TranscriptSearch:
         # Made and mounted at the first `/`: a second text box is not for the first frame.
         self._bar: SearchBar | None = None
         self.pattern: re.Pattern[str] | None = None
-        # uid -> (the lengths its count was made at, its count): an entry grows, never shrinks
-        self._counts: dict[int, tuple[tuple[int, int, int], int]] = {}
+        # uid -> its count: an entry grows, never shrinks
+        self._counts: dict[int, Counted] = {}
+        self._longest = 0  # the characters of the words searched for: a match's length
         self.total = 0
         self.at: tuple[int, int] | None = None  # (entry uid, which match in it)
         self._unfolded: set[int] = set()  # blocks it unfolded: folded again when it closes
@@ -106,16 +172,28 @@ class TranscriptSearch:
         return Highlight(self.pattern, at[1] if at is not None and at[0] == entry.uid else None)
 
     def _count(self, entry: Entry) -> int:
-        if self.pattern is None:
+        """Its matches in what its block shows: title, text and detail, one a line."""
+        pattern = self.pattern
+        if pattern is None:
             return 0
         text, detail, title = entry.text, entry.detail, entry.title
         lengths = (len(text), len(detail), len(title))
         cached = self._counts.get(entry.uid)
-        if cached is not None and cached[0] == lengths:
-            return cached[1]
-        searched = "\n".join(shown(part) for part in (title, text, detail) if part)
-        count = sum(1 for _ in self.pattern.finditer(searched))
-        self._counts[entry.uid] = (lengths, count)
+        if cached is not None and cached.lengths == lengths:
+            return cached.count
+        if text and not detail:
+            # Streamed text grows at the end of what is searched: its new part is counted.
+            grown = cached is not None and cached.growing is not None
+            growing = cached.growing if grown and cached.lengths[2] == len(title) else None
+            if growing is None:
+                head = shown(title) + "\n" if title else ""
+                growing = GrowingCount(self._longest, carry=head)
+            count = growing.count(pattern, text)
+        else:
+            growing = None
+            searched = "\n".join(shown(part) for part in (title, text, detail) if part)
+            count = sum(1 for _ in pattern.finditer(searched))
+        self._counts[entry.uid] = Counted(lengths, count, growing)
         return count
 
     def _recount(self) -> None:
@@ -124,6 +202,7 @@ class TranscriptSearch:
 
     def _query_changed(self, text: str) -> None:
         self.pattern = search_pattern(text)
+        self._longest = len(text)  # the words as typed: each character matches one
         self.at = None
         self._recount()
         if self.total:
@@ -146,7 +225,8 @@ class TranscriptSearch:
             for block in self.screen.transcript_view.mounted_blocks():
                 entry = block.entry
                 if entry.uid in uids:
-                    before = self._counts.get(entry.uid, ((0, 0, 0), 0))[1]
+                    counted = self._counts.get(entry.uid)
+                    before = counted.count if counted is not None else 0
                     self.total += self._count(entry) - before
                     block.set_highlight(self.marker(entry))
         self._say()
