@@ -38,8 +38,10 @@ async def test_the_last_answer_is_copied_as_written_and_kept_in_a_private_file(
     async with app.run_test() as pilot:
         await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
         assert "Copy the last answer" in palette_titles(app)
-        app.copy_export.copy_last_answer()
+        writing = app.copy_export.copy_last_answer()
         assert app.clipboard == "Lisbon, \x1b[2Jthree days, by train."  # as the model wrote it
+        assert writing is not None
+        await writing.wait()  # the private file is written in a thread
         kept = state_dir / "copied.txt"
         assert kept.read_text() == app.clipboard
         assert os.stat(kept).st_mode & 0o777 == 0o600

@@ -163,7 +163,7 @@ class AgentCommands:
             yield SystemCommand(
                 "Switch provider/model…", "for the next task", self.open_provider_switch
             )
-        yield from self._copy_and_export()
+        yield from self.app.copy_export.palette()
         yield from self._budget_commands()
 
     def _budget_commands(self) -> Iterable[SystemCommand]:
@@ -220,26 +220,6 @@ class AgentCommands:
         runtime = self.app.host.runtime
         assert runtime is not None
         self._command("continue past the budget", runtime.continue_past_budget)
-
-    def _copy_and_export(self) -> Iterable[SystemCommand]:
-        copying = self.app.copy_export
-        if self.main.selected_id is not None:
-            yield SystemCommand(
-                "Copy the last answer",
-                "the selected agent's, to the clipboard",
-                copying.copy_last_answer,
-            )
-        if self.main.fold is not None:
-            whose = "every agent's" if self.main.show_all else "the selected agent's"
-            yield SystemCommand(
-                "Copy the transcript", f"{whose}, to the clipboard", copying.copy_transcript
-            )
-        if self.app.host.started and not self.app.host.read_only:
-            yield SystemCommand(
-                "Export the session as Markdown",
-                "to a file here, as agentui export does",
-                copying.export_markdown,
-            )
 
     def _runner(self, action: str) -> Callable[[], object]:
         if action == "interrupt":

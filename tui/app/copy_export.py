@@ -1,24 +1,33 @@
-"""Copy and export from the app (the palette): the selected agent's last answer or its whole
-transcript to the clipboard, the session as Markdown to a file.
+"""Copy and export from the app (the palette): the selected block, the selected agent's last
+answer or its whole transcript to the clipboard, the session as Markdown to a file.
 
 The clipboard is the terminal's (OSC 52, through Textual). A terminal may refuse it without
 saying so (tmux without `set-clipboard on`, macOS Terminal), so what was copied is also written
-to a private file the toast names: the person never wonders where their text went. Only the
-text the person chose is copied: a model's words go to the clipboard as written (OSC 52
-carries them base64-encoded: nothing in them reaches the terminal as a control).
+to a private file the toast names (in a thread: a long transcript on a slow disk must not hold
+the screen), and a write that fails is said: the person never wonders where their text went.
+Only the text the person chose is copied: a model's words go to the clipboard as written (OSC
+52 carries them base64-encoded: nothing in them reaches the terminal as a control); a block goes
+as it is shown.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textual.app import SystemCommand
+from textual.markup import escape
+from textual.worker import Worker
+
 from agentui.core.support.paths import state_dir
+from agentui.core.support.terminal_text import visible_controls
 
 if TYPE_CHECKING:
     from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.widgets.blocks import EntryBlock
 
 COPIED_FILE = "copied.txt"  # in the state directory: the last text copied, for a refusing terminal
 
@@ -47,40 +56,98 @@ def transcript_text(fold: RunState, agent_ids: list[str]) -> str:
     return "\n\n".join(parts)
 
 
+def block_words(block: EntryBlock) -> str:
+    """What a block is, as a toast names it: "the answer", "the web_search call", ..."""
+    entry = block.entry
+    if entry.kind == "text":
+        return "the answer"
+    if entry.kind == "tool":
+        return f"the {entry.title} call" if entry.title else "the tool call"
+    return f"the {entry.title or entry.kind}" if entry.kind == "notice" else f"the {entry.kind}"
+
+
 class CopyAndExport:
     def __init__(self, app: AgentUIApp) -> None:
         self.app = app
+        # One write of the copied file at a time, in the order of the copies: the last copy's
+        # text is what the file holds.
+        self._writing = asyncio.Lock()
 
-    def copy_last_answer(self) -> None:
+    def palette(self) -> Iterable[SystemCommand]:
+        """The palette's copy and export commands that apply now."""
+        main = self.app.main
+        if main.fold is not None and (block := main.transcript_view.selected_block()) is not None:
+            yield SystemCommand(
+                "Copy the selected block",
+                # Textual reads a command's help as markup: a tool's name is a model's words.
+                escape(f"{visible_controls(block_words(block))}, clicked or searched to last"),
+                self.copy_block,
+            )
+        if main.selected_id is not None:
+            yield SystemCommand(
+                "Copy the last answer",
+                "the selected agent's, to the clipboard",
+                self.copy_last_answer,
+            )
+        if main.fold is not None:
+            whose = "every agent's" if main.show_all else "the selected agent's"
+            yield SystemCommand(
+                "Copy the transcript", f"{whose}, to the clipboard", self.copy_transcript
+            )
+        if self.app.host.started and not self.app.host.read_only:
+            yield SystemCommand(
+                "Export the session as Markdown",
+                "to a file here, as agentui export does",
+                self.export_markdown,
+            )
+
+    def copy_block(self) -> Worker[None] | None:
+        """The selected block's text as it is shown, in full (a folded one too)."""
+        block = self.app.main.transcript_view.selected_block()
+        if block is None:
+            self.app.notify(
+                "Nothing to copy: click a block of the transcript first (or go to one with /).",
+                timeout=4,
+            )
+            return None
+        return self._copy(block.copy_text(), block_words(block))
+
+    def copy_last_answer(self) -> Worker[None] | None:
         main = self.app.main
         agent_id = main.selected_id
         text = last_answer(main.model, agent_id) if agent_id is not None else None
         if text is None:
             self.app.notify("Nothing to copy: this agent has not answered yet.", timeout=3)
-            return
-        self._copy(text, "its last answer")
+            return None
+        return self._copy(text, "its last answer")
 
-    def copy_transcript(self) -> None:
+    def copy_transcript(self) -> Worker[None] | None:
         main = self.app.main
         shown = list(main.model.agents) if main.show_all else [main.selected_id or ""]
         text = transcript_text(main.model, shown)
         if not text:
             self.app.notify("Nothing to copy: the transcript is empty.", timeout=3)
-            return
-        self._copy(text, "the transcript")
+            return None
+        return self._copy(text, "the transcript")
 
-    def _copy(self, text: str, what: str) -> None:
+    def _copy(self, text: str, what: str) -> Worker[None]:
+        """To the clipboard now; to the private file in a thread (the worker that writes it,
+        which says how it went)."""
         self.app.copy_to_clipboard(text)
+        return self.app.run_worker(self._keep(text, what), group="copy")
+
+    async def _keep(self, text: str, what: str) -> None:
         path = state_dir() / COPIED_FILE
-        try:
-            _write_private(path, text)
-        except OSError as exc:
-            self.app.notify(
-                f"Copied {what} ({len(text):,} characters) to the clipboard; it could not be "
-                f"kept in {path}: {exc.strerror or exc}",
-                severity="warning",
-            )
-            return
+        async with self._writing:
+            try:
+                await asyncio.to_thread(_write_private, path, text)
+            except OSError as exc:
+                self.app.notify(
+                    f"Copied {what} ({len(text):,} characters) to the clipboard; it could not "
+                    f"be kept in {path}: {exc.strerror or exc}",
+                    severity="warning",
+                )
+                return
         self.app.notify(
             f"Copied {what} ({len(text):,} characters) to the clipboard; also in {path} (for a "
             "terminal that does not pass copies on)",

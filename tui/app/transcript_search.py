@@ -183,8 +183,9 @@ class TranscriptSearch:
             return cached.count
         if text and not detail:
             # Streamed text grows at the end of what is searched: its new part is counted.
-            grown = cached is not None and cached.growing is not None
-            growing = cached.growing if grown and cached.lengths[2] == len(title) else None
+            growing = None
+            if cached is not None and cached.lengths[2] == len(title):
+                growing = cached.growing  # None when it was counted whole
             if growing is None:
                 head = shown(title) + "\n" if title else ""
                 growing = GrowingCount(self._longest, carry=head)
@@ -264,6 +265,7 @@ class TranscriptSearch:
             count = self._count(entry)
             if position < passed + count:
                 self.at = (entry.uid, position - passed)
+                transcript.select(entry.uid)  # what "Copy the selected block" copies
                 block = transcript.reveal(index)
                 self._mark_mounted()
                 if block is not None:

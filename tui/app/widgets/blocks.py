@@ -153,6 +153,11 @@ class EntryBlock(Widget):
         """The part of the block that holds the match the search is at (to scroll to)."""
         return self
 
+    def copy_text(self) -> str:
+        """What the block shows, in full (a folded one as unfolded), as plain text: the words
+        as drawn (controls by their visible stand-ins), with no styles or markup."""
+        raise NotImplementedError
+
     def rebind(self, entry: Entry, agent_label: str | None, agent_name: str = "") -> bool:
         """Show `entry` in this block instead, if it is the kind of block `entry` needs:
         switching agents redraws the mounted blocks in place instead of removing them and
@@ -188,7 +193,7 @@ class NoteBlock(EntryBlock):
         self.set_class(self.entry.failed, "failed")
         self.refresh(layout=True)
 
-    def render(self) -> RenderableType:
+    def render(self) -> Text:
         entry = self.entry
         text = Text()
         if self.agent_label:
@@ -197,6 +202,9 @@ class NoteBlock(EntryBlock):
         text.append(f"{shown(title)}: ", style="bold")
         text.append(shown(entry.text))
         return mark_text(text, self.highlight)
+
+    def copy_text(self) -> str:
+        return self.render().plain
 
 
 class SteerBlock(EntryBlock):
@@ -217,7 +225,7 @@ class SteerBlock(EntryBlock):
         self.agent_name = agent_name or self.entry.agent_id
         self.refresh_entry()
 
-    def render(self) -> RenderableType:
+    def render(self) -> Text:
         entry = self.entry
         text = Text()
         text.append(f"you → {self.agent_name}: ", style="bold")
@@ -230,6 +238,9 @@ class SteerBlock(EntryBlock):
         )
         text.append(f"\n{mark}{entry.detail}{when}", style="dim italic")
         return mark_text(text, self.highlight)
+
+    def copy_text(self) -> str:
+        return self.render().plain
 
 
 class AnswerBlock(EntryBlock):
@@ -318,6 +329,12 @@ class AnswerBlock(EntryBlock):
         self._tail_drawn = (drawn, shown_tail)
         self._tail.update(self._marked(drawn, shown_tail, self._matches_before(len(self._chunks))))
 
+    def copy_text(self) -> str:
+        # Its Markdown as the block is given it (rendered, it would be cut to the pane's width).
+        words = shown(self.entry.text)
+        label = f"{self.agent_label} ›\n" if self.agent_label else ""
+        return label + words + ("\n(cut short)" if self.entry.interrupted else "")
+
     def _matches_before(self, chunk: int) -> int:
         """How many matches of the search the chunks before `chunk` hold (0: no search)."""
         if self.highlight is None:
@@ -376,8 +393,14 @@ class FoldBlock(EntryBlock):
         self.folded = not self.folded
 
     def render(self) -> RenderableType:
+        return self._drawn(self.folded)
+
+    def copy_text(self) -> str:
+        return self._drawn(folded=False).plain.removeprefix("▾ ")  # the fold's mark is not said
+
+    def _drawn(self, folded: bool) -> Text:
         entry = self.entry
-        marker = "▸ " if self.folded else "▾ "
+        marker = "▸ " if folded else "▾ "
         text = Text(marker, style="dim")
         if self.agent_label:
             text.append(f"{self.agent_label} › ", style="bold")
@@ -385,7 +408,7 @@ class FoldBlock(EntryBlock):
             text.append("thinking", style="italic")
             if entry.title:
                 text.append(f" ({shown(entry.title)})", style="italic")
-            if self.folded:
+            if folded:
                 text.append("  " + _one_line(entry.text), style="dim italic")
             else:
                 text.append("\n")
@@ -394,7 +417,7 @@ class FoldBlock(EntryBlock):
                 text.append("  (cut short)", style="italic dim")
             return mark_text(text, self.highlight)
         text.append(shown(entry.title), style="bold")
-        if self.folded:
+        if folded:
             text.append(f"({_one_line(entry.text, 60)})")
             if entry.detail:
                 text.append("  → ", style="dim")
@@ -515,6 +538,14 @@ class QueryBlock(EntryBlock):
     def _highlight_changed(self) -> None:
         self._prompt.update(self._prompt_text())
 
+    def copy_text(self) -> str:
+        answer = self._answer_text()
+        return self._prompt_text().plain + (f"\n{answer.plain}" if answer is not None else "")
+
+    def _answer_text(self) -> Text | None:
+        """The line under the prompt once it is settled (None while it waits)."""
+        raise NotImplementedError
+
     def on_mount(self) -> None:
         self.refresh_entry()
 
@@ -558,7 +589,12 @@ class QuestionBlock(QueryBlock):
             if self.input is not None:
                 self.input.remove()
                 self.input = None
-            self._answer.update(Text.assemble(("answer: ", "bold"), shown(self.entry.detail)))
+            self._answer.update(self._answer_text() or "")
+
+    def _answer_text(self) -> Text | None:
+        if self.entry.open:
+            return None
+        return Text.assemble(("answer: ", "bold"), shown(self.entry.detail))
 
     @on(Composer.Submitted)
     def _submitted(self, event: Composer.Submitted) -> None:
@@ -684,9 +720,13 @@ class ApprovalBlock(QueryBlock):
                 widget.remove()
         self._controls = self.reason = None
         self.can_focus = False
-        rejected = self.entry.failed
-        mark = ("✗ ", "bold red") if rejected else ("✓ ", "bold green")
-        self._answer.update(Text.assemble(mark, shown(self.entry.detail)))
+        self._answer.update(self._answer_text() or "")
+
+    def _answer_text(self) -> Text | None:
+        if self.entry.open:
+            return None
+        mark = ("✗ ", "bold red") if self.entry.failed else ("✓ ", "bold green")
+        return Text.assemble(mark, shown(self.entry.detail))
 
     def action_decide(self, choice: ApprovalChoice) -> None:
         if not self.entry.open:

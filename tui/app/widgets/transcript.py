@@ -4,6 +4,9 @@ Only this pane's source is rendered (transcripts nobody looks at cost nothing), 
 newest MAX_BLOCKS entries are mounted while it follows the tail; older ones stay reachable with
 the "show earlier" button (and a search that goes to one: `reveal`). Blocks redraw only when
 their entry changed. While a search is open, `marker` says what each block marks of it.
+
+The selected block, which the palette's "Copy the selected block" copies, is the one the person
+last clicked, or the one the search last went to (`select`).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from textual.app import ComposeResult
 from textual.await_remove import AwaitRemove
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.widgets import Button, Static
 
 from agentui.tui.app import textual_compat
@@ -66,6 +70,7 @@ class Transcript(VerticalScroll):
         # when the entries shown change (their uids; None: another source, all of them).
         self.marker: Callable[[Entry], Highlight | None] | None = None
         self.entries_changed: Callable[[set[int] | None], None] | None = None
+        self._selected: int | None = None  # the selected block's entry uid
 
     def compose(self) -> ComposeResult:
         if self._hint is not None:
@@ -114,6 +119,23 @@ class Transcript(VerticalScroll):
         """Scroll so `block` starts at the top of the pane (as much of it as fits shows)."""
         if block.is_attached:
             self.scroll_to_widget(block, animate=False, top=True)
+
+    def select(self, uid: int) -> None:
+        """The block of this entry is the selected one (a click, or the search went to it)."""
+        self._selected = uid
+
+    def selected_block(self) -> EntryBlock | None:
+        """The selected block, while it is on the pane (None when none, or another source)."""
+        return self._blocks.get(self._selected) if self._selected is not None else None
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a block selects it (the click goes on: a fold still unfolds)."""
+        node: DOMNode | None = event.widget
+        while node is not None and node is not self:
+            if isinstance(node, EntryBlock):
+                self.select(node.entry.uid)
+                return
+            node = node.parent
 
     def open_query_blocks(self) -> list[QueryBlock]:
         return [b for b in self._blocks.values() if isinstance(b, QueryBlock) and b.entry.open]
