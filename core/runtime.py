@@ -40,6 +40,7 @@ from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
 from agentui.core.agent.pending_interventions import Modification, Note
 from agentui.core.agent.queries import Query, QueryBook
+from agentui.core.agent.steps import ForkOrigin, Step, StepLog, rewound_reason
 from agentui.core.agent.tree import AgentNode, AgentTree, own_copy
 from agentui.core.bus import EventBus, Subscription
 from agentui.core.execution import WORKFLOWS, WorkflowName, execute
@@ -50,8 +51,15 @@ from agentui.core.profiles.prompt import profile_instructions
 from agentui.core.protocol import commands
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import AgentView, Command, Mode, RuntimePort
-from agentui.core.protocol.conversation import user_text
-from agentui.core.protocol.events import RUNTIME_EVENT, SHUTDOWN_REASON, AgentSpawned, E
+from agentui.core.protocol.conversation import Message, user_text
+from agentui.core.protocol.events import (
+    RUNTIME_EVENT,
+    SHUTDOWN_REASON,
+    AgentForked,
+    AgentRewound,
+    AgentSpawned,
+    E,
+)
 from agentui.core.protocol.subagent import SubagentOutcome
 from agentui.core.protocol.workflow_report import WorkflowReport
 from agentui.core.providers.base import Provider
@@ -351,6 +359,7 @@ class Runtime:
             driver=node.driver,
         )
         if parent_run is not None:
+            parent_run.steps.child_started(agent_id)  # a rewind before now sets it aside
             run.inherit_budget(parent_run, siblings)
         elif not self.budget.is_empty:
             run.set_budget(self.budget, "start")
@@ -492,6 +501,96 @@ class Runtime:
         self._refuse_unless_allowed(run.node, Command.PAST_BUDGET)
         run.continue_past_budget()
 
+    # -- time travel (core/agent/steps.py) ---------------------------------------------------
+
+    def steps(self, agent_id: str) -> list[Step]:
+        """The agent's steps so far, in order (those a rewind set aside among them)."""
+        return list(self._run(agent_id).steps.steps)
+
+    def recall_steps(self, agent_id: str, steps: StepLog) -> None:
+        """Give an adopted agent (a resumed session's) its steps, folded from its saved events
+        (`steps_in`): it can then be rewound or forked from them."""
+        run = self._run(agent_id)
+        steps.agent_name = run.node.name
+        run.steps = steps
+        run.publish_conversation(announce=False)  # its changes from now on join them
+
+    def rewind(self, agent_id: str, step: int) -> None:
+        """Take the agent back to `step`: its conversation as it was right after it, what came
+        later set aside (kept in the log), the subagents it started after it stopped and set
+        aside; then it waits for the person, paused (resume continues it, a steer or a modify
+        goes with it). A live agent's run is stopped first: it is rewound once that run has
+        ended (an `agent:rewound` event says it), an ended one at once."""
+        run = self._run(agent_id)
+        node = run.node
+        self._refuse_unless_allowed(node, Command.REWIND)
+        run.steps.step(step)  # refused in words when it has no such step
+        if run.rewinding is not None:
+            raise CommandRefusedError(f"{node.name} is already going back to step {run.rewinding}")
+        group = self._running_group()
+        set_aside = run.steps.started_after(step)
+        for child_id in set_aside:
+            self._runs[child_id].stop_subtree(rewound_reason(node.name, step))
+        if node.status.is_live or not run.done.is_set():
+            run.rewinding = step
+            run.request_stop(f"rewound to step {step} by the person")
+            group.start_soon(self._rewind_once_ended, run, step, set_aside)
+        else:
+            self._rewound(run, step, set_aside)
+
+    def fork_from(self, agent_id: str, step: int, *, instructions: str | None = None) -> str:
+        """Start a new root, `NAME~1` (then ~2, ...), from a copy of the agent's conversation
+        at `step`, running beside it (an `agent:forked` event names its origin). The results of
+        tool calls before the step are in the copy: they are reused, not run again; with
+        `instructions` it runs under new ones. Its id."""
+        run = self._run(agent_id)
+        if run.driver is not None or run.node.driver is not None:
+            raise CommandRefusedError(
+                f"{run.node.name} is a {run.node.driver} that agentui runs: it has no steps"
+            )
+        kept, messages = run.steps.conversation_at(step)
+        origin = ForkOrigin(run.agent_id, run.node.name, step)
+        return self.start_from(
+            run.node.task, instructions or kept, messages, origin=origin, profile=run.profile
+        )
+
+    def start_from(
+        self,
+        task: str,
+        instructions: str,
+        messages: Sequence[Message],
+        *,
+        origin: ForkOrigin,
+        profile: AgentProfile | None = None,
+    ) -> str:
+        """Start a root agent on a conversation that already holds `messages` (a fork's copy,
+        from this run or a saved session: `origin`), named after its origin. Its id."""
+        group = self._running_group()
+        tools, to_come = self._tools_for(profile) if profile is not None else (self.tools, None)
+        name = self._fork_name(origin.name)
+        agent_id = self._ids.next("a")
+        profile_name = profile.name if profile is not None else None
+        node = AgentNode(
+            id=agent_id, name=name, task=task, profile=profile_name, created_at=self.clock.now()
+        )
+        self._tree.add(node)
+        self._roots += 1
+        run = self._runs[agent_id] = AgentRun(node, self._shared)
+        if profile is not None:
+            run.use_profile(profile, tools, self._model_for(profile, run), to_come)
+        self._bus.emit(AgentSpawned, agent_id, parent_id=None, name=name, task=task,
+                       profile=profile_name)  # fmt: skip
+        node.forked_from = self._bus.emit(
+            AgentForked, agent_id, origin_id=origin.agent_id, origin_name=origin.name,
+            step=origin.step, session=origin.session,
+        )  # fmt: skip
+        if not self.budget.is_empty:
+            run.set_budget(self.budget, "start")
+        node.conversation.apply_change(0, list(messages), instructions)
+        run.publish_conversation(announce=True)
+        group.start_soon(execute, run, task, "plain", name=f"agent {agent_id}")
+        return agent_id
+
     def fork(
         self, parent_id: str, prompt: str, *, name: str | None = None, profile: str | None = None
     ) -> str:
@@ -510,6 +609,41 @@ class Runtime:
         self, parent_id: str, task: str, name: str | None, profile: str | None
     ) -> str:
         return self.start(task, parent_id=parent_id, name=name, workflow="plain", profile=profile)
+
+    async def _rewind_once_ended(self, run: AgentRun, step: int, set_aside: list[str]) -> None:
+        await run.done.wait()
+        run.rewinding = None
+        if not self._closing and run.node.status is not AgentStatus.DELETED:
+            self._rewound(run, step, set_aside)
+
+    def _rewound(self, run: AgentRun, step: int, set_aside: list[str]) -> None:
+        """The agent's run has ended: back to `step`, then paused, with a run ready to go on."""
+        node = run.node
+        rewound = self._bus.emit(
+            AgentRewound, node.id, step=step, step_seq=run.steps.step(step).seq,
+            set_aside=set_aside,
+        )  # fmt: skip
+        run.steps.apply(rewound)
+        for child_id in set_aside:
+            self._tree.get(child_id).set_aside = True
+        run.restore_conversation(*run.steps.conversation_at(step))
+        # What was queued for the later conversation is set aside with it.
+        run.notes, run.modification = [], None
+        run.prepare_next_run()
+        reason = f"rewound to step {step}: waiting for the person"
+        run.pause(reason, intervention=False)
+        if node.status is not AgentStatus.PAUSED:
+            run.set_status(AgentStatus.PAUSED, reason)
+        group = self._running_group()
+        task = f"continued from step {step}"
+        group.start_soon(execute, run, task, "plain", name=f"agent {node.id}")
+
+    def _fork_name(self, origin: str) -> str:
+        taken = {root.name for root in self._tree.roots()}
+        number = 1
+        while f"{origin}~{number}" in taken:
+            number += 1
+        return f"{origin}~{number}"
 
     def _tools_for(self, profile: AgentProfile) -> tuple[ToolRegistry, ToolsToCome | None]:
         """The runtime's tools the profile names (all of them when it names none), and those

@@ -30,12 +30,18 @@ from agentui.core.agent.limits import Limits
 from agentui.core.agent.pause_gate import PauseGate, PauseListener
 from agentui.core.agent.pending_interventions import Modification, Note, StopRequest
 from agentui.core.agent.queries import Query, QueryBook
+from agentui.core.agent.steps import StepLog, restoring_change
 from agentui.core.agent.tree import AgentNode, AgentTree, UserComment
 from agentui.core.agent.turn import ToolCall
 from agentui.core.bus import EventBus
 from agentui.core.profiles.contract import JsonContract
 from agentui.core.protocol.agent_status import AgentStatus
-from agentui.core.protocol.conversation import Conversation, Message, user_text
+from agentui.core.protocol.conversation import (
+    Conversation,
+    ConversationListener,
+    Message,
+    user_text,
+)
 from agentui.core.protocol.events import (
     BudgetContinued,
     BudgetReached,
@@ -148,6 +154,10 @@ class AgentRun:
             limit=node.budget,
         )
         self._forks_allowed = 0  # forks the person allowed past a forecast, not made yet
+        # Its conversation's changes and steps (steps.py), for a rewind or a fork from one.
+        self.steps = StepLog(node.name)
+        self.rewinding: int | None = None  # the step a rewind waits for its run to end to go to
+        self._publish: ConversationListener | None = None  # set by publish_conversation
         if parent is not None and node.status.is_live:
             parent.live_children += 1
 
@@ -234,6 +244,10 @@ class AgentRun:
     def continue_with(self, text: str) -> None:
         """Prepare a follow-up run of an ended agent, its conversation continued with `text`."""
         self.node.conversation.append(user_text(text))
+        self.prepare_next_run()
+
+    def prepare_next_run(self) -> None:
+        """A new run of this ended agent may start: its own scope, done event, no stop asked."""
         self.scope = anyio.CancelScope()
         self.done = anyio.Event()
         self.stop = None
@@ -242,18 +256,30 @@ class AgentRun:
         """From now on every change of the conversation is a `conversation:changed`;
         `announce`: the conversation as it stands is one too (a new agent's first)."""
 
-        bus, agent_id = self.shared.bus, self.agent_id
+        bus, agent_id, steps = self.shared.bus, self.agent_id, self.steps
 
         # A function, not a bound method: copying a node (deepcopy) shares a function.
         def publish(keep: int, append: list[Message], instructions: str | None) -> None:
-            bus.emit(
+            event = bus.emit(
                 ConversationChanged, agent_id, keep=keep, append=append, instructions=instructions
             )
+            steps.apply(event)
 
         conversation = self.node.conversation
         conversation.watch(publish)
+        self._publish = publish
         if announce:
             publish(0, list(conversation.messages), conversation.instructions)
+
+    def restore_conversation(self, instructions: str, messages: list[Message]) -> None:
+        """Put the conversation back as it was (a rewind): one `conversation:changed` that
+        keeps what the two share and adds the rest."""
+        conversation = self.node.conversation
+        keep, append = restoring_change(conversation.messages, messages)
+        changed = instructions if instructions != conversation.instructions else None
+        conversation.apply_change(keep, append, changed)
+        assert self._publish is not None, "a runtime's agents publish their conversation"
+        self._publish(keep, append, changed)
 
     # -- the person's interventions ------------------------------------------------------
 

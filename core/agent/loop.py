@@ -231,6 +231,15 @@ class AgenticLoop:
         The workflow calls it more than once per execution; iterations keep counting.
         """
         stop_reason: str | None = None
+        pending = self._unanswered_calls()
+        if pending:
+            # Rewound (or forked) to a model call's answer: its tool calls run anew first.
+            await self.host.emit(
+                ToolDetected,
+                iteration=self.iteration,
+                calls=[ToolCallInfo(id=c.id, name=c.name, arguments=c.arguments) for c in pending],
+            )
+            await self._run_tools(pending)
         while True:
             await self._iteration_gate()
             self.iteration += 1
@@ -259,6 +268,15 @@ class AgenticLoop:
                 IterationCompleted, iteration=self.iteration, tool_calls=len(turn.tool_calls)
             )
         return LoopResult(result, self.iteration, stop_reason)
+
+    def _unanswered_calls(self) -> list[ToolCall]:
+        """The tool calls of the conversation's last message, when it is a model's answer
+        whose calls have no results yet (a conversation taken back to that step)."""
+        messages = self.conversation.messages
+        last = messages[-1] if messages else None
+        if last is None or last.role != "assistant" or last.interrupted:
+            return []
+        return [ToolCall(use.id, use.name, dict(use.input)) for use in last.tool_uses]
 
     async def _iteration_gate(self) -> None:
         await self.host.checkpoint()

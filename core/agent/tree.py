@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from agentui.core.agent.budget import Budget
 from agentui.core.protocol.agent_status import LIVE_STATUSES, AgentStatus
 from agentui.core.protocol.conversation import Conversation
+from agentui.core.protocol.events import AgentForked
 from agentui.core.protocol.usage import Usage
 from agentui.core.support.errors import IllegalTransitionError, UnknownAgentError
 
@@ -19,14 +20,15 @@ _ENDS = frozenset({S.COMPLETED, S.ERROR, S.CANCELLED})
 
 # A live agent may move between the live statuses or end; it goes back to pending only when
 # it was paused or modified before its run began. An ended agent may be deleted, or run again
-# to continue its conversation. Deleted is final.
+# to continue its conversation, or be rewound (then paused). Deleted is final.
 ALLOWED: dict[AgentStatus, frozenset[AgentStatus]] = {
     S.PENDING: frozenset({S.RUNNING, S.PAUSED, S.MODIFIED, S.ERROR, S.CANCELLED, S.DELETED}),
     S.RUNNING: (_LIVE - {S.PENDING, S.RUNNING}) | _ENDS | {S.DELETED},
     S.PAUSED: (_LIVE - {S.PAUSED}) | _ENDS | {S.DELETED},
     S.AWAITING_USER: (_LIVE - {S.PENDING, S.AWAITING_USER}) | _ENDS | {S.DELETED},
     S.MODIFIED: (_LIVE - {S.MODIFIED}) | _ENDS | {S.DELETED},
-    **{end: frozenset({S.DELETED, S.RUNNING}) for end in _ENDS},
+    # Paused: rewound to one of its steps (steps.py), it waits for the person.
+    **{end: frozenset({S.DELETED, S.RUNNING, S.PAUSED}) for end in _ENDS},
     S.DELETED: frozenset(),
 }
 
@@ -71,6 +73,11 @@ class AgentNode(BaseModel):
     ended_at: float | None = None
     runs: int = 0
     conversation: Conversation = Field(default_factory=Conversation, exclude=True)
+    # Time travel (steps.py), told by events and so left out of snapshots like a conversation:
+    # the step of another agent this root was forked from, and whether a rewind of its parent
+    # set it aside (it was started after the step its parent went back to).
+    forked_from: AgentForked | None = Field(default=None, exclude=True)
+    set_aside: bool = Field(default=False, exclude=True)
 
     def snapshot(self) -> dict[str, Any]:
         """JSON-ready view without the message history."""

@@ -54,6 +54,8 @@ class Command(StrEnum):
     BUDGET = "budget"  # set or raise the budget of the agent's subtree (`set_budget`)
     # One more step past the budget that stopped the subtree (`continue_past_budget`).
     PAST_BUDGET = "past_budget"
+    # Back to one of its steps (core/agent/steps.py), later ones set aside (`rewind`).
+    REWIND = "rewind"
 
 
 class Mode(StrEnum):
@@ -123,6 +125,9 @@ def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
         commands.add(Command.DELETE)
         # A budget holds for a continued run too, so an ended agent's can be set.
         commands.add(Command.BUDGET)
+    if status is not AgentStatus.DELETED and agent.driver is None:
+        # Live, paused or ended: a rewind stops a run first; agentui's own code has no steps.
+        commands.add(Command.REWIND)
     if agent.budget_stopped and status.is_live:
         # A plain resume would stop at the budget again at the next step: what goes on is a
         # raised budget (BUDGET), one step past it (PAST_BUDGET), or a cancel.
@@ -176,6 +181,11 @@ def refusal(
         )
     if command is Command.BUDGET:
         return CommandRefusedError(f"{name} is deleted: its budget cannot change")
+    if command is Command.REWIND and agent.driver is not None:
+        return CommandRefusedError(
+            f"{name} is a {agent.driver} that agentui runs, not a model: it has no steps to "
+            "go back to; the agents under it can be rewound"
+        )
     return CommandRefusedError(f"cannot {command} {name}: it is {status}")
 
 

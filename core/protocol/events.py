@@ -375,6 +375,40 @@ class ConversationChanged(Event):
     instructions: str | None = None  # None: unchanged
 
 
+# -- time travel (core/agent/steps.py) --------------------------------------------------------
+
+
+class AgentRewound(Event):
+    """The person took the agent back to one of its steps (core/agent/steps.py names them).
+
+    The `conversation:changed` right after it puts the conversation back as it was at that
+    step; what came later stays in the log, set aside. `set_aside`: the subagents it started
+    after the step (the live ones are cancelled, with REWOUND in their reason). Then the agent
+    waits for the person, paused: resume continues it, a steer or a modify goes with it."""
+
+    type: Literal["agent:rewound"] = "agent:rewound"
+    step: int
+    step_seq: int  # the conversation:changed event that made the step
+    set_aside: list[str] = Field(default_factory=list)
+
+
+class AgentForked(Event):
+    """This root agent starts from a copy of another agent's conversation at one of its steps
+    (published right after its agent:spawned, before its conversation). `session`: the saved
+    session the origin is in, when it is not this run's (`agentui fork`)."""
+
+    type: Literal["agent:forked"] = "agent:forked"
+    origin_id: str
+    origin_name: str
+    step: int
+    session: str | None = None
+
+    @property
+    def origin(self) -> str:
+        """The step it came from as the command line names it: main@3."""
+        return f"{self.origin_name}@{self.step}"
+
+
 # -- the six-step workflow ------------------------------------------------------------------
 
 
@@ -651,6 +685,8 @@ AnyEvent = Annotated[
     | BudgetContinued
     | AgentStalled
     | ConversationChanged
+    | AgentRewound
+    | AgentForked
     | WorkflowStepStarted
     | DecisionStarted
     | DecisionMade

@@ -399,6 +399,19 @@ class RunState:
                 self.tool_results.setdefault(agent_id, {})[call_id] = (result, False)
             case ev.ToolFailed(call_id=call_id, error=error):
                 self.tool_results.setdefault(agent_id, {})[call_id] = (error, True)
+            case ev.AgentRewound(set_aside=set_aside):
+                # What was queued for the later conversation is set aside with it.
+                agent.queued_notes = []
+                agent.pending_modification = None
+                for child_id in set_aside:
+                    child = self.agents.get(child_id)
+                    if child is not None:
+                        child.set_aside = True
+                        change.relabel.add(child_id)
+                change.relabel.add(agent_id)
+            case ev.AgentForked():
+                agent.forked_from = event
+                change.relabel.add(agent_id)
             case ev.ConversationChanged(keep=keep, append=append, instructions=instructions):
                 agent.conversation.apply_change(keep, append, instructions)
                 change.conversations.add(agent_id)

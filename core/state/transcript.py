@@ -260,6 +260,17 @@ class TranscriptBuilder:
             case ev.BudgetReached(measure=measure, limit=limit, spent=spent, over=over):
                 said = f"{stop_words(measure, limit, spent, over)}. Paused: {STOP_CHOICES}."
                 self._new("notice", said, event, title="budget reached", failed=True)
+            case ev.AgentRewound(step=step, set_aside=set_aside):
+                aside = f"; {len(set_aside)} subagent(s) set aside" if set_aside else ""
+                said = (
+                    f"back to step {step}: what came after is set aside (kept in the log)"
+                    f"{aside}. Paused: resume, steer or modify it"
+                )
+                self._new("notice", said, event, title="rewound")
+            case ev.AgentForked(session=session):
+                where = f" of session {session}" if session else ""
+                said = f"from {event.origin}{where}: its conversation up to that step"
+                self._new("notice", said, event, title="forked")
             case ev.BudgetContinued():
                 self._new("notice", "let go on for one more step past its budget", event,
                           title="budget")  # fmt: skip

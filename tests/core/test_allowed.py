@@ -23,9 +23,11 @@ from hypothesis import strategies as st
 
 from agentui.core.acp.session import takes_a_prompt
 from agentui.core.agent.queries import Query
+from agentui.core.agent.steps import StepLog
 from agentui.core.agent.tree import AgentNode
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import AgentView, Command, Mode, allowed, refusal
+from agentui.core.protocol.events import ConversationChanged
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.remote.client import RemoteClient, RemoteError
 from agentui.core.runtime import Runtime
@@ -74,8 +76,19 @@ def _give(runtime: Runtime, command: Command, agent_id: str) -> None:
         Command.STEER: lambda: runtime.steer(agent_id, "a word"),
         Command.BUDGET: lambda: runtime.set_budget(agent_id, {"tokens": 50_000}),
         Command.PAST_BUDGET: lambda: runtime.continue_past_budget(agent_id),
+        Command.REWIND: lambda: _rewind_to_its_start(runtime, agent_id),
     }
     calls[command]()
+
+
+def _rewind_to_its_start(runtime: Runtime, agent_id: str) -> None:
+    """Rewind to step 0; an adopted agent (no run behind it) is first given that step."""
+    if not runtime.steps(agent_id):
+        start = ConversationChanged(seq=0, ts=0.0, agent_id=agent_id, keep=0)
+        steps = StepLog()
+        steps.apply(start)
+        runtime.recall_steps(agent_id, steps)
+    runtime.rewind(agent_id, 0)
 
 
 def _words(agent_id: str, view: AgentView, command: Command, mode: Mode) -> str | None:

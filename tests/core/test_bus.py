@@ -501,6 +501,8 @@ SAMPLE_FIELDS: dict[str, dict[str, Any]] = {
     },
     "budget:continue": {},
     "agent:stalled": {"since": 1.5, "after_s": 300.0},
+    "agent:rewound": {"step": 3, "step_seq": 42, "set_aside": ["a9"]},
+    "agent:forked": {"origin_id": "a1", "origin_name": "main", "step": 3, "session": "s-1"},
     "conversation:changed": {
         "keep": 1,
         "append": [user_text("and then [bold]this[/bold]")],
