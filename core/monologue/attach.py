@@ -73,6 +73,8 @@ NOT_NARRATED = frozenset({
     "round:complete",
     # A budget's bookkeeping: its stop pauses the agent, which the person sees in the tree.
     "budget:set", "budget:stop", "budget:continue",
+    # Silence noticed by the stall watch: nothing the agent did to narrate.
+    "agent:stalled",
     # The runtime's own, of no agent.
     "mcp:server", "run:resumed", "session:error",
 })  # fmt: skip
