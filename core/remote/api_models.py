@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from agentui.core.agent.tree import UserComment
 from agentui.core.protocol.usage import Usage
 from agentui.core.session.store import SessionInfo
+from agentui.core.state.inbox import InboxRow
 
 
 class _Body(BaseModel):
@@ -55,6 +56,33 @@ class Success(BaseModel):
 
 class StartedTask(BaseModel):
     agent_id: str
+
+
+class InboxEntry(BaseModel):
+    """One row of `GET /inbox`: something across the tree that waits on the person
+    (core/state/inbox.py), first what holds up the most agents, then the oldest.
+
+    `id` stays the same while the row stands. A question several siblings asked in the same
+    words is one row: `query_ids` names each asker's query; to answer them all, answer each
+    (`POST /queries/{id}/answer`), or only some of them. `text` is as the model or person wrote it:
+    escape it before a terminal shows it."""
+
+    id: str
+    kind: Literal["question", "approval", "budget", "stalled", "steer"]
+    agent_id: str  # the first asker, a budget's owner, the stalled or steered agent
+    path: str  # the agent's names from its root, joined by inbox.PATH_SEPARATOR
+    since: float  # when it began waiting (the event's time)
+    waited_s: float  # how long it has waited, by the server's clock
+    waiting: int  # the live agents it holds up
+    text: str  # the question, the limit reached, the steer's words
+    query_ids: list[str] = Field(default_factory=list)
+    agent_ids: list[str] = Field(default_factory=list)
+    tool: str | None = None  # an approval's tool call
+    arguments: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, row: InboxRow, now: float) -> InboxEntry:
+        return cls(**row.as_json(), waited_s=row.waited_s(now))
 
 
 class ErrorBody(BaseModel):

@@ -32,16 +32,16 @@ may hold a new one).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, get_args
 from urllib.parse import quote
 
 import httpx2
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from agentui.core.protocol.events import AnyEvent, Event, parse_event
-from agentui.core.remote.api_models import ServerInfo, StartedTask, Success
+from agentui.core.remote.api_models import InboxEntry, ServerInfo, StartedTask, Success
 from agentui.core.remote.sse_batches import ResumePoint
 from agentui.core.remote.token_file import default_token_path, read_token_file
 from agentui.core.support.errors import AgentUIError
@@ -130,6 +130,28 @@ class RemoteClient:
     async def agent(self, agent_id: str) -> dict[str, Any]:
         """One agent with its full message history (`messages`), in the seed's shape."""
         return await self._call_json("GET", f"/agent/{_segment(agent_id, 'agent')}", shape=dict)
+
+    async def inbox(self) -> list[InboxEntry]:
+        """Everything that waits on the person across the tree, what unblocks most first
+        (the rows a fold of `events()` lists, with `waited_s` by the server's clock)."""
+        response = await self._request("GET", "/inbox", None)
+        try:
+            return _INBOX.validate_json(response.content)
+        except ValidationError:
+            raise self._not_agentui(response) from None
+
+    async def answer_all(self, query_ids: Sequence[str], text: str | None) -> None:
+        """Answer each query of a grouped inbox row (`InboxEntry.query_ids`) the same. One
+        the server refuses (answered meanwhile) does not stop the others: the first refusal
+        is raised once all were sent."""
+        refused: RemoteError | None = None
+        for query_id in query_ids:
+            try:
+                await self.answer(query_id, text)
+            except RemoteError as exc:
+                refused = refused or exc
+        if refused is not None:
+            raise refused
 
     async def sessions(self) -> list[dict[str, Any]]:
         return await self._call_json("GET", "/sessions", shape=list)
@@ -313,6 +335,7 @@ class RemoteClient:
         return f"no connection to agentui serve at {self.base_url}: {reason}"
 
 
+_INBOX = TypeAdapter(list[InboxEntry])
 _KNOWN_TYPES = frozenset(
     kind.model_fields["type"].default for kind in get_args(get_args(AnyEvent)[0])
 )

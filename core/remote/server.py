@@ -29,6 +29,7 @@ from agentui.core.remote.api_models import (
     ApprovalDecision,
     BudgetLimits,
     CancelOptions,
+    InboxEntry,
     Intervention,
     Modification,
     SeedAgent,
@@ -45,6 +46,7 @@ from agentui.core.remote.auth import Guard
 from agentui.core.remote.connection_abort import abort_connection
 from agentui.core.remote.error_responses import BadRequest, JSONText, install_error_handlers
 from agentui.core.remote.event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
+from agentui.core.remote.inbox_fold import InboxFold
 from agentui.core.remote.intervention import apply_intervention
 from agentui.core.remote.request_starts import RequestStarts
 from agentui.core.remote.sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
@@ -82,9 +84,13 @@ class ServerOptions:
     log_memory_bytes: int | None = MEMORY_BYTES
 
 
-def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> ASGIApp:
+def create_app(
+    runtime: Runtime, events: EventLog, options: ServerOptions, inbox: InboxFold | None = None
+) -> ASGIApp:
     """The API, behind its Guard (outside FastAPI's own middleware: a refusal comes before
-    anything of the request is read)."""
+    anything of the request is read). `inbox`: the fold `GET /inbox` reads (with a resumed
+    session's history; `served` makes and attaches it), else one of the events from now on."""
+    inbox = inbox if inbox is not None else InboxFold(runtime)
     app = FastAPI(
         title="agentui",
         summary="Run and steer a tree of LLM agents: commands over HTTP, events over SSE.",
@@ -199,6 +205,19 @@ def create_app(runtime: Runtime, events: EventLog, options: ServerOptions) -> AS
     @app.get("/snapshot", summary="Every agent as Runtime.snapshot() gives it")
     async def snapshot() -> dict[str, Any]:
         return runtime.snapshot()
+
+    @app.get(
+        "/inbox",
+        summary="Everything across the tree that waits on the person, what unblocks most first",
+        description="Questions (one row for siblings asking the same words: answer each of "
+        "its `query_ids`), approvals with their tool call, budget stops, agents stalled past "
+        "[attention] stalled_after_s, steers to agents not running. The event stream carries "
+        "the events each row comes from: a client folding them (core/state/inbox.py) lists "
+        "the same rows; `waited_s` is by the server's clock.",
+    )
+    async def inbox_rows() -> list[InboxEntry]:
+        now = runtime.clock.now()
+        return [InboxEntry.of(row, now) for row in inbox.rows()]
 
     @app.get("/sessions", summary="The saved sessions, as `agentui sessions --json` lists them")
     async def sessions() -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ with the agents' last events), then the server.
 from __future__ import annotations
 
 import socket
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, replace
 
@@ -25,6 +25,7 @@ from agentui.core.protocol.events import Event
 from agentui.core.remote.auth import own_host_names, own_origins
 from agentui.core.remote.connection_abort import AbortableH11Protocol
 from agentui.core.remote.event_log import EventLog
+from agentui.core.remote.inbox_fold import InboxFold
 from agentui.core.remote.server import ServerOptions, create_app
 from agentui.core.runtime import Runtime
 from agentui.core.support.errors import AgentUIError
@@ -87,14 +88,17 @@ async def served(
     """Run `runtime` (not entered yet: this enters it) and serve it on `listener` while the
     block runs; then stop the runtime, then the server. `history`: a resumed session's saved
     events, which start the event log. Yields the log."""
+    # Read twice: by the log and by the inbox's fold.
+    history = history if isinstance(history, Sequence) else list(history)
     events = EventLog(
         history, keep_recent=options.log_keep_recent, memory_bytes=options.log_memory_bytes
     )
+    inbox = InboxFold(runtime, history)
     if not options.origins:
         options = replace(options, origins=own_origins(listener.host, listener.port))
     options = replace(options, hosts=own_host_names(listener.host))
     config = uvicorn.Config(
-        create_app(runtime, events, options),
+        create_app(runtime, events, options, inbox),
         lifespan="off",
         log_config=None,  # leave the process's logging as it is
         access_log=False,
@@ -109,6 +113,7 @@ async def served(
             try:
                 async with runtime:
                     events.attach(runtime)
+                    inbox.attach(runtime)
                     yield events
             finally:
                 events.close()  # ends every SSE stream (the runtime's end closed it already)
