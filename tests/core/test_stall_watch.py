@@ -18,43 +18,12 @@ from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry
 
 from .helpers import Recorder, is_type
+from .manual_sleep import ManualSleep
 
 pytestmark = pytest.mark.anyio
 
 AFTER_S = 300.0
 HANGS = Turn(text="working", hang_after_chunks=1)  # streams a word, then nothing
-
-
-class ManualSleep:
-    """The watch's sleep, by hand: `elapse()` waits until the watch sleeps, moves the frozen
-    clock to its wake time and wakes it."""
-
-    def __init__(self, clock: FrozenClock) -> None:
-        self.clock = clock
-        self.asked: list[float] = []
-        self._asleep = anyio.Event()
-        self._wake = anyio.Event()
-
-    async def __call__(self, seconds: float) -> None:
-        self.asked.append(seconds)
-        self._asleep.set()
-        await self._wake.wait()
-        self._wake = anyio.Event()
-
-    async def elapse(self) -> float:
-        """Let the watch's sleep pass; the seconds it slept."""
-        with anyio.fail_after(10):  # a safety net only
-            await self._asleep.wait()
-        self._asleep = anyio.Event()
-        seconds = self.asked[-1]
-        self.clock.advance(seconds)
-        self._wake.set()
-        return seconds
-
-    async def asleep_again(self) -> None:
-        """Wait until the watch has looked and gone back to sleep."""
-        with anyio.fail_after(10):
-            await self._asleep.wait()
 
 
 async def never(seconds: float) -> None:
@@ -91,7 +60,7 @@ async def test_a_silent_running_agent_is_said_stalled_once() -> None:
         # Said once: more silence is the same stall.
         for _ in range(3):
             await sleep.elapse()
-        await sleep.asleep_again()
+        await sleep.asleep()
         rec.sync()
         assert len(rec.of("agent:stalled")) == 1
         runtime.cancel(root)

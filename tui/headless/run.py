@@ -63,6 +63,7 @@ from agentui.core.support.utf8 import model_json
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.tui.headless.answers import ANSWER_PROMPT, APPROVAL_HINT, Answers
 from agentui.tui.headless.budget_answer import BUDGET_HINT, answer_budget_stop
+from agentui.tui.headless.inbox_lines import InboxLines
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
 PRINTED = (
@@ -103,6 +104,7 @@ class HeadlessPrinter:
         "workflow:step", "director:start", "character:start",
         "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
         "session:error",  # said on stderr when the run ends (cli.py), as before this event
+        "agent:stalled",  # its inbox line says it (inbox_lines.py)
     })  # fmt: skip
 
     def __init__(
@@ -127,6 +129,15 @@ class HeadlessPrinter:
         self._held: str | None = None
 
     closed = False  # the reader went away (e.g. `| head`)
+
+    def note(self, text: str) -> None:
+        """Progress of the run's own (already visible: inbox_lines.py) on stderr."""
+        if self.closed:
+            return
+        try:
+            self._err.write(text)
+        except BrokenPipeError:
+            self._went_away()
 
     def show(self, event: Event) -> None:
         if self.closed:
@@ -442,6 +453,16 @@ async def run_headless(
         printer = HeadlessPrinter(
             stdout, stderr, json_output=json_output, root_id=None, state=state
         )
+        # Text mode's: JSON mode has the events the rows come from on stdout.
+        inbox_lines = InboxLines(state) if not json_output else None
+
+        def show(event: Event) -> None:
+            """The inbox's new rows first (a question's prompt comes last), then the event."""
+            if inbox_lines is not None:
+                for line in inbox_lines.entered(event):
+                    printer.note(line)
+            printer.show(event)
+
         if not outcomes.done:
             if not json_output:
                 names = ", ".join(outcomes.waiting)
@@ -459,7 +480,7 @@ async def run_headless(
                         break  # the runtime is ending
                     for event in batch:
                         state.apply(event)
-                        printer.show(event)
+                        show(event)
                         outcomes.observe(event)
                     printer.flush()
         try:
@@ -473,7 +494,7 @@ async def run_headless(
             while not done and not printer.closed:
                 for event in await events.next_batch():
                     state.apply(event)
-                    printer.show(event)
+                    show(event)
                     if isinstance(event, AgentSpawned):
                         steering.spawned(event)
                     if isinstance(event, QueryRaised):
@@ -496,7 +517,7 @@ async def run_headless(
         return 141  # as Unix tools do when their reader goes away
     for event in events.drain():  # the shutdown's own events (other agents cancelled)
         state.apply(event)
-        printer.show(event)
+        show(event)
     printer.flush()
     if status is AgentStatus.COMPLETED:
         return 0

@@ -1,0 +1,74 @@
+"""`agentui run`'s inbox: each row that enters it (core/state/inbox.py) said once on stderr.
+
+    inbox: question · PATH · Which city?
+    inbox: stalled · PATH · no word from it since 5 min ago
+
+(PATH: the agent's names from its root, joined by inbox.PATH_SEPARATOR.) One line per row
+as it enters, before the lines the printer writes for the same event (the question with its
+"> " prompt comes after). A row that stays (more agents waiting on it, a sibling asking the
+same words) is not said again; a question row whose first asker was answered keeps its other
+askers' queries, which were said. A stall, a budget's stop or a steer that ends and comes
+back later is a new row, said again. Every piece of text passes through `visible_controls`,
+on one line.
+"""
+
+from __future__ import annotations
+
+from agentui.core.protocol.events import Event
+from agentui.core.state import RunState
+from agentui.core.state.inbox import InboxRow, inbox
+from agentui.core.support.terminal_text import clipped, visible_controls
+
+# The events a row can enter with: anything else only changes the rows that stand.
+ENTERS_WITH = frozenset(
+    {"query:raised", "budget:stop", "agent:stalled", "note:queued", "agent:status"}
+)
+LINE_TEXT_CHARS = 200  # the question's whole text follows on its own lines
+
+
+class InboxLines:
+    def __init__(self, state: RunState) -> None:
+        self._state = state
+        # What was said: query ids, and the other rows by id and start (a stall, a stop or a
+        # steer that comes back starts again later). Neither ever comes back, so nothing
+        # needs to see a row leave.
+        self._said: set[str | tuple[str, float]] = set()
+
+    def entered(self, event: Event) -> list[str]:
+        """After the fold took `event`: the lines of the rows it made enter, to go before
+        the printer's for the event."""
+        if event.type not in ENTERS_WITH:
+            return []
+        lines = []
+        for row in inbox(self._state):
+            keys: set[str | tuple[str, float]] = (
+                set(row.query_ids) if row.query_ids else {(row.id, row.since)}
+            )
+            if self._said.isdisjoint(keys):
+                lines.append(line(row, event.ts))
+            self._said |= keys
+        return lines
+
+
+def line(row: InboxRow, now: float) -> str:
+    """`inbox: KIND · PATH · TEXT` with its newlines, every piece visible and on one line.
+    `now`: the time of the event it entered with (a stall's: when it was said)."""
+    text = row.text
+    if row.kind == "stalled":
+        text = f"{text} {ago(row.waited_s(now))}"
+    pieces = (row.kind, one_line(row.path), clipped(one_line(text), LINE_TEXT_CHARS))
+    return "\ninbox: " + " · ".join(pieces) + "\n"
+
+
+def one_line(text: str) -> str:
+    return " ".join(visible_controls(text).split())
+
+
+def ago(seconds: float) -> str:
+    """`42 s ago`, `5 min ago`, `2 h 5 min ago`."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s ago"
+    if whole < 3600:
+        return f"{whole // 60} min ago"
+    return f"{whole // 3600} h {whole % 3600 // 60} min ago"
