@@ -247,6 +247,6 @@ def _summary(kind: StepKind, before: list[Message], append: list[Message]) -> st
             else last.content
         )
         text = " ".join(" ".join(b.text.split()) for b in added if isinstance(b, TextBlock))
-    else:
-        text = " ".join(last.text.split())
+    else:  # its task: the first words it was given
+        text = " ".join(append[0].text.split())
     return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"

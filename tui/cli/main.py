@@ -8,6 +8,9 @@
     agentui sessions [--json]          list saved sessions
     agentui replay [ID|last] [--speed X]       play a session back, read-only
     agentui export [ID|last] --format md|json|rounds [-o FILE]
+    agentui steps [ID|last] [AGENT]    an agent's steps, numbered (AGENT@STEP names one)
+    agentui run --resume ID --rewind AGENT@STEP   go on, headless, from an agent's step
+    agentui fork ID AGENT@STEP         a new session from an agent's step, run headless
     agentui search TEXT [--json]       find TEXT in every saved session's transcripts
     agentui config path|show           where the config file is; every effective setting
     agentui profiles                   the agent profiles, where each came from, bad files
@@ -63,6 +66,18 @@ def _export(argv: Sequence[str]) -> int:
     from agentui.tui.cli.export import main as export
 
     return export(argv)
+
+
+def _steps(argv: Sequence[str]) -> int:
+    from agentui.tui.cli.steps import main as steps
+
+    return steps(argv)
+
+
+def _fork(argv: Sequence[str]) -> int:
+    from agentui.tui.cli.fork import main as fork
+
+    return fork(argv)
 
 
 def _search(argv: Sequence[str]) -> int:
@@ -124,6 +139,8 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "sessions": _sessions,
     "replay": _replay,
     "export": _export,
+    "steps": _steps,
+    "fork": _fork,
     "search": _search,
     "config": _config,
     "profiles": _profiles,

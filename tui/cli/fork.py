@@ -1,0 +1,104 @@
+"""`agentui fork ID AGENT@STEP`: a new session whose root, NAME~1, starts from a copy of a saved
+agent's conversation at one of its steps, and runs it headless (as `agentui run` prints).
+
+`agentui steps ID AGENT` lists the steps. The fork runs on the provider and model the options
+pick (by default as `agentui run` picks them: the offline scripted model without an API key),
+under the agent's instructions at that step or those of `--instructions FILE`. Tool results
+before the step are in the copy, so they are not run again; the calls of a model answer that
+is the step itself run anew. Its `agent:forked` event names the session and step it came from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio
+
+from agentui.core.providers.scripted.defaults import default_pace
+from agentui.core.support.errors import AgentUIError
+from agentui.tui.cli.options import add_provider_options, assembly_from, fail, warn
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+
+
+def fork_parser() -> argparse.ArgumentParser:
+    from agentui.tui.cli.run import _step_ref
+
+    parser = argparse.ArgumentParser(
+        prog="agentui fork",
+        description="Start a new session from a saved agent's conversation at one of its "
+        "steps (agentui steps ID AGENT lists them) and run it. Exit status 0 when it completed.",
+    )
+    parser.add_argument("session", help="the session: an id, the start of one, or last")
+    parser.add_argument("step", type=_step_ref, metavar="AGENT@STEP", help="e.g. main@3")
+    parser.add_argument(
+        "--instructions", metavar="FILE", help="run the fork under the instructions in FILE"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON event per line")
+    parser.add_argument(
+        "--answer", action="append", default=[], metavar="TEXT",
+        help="answer to the next question an agent asks (repeatable); then stdin is read",
+    )  # fmt: skip
+    add_provider_options(parser, default_pace=default_pace())
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    args = fork_parser().parse_args(argv)
+    from agentui.core.agent.steps import ForkOrigin
+    from agentui.core.session.fold import fold_session
+    from agentui.core.session.recording import RecordingRuntime
+    from agentui.core.session.saved_steps import all_steps, find_agent
+    from agentui.core.support.termination import end_on_termination_signals
+    from agentui.tui.cli.assemble import build_provider, build_runtime
+    from agentui.tui.cli.sessions import load_session
+    from agentui.tui.headless.run import run_headless
+
+    made: list[Runtime] = []
+    try:
+        log = load_session(args.session)
+        agent = find_agent(fold_session(log, transcripts=False), args.step.agent)
+        kept, messages = all_steps(log.events)[agent.id].conversation_at(args.step.step)
+        instructions = kept if args.instructions is None else _read(args.instructions)
+        origin = ForkOrigin(agent.id, agent.name, args.step.step, session=log.id)
+        assembly = assembly_from(args)
+        provider = build_provider(assembly)
+        if assembly.notice:
+            print(f"agentui: {assembly.notice}", file=sys.stderr)
+
+        def make_runtime() -> Runtime:
+            runtime = build_runtime(assembly, provider)
+            made.append(runtime)
+            return runtime
+
+        def start(runtime: Runtime) -> str:
+            return runtime.start_from(agent.task, instructions, messages, origin=origin)
+
+        end_on_termination_signals()
+        code = anyio.run(
+            lambda: run_headless(
+                make_runtime, agent.task, json_output=args.json, answers=args.answer,
+                stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, start=start,
+            )
+        )  # fmt: skip
+    except AgentUIError as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        print("agentui: interrupted", file=sys.stderr)
+        return 130
+    for runtime in made:
+        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
+            warn([runtime.session.error])
+    return code
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).expanduser().read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AgentUIError(f"cannot read the instructions in {path}: {exc}") from None

@@ -1,0 +1,135 @@
+"""`agentui run --resume ID --rewind AGENT@STEP`: a saved session goes on, headless, from one
+of an agent's steps.
+
+The session's agents are adopted (as `agentui --resume` does), the agent is rewound to the step
+(core/agent/steps.py; `agentui steps ID AGENT` lists them), the `--steer`s for it are queued,
+and it is resumed: it runs until it ends, printed as `agentui run` prints (its answer on stdout,
+progress on stderr, or `--json`). The session's file grows: what came after the step stays in
+it, set aside. Questions are answered from `--answer`, then stdin.
+
+This is `tui/headless/run.run_headless`'s loop for a run that starts from a saved state: that
+one folds only the events of its own run (its state knows no adopted agent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
+
+import anyio
+
+from agentui.core.agent.steps import StepRef
+from agentui.core.protocol.events import AgentSpawned, QueryRaised
+from agentui.core.session.saved_steps import all_steps, find_agent
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.headless.answers import Answers
+from agentui.tui.headless.run import HeadlessPrinter, Steer
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+    from agentui.core.session.resume import ResumePlan
+
+
+async def run_rewound(
+    make_runtime: Callable[[], Runtime],
+    plan: ResumePlan,
+    ref: StepRef,
+    *,
+    json_output: bool,
+    answers: list[str],
+    steers: list[Steer],
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Rewind the agent `ref` names to its step, resume it, print it until it ends; the exit
+    status is 0 when it completed, 1 when it did not, 2 when it could not be rewound."""
+    state = plan.state
+    agent = find_agent(state, ref.agent)
+    steps = all_steps(plan.history)
+
+    async def next_line() -> str | None:
+        line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
+        return line.rstrip("\n") if line else None
+
+    answers_read = Answers(
+        answers, next_line, stderr, stdin_is_terminal=stdin.isatty(), json_output=json_output
+    )
+
+    async def answer(runtime: Runtime, query: QueryRaised) -> None:
+        def is_open() -> bool:
+            return query.query_id in state.open_queries
+
+        text = await answers_read.read(query, is_open)
+        if is_open():
+            runtime.answer(query.query_id, text)
+
+    async with make_runtime() as runtime:
+        events = runtime.subscribe(maxsize=None)
+        for agent_id, log in steps.items():
+            runtime.recall_steps(agent_id, log)
+        printer = HeadlessPrinter(
+            stdout, stderr, json_output=json_output, root_id=agent.id, state=state
+        )
+        try:
+            runtime.rewind(agent.id, ref.step)
+        except AgentUIError as exc:
+            stderr.write(visible_controls(f"agentui: {exc}") + "\n")
+            return 2
+        if not json_output:
+            stderr.write(visible_controls(f"agentui: {agent.name} went back to step {ref.step}\n"))
+        resumed = False
+        async with anyio.create_task_group() as answerers:
+            done = False
+            while not done and not printer.closed:
+                for event in await events.next_batch():
+                    state.apply(event)
+                    printer.show(event)
+                    if isinstance(event, QueryRaised):
+                        answers_read.asked()
+                        answerers.start_soon(answer, runtime, event)
+                    if event.agent_id != agent.id or event.type != "agent:status":
+                        continue
+                    if not resumed and state.agents[agent.id].status.value == "paused":
+                        resumed = True  # rewound: the person's words go with it, then it runs
+                        _steer(runtime, agent.id, agent.name, steers, stderr)
+                        runtime.resume(agent.id)
+                    done = resumed and state.agents[agent.id].status.is_final
+                printer.flush()
+            answerers.cancel_scope.cancel()
+    if printer.closed:
+        return 141
+    for event in events.drain():
+        state.apply(event)
+        printer.show(event)
+    printer.flush()
+    ended = state.agents[agent.id]
+    if ended.status.value == "completed":
+        return 0
+    reason = ended.error or f"the agent ended as {ended.status}"
+    stderr.write(visible_controls(f"agentui: {ended.name} did not complete: {reason}\n"))
+    return 1
+
+
+def _steer(runtime: Runtime, agent_id: str, name: str, steers: list[Steer], stderr: TextIO) -> None:
+    for steer in steers:
+        if steer.agent_name != name:
+            stderr.write(
+                visible_controls(
+                    f"agentui: not steered: only {name} runs here, not {steer.agent_name}\n"
+                )
+            )
+            continue
+        runtime.steer(agent_id, steer.text)
+        stderr.write(visible_controls(f"[you → {name}] {steer.text}\n"))
+
+
+def resumed_for_rewind(reference: str) -> ResumePlan:
+    """The session to go on from, read and checked (not open in another agentui)."""
+    from agentui.core.session.resume import open_for_resume
+
+    plan = open_for_resume(reference)
+    if any(isinstance(e, AgentSpawned) for e in plan.history):
+        return plan
+    raise AgentUIError(f"session {plan.log.id} has no agent to rewind")
