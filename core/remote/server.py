@@ -51,6 +51,7 @@ from agentui.core.remote.intervention import apply_intervention
 from agentui.core.remote.request_starts import RequestStarts
 from agentui.core.remote.sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
 from agentui.core.remote.subtree_selection import SubtreeSelection, parse_stream_id, selection_after
+from agentui.core.remote.time_travel_routes import add_time_travel_routes
 from agentui.core.runtime import Runtime
 from agentui.core.session.store import list_sessions
 from agentui.core.support.errors import UnknownAgentError
@@ -307,6 +308,8 @@ def create_app(
     async def approval(query_id: str, body: ApprovalDecision) -> Success:
         runtime.approve(query_id, body.choice, body.reason)
         return Success()
+
+    add_time_travel_routes(app, runtime)  # rewind and fork from a step (time_travel_routes.py)
 
     return Guard(
         app,

@@ -1,0 +1,45 @@
+"""Rewind and fork over the HTTP API: POST /agent/{id}/rewind and /agent/{id}/fork, refused
+with a 409 in the runtime's words (the client's generic call: it has no methods for them yet)."""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.remote.api_models import StartedTask
+from agentui.core.remote.client import RemoteError
+
+from ..remote.server_fixture import served_runtime
+from .session_helpers import SAFETY_NET_S
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_an_agent_is_rewound_and_forked_over_http() -> None:
+    script = Script(agents={"main": [Turn(text="first")], "main~1": [Turn(text="forked")]})
+    async with served_runtime(script=script) as server, server.client() as client:
+        runtime = server.runtime
+        root = runtime.start("task")
+        await runtime.wait(root)
+
+        await client._command(root, "rewind", {"step": 0})
+        assert runtime.node(root).status is AgentStatus.PAUSED
+        assert len(runtime.node(root).conversation.messages) == 1
+        with pytest.raises(RemoteError) as refused:
+            await client._command(root, "rewind", {"step": 7})
+        assert (refused.value.status, refused.value.message) == (
+            409,
+            "main has no step 7; its steps are 0 to 1",
+        )
+
+        started = await client._call(
+            "POST", f"/agent/{root}/fork", {"step": 1, "instructions": "Be brief."},
+            answer=StartedTask,
+        )  # fmt: skip
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.wait(started.agent_id)
+        fork = runtime.node(started.agent_id)
+        assert (fork.name, fork.result) == ("main~1", "forked")
+        assert fork.conversation.instructions == "Be brief."
