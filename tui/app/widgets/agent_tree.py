@@ -9,11 +9,16 @@ with the number of agents. Status colours come from the theme's agent-* variable
 A row fits the pane: on a narrow one the task gives way (shortened, then gone) so that the
 tokens and the elapsed time stay whole; a number is never cut (Textual would crop the row at the
 pane's edge, `34` for 354).
+
+An agent with a budget shows its subtree's spend against it instead of its own tokens: the
+measure nearest its limit and a bar (budget_gauge.py). What that needs beyond the fold's sums
+(a subtree's calls and live agents, for a budget that limits them) is counted when something
+in the subtree changed, never at paint time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,6 +32,7 @@ from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
 from agentui.tui.app.textual_compat import store_node_label
+from agentui.tui.app.widgets.budget_gauge import counts_needed, gauge_bar, nearest_limit
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import AgentState
@@ -59,29 +65,16 @@ def format_tokens(tokens: int) -> str:
     return f"{tokens / 1000:.1f}k" if tokens >= 1000 else str(tokens)
 
 
-def budget_detail(agent: AgentState) -> str | None:
-    """Its subtree's spend against its budget, `1.2k/5k tok` or `$0.40/$2.00` (the first of
-    the two it has); None without either. A usd budget over a model with no price says so."""
-    budget = agent.budget
-    if budget is None:
-        return None
-    if budget.tokens is not None:
-        # The limit as the budget's own words say it (5k, not 5.0k); loaded with the fold.
-        from agentui.core.agent.budget import short_count
-
-        return f"{format_tokens(agent.subtree_tokens)}/{short_count(budget.tokens)} tok"
-    if budget.usd is not None:
-        if agent.subtree_tokens and not agent.subtree_usd:
-            return f"{format_tokens(agent.subtree_tokens)} tok (tokens only)/${budget.usd:.2f}"
-        return f"${agent.subtree_usd:.2f}/${budget.usd:.2f}"
-    return None
-
-
 def agent_label(
-    agent: AgentState, now: float, palette: dict[str, str], width: int | None = None
+    agent: AgentState,
+    now: float,
+    palette: Mapping[str, str],
+    width: int | None = None,
+    counted: Mapping[str, float] | None = None,
 ) -> Text:
-    """The row: glyph, name, task, then tokens and elapsed time; fitted to `width` cells when
-    given (see `fit_row`)."""
+    """The row: glyph, name, task, then tokens (with a budget: its gauge) and elapsed time;
+    fitted to `width` cells when given (see `fit_row`). `counted`: the subtree's counts a
+    budget needs (budget_gauge.subtree_counts)."""
     glyph, variable = GLYPHS[agent.status]
     colour = palette.get(variable)
     ended = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
@@ -97,14 +90,20 @@ def agent_label(
     task = visible_controls(" ".join(agent.task.split()))
     if len(task) > TASK_CHARS:
         task = task[: TASK_CHARS - 1] + "…"
-    details = []
-    spent = budget_detail(agent)
-    if spent is not None:
-        details.append(spent)
+    details: list[Detail] = []
+    gauge = nearest_limit(agent, counted)
+    if gauge is not None:
+        words = Text(gauge.words())
+        if gauge.spent is None:
+            details.append((words,))
+        else:
+            bar = gauge_bar(gauge.share, palette)
+            # In a narrow pane the words go first and the bar stays: it says the most per cell.
+            details.append((Text.assemble(words, " ", bar), words, bar))
     elif agent.tokens:
-        details.append(format_tokens(agent.tokens))
+        details.append((Text(format_tokens(agent.tokens)),))
     if agent.started_ts is not None:
-        details.append(format_elapsed((agent.ended_ts or now) - agent.started_ts))
+        details.append((Text(format_elapsed((agent.ended_ts or now) - agent.started_ts)),))
     fit_row(label, Text(f" {task}", style=Style(dim=True)), details, width)
     if waiting:
         # Waiting for the person: the whole line stands out in the waiting colour.
@@ -112,26 +111,39 @@ def agent_label(
     return label
 
 
-def fit_row(label: Text, task: Text, details: list[str], width: int | None) -> None:
-    """Append the task and the details (numbers) to `label` within `width` cells: the task
-    shortens first, then goes; then the elapsed time goes, then the tokens; the name is cut
-    last. A number is shown whole or not at all."""
-    style = Style(dim=True, italic=True)
-    if width is None:
+DETAIL = Style(dim=True, italic=True)
+# A detail of a row in the forms it may take, the longest first: a number has one form.
+Detail = tuple[Text, ...]
+
+
+def fit_row(label: Text, task: Text, details: list[Detail], width: int | None) -> None:
+    """Append the task and the details (numbers, a budget's gauge) to `label` within `width`
+    cells: the task shortens first, then goes; then the elapsed time goes, then the tokens (a
+    gauge's shorter forms first); the name is cut last. A number is shown whole or not at all."""
+
+    def tail_of(parts: list[Detail]) -> str:
+        return "  " + " ".join(forms[0].plain for forms in parts) if parts else ""
+
+    if width is not None:
+        while details and label.cell_len + Text(tail_of(details)).cell_len > width:
+            last = details[-1]
+            details = [*details[:-1], last[1:]] if len(last) > 1 else details[:-1]
+        tail = Text(tail_of(details))
+        room = width - label.cell_len - tail.cell_len
+        if room >= 3:  # a space, a letter and the ellipsis at least
+            if task.cell_len > room:
+                task.truncate(room, overflow="ellipsis")
+            label.append_text(task)
+    else:
         label.append_text(task)
-        if details:
-            label.append("  " + " ".join(details), style=style)
-        return
-    while details and label.cell_len + len("  " + " ".join(details)) > width:
-        details = details[:-1]
-    tail = "  " + " ".join(details) if details else ""
-    room = width - label.cell_len - len(tail)
-    if room >= 3:  # a space, a letter and the ellipsis at least
-        if task.cell_len > room:
-            task.truncate(room, overflow="ellipsis")
-        label.append_text(task)
-    label.append(tail, style=style)
-    if label.cell_len > width:  # the name alone is wider than the row
+    # One dim italic run, as one span; a detail's own styles (a gauge's bar) go over it.
+    at = len(label.plain) + 2
+    label.append(tail_of(details), style=DETAIL)
+    for shown, *_shorter in details:
+        for span in shown.spans:
+            label.stylize(span.style, at + span.start, at + span.end)
+        at += len(shown.plain) + 1
+    if width is not None and label.cell_len > width:  # the name alone is wider than the row
         label.truncate(max(width, 1), overflow="ellipsis")
 
 
@@ -156,6 +168,11 @@ class AgentTree(Tree[str]):
         self._agent_nodes: dict[str, TreeNode[str]] = {}
         self._agents: dict[str, AgentState] = {}
         self._widths: dict[str, int] = {}  # agent id -> its row's label width when last drawn
+        # What a budget's gauge needs beyond the fold's sums: agent id -> its own (model
+        # calls, tool calls, live) when last seen, and its subtree's (model calls, tool calls,
+        # live agents below it). A change is added up the chain: depth, not size, per change.
+        self._own: dict[str, tuple[int, int, int]] = {}
+        self._below: dict[str, list[int]] = {}
         # Told at once when the cursor lands on another agent, in the same turn as the key
         # that moved it: what follows the cursor (the transcript) is drawn in the same frame
         # as the cursor. (NodeHighlighted arrives a message later, after a frame showing only
@@ -176,11 +193,12 @@ class AgentTree(Tree[str]):
                 parent.allow_expand = True
             self._agents[agent.id] = agent
             node = parent.add(Text(), data=agent.id, expand=True, allow_expand=False)
+            self._agent_nodes[agent.id] = node
+            self._count(agent)
             # Fitted to the pane from the first: the tree's width is reckoned from these.
-            label = agent_label(agent, now, palette, self._room_for(node))
+            label = agent_label(agent, now, palette, self._room_for(node), self._counted(agent))
             store_node_label(node, label)
             self._widths[agent.id] = label.cell_len
-            self._agent_nodes[agent.id] = node
 
     def relabel(self, agents: Iterable[AgentState]) -> None:
         """These agents changed: their rows are drawn again when (and only if) on screen."""
@@ -190,8 +208,37 @@ class AgentTree(Tree[str]):
             if node is None:
                 continue
             self._agents[agent.id] = agent
-            store_node_label(node, agent_label(agent, now, palette))
+            self._count(agent)
+            store_node_label(node, agent_label(agent, now, palette, counted=self._counted(agent)))
             node.refresh()  # drawn afresh when next shown, at once if on screen
+
+    def _count(self, agent: AgentState) -> None:
+        """Add what changed of the agent's calls and liveness to its subtree's counts and its
+        ancestors'; an ancestor whose budget's gauge shows them is drawn again."""
+        own = (agent.model_calls, agent.tool_calls, int(agent.status.is_live))
+        before = self._own.get(agent.id, (0, 0, 0))
+        if own == before:
+            return
+        self._own[agent.id] = own
+        change = [now - then for now, then in zip(own, before, strict=True)]
+        below = self._below.setdefault(agent.id, [0, 0, 0])
+        below[0] += change[0]
+        below[1] += change[1]
+        parent_id = agent.parent_id
+        while parent_id is not None and (parent := self._agents.get(parent_id)) is not None:
+            below = self._below.setdefault(parent_id, [0, 0, 0])
+            for measure, amount in enumerate(change):
+                below[measure] += amount
+            if counts_needed(parent.budget) and (node := self._agent_nodes.get(parent_id)):
+                node.refresh()
+            parent_id = parent.parent_id
+
+    def _counted(self, agent: AgentState) -> dict[str, float] | None:
+        """The subtree's counts its budget's gauge needs (None: it needs none)."""
+        if not counts_needed(agent.budget):
+            return None
+        model_calls, tool_calls, live = self._below.get(agent.id, (0, 0, 0))
+        return {"model_calls": model_calls, "tool_calls": tool_calls, "children": live}
 
     def tick(self) -> None:
         """The clock moved: repaint the rows on screen whose elapsed time runs (live agents)."""
@@ -229,7 +276,8 @@ class AgentTree(Tree[str]):
         agent = self._agents.get(node.data or "")
         if agent is not None:
             room = self._room_for(node)
-            store_node_label(node, agent_label(agent, self._clock(), self._palette(), room))
+            label = agent_label(agent, self._clock(), self._palette(), room, self._counted(agent))
+            store_node_label(node, label)
         text = super().render_label(node, base_style, style)
         if agent is not None:
             self._widths[agent.id] = text.cell_len
