@@ -40,10 +40,13 @@ from acp.schema import (
 from anyio.abc import TaskGroup
 
 from agentui.core import __version__
+from agentui.core.acp.inbox import METHOD as INBOX_METHOD
+from agentui.core.acp.inbox import WIRE_METHOD as INBOX_WIRE_METHOD
 from agentui.core.acp.modes import ModeId, mode_state, parse_mode
 from agentui.core.acp.prompt_text import PromptBlock
 from agentui.core.acp.questions import takes_forms
 from agentui.core.acp.session import AcpSession
+from agentui.core.acp.tool_calls import META_KEY
 from agentui.core.acp.visible import visible
 from agentui.core.protocol import events as ev
 from agentui.core.runtime import Runtime
@@ -96,6 +99,8 @@ class AgentuiAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(embedded_context=True),
+                # agentui's extensions (ACP's extensibility): the inbox (inbox.py).
+                field_meta={META_KEY: {"inbox": INBOX_WIRE_METHOD}},
             ),
             agent_info=Implementation(name="agentui", title="agentui", version=__version__),
         )
@@ -155,6 +160,18 @@ class AgentuiAgent:
         session = self._live_session(session_id)
         if session is not None:
             session.cancel()
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """agentui's extension requests: `_agentui/inbox` (inbox.py)."""
+        if method != INBOX_METHOD:
+            raise RequestError.method_not_found(visible(f"_{method}"))
+        session_id = params.get("sessionId")
+        if not isinstance(session_id, str):
+            raise RequestError.invalid_params({"sessionId": "the session whose inbox to read"})
+        return {"rows": self._session(session_id).inbox_rows()}
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        """No notification of a client's is known here: ignored, as JSON-RPC wants."""
 
     # -- helpers -------------------------------------------------------------------------
 

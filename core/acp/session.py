@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import anyio
 from acp import RequestError
@@ -54,6 +55,8 @@ from anyio.abc import TaskGroup, TaskStatus
 from pydantic import ValidationError
 
 from agentui.core.acp.chunks import merged_chunks
+from agentui.core.acp.inbox import METHOD as INBOX_METHOD
+from agentui.core.acp.inbox import InboxNews, row_json
 from agentui.core.acp.modes import YES, ModeId
 from agentui.core.acp.prompt_text import PromptBlock, task_text
 from agentui.core.acp.questions import (
@@ -77,6 +80,7 @@ from agentui.core.protocol.commands import Command, Mode, allowed
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
+from agentui.core.state.inbox import inbox
 from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 
@@ -111,6 +115,7 @@ class AcpSession:
         self._servers = FirstOutcomes({})  # the MCP servers still starting, once it runs
         self._waiting: anyio.CancelScope | None = None  # a prompt's wait for them
         self._translator = UpdateTranslator()
+        self._inbox = InboxNews()  # the rows last sent as `_agentui/inbox` (inbox.py)
         self._turn: Turn | None = None
         self._parked: str | None = None  # the root of the turn parked for an answer
         self._deferred: list[ev.QueryRaised] = []  # questions the next prompts answer, oldest first
@@ -248,12 +253,14 @@ class AcpSession:
                 await self._send(update)
         self._translator.echo_prompts = False
         self._history = ()
+        await self._send_inbox()
 
     async def _pump(self, tasks: TaskGroup) -> None:
         while batch := await self._events.next_batch():
             updates = [update for event in batch for update in self._translator.apply(event)]
             for update in merged_chunks(updates):
                 await self._send(update)
+            await self._send_inbox()
             # Only once the batch is shown: a permission request comes after its tool call,
             # and a turn's answer after its last update.
             for event in batch:
@@ -302,6 +309,24 @@ class AcpSession:
             await self._client.session_update(session_id=self.id, update=visible(update))
         except ConnectionError:
             self._client_gone = True  # the runtime goes on until the server closes it
+
+    def inbox_rows(self) -> list[dict[str, Any]]:
+        """What waits on the person in this session now, as `_agentui/inbox` says it."""
+        now = self.runtime.clock.now()
+        return [row_json(row, now) for row in inbox(self._translator.state)]
+
+    async def _send_inbox(self) -> None:
+        """`_agentui/inbox` to the client when the rows changed (inbox.py)."""
+        rows = self._inbox.changed(self._translator.state)
+        if rows is None or self._client_gone:
+            return
+        now = self.runtime.clock.now()
+        try:
+            await self._client.ext_notification(
+                INBOX_METHOD, {"sessionId": self.id, "rows": [row_json(r, now) for r in rows]}
+            )
+        except ConnectionError:
+            self._client_gone = True
 
     def _root_to_continue(self) -> str | None:
         """The root the next prompt continues: the latest root a model runs (a loaded

@@ -13,6 +13,11 @@ Its own tool calls show too, titled with its name. A plan lists the turn's subag
 A question the person must answer is a tool call the permission request or elicitation points
 at: an `ask_user` call's own, else one made for it; an approval points at the call it is about.
 
+A budget's stop is said in the conversation (an agent message: what was spent of which limit,
+who is paused, why the turn waits); a budget continued past its limit and an agent stalled
+(silent past [attention] stalled_after_s) are thought lines. Everything that waits on the
+person also goes to the client as agentui's `_agentui/inbox` extension (inbox.py).
+
 `echo_prompts` (a loaded session's replay) also sends what the person asked, as user message
 chunks; live, the client shows its own prompt. The translator folds every event into its own
 RunState first (names, parents, statuses), so it needs nothing but the events.
@@ -53,6 +58,7 @@ from agentui.core.acp.tool_calls import (
     tool_call_id,
     tool_kind,
 )
+from agentui.core.agent.budget import describe_amount, stop_words
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.state import RunState
@@ -83,8 +89,10 @@ PASSED_OVER = frozenset({
     "mcp:server",  # the runtime's MCP servers: `agentui mcp list` and the tool calls tell
     "run:resumed",  # the runtime's: a loaded session's replay ends before it
     "session:error",  # the runtime's own log (agentui's session file, not the client's)
-    # A budget: its stop pauses the agent (its status says so) and waits on the person here.
-    "budget:set", "budget:stop", "budget:continue",
+    "budget:set",  # a budget set or raised: its stop, if it comes, is said
+    # Time travel: ACP has no command for it; in a loaded session's replay the conversation it
+    # put back and the agents after it show as any others do.
+    "agent:rewound", "agent:forked",
 })  # fmt: skip
 
 
@@ -237,8 +245,27 @@ class UpdateTranslator:
                 return self._question_closed(query_id, "failed", f"no answer: {reason}")
             case ev.StatusChanged(new=new) if AgentStatus(new).is_final:
                 return self._close_calls(agent, f"not finished: {agent.name} ended as {new}")
+            case ev.BudgetReached():
+                return [update_agent_message_text(self._budget_stop(agent, event))]
+            case ev.BudgetContinued():
+                return [_thought_line(f"({agent.name} goes on for one more step past its budget)")]
+            case ev.AgentStalled(since=since):
+                silent = describe_amount("minutes", (event.ts - since) / 60)
+                return [_thought_line(f"({agent.name} has said nothing for {silent})")]
         self._note_unknown_type(event)  # else handled for the other kind of agent, or passed over
         return []
+
+    def _budget_stop(self, agent: AgentState, stop: ev.BudgetReached) -> str:
+        """Why the agents stopped, said in the conversation: a client shows a turn that waits
+        with nothing new, and ACP has no way to ask for more budget."""
+        said = stop_words(stop.measure, stop.limit, stop.spent, stop.over)
+        stopped = self.state.agents.get(stop.stopped_agent)
+        who = stopped.name if stopped is not None else stop.stopped_agent
+        return (
+            f"\n\n**Budget reached** ({agent.name}): {said}. {who} is paused until its budget "
+            "is raised or continued once, which ACP has no request for: cancel the prompt to "
+            "stop here.\n\n"
+        )
 
     def _note_unknown_type(self, event: ev.Event) -> None:
         if event.type not in PASSED_OVER and not isinstance(event, _HANDLED):
@@ -366,5 +393,6 @@ _HANDLED = (
     ev.ThinkingRedacted, ev.WorkflowStepStarted, ev.LLMFailed, ev.LLMAbandoned,
     ev.ExecutionFailed, ev.ExecutionCancelled, ev.StatusChanged, ev.ToolDetected,
     ev.ToolStarted, ev.ToolCompleted, ev.ToolFailed, ev.ToolTimedOut, ev.QueryRaised,
-    ev.QueryAnswered, ev.QueryDeclined, *SCENE_EVENTS,
+    ev.QueryAnswered, ev.QueryDeclined, ev.BudgetReached, ev.BudgetContinued, ev.AgentStalled,
+    *SCENE_EVENTS,
 )  # fmt: skip

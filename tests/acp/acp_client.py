@@ -73,6 +73,7 @@ class RecordingClient:
         self.permissions: list[tuple[ToolCallUpdate, list[PermissionOption]]] = []
         self.forms: list[tuple[str, ElicitationFormSessionMode]] = []
         self.problems: list[str] = []
+        self.notifications: list[tuple[str, dict[str, Any]]] = []  # agentui's extensions'
         self.takes_forms = False  # as declared at initialize (agentui_acp sets it)
         self._choices = list(choices or [])
         self._answers = list(answers or [])
@@ -121,6 +122,13 @@ class RecordingClient:
         if answer == MALFORMED:
             return {"action": "accept", "content": "not an object"}  # type: ignore[return-value]
         return AcceptElicitationResponse(action="accept", content={"answer": answer})
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        """An extension's notification (`_agentui/inbox`), as the SDK hands it over: its name
+        without the leading underscore."""
+        self._check_text(params, method)
+        self.notifications.append((method, params))
+        self._notify()
 
     def answer_held(self, *choices: str) -> None:
         """Answer the held permission requests with `choices` (then "cancelled")."""

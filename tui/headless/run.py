@@ -105,6 +105,8 @@ class HeadlessPrinter:
         "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
         "session:error",  # said on stderr when the run ends (cli.py), as before this event
         "agent:stalled",  # its inbox line says it (inbox_lines.py)
+        "agent:rewound",  # `run --rewind` says it before the agent goes on (rewind_run.py)
+        "agent:forked",  # its name says it (NAME~1); `agentui fork` was given the step
     })  # fmt: skip
 
     def __init__(
