@@ -124,7 +124,8 @@ class StepLog:
             summary = _summary(kind, before, event.append)
             self.steps.append(Step(number, kind, event.seq, len(self._changes), messages, summary))
         self._changes.append(event)
-        self._messages = [*before[: event.keep], *event.append]
+        del before[event.keep :]  # in place: a copy per change made a long log quadratic
+        before.extend(event.append)
 
     def _rewound(self, event: ev.AgentRewound) -> None:
         target = self.step(event.step)
