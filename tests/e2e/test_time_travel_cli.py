@@ -16,9 +16,9 @@ pytestmark = pytest.mark.anyio
 TASK = "Plan a launch party"
 
 
-async def _first_session(home: Path) -> str:
+async def _first_session(home: Path, *flags: str) -> str:
     env = child_env(home)
-    code, _, err = await agentui("run", "--answer", "Lisbon", TASK, env=env, cwd=home)
+    code, _, err = await agentui("run", "--answer", "Lisbon", *flags, TASK, env=env, cwd=home)
     assert code == 0, err
     (path,) = (home / "data" / "sessions").glob("*.jsonl")
     return path.stem
@@ -62,9 +62,10 @@ async def test_a_bad_step_is_said_in_one_line(tmp_path: Path) -> None:
 
 
 async def test_fork_a_finished_session_into_a_new_one(tmp_path: Path) -> None:
-    session = await _first_session(tmp_path)
+    session = await _first_session(tmp_path, "--yes")  # its python call runs in the sandbox
     steps = await _steps(tmp_path, session, "main")
     (tool,) = [s for s in steps if s["kind"] == "tool"]
+    assert str(tool["summary"]).startswith("python → 4 words"), "the sandbox ran it"
     instructions = tmp_path / "brief.txt"
     instructions.write_text("Answer in one line.", "utf-8")
     code, out, err = await agentui(
@@ -79,5 +80,5 @@ async def test_fork_a_finished_session_into_a_new_one(tmp_path: Path) -> None:
                       "step": tool["step"], "session": session}  # fmt: skip
     conversation = seen[2]
     assert conversation["instructions"] == "Answer in one line."
-    assert not [e for e in seen if e["type"] == "tool:start"], "no tool before the step ran again"
+    assert not [e for e in seen if e["type"] == "tool:start"], "the python call is not run again"
     assert len(list((tmp_path / "data" / "sessions").glob("*.jsonl"))) == 2
