@@ -79,6 +79,7 @@ async def test_a_session_folded_again_lists_the_same_rows(tmp_path: Path) -> Non
             assert sorted(row.kind for row in rows) == ["budget", "question", "stalled", "steer"]
             until = rec.events[-1].seq
             path = runtime.session.path
+            assert path is not None
     # The log up to that moment, read back and folded (replay from there shows this).
     log = read_session(path)
     events = [e for e in merge_deltas(log.events) if e.seq <= until]
