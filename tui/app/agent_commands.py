@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from agentui.tui.app.screens.main import MainScreen
     from agentui.tui.app.screens.modify import KeptDraft, ModifyResult
 
+# The palette's search of every saved session (tui/app/session_search.py, loaded when chosen).
+SEARCH_SESSIONS = "Search all sessions…"
+SEARCH_SESSIONS_HELP = "the saved sessions' transcripts, as agentui search lists them"
 INTERRUPT_WINDOW_S = 3.0  # the second esc must come this soon after the first
 # The actions that are commands to the runtime (the rest only change what the screen shows).
 RUNTIME_ACTIONS = {
@@ -164,7 +167,13 @@ class AgentCommands:
                 "Switch provider/model…", "for the next task", self.open_provider_switch
             )
         yield from self.app.copy_export.palette()
+        yield SystemCommand(SEARCH_SESSIONS, SEARCH_SESSIONS_HELP, self.open_session_search)
         yield from self._budget_commands()
+
+    def open_session_search(self) -> None:
+        from agentui.tui.app.session_search import open_session_search
+
+        open_session_search(self.app)
 
     def _budget_commands(self) -> Iterable[SystemCommand]:
         """Set or raise the selected agent's budget; at its budget stop, continue once."""

@@ -110,7 +110,7 @@ class CopyAndExport:
                 timeout=4,
             )
             return None
-        return self._copy(block.copy_text(), block_words(block))
+        return self.copy(block.copy_text(), block_words(block))
 
     def copy_last_answer(self) -> Worker[None] | None:
         main = self.app.main
@@ -119,7 +119,7 @@ class CopyAndExport:
         if text is None:
             self.app.notify("Nothing to copy: this agent has not answered yet.", timeout=3)
             return None
-        return self._copy(text, "its last answer")
+        return self.copy(text, "its last answer")
 
     def copy_transcript(self) -> Worker[None] | None:
         main = self.app.main
@@ -128,29 +128,30 @@ class CopyAndExport:
         if not text:
             self.app.notify("Nothing to copy: the transcript is empty.", timeout=3)
             return None
-        return self._copy(text, "the transcript")
+        return self.copy(text, "the transcript")
 
-    def _copy(self, text: str, what: str) -> Worker[None]:
-        """To the clipboard now; to the private file in a thread (the worker that writes it,
-        which says how it went)."""
+    def copy(self, text: str, what: str, *, told: str = "") -> Worker[None]:
+        """`text` to the clipboard now, and to the private file in a thread: the worker that
+        writes it, whose toast says how it went (`what` was copied; `told`: a sentence more)."""
         self.app.copy_to_clipboard(text)
-        return self.app.run_worker(self._keep(text, what), group="copy")
+        return self.app.run_worker(self._keep(text, what, told), group="copy")
 
-    async def _keep(self, text: str, what: str) -> None:
+    async def _keep(self, text: str, what: str, told: str) -> None:
         path = state_dir() / COPIED_FILE
+        then = f". {told[:1].upper()}{told[1:]}." if told else ""
         async with self._writing:
             try:
                 await asyncio.to_thread(_write_private, path, text)
             except OSError as exc:
                 self.app.notify(
                     f"Copied {what} ({len(text):,} characters) to the clipboard; it could not "
-                    f"be kept in {path}: {exc.strerror or exc}",
+                    f"be kept in {path}: {exc.strerror or exc}{then}",
                     severity="warning",
                 )
                 return
         self.app.notify(
             f"Copied {what} ({len(text):,} characters) to the clipboard; also in {path} (for a "
-            "terminal that does not pass copies on)",
+            f"terminal that does not pass copies on){then}",
             timeout=5,
         )
 
