@@ -101,6 +101,42 @@ async def test_calls_and_live_subagents_are_added_up_the_chain_as_they_change() 
         assert "6/10 tools" in label.plain  # 60 % of its tools, 50 % of its live subagents
 
 
+class CountingTree(AgentTree):
+    """Notes which agents' rows were drawn."""
+
+    def __init__(self) -> None:
+        super().__init__(clock=lambda: 100.0)
+        self.drawn: list[str] = []
+
+    def render_label(self, node, base_style, style):  # type: ignore[no-untyped-def]
+        if node.data is not None:
+            self.drawn.append(node.data)
+        return super().render_label(node, base_style, style)
+
+
+class WideTreeApp(App[None]):
+    CSS = "CountingTree { height: 10; }"
+
+    def compose(self) -> ComposeResult:
+        yield CountingTree()
+
+
+async def test_a_change_under_a_budget_of_5000_agents_draws_only_the_rows_on_screen() -> None:
+    root = agent(status=S.RUNNING, budget=Budget(tool_calls=50_000))
+    children = [agent(id=f"c{i}", parent_id="a1", status=S.RUNNING) for i in range(5_000)]
+    root.children = [c.id for c in children]
+    async with WideTreeApp().run_test(size=(80, 20)) as pilot:
+        tree = pilot.app.query_one(CountingTree)
+        tree.add_agents([root, *children])
+        await pilot.pause()
+        tree.drawn.clear()
+        children[-1].tool_calls = 7  # off screen, under the root on screen
+        tree.relabel([children[-1]])
+        await pilot.pause()
+        assert tree.drawn == ["a1"], "the root's gauge is drawn again, and nothing else"
+        assert tree._counted(root) == {"model_calls": 0, "tool_calls": 7, "children": 5_000}
+
+
 # -- pictures --------------------------------------------------------------------------------
 
 
