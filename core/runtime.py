@@ -532,7 +532,7 @@ class Runtime:
         for child_id in set_aside:
             self._runs[child_id].stop_subtree(rewound_reason(node.name, step))
         if node.status.is_live or not run.done.is_set():
-            run.rewinding = step
+            run.rewinding, run.rewound = step, anyio.Event()
             run.request_stop(f"rewound to step {step} by the person")
             group.start_soon(self._rewind_once_ended, run, step, set_aside)
         else:
@@ -612,9 +612,12 @@ class Runtime:
 
     async def _rewind_once_ended(self, run: AgentRun, step: int, set_aside: list[str]) -> None:
         await run.done.wait()
-        run.rewinding = None
-        if not self._closing and run.node.status is not AgentStatus.DELETED:
-            self._rewound(run, step, set_aside)
+        try:
+            if not self._closing and run.node.status is not AgentStatus.DELETED:
+                self._rewound(run, step, set_aside)
+        finally:
+            run.rewinding = None
+            run.rewound.set()  # a parent waiting on it (join) waits for its next run now
 
     def _rewound(self, run: AgentRun, step: int, set_aside: list[str]) -> None:
         """The agent's run has ended: back to `step`, then paused, with a run ready to go on."""

@@ -157,6 +157,7 @@ class AgentRun:
         # Its conversation's changes and steps (steps.py), for a rewind or a fork from one.
         self.steps = StepLog(node.name)
         self.rewinding: int | None = None  # the step a rewind waits for its run to end to go to
+        self.rewound = anyio.Event()  # set when that rewind is done (or given up at shutdown)
         self._publish: ConversationListener | None = None  # set by publish_conversation
         if parent is not None and node.status.is_live:
             parent.live_children += 1
@@ -633,6 +634,11 @@ class AgentRun:
         child = self.descendant(handle.strip())
         run = self.shared.runs[child.id]
         await run.done.wait()
+        # Stopped to be rewound, it goes on with a new run: the outcome is that run's.
+        while run.rewinding is not None or child.status.is_live:
+            if run.rewinding is not None:
+                await run.rewound.wait()
+            await run.done.wait()
         error = child.error
         if child.status in (AgentStatus.CANCELLED, AgentStatus.DELETED) and run.stop is not None:
             error = error or run.stop.reason

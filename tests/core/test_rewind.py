@@ -268,3 +268,30 @@ def test_a_step_log_knows_a_note_joining_the_last_message_as_a_steer() -> None:
 async def test_the_wait_is_bounded() -> None:
     # Guards the helpers above: a wait that never ends fails instead of hanging.
     assert SAFETY_NET_S > 0
+
+
+async def test_a_parent_waiting_on_a_rewound_subagent_gets_its_next_run_s_outcome() -> None:
+    script = Script(
+        agents={
+            "main": [Turn(text="Waiting on it.")],
+            "main.1": [Turn(text="slow first try", hang_after_chunks=1), Turn(text="second try")],
+        }
+    )
+    async with scripted_runtime(script=script) as runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("plan")
+        child = runtime.start("sub", parent_id=root)
+        outcomes = []
+
+        async def join() -> None:
+            outcomes.append(await runtime.join(root, child))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(join)
+            await recorder.wait_for(is_type("text:delta", child))
+            runtime.rewind(child, 0)
+            await _rewound(recorder, child)
+            assert outcomes == [], "the parent still waits: its subagent goes on"
+            runtime.resume(child)
+        (outcome,) = outcomes
+        assert (outcome.status, outcome.result) == ("completed", "second try")
