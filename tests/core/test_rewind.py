@@ -295,3 +295,38 @@ async def test_a_parent_waiting_on_a_rewound_subagent_gets_its_next_run_s_outcom
             runtime.resume(child)
         (outcome,) = outcomes
         assert (outcome.status, outcome.result) == ("completed", "second try")
+
+
+@pytest.mark.parametrize("state", ["live", "paused", "ended"])
+@pytest.mark.parametrize("kind", ["model", "tool"])
+async def test_every_kind_of_step_on_a_live_paused_or_ended_agent(state: str, kind: str) -> None:
+    runs: list[int] = []
+    release = anyio.Event()
+    hold = Turn(text="Holding.", tool_calls=[ScriptedToolCall(name="gate")])
+    script = Script.for_all(TALLY, hold, Turn(text="done"), Turn(text="after the rewind"))
+    tools = ToolRegistry([ASK_USER, tally_tool(runs), gate_tool(release)])
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("count")
+        await recorder.wait_for(is_type("tool:start", root), count=2)  # the gate holds it
+        if state == "paused":
+            runtime.pause(root)
+        elif state == "ended":
+            release.set()
+            await runtime.wait(root)
+        step = 1 if kind == "model" else 2
+        at_step = runtime.steps(root)[step]
+        assert at_step.kind == kind
+
+        runtime.rewind(root, step)
+        await _rewound(recorder, root)
+
+        node = runtime.node(root)
+        assert len(node.conversation.messages) == at_step.messages
+        assert node.status is AgentStatus.PAUSED
+        release.set()
+        runtime.resume(root)
+        await runtime.wait(root)
+        assert node.status is AgentStatus.COMPLETED
+        # Back to the model call, its tally runs again; back to its result, it does not.
+        assert runs == ([1, 1] if kind == "model" else [1])
