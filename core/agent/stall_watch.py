@@ -15,10 +15,11 @@ What explains a silence, so it is no stall:
 A tool call in flight is no explanation: a command that runs longer than `after_s` is what the
 person wants to see (it may hang); the tool's own timeout ends it in its time.
 
-The watch folds the runtime's events into a RunState of its own (the one fold) and looks at
-each candidate's due time, and at least every CHECK_EVERY_S (so an explanation that ends
-without an event of the agent's own, its last child ending, is noticed soon). Time is the
-runtime's clock (the events' `ts`); the wait between looks is `sleep`, which tests replace.
+The watch folds the runtime's events as they come into a RunState of its own (the one fold)
+and looks at each candidate's due time, and at least every CHECK_EVERY_S (so an explanation
+that ends without an event of the agent's own, its last child ending, is noticed soon). Time
+is the runtime's clock (the events' `ts`); the wait between looks is `sleep`, which tests
+replace.
 
     runtime = Runtime(provider, services=[StallWatch(300).attach])
 """
@@ -60,10 +61,12 @@ class StallWatch:
     def attach(self, runtime: Runtime) -> None:
         """Watch `runtime` (a service: `Runtime(services=[watch.attach])`)."""
         self._runtime = runtime
-        # Subscribed now, so nothing between here and the first look is missed; deltas may be
-        # merged (only their times matter, and a merged one keeps its first piece's).
+        # Subscribed now, so nothing between here and the first look is missed. Folded as
+        # events come, not at each look: behind by more than the bound, deltas would merge
+        # into their first piece's time and a busy agent would look silent sooner.
         self._events = runtime.subscribe()
-        runtime.run_service(self._serve, name="stall watch")
+        runtime.run_service(self._fold, name="stall watch fold")
+        runtime.run_service(self._look_out, name="stall watch")
 
     # -- the rule ------------------------------------------------------------------------
 
@@ -97,7 +100,7 @@ class StallWatch:
     # -- the service ---------------------------------------------------------------------
 
     def look(self) -> list[AgentStalled]:
-        """Fold what came, and say every stall due now (one event each)."""
+        """Say every stall due now (one event each), what came so far folded first."""
         assert self._runtime is not None and self._events is not None
         self.state.apply_all(self._events.drain())
         said = []
@@ -113,11 +116,16 @@ class StallWatch:
                 continue
         return said
 
-    async def _serve(self) -> None:
-        assert self._runtime is not None and self._events is not None
+    async def _fold(self) -> None:
+        assert self._events is not None
         try:
-            while not self._events.closed:
-                self.look()
-                await self._sleep(self.next_look_in(self._runtime.clock.now()))
+            while batch := await self._events.next_batch():
+                self.state.apply_all(batch)
         finally:
             self._events.close()
+
+    async def _look_out(self) -> None:
+        assert self._runtime is not None
+        while True:  # until the runtime's shutdown cancels it
+            self.look()
+            await self._sleep(self.next_look_in(self._runtime.clock.now()))
