@@ -37,7 +37,7 @@ class InboxLines:
     def entered(self, event: Event) -> list[str]:
         """After the fold took `event`: the lines of the rows it made enter, to go before
         the printer's for the event."""
-        if event.type not in ENTERS_WITH:
+        if not self._may_enter(event):
             return []
         lines = []
         for row in inbox(self._state):
@@ -48,6 +48,16 @@ class InboxLines:
                 lines.append(line(row, event.ts))
             self._said |= keys
         return lines
+
+    def _may_enter(self, event: Event) -> bool:
+        """Whether a row can have entered with `event` (the inbox is not listed for every
+        agent's every status: only a steer waits on an agent that stops running)."""
+        if event.type not in ENTERS_WITH:
+            return False
+        if event.type != "agent:status":
+            return True
+        agent = self._state.agents.get(event.agent_id)
+        return agent is not None and any(note.from_person for note in agent.queued_notes)
 
 
 def line(row: InboxRow, now: float) -> str:
