@@ -49,6 +49,17 @@ async def test_rewind_a_saved_session_and_go_on_from_the_step(tmp_path: Path) ->
     assert [s["kind"] for s in after[len(before) :]][:2] == ["steer", "model"]
 
 
+async def test_steps_are_listed_for_a_person_to_pick_one(tmp_path: Path) -> None:
+    session = await _first_session(tmp_path)
+    code, out, err = await agentui("steps", session, env=child_env(tmp_path), cwd=tmp_path)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"main (a1) in session {session}"
+    assert lines[1].split() == ["main@0", "task", *TASK.split()]
+    assert any(" answer " in line and "ask_user → Lisbon" in line for line in lines)
+    assert f"agentui run --resume {session} --rewind main@N" in err
+
+
 async def test_a_bad_step_is_said_in_one_line(tmp_path: Path) -> None:
     session = await _first_session(tmp_path)
     env = child_env(tmp_path)

@@ -57,4 +57,9 @@ def main(argv: Sequence[str]) -> int:
         aside = "  (set aside by a rewind)" if step.set_aside else ""
         line = f"{agent.name}@{step.number:<4} {step.kind:<7} {step.summary}{aside}"
         out.write(visible_controls(line) + "\n")
+    hint = (
+        f"Go on from a step: agentui run --resume {log.id} --rewind {agent.name}@N; "
+        f"or a new session from it: agentui fork {log.id} {agent.name}@N"
+    )
+    print(visible_controls(hint), file=sys.stderr)
     return 0
