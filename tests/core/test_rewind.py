@@ -15,6 +15,7 @@ from agentui.core.protocol.commands import Command
 from agentui.core.protocol.events import AgentRewound, ConversationChanged, Event
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.resume import plan_resume
 from agentui.core.support.errors import CommandRefusedError
@@ -299,13 +300,16 @@ async def test_a_parent_waiting_on_a_rewound_subagent_gets_its_next_run_s_outcom
 
 @pytest.mark.parametrize("state", ["live", "paused", "ended"])
 @pytest.mark.parametrize("kind", ["model", "tool"])
-async def test_every_kind_of_step_on_a_live_paused_or_ended_agent(state: str, kind: str) -> None:
+async def test_every_kind_of_step_on_a_live_paused_or_ended_agent(
+    tmp_path: Path, state: str, kind: str
+) -> None:
     runs: list[int] = []
     release = anyio.Event()
     hold = Turn(text="Holding.", tool_calls=[ScriptedToolCall(name="gate")])
     script = Script.for_all(TALLY, hold, Turn(text="done"), Turn(text="after the rewind"))
-    tools = ToolRegistry([ASK_USER, tally_tool(runs), gate_tool(release)])
-    async with scripted_runtime(script=script, tools=tools) as runtime:
+    tools = [tally_tool(runs), gate_tool(release)]
+    runtime = recorded_runtime(tmp_path, script=script, tools=tools)
+    async with runtime:
         recorder = Recorder(runtime)
         root = runtime.start("count")
         await recorder.wait_for(is_type("tool:start", root), count=2)  # the gate holds it
@@ -330,3 +334,8 @@ async def test_every_kind_of_step_on_a_live_paused_or_ended_agent(state: str, ki
         assert node.status is AgentStatus.COMPLETED
         # Back to the model call, its tally runs again; back to its result, it does not.
         assert runs == ([1, 1] if kind == "model" else [1])
+        live = runtime.agent(root)
+    # The log, folded, is the runtime's agent: the run the rewind stopped and all.
+    assert runtime.session.path is not None
+    folded = fold_session(read_session(runtime.session.path)).agents[root]
+    assert folded.with_history() == live
