@@ -1,6 +1,7 @@
 """The HTTP API's time travel (core/agent/steps.py): rewind an agent to one of its steps, or
 fork a new root from one. `create_app` adds these routes to its own.
 
+    GET  /agent/{agent_id}/steps                                       -> [StepRow, ...]
     POST /agent/{agent_id}/rewind   {"step": 3}                        -> {"success": true}
     POST /agent/{agent_id}/fork     {"step": 3, "instructions": null}  -> {"agent_id": "a9"}
 
@@ -31,7 +32,26 @@ class ForkChoice(StepChoice):
     instructions: str | None = None
 
 
+class StepRow(BaseModel):
+    """One step of an agent, as `agentui steps --json` lists it."""
+
+    step: int
+    kind: str  # task, model, tool, answer, steer
+    seq: int  # the conversation:changed event that made it
+    messages: int  # the conversation's length at the step
+    summary: str
+    set_aside: bool  # a later rewind went back before it
+
+
 def add_time_travel_routes(app: FastAPI, runtime: Runtime) -> None:
+    @app.get("/agent/{agent_id}/steps", summary="An agent's steps, to rewind or fork from")
+    async def steps(agent_id: str) -> list[StepRow]:
+        return [
+            StepRow(step=s.number, kind=s.kind, seq=s.seq, messages=s.messages,
+                    summary=s.summary, set_aside=s.set_aside)
+            for s in runtime.steps(agent_id)
+        ]  # fmt: skip
+
     @app.post(
         "/agent/{agent_id}/rewind",
         summary="Take an agent back to one of its steps; it then waits, paused",

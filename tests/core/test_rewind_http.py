@@ -24,6 +24,9 @@ async def test_an_agent_is_rewound_and_forked_over_http() -> None:
         root = runtime.start("task")
         await runtime.wait(root)
 
+        listed = await client._http.get(f"/agent/{root}/steps")
+        assert [(row["step"], row["kind"]) for row in listed.json()] == [(0, "task"), (1, "model")]
+
         await client._command(root, "rewind", {"step": 0})
         assert runtime.node(root).status is AgentStatus.PAUSED
         assert len(runtime.node(root).conversation.messages) == 1
