@@ -10,6 +10,8 @@ import pytest
 from agentui.core.agent.budget import Budget
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import AgentView, Command, Mode, allowed, refusal
+from agentui.core.protocol.events import StatusChanged
+from agentui.core.providers.scripted.script import Script
 from agentui.core.support.errors import CommandRefusedError
 
 from .helpers import Recorder
@@ -38,15 +40,13 @@ def test_the_refusal_of_a_resume_at_a_budget_stop_says_what_goes_on() -> None:
 
 
 async def test_the_runtime_refuses_a_resume_at_a_budget_stop_in_the_table_s_words() -> None:
-    from agentui.core.providers.scripted.script import Script
-
     script = Script.for_all(spends(80, call("note", text="a")), spends(80), spends(30))
     runtime, _provider = build(script, budget=Budget(tokens=50))
     async with runtime:
         recorder = Recorder(runtime)
         root = runtime.start("work")
         await recorder.wait_for(lambda e: e.type == "budget:stop")
-        await recorder.wait_for(lambda e: e.type == "agent:status" and e.new == "paused")
+        await recorder.wait_for(lambda e: isinstance(e, StatusChanged) and e.new == "paused")
         with pytest.raises(CommandRefusedError, match="is stopped by its budget"):
             runtime.resume(root)
         runtime.cancel(root)
