@@ -283,8 +283,9 @@ class Runtime:
         return self._run(agent_id).report
 
     async def wait(self, agent_id: str) -> AgentNode:
-        """Wait until the agent's current run has ended; return its node."""
-        await self._run(agent_id).done.wait()
+        """Wait until the agent's current run has ended (one stopped to be rewound: the run
+        after it); return its node."""
+        await self._run(agent_id).until_ended()
         return self._tree.get(agent_id)
 
     # -- commands ------------------------------------------------------------------------

@@ -247,6 +247,17 @@ class AgentRun:
         self.node.conversation.append(user_text(text))
         self.prepare_next_run()
 
+    async def until_ended(self) -> None:
+        """Wait until the current run has ended. A run stopped to be rewound is followed by
+        the next one (the agent goes on from the step): that one is waited for."""
+        while True:
+            done = self.done
+            await done.wait()
+            if self.rewinding is not None:
+                await self.rewound.wait()
+            elif self.done is done:
+                return
+
     def prepare_next_run(self) -> None:
         """A new run of this ended agent may start: its own scope, done event, no stop asked."""
         self.scope = anyio.CancelScope()
@@ -633,12 +644,7 @@ class AgentRun:
         """Wait until `handle`, a subagent of this agent at any depth, has ended."""
         child = self.descendant(handle.strip())
         run = self.shared.runs[child.id]
-        await run.done.wait()
-        # Stopped to be rewound, it goes on with a new run: the outcome is that run's.
-        while run.rewinding is not None or child.status.is_live:
-            if run.rewinding is not None:
-                await run.rewound.wait()
-            await run.done.wait()
+        await run.until_ended()
         error = child.error
         if child.status in (AgentStatus.CANCELLED, AgentStatus.DELETED) and run.stop is not None:
             error = error or run.stop.reason
