@@ -4,6 +4,7 @@ no other variable of the developer's shell that the code reads (a test sets what
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import sys
@@ -12,6 +13,8 @@ import time
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from agentui.tui.cli import gc_policy
 
 # The suite must pass while other processes load both cores: no per-example deadline, and no
 # failing because generating inputs was slow (what a loaded machine makes of it).
@@ -68,6 +71,32 @@ for _name, _sub in (
     ("AGENTUI_STATE_DIR", "state"),
 ):
     os.environ[_name] = os.path.join(_sandbox, _sub)
+
+
+# The app's collector policy is for a process that is one app (tui/cli/gc_policy.py): here,
+# hundreds of apps run one after another, and each one's close would unfreeze the whole heap
+# below. It has its own tests (tests/tui/test_tree_at_scale.py); the real-terminal tests run it.
+gc_policy.POLICY_ON = False
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish() -> None:
+    """What collection made (every test module, the SDKs, Textual) lives as long as the
+    process: frozen, full collections stop walking it. They took a quarter of the TUI tests'
+    CPU."""
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol() -> object:
+    """A test's garbage is collected after it (walking only what is not frozen), and what it
+    left alive (caches, imported modules) frozen with the rest."""
+    try:
+        return (yield)
+    finally:
+        gc.collect()
+        gc.freeze()
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from agentui.core.state import AgentState, RunState
 from agentui.tui.app.heap_release import RELEASE_AFTER_EVENTS, HeapRelease
 from agentui.tui.app.widgets.agent_tree import AgentTree
 from agentui.tui.app.widgets.status_bar import StatusBar
+from agentui.tui.cli import gc_policy
 from agentui.tui.cli.gc_policy import BURST, CollectorPolicy
 
 pytestmark = pytest.mark.anyio
@@ -130,7 +131,10 @@ async def test_the_status_bar_tick_moves_only_the_clock() -> None:
         assert "running 2  paused 1" in str(bar.render())
 
 
-def test_the_gc_policy_freezes_a_burst_and_gives_everything_back() -> None:
+def test_the_gc_policy_freezes_a_burst_and_gives_everything_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(gc_policy, "POLICY_ON", True)  # the suite runs apps without it
     thresholds = gc.get_threshold()
     policy = CollectorPolicy()
     policy.install()
