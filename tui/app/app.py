@@ -31,6 +31,7 @@ from agentui.tui.app.browser_signals import take_back_the_signals
 from agentui.tui.app.copy_export import CopyAndExport
 from agentui.tui.app.focus import FocusKeeper
 from agentui.tui.app.heap_release import HeapRelease
+from agentui.tui.app.inbox import Inbox
 from agentui.tui.app.key_actions import KeyActions
 from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KeyMap, app_bindings
 from agentui.tui.app.nudges import Nudges
@@ -44,6 +45,7 @@ from agentui.tui.app.theme_choice import choose_theme
 from agentui.tui.app.theme_files import AGENT_VARIABLES
 from agentui.tui.app.ui_state import load_ui_state, save_ui_state
 from agentui.tui.app.waiting_toasts import WaitingToasts
+from agentui.tui.app.widgets.status_bar import StatusBar
 from agentui.tui.cli.gc_policy import CollectorPolicy
 
 if TYPE_CHECKING:
@@ -102,6 +104,7 @@ class AgentUIApp(App[int]):
         self._initial_task = initial_task
         self._state = state  # a resumed session's fold: the main screen draws it first
         self.clock: Clock = clock if clock is not None else SystemClock()
+        self.inbox = Inbox(self)  # what waits on the person: its window, its nudges
         # The narrator is on by default; MonologueConfig(enabled=False) turns it off. Without a
         # config (the settings are validated after the first frame) `monologue_shown` says.
         self.monologue_enabled = monologue.enabled if monologue is not None else monologue_shown
@@ -243,7 +246,13 @@ class AgentUIApp(App[int]):
         self.main.keys.clicked()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if parameters == ("inbox_waiting",):  # f4 in the footer only while something waits
+            return self.inbox.waiting
         return self.commands.availability(action, parameters)
+
+    @on(StatusBar.InboxChanged)
+    def _inbox_changed(self, message: StatusBar.InboxChanged) -> None:
+        self.inbox.changed(message.rows)
 
     def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         return self.commands.palette(super().get_system_commands(screen))

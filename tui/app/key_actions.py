@@ -47,6 +47,8 @@ class KeyActions:
             "search": main.search.open,
             "help": app.overlays.help,
             "scene_state": app.overlays.scene_state,
+            "inbox": app.inbox.open,
+            "inbox_waiting": app.inbox.open,  # f4 as the footer shows it (something waits)
             "keys_on": self.keys_on,
             "nobody_waiting": self.nobody_waiting,
             # f2 with no scene in the run (the Scene binding is off then): why nothing opens.

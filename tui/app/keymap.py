@@ -155,6 +155,15 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("theme", "t", "change_theme", "Theme", "Pick a theme", "view", show=False),
     Key(
+        "inbox",
+        "i",
+        "inbox",
+        "Inbox",
+        "Everything waiting on you, each acted on from its row",
+        "view",
+        show=False,
+    ),
+    Key(
         "next_question",
         "ctrl+n",
         "next_question",
@@ -171,6 +180,17 @@ KEYS: tuple[Key, ...] = (
         "Scene",
         "Show the directed scene's world and characters as they stand now",
         "everywhere",
+    ),
+    # A function key: the inbox answers questions in a text box of its own, and from the
+    # prompt a letter would be a word. In the footer only while something waits (app_bindings).
+    Key(
+        "inbox_anywhere",
+        "f4",
+        "inbox_waiting",
+        "Inbox",
+        "Open the inbox (also from a text box)",
+        "everywhere",
+        palette=False,
     ),
     Key(
         "help_anywhere",
@@ -405,7 +425,8 @@ def key_action(action: str) -> str:
 
 def app_bindings() -> list[Binding]:
     # ctrl+n shows in the footer only while someone waits (that is the footer saying so);
-    # otherwise the same key falls through to a hidden binding that says nobody waits.
+    # otherwise the same key falls through to a hidden binding that says nobody waits. f4
+    # (the inbox) likewise.
     return [
         *(
             Binding(k.key, key_action(k.action), k.label, show=k.show, id=k.id)
@@ -414,6 +435,8 @@ def app_bindings() -> list[Binding]:
         # Their keys' ids: a remap moves them with the key they stand in for.
         Binding("ctrl+n", key_action("nobody_waiting"), "Waiting", show=False, id="next_question"),
         Binding("f2", key_action("no_scene"), "Scene", show=False, id="scene"),  # no scene plays
+        # f4 shows in the footer while the inbox holds something; empty, it opens all the same.
+        Binding("f4", key_action("inbox"), "Inbox", show=False, id="inbox_anywhere"),
         # After a click the letters are words (tui/app/focus.py): esc turns them on, and
         # the footer says so only then.
         Binding("escape", key_action("keys_on"), "Keys on"),

@@ -1,4 +1,6 @@
-"""Calling the person back when an agent starts waiting for them ([attention] in config.toml).
+"""Calling the person back when an agent starts waiting for them ([attention] in config.toml):
+a question or approval, a budget stop, and any other new row of the inbox (an agent stalled,
+a steer an agent ended without reading).
 
 `bell` (the default) rings the terminal's bell. `notify` sends a desktop notification through
 the terminal while it is not focused (Textual reports focus on terminals that tell it), naming
@@ -38,16 +40,22 @@ OSC_777_TERMS = ("foot", "rxvt")
 class Waiting:
     """One thing that waits for the person, as a nudge names it."""
 
-    query_id: str
+    query_id: str  # or the inbox row's id (`stalled:a3`, `steer:a2`)
     agent: str
-    kind: str  # "approval", "question" or "budget"
-    text: str  # the tool an approval would run, the question, or what the budget stopped at
+    kind: str  # "approval", "question", "budget", "stalled" or "steer"
+    # The tool an approval would run, the question, what the budget stopped at, how long a
+    # stalled agent has said nothing, the steer not read.
+    text: str
 
     def sentence(self) -> str:
         if self.kind == "approval":
             return f"{self.agent} wants to run {self.text}"
         if self.kind == "budget":
             return f"{self.agent} stopped at its budget ({self.text})"
+        if self.kind == "stalled":
+            return f"{self.agent} has said nothing for {self.text}: steer, cancel or wait"
+        if self.kind == "steer":
+            return f"{self.agent} ended without reading your steer: {self.text}"
         return f"{self.agent} asks: {self.text}"
 
 
@@ -101,6 +109,10 @@ class Nudges:
             ]
         )
 
+    def rows_arrived(self, waiting: list[Waiting]) -> None:
+        """New rows of the inbox that no question or budget stop nudged (see InboxWatch)."""
+        self._call(waiting)
+
     def arrived(self, query_ids: Iterable[str]) -> None:
         """Agents started waiting: call the person, and again after `after_s` for each one
         still waiting then."""
@@ -123,7 +135,12 @@ class Nudges:
     def _still_waiting(self, waiting: list[Waiting]) -> None:
         fold = self.app.main.model
         stopped = {f"budget:{agent.id}" for agent in fold.budget_stops()}
-        left = [w for w in waiting if w.query_id in fold.open_queries or w.query_id in stopped]
+        rows = self.app.inbox.row_ids()
+        left = [
+            w
+            for w in waiting
+            if w.query_id in fold.open_queries or w.query_id in stopped or w.query_id in rows
+        ]
         if left:
             self._nudge(left, focused=False)  # long enough: a notification even if focused
 

@@ -1,4 +1,4 @@
-"""The bottom status line: agent counts, where they run, a session log that stopped, tools
+"""The bottom status line: agent counts, the inbox's rows, where they run, a session log that stopped, tools
 always allowed, tokens and cost, elapsed time, provider and model with why that one, the MCP
 servers' states, the last error.
 
@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import textwrap
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, auto
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.message import Message
 from textual.widget import Widget
 
 from agentui.core.protocol.agent_status import AgentStatus
@@ -27,6 +28,7 @@ from agentui.tui.app.widgets.fitted_line import Piece, fit_line
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.protocol.events import McpServerChanged, SessionLogFailed
     from agentui.core.state import RunState
+    from agentui.core.state.inbox import InboxRow
 
 WHY_CHARS = 48  # an MCP server's error (its own words, of any length), at most
 RUNNING = (AgentStatus.RUNNING, AgentStatus.MODIFIED)
@@ -51,6 +53,10 @@ class RunCounts:
     last_end: float | None = None  # the last agent's end (or start, for one not ended)
     live: int = 0  # agents not ended, whatever their count above: the clock moves for them
     budgeted: bool = False  # some agent has a budget: the burn rate is shown
+    # The agents whose state may put a row in the inbox (a stall, a budget stop, notes
+    # queued), with their status: while these and the open queries stay the same, so does
+    # the inbox's list of rows (core/state/inbox.py decides which are rows).
+    inbox_marks: list[tuple[str, AgentStatus]] = field(default_factory=list)
 
     @classmethod
     def of(cls, model: RunState) -> RunCounts:
@@ -60,6 +66,12 @@ class RunCounts:
         for agent in model.agents.values():
             status = agent.status
             counts.live += status.is_live
+            if (
+                agent.stalled_since is not None
+                or agent.budget_stop is not None
+                or agent.queued_notes
+            ):
+                counts.inbox_marks.append((agent.id, status))
             waits = agent.open_queries or agent.budget_stop is not None  # a stop waits too
             if waits or status is AgentStatus.AWAITING_USER:
                 counts.waiting += 1
@@ -230,13 +242,26 @@ def shortened(text: str, separator: str, style: str, short: GiveWay, gone: GiveW
 
 
 class StatusBar(Widget):
-    """One line, fitted to the terminal's width at each paint (see GiveWay)."""
+    """One line, fitted to the terminal's width at each paint (see GiveWay).
+
+    It also reads the inbox off the fold (core/state/inbox.py), only when what can change its
+    rows changed (see RunCounts.inbox_marks): it says how many rows wait, and tells the app
+    the new rows (InboxChanged) for the inbox window and the nudges."""
 
     DEFAULT_CSS = "StatusBar { height: 1; }"
+
+    class InboxChanged(Message):
+        """The inbox's rows are other rows now (some came, some went)."""
+
+        def __init__(self, rows: list[InboxRow]) -> None:
+            super().__init__()
+            self.rows = rows
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._counts = RunCounts()
+        self._inbox_key: object = None  # what the rows were read from (see _read_inbox)
+        self.inbox_rows: list[InboxRow] = []
         self._parts: tuple[RunState | None, str, str, str] | None = None
         self._shown: list[Piece] = []
         self._alarm = ""
@@ -259,10 +284,28 @@ class StatusBar(Widget):
         first frame, drawn before the fold is loaded). `now`: the clock's time (see
         RunCounts.elapsed)."""
         self._counts = RunCounts.of(model) if model is not None else RunCounts()
+        if model is not None:
+            self._read_inbox(model)
         self._alarm = alarm
         self._place = place
         self._parts = (model, provider, model_id, notice)
         self._draw(self._counts.elapsed(now))
+
+    def _read_inbox(self, model: RunState) -> None:
+        """The inbox's rows again, when the open queries or an agent that may hold a row
+        changed: not at every flush (most change neither), and never per agent per frame."""
+        key = (tuple(model.open_queries), tuple(self._counts.inbox_marks))
+        if key == self._inbox_key:
+            return
+        from agentui.core.state.inbox import inbox  # the fold's module: loaded by now
+
+        self._inbox_key = key
+        rows = inbox(model)
+        if rows != self.inbox_rows:
+            self.inbox_rows = rows
+            # Said by the bar (a flush runs in the app's timer: sent by the app, the message
+            # would stop at the screen, whose parent sent it).
+            self.post_message(self.InboxChanged(rows).set_sender(self))
 
     def tick(self, now: float) -> None:
         """The clock moved: only the elapsed time changes, so nothing is counted again (it
@@ -285,6 +328,8 @@ class StatusBar(Widget):
         model, provider, model_id, notice = self._parts
         counts = self._counts
         pieces = [counts_piece(counts)]
+        if self.inbox_rows:
+            pieces.append(inbox_piece(len(self.inbox_rows)))
         if self._alarm:
             alarm = f"⚠ {one_line(self._alarm)}"
             pieces.append(shortened(alarm, "  │ ", "bold red", GiveWay.SHORT_ALARM, None))
@@ -314,6 +359,11 @@ class StatusBar(Widget):
             error = one_line(": ".join(model.last_error))
             pieces.append(shortened(error, "  │ ", "bold red", GiveWay.SHORT_ERROR, GiveWay.ERROR))
         return pieces
+
+
+def inbox_piece(rows: int) -> Piece:
+    """What waits on the person, in the inbox's rows: never dropped, only while there are any."""
+    return Piece.kept(Text(f"  │ inbox {rows}", style="bold"))
 
 
 def allowed_piece(tools: list[str]) -> Piece:

@@ -1,0 +1,274 @@
+"""The inbox in the app: f4 (anywhere), i (on the panes) or the palette open it; it lists
+every row, what unblocks most first, and each is acted on from its row (answer, answer all of
+a grouped question, approve, raise a budget, continue once), through the runtime's port; the
+status bar counts the rows; a stalled agent nudges like a question. Typing there is words."""
+
+from __future__ import annotations
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import Input, Select
+
+from agentui.core.agent.budget import Budget
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol import events as ev
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.tui.app.nudges import BELL, Waiting
+from agentui.tui.app.screens.budget import BudgetScreen
+from agentui.tui.app.screens.inbox import EMPTY, InboxScreen
+from agentui.tui.app.widgets.inbox_actions import InboxBox, RowActions
+from agentui.tui.app.widgets.inbox_rows import InboxList
+
+from .helpers import app_when, has_status, make_app, runtime_of, settle, write
+from .inbox_helpers import ORDER, every_kind, mixed_app, open_inbox
+from .test_budget import budget_app, stopped
+
+pytestmark = pytest.mark.anyio
+
+HOLDING = Script.for_all(Turn(text="one two three four five", hang_after_chunks=2))
+# Every command letter of the tree (p r s c d m n a f x t q i), y, digits, space and punctuation.
+SENTENCE = "yes: pause, resume, steer? cancel! delete, modify; next fix tax quota inbox 1 2 3"
+
+
+def statuses(app: object) -> dict[str, S]:
+    return {a.id: a.status for a in app.main.model.agents.values()}  # type: ignore[attr-defined]
+
+
+def highlight(screen: InboxScreen, row_id: str) -> None:
+    listing = screen.query_one(InboxList)
+    listing.highlighted = listing._ids.index(row_id)
+
+
+def actions_of(screen: InboxScreen) -> RowActions:
+    return screen.query_one(RowActions)
+
+
+async def test_f3_opens_an_empty_inbox_that_says_so_and_closes_it_again() -> None:
+    app = make_app()
+    async with app.run_test() as pilot:
+        await runtime_of(pilot)
+        screen = await open_inbox(pilot)
+        assert screen.query_one("#empty").display
+        assert EMPTY in str(screen.query_one("#empty").render())
+        assert not screen.query_one(InboxList).display
+        assert not app.check_action("key", ("inbox_waiting",)), "not in the footer while empty"
+        await pilot.press("f4")
+        await settle(pilot, lambda: app.screen is app.main)
+
+
+async def test_i_on_the_panes_and_the_palette_open_it() -> None:
+    async with app_when(lambda app: has_status(app, "a1", S.RUNNING)(), "Plan", HOLDING) as (
+        app,
+        pilot,
+    ):
+        assert app.focused is app.main.tree_view
+        await pilot.press("i")
+        await settle(pilot, lambda: isinstance(app.screen, InboxScreen))
+        await pilot.press("escape")
+        await settle(pilot, lambda: app.screen is app.main)
+        await pilot.press("ctrl+p")
+        await settle(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"Inbox")
+        await settle(pilot, lambda: bool(app.screen.query(".option-list--option")) or True)
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, InboxScreen))
+
+
+async def test_rows_in_order_counted_in_the_status_bar_and_in_the_footer() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        assert [row.kind for row in app.inbox.rows] == [
+            "stalled",
+            "question",
+            "approval",
+            "steer",
+            "budget",
+        ]
+        assert [row.waiting for row in app.inbox.rows] == [6, 2, 1, 1, 1]
+        await settle(pilot, lambda: "inbox 5" in app.main.status_view.render().plain)
+        assert app.check_action("key", ("inbox_waiting",)), "f4 is in the footer"
+        screen = await open_inbox(pilot)
+        assert screen.query_one(InboxList)._ids == ORDER
+        prompts = [str(o.prompt) for o in screen.query_one(InboxList)._options]
+        assert prompts[1].startswith("question ×2 3m00s  holds 2  main › main.1")
+        assert "Which city? (asked by 2: main.1, main.2)" in prompts[1]
+        assert 'deploy {"target": "prod"}' in prompts[2]
+        assert "not read yet: Use metric units" in prompts[3]
+        assert "tokens: 1,600 of 1,000" in prompts[4]
+
+
+async def test_a_question_is_answered_from_its_row() -> None:
+    async with app_when(lambda app: bool(app.main.model.open_queries), "Plan a party") as (
+        app,
+        pilot,
+    ):
+        screen = await open_inbox(pilot)
+        await pilot.press("enter")  # into the row's answer box
+        assert isinstance(app.focused, InboxBox)
+        await write(pilot, "Keep it small")
+        await pilot.press("enter")
+        await settle(pilot, lambda: not app.main.model.open_queries)
+        answers = [e.detail for e in app.main.model.agents["a1"].entries if e.kind == "question"]
+        assert answers == ["Keep it small"]
+        await settle(pilot, lambda: screen.query_one("#empty").display)
+        assert app.screen is screen, "answered without leaving the inbox"
+
+
+async def test_a_question_asked_by_two_siblings_is_answered_for_both_or_for_one() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q1")
+        await pilot.pause()
+        target = actions_of(screen).query_one("#target", Select)
+        assert target.value == "all"
+        target.value = "q2"  # only main.2
+        await pilot.press("enter")  # into its answer box
+        await write(pilot, "Porto")
+        await pilot.press("enter")
+        await settle(pilot, lambda: "q2" not in app.main.model.open_queries)
+        assert "q1" in app.main.model.open_queries, "main.1 still waits"
+        # Now main.1's own row: answered with the words it gets.
+        await settle(pilot, lambda: "q1" in screen.query_one(InboxList)._ids)
+        highlight(screen, "q1")
+        await pilot.pause()
+        await pilot.press("enter")  # into its answer box
+        await write(pilot, "Lisbon")
+        await pilot.press("enter")
+        await settle(pilot, lambda: "q1" not in app.main.model.open_queries)
+
+
+async def test_a_grouped_question_answered_for_all_answers_every_asker() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q1")
+        await pilot.pause()
+        await pilot.press("enter")  # into its answer box
+        await write(pilot, "Lisbon")
+        await pilot.press("enter")
+        model = app.main.model
+        await settle(pilot, lambda: not {"q1", "q2"} & set(model.open_queries))
+        for agent_id in ("a2", "a3"):
+            asked = [e for e in model.agents[agent_id].entries if e.kind == "question"]
+            assert [e.detail for e in asked] == ["Lisbon"]
+
+
+async def test_an_approval_is_allowed_from_its_row_with_its_digit() -> None:
+    runs: list[str] = []
+    app = mixed_app(runs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q3")
+        await pilot.pause()
+        labels = [str(b.label) for b in actions_of(screen).query("Button")]
+        assert labels == [
+            "1 Allow once",
+            "2 Always allow deploy",
+            "3 Reject, with a reason",
+            "Go to it",
+        ]
+        await pilot.press("1")
+        await settle(pilot, has_status(app, "a4", S.COMPLETED))
+        assert runs == ["prod"]
+        assert app.screen is screen
+
+
+async def test_a_budget_is_raised_from_its_row_and_the_agent_goes_on() -> None:
+    app = budget_app()
+    async with app.run_test(size=(110, 30)) as pilot:
+        await stopped(pilot, Budget(tokens=1000))
+        screen = await open_inbox(pilot)
+        assert screen.query_one(InboxList)._ids == ["budget:a1"]
+        await pilot.press("1")  # Raise the budget…
+        await settle(pilot, lambda: isinstance(app.screen, BudgetScreen))
+        app.screen.query_one("#limits", Input).value = "tokens=50000"
+        await pilot.press("enter")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        assert app.main.model.agents["a1"].budget == Budget(tokens=50000)
+        assert app.screen is screen, "back in the inbox"
+
+
+async def test_continue_once_from_a_budget_row_lets_one_step_through() -> None:
+    app = budget_app()
+    async with app.run_test(size=(110, 30)) as pilot:
+        await stopped(pilot, Budget(model_calls=1))
+        await open_inbox(pilot)
+        await pilot.press("2")
+        model = app.main.model
+        await settle(pilot, lambda: model.agents["a1"].model_calls == 2)
+        await settle(pilot, lambda: model.agents["a1"].budget_stop is not None)
+
+
+async def test_a_sentence_typed_into_the_inbox_s_box_acts_on_nothing() -> None:
+    runs: list[str] = []
+    app = mixed_app(runs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q1")
+        await pilot.pause()
+        await pilot.press("enter")
+        assert isinstance(app.focused, InboxBox)
+        before = statuses(app)
+        await pilot.press(*SENTENCE)
+        app.main.flush_events()
+        await pilot.pause()
+        assert app.focused.value == SENTENCE
+        assert statuses(app) == before and runs == []
+        assert app.screen is screen
+
+
+async def test_keys_typed_after_clicking_a_row_act_on_nothing() -> None:
+    runs: list[str] = []
+    app = mixed_app(runs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q3")  # the approval: 1 would allow it
+        await pilot.pause()
+        await pilot.click(InboxList, offset=(5, 4))  # on the approval's row
+        assert screen.keeper.reading
+        before = statuses(app)
+        await pilot.press(*SENTENCE)
+        app.main.flush_events()
+        await pilot.pause()
+        assert statuses(app) == before and runs == []
+        assert "q3" in app.main.model.open_queries
+        assert app.screen is screen
+        await pilot.press("escape")  # the digits on again, the window stays
+        assert not screen.keeper.reading and app.screen is screen
+        await pilot.press("1")
+        await settle(pilot, lambda: runs == ["prod"])
+
+
+async def test_go_to_selects_the_agent_and_its_question() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q3")
+        await pilot.pause()
+        await pilot.click("#goto")
+        await settle(pilot, lambda: app.screen is app.main and app.main.selected_id == "a4")
+        await settle(pilot, lambda: app.main.focused_query() == "q3")
+
+
+async def test_a_stalled_agent_calls_the_person_back_naming_it() -> None:
+    app = make_app("Plan the offsite", HOLDING)
+    written: list[str] = []
+    app.nudges.write = written.append
+    async with app.run_test() as pilot:
+        runtime = await runtime_of(pilot)
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        written.clear()
+        runtime.publish(ev.AgentStalled, "a1", since=app.clock.now(), after_s=60)
+        await settle(pilot, lambda: [row.kind for row in app.inbox.rows] == ["stalled"])
+        await settle(pilot, lambda: BELL in written)
+        said = Waiting("stalled:a1", "main", "stalled", "1m00s").sentence()
+        assert said == "main has said nothing for 1m00s: steer, cancel or wait"

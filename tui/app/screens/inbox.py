@@ -1,0 +1,364 @@
+"""The inbox window: everything across the tree that waits on the person, one row each, what
+unblocks most first (core/state/inbox.py), each acted on from its row without leaving it.
+
+The rows come from the status bar's reading of the fold (tui/app/inbox.py hands new ones in)
+and are read again each second while the window is open, as the waits grow. What the person
+chooses for a row goes to the runtime's port, only when core's table (`allowed`) holds it
+for that agent now (checked_command.py).
+
+Typing is sacred here too: no letter is a command; the digits press a row's numbered buttons
+only while the keys are the keyboard's. After a click (on a row, a button, anywhere) a
+printable key goes into the row's text box, or nowhere, until a deliberate key (esc, tab,
+enter) turns the digits on again: the same FocusKeeper as the main screen decides.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.errors import NoWidget
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static, TextArea
+
+from agentui.core.protocol.commands import Command
+from agentui.tui.app.budget_window import apply_budget_choice, budget_window
+from agentui.tui.app.checked_command import run_checked
+from agentui.tui.app.focus import FocusKeeper, KeyRoute
+from agentui.tui.app.textual_compat import FooterKey
+from agentui.tui.app.widgets.inbox_actions import ALL_ASKERS, InboxBox, RowActions, RowFacts
+from agentui.tui.app.widgets.inbox_rows import InboxList
+
+if TYPE_CHECKING:
+    from agentui.core.state.inbox import InboxRow
+    from agentui.tui.app.app import AgentUIApp
+
+EMPTY = "Nothing waits on you."
+DIGITS = ("1", "2", "3")  # a row's numbered buttons (an approval's digits, as in the transcript)
+HINT = "↑↓ a row · enter: into it · 1 2 3: its numbered buttons · esc closes"
+
+
+class InboxScreen(ModalScreen["InboxRow | None"]):
+    """Dismissed with the row to go to (its agent in the main screen), or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # After a click esc only turns the digits on (as on the main screen); else it closes.
+        Binding("escape", "keys_on", "Keys on"),
+        Binding("escape", "close", "Close"),
+        # The key that opened it closes it (its id: a remap in config.toml moves it too).
+        Binding("f4", "close", "Close", show=False, id="inbox_anywhere"),
+        *(Binding(digit, f"number('{digit}')", show=False) for digit in DIGITS),
+    ]
+
+    def __init__(self, rows: list[InboxRow], drafts: dict[str, str] | None = None) -> None:
+        super().__init__(classes="inbox")
+        self._rows = rows
+        # Words typed in a row's box, by row and box: they outlive the window (and its
+        # redraws) for as long as the app runs.
+        self.drafts: dict[str, str] = drafts if drafts is not None else {}
+        self.keeper = FocusKeeper()  # after a click the digits are nothing
+        self._shape: object = None  # what the actions pane was built for
+        self._told_keys_are_off = False
+
+    @property
+    def agent_app(self) -> AgentUIApp:
+        return cast("AgentUIApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("", id="title")
+            yield Static(Text(EMPTY, style="italic"), id="empty")
+            yield InboxList(id="rows")
+            yield Vertical(id="actions")
+            yield Static(Text(HINT, style="dim"), id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self._tick)  # the waits grow; the agents each holds up change
+        self._draw()
+        self.query_one(InboxList).focus()
+
+    # -- the rows ------------------------------------------------------------------------
+
+    def show_rows(self, rows: list[InboxRow]) -> None:
+        """Other rows, as the status bar read them (see tui/app/inbox.py)."""
+        self._rows = rows
+        if self.is_mounted:
+            self._draw()
+
+    def _tick(self) -> None:
+        from agentui.core.state.inbox import inbox  # loaded with the fold
+
+        fold = self.agent_app.main.fold
+        if fold is not None:
+            self._rows = inbox(fold)
+        self._draw()
+
+    def _now(self) -> float:
+        app = self.agent_app
+        fold = app.main.fold
+        return app.host.now(fold) if fold is not None else app.clock.now()
+
+    def _agent_name(self, agent_id: str) -> str:
+        fold = self.agent_app.main.fold
+        agent = fold.agents.get(agent_id) if fold is not None else None
+        return agent.name if agent is not None else agent_id
+
+    def _draw(self) -> None:
+        rows = self._rows
+        listing = self.query_one(InboxList)
+        listing.show(rows, self._now(), self._agent_name)
+        listing.display = bool(rows)
+        self.query_one("#empty").display = not rows
+        self.query_one("#actions").display = self.query_one("#hint").display = bool(rows)
+        waiting = f"{len(rows)} waiting on you" if rows else "empty"
+        self.query_one("#title", Static).update(Text(f"Inbox · {waiting}", style="bold"))
+        self._show_actions()
+
+    def _highlighted(self) -> InboxRow | None:
+        row_id = self.query_one(InboxList).highlighted_id
+        return next((row for row in self._rows if row.id == row_id), None)
+
+    def _show_actions(self) -> None:
+        """The highlighted row's pane, built again only when what it offers changed (another
+        row, another status, another table): words typed in its box stay."""
+        row = self._highlighted()
+        pane = self.query_one("#actions", Vertical)
+        facts = self._facts(row) if row is not None else None
+        shape = (
+            None
+            if row is None or facts is None
+            else (row.id, row.kind, row.query_ids, row.text, row.tool, facts.status, facts.table)
+        )
+        if shape == self._shape:
+            return
+        self._shape = shape
+        focused = self.focused
+        was_in_pane = focused is not None and pane in focused.ancestors
+        box_id = focused.id if isinstance(focused, InboxBox) and focused.display else None
+        pane.remove_children()
+        if row is None or facts is None:
+            if was_in_pane:
+                self.query_one(InboxList).focus()
+            return
+        actions = RowActions(row, facts, self.drafts)
+        pane.mount(actions)
+        if was_in_pane:
+            self.call_after_refresh(self._focus_again, actions, box_id)
+
+    def _focus_again(self, actions: RowActions, box_id: str | None) -> None:
+        """The pane was built again under the cursor: back into the same box, else the rows."""
+        box = actions.query(f"#{box_id}").first(InboxBox) if box_id else None
+        if box is not None:
+            box.display = True
+            box.focus()
+        else:
+            self.query_one(InboxList).focus()
+
+    def _facts(self, row: InboxRow) -> RowFacts | None:
+        app = self.agent_app
+        fold = app.main.fold
+        agent = fold.agents.get(row.agent_id) if fold is not None else None
+        if agent is None:
+            return None
+        names = {
+            agent_id: self._agent_name(agent_id) for agent_id in (row.agent_id, *row.agent_ids)
+        }
+        return RowFacts(names, agent.status, app.commands.allowed_for(row.agent_id))
+
+    def _actions(self) -> RowActions | None:
+        return next(iter(self.query(RowActions)), None)
+
+    @on(OptionList.OptionHighlighted)
+    def _row_highlighted(self) -> None:
+        self._show_actions()
+
+    @on(OptionList.OptionSelected)
+    def _row_chosen(self) -> None:
+        """enter on a row: into its box, or onto its first button. A click only shows it."""
+        self._show_actions()
+        if self.keeper.reading:
+            return
+        actions = self._actions()
+        target = actions.first_control() if actions is not None else None
+        if target is not None:
+            self.call_after_refresh(target.focus)
+
+    @on(InboxBox.Left)
+    def _left_a_box(self) -> None:
+        self.query_one(InboxList).focus()
+
+    # -- what the person chose -----------------------------------------------------------
+
+    @on(RowActions.Chosen)
+    def _chosen(self, event: RowActions.Chosen) -> None:
+        app, row = self.agent_app, event.row
+        runtime = app.host.runtime
+        if event.action == "goto":
+            self.dismiss(row)
+            return
+        if runtime is None:
+            app.notify("This is a replay: nothing in it can be changed.", severity="warning")
+            return
+        agent_id = row.agent_id
+        taken = False
+        match event.action:
+            case "answer":
+                for query_id, asker in zip(row.query_ids, row.agent_ids, strict=True):
+                    if event.target in (ALL_ASKERS, query_id):
+                        taken |= run_checked(
+                            app,
+                            "answer",
+                            asker,
+                            Command.ANSWER,
+                            lambda q=query_id: runtime.answer(q, event.text),  # type: ignore[misc]
+                        )
+            case "approve":
+                reason = event.text or None
+                taken = run_checked(
+                    app,
+                    "approve",
+                    agent_id,
+                    Command.APPROVE,
+                    lambda: runtime.approve(row.id, event.choice, reason),  # type: ignore[arg-type]
+                )
+            case "raise":
+                self._open_budget(agent_id)
+            case "continue_once":
+                taken = run_checked(
+                    app,
+                    "continue past the budget",
+                    agent_id,
+                    Command.PAST_BUDGET,
+                    lambda: runtime.continue_past_budget(agent_id),
+                )
+            case "cancel":
+                taken = run_checked(
+                    app, "cancel", agent_id, Command.CANCEL, lambda: runtime.cancel(agent_id)
+                )
+            case "steer":
+                text = event.text or ""
+                taken = run_checked(
+                    app, "steer", agent_id, Command.STEER, lambda: runtime.steer(agent_id, text)
+                )
+            case "resume":
+                taken = run_checked(
+                    app, "resume", agent_id, Command.RESUME, lambda: runtime.resume(agent_id)
+                )
+            case "continue":
+                text = event.text or ""
+                if not text:
+                    app.notify("continue: write the message it continues with", timeout=4)
+                    return
+                taken = run_checked(
+                    app,
+                    "continue",
+                    agent_id,
+                    Command.CONTINUE,
+                    lambda: runtime.send(agent_id, text),
+                )
+        if taken:
+            for key in [k for k in self.drafts if k.startswith(f"{row.id}:")]:
+                del self.drafts[key]
+            self.query_one(InboxList).focus()  # the row goes once the runtime says so
+
+    def _open_budget(self, agent_id: str) -> None:
+        """The budget window over this one (it is a step of this row, not another overlay)."""
+        app = self.agent_app
+        fold = app.main.fold
+        agent = fold.agents.get(agent_id) if fold is not None else None
+        if agent is None:
+            return
+        app.push_screen(
+            budget_window(agent), lambda choice: apply_budget_choice(app, agent_id, choice)
+        )
+
+    # -- keys ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "keys_on":
+            return self.keeper.reading
+        if action == "close":
+            return not self.keeper.reading
+        if action == "number":
+            (digit,) = parameters
+            actions = self._actions()
+            typing = isinstance(self.focused, TextArea)
+            return (
+                not self.keeper.reading
+                and not typing
+                and actions is not None
+                and actions.numbered(str(digit)) is not None
+            )
+        return True
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_keys_on(self) -> None:
+        """esc after a click (or the footer's Keys on): the digits act again."""
+        if self.keeper.chose():
+            self.refresh_bindings()
+
+    def action_number(self, digit: str) -> None:
+        actions = self._actions()
+        button = actions.numbered(digit) if actions is not None else None
+        if button is not None:
+            button.press()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        # A click is for reading and choosing with the mouse: the keys typed after it are
+        # words (into a box) or nothing. A footer key's click is its key, not a click.
+        if self._on_a_footer_key(event):
+            return
+        if self.keeper.clicked():
+            self._told_keys_are_off = False
+            self.refresh_bindings()
+
+    def _on_a_footer_key(self, event: events.MouseDown) -> bool:
+        try:
+            widget, _ = self.app.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            return False
+        return isinstance(widget, FooterKey) or isinstance(widget.parent, FooterKey)
+
+    def on_key(self, event: events.Key) -> None:
+        """Before the screen's bindings: where the key goes (FocusKeeper's rules)."""
+        route = self.keeper.key_arrived(event, self.focused)
+        if route is KeyRoute.ARMED:
+            self._stop(event)
+            self.refresh_bindings()
+            self.app.notify("Keys act here again: 1, 2 and 3 press a row's buttons.", timeout=3)
+            return
+        if route is KeyRoute.CHOSE:
+            self.refresh_bindings()
+            return
+        if not event.is_printable or isinstance(self.focused, TextArea):
+            return
+        actions = self._actions()
+        numbered = actions.numbered(event.key) if actions is not None else None
+        if route is KeyRoute.AS_IS and event.key in DIGITS and numbered is not None:
+            return  # the row's numbered button (its binding)
+        # A letter (or a digit after a click) is words for the row's box, or nothing.
+        self._stop(event)
+        box = actions.box_waiting() if actions is not None else None
+        if box is not None and event.character is not None:
+            box.focus()
+            box.insert(event.character)
+        elif not self._told_keys_are_off:
+            self._told_keys_are_off = True
+            said = (
+                "After a click, keys are not commands here: esc turns the digits on."
+                if self.keeper.reading
+                else "Letters are not commands here: 1, 2 and 3 press a row's buttons."
+            )
+            self.app.notify(said, timeout=4)
+
+    @staticmethod
+    def _stop(event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
