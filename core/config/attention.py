@@ -8,7 +8,7 @@ nudge = "notify"       # off | bell (the default) | notify: a desktop notificati
 after_s = 120          # also nudge when one still waits this long (default: never)
 command = ["notify-send", "agentui"]   # run at each nudge, the waiting's JSON on its stdin
 stalled_after_s = 300  # a running agent silent this long is listed in the inbox as stalled
-                       # (core/agent/stall_watch.py); 0 turns it off
+                       # (core/attention/stall_watch.py); 0 turns it off
 """
 
 from __future__ import annotations

@@ -75,6 +75,8 @@ NOT_NARRATED = frozenset({
     "budget:set", "budget:stop", "budget:continue",
     # Silence noticed by the stall watch: nothing the agent did to narrate.
     "agent:stalled",
+    # Time travel's bookkeeping: the transcript shows the rewind or the fork.
+    "agent:rewound", "agent:forked",
     # The runtime's own, of no agent.
     "mcp:server", "run:resumed", "session:error",
 })  # fmt: skip

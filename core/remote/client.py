@@ -249,6 +249,16 @@ class RemoteClient:
     async def continue_past_budget(self, agent_id: str) -> None:
         await self._command(agent_id, "past_budget", None)
 
+    async def rewind(self, agent_id: str, step: int) -> None:
+        """Take the agent back to one of its steps (GET /agent/ID/steps lists them)."""
+        await self._command(agent_id, "rewind", {"step": step})
+
+    async def fork_from(self, agent_id: str, step: int, instructions: str | None = None) -> str:
+        """A new root from the agent's conversation at `step`: its id."""
+        path = f"/agent/{_segment(agent_id, 'agent')}/fork"
+        body = {"step": step, "instructions": instructions}
+        return (await self._call("POST", path, body, answer=StartedTask)).agent_id
+
     async def intervene(
         self,
         agent_id: str,

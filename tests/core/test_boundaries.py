@@ -201,8 +201,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("core.state",),  # the one fold of events
     # Features that drive or watch a runtime, so above it (DESIGN.md lists them beside
     # providers): a scene's rounds start agents on the Runtime and read the fold; the monologue
-    # attaches to the Runtime's bus.
-    ("core.scene", "core.monologue"),
+    # attaches to the Runtime's bus; the stall watch folds its events.
+    ("core.scene", "core.monologue", "core.attention"),
     # Settings, validated: they gather each feature's own section (agent limits, provider keys,
     # MCP servers, profiles, monologue, scenes), so they sit above the features (DESIGN.md
     # lists config low); nothing in core imports them.

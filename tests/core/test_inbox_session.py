@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.agent.stall_watch import StallWatch
+from agentui.core.attention.stall_watch import StallWatch
 from agentui.core.protocol.usage import Usage
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.delta_merge import merge_deltas

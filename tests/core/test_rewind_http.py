@@ -1,5 +1,5 @@
 """Rewind and fork over the HTTP API: POST /agent/{id}/rewind and /agent/{id}/fork, refused
-with a 409 in the runtime's words (the client's generic call: it has no methods for them yet)."""
+with a 409 in the runtime's words; the client's `rewind` and `fork_from` call them."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.providers.scripted.script import Script, Turn
-from agentui.core.remote.api_models import StartedTask
 from agentui.core.remote.client import RemoteError
 
 from ..remote.server_fixture import served_runtime
@@ -27,22 +26,19 @@ async def test_an_agent_is_rewound_and_forked_over_http() -> None:
         listed = await client._http.get(f"/agent/{root}/steps")
         assert [(row["step"], row["kind"]) for row in listed.json()] == [(0, "task"), (1, "model")]
 
-        await client._command(root, "rewind", {"step": 0})
+        await client.rewind(root, 0)
         assert runtime.node(root).status is AgentStatus.PAUSED
         assert len(runtime.node(root).conversation.messages) == 1
         with pytest.raises(RemoteError) as refused:
-            await client._command(root, "rewind", {"step": 7})
+            await client.rewind(root, 7)
         assert (refused.value.status, refused.value.message) == (
             409,
             "main has no step 7; its steps are 0 to 1",
         )
 
-        started = await client._call(
-            "POST", f"/agent/{root}/fork", {"step": 1, "instructions": "Be brief."},
-            answer=StartedTask,
-        )  # fmt: skip
+        fork_id = await client.fork_from(root, 1, instructions="Be brief.")
         with anyio.fail_after(SAFETY_NET_S):
-            await runtime.wait(started.agent_id)
-        fork = runtime.node(started.agent_id)
+            await runtime.wait(fork_id)
+        fork = runtime.node(fork_id)
         assert (fork.name, fork.result) == ("main~1", "forked")
         assert fork.conversation.instructions == "Be brief."

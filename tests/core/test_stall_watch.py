@@ -1,4 +1,4 @@
-"""The stall watch (core/agent/stall_watch.py): a running agent silent for `after_s` gets one
+"""The stall watch (core/attention/stall_watch.py): a running agent silent for `after_s` gets one
 agent:stalled, unless something explains the silence. Time is a frozen clock moved by hand."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from agentui.core.agent.stall_watch import CHECK_EVERY_S, StallWatch
+from agentui.core.attention.stall_watch import CHECK_EVERY_S, StallWatch
 from agentui.core.protocol import events as ev
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn

@@ -8,7 +8,7 @@ import io
 import anyio
 import pytest
 
-from agentui.core.agent.stall_watch import StallWatch
+from agentui.core.attention.stall_watch import StallWatch
 from agentui.core.bus import EventBus
 from agentui.core.protocol import events as ev
 from agentui.core.providers.scripted.provider import ScriptedProvider

@@ -219,7 +219,7 @@ def build_runtime(assembly: Assembly, provider: Provider | None = None) -> Runti
         # The servers start with the runtime, in the background; their tools join `tools`.
         services.append(McpManager(config.mcp, tools).attach)
     if config.attention.stall_watch_on:  # every front end's inbox lists silent agents
-        from agentui.core.agent.stall_watch import StallWatch
+        from agentui.core.attention.stall_watch import StallWatch
 
         services.append(StallWatch(config.attention.stalled_after_s).attach)
     profiles = load_catalog()

@@ -20,7 +20,7 @@ import anyio
 
 from agentui.core.agent.steps import StepRef
 from agentui.core.protocol.events import AgentSpawned, QueryRaised
-from agentui.core.session.saved_steps import all_steps, find_agent
+from agentui.core.session.saved_steps import find_agent
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.headless.answers import Answers
@@ -47,7 +47,6 @@ async def run_rewound(
     status is 0 when it completed, 1 when it did not, 2 when it could not be rewound."""
     state = plan.state
     agent = find_agent(state, ref.agent)
-    steps = all_steps(plan.history)
 
     async def next_line() -> str | None:
         line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
@@ -67,8 +66,6 @@ async def run_rewound(
 
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)
-        for agent_id, log in steps.items():
-            runtime.recall_steps(agent_id, log)
         printer = HeadlessPrinter(
             stdout, stderr, json_output=json_output, root_id=agent.id, state=state
         )
