@@ -18,6 +18,7 @@ class Change:
     new_queries: list[str] = field(default_factory=list)
     closed_queries: list[str] = field(default_factory=list)
     budget_stops: list[str] = field(default_factory=list)  # agents whose budget stopped them
+    stalled: list[str] = field(default_factory=list)  # agents found silent (agent:stalled)
     conversations: set[str] = field(default_factory=set)  # agents whose conversation changed
     scenes: set[str] = field(default_factory=set)  # directed scenes (their roots) that changed
 
@@ -31,6 +32,7 @@ class Change:
         self.new_queries += later.new_queries
         self.closed_queries += later.closed_queries
         self.budget_stops += later.budget_stops
+        self.stalled += later.stalled
         self.conversations |= later.conversations
         self.scenes |= later.scenes
         return self

@@ -49,6 +49,11 @@ PASSED_OVER = frozenset({
 INTERRUPTED = "interrupted: the session ended while it ran"
 
 
+# Events of an agent that are not its own doing: the narrator's line about it says nothing of
+# whether the agent itself has gone silent.
+NOT_THE_AGENTS_WORD = frozenset({"monologue", "monologue:error"})
+
+
 class OpenQuery(NamedTuple):
     query_id: str
     agent_id: str
@@ -277,11 +282,13 @@ class RunState:
         if isinstance(event, ev.AgentStalled):
             agent.stalled_since = event.since
             change.relabel.add(agent_id)
+            change.stalled.append(agent_id)
             return
-        agent.last_event_ts = max(agent.last_event_ts, event.ts)
-        if agent.stalled_since is not None:
-            agent.stalled_since = None
-            change.relabel.add(agent_id)
+        if event.type not in NOT_THE_AGENTS_WORD:
+            agent.last_event_ts = max(agent.last_event_ts, event.ts)
+            if agent.stalled_since is not None:
+                agent.stalled_since = None
+                change.relabel.add(agent_id)
         match event:
             case ev.StatusChanged(new=new, reason=reason):
                 agent.status = AgentStatus(new)

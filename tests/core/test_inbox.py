@@ -146,3 +146,13 @@ def test_the_inbox_is_the_same_after_folding_the_log_again() -> None:
     resumed = RunState(transcripts=False)
     resumed.apply_all(ev.parse_event(e.model_dump_json()) for e in events)
     assert inbox(resumed) == inbox(live)
+
+
+def test_a_line_of_the_narrator_about_a_stalled_agent_is_not_its_word() -> None:
+    tree = Tree()
+    tree.emit(ev.AgentStalled, "c", since=START, after_s=300)
+    assert tree.state.apply_all(tree.sub.drain()).stalled == ["c"]
+    tree.clock.advance(10)
+    tree.emit(ev.MonologueFailed, "c", error="narrator down")
+    assert tree.rows() == [("stalled:c", "stalled", 1)]
+    assert tree.state.agents["c"].last_event_ts == START
