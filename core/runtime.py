@@ -364,6 +364,11 @@ class Runtime:
             run.inherit_budget(parent_run, siblings)
         elif not self.budget.is_empty:
             run.set_budget(self.budget, "start")
+        if chosen is not None and chosen.budget is not None:
+            # Its profile's budget, never more than it was given (AgentProfile.budget_within).
+            limit = chosen.budget_within(run.budget.limit)
+            if limit is not None and limit != run.budget.limit:
+                run.set_budget(limit, "start")
         if chosen is not None:
             instructions = profile_instructions(chosen)
         node.conversation.set_instructions(

@@ -11,16 +11,28 @@ and, when `expects_json`, what its final answer must be:
 A bad mode, schema or example is refused when the profile is made, with one message naming
 the field and the JSON path (`json_schema at $.properties.score.type: ...`). A profile that
 does not expect JSON is not checked for any of it, and its json_* fields are not used.
+
+A profile may give the agents started with it a `budget` (core/agent/budget.py), written as
+`--budget` takes it or as a table of the same measures, with the same suffixes:
+
+    budget = "tokens=50k,usd=2"        # or
+    [budget]
+    tokens = "50k"
+    tool_calls = 40
+
+It never gives an agent more than it was given otherwise (`budget_within`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from contextlib import suppress
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
+from agentui.core.agent.budget import MEASURES, Budget
 from agentui.core.profiles.contract import JsonContract, contract_problem
 
 JsonMode = Literal["object", "schema"]
@@ -58,6 +70,8 @@ class AgentProfile(BaseModel):
     json_mode: JsonValue = None  # object | schema
     json_schema: JsonValue = None  # a JSON object, or JSON text of one
     json_example: JsonValue = None
+    # What the subtree of an agent started with it may spend; None: nothing of its own.
+    budget: Budget | None = None
     origin: ProfileOrigin
 
     @property
@@ -79,6 +93,41 @@ class AgentProfile(BaseModel):
         if not value.strip():
             raise ValueError("must not be empty")
         return value
+
+    def budget_within(self, given: Budget | None) -> Budget | None:
+        """The budget of an agent started with this profile that was `given` one otherwise
+        (a root's [budget] or --budget, a subagent's share of its parent's): each limit the
+        profile sets, never above the one given; the given limits it does not set stay."""
+        if self.budget is None:
+            return given
+        if given is None:
+            return self.budget
+        limits = dict(given.items())
+        for measure, limit in self.budget.items():
+            limits[measure] = min(limit, limits.get(measure, limit))
+        return Budget.from_limits(limits)
+
+    @field_validator("budget", mode="before")
+    @classmethod
+    def _budget_as_written(cls, value: Any) -> Any:
+        """The flag's form (`tokens=50k,usd=2`) or a table of limits, suffixes as the labels
+        write amounts (5k, 1.5M); an empty one is none."""
+        if value is None or isinstance(value, Budget):
+            return value
+        if isinstance(value, Mapping):
+            text = ",".join(f"{name}={limit}" for name, limit in value.items())
+        elif isinstance(value, str):
+            text = value
+        else:
+            raise ValueError(
+                f"give it as a table of limits or as text like tokens=50k,usd=2 (got {value!r}); "
+                f"the measures are {', '.join(MEASURES)}"
+            )
+        try:
+            budget = Budget.parse(text)
+        except ValueError as exc:
+            raise ValueError(str(exc).removeprefix("budget ")) from None
+        return None if budget.is_empty else budget
 
     @field_validator("json_schema", mode="before")
     @classmethod
