@@ -272,3 +272,51 @@ async def test_a_stalled_agent_calls_the_person_back_naming_it() -> None:
         await settle(pilot, lambda: BELL in written)
         said = Waiting("stalled:a1", "main", "stalled", "1m00s").sentence()
         assert said == "main has said nothing for 1m00s: steer, cancel or wait"
+
+
+async def test_the_rows_are_read_again_only_when_what_makes_them_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentui.core.state import inbox as inbox_module
+
+    reads: list[int] = []
+    read = inbox_module.inbox
+
+    def counted(state: object) -> object:
+        reads.append(1)
+        return read(state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inbox_module, "inbox", counted)
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        before = len(reads)
+        for _ in range(20):  # as twenty flushes of a stream would redraw the line
+            app.main.refresh_status()
+        assert len(reads) == before, "nothing that makes a row changed: not read again"
+        app.host.runtime.resume("a5")  # type: ignore[union-attr]
+        await settle(pilot, lambda: "steer:a5" not in app.inbox.row_ids())
+        assert len(reads) > before
+
+
+async def test_a_steer_an_agent_ended_without_reading_calls_the_person_back() -> None:
+    app = make_app("Plan the offsite", HOLDING)
+    written: list[str] = []
+    app.nudges.write = written.append
+    async with app.run_test() as pilot:
+        runtime = await runtime_of(pilot)
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        runtime.steer("a1", "Use metric units")
+        await settle(pilot, lambda: bool(app.main.model.agents["a1"].queued_notes))
+        written.clear()
+        runtime.cancel("a1")
+        await settle(pilot, lambda: [row.id for row in app.inbox.rows] == ["steer:a1"])
+        await settle(pilot, lambda: BELL in written)
+        screen = await open_inbox(pilot)
+        labels = [str(b.label) for b in actions_of(screen).query("Button")]
+        assert labels == ["1 Continue…", "Go to it"]
+        await pilot.press("1")  # its box: continue with a message, the steer goes too
+        assert isinstance(app.focused, InboxBox)
+        await write(pilot, "Go on")
+        await pilot.press("enter")
+        await settle(pilot, lambda: not app.inbox.rows)
