@@ -170,7 +170,7 @@ async def test_an_approval_is_allowed_from_its_row_with_its_digit() -> None:
         assert labels == [
             "1 Allow once",
             "2 Always allow deploy",
-            "3 Reject, with a reason",
+            "3 Reject…",
             "Go to it",
         ]
         await pilot.press("1")

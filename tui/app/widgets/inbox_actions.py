@@ -33,6 +33,7 @@ from textual.widgets import Button, Select, Static, TextArea
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import Command
+from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.widgets.composer import Composer
 from agentui.tui.app.widgets.inbox_rows import clock_time
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 ALL_ASKERS = "all"  # the answer target of a grouped question: every asker
 ARGUMENTS_CHARS = 4000  # an approval's arguments shown at most (the pane scrolls)
+TOOL_CHARS = 24  # a tool's name on its button (the words above say it whole): fits 80 columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +79,7 @@ class RowActions(Vertical):
     RowActions { height: auto; }
     RowActions #words { height: auto; max-height: 8; }
     RowActions .row-buttons { height: auto; margin-top: 1; }
-    RowActions .row-buttons Button { width: auto; min-width: 0; margin-right: 2; }
+    RowActions .row-buttons Button { width: auto; min-width: 0; margin-right: 1; }
     RowActions InboxBox { margin-top: 1; }
     RowActions Select { width: 40; margin-top: 1; }
     """
@@ -121,7 +123,7 @@ class RowActions(Vertical):
                 (f"only {facts.name(agent_id)}", query_id)
                 for agent_id, query_id in zip(row.agent_ids, row.query_ids, strict=True)
             ]
-            yield Select(options, value=ALL_ASKERS, allow_blank=False, id="target")
+            yield Select(options, value=ALL_ASKERS, allow_blank=False, compact=True, id="target")
         box = self._box()
         if box is not None:
             yield box
@@ -186,11 +188,11 @@ class RowActions(Vertical):
         specs: list[tuple[str, str, Command | None, str]] = []
         match row.kind:
             case "approval":
-                tool = shown(row.tool or "the tool")
+                tool = clipped(shown(row.tool or "the tool"), TOOL_CHARS)
                 specs += [
                     ("once", "1 Allow once", Command.APPROVE, "success"),
                     ("always", f"2 Always allow {tool}", Command.APPROVE, "primary"),
-                    ("reject", "3 Reject, with a reason", Command.APPROVE, "error"),
+                    ("reject", "3 Reject…", Command.APPROVE, "error"),  # then its reason
                 ]
             case "budget":
                 specs += [
