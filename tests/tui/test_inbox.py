@@ -320,3 +320,36 @@ async def test_a_steer_an_agent_ended_without_reading_calls_the_person_back() ->
         await write(pilot, "Go on")
         await pilot.press("enter")
         await settle(pilot, lambda: not app.inbox.rows)
+
+
+async def test_an_approval_is_rejected_from_its_row_with_a_reason() -> None:
+    runs: list[str] = []
+    app = mixed_app(runs)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "q3")
+        await pilot.pause()
+        await pilot.press("3")  # its reason box
+        assert isinstance(app.focused, InboxBox) and app.focused.id == "reason"
+        await write(pilot, "not on a Friday")
+        await pilot.press("enter")
+        await settle(pilot, lambda: "q3" not in app.main.model.open_queries)
+        assert runs == []
+        [asked] = [e for e in app.main.model.agents["a4"].entries if e.title == "approval"]
+        assert asked.failed and "not on a Friday" in asked.detail
+
+
+async def test_a_stalled_agent_is_steered_from_its_row() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        await open_inbox(pilot)  # the stalled row first
+        await pilot.press("1")  # its steer box
+        assert isinstance(app.focused, InboxBox) and app.focused.id == "steer"
+        await write(pilot, "Wrap up in five minutes")
+        await pilot.press("enter")
+        main = app.main.model.agents["a1"]
+        await settle(
+            pilot, lambda: [n.text for n in main.queued_notes] == ["Wrap up in five minutes"]
+        )
