@@ -353,3 +353,20 @@ async def test_a_stalled_agent_is_steered_from_its_row() -> None:
         await settle(
             pilot, lambda: [n.text for n in main.queued_notes] == ["Wrap up in five minutes"]
         )
+
+
+async def test_words_typed_in_a_row_s_box_are_there_when_the_inbox_opens_again() -> None:
+    async with app_when(lambda app: bool(app.main.model.open_queries), "Plan a party") as (
+        app,
+        pilot,
+    ):
+        await open_inbox(pilot)
+        await pilot.press("enter")
+        await write(pilot, "Keep it")
+        await pilot.press("escape")  # back to the rows
+        assert isinstance(app.focused, InboxList)
+        await pilot.press("escape")  # closed
+        await settle(pilot, lambda: app.screen is app.main)
+        screen = await open_inbox(pilot)
+        assert screen.query_one("#answer", InboxBox).text == "Keep it"
+        assert app.main.model.open_queries, "nothing was sent"

@@ -27,6 +27,9 @@ class Inbox:
     def __init__(self, app: AgentUIApp) -> None:
         self.app = app
         self.rows: list[InboxRow] = []
+        # Words typed in the window's boxes, by row and box: kept when it closes, for the next
+        # time it opens (as long as the app runs).
+        self.drafts: dict[str, str] = {}
         # Rows from before this screen started (a resumed session's) call nobody back.
         self._started = app.clock.now()
 
@@ -88,7 +91,7 @@ class Inbox:
         if isinstance(self.app.screen, InboxScreen):
             self.app.screen.dismiss(None)
             return
-        self.app.open_overlay(InboxScreen(self.rows), self._go_to)
+        self.app.open_overlay(InboxScreen(self.rows, self.drafts), self._go_to)
 
     def _go_to(self, row: InboxRow | None) -> None:
         """The window closed on a row's "Go to": its agent selected, and its question or

@@ -136,10 +136,12 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         )
         if shape == self._shape:
             return
+        same_row = isinstance(self._shape, tuple) and row is not None and self._shape[0] == row.id
         self._shape = shape
         focused = self.focused
         was_in_pane = focused is not None and pane in focused.ancestors
-        box_id = focused.id if isinstance(focused, InboxBox) and focused.display else None
+        # Back into the box only for the same row: words typed on go to no other agent.
+        box_id = focused.id if isinstance(focused, InboxBox) and same_row else None
         pane.remove_children()
         if row is None or facts is None:
             if was_in_pane:
