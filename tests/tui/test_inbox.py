@@ -370,3 +370,29 @@ async def test_words_typed_in_a_row_s_box_are_there_when_the_inbox_opens_again()
         screen = await open_inbox(pilot)
         assert screen.query_one("#answer", InboxBox).text == "Keep it"
         assert app.main.model.open_queries, "nothing was sent"
+
+
+async def test_a_budget_row_cancels_its_subtree_by_its_button_only() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "budget:a6")
+        await pilot.pause()
+        assert actions_of(screen).numbered("3") is None, "no digit cancels"
+        await pilot.click("#cancel")
+        await settle(pilot, has_status(app, "a6", S.CANCELLED))
+        await settle(pilot, lambda: "budget:a6" not in screen.query_one(InboxList)._ids)
+        assert has_status(app, "a5", S.PAUSED)(), "its siblings are untouched"
+
+
+async def test_go_to_a_budget_row_selects_its_agent_on_the_tree() -> None:
+    app = mixed_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await every_kind(pilot)
+        screen = await open_inbox(pilot)
+        highlight(screen, "budget:a6")
+        await pilot.pause()
+        await pilot.click("#goto")
+        await settle(pilot, lambda: app.screen is app.main and app.main.selected_id == "a6")
+        await settle(pilot, lambda: app.focused is app.main.tree_view)

@@ -79,7 +79,7 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)  # the waits grow; the agents each holds up change
-        self._draw()
+        self._tick()  # read afresh: how many agents each row holds up may have changed since
         self.query_one(InboxList).focus()
 
     # -- the rows ------------------------------------------------------------------------
