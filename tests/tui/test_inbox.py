@@ -11,8 +11,10 @@ from textual.widgets import Input, Select
 
 from agentui.core.agent.budget import Budget
 from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.config.sources import ConfigError
 from agentui.core.protocol import events as ev
 from agentui.core.providers.scripted.script import Script, Turn
+from agentui.tui.app.keymap import key_map_for
 from agentui.tui.app.nudges import BELL, Waiting
 from agentui.tui.app.screens.budget import BudgetScreen
 from agentui.tui.app.screens.inbox import EMPTY, InboxScreen
@@ -396,3 +398,10 @@ async def test_go_to_a_budget_row_selects_its_agent_on_the_tree() -> None:
         await pilot.click("#goto")
         await settle(pilot, lambda: app.screen is app.main and app.main.selected_id == "a6")
         await settle(pilot, lambda: app.focused is app.main.tree_view)
+
+
+def test_the_inbox_keys_follow_config_s_keys_table_and_its_rules() -> None:
+    key_map = key_map_for({"inbox": "b", "inbox_anywhere": "f9"})
+    assert key_map.textual_keymap() == {"inbox": "b", "inbox_anywhere": "f9"}
+    with pytest.raises(ConfigError, match="i types a character"):
+        key_map_for({"inbox_anywhere": "i"})  # it would act while a text box waits

@@ -344,7 +344,7 @@ def _problem(key_id: str, written: object, by_id: Mapping[str, Key]) -> str | No
             return (
                 f"{display_key(name)} is a text box's own key ({text_box_does.lower()}): "
                 "there it would do that to your words instead; give a key a text box "
-                "does not use (e.g. ctrl+g or f4)"
+                "does not use (e.g. ctrl+g or f8)"
             )
     return None
 
