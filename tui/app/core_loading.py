@@ -19,6 +19,7 @@ RUNTIME_MODULES = (
     "agentui.core.workflow.six_step",
     "agentui.core.monologue.attach",
     "agentui.core.monologue.service",
+    "agentui.core.attention.stall_watch",
 )
 
 
