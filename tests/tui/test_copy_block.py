@@ -87,3 +87,16 @@ async def test_a_copy_that_cannot_be_kept_in_the_file_says_so(
         await writing.wait()
         assert app.clipboard == "A **zebra** is striped."  # the clipboard has it all the same
         await settle(pilot, lambda: any("could not be kept" in t for t in toasts(app)))
+
+
+async def test_f8_after_a_click_copies_the_clicked_block(state_dir: Path) -> None:
+    """A click leaves the letters off; a function key still acts, as the person asked."""
+    async with app_when(done, "Tell me about zebras", SCRIPT, size=(100, 30)) as (app, pilot):
+        answer = next(
+            b for b in app.main.transcript_view.mounted_blocks() if isinstance(b, AnswerBlock)
+        )
+        await pilot.click(answer)
+        await pilot.press("f8")
+        copied = state_dir / "copied.txt"  # written in a thread: waited for, like the clipboard
+        await settle(pilot, lambda: copied.exists() and copied.read_text() == app.clipboard)
+        assert app.clipboard == "A **zebra** is striped."

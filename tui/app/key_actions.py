@@ -48,6 +48,7 @@ class KeyActions:
             "help": app.overlays.help,
             "scene_state": app.overlays.scene_state,
             "inbox": app.inbox.open,
+            "copy_block": app.copy_export.copy_block,
             "inbox_waiting": app.inbox.open,  # f4 as the footer shows it (something waits)
             "keys_on": self.keys_on,
             "nobody_waiting": self.nobody_waiting,

@@ -192,6 +192,17 @@ KEYS: tuple[Key, ...] = (
         "everywhere",
         palette=False,
     ),
+    # A function key: a block is chosen by clicking it, and after a click letters are words.
+    Key(
+        "copy_block",
+        "f8",
+        "copy_block",
+        "Copy block",
+        "Copy the selected block (clicked last, or where / went) to the clipboard",
+        "everywhere",
+        show=False,
+        palette=False,  # the palette's own Copy block entry says it
+    ),
     Key(
         "help_anywhere",
         "f1",
