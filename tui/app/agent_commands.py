@@ -195,35 +195,15 @@ class AgentCommands:
 
     def open_budget(self) -> None:
         """The budget modal for the selected agent (its spend and its stop, if any)."""
-        from agentui.core.agent.budget import STOP_CHOICES, describe_amount, stop_words
-        from agentui.tui.app.screens.budget import CONTINUE_ONCE, BudgetChoice, BudgetScreen
+        from agentui.tui.app.budget_window import apply_budget_choice, budget_window
 
         agent = self.main.selected_agent()
-        runtime = self.app.host.runtime
-        if agent is None or runtime is None:
+        if agent is None or self.app.host.runtime is None:
             return
         agent_id = agent.id
-        spent = describe_amount("tokens", agent.subtree_tokens)
-        if agent.subtree_usd:
-            spent += f", {describe_amount('usd', agent.subtree_usd)}"
-        stop = agent.budget_stop
-        said = ""
-        if stop is not None:
-            words = stop_words(stop.measure, stop.limit, stop.spent, stop.over)
-            said = f"Budget reached: {words}. Paused: {STOP_CHOICES}."
-
-        def apply(choice: BudgetChoice) -> None:
-            if choice is None:
-                return
-            if choice == CONTINUE_ONCE:
-                self.app.run_command(
-                    "continue past the budget", runtime.continue_past_budget, agent_id
-                )
-                return
-            limits = dict(choice.items())
-            self.app.run_command("budget", lambda _: runtime.set_budget(agent_id, limits), agent_id)
-
-        self.app.open_overlay(BudgetScreen(agent.name, agent.budget, spent, said), apply)
+        self.app.open_overlay(
+            budget_window(agent), lambda choice: apply_budget_choice(self.app, agent_id, choice)
+        )
 
     def continue_past_budget(self) -> None:
         runtime = self.app.host.runtime
