@@ -1,0 +1,133 @@
+"""A re-run's person: gives a live runtime the steers, modifies, cancels and deletes of a
+RerunPlan at their moments, and answers its agents' questions and approvals as they were
+answered (core/session/rerun_plan.py says how moments and answers are matched).
+
+    player = RerunPlayer(runtime, plan)
+    remove = player.attach()                  # before the root starts
+    ...
+    if not player.answer(query, agent_name):  # per query:raised: False when none was recorded
+        ask the person
+    player.unplayed(names)                    # what never found its moment, in words
+
+Interventions are given from a pause:check hook, the point at the top of each iteration just
+before the model is called: an intervention due "after main@3" is given at main's first model
+call once it has a step 3, and the model reads it in that call. Nothing waits on wall time.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from agentui.core.agent.hooks import HookContext, HookPoint
+from agentui.core.protocol.events import QueryRaised
+from agentui.core.session.rerun_plan import PlannedIntervention, RecordedAnswer, RerunPlan
+from agentui.core.support.errors import AgentUIError
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """An intervention given in the new run, and the step its agent had then."""
+
+    intervention: PlannedIntervention
+    at_step: int
+
+    def describe(self) -> str:
+        return f"{self.intervention.describe()}: given at {self.intervention.moment.agent}'s " \
+               f"model call after step {self.at_step}"  # fmt: skip
+
+
+@dataclass(slots=True)
+class RerunPlayer:
+    runtime: Runtime
+    plan: RerunPlan
+    played: list[Played] = field(default_factory=list)
+    answered: list[RecordedAnswer] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # the runtime refused it, in words
+    _pending: list[PlannedIntervention] = field(default_factory=list)
+    _answers: dict[tuple[str, bool], deque[RecordedAnswer]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._pending = list(self.plan.interventions)
+        for answer in self.plan.answers:
+            self._answers.setdefault((answer.agent, answer.approval), deque()).append(answer)
+
+    def attach(self) -> Callable[[], None]:
+        """Give interventions at their moments from now on; returns what stops it."""
+        return self.runtime.hooks.add(HookPoint.PAUSE_CHECK, self._before_model_call)
+
+    def _before_model_call(self, context: HookContext) -> None:
+        if not self._pending:
+            return
+        name = self.runtime.node(context.agent_id).name
+        steps = self.runtime.steps(context.agent_id)
+        reached = steps[-1].number if steps else 0
+        due = [i for i in self._pending if i.moment.agent == name and i.moment.step <= reached]
+        for intervention in due:
+            self._pending.remove(intervention)
+            try:
+                self._give(context.agent_id, intervention)
+            except AgentUIError as exc:
+                self.refused.append(f"{intervention.describe()}: {exc}")
+                continue
+            self.played.append(Played(intervention, reached))
+
+    def _give(self, agent_id: str, intervention: PlannedIntervention) -> None:
+        runtime = self.runtime
+        if intervention.kind == "steer":
+            runtime.steer(agent_id, intervention.text)
+        elif intervention.kind == "modify":
+            runtime.modify(
+                agent_id, instructions=intervention.instructions, content=intervention.content
+            )
+        elif intervention.kind == "cancel":
+            runtime.cancel(agent_id, "cancelled by the person (re-run)")
+        else:
+            runtime.delete(agent_id)
+
+    def answer(self, query: QueryRaised, agent_name: str) -> RecordedAnswer | None:
+        """Answer the query as the agent's next recorded answer of its kind; that answer, or
+        None when none is left (the person is asked instead)."""
+        approval = query.kind == "approval"
+        waiting = self._answers.get((agent_name, approval))
+        if not waiting:
+            return None
+        recorded = waiting.popleft()
+        try:
+            if approval:
+                decision = recorded.decision or "reject"
+                self.runtime.approve(query.query_id, decision, recorded.reason or None)
+            else:
+                self.runtime.answer(query.query_id, recorded.text)
+        except AgentUIError as exc:
+            self.refused.append(f"answer {recorded.describe()!r} to {agent_name}: {exc}")
+            return None
+        self.answered.append(recorded)
+        return recorded
+
+    def unplayed(self, names: Mapping[str, str]) -> list[str]:
+        """What of the plan the new run never came to, one line each: `names` maps each agent
+        of the new run's name to its id."""
+        lines: list[str] = []
+        for intervention in self._pending:
+            agent = intervention.moment.agent
+            agent_id = names.get(agent)
+            if agent_id is None:
+                why = f"no agent {agent} in the new run"
+            else:
+                steps = self.runtime.steps(agent_id)
+                last = steps[-1].number if steps else 0
+                why = f"{agent} made no model call after step {intervention.moment.step} " \
+                      f"(its last step: {last})"  # fmt: skip
+            lines.append(f"{intervention.describe()}: not given: {why}")
+        for (agent, approval), left in self._answers.items():
+            for recorded in left:
+                what = "approval" if approval else "answer"
+                lines.append(f"{what} {recorded.describe()!r} of {agent} "
+                             f"({recorded.prompt!r}): never asked for")  # fmt: skip
+        return lines
