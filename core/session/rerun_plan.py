@@ -189,8 +189,8 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
                            instructions=event.instructions, content=event.content)
                 )  # fmt: skip
             elif kind in ("cancel", "delete"):
-                item = _Given(kind, agent_id, last_step(agent_id), order)  # type: ignore[arg-type]
-                planned(item, item.step, read=True)
+                ended = _Given(kind, agent_id, last_step(agent_id), order)
+                planned(ended, ended.step, read=True)
             elif kind in ("pause", "resume"):
                 not_replayed.append(
                     f"{kind} of {names.get(agent_id, agent_id)}: it changes nothing a model reads"
@@ -198,9 +198,9 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
         elif isinstance(event, ev.NotesDelivered):
             step = step_before_delivery(agent_id)
             for note_id in event.note_ids:
-                item = notes.pop(note_id, None)
-                if item is not None:
-                    planned(item, step, read=True)
+                steer = notes.pop(note_id, None)
+                if steer is not None:
+                    planned(steer, step, read=True)
             if event.modified:
                 for item in modifies.pop(agent_id, []):
                     planned(item, step, read=True)

@@ -46,8 +46,8 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentui",
         description="Run and steer trees of LLM agents in your terminal. Other commands: "
-        "run (headless), sessions, replay, steps, fork, export, search, config, profiles, "
-        "scenes, serve, "
+        "run (headless), sessions, replay, steps, fork, rerun, diff, export, search, config, "
+        "profiles, scenes, serve, "
         "attach, web, mcp, acp; "
         "`agentui COMMAND --help`.",
     )

@@ -11,6 +11,8 @@
     agentui steps [ID|last] [AGENT]    an agent's steps, numbered (AGENT@STEP names one)
     agentui run --resume ID --rewind AGENT@STEP   go on, headless, from an agent's step
     agentui fork ID AGENT@STEP         a new session from an agent's step, run headless
+    agentui rerun ID [--model M]       the task again, the person's steers and answers at the same steps
+    agentui diff A B [--json]          two runs (or SESSION:AGENT) aligned by step, where they part
     agentui search TEXT [--json]       find TEXT in every saved session's transcripts
     agentui config path|show           where the config file is; every effective setting
     agentui profiles                   the agent profiles, where each came from, bad files
@@ -80,6 +82,18 @@ def _fork(argv: Sequence[str]) -> int:
     return fork(argv)
 
 
+def _rerun(argv: Sequence[str]) -> int:
+    from agentui.tui.cli.rerun import main as rerun
+
+    return rerun(argv)
+
+
+def _diff(argv: Sequence[str]) -> int:
+    from agentui.tui.cli.diff import main as diff
+
+    return diff(argv)
+
+
 def _search(argv: Sequence[str]) -> int:
     from agentui.tui.cli.search import main as search
 
@@ -141,6 +155,8 @@ COMMANDS: dict[str, Callable[[Sequence[str]], int]] = {
     "export": _export,
     "steps": _steps,
     "fork": _fork,
+    "rerun": _rerun,
+    "diff": _diff,
     "search": _search,
     "config": _config,
     "profiles": _profiles,

@@ -1,0 +1,153 @@
+"""The loop of `agentui rerun`: a saved session's task run again headless, with the person's
+steers, modifies and answers given as its RerunPlayer says (core/session/rerun_player.py), and
+printed as `agentui run` prints (its answer on stdout, progress on stderr, or `--json`).
+
+A question the old run answered gets that answer, shown after the question as if typed; one it
+did not is asked of the person as `agentui run` asks (`--answer`, then stdin). Under `--json`
+nothing is asked: such a question is declined and said on stderr. What was given, and what
+never found its moment, is said on stderr once the run ends, in either mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import anyio
+
+from agentui.core.agent.steps import ForkOrigin
+from agentui.core.protocol.events import QueryRaised
+from agentui.core.session.rerun_plan import RerunPlan
+from agentui.core.session.rerun_player import RerunPlayer
+from agentui.core.state import RunState
+from agentui.core.support.errors import AgentUIError
+from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.headless.answers import Answers
+from agentui.tui.headless.run import HeadlessPrinter
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+
+NOT_RECORDED_UNDER_JSON = (
+    "{agent} asked {prompt!r}, which the recorded run never answered: declined "
+    "(--json asks nothing; run without --json to answer it, or give --answer)"
+)
+
+
+def start_rerun(runtime: Runtime, plan: RerunPlan, instructions: str | None) -> str:
+    """Start the plan's root as the old run started it (a fork's copy again, when it was
+    one); `instructions` replace the recorded ones. Its id."""
+    if plan.forked is not None:
+        forked = plan.forked
+        origin = ForkOrigin(forked.origin_id, forked.origin_name, forked.step, forked.session)
+        return runtime.start_from(
+            plan.task, instructions or plan.instructions, plan.messages, origin=origin
+        )
+    if plan.profile is not None and instructions is None:
+        return runtime.start(plan.task, profile=plan.profile)
+    return runtime.start(plan.task, instructions=instructions or plan.instructions or None)
+
+
+async def run_rerun(
+    make_runtime: Callable[[], Runtime],
+    plan: RerunPlan,
+    *,
+    instructions: str | None,
+    json_output: bool,
+    answers: list[str],
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    """Run the plan to its end; 0 when the root completed, 1 when it did not, 2 when it could
+    not start."""
+    state = RunState(transcripts=False)
+
+    def say(line: str) -> None:
+        stderr.write(visible_controls(line) + "\n")
+        stderr.flush()
+
+    async def next_line() -> str | None:
+        line = await anyio.to_thread.run_sync(stdin.readline, abandon_on_cancel=True)
+        return line.rstrip("\n") if line else None
+
+    answers_read = Answers(
+        answers, next_line, stderr, stdin_is_terminal=_is_terminal(stdin), json_output=json_output
+    )
+
+    async def ask(runtime: Runtime, query: QueryRaised) -> None:
+        def is_open() -> bool:
+            return query.query_id in state.open_queries
+
+        text = await answers_read.read(query, is_open)
+        if is_open():
+            runtime.answer(query.query_id, text)
+
+    async with make_runtime() as runtime:
+        events = runtime.subscribe(maxsize=None)
+        player = RerunPlayer(runtime, plan)
+        player.attach()
+        printer = HeadlessPrinter(stdout, stderr, json_output=json_output, root_id=None,
+                                  state=state)  # fmt: skip
+        try:
+            root_id = start_rerun(runtime, plan, instructions)
+        except AgentUIError as exc:
+            say(f"agentui: {exc}")
+            return 2
+        printer.root_id = root_id
+        async with anyio.create_task_group() as askers:
+            done = False
+            while not done and not printer.closed:
+                for event in await events.next_batch():
+                    state.apply(event)
+                    printer.show(event)
+                    if isinstance(event, QueryRaised):
+                        name = state.agents[event.agent_id].name
+                        recorded = player.answer(event, name)
+                        if recorded is not None:
+                            if not json_output:
+                                say(f"{recorded.describe()}  (as in session {plan.session})")
+                        elif json_output:
+                            runtime.answer(event.query_id, None)
+                            say("agentui: " + NOT_RECORDED_UNDER_JSON.format(
+                                agent=name, prompt=event.prompt))  # fmt: skip
+                        else:
+                            answers_read.asked()
+                            askers.start_soon(ask, runtime, event)
+                    if event.agent_id == root_id and event.type == "agent:status":
+                        done = state.agents[root_id].status.is_final
+                printer.flush()
+            askers.cancel_scope.cancel()
+        for event in events.drain():
+            state.apply(event)
+        names = {agent.name: agent.id for agent in state.agents.values()}
+        report = [*(p.describe() for p in player.played), *player.refused,
+                  *player.unplayed(names), *(f"not replayed: {n}" for n in plan.not_replayed)]  # fmt: skip
+        new_session = _session_id(runtime)
+    if printer.closed:
+        return 141
+    for line in report:
+        say(f"agentui: rerun: {line}")
+    if new_session is not None:
+        say(f"agentui: re-ran session {plan.session} as {new_session}; compare them: "
+            f"agentui diff {plan.session} {new_session}")  # fmt: skip
+    ended = state.agents[root_id]
+    if ended.status.value == "completed":
+        return 0
+    reason = ended.error or f"the agent ended as {ended.status}"
+    say(f"agentui: {ended.name} did not complete: {reason}")
+    return 1
+
+
+def _session_id(runtime: Runtime) -> str | None:
+    session = getattr(runtime, "session", None)  # a RecordingRuntime's writer
+    path: Path | None = getattr(session, "path", None)
+    return path.stem if path is not None else None
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or fake stream
+        return False
