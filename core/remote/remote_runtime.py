@@ -326,6 +326,24 @@ class RemoteRuntime:
     def continue_past_budget(self, agent_id: str) -> None:
         self._queue("continue past the budget", lambda: self._client.continue_past_budget(agent_id))
 
+    def rewind(self, agent_id: str, step: int) -> None:
+        """The server checks the step and the table (allowed's REWIND) and refuses in its
+        runtime's words, said through `listen(warned=...)`."""
+        self._queue("rewind", lambda: self._client.rewind(agent_id, step))
+
+    def fork_from(self, agent_id: str, step: int, *, instructions: str | None = None) -> str:
+        """Ask the server to fork a new root from the agent's step. Returns "" now: the fork's
+        id arrives through `listen(started=...)`, as a started task's does (a refusal, such as
+        a driver agent's, through `warned`)."""
+
+        async def fork() -> None:
+            self._listeners.started(
+                await self._client.fork_from(agent_id, step, instructions=instructions)
+            )
+
+        self._queue("fork", fork)
+        return ""
+
     def set_provider(self, provider: object) -> None:
         raise CommandRefusedError(
             "the provider is the server's: start `agentui serve` with --provider to change it"

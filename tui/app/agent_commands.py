@@ -129,6 +129,9 @@ class AgentCommands:
             "steer": bool(table & {Command.STEER, Command.CONTINUE}),
             "toggle_all": fold is not None and bool(fold.agents),
             "toggle_monologue_filter": app.monologue_enabled,
+            # Offered with an agent selected where commands are given: the window says why
+            # it cannot go back (a scene's own agent has no steps) rather than a silent key.
+            "time_travel": agent is not None and not read_only and app.host.runtime is not None,
         }
         if action == "next_question":
             return True  # somebody waits (checked above)

@@ -38,6 +38,7 @@ from agentui.tui.app.nudges import Nudges
 from agentui.tui.app.overlays import Overlays, ResultT
 from agentui.tui.app.quit_dialog import QuitDialog
 from agentui.tui.app.replay_feed import ReplayFeed
+from agentui.tui.app.rewind_fork import RewindAndFork
 from agentui.tui.app.runtime_host import HostOptions, host_for
 from agentui.tui.app.screens.main import MainScreen
 from agentui.tui.app.start_failure import StartFailure
@@ -101,6 +102,7 @@ class AgentUIApp(App[int]):
         self.waiting_toasts = WaitingToasts(self)
         self.nudges = Nudges(self)  # the person called back when an agent waits
         self.copy_export = CopyAndExport(self)  # the palette's copy and export
+        self.rewind_fork = RewindAndFork(self)  # `b`: back to a step, or a fork from it
         self._initial_task = initial_task
         self._state = state  # a resumed session's fold: the main screen draws it first
         self.clock: Clock = clock if clock is not None else SystemClock()

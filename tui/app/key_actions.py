@@ -44,6 +44,8 @@ class KeyActions:
             "toggle_all": main.action_toggle_all,
             "toggle_monologue_filter": main.action_toggle_monologue_filter,
             "toggle_folds": main.transcript_view.action_toggle_folds,
+            "toggle_steps": main.action_toggle_steps,
+            "time_travel": app.rewind_fork.open,
             "search": main.search.open,
             "help": app.overlays.help,
             "scene_state": app.overlays.scene_state,

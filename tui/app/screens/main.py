@@ -26,6 +26,7 @@ from agentui.tui.app.decision_progress import DecidingLine, deciding_line
 from agentui.tui.app.key_routing import KeyRouting
 from agentui.tui.app.overlay_focus import OverlayFocus
 from agentui.tui.app.prompt_addressing import PromptAddressing
+from agentui.tui.app.step_book import StepBook
 from agentui.tui.app.transcript_search import TranscriptSearch
 from agentui.tui.app.widgets.agent_tree import AgentTree
 from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
@@ -78,6 +79,8 @@ class MainScreen(Screen[None]):
         self.keys = KeyRouting(self)  # where typed keys go
         self.overlay_focus = OverlayFocus(self)  # where the keys go back after an overlay
         self.search = TranscriptSearch(self)  # `/`: its bar shows under the panes while open
+        self.steps = StepBook()  # each agent's steps, and the blocks they end at (`b`, `#`)
+        self.steps_shown = False  # `#`: the transcript marks each step with its number
         # What the transcript's lower border says is being decided (its forms, longest first).
         self._deciding_shown: DecidingLine = ()
 
@@ -185,9 +188,10 @@ class MainScreen(Screen[None]):
         box = app.focused if answering and isinstance(app.focused, Composer) else None
         if self._show_whole_state:
             self._show_whole_state = False
-            changes = self.model.as_change().merge(self.model.apply_all(batch))
+            folded, stepped = self.steps.fold(self.model, batch)
+            changes = self.model.as_change().merge(folded)
         elif batch:
-            changes = self.model.apply_all(batch)
+            changes, stepped = self.steps.fold(self.model, batch)
         else:
             return
         tree = self.tree_view
@@ -210,6 +214,8 @@ class MainScreen(Screen[None]):
             self.model.agents[i].parent_id is None for i in changes.relabel
         )
         self.transcript_view.sync(changes.changed_entries)
+        if stepped and self.steps_shown:
+            self.transcript_view.mark_steps(stepped)  # only blocks whose marker changed redraw
         self.monologue_view.add(changes.narratives)
         if answering is not None and answering in changes.closed_queries:
             self._leave_settled_query(box.draft() if box is not None else None)
@@ -403,6 +409,15 @@ class MainScreen(Screen[None]):
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all
         self.show_transcript()
+
+    def action_toggle_steps(self) -> None:
+        """`#`: mark each step in the transcript with its number (`b` picks one), or not."""
+        self.steps_shown = not self.steps_shown
+        self.transcript_view.step_mark = self._step_mark if self.steps_shown else None
+        self.transcript_view.mark_steps()
+
+    def _step_mark(self, entry: Entry) -> str | None:
+        return self.steps.mark(entry.agent_id, entry.uid)
 
     def action_toggle_monologue_filter(self) -> None:
         self.monologue_selected_only = not self.monologue_selected_only

@@ -1,5 +1,8 @@
 """The agent tree: one node per agent with status, name, task, tokens and elapsed time.
 
+Time travel shows here too: a fork names its origin after its name (`main~1 ⑂ main@4`), a
+subagent its parent's rewind set aside is struck through and says so before its task.
+
 Nodes are added in batches from the app's flush timer, never per event (adding one node per
 loop turn is quadratic in Textual's Tree). A row's label is drawn from the agent's view at paint
 time, so only rows on screen cost anything: a change repaints its row if it is visible, and the
@@ -83,13 +86,23 @@ def agent_label(
     label = Text()
     label.append(glyph, style=Style(color=colour, bold=True))
     label.append(" ")
+    # A subagent a rewind of its parent set aside: struck through, as a deleted one is.
+    aside = agent.set_aside
     label.append(
         visible_controls(agent.name),
-        style=Style(bold=not ended, dim=ended, strike=agent.status is AgentStatus.DELETED),
+        style=Style(
+            bold=not (ended or aside),
+            dim=ended or aside,
+            strike=agent.status is AgentStatus.DELETED or aside,
+        ),
     )
+    if agent.forked_from is not None:  # a fork names the step it started from: ⑂ main@4
+        label.append(f" ⑂ {visible_controls(agent.forked_from.origin)}", style=Style(dim=True))
     task = visible_controls(" ".join(agent.task.split()))
     if len(task) > TASK_CHARS:
         task = task[: TASK_CHARS - 1] + "…"
+    if aside:
+        task = f"set aside · {task}"
     details: list[Detail] = []
     gauge = nearest_limit(agent, counted)
     if gauge is not None:

@@ -135,6 +135,17 @@ class EntryBlock(Widget):
         self.entry = entry
         self.agent_label = agent_label
         self.highlight: Highlight | None = None  # a search's matches in it (search_highlight)
+        self.step_mark: str | None = None  # the steps that end here (`#4`), while shown
+
+    def set_step_mark(self, mark: str | None) -> None:
+        """Say the steps that end at this block on a rule under it (None: no rule). Only a
+        block whose mark changed is drawn again."""
+        if mark == self.step_mark:
+            return
+        self.step_mark = mark
+        self.set_class(mark is not None, "step-end")
+        # Text, not markup: the words are ours, but a border title is read as markup.
+        self.border_subtitle = Text(mark) if mark is not None else None
 
     def refresh_entry(self) -> None:
         """The entry changed: redraw."""

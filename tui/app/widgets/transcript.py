@@ -71,6 +71,8 @@ class Transcript(VerticalScroll):
         self.marker: Callable[[Entry], Highlight | None] | None = None
         self.entries_changed: Callable[[set[int] | None], None] | None = None
         self._selected: int | None = None  # the selected block's entry uid
+        # While steps are shown (#): what each entry's block says of the steps ending there.
+        self.step_mark: Callable[[Entry], str | None] | None = None
 
     def compose(self) -> ComposeResult:
         if self._hint is not None:
@@ -171,6 +173,7 @@ class Transcript(VerticalScroll):
                 old[reused].highlight = self.marker(entry)
             if not old[reused].rebind(entry, label(entry), self.name_of(entry.agent_id)):
                 break
+            old[reused].set_step_mark(self._step_mark_of(entry))
             self._blocks[entry.uid] = old[reused]
             reused += 1
         if stale := old[reused:]:
@@ -240,6 +243,7 @@ class Transcript(VerticalScroll):
         )
         if self.marker is not None:
             block.highlight = self.marker(entry)  # drawn with it from the first frame
+        block.set_step_mark(self._step_mark_of(entry))
         self._blocks[entry.uid] = block
         return block
 
@@ -300,6 +304,19 @@ class Transcript(VerticalScroll):
         self._start = begin
         self.release_anchor()  # the person is reading back: stop following the tail
         self._update_earlier()
+
+    def _step_mark_of(self, entry: Entry) -> str | None:
+        return self.step_mark(entry) if self.step_mark is not None else None
+
+    def mark_steps(self, agent_ids: set[str] | None = None) -> None:
+        """Draw the step markers again on the mounted blocks (of `agent_ids` only, when
+        given): a block whose marker is unchanged is not redrawn."""
+        for block in self._blocks.values():
+            if agent_ids is None or block.entry.agent_id in agent_ids:
+                block.set_step_mark(self._step_mark_of(block.entry))
+
+    def block_of(self, uid: int) -> EntryBlock | None:
+        return self._blocks.get(uid)
 
     def action_toggle_folds(self) -> None:
         folds = [b for b in self._blocks.values() if isinstance(b, FoldBlock)]

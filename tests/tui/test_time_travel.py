@@ -1,0 +1,200 @@
+"""Time travel in the app: each step of the selected agent marked in the transcript (`#`), one
+picked (`b` on the panes, or the palette) in a window of its steps, then a rewind (asked first)
+or a fork (with new instructions, if typed). Letters typed in that window, in its box or after
+a click, act on nothing. On the zero-delay scripted model, with a frozen clock."""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Button, OptionList, TextArea
+
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.tools.tool import Tool, tool
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.confirm import ConfirmScreen
+from agentui.tui.app.screens.time_travel import TimeTravelScreen
+from agentui.tui.app.widgets.agent_tree import agent_label
+
+from .helpers import app_when, has_status, runtime_of, settle, toasts
+
+TALLY = Turn(text="Counting.", tool_calls=[ScriptedToolCall(name="tally", arguments={"n": 1})])
+# main counts once, answers, and (continued after a rewind) answers again.
+SCRIPT = Script.for_all(TALLY, Turn(text="First answer."), Turn(text="Second answer."))
+pytestmark = pytest.mark.anyio
+
+SENTENCE = "please pause, cancel, delete, modify? yes, my dear"
+
+
+@tool
+async def tally(n: int) -> str:
+    """Count."""
+    return f"tallied {n}"
+
+
+TOOLS: list[Tool] = [tally]
+
+
+def _done(app: AgentUIApp) -> bool:
+    return has_status(app, "a1", S.COMPLETED)()
+
+
+async def _open_window(app: AgentUIApp, pilot: Pilot[int]) -> TimeTravelScreen:
+    app.main.tree_view.focus()
+    await pilot.press("b")
+    await settle(pilot, lambda: isinstance(app.screen, TimeTravelScreen))
+    assert isinstance(app.screen, TimeTravelScreen)
+    return app.screen
+
+
+async def _pick(pilot: Pilot[int], window: TimeTravelScreen, step: int) -> None:
+    numbers = [int(option.id or "") for option in window.query_one(OptionList).options]
+    window.query_one(OptionList).highlighted = numbers.index(step)
+    await pilot.pause()
+
+
+async def _press(pilot: Pilot[int], window: TimeTravelScreen, button: str) -> None:
+    """A button pressed with the keyboard: focused (as tab would), then enter."""
+    window.query_one(f"#{button}", Button).focus()
+    await pilot.press("enter")
+
+
+async def test_the_steps_on_screen_are_the_runtimes_and_hash_marks_each_in_the_transcript() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        runtime = await runtime_of(pilot)
+        book = app.main.steps.steps("a1")
+        assert [(s.number, s.kind) for s in book] == [
+            (s.number, s.kind) for s in runtime.steps("a1")
+        ]
+        assert [(s.number, s.kind) for s in book] == [
+            (0, "task"),
+            (1, "model"),
+            (2, "tool"),
+            (3, "model"),
+        ]
+        blocks = app.main.transcript_view.mounted_blocks()
+        assert all(block.step_mark is None for block in blocks), "off until # is pressed"
+
+        await pilot.press("number_sign")
+
+        marks = [block.step_mark for block in blocks if block.step_mark is not None]
+        assert marks == ["#0", "#1", "#2", "#3"]
+        assert all(block.has_class("step-end") == bool(block.step_mark) for block in blocks)
+        await pilot.press("number_sign")
+        assert all(block.step_mark is None for block in blocks)
+
+
+async def test_k_opens_the_steps_with_the_clicked_blocks_step_highlighted() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        tool_block = next(
+            b for b in app.main.transcript_view.mounted_blocks() if b.entry.kind == "tool"
+        )
+        await pilot.click(tool_block)
+        assert app.main.transcript_view.selected_block() is tool_block
+        await pilot.press("b")  # after a click, a letter is no command
+        assert not isinstance(app.screen, TimeTravelScreen)
+        await pilot.press("escape")  # the keys act again
+
+        window = await _open_window(app, pilot)
+
+        assert window.picked() == 2, "the tool's results are step 2"
+        rows = [str(option.prompt) for option in window.query_one(OptionList).options]
+        assert rows[0].startswith("#0") and "task" in rows[0]
+        assert "tally → tallied 1" in rows[2]
+
+
+async def test_the_palette_opens_it_on_the_latest_step() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Rewind or fork")
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, TimeTravelScreen))
+        assert isinstance(app.screen, TimeTravelScreen)
+        assert app.screen.picked() == 3
+
+
+async def test_a_finished_agent_rewound_waits_paused_and_goes_on_when_continued() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        window = await _open_window(app, pilot)
+        await _pick(pilot, window, 2)
+        await _press(pilot, window, "rewind")
+        assert isinstance(app.screen, ConfirmScreen), "a rewind asks first"
+        question = str(app.screen.query_one("#question").render())
+        assert "Rewind main to step #2?" in question and "set aside" in question
+        await pilot.press("tab", "enter")  # the risky answer takes its own button
+
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        assert app.screen is app.main
+        entries = app.main.model.agents["a1"].entries
+        assert entries[-1].title == "rewound" and "back to step 2" in entries[-1].text
+        assert [s.set_aside for s in app.main.steps.steps("a1")] == [False, False, False, True]
+
+        app.main.tree_view.focus()
+        await pilot.press("r")
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        texts = [e.text for e in app.main.model.agents["a1"].entries if e.kind == "text"]
+        assert texts[-1] == "Second answer."
+
+
+async def test_keep_in_the_confirmation_rewinds_nothing() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        window = await _open_window(app, pilot)
+        await _press(pilot, window, "rewind")
+        await pilot.press("enter")  # the safe answer has the focus
+        assert app.screen is window
+        assert app.main.model.agents["a1"].status is S.COMPLETED
+
+
+async def test_a_fork_starts_beside_its_origin_with_new_instructions() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        window = await _open_window(app, pilot)
+        await _pick(pilot, window, 1)
+        window.query_one(TextArea).focus()
+        await pilot.press(*"Be brief.")
+        await _press(pilot, window, "fork")
+
+        await settle(pilot, lambda: "a2" in app.main.model.agents)
+        fork = app.main.model.agents["a2"]
+        assert fork.name == "main~1" and fork.parent_id is None
+        assert fork.forked_from is not None and fork.forked_from.origin == "main@1"
+        await settle(pilot, lambda: app.main.selected_id == "a2")
+        roots = [node.data for node in app.main.tree_view.root.children]
+        assert roots == ["a1", "a2"], "both roots, the fork beside its origin"
+        label = agent_label(fork, 0.0, {}).plain
+        assert label.startswith("● main~1 ⑂ main@1") or "main~1 ⑂ main@1" in label
+        runtime = await runtime_of(pilot)
+        assert runtime.node("a2").conversation.instructions == "Be brief."
+        assert app.main.model.agents["a1"].status is S.COMPLETED, "the origin is untouched"
+
+
+async def test_a_sentence_typed_in_the_windows_box_acts_on_nothing() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        window = await _open_window(app, pilot)
+        await pilot.press("tab")  # from the list to the box
+        assert isinstance(app.focused, TextArea)
+
+        await pilot.press(*SENTENCE)
+
+        assert app.screen is window
+        assert window.query_one(TextArea).text == SENTENCE
+        assert app.main.model.agents["a1"].status is S.COMPLETED
+        assert list(app.main.model.agents) == ["a1"], "no fork"
+
+
+async def test_a_click_in_the_window_then_letters_act_on_nothing() -> None:
+    async with app_when(_done, "count", SCRIPT, tools=TOOLS) as (app, pilot):
+        window = await _open_window(app, pilot)
+        steps = window.query_one(OptionList)
+        await pilot.click(steps, offset=(4, 1))
+        picked = window.picked()
+
+        await pilot.press(*"pcdmyrbq")
+
+        assert app.screen is window
+        assert window.picked() == picked
+        assert app.main.model.agents["a1"].status is S.COMPLETED
+        assert list(app.main.model.agents) == ["a1"]
+        assert window.query_one(TextArea).text == ""
+        assert not toasts(app)
