@@ -1,0 +1,125 @@
+"""`agentui rerun` and `agentui diff` as a person runs them (offline, the scripted model): a
+run steered and answered, run again with the same steer at the same step and the same answer
+without being given it, then the two compared."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from agentui.core.protocol.events import QueryRaised
+from agentui.core.providers.scripted.provider import ScriptedProvider
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.runtime import Runtime
+from agentui.core.session.rerun_plan import rerun_plan
+from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.registry import ToolRegistry
+from agentui.tui.cli import diff as diff_command
+from agentui.tui.cli.rerun_run import run_rerun
+
+from .cli_runs import agentui, child_env, events
+
+pytestmark = pytest.mark.anyio
+
+TASK = "Plan a launch party"
+
+
+async def test_rerun_replays_the_steer_and_answer_and_diff_finds_no_divergence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = child_env(tmp_path)
+    code, _, err = await agentui("run", "--answer", "Lisbon", "--steer", "main: be brief", TASK,
+                                 env=env, cwd=tmp_path)  # fmt: skip
+    assert code == 0, err
+    (first,) = [p.stem for p in (tmp_path / "data" / "sessions").glob("*.jsonl")]
+
+    code, out, err = await agentui("rerun", first, "--json", env=env, cwd=tmp_path)
+    assert code == 0, err
+    seen = events(out)
+    assert [e["answer"] for e in seen if e["type"] == "query:answered"][:1] == ["Lisbon"], (
+        "the recorded answer, with no --answer given"
+    )
+    steered = [e for e in seen if e["type"] == "note:queued" and e["from_person"]]
+    assert [e["text"] for e in steered] == ["be brief"]
+    assert "agentui: rerun: steer 'be brief' after main@0: given at main's model call after " \
+           "step 0" in err  # fmt: skip
+    (second,) = [p.stem for p in (tmp_path / "data" / "sessions").glob("*.jsonl")
+                 if p.stem != first]  # fmt: skip
+    assert f"re-ran session {first} as {second}" in err
+
+    code, out, err = await agentui("diff", first, second, env=env, cwd=tmp_path)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[:3] == [f"A  {first}", f"B  {second}", "The same work: no step differs."]
+    assert "main: the same work" in lines
+    assert all(len(line) <= 80 for line in lines)
+
+    # The same comparison for machines, in this process; and one agent against another.
+    monkeypatch.setenv("AGENTUI_DATA_DIR", str(tmp_path / "data"))
+    assert diff_command.main([first, f"{second}:main", "--json"]) == 2
+    assert "both of them" in capsys.readouterr().err
+    assert diff_command.main([f"{first}:main", f"{second}:main", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["diverged"] is False and document["first_divergence"] is None
+    (main,) = document["agents"]
+    assert main["answers"] == [["Lisbon"], ["Lisbon"]]
+    kinds = [(s["a"]["kind"], s["same"]) for s in main["steps"]]
+    assert kinds[:3] == [("task", True), ("steer", True), ("model", True)]
+    asked = main["steps"][2]["a"]["calls"][0]
+    assert asked["name"] == "ask_user" and TASK in asked["arguments"]["question"]
+
+
+async def test_diff_marks_where_two_runs_part(tmp_path: Path) -> None:
+    env = child_env(tmp_path)
+    for city in ("Lisbon", "Porto"):
+        code, _, err = await agentui("run", "--answer", city, TASK, env=env, cwd=tmp_path)
+        assert code == 0, err
+    first, second = sorted(p.stem for p in (tmp_path / "data" / "sessions").glob("*.jsonl"))
+    code, out, err = await agentui("diff", first, second, env=env, cwd=tmp_path)
+    assert code == 1, err
+    lines = out.splitlines()
+    (said,) = [line for line in lines if line.startswith("First divergence:")]
+    assert said.endswith("differ") and "main@" in said
+    (marked,) = [i for i, line in enumerate(lines) if line.startswith("  ▶ A ")]
+    assert "answer ask_user →" in lines[marked] and "Lisbon" in lines[marked]
+    assert "Porto" in lines[marked + 1]
+    assert all(len(line) <= 80 for line in lines)
+
+
+ASKING = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
+
+
+async def test_a_question_the_old_run_never_answered_is_declined_under_json() -> None:
+    script = Script.for_all(ASKING, Turn(text="Done."))
+
+    def make_runtime() -> Runtime:
+        return Runtime(ScriptedProvider(script), tools=ToolRegistry([ASK_USER]))
+
+    # The old run: its question was answered; the plan forgets the answer.
+    async with make_runtime() as runtime:
+        subscription = runtime.subscribe(maxsize=None)
+        root = runtime.start("choose")
+        recorded = []
+        async for event in subscription:
+            recorded.append(event)
+            if isinstance(event, QueryRaised):
+                runtime.answer(event.query_id, "this one")
+                break
+        await runtime.wait(root)
+    plan = rerun_plan([*recorded, *subscription.drain()], "old")
+    assert [a.text for a in plan.answers] == ["this one"]
+    plan.answers.clear()
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = await run_rerun(make_runtime, plan, instructions=None, json_output=True, answers=[],
+                           stdin=io.StringIO(""), stdout=stdout, stderr=stderr)  # fmt: skip
+    assert code == 0, stderr.getvalue()
+    assert "agentui: main asked 'Which?', which the recorded run never answered: declined " \
+           "(--json asks nothing" in stderr.getvalue()  # fmt: skip
+    seen = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert [e["reason"] for e in seen if e["type"] == "query:declined"] == [
+        "declined by the person"
+    ]
