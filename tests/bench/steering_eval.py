@@ -7,7 +7,8 @@ Each case (steering_cases/*.toml) is a task, the offline model's turns (each may
 its request carries: `if_sent`), the facts its `lookup` tool returns, and interventions placed
 by step, never by wall time: at an agent's Nth call of a tool (the call is held until they are
 made), at the Nth chunk of its Kth model call (offline, the stream is held there), or at its
-Nth question. An agent is named (`agent`) or found by its task (`task_has`).
+Nth question. An agent is named (`agent`), or is the subagent whose task mentions a word
+(`subagent_with`: a real model words its subagents' tasks, and forks them in any order).
 
 Checks, per case (tests/core/test_steering_eval.py asserts every offline score):
 - delivered: each steer, modify, answer and delete reached the model call right after it: a
@@ -40,14 +41,24 @@ from pathlib import Path
 from typing import Literal
 
 import anyio
-import anyio.lowlevel
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from agentui.core.agent.tree import AgentNode
 from agentui.core.bus import Subscription
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import TextBlock
-from agentui.core.protocol.events import Event
+from agentui.core.protocol.events import (
+    E,
+    Event,
+    LLMResponded,
+    NoteQueued,
+    NotesDelivered,
+    QueryRaised,
+    StatusChanged,
+    ToolCompleted,
+    ToolStarted,
+    UsageUpdated,
+)
 from agentui.core.protocol.usage import Usage
 from agentui.core.providers.base import (
     Provider,
@@ -116,7 +127,7 @@ class At(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     agent: str | None = None
-    task_has: str | None = None
+    subagent_with: str | None = None
     tool: str | None = None
     call: int = Field(1, ge=1)
     model_call: int | None = Field(None, ge=1)
@@ -125,8 +136,8 @@ class At(BaseModel):
 
     @model_validator(mode="after")
     def _one_place(self) -> At:
-        if (self.agent is None) == (self.task_has is None):
-            raise ValueError("name the agent (agent) or a piece of its task (task_has)")
+        if (self.agent is None) == (self.subagent_with is None):
+            raise ValueError("name the agent (agent) or a word of its task (subagent_with)")
         if sum(x is not None for x in (self.tool, self.model_call, self.question)) != 1:
             raise ValueError("a step is a tool call, a model call's chunk or a question")
         return self
@@ -134,15 +145,16 @@ class At(BaseModel):
     def names(self, node: AgentNode) -> bool:
         if self.agent is not None:
             return node.name == self.agent
-        return self.task_has is not None and self.task_has in node.task
+        words = (self.subagent_with or "").lower()
+        return node.parent_id is not None and bool(words) and words in node.task.lower()
 
     def describe(self) -> str:
-        who = self.agent or f"the agent whose task has {self.task_has!r}"
+        who = self.agent or f"the subagent whose task mentions {self.subagent_with!r}"
         if self.tool is not None:
-            return f"{who}'s call {self.call} of {self.tool}"
+            return f"call {self.call} of {self.tool} by {who}"
         if self.model_call is not None:
-            return f"chunk {self.chunk} of {who}'s model call {self.model_call}"
-        return f"{who}'s question {self.question}"
+            return f"chunk {self.chunk} of model call {self.model_call} by {who}"
+        return f"question {self.question} by {who}"
 
 
 class Modify(BaseModel):
@@ -381,8 +393,8 @@ class Person:
 
     async def _on(self, event: Event) -> None:
         agent_id = event.agent_id
-        if event.type == "tool:start":
-            call = event.call  # type: ignore[attr-defined]
+        if isinstance(event, ToolStarted):
+            call = event.call
             self._tool_calls[agent_id, call.name] += 1
             count = self._tool_calls[agent_id, call.name]
             index = self._matching(agent_id, lambda at: (at.tool, at.call) == (call.name, count))
@@ -395,7 +407,7 @@ class Person:
             step = self._model_calls[agent_id], self._chunks[agent_id]
             index = self._matching(agent_id, lambda at: (at.model_call, at.chunk) == step)
             await self._act(index, event, f"chunk:{agent_id}:{step[0]}:{step[1]}")
-        elif event.type == "query:raised":
+        elif isinstance(event, QueryRaised):
             self._questions[agent_id] += 1
             count = self._questions[agent_id]
             index = self._matching(agent_id, lambda at: at.question == count)
@@ -450,7 +462,8 @@ class Person:
             runtime.modify(agent_id, **action.modify.model_dump())
             return "modify"
         if action.answer is not None:
-            runtime.answer(event.query_id, action.answer)  # type: ignore[attr-defined]
+            assert isinstance(event, QueryRaised)  # an answer's step is a question
+            runtime.answer(event.query_id, action.answer)
             return "answer"
         if action.delete:
             runtime.delete(agent_id)
@@ -493,12 +506,16 @@ def _of(events: list[Event], agent_id: str, *types: str, after: int = 0) -> list
     return [e for e in events if e.agent_id == agent_id and e.type in types and e.seq > after]
 
 
+def _typed(events: list[Event], agent_id: str, kind: type[E], after: int = 0) -> list[E]:
+    return [e for e in events if e.agent_id == agent_id and isinstance(e, kind) and e.seq > after]
+
+
 def _tokens(events: list[Event], agents: Iterable[str], after: int, until: int | None) -> int:
     wanted = set(agents)
     return sum(
-        e.delta.total_tokens  # type: ignore[attr-defined]
+        e.delta.total_tokens
         for e in events
-        if e.type == "usage:updated"
+        if isinstance(e, UsageUpdated)
         and e.agent_id in wanted
         and e.seq > after
         and (until is None or e.seq < until)
@@ -556,22 +573,22 @@ class Scorer:
             if not any(done.words in result for result in results):
                 return self._fail(f"answer {done.words!r}: not a tool result of {name}'s next call")
             return True
-        notes = _of(self.o.events, done.agent_id, "note:delivered", after=done.seq)
+        notes = _typed(self.o.events, done.agent_id, NotesDelivered, after=done.seq)
         carried = [n for n in notes if n.seq < request_event.seq]
         if done.kind == "steer":
             queued = [
                 e
-                for e in _of(self.o.events, done.agent_id, "note:queued", after=done.seq - 1)
-                if e.text == done.words  # type: ignore[attr-defined]
+                for e in _typed(self.o.events, done.agent_id, NoteQueued, after=done.seq - 1)
+                if e.text == done.words
             ]
-            note_id = queued[0].note_id if queued else ""  # type: ignore[attr-defined]
-            if not any(note_id in n.note_ids for n in carried):  # type: ignore[attr-defined]
+            note_id = queued[0].note_id if queued else ""
+            if not any(note_id in n.note_ids for n in carried):
                 return self._fail(f"steer {done.words!r}: no note:delivered before the next call")
             if done.words not in sent_text(request):
                 return self._fail(f"steer {done.words!r}: not in {name}'s next request")
             return True
         assert done.modify is not None
-        if not any(n.modified for n in carried):  # type: ignore[attr-defined]
+        if not any(n.modified for n in carried):
             return self._fail("modify: no note:delivered before the next call")
         if done.modify.content is not None and request.messages[0].text != done.modify.content:
             return self._fail(f"modify: {name}'s next request has the old task")
@@ -591,15 +608,15 @@ class Scorer:
         ends = [
             e.seq
             for member in done.subtree
-            for e in _of(self.o.events, member, "agent:status", after=done.seq)
-            if e.new == AgentStatus.DELETED  # type: ignore[attr-defined]
+            for e in _typed(self.o.events, member, StatusChanged, after=done.seq)
+            if e.new == AgentStatus.DELETED
         ]
         self.tokens += _tokens(self.o.events, done.subtree, done.seq, max(ends, default=None))
         parent_id = self.o.nodes[done.agent_id].parent_id
         if parent_id is not None:
-            told = _of(self.o.events, parent_id, "note:queued", after=done.seq)
+            told = _typed(self.o.events, parent_id, NoteQueued, after=done.seq)
             call = self._next_call(parent_id, done.seq)
-            if not told or call is None or told[0].text not in sent_text(call[1]):  # type: ignore[attr-defined]
+            if not told or call is None or told[0].text not in sent_text(call[1]):
                 ok = self._fail("delete: the parent's next request does not say so")
         return ok
 
@@ -650,10 +667,9 @@ class Scorer:
             ran = _of(self.o.events, member, *ACTIVITY, after=done.seq)
             if ran:
                 ok = self._fail(f"deleted {name} went on: {ran[0].type}")
-            for event in _of(self.o.events, member, "llm:response", "tool:complete"):
-                text = getattr(event, "text", None) or getattr(event, "result", "")
-                if len(text) >= 12:  # long enough to be its own
-                    produced.append(text)
+            produced += [e.text for e in _typed(self.o.events, member, LLMResponded)]
+            produced += [e.result for e in _typed(self.o.events, member, ToolCompleted)]
+        produced = [text for text in produced if len(text) >= 12]  # long enough to be its own
         others = [node_id for node_id in self.o.nodes if node_id not in done.subtree]
         for other in others:
             for event in _of(self.o.events, other, "llm:request", after=done.seq):
