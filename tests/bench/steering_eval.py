@@ -342,7 +342,7 @@ class Person:
     events: list[Event] = field(default_factory=list)  # every event read so far, in order
     done: list[Done] = field(default_factory=list)
     reached: set[int] = field(default_factory=set)  # indexes of interventions made
-    refused: list[str] = field(default_factory=list)  # commands the runtime refused, why
+    faults: list[str] = field(default_factory=list)  # commands refused, a time-out: why
     _subscription: Subscription | None = None
     _pending: deque[Event] = field(default_factory=deque)  # taken off the bus, not yet read
     _gates: defaultdict[str, anyio.Event] = field(default_factory=lambda: defaultdict(anyio.Event))
@@ -412,6 +412,12 @@ class Person:
             count = self._questions[agent_id]
             index = self._matching(agent_id, lambda at: at.question == count)
             await self._act(index, event, "")
+            if index is None:  # a question no step is about (a real model's): declined
+                self._decline(event)
+
+    def _decline(self, question: QueryRaised) -> None:
+        assert self.runtime is not None
+        self.runtime.answer(question.query_id, None)
 
     def _matching(self, agent_id: str, where: Callable[[At], bool]) -> int | None:
         assert self.runtime is not None
@@ -443,7 +449,7 @@ class Person:
         try:
             kind = self._command(action, agent_id, event)
         except AgentUIError as exc:  # a refused command is a failed step, said in the table
-            self.refused.append(f"refused at {event.type} of {agent_id}: {exc}")
+            self.faults.append(f"refused at {event.type} of {agent_id}: {exc}")
             return
         own = self._subscription.drain()
         self._pending.extend(own)
@@ -623,7 +629,8 @@ class Scorer:
     def _reflected(self) -> bool:
         root, expect = self.o.root, self.o.case.expect
         if root.status is not AgentStatus.COMPLETED:
-            return self._fail(f"the root ended {root.status}: {root.error or ''}".strip())
+            why = f": {root.error}" if root.error else ""
+            return self._fail(f"the root ended {root.status}{why}")
         answer = (root.result or "").lower()
         ok = True
         for words in expect.answer_contains:
@@ -703,7 +710,8 @@ async def run_case(case: Case, provider: Provider | None = None) -> Outcome:
     log = RequestLog(CaseModel(case, person.stream_released) if provider is None else provider)
     tools = ToolRegistry([ASK_USER, FORK, WAIT, lookup_tool(case, person)])
     runtime = Runtime(log, tools=tools, clock=FrozenClock() if offline else None)
-    with anyio.fail_after(OFFLINE_GUARD_S if offline else ONLINE_GUARD_S):
+    guard_s = OFFLINE_GUARD_S if offline else ONLINE_GUARD_S
+    with anyio.move_on_after(guard_s) as guard:
         async with runtime, anyio.create_task_group() as group:
             person.watch(runtime)
             group.start_soon(person.follow)
@@ -711,12 +719,14 @@ async def run_case(case: Case, provider: Provider | None = None) -> Outcome:
             await runtime.wait(root_id)
             group.cancel_scope.cancel()
     person.take_rest()
+    if guard.cancelled_caught:  # the root was stopped: its score says so
+        person.faults.append(f"the case did not end within {guard_s:g} s")
     nodes = {node.id: node.model_copy() for node in runtime.subtree(root_id)}
     missed = [
         f"never reached: {intervention.at.describe()}"
         for index, intervention in enumerate(case.interventions)
         if index not in person.reached
-    ] + person.refused
+    ] + person.faults
     return Outcome(case, nodes[root_id], nodes, person.events, person.done, missed, log)
 
 
@@ -784,10 +794,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{exc}; running offline instead", file=sys.stderr)
             provider = "scripted"
     scores = anyio.run(evaluate, cases, provider, args.model)
-    print(f"steering eval on {provider}{f' ({args.model})' if args.model else ''}", file=sys.stderr)
     if args.json:
         print(json.dumps({case: asdict(score) for case, score in scores.items()}, indent=2))
     else:
+        print(f"steering eval on {provider}{f' ({args.model})' if args.model else ''}")
         print(table(scores))
     return 0 if all(score.passed for score in scores.values()) else 1
 
