@@ -3,13 +3,15 @@ runs it, its environment kept from the developer's shell, and its JSON event lin
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import anyio
+
+from .preloaded_cli import PRELOADED
 
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 # What the developer's shell may hold that would change a run: keys, endpoints, settings.
@@ -37,16 +39,12 @@ def child_env(home: Path, **extra: str) -> dict[str, str]:
 
 
 async def agentui(*args: str, env: dict[str, str], cwd: Path) -> tuple[int, str, str]:
-    """Run `agentui ARGS` with nothing on its stdin; its exit code, stdout and stderr."""
-    with anyio.fail_after(TIMEOUT_S):
-        done = await anyio.run_process(
-            [sys.executable, "-m", "agentui.tui.cli.main", *args],
-            input=b"",
-            env=env,
-            cwd=cwd,
-            check=False,
-        )
-    return done.returncode, done.stdout.decode(), done.stderr.decode()
+    """Run `agentui ARGS` with nothing on its stdin; its exit code, stdout and stderr. Forked
+    from a process that has imported the command already (preloaded_cli.py)."""
+    code, out, err = await anyio.to_thread.run_sync(
+        functools.partial(PRELOADED.run, list(args), env=env, cwd=cwd)
+    )
+    return code, out.decode(), err.decode()
 
 
 def events(stdout: str) -> list[dict[str, Any]]:

@@ -14,6 +14,8 @@ import pytest
 from agentui.core import __version__
 from agentui.core.protocol.events import Event, parse_event
 
+from .preloaded_cli import completed
+
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 TASK = "Plan a trip to Lisbon"
 
@@ -31,15 +33,8 @@ def agentui(
     cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Run `agentui ARGS` as a child process; stdin is empty (at EOF) unless given."""
-    return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli.main", *args],
-        input=stdin if stdin is not None else "",
-        capture_output=True,
-        text=True,
-        env=env if env is not None else child_env(),
-        cwd=cwd,
-        timeout=TIMEOUT_S,
-        check=False,
+    return completed(
+        list(args), env=env if env is not None else child_env(), cwd=cwd, stdin=stdin or ""
     )
 
 

@@ -5,25 +5,16 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from .cli_runs import child_env
+from .preloaded_cli import completed
 
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 
 
 def agentui(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli.main", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        env=child_env(home, COLUMNS="200"),
-        cwd=home,
-        timeout=TIMEOUT_S,
-        check=False,
-    )
+    return completed(list(args), env=child_env(home, COLUMNS="200"), cwd=home)
 
 
 def test_a_recorded_run_is_found_and_the_way_to_open_it_said(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ from ..core.session_story import assert_same_story, blocks, others
 from ..tui.helpers import settle
 from .cli_runs import child_env
 from .messages_api import response, text, thinking
+from .preloaded_cli import completed
 from .stub_server import StubServer, sse_reply
 
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
@@ -44,16 +45,7 @@ ANSWER_ITERATION = 3  # the plain demo asks, then runs python, then answers
 
 
 def agentui(*args: str, home: Path, **extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli.main", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        env=child_env(home, **extra),
-        cwd=home,
-        timeout=TIMEOUT_S,
-        check=False,
-    )
+    return completed(list(args), env=child_env(home, **extra), cwd=home)
 
 
 def session_files(home: Path) -> list[Path]:
