@@ -43,6 +43,7 @@ class InboxRow:
     agent_ids: tuple[str, ...] = ()
     tool: str | None = None  # an approval's tool call
     arguments: dict[str, Any] | None = None
+    query_kind: str = ""  # a question's own kind (QueryRaised.kind): "clarification", "scene", ...
 
     def waited_s(self, now: float) -> float:
         return max(0.0, now - self.since)
@@ -61,6 +62,7 @@ class InboxRow:
             "agent_ids": list(self.agent_ids),
             "tool": self.tool,
             "arguments": self.arguments,
+            "query_kind": self.query_kind,
         }
 
 
@@ -126,6 +128,7 @@ def _row_of(queries: list[OpenQuery], state: RunState, kind: InboxKind) -> Inbox
         agent_ids=agent_ids,
         tool=first.tool,
         arguments=first.arguments,
+        query_kind=first.kind,
     )
 
 

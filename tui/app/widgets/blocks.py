@@ -26,7 +26,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
 from agentui.core.agent.approval import ApprovalChoice
-from agentui.core.scene.round_question import QUESTION_KIND as SCENE_QUESTION
+from agentui.core.scene.round_question import EMPTY_IS_AN_ANSWER, answer_of
 from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.keymap import VIEW_KEYS, shadowing
@@ -563,7 +563,6 @@ class QueryBlock(EntryBlock):
 
 # Question kinds where enter with nothing typed is an answer: a directed scene's next round
 # (it goes on by itself). For every other question it declines.
-EMPTY_IS_AN_ANSWER = frozenset({SCENE_QUESTION})
 
 
 class QuestionBlock(QueryBlock):
@@ -613,7 +612,7 @@ class QuestionBlock(QueryBlock):
         if self.input is not None:
             text = event.text.strip()
             # Nothing typed declines, except where nothing is an answer of its own.
-            answer = text if text or self.entry.title in EMPTY_IS_AN_ANSWER else None
+            answer = answer_of(self.entry.title, text)
             self.post_message(AnswerInput.Answered(self.input.query_id, answer))
 
 
