@@ -18,6 +18,7 @@ file), one search at a time; a problem with it is said once in a toast.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
@@ -31,7 +32,7 @@ from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 
 if TYPE_CHECKING:
-    from agentui.core.session.search_index import Match
+    from agentui.core.session.search_index import Match, Results
     from agentui.tui.app.app import AgentUIApp
 
 SEPARATOR = " · "
@@ -85,7 +86,17 @@ def match_row(match: Match, width: int) -> Text:
 def _matches_of(app: AgentUIApp) -> type[Provider]:
     """A palette provider of the saved sessions' matches of the words typed."""
     said: set[str] = set()  # problems with the index said already, once each
-    one_at_a_time = asyncio.Lock()
+    # One search at a time, held by the thread itself: a keystroke cancels the palette's
+    # search, never the thread already running, and an asyncio lock would be let go then.
+    # A search still waiting when a newer query was typed is skipped.
+    one_at_a_time = threading.Lock()
+    latest = [""]
+
+    def search_if_latest(query: str) -> Results | None:
+        from agentui.core.session.search_index import search
+
+        with one_at_a_time:
+            return search(query, limit=LIMIT) if query == latest[0] else None
 
     class Matches(Provider):
         async def discover(self) -> Hits:
@@ -93,16 +104,18 @@ def _matches_of(app: AgentUIApp) -> type[Provider]:
             yield  # nothing before a word is typed
 
         async def search(self, query: str) -> Hits:
-            from agentui.core.session.search_index import SearchIndexError, fts_query, search
+            from agentui.core.session.search_index import SearchIndexError, fts_query
 
             if fts_query(query) is None:
                 return
+            latest[0] = query
             try:
-                async with one_at_a_time:
-                    results = await asyncio.to_thread(search, query, limit=LIMIT)
+                results = await asyncio.to_thread(search_if_latest, query)
             except SearchIndexError as exc:
                 _say_once(app, said, f"Cannot search the sessions: {exc}")
                 return
+            if results is None:
+                return  # a newer query is searched instead
             for note in results.notes:
                 _say_once(app, said, note)
             width = max(app.size.width - _ROW_MARGIN, 40)
