@@ -1,5 +1,5 @@
 """Time travel in the app: each step of the selected agent marked in the transcript (`#`), one
-picked (`b` on the panes, or the palette) in a window of its steps, then a rewind (asked first)
+picked (`w` on the panes, or the palette) in a window of its steps, then a rewind (asked first)
 or a fork (with new instructions, if typed). Letters typed in that window, in its box or after
 a click, act on nothing. On the zero-delay scripted model, with a frozen clock."""
 
@@ -14,9 +14,11 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.core.tools.tool import Tool, tool
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.confirm import ConfirmScreen
-from agentui.tui.app.screens.time_travel import TimeTravelScreen
+from agentui.tui.app.screens.time_travel import TimeTravelChoice, TimeTravelScreen
 from agentui.tui.app.widgets.agent_tree import agent_label
 
+from ..remote.server_fixture import served_runtime
+from ..remote.test_attach import attached_app, status, until
 from .helpers import app_when, has_status, runtime_of, settle, toasts
 
 TALLY = Turn(text="Counting.", tool_calls=[ScriptedToolCall(name="tally", arguments={"n": 1})])
@@ -40,9 +42,13 @@ def _done(app: AgentUIApp) -> bool:
     return has_status(app, "a1", S.COMPLETED)()
 
 
+def a1_running(app: AgentUIApp) -> bool:
+    return has_status(app, "a1", S.RUNNING)()
+
+
 async def _open_window(app: AgentUIApp, pilot: Pilot[int]) -> TimeTravelScreen:
     app.main.tree_view.focus()
-    await pilot.press("b")
+    await pilot.press("w")
     await settle(pilot, lambda: isinstance(app.screen, TimeTravelScreen))
     assert isinstance(app.screen, TimeTravelScreen)
     return app.screen
@@ -92,7 +98,7 @@ async def test_k_opens_the_steps_with_the_clicked_blocks_step_highlighted() -> N
         )
         await pilot.click(tool_block)
         assert app.main.transcript_view.selected_block() is tool_block
-        await pilot.press("b")  # after a click, a letter is no command
+        await pilot.press("w")  # after a click, a letter is no command
         assert not isinstance(app.screen, TimeTravelScreen)
         await pilot.press("escape")  # the keys act again
 
@@ -190,7 +196,7 @@ async def test_a_click_in_the_window_then_letters_act_on_nothing() -> None:
         await pilot.click(steps, offset=(4, 1))
         picked = window.picked()
 
-        await pilot.press(*"pcdmyrbq")
+        await pilot.press(*"pcdmywrq")
 
         assert app.screen is window
         assert window.picked() == picked
@@ -198,3 +204,88 @@ async def test_a_click_in_the_window_then_letters_act_on_nothing() -> None:
         assert list(app.main.model.agents) == ["a1"]
         assert window.query_one(TextArea).text == ""
         assert not toasts(app)
+
+
+class _Play:
+    """A driver: agentui's own code runs the agent (as a scene does), so it has no steps."""
+
+    kind = "scene"
+
+    async def drive(self, run: object) -> str:
+        return "the play is over"
+
+
+async def test_a_driver_agent_is_refused_in_the_tables_and_the_runtimes_words() -> None:
+    async with app_when(lambda app: app.host.started, None, SCRIPT, tools=TOOLS) as (app, pilot):
+        runtime = await runtime_of(pilot)
+        play = runtime.start("Stage the play", driver=_Play())  # type: ignore[arg-type]
+        await settle(pilot, has_status(app, play, S.COMPLETED))
+        app.main.select(play)
+        app.main.tree_view.focus()
+        await pilot.press("w")
+        assert app.screen is app.main, "no window: it has no steps"
+        assert any("it has no steps to go back to" in words for words in toasts(app))
+
+        app.clear_notifications()
+        app.rewind_fork.apply(play, TimeTravelChoice("fork", 0))  # as if the window had opened
+        await pilot.pause()
+        assert any("is a scene that agentui runs: it has no steps" in t for t in toasts(app))
+        assert list(app.main.model.agents) == [play], "no fork"
+
+
+async def test_an_attached_screen_rewinds_and_forks_on_the_server() -> None:
+    async with served_runtime(script=SCRIPT) as server:
+        app = attached_app(server)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until([pilot], lambda: app.host.started and app.host.runtime.connected)  # type: ignore[union-attr]
+            assert app.host.runtime is not None
+            app.host.runtime.start("count")
+            await until([pilot], lambda: status(app, "a1") is S.COMPLETED)
+            assert [s.kind for s in app.main.steps.steps("a1")] == [
+                s.kind for s in server.runtime.steps("a1")
+            ]
+
+            app.rewind_fork.apply("a1", TimeTravelChoice("rewind", 1))
+            await until([pilot], lambda: status(app, "a1") is S.PAUSED)
+            assert server.runtime.node("a1").status is S.PAUSED
+
+            app.rewind_fork.apply("a1", TimeTravelChoice("fork", 1, "Be brief."))
+            await until([pilot], lambda: app.main.selected_id == "a2")
+            assert app.main.model.agents["a2"].forked_from is not None
+            assert server.runtime.node("a2").name == "main~1"
+
+
+async def test_a_rewind_says_which_subagents_it_sets_aside_and_the_tree_marks_them() -> None:
+    hold = Turn(text="Working through the plan.", hang_after_chunks=2)
+    script = Script(agents={"*": [hold], "main.2": [Turn(text="Budget done.")]})
+    async with app_when(a1_running, "Plan a launch", script) as (app, pilot):
+        runtime = await runtime_of(pilot)
+        for task in ("Find venues", "Draft the budget"):
+            runtime.start(task, parent_id="a1")
+        await settle(pilot, has_status(app, "a3", S.COMPLETED))
+        app.main.select("a1")
+        window = await _open_window(app, pilot)
+        await _pick(pilot, window, 0)
+        await _press(pilot, window, "rewind")
+        assert isinstance(app.screen, ConfirmScreen)
+        question = str(app.screen.query_one("#question").render())
+        assert "Its run stops first." in question
+        assert "2 subagents started after it are cancelled and set aside (main.1, main.2)" in (
+            " ".join(question.split())
+        )
+        await pilot.press("tab", "enter")
+
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        await settle(pilot, has_status(app, "a2", S.CANCELLED))
+        for child in ("a2", "a3"):
+            agent = app.main.model.agents[child]
+            assert agent.set_aside
+            label = agent_label(agent, 0.0, {})
+            assert "↶" in label.plain and "set aside" in label.plain
+            name = label.plain.index(agent.name)
+            assert any(
+                span.style.strike  # type: ignore[union-attr]
+                for span in label.spans
+                if span.start <= name < span.end and not isinstance(span.style, str)
+            ), "struck through"
+        assert app.main.model.agents["a2"].status_reason.startswith("rewound: main went back")

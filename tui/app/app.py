@@ -102,7 +102,7 @@ class AgentUIApp(App[int]):
         self.waiting_toasts = WaitingToasts(self)
         self.nudges = Nudges(self)  # the person called back when an agent waits
         self.copy_export = CopyAndExport(self)  # the palette's copy and export
-        self.rewind_fork = RewindAndFork(self)  # `b`: back to a step, or a fork from it
+        self.rewind_fork = RewindAndFork(self)  # `w`: back to a step, or a fork from it
         self._initial_task = initial_task
         self._state = state  # a resumed session's fold: the main screen draws it first
         self.clock: Clock = clock if clock is not None else SystemClock()

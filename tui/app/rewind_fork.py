@@ -1,4 +1,4 @@
-"""Rewind or fork the selected agent (`b` on the panes, or the palette): the window of its
+"""Rewind or fork the selected agent (`w` on the panes, or the palette): the window of its
 steps (screens/time_travel.py), then the runtime's `rewind` or `fork_from` through the port.
 
 A rewind is checked against core's table first (Command.REWIND, as every command is); a fork

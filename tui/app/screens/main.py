@@ -26,7 +26,6 @@ from agentui.tui.app.decision_progress import DecidingLine, deciding_line
 from agentui.tui.app.key_routing import KeyRouting
 from agentui.tui.app.overlay_focus import OverlayFocus
 from agentui.tui.app.prompt_addressing import PromptAddressing
-from agentui.tui.app.step_book import StepBook
 from agentui.tui.app.transcript_search import TranscriptSearch
 from agentui.tui.app.widgets.agent_tree import AgentTree
 from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from agentui.core.state import AgentState, Change, RunState
     from agentui.core.state import TranscriptItem as Entry
     from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.step_book import StepBook
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
@@ -79,7 +79,7 @@ class MainScreen(Screen[None]):
         self.keys = KeyRouting(self)  # where typed keys go
         self.overlay_focus = OverlayFocus(self)  # where the keys go back after an overlay
         self.search = TranscriptSearch(self)  # `/`: its bar shows under the panes while open
-        self.steps = StepBook()  # each agent's steps, and the blocks they end at (`b`, `#`)
+        self._steps: StepBook | None = None  # made with the fold (see `steps`)
         self.steps_shown = False  # `#`: the transcript marks each step with its number
         # What the transcript's lower border says is being decided (its forms, longest first).
         self._deciding_shown: DecidingLine = ()
@@ -97,6 +97,16 @@ class MainScreen(Screen[None]):
 
             self._model = RunState(streamed_text=False)  # its transcript shows that text
         return self._model
+
+    @property
+    def steps(self) -> StepBook:
+        """Each agent's steps and the blocks they end at (`w`, `#`): made with the fold, which
+        the first frame does not load either."""
+        if self._steps is None:
+            from agentui.tui.app.step_book import StepBook
+
+            self._steps = StepBook()
+        return self._steps
 
     @property
     def fold(self) -> RunState | None:
@@ -411,7 +421,7 @@ class MainScreen(Screen[None]):
         self.show_transcript()
 
     def action_toggle_steps(self) -> None:
-        """`#`: mark each step in the transcript with its number (`b` picks one), or not."""
+        """`#`: mark each step in the transcript with its number (`w` picks one), or not."""
         self.steps_shown = not self.steps_shown
         self.transcript_view.step_mark = self._step_mark if self.steps_shown else None
         self.transcript_view.mark_steps()

@@ -1,7 +1,7 @@
 """The agent tree: one node per agent with status, name, task, tokens and elapsed time.
 
 Time travel shows here too: a fork names its origin after its name (`main~1 ⑂ main@4`), a
-subagent its parent's rewind set aside is struck through and says so before its task.
+subagent its parent's rewind set aside is struck through, marked ↶, and says so before its task.
 
 Nodes are added in batches from the app's flush timer, never per event (adding one node per
 loop turn is quadratic in Textual's Tree). A row's label is drawn from the agent's view at paint
@@ -96,6 +96,8 @@ def agent_label(
             strike=agent.status is AgentStatus.DELETED or aside,
         ),
     )
+    if aside:  # kept however narrow the pane: the task that says it goes first
+        label.append(" ↶", style=Style(dim=True))
     if agent.forked_from is not None:  # a fork names the step it started from: ⑂ main@4
         label.append(f" ⑂ {visible_controls(agent.forked_from.origin)}", style=Style(dim=True))
     task = visible_controls(" ".join(agent.task.split()))
