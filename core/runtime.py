@@ -550,10 +550,7 @@ class Runtime:
         tool calls before the step are in the copy: they are reused, not run again; with
         `instructions` it runs under new ones. Its id."""
         run = self._run(agent_id)
-        if run.driver is not None or run.node.driver is not None:
-            raise CommandRefusedError(
-                f"{run.node.name} is a {run.node.driver} that agentui runs: it has no steps"
-            )
+        self._refuse_unless_allowed(run.node, Command.FORK)
         kept, messages = run.steps.conversation_at(step)
         origin = ForkOrigin(run.agent_id, run.node.name, step)
         return self.start_from(
@@ -698,8 +695,15 @@ class Runtime:
 
     def _view(self, node: AgentNode) -> AgentView:
         asks = (query.kind for query in self._queries.open_queries() if query.agent_id == node.id)
-        stopped = self._runs[node.id].budget.stopped is not None
-        return AgentView.of(node, asks=asks, budget_stopped=stopped)
+        # The first budget up the chain that is stopped holds the agent too: its own, or an
+        # ancestor's that paused it (or will, at its next step). The fold reads the same.
+        account = next(
+            (a for a in self._runs[node.id].budget.chain() if a.stopped is not None), None
+        )
+        if account is None:
+            return AgentView.of(node, asks=asks)
+        owner = None if account.agent_id == node.id else account.agent_name
+        return AgentView.of(node, asks=asks, budget_stopped=True, budget_owner=owner)
 
     def _refuse_unless_allowed(self, node: AgentNode, command: Command) -> None:
         refused = commands.refusal(node.name, self._view(node), command, Mode.LOCAL)

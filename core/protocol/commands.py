@@ -56,6 +56,8 @@ class Command(StrEnum):
     PAST_BUDGET = "past_budget"
     # Back to one of its steps (core/agent/steps.py), later ones set aside (`rewind`).
     REWIND = "rewind"
+    # A new root from a copy of its conversation at one of its steps (`fork_from`).
+    FORK = "fork"
 
 
 class Mode(StrEnum):
@@ -95,14 +97,24 @@ class AgentView:
     # The kinds of its queries still open ("question", "approval", ...): the runtime's query
     # book and a fold's `open_queries` both know them.
     asks: frozenset[str] = frozenset()
-    # Its budget stopped its subtree (budget:stop) and was not raised or let go on since.
+    # A budget stopped its subtree (budget:stop: its own, or an ancestor's whose subtree it is
+    # in) and was not raised or let go on since.
     budget_stopped: bool = False
+    # The name of the ancestor whose budget it is, when not the agent's own: that agent's
+    # budget is the one to raise or continue past.
+    budget_owner: str | None = None
 
     @classmethod
     def of(
-        cls, agent: AgentFacts, *, asks: Iterable[str] = (), budget_stopped: bool = False
+        cls,
+        agent: AgentFacts,
+        *,
+        asks: Iterable[str] = (),
+        budget_stopped: bool = False,
+        budget_owner: str | None = None,
     ) -> AgentView:
-        return cls(agent.status, agent.driver, frozenset(asks), budget_stopped)
+        stopped = budget_stopped or budget_owner is not None
+        return cls(agent.status, agent.driver, frozenset(asks), stopped, budget_owner)
 
 
 def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
@@ -127,11 +139,14 @@ def allowed(agent: AgentView | None, mode: Mode) -> frozenset[Command]:
         commands.add(Command.BUDGET)
     if status is not AgentStatus.DELETED and agent.driver is None:
         # Live, paused or ended: a rewind stops a run first; agentui's own code has no steps.
-        commands.add(Command.REWIND)
+        # A fork leaves the agent as it is and copies its conversation up to the step.
+        commands |= {Command.REWIND, Command.FORK}
     if agent.budget_stopped and status.is_live:
         # A plain resume would stop at the budget again at the next step: what goes on is a
-        # raised budget (BUDGET), one step past it (PAST_BUDGET), or a cancel.
-        commands.add(Command.PAST_BUDGET)
+        # raised budget (BUDGET), one step past it (PAST_BUDGET), or a cancel; both of them
+        # are the budget's owner's (an agent under it is paused by its stop).
+        if agent.budget_owner is None:
+            commands.add(Command.PAST_BUDGET)
         commands.discard(Command.RESUME)
     if agent.asks:
         commands.add(Command.ANSWER)  # an approval too takes words ("yes", "reject: why")
@@ -172,8 +187,19 @@ def refusal(
         return CommandRefusedError(f"{name} is already deleted")
     if command in (Command.ANSWER, Command.APPROVE):
         return CommandRefusedError(f"{name} asks the person nothing now")
+    owner = agent.budget_owner
+    if command is Command.PAST_BUDGET and owner is not None and status.is_live:
+        return CommandRefusedError(
+            f"{name} is paused by the budget of {owner}, not its own: raise {owner}'s budget "
+            f"or continue {owner} once past it"
+        )
     if command is Command.PAST_BUDGET:
         return CommandRefusedError(f"{name} is not stopped by its budget")
+    if command is Command.RESUME and owner is not None:
+        return CommandRefusedError(
+            f"{name} is paused by the budget of {owner}: a resume would stop at it again; "
+            f"raise {owner}'s budget, continue {owner} once past it, or cancel"
+        )
     if command is Command.RESUME and agent.budget_stopped:
         return CommandRefusedError(
             f"{name} is stopped by its budget: a resume would stop at it again; raise the "
@@ -185,6 +211,11 @@ def refusal(
         return CommandRefusedError(
             f"{name} is a {agent.driver} that agentui runs, not a model: it has no steps to "
             "go back to; the agents under it can be rewound"
+        )
+    if command is Command.FORK and agent.driver is not None:
+        return CommandRefusedError(
+            f"{name} is a {agent.driver} that agentui runs: it has no steps to fork from; "
+            "the agents under it can be forked from"
         )
     return CommandRefusedError(f"cannot {command} {name}: it is {status}")
 

@@ -157,7 +157,15 @@ class RunState:
         """What decides the commands that apply to `agent` (core/protocol/commands.allowed):
         its status, its driver, the kinds of its questions still open, and a budget stop."""
         asks = (self.open_queries[q].kind for q in agent.open_queries if q in self.open_queries)
-        return AgentView.of(agent, asks=asks, budget_stopped=agent.budget_stop is not None)
+        # The nearest budget stop up the chain holds the agent too, as the runtime reads it: its
+        # own, or an ancestor's whose subtree it is in (the owner's to raise or continue past).
+        owner: AgentState | None = agent
+        while owner is not None and owner.budget_stop is None:
+            owner = self.agents.get(owner.parent_id) if owner.parent_id is not None else None
+        if owner is None:
+            return AgentView.of(agent, asks=asks)
+        name = None if owner is agent else owner.name
+        return AgentView.of(agent, asks=asks, budget_stopped=True, budget_owner=name)
 
     @property
     def cost_usd(self) -> float:

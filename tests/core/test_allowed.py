@@ -76,19 +76,24 @@ def _give(runtime: Runtime, command: Command, agent_id: str) -> None:
         Command.STEER: lambda: runtime.steer(agent_id, "a word"),
         Command.BUDGET: lambda: runtime.set_budget(agent_id, {"tokens": 50_000}),
         Command.PAST_BUDGET: lambda: runtime.continue_past_budget(agent_id),
-        Command.REWIND: lambda: _rewind_to_its_start(runtime, agent_id),
+        Command.REWIND: lambda: runtime.rewind(_with_its_start(runtime, agent_id), 0),
+        Command.FORK: lambda: _fork_from_its_start(runtime, agent_id),
     }
     calls[command]()
 
 
-def _rewind_to_its_start(runtime: Runtime, agent_id: str) -> None:
-    """Rewind to step 0; an adopted agent (no run behind it) is first given that step."""
+def _with_its_start(runtime: Runtime, agent_id: str) -> str:
+    """The agent, given its step 0 if it has none (an adopted one, no run behind it)."""
     if not runtime.steps(agent_id):
         start = ConversationChanged(seq=0, ts=0.0, agent_id=agent_id, keep=0)
         steps = StepLog()
         steps.apply(start)
         runtime.recall_steps(agent_id, steps)
-    runtime.rewind(agent_id, 0)
+    return agent_id
+
+
+def _fork_from_its_start(runtime: Runtime, agent_id: str) -> None:
+    runtime.fork_from(_with_its_start(runtime, agent_id), 0)
 
 
 def _words(agent_id: str, view: AgentView, command: Command, mode: Mode) -> str | None:

@@ -7,6 +7,7 @@ import anyio
 import pytest
 
 from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.commands import Command
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.remote.client import RemoteError
 
@@ -42,3 +43,22 @@ async def test_an_agent_is_rewound_and_forked_over_http() -> None:
         fork = runtime.node(fork_id)
         assert (fork.name, fork.result) == ("main~1", "forked")
         assert fork.conversation.instructions == "Be brief."
+
+
+async def test_a_deleted_agent_is_refused_a_fork_over_http_as_the_table_refuses_it() -> None:
+    async with (
+        served_runtime(script=Script.for_all(Turn(text="done"))) as server,
+        server.client() as client,
+    ):
+        runtime = server.runtime
+        root = runtime.start("task")
+        await runtime.wait(root)
+        runtime.delete(root)
+        assert Command.FORK not in runtime.allowed(root)
+        with pytest.raises(RemoteError) as refused:
+            await client.fork_from(root, 0)
+        assert (refused.value.status, refused.value.message) == (
+            409,
+            "cannot fork main: it is deleted",
+        )
+        assert runtime.snapshot()["roots"] == [root], "no fork"
