@@ -5,21 +5,29 @@ a click, act on nothing. On the zero-delay scripted model, with a frozen clock."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Button, OptionList, TextArea
 
 from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.session.reader import read_session
+from agentui.core.session.resume import plan_resume
+from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.tool import Tool, tool
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.time_travel import TimeTravelChoice, TimeTravelScreen
 from agentui.tui.app.widgets.agent_tree import agent_label
 
+from ..core.session_helpers import resumed_runtime
 from ..remote.server_fixture import served_runtime
 from ..remote.test_attach import attached_app, status, until
 from .helpers import app_when, has_status, runtime_of, settle, toasts
+from .test_screen_states import _session_cut_mid_answer
 
 TALLY = Turn(text="Counting.", tool_calls=[ScriptedToolCall(name="tally", arguments={"n": 1})])
 # main counts once, answers, and (continued after a rewind) answers again.
@@ -289,3 +297,32 @@ async def test_a_rewind_says_which_subagents_it_sets_aside_and_the_tree_marks_th
                 if span.start <= name < span.end and not isinstance(span.style, str)
             ), "struck through"
         assert app.main.model.agents["a2"].status_reason.startswith("rewound: main went back")
+
+
+async def test_a_resumed_sessions_agent_is_rewound_from_the_steps_its_runtime_recalled(
+    tmp_path: Path,
+) -> None:
+    plan = plan_resume(read_session(await _session_cut_mid_answer(tmp_path)))
+    app = AgentUIApp(
+        lambda: resumed_runtime(plan, None),  # as `agentui --resume` builds it
+        state=plan.state,
+        clock=FrozenClock(),
+        remember_theme=False,
+        monologue=MonologueConfig(enabled=False),
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        runtime = await runtime_of(pilot)
+        await settle(pilot, lambda: app.main.selected_id == "a1")
+        recalled = [(s.number, s.kind) for s in runtime.steps("a1")]
+        assert recalled, "the resumed runtime recalled main's steps"
+
+        window = await _open_window(app, pilot)
+        shown = [int(option.id or "") for option in window.query_one(OptionList).options]
+        assert shown == [number for number, _ in recalled]
+        await _pick(pilot, window, 0)
+        await _press(pilot, window, "rewind")
+        await pilot.press("tab", "enter")
+
+        await settle(pilot, has_status(app, "a1", S.PAUSED))
+        assert not app.main.steps.knows("a1"), "a log begun midway would number from 0 again"
+        assert [s.number for s in runtime.steps("a1")][: len(recalled)] == [n for n, _ in recalled]

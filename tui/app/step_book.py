@@ -31,7 +31,10 @@ class StepBook:
         self._logs: dict[str, StepLog] = {}
         self._ends: dict[str, list[int | None]] = {}  # agent -> step number -> entry uid
         self._at_entry: dict[int, list[int]] = {}  # entry uid -> the steps that end there
-        self._fed = False  # a resumed state is drawn before any event: its steps are not here
+        # The agents whose start the book saw: only their logs are whole. A resumed session's
+        # agents were drawn from its state, before any event: a log begun midway would number
+        # their steps from 0 again (their steps are the local runtime's, which recalled them).
+        self._born: set[str] = set()
 
     def fold(self, model: RunState, batch: Sequence[ev.Event]) -> tuple[Change, set[str]]:
         """Fold `batch` into `model` as `model.apply_all` does, and the steps with it. Returns
@@ -40,8 +43,9 @@ class StepBook:
         change: Change | None = None
         start = 0
         for index, event in enumerate(batch):
-            if isinstance(event, ev.AgentSpawned) and event.parent_id is not None:
-                parent = self._logs.get(event.parent_id)
+            if isinstance(event, ev.AgentSpawned):
+                self._born.add(event.agent_id)
+                parent = self._logs.get(event.parent_id or "")
                 if parent is not None:  # the order of children among steps: set aside by a rewind
                     parent.child_started(event.agent_id)
             if not isinstance(event, ev.ConversationChanged | ev.AgentRewound):
@@ -54,13 +58,14 @@ class StepBook:
         if change is None or start < len(batch):
             rest = model.apply_all(batch[start:])
             change = rest if change is None else change.merge(rest)
-        self._fed = self._fed or bool(batch)
         return change, stepped
 
     def _step(self, model: RunState, event: ev.ConversationChanged | ev.AgentRewound) -> bool:
         agent = model.agents.get(event.agent_id)
         log = self._logs.get(event.agent_id)
         if log is None:
+            if event.agent_id not in self._born:
+                return False
             log = self._logs[event.agent_id] = StepLog(agent.name if agent is not None else "")
         before = len(log.steps)
         log.apply(event)
