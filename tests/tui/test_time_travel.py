@@ -145,6 +145,17 @@ async def test_a_finished_agent_rewound_waits_paused_and_goes_on_when_continued(
         assert entries[-1].title == "rewound" and "back to step 2" in entries[-1].text
         assert [s.set_aside for s in app.main.steps.steps("a1")] == [False, False, False, True]
 
+        window = await _open_window(app, pilot)
+        await _pick(pilot, window, 3)
+        assert window.query_one("#rewind", Button).disabled, (
+            "set aside: forked from, not rewound to"
+        )
+        assert not window.query_one("#fork", Button).disabled
+        await _pick(pilot, window, 1)
+        assert not window.query_one("#rewind", Button).disabled
+        await pilot.press("escape")
+        assert app.screen is app.main
+
         app.main.tree_view.focus()
         await pilot.press("r")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))

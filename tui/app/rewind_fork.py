@@ -1,8 +1,8 @@
 """Rewind or fork the selected agent (`w` on the panes, or the palette): the window of its
 steps (screens/time_travel.py), then the runtime's `rewind` or `fork_from` through the port.
 
-A rewind is checked against core's table first (Command.REWIND, as every command is); a fork
-is the runtime's to refuse (a scene's own agent has no steps: its words say so). The steps come
+A rewind and a fork are checked against core's table first (Command.REWIND, Command.FORK), as
+every command is: a scene's own agent has no steps, in the table's words. The steps come
 from the screen's StepBook (the events it drew), or for an agent of a resumed session drawn
 before any event, from the local runtime that recalled them.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from agentui.core.protocol.commands import Command, refusal
+from agentui.core.protocol.commands import Command, allowed, refusal
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.checked_command import run_checked
@@ -47,8 +47,9 @@ class RewindAndFork:
         if agent is None or fold is None or app.host.runtime is None:
             app.notify("Select an agent first (a replay has nothing to rewind).", timeout=4)
             return
-        refused = refusal(agent.name, fold.view(agent), Command.REWIND, app.host.mode)
-        if refused is not None:
+        view = fold.view(agent)
+        refused = refusal(agent.name, view, Command.REWIND, app.host.mode)
+        if refused is not None and Command.FORK not in allowed(view, app.host.mode):
             app.notify(f"rewind or fork: {refused}", severity="warning")
             return
         steps = self.steps_of(agent.id)
@@ -66,6 +67,7 @@ class RewindAndFork:
             steps,
             picked,
             rewind_question=lambda step: self.rewind_question(agent_id, step),
+            can_rewind=refused is None,
         )
         app.open_overlay(window, lambda choice: self.apply(agent_id, choice))
 
@@ -111,8 +113,11 @@ class RewindAndFork:
             )
             return
         forked: list[str] = []
-        taken = app.run_command(
+        taken = run_checked(
+            app,
             "fork",
+            agent_id,
+            Command.FORK,
             lambda: forked.append(
                 runtime.fork_from(agent_id, choice.step, instructions=choice.instructions)
             ),

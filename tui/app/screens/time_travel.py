@@ -1,7 +1,7 @@
 """Rewind or fork: the selected agent's steps, one picked, and what to do from it.
 
 The list shows every step (its number, its kind, a line of what it was; those a rewind set
-aside dimmed); the step of the block the person chose in the transcript is highlighted first.
+aside dimmed: they can be forked from, not rewound to); the step of the block the person chose in the transcript is highlighted first.
 **Rewind here** asks first (what comes after is set aside, the subagents started after it are
 cancelled), **Fork from here** starts a new root from that step, with the instructions typed in
 the box when there are any. No letter acts here: the box takes words, the list and the buttons
@@ -61,6 +61,7 @@ class TimeTravelScreen(ModalScreen[TimeTravelChoice | None]):
         preselected: int | None,
         *,
         rewind_question: Callable[[int], str],
+        can_rewind: bool = True,
     ) -> None:
         super().__init__(classes="time-travel")
         self._agent_name = visible_controls(agent_name)
@@ -68,6 +69,7 @@ class TimeTravelScreen(ModalScreen[TimeTravelChoice | None]):
         self._preselected = preselected
         # The confirmation's words for a step (what is set aside, which subagents stop).
         self._rewind_question = rewind_question
+        self._can_rewind = can_rewind  # the table's REWIND: a fork may be all there is
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -103,6 +105,17 @@ class TimeTravelScreen(ModalScreen[TimeTravelChoice | None]):
         elif numbers:
             steps.highlighted = len(numbers) - 1
         steps.focus()
+        self._step_highlighted()
+
+    @on(OptionList.OptionHighlighted)
+    def _step_highlighted(self) -> None:
+        """A step a rewind set aside is not gone back to (its branch ended there): a fork
+        starts a new root from it instead."""
+        index = self.query_one("#steps", OptionList).highlighted
+        aside = index is not None and self._steps[index].set_aside
+        rewind = self.query_one("#rewind", Button)
+        rewind.disabled = aside or not self._can_rewind
+        rewind.tooltip = "set aside by a rewind: fork from it instead" if aside else None
 
     def picked(self) -> int | None:
         """The number of the step highlighted in the list."""
