@@ -526,11 +526,12 @@ class Runtime:
         later set aside (kept in the log), the subagents it started after it stopped and set
         aside; then it waits for the person, paused (resume continues it, a steer or a modify
         goes with it). A live agent's run is stopped first: it is rewound once that run has
-        ended (an `agent:rewound` event says it), an ended one at once."""
+        ended (an `agent:rewound` event says it), an ended one at once. A step an earlier
+        rewind set aside is refused: `fork_from` starts a new root from it instead."""
         run = self._run(agent_id)
         node = run.node
         self._refuse_unless_allowed(node, Command.REWIND)
-        run.steps.step(step)  # refused in words when it has no such step
+        run.steps.rewind_target(step)  # refused in words: no such step, or one set aside
         if run.rewinding is not None:
             raise CommandRefusedError(f"{node.name} is already going back to step {run.rewinding}")
         group = self._running_group()

@@ -147,6 +147,18 @@ class StepLog:
         have = f"its steps are 0 to {last}" if last is not None else "it has no step yet"
         raise CommandRefusedError(f"{self.agent_name or 'the agent'} has no step {number}; {have}")
 
+    def rewind_target(self, number: int) -> Step:
+        """The step to go back to, refused when an earlier rewind set it aside: the subagents
+        of its branch were stopped and set aside with it, so it cannot be taken up again as
+        it was; a fork from it starts a new root from its conversation instead."""
+        step = self.step(number)
+        if step.set_aside:
+            raise CommandRefusedError(
+                f"step {number} of {self.agent_name or 'the agent'} was set aside by an "
+                "earlier rewind: fork from it instead"
+            )
+        return step
+
     def conversation_at(self, number: int) -> tuple[str, list[Message]]:
         """(instructions, messages) as they were right after the step."""
         target = self.step(number)

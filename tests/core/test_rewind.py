@@ -339,3 +339,30 @@ async def test_every_kind_of_step_on_a_live_paused_or_ended_agent(
     assert runtime.session.path is not None
     folded = fold_session(read_session(runtime.session.path)).agents[root]
     assert folded.with_history() == live
+
+
+async def test_a_step_an_earlier_rewind_set_aside_is_refused_and_forked_from_instead() -> None:
+    """Going back into a branch a rewind left would bring back steps whose subagents were
+    stopped and set aside: refused, and a fork from the step gives its conversation."""
+    runs: list[int] = []
+    script = Script.for_all(*[TALLY, Turn(text="An answer.")] * 3)
+    async with scripted_runtime(script=script, tools=ToolRegistry([tally_tool(runs)])) as runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("count")
+        await runtime.wait(root)
+        assert _kinds(runtime, root) == [(0, "task"), (1, "model"), (2, "tool"), (3, "model")]
+        first_branch = list(runtime.node(root).conversation.messages)
+        runtime.rewind(root, 1)
+        await _rewound(recorder, root)
+        runtime.resume(root)
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.wait(root)
+
+        with pytest.raises(CommandRefusedError, match="set aside by an earlier rewind: fork"):
+            runtime.rewind(root, 3)
+        aside = [s.number for s in runtime.steps(root) if s.set_aside]
+        assert aside == [2, 3], "only the first branch's steps after step 1 are set aside"
+        fork = runtime.fork_from(root, 3)
+        assert runtime.node(fork).conversation.messages == first_branch
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.wait(fork)
