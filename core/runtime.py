@@ -257,6 +257,10 @@ class Runtime:
     def node(self, agent_id: str) -> AgentNode:
         return self._tree.get(agent_id)
 
+    def nodes(self) -> list[AgentNode]:
+        """Every agent, parents before children (the order they were started or adopted)."""
+        return self._tree.nodes()
+
     def subtree(self, agent_id: str) -> list[AgentNode]:
         """The agent and all its descendants, parents before children."""
         return self._tree.subtree(agent_id)

@@ -15,8 +15,9 @@ What explains a silence, so it is no stall:
 A tool call in flight is no explanation: a command that runs longer than `after_s` is what the
 person wants to see (it may hang); the tool's own timeout ends it in its time.
 
-The watch folds the runtime's events as they come into a RunState of its own (the one fold)
-and looks at each candidate's due time, and at least every CHECK_EVERY_S (so an explanation
+The watch folds the runtime's events as they come into a RunState of its own (the one fold),
+first told of the agents the runtime holds as it starts (a resumed session's, adopted: they
+emit no agent:spawned, and one continued or rewound is watched as any other), and looks at each candidate's due time, and at least every CHECK_EVERY_S (so an explanation
 that ends without an event of the agent's own, its last child ending, is noticed soon). Time
 is the runtime's clock (the events' `ts`); the wait between looks is `sleep`, which tests
 replace.
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING
 import anyio
 
 from agentui.core.protocol.agent_status import AgentStatus
-from agentui.core.protocol.events import AgentStalled
+from agentui.core.protocol.events import AgentSpawned, AgentStalled, Event, StatusChanged
 from agentui.core.state import RunState
 from agentui.core.support.errors import AgentUIError
 
@@ -65,6 +66,7 @@ class StallWatch:
         # events come, not at each look: behind by more than the bound, deltas would merge
         # into their first piece's time and a busy agent would look silent sooner.
         self._events = runtime.subscribe()
+        self.state.apply_all(_held(runtime))
         runtime.run_service(self._fold, name="stall watch fold")
         runtime.run_service(self._look_out, name="stall watch")
 
@@ -76,7 +78,7 @@ class StallWatch:
             agent
             for agent in self.state.agents.values()
             if self._may_stall(agent)
-            and now - agent.last_event_ts >= self.after_s
+            and now >= self._due(agent)
             and self._announced.get(agent.id) != agent.last_event_ts
         ]
 
@@ -86,8 +88,14 @@ class StallWatch:
         wait = min(CHECK_EVERY_S, self.after_s)
         for agent in self.state.agents.values():
             if self._may_stall(agent) and self._announced.get(agent.id) != agent.last_event_ts:
-                wait = min(wait, agent.last_event_ts + self.after_s - now)
+                wait = min(wait, self._due(agent) - now)
         return max(wait, 0.0)
+
+    def _due(self, agent: AgentState) -> float:
+        """When its silence becomes a stall: one sum, read by `stalled` and `next_look_in`
+        alike (`now - last >= after_s` can be false in floats where `now >= last + after_s`
+        is true: the watch would look again at once, for ever, on a clock that stands)."""
+        return agent.last_event_ts + self.after_s
 
     def _may_stall(self, agent: AgentState) -> bool:
         if agent.status is not AgentStatus.RUNNING or agent.stalled_since is not None:
@@ -129,3 +137,26 @@ class StallWatch:
         while True:  # until the runtime's shutdown cancels it
             self.look()
             await self._sleep(self.next_look_in(self._runtime.clock.now()))
+
+
+def _held(runtime: Runtime) -> list[Event]:
+    """What the watch's fold needs of the agents the runtime already holds (adopted from a
+    saved session): each one spawned, with its status. Only the watch's own fold reads them:
+    nothing is published. Their number, not the saved log's length, is what they cost."""
+    events: list[Event] = []
+    for node in runtime.nodes():
+        ts = node.ended_at if node.ended_at is not None else node.created_at
+        events.append(
+            AgentSpawned(
+                seq=0, ts=ts, agent_id=node.id, parent_id=node.parent_id, name=node.name,
+                task=node.task, profile=node.profile, driver=node.driver,
+            )
+        )  # fmt: skip
+        if node.status is not AgentStatus.PENDING:
+            events.append(
+                StatusChanged(
+                    seq=0, ts=ts, agent_id=node.id, old=AgentStatus.PENDING.value,
+                    new=node.status.value, reason="",
+                )
+            )  # fmt: skip
+    return events

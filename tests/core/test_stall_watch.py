@@ -3,6 +3,8 @@ agent:stalled, unless something explains the silence. Time is a frozen clock mov
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import anyio
 import pytest
 
@@ -11,6 +13,10 @@ from agentui.core.protocol import events as ev
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
+from agentui.core.session.reader import read_session
+from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.resume import plan_resume
+from agentui.core.session.writer import SessionWriter
 from agentui.core.state.inbox import inbox
 from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
@@ -19,6 +25,7 @@ from agentui.core.tools.registry import ToolRegistry
 
 from .helpers import Recorder, is_type
 from .manual_sleep import ManualSleep
+from .session_helpers import SAFETY_NET_S, recorded_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -151,3 +158,52 @@ async def test_a_parent_waiting_on_a_silent_child_leaves_the_stall_to_the_child(
 def test_a_watch_needs_a_silence_longer_than_nothing() -> None:
     with pytest.raises(ValueError, match="more than 0"):
         StallWatch(0)
+
+
+async def test_a_continued_agent_of_a_resumed_session_is_watched(tmp_path: Path) -> None:
+    """A resumed session's agents are adopted (no agent:spawned): the watch is told of them as
+    the runtime starts, so one continued and silent is said stalled."""
+    first = recorded_runtime(tmp_path, Turn(text="Done."))
+    async with first:
+        root = first.start("work")
+        with anyio.fail_after(SAFETY_NET_S):
+            await first.wait(root)
+    assert first.session.path is not None
+    plan = plan_resume(read_session(first.session.path))
+    clock = FrozenClock()
+    sleep = ManualSleep(clock)
+    watch = StallWatch(AFTER_S, sleep=sleep)
+    resumed = RecordingRuntime(
+        ScriptedProvider(Script.for_all(HANGS)),
+        session=SessionWriter(plan.continued_session()),
+        clock=clock,
+        last_seq=plan.last_seq,
+        ids=plan.id_source(),
+        services=[watch.attach],
+    )
+    plan.adopt_into(resumed)
+    async with resumed:
+        rec = Recorder(resumed)
+        resumed.send(root, "and once more")
+        await rec.wait_for(is_type("text:delta", root))
+        slept = 0.0
+        while slept < AFTER_S:
+            slept += await sleep.elapse()
+        [stalled] = await rec.wait_for(is_type("agent:stalled", root))
+        assert stalled.ts - rec.of("text:delta")[-1].ts == AFTER_S
+        resumed.cancel(root)
+
+
+def test_when_the_next_look_is_due_now_the_stall_is_said_now() -> None:
+    """Due is one sum for both: `now - last >= after_s` is false here, in floats, while
+    `now >= last + after_s` is true, and the watch looked again at once, for ever."""
+    last = 261984.03134488701
+    watch = StallWatch(AFTER_S, sleep=never)
+    watch.state.apply_all([
+        ev.AgentSpawned(seq=1, ts=last, agent_id="a1", parent_id=None, name="main", task="t"),
+        ev.StatusChanged(seq=2, ts=last, agent_id="a1", old="pending", new="running", reason=""),
+    ])  # fmt: skip
+    now = last + AFTER_S
+    assert now - last < AFTER_S, "the case the two forms disagree on"
+    assert watch.next_look_in(now) == 0
+    assert [agent.id for agent in watch.stalled(now)] == ["a1"]
