@@ -365,14 +365,7 @@ class Runtime:
         )
         if parent_run is not None:
             parent_run.steps.child_started(agent_id)  # a rewind before now sets it aside
-            run.inherit_budget(parent_run, siblings)
-        elif not self.budget.is_empty:
-            run.set_budget(self.budget, "start")
-        if chosen is not None and chosen.budget is not None:
-            # Its profile's budget, never more than it was given (AgentProfile.budget_within).
-            limit = chosen.budget_within(run.budget.limit)
-            if limit is not None and limit != run.budget.limit:
-                run.set_budget(limit, "start")
+        self._give_starting_budget(run, chosen, parent_run, siblings)
         if chosen is not None:
             instructions = profile_instructions(chosen)
         node.conversation.set_instructions(
@@ -569,11 +562,14 @@ class Runtime:
         messages: Sequence[Message],
         *,
         origin: ForkOrigin,
-        profile: AgentProfile | None = None,
+        profile: str | AgentProfile | None = None,
     ) -> str:
         """Start a root agent on a conversation that already holds `messages` (a fork's copy,
-        from this run or a saved session: `origin`), named after its origin. Its id."""
+        from this run or a saved session: `origin`), named after its origin. Its id. With the
+        origin's `profile` (by name in `profiles`, or itself) it has the profile's tools, model,
+        contract and budget, as `start` gives them."""
         group = self._running_group()
+        profile = self.profiles.get(profile) if isinstance(profile, str) else profile
         tools, to_come = self._tools_for(profile) if profile is not None else (self.tools, None)
         name = self._fork_name(origin.name)
         agent_id = self._ids.next("a")
@@ -592,8 +588,7 @@ class Runtime:
             AgentForked, agent_id, origin_id=origin.agent_id, origin_name=origin.name,
             step=origin.step, session=origin.session,
         )  # fmt: skip
-        if not self.budget.is_empty:
-            run.set_budget(self.budget, "start")
+        self._give_starting_budget(run, profile)
         node.conversation.apply_change(0, list(messages), instructions)
         run.publish_conversation(announce=True)
         group.start_soon(execute, run, task, "plain", name=f"agent {agent_id}")
@@ -648,6 +643,25 @@ class Runtime:
         group = self._running_group()
         task = f"continued from step {step}"
         group.start_soon(execute, run, task, "plain", name=f"agent {node.id}")
+
+    def _give_starting_budget(
+        self,
+        run: AgentRun,
+        profile: AgentProfile | None,
+        parent_run: AgentRun | None = None,
+        siblings: int = 0,
+    ) -> None:
+        """A new agent's budget (`start`'s and a fork's alike): a subagent's share of what its
+        parent has left, a root's the runtime's; then its profile's, never more than that
+        (AgentProfile.budget_within)."""
+        if parent_run is not None:
+            run.inherit_budget(parent_run, siblings)
+        elif not self.budget.is_empty:
+            run.set_budget(self.budget, "start")
+        if profile is not None and profile.budget is not None:
+            limit = profile.budget_within(run.budget.limit)
+            if limit is not None and limit != run.budget.limit:
+                run.set_budget(limit, "start")
 
     def _fork_name(self, origin: str) -> str:
         taken = {root.name for root in self._tree.roots()}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from agentui.core.agent.budget import Budget
+from agentui.core.agent.steps import ForkOrigin
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
 from agentui.core.profiles.loading import load_profile_file, profile_from_data
 from agentui.core.profiles.profile import AgentProfile, ProfileOrigin
@@ -125,3 +126,22 @@ async def test_a_profile_never_gives_more_than_the_flag_or_the_parent_s_share() 
         # Its share of the root's: the whole of what is left for a first child.
         assert runtime.node(child).budget == Budget(tokens=20_000, tool_calls=10)
         runtime.cancel(root)
+
+
+async def test_a_fork_holds_to_its_profile_s_budget_within_the_runtime_s() -> None:
+    runtime = runtime_with(
+        scene_profile({"budget": "tokens=50k,tool_calls=10"}), budget=Budget(tokens=20_000)
+    )
+    async with runtime:
+        root = runtime.start("Plan a launch", profile="writer")
+        fork = runtime.fork_from(root, 0)
+        assert runtime.node(fork).budget == Budget(tokens=20_000, tool_calls=10)
+        # A saved session's fork names the profile (agentui fork): the same budget.
+        origin = ForkOrigin("a0", "saved", 0, session="s1")
+        messages = runtime.node(root).conversation.messages[:1]
+        saved = runtime.start_from("Plan a launch", "Write it.", messages, origin=origin,
+                                   profile="writer")  # fmt: skip
+        assert runtime.node(saved).budget == Budget(tokens=20_000, tool_calls=10)
+        assert runtime.node(saved).profile == "writer"
+        for agent_id in (root, fork, saved):
+            runtime.cancel(agent_id)

@@ -3,7 +3,8 @@ agent's conversation at one of its steps, and runs it headless (as `agentui run`
 
 `agentui steps ID AGENT` lists the steps. The fork runs on the provider and model the options
 pick (by default as `agentui run` picks them: the offline scripted model without an API key),
-under the agent's instructions at that step or those of `--instructions FILE`. Tool results
+under the agent's instructions at that step or those of `--instructions FILE`, with the agent's
+profile (its tools, model, contract and budget) when it had one. Tool results
 before the step are in the copy, so they are not run again; the calls of a model answer that
 is the step itself run anew. Its `agent:forked` event names the session and step it came from.
 """
@@ -77,7 +78,16 @@ def main(argv: Sequence[str]) -> int:
             return runtime
 
         def start(runtime: Runtime) -> str:
-            return runtime.start_from(agent.task, instructions, messages, origin=origin)
+            # The origin's profile (its tools, model, contract and budget) holds for the fork,
+            # as it does for a fork in the run; one no longer here is said, not dropped quietly.
+            profile = agent.profile
+            if profile is not None and profile not in runtime.profiles:
+                warn([f"{agent.name}'s profile {profile!r} is not here now: the fork runs "
+                      "without it (its tools, contract and budget)"])  # fmt: skip
+                profile = None
+            return runtime.start_from(
+                agent.task, instructions, messages, origin=origin, profile=profile
+            )
 
         end_on_termination_signals()
         code = anyio.run(
