@@ -11,6 +11,8 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.inbox import InboxScreen
+from agentui.tui.app.widgets.inbox_actions import RowActions
+from agentui.tui.app.widgets.inbox_rows import InboxList
 
 from ..core.helpers import deploy_tool
 from .helpers import has_status, make_app, runtime_of, settle
@@ -88,3 +90,12 @@ async def open_inbox(pilot: Pilot[int]) -> InboxScreen:
     screen = app.screen
     assert isinstance(screen, InboxScreen)
     return screen
+
+
+def highlight(screen: InboxScreen, row_id: str) -> None:
+    listing = screen.query_one(InboxList)
+    listing.highlighted = listing._ids.index(row_id)
+
+
+def actions_of(screen: InboxScreen) -> RowActions:
+    return screen.query_one(RowActions)

@@ -7,23 +7,35 @@ from __future__ import annotations
 
 import pytest
 from textual.command import CommandPalette
-from textual.widgets import Input, Select
+from textual.widgets import Input, Select, Static
 
 from agentui.core.agent.budget import Budget
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.config.sources import ConfigError
 from agentui.core.protocol import events as ev
 from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.state.agent_state import AgentState
 from agentui.tui.app.keymap import key_map_for
 from agentui.tui.app.nudges import BELL, Waiting
 from agentui.tui.app.screens.budget import BudgetScreen
 from agentui.tui.app.screens.inbox import EMPTY, InboxScreen
-from agentui.tui.app.widgets.inbox_actions import InboxBox, RowActions
+from agentui.tui.app.widgets.inbox_actions import InboxBox
 from agentui.tui.app.widgets.inbox_rows import InboxList
 
 from .helpers import app_when, has_status, make_app, runtime_of, settle, write
-from .inbox_helpers import ORDER, every_kind, mixed_app, open_inbox
+from .inbox_helpers import (
+    ASK_CITY,
+    HOLD,
+    ORDER,
+    actions_of,
+    every_kind,
+    highlight,
+    mixed_app,
+    open_inbox,
+)
 from .test_budget import budget_app, stopped
+from .test_provider_switch import searched
+from .test_scene_app import scene_app
 
 pytestmark = pytest.mark.anyio
 
@@ -36,16 +48,7 @@ def statuses(app: object) -> dict[str, S]:
     return {a.id: a.status for a in app.main.model.agents.values()}  # type: ignore[attr-defined]
 
 
-def highlight(screen: InboxScreen, row_id: str) -> None:
-    listing = screen.query_one(InboxList)
-    listing.highlighted = listing._ids.index(row_id)
-
-
-def actions_of(screen: InboxScreen) -> RowActions:
-    return screen.query_one(RowActions)
-
-
-async def test_f3_opens_an_empty_inbox_that_says_so_and_closes_it_again() -> None:
+async def test_f4_opens_an_empty_inbox_that_says_so_and_closes_it_again() -> None:
     app = make_app()
     async with app.run_test() as pilot:
         await runtime_of(pilot)
@@ -70,9 +73,9 @@ async def test_i_on_the_panes_and_the_palette_open_it() -> None:
         await settle(pilot, lambda: app.screen is app.main)
         await pilot.press("ctrl+p")
         await settle(pilot, lambda: isinstance(app.screen, CommandPalette))
+        palette = app.screen
         await pilot.press(*"Inbox")
-        await settle(pilot, lambda: bool(app.screen.query(".option-list--option")) or True)
-        await pilot.pause()
+        await settle(pilot, lambda: searched(palette, "Inbox"))  # enter chooses its first hit
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, InboxScreen))
 
@@ -401,7 +404,50 @@ async def test_go_to_a_budget_row_selects_its_agent_on_the_tree() -> None:
 
 
 def test_the_inbox_keys_follow_config_s_keys_table_and_its_rules() -> None:
-    key_map = key_map_for({"inbox": "b", "inbox_anywhere": "f9"})
-    assert key_map.textual_keymap() == {"inbox": "b", "inbox_anywhere": "f9"}
+    key_map = key_map_for({"inbox": "o", "inbox_anywhere": "f9"})  # o: no other key's
+    assert key_map.textual_keymap() == {"inbox": "o", "inbox_anywhere": "f9"}
     with pytest.raises(ConfigError, match="i types a character"):
         key_map_for({"inbox_anywhere": "i"})  # it would act while a text box waits
+
+
+async def test_enter_with_nothing_typed_lets_a_scene_s_round_question_go_on() -> None:
+    """As inline (blocks.SceneAnswerInput): for a scene's question nothing is an answer."""
+    app = scene_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot, lambda: bool(app.inbox.rows))
+        screen = await open_inbox(pilot)
+        assert "(empty: goes on)" in str(screen.query_one("#answer", InboxBox).placeholder)
+        await pilot.press("enter")  # into the row's answer box
+        assert isinstance(app.focused, InboxBox)
+        await pilot.press("enter")
+
+        def by_driver(driver: str) -> list[AgentState]:
+            return [a for a in app.main.model.agents.values() if a.driver == driver]
+
+        def scene_ended() -> bool:
+            return all(scene.status.is_final for scene in by_driver("scene"))
+
+        await settle(pilot, lambda: bool(by_driver("round")) or scene_ended(), turns=5000)
+        assert by_driver("round"), "the scene ended: the empty answer declined its question"
+
+
+async def test_agent_names_that_look_like_markup_are_shown_as_they_are_among_the_askers() -> None:
+    """A Select reads a str option as markup: `x[/]` would raise, `[@click=...]` be an action."""
+    names = ("x[/]", "[@click=app.quit]b")
+    script = Script(
+        agents={"main": [HOLD], **{name: [ASK_CITY, Turn(text="Noted.")] for name in names}}
+    )
+    app = make_app("Plan the offsite", script)
+    async with app.run_test(size=(120, 40)) as pilot:
+        runtime = await runtime_of(pilot)
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        for name in names:
+            runtime.start("Find a venue", name=name, parent_id="a1")
+        await settle(pilot, lambda: [len(row.query_ids) for row in app.inbox.rows] == [2])
+        screen = await open_inbox(pilot)
+        target = actions_of(screen).query_one("#target", Select)
+        offered = [str(prompt) for prompt, _ in target._options]
+        assert offered == ["all 2 askers", "only x[/]", "only [@click=app.quit]b"]
+        target.value = "q2"
+        await pilot.pause()
+        assert "only [@click=app.quit]b" in str(target.query_one("#label", Static).render())

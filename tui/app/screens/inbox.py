@@ -9,7 +9,12 @@ for that agent now (checked_command.py).
 Typing is sacred here too: no letter is a command; the digits press a row's numbered buttons
 only while the keys are the keyboard's. After a click (on a row, a button, anywhere) a
 printable key goes into the row's text box, or nowhere, until a deliberate key (esc, tab,
-enter) turns the digits on again: the same FocusKeeper as the main screen decides.
+enter) turns the digits on again: the same FocusKeeper as the main screen decides. Letters go
+into a row's box only for the row the person went into (enter, a digit that opens its box, a
+click in its pane): never into a row the highlight merely rests on. When the row the person
+was acting on leaves the inbox (settled elsewhere: another front end, a parent's cancel), the
+highlight moves to another row under their fingers, so the keeper turns to reading, as after
+a click, and a toast says why: what they go on typing acts on no other row.
 """
 
 from __future__ import annotations
@@ -34,12 +39,21 @@ from agentui.tui.app.widgets.inbox_actions import ALL_ASKERS, InboxBox, RowActio
 from agentui.tui.app.widgets.inbox_rows import InboxList
 
 if TYPE_CHECKING:
-    from agentui.core.state.inbox import InboxRow
+    from agentui.core.state.inbox import InboxKind, InboxRow
     from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.screens.budget import BudgetChoice
 
 EMPTY = "Nothing waits on you."
 DIGITS = ("1", "2", "3")  # a row's numbered buttons (an approval's digits, as in the transcript)
 HINT = "↑↓ a row · enter: into it · 1 2 3: its numbered buttons · esc closes"
+# What a row waits for, in the toast that says it was settled elsewhere.
+ROW_NOUNS: dict[InboxKind, str] = {
+    "question": "question",
+    "approval": "approval",
+    "budget": "budget stop",
+    "stalled": "stall",
+    "steer": "unread steer",
+}
 
 
 class InboxScreen(ModalScreen["InboxRow | None"]):
@@ -62,6 +76,9 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         self.drafts: dict[str, str] = drafts if drafts is not None else {}
         self.keeper = FocusKeeper()  # after a click the digits are nothing
         self._shape: object = None  # what the actions pane was built for
+        self._shown: InboxRow | None = None  # the row it was built for
+        self._entered: str | None = None  # the row whose pane the person went into
+        self._settled_here: set[str] = set()  # rows the person acted on here: not "elsewhere"
         self._told_keys_are_off = False
 
     @property
@@ -140,6 +157,9 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         self._shape = shape
         focused = self.focused
         was_in_pane = focused is not None and pane in focused.ancestors
+        left, self._shown = self._shown, row
+        if left is not None and not same_row and left.id not in {r.id for r in self._rows}:
+            self._row_left(left, acting=was_in_pane or left.id == self._entered)
         # Back into the box only for the same row: words typed on go to no other agent.
         box_id = focused.id if isinstance(focused, InboxBox) and same_row else None
         pane.remove_children()
@@ -151,6 +171,29 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         pane.mount(actions)
         if was_in_pane:
             self.call_after_refresh(self._focus_again, actions, box_id)
+
+    def _row_left(self, row: InboxRow, *, acting: bool) -> None:
+        """`row` left the inbox. If the person was acting on it and did not settle it here,
+        the keys they go on typing were meant for it: reading, as after a click, until esc."""
+        settled_here = row.id in self._settled_here
+        self._settled_here.discard(row.id)
+        if self._entered == row.id:
+            self._entered = None
+        if not acting or settled_here:
+            return
+        self.keeper.clicked()
+        self._told_keys_are_off = True  # this toast says it
+        self.refresh_bindings()
+        self.agent_app.notify(
+            f"{row.path}: its {ROW_NOUNS[row.kind]} was settled elsewhere. Keys typed now act "
+            "on no other row (esc turns the digits on).",
+            timeout=5,
+        )
+
+    def _enter(self, row_id: str) -> None:
+        """The person went into `row_id`'s pane: letters may go into its box."""
+        self._entered = row_id
+        self._settled_here.discard(row_id)  # acting on it again: its leaving may be news
 
     def _focus_again(self, actions: RowActions, box_id: str | None) -> None:
         """The pane was built again under the cursor: back into the same box, else the rows."""
@@ -186,13 +229,23 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         if self.keeper.reading:
             return
         actions = self._actions()
-        target = actions.first_control() if actions is not None else None
+        if actions is None:
+            return
+        self._enter(actions.row.id)  # keys typed before the cursor lands are its words too
+        target = actions.first_control()
         if target is not None:
             self.call_after_refresh(target.focus)
 
     @on(InboxBox.Left)
     def _left_a_box(self) -> None:
         self.query_one(InboxList).focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The cursor went into a row's pane (enter, a digit opening its box, a click): that
+        row is the one letters may go to. (The pane is built again for its own row only.)"""
+        actions = next((a for a in event.widget.ancestors if isinstance(a, RowActions)), None)
+        if actions is not None:
+            self._enter(actions.row.id)
 
     # -- what the person chose -----------------------------------------------------------
 
@@ -229,7 +282,7 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
                     lambda: runtime.approve(row.id, event.choice, reason),  # type: ignore[arg-type]
                 )
             case "raise":
-                self._open_budget(agent_id)
+                self._open_budget(row)
             case "continue_once":
                 taken = run_checked(
                     app,
@@ -264,20 +317,25 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
                     lambda: runtime.send(agent_id, text),
                 )
         if taken:
+            self._settled_here.add(row.id)
             for key in [k for k in self.drafts if k.startswith(f"{row.id}:")]:
                 del self.drafts[key]
             self.query_one(InboxList).focus()  # the row goes once the runtime says so
 
-    def _open_budget(self, agent_id: str) -> None:
+    def _open_budget(self, row: InboxRow) -> None:
         """The budget window over this one (it is a step of this row, not another overlay)."""
-        app = self.agent_app
+        app, agent_id = self.agent_app, row.agent_id
         fold = app.main.fold
         agent = fold.agents.get(agent_id) if fold is not None else None
         if agent is None:
             return
-        app.push_screen(
-            budget_window(agent), lambda choice: apply_budget_choice(app, agent_id, choice)
-        )
+
+        def chosen(choice: BudgetChoice) -> None:
+            if choice is not None:
+                self._settled_here.add(row.id)  # its row goes by the person's own act
+            apply_budget_choice(app, agent_id, choice)
+
+        app.push_screen(budget_window(agent), chosen)
 
     # -- keys ----------------------------------------------------------------------------
 
@@ -345,9 +403,11 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         numbered = actions.numbered(event.key) if actions is not None else None
         if route is KeyRoute.AS_IS and event.key in DIGITS and numbered is not None:
             return  # the row's numbered button (its binding)
-        # A letter (or a digit after a click) is words for the row's box, or nothing.
+        # A letter (or a digit after a click) is words for the box of the row the person went
+        # into, or nothing: never for a row the highlight only rests on (it may have moved).
         self._stop(event)
-        box = actions.box_waiting() if actions is not None else None
+        entered = actions is not None and actions.row.id == self._entered
+        box = actions.box_waiting() if actions is not None and entered else None
         if box is not None and event.character is not None:
             box.focus()
             box.insert(event.character)
@@ -356,7 +416,8 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
             said = (
                 "After a click, keys are not commands here: esc turns the digits on."
                 if self.keeper.reading
-                else "Letters are not commands here: 1, 2 and 3 press a row's buttons."
+                else "Letters are not commands here: enter goes into a row, 1, 2 and 3 press"
+                " its buttons."
             )
             self.app.notify(said, timeout=4)
 

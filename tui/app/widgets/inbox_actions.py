@@ -1,7 +1,8 @@
 """What can be done for the inbox's highlighted row, under the list: the row's words whole, and
 its buttons and text box.
 
-- a question: an answer box (enter sends; empty declines); asked by several siblings in the
+- a question: an answer box (enter sends; empty declines, or, for a scene's round question,
+  lets the scene go on: core/scene/round_question.answer_of); asked by several siblings in the
   same words, the person chooses whom the answer is for: all of them, or one;
 - an approval: 1 allow once, 2 always allow the tool, 3 reject with a reason (a box);
 - a budget stop: 1 raise the budget (its window), 2 continue once, or cancel the subtree;
@@ -11,8 +12,11 @@ its buttons and text box.
 - every row: go to its agent in the main screen.
 
 A digit names a button only where the button says it; cancelling has no digit (a digit can be
-typed by accident; a button is chosen). A button the table (`allowed`) does not hold for the
-agent now is greyed out. The pane says what was chosen (Chosen); the screen gives the command.
+typed by accident; a button is chosen). enter on a row never lands on a button that decides
+(an approval's, a cancel): an approval is decided by its digits or a click, as inline
+(blocks.ApprovalBlock), so two enters decide nothing. A button the table (`allowed`) does not
+hold for the agent now is greyed out. The pane says what was chosen (Chosen); the screen gives
+the command.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from textual.widgets import Button, Select, Static, TextArea
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import Command
+from agentui.core.scene.round_question import EMPTY_IS_AN_ANSWER, answer_of
 from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.widgets.composer import Composer
@@ -44,6 +49,9 @@ if TYPE_CHECKING:
 ALL_ASKERS = "all"  # the answer target of a grouped question: every asker
 ARGUMENTS_CHARS = 4000  # an approval's arguments shown at most (the pane scrolls)
 TOOL_CHARS = 24  # a tool's name on its button (the words above say it whole): fits 80 columns
+# Buttons that decide for the row at a press (a tool runs or not, agents are cancelled): enter on
+# a row never puts the cursor on one, so no stray enter presses it.
+DECIDING_BUTTONS = frozenset({"once", "always", "reject", "cancel"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +93,8 @@ class RowActions(Vertical):
     """
 
     class Chosen(Message):
-        """The person chose `action` for `row`: "answer" (text None declines; `target` is
+        """The person chose `action` for `row`: "answer" (text None declines, "" answers a
+        scene's round question with nothing: see round_question.answer_of; `target` is
         ALL_ASKERS or one asker's query id), "approve" (`choice` once, always or reject, `text`
         the reason), "raise", "continue_once", "cancel", "steer", "resume", "continue" (`text`
         the message), "goto"."""
@@ -119,8 +128,9 @@ class RowActions(Vertical):
         with VerticalScroll(id="words"):
             yield Static(self._words(), id="row-words")
         if row.kind == "question" and len(row.query_ids) > 1:
-            options = [(f"all {len(row.query_ids)} askers", ALL_ASKERS)] + [
-                (f"only {facts.name(agent_id)}", query_id)
+            # Text, not str: a Select reads a str prompt as markup, and agents name themselves.
+            options = [(Text(f"all {len(row.query_ids)} askers"), ALL_ASKERS)] + [
+                (Text(f"only {facts.name(agent_id)}"), query_id)
                 for agent_id, query_id in zip(row.agent_ids, row.query_ids, strict=True)
             ]
             yield Select(options, value=ALL_ASKERS, allow_blank=False, compact=True, id="target")
@@ -164,8 +174,9 @@ class RowActions(Vertical):
         """The row's text box: the answer's is shown at once; the others when their button
         is chosen."""
         row, facts = self.row, self.facts
+        empty = "goes on" if row.query_kind in EMPTY_IS_AN_ANSWER else "declines"
         placeholders = {
-            "answer": "your answer · enter sends (empty: declines) · esc back",
+            "answer": f"your answer · enter sends (empty: {empty}) · esc back",
             "reason": "why? · enter rejects · esc back",
             "steer": "a message for its next model call · enter sends · esc back",
             "continue": "a message to continue it with (your steer goes too) · enter sends",
@@ -238,11 +249,15 @@ class RowActions(Vertical):
         return None
 
     def first_control(self) -> Button | InboxBox | None:
-        """Where enter on a row puts the cursor: its box that waits, else its first button."""
+        """Where enter on a row puts the cursor: its box that waits, else its first button that
+        decides nothing at a press (an approval's lands on "Go to it")."""
         box = self.box_waiting()
         if box is not None:
             return box
-        return next((b for b in self.query(Button) if not b.disabled), None)
+        return next(
+            (b for b in self.query(Button) if not b.disabled and b.id not in DECIDING_BUTTONS),
+            None,
+        )
 
     def _show_box(self, name: str) -> None:
         box = self.query_one(f"#{name}", InboxBox)
@@ -272,8 +287,9 @@ class RowActions(Vertical):
         match event.composer.id:
             case "answer":
                 target = self.query_one("#target", Select).value if len(row.query_ids) > 1 else ""
+                answer = answer_of(row.query_kind, words)  # None declines
                 self.post_message(
-                    self.Chosen(row, "answer", text=words or None, target=str(target or ALL_ASKERS))
+                    self.Chosen(row, "answer", text=answer, target=str(target or ALL_ASKERS))
                 )
             case "reason":
                 self.post_message(self.Chosen(row, "approve", choice="reject", text=words))
