@@ -55,7 +55,10 @@ class Inbox:
     def _nudge(self, new: list[InboxRow]) -> None:
         """Questions, approvals and budget stops call the person as they arrive (screens/
         main.py); the other rows do here: an agent stalled, a steer an agent ended without
-        reading (a steer queued to an agent the person paused is their own doing)."""
+        reading (a steer queued to an agent the person paused is their own doing). Read from
+        the rows, not the fold's Change.stalled: a steer left unread has no Change of its own,
+        a row's id makes it once per silence, and a stall the inbox does not list (an agent
+        no longer running) calls nobody."""
         if self.app.host.read_only:
             return  # a replay asks nobody anything
         fold = self.app.main.model

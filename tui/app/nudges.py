@@ -110,7 +110,7 @@ class Nudges:
         )
 
     def rows_arrived(self, waiting: list[Waiting]) -> None:
-        """New rows of the inbox that no question or budget stop nudged (see InboxWatch)."""
+        """New rows of the inbox that no question or budget stop nudged (tui/app/inbox.py)."""
         self._call(waiting)
 
     def arrived(self, query_ids: Iterable[str]) -> None:
