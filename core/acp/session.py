@@ -80,7 +80,7 @@ from agentui.core.protocol.commands import Command, Mode, allowed
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
-from agentui.core.state.inbox import inbox
+from agentui.core.state.inbox import inbox, inbox_key
 from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 
@@ -116,6 +116,7 @@ class AcpSession:
         self._waiting: anyio.CancelScope | None = None  # a prompt's wait for them
         self._translator = UpdateTranslator()
         self._inbox = InboxNews()  # the rows last sent as `_agentui/inbox` (inbox.py)
+        self._inbox_key: int | None = None  # state/inbox.inbox_key when they were last listed
         self._turn: Turn | None = None
         self._parked: str | None = None  # the root of the turn parked for an answer
         self._deferred: list[ev.QueryRaised] = []  # questions the next prompts answer, oldest first
@@ -316,8 +317,14 @@ class AcpSession:
         return [row_json(row, now) for row in inbox(self._translator.state)]
 
     async def _send_inbox(self) -> None:
-        """`_agentui/inbox` to the client when the rows changed (inbox.py)."""
-        rows = self._inbox.changed(self._translator.state)
+        """`_agentui/inbox` to the client when the rows changed (inbox.py). Listed again
+        only when the fold says they may have: most batches change nothing in them."""
+        state = self._translator.state
+        key = inbox_key(state)
+        if key == self._inbox_key:
+            return
+        self._inbox_key = key
+        rows = self._inbox.changed(state)
         if rows is None or self._client_gone:
             return
         now = self.runtime.clock.now()

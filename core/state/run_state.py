@@ -30,6 +30,7 @@ from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
 from agentui.core.state.agent_state import AgentState, QueuedNote
 from agentui.core.state.change import Change
+from agentui.core.state.inbox import INBOX_EVENTS
 from agentui.core.state.scene_fold import SceneEvent, SceneFold, scene_fold_factory
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 from agentui.core.support.growing_text import GrowingText
@@ -119,6 +120,8 @@ class RunState:
         self.tool_results: dict[str, dict[str, tuple[str, bool]]] = {}
         self.last_seq = 0
         self.last_ts = 0.0
+        # Counts every change of what the inbox's rows are made of (inbox.inbox_key).
+        self.inbox_revision = 0
         self.ids: set[str] = set()  # every agent, query and execution id seen
         self.unfolded: set[str] = set()  # event types met that no case folds
         # Directed scenes' root agents, in the order they started. Each scene's own state
@@ -268,6 +271,8 @@ class RunState:
     def _apply(self, event: ev.Event) -> None:
         self.last_seq = max(self.last_seq, event.seq)
         self.last_ts = max(self.last_ts, event.ts)
+        if event.type in INBOX_EVENTS:
+            self.inbox_revision += 1
         agent_id = event.agent_id
         if isinstance(event, ev.AgentSpawned):
             self._spawn(event)
@@ -297,6 +302,7 @@ class RunState:
             if agent.stalled_since is not None:
                 agent.stalled_since = None
                 change.relabel.add(agent_id)
+                self.inbox_revision += 1
         match event:
             case ev.StatusChanged(new=new, reason=reason):
                 agent.status = AgentStatus(new)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from agentui.core.bus import EventBus
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.usage import Usage
 from agentui.core.state import RunState
-from agentui.core.state.inbox import inbox
+from agentui.core.state.inbox import INBOX_EVENTS, inbox, inbox_key
 from agentui.core.support.clock import FrozenClock
 
 START = 1_767_225_600.0
@@ -156,3 +159,55 @@ def test_a_line_of_the_narrator_about_a_stalled_agent_is_not_its_word() -> None:
     tree.emit(ev.MonologueFailed, "c", error="narrator down")
     assert tree.rows() == [("stalled:c", "stalled", 1)]
     assert tree.state.agents["c"].last_event_ts == START
+
+
+def test_the_inbox_key_changes_whenever_the_rows_do_and_not_for_streamed_work() -> None:
+    """A front end lists the inbox again only when inbox_key changed (ACP after each batch):
+    folded one event at a time, equal keys give equal rows, and the events of an agent at
+    work (text, usage, tools) leave the key as it was."""
+    tree = Tree()
+    work: list[tuple[type[ev.Event], dict[str, object]]] = [
+        (ev.TextDelta, {"iteration": 1, "delta": "some words"}),
+        (ev.UsageUpdated, {"delta": Usage(output_tokens=5), "total": Usage(output_tokens=5)}),
+        (ev.ThinkingDelta, {"iteration": 1, "delta": "hmm"}),
+    ]
+    steps: list[tuple[type[ev.Event], str, dict[str, object]]] = [
+        (ev.QueryRaised, "b", {"query_id": "q-b", "prompt": "Which city?", "kind": "question"}),
+        (ev.QueryRaised, "c", {"query_id": "q-c", "prompt": "Which city?", "kind": "question"}),
+        (ev.StatusChanged, "a1", {"old": "running", "new": "completed", "reason": ""}),
+        (ev.QueryAnswered, "b", {"query_id": "q-b", "answer": "Oslo"}),
+        (ev.AgentStalled, "a", {"since": START, "after_s": 60}),
+        (ev.MonologueFailed, "a", {"error": "narrator down"}),  # not its word: still stalled
+        (ev.TextDelta, "a", {"iteration": 1, "delta": "back"}),  # its word: the stall ends
+        (ev.NoteQueued, "b", {"text": "use metric", "note_id": "n1", "from_person": True}),
+        (ev.StatusChanged, "b", {"old": "running", "new": "paused", "reason": ""}),
+        (ev.BudgetReached, "r", {"measure": "tokens", "limit": 10, "spent": 12,
+                                 "stopped_agent": "c", "paused": ["c"]}),
+        (ev.BudgetContinued, "r", {}),
+        (ev.NotesDelivered, "b", {"note_ids": ["n1"]}),
+    ]  # fmt: skip
+    state = tree.state
+    state.apply_all(tree.sub.drain())
+    listed = ([row.as_json() for row in inbox(state)], inbox_key(state))
+    changes = 0
+    for cls, agent_id, fields in steps:
+        for agent in ("r", "c"):  # never the stalled one: its word would end the stall
+            for kind, body in work:
+                tree.emit(kind, agent, **body)
+                state.apply_all(tree.sub.drain())
+                assert inbox_key(state) == listed[1], (kind, agent)
+        tree.emit(cls, agent_id, **fields)
+        state.apply_all(tree.sub.drain())
+        rows = [row.as_json() for row in inbox(state)]
+        if inbox_key(state) == listed[1]:
+            assert rows == listed[0], (cls, agent_id)
+        else:
+            changes += 1
+        listed = (rows, inbox_key(state))
+    assert changes == len(steps) - 1, "each step but the narrator's line may change the rows"
+
+
+def test_the_inbox_s_events_are_events() -> None:
+    (union, *_) = get_args(ev.AnyEvent)
+    types = {cls.model_fields["type"].default for cls in get_args(union)}
+    assert types >= INBOX_EVENTS

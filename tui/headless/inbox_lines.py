@@ -14,7 +14,8 @@ on one line.
 
 from __future__ import annotations
 
-from agentui.core.protocol.events import Event
+from agentui.core.protocol.agent_status import AgentStatus
+from agentui.core.protocol.events import Event, NoteQueued
 from agentui.core.state import RunState
 from agentui.core.state.inbox import InboxRow, inbox
 from agentui.core.support.terminal_text import clipped, visible_controls
@@ -50,14 +51,20 @@ class InboxLines:
         return lines
 
     def _may_enter(self, event: Event) -> bool:
-        """Whether a row can have entered with `event` (the inbox is not listed for every
-        agent's every status: only a steer waits on an agent that stops running)."""
+        """Whether a row can have entered with `event`: the inbox (a walk of each row's
+        subtree) is listed when one may have, not for every agent's every status or note. A
+        steer waits only on an agent that is not running: queued to one, or one that stops
+        running with it."""
         if event.type not in ENTERS_WITH:
             return False
-        if event.type != "agent:status":
+        if event.type not in ("agent:status", "note:queued"):
             return True
         agent = self._state.agents.get(event.agent_id)
-        return agent is not None and any(note.from_person for note in agent.queued_notes)
+        if agent is None or agent.status is AgentStatus.RUNNING:
+            return False
+        if isinstance(event, NoteQueued):
+            return event.from_person
+        return any(note.from_person for note in agent.queued_notes)
 
 
 def line(row: InboxRow, now: float) -> str:
