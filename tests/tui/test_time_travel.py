@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.style import Style
 from textual.pilot import Pilot
 from textual.widgets import Button, OptionList, TextArea
 
@@ -52,6 +53,13 @@ def _done(app: AgentUIApp) -> bool:
 
 def a1_running(app: AgentUIApp) -> bool:
     return has_status(app, "a1", S.RUNNING)()
+
+
+def _row(app: AgentUIApp, agent_id: str) -> str:
+    """The agent's row on the tree, as drawn now."""
+    tree = app.main.tree_view
+    node = next(n for n in tree.root.children if n.data == agent_id)
+    return tree.render_label(node, Style(), Style()).plain
 
 
 async def _open_window(app: AgentUIApp, pilot: Pilot[int]) -> TimeTravelScreen:
@@ -144,6 +152,7 @@ async def test_a_finished_agent_rewound_waits_paused_and_goes_on_when_continued(
         entries = app.main.model.agents["a1"].entries
         assert entries[-1].title == "rewound" and "back to step 2" in entries[-1].text
         assert [s.set_aside for s in app.main.steps.steps("a1")] == [False, False, False, True]
+        assert "main ⟲#2" in _row(app, "a1"), "the tree says where it waits"
 
         window = await _open_window(app, pilot)
         await _pick(pilot, window, 3)
@@ -161,6 +170,7 @@ async def test_a_finished_agent_rewound_waits_paused_and_goes_on_when_continued(
         await settle(pilot, has_status(app, "a1", S.COMPLETED))
         texts = [e.text for e in app.main.model.agents["a1"].entries if e.kind == "text"]
         assert texts[-1] == "Second answer."
+        assert "⟲" not in _row(app, "a1"), "it ran on from there"
 
 
 async def test_keep_in_the_confirmation_rewinds_nothing() -> None:

@@ -35,6 +35,8 @@ class StepBook:
         # agents were drawn from its state, before any event: a log begun midway would number
         # their steps from 0 again (their steps are the local runtime's, which recalled them).
         self._born: set[str] = set()
+        # Agent -> the step a rewind took it back to, until it runs again (the tree says it).
+        self._rewound_to: dict[str, int] = {}
 
     def fold(self, model: RunState, batch: Sequence[ev.Event]) -> tuple[Change, set[str]]:
         """Fold `batch` into `model` as `model.apply_all` does, and the steps with it. Returns
@@ -48,6 +50,10 @@ class StepBook:
                 parent = self._logs.get(event.parent_id or "")
                 if parent is not None:  # the order of children among steps: set aside by a rewind
                     parent.child_started(event.agent_id)
+            if isinstance(event, ev.StatusChanged) and event.new == "running":
+                self._rewound_to.pop(event.agent_id, None)
+            elif isinstance(event, ev.AgentRewound):  # a resumed session's agents too
+                self._rewound_to[event.agent_id] = event.step
             if not isinstance(event, ev.ConversationChanged | ev.AgentRewound):
                 continue
             part = model.apply_all(batch[start : index + 1])
@@ -81,6 +87,11 @@ class StepBook:
         return True
 
     # -- reading -------------------------------------------------------------------------
+
+    def rewound_to(self, agent_id: str) -> int | None:
+        """The step a rewind took the agent back to, while it waits there (None: it has run
+        since, or was never rewound)."""
+        return self._rewound_to.get(agent_id)
 
     def knows(self, agent_id: str) -> bool:
         return agent_id in self._logs

@@ -141,6 +141,7 @@ class MainScreen(Screen[None]):
             self.tree_view.root.allow_expand = False  # a line of text, not a branch
             self.tree_view.show_root = True
         self.tree_view.on_cursor = self._cursor_moved
+        self.tree_view.rewound_to = self._rewound_to
         self.transcript_view.name_of = self.name_of
         # A task given on the command line is named from the first frame: its agent shows
         # once the runtime has started, a moment later.
@@ -425,6 +426,9 @@ class MainScreen(Screen[None]):
         self.steps_shown = not self.steps_shown
         self.transcript_view.step_mark = self._step_mark if self.steps_shown else None
         self.transcript_view.mark_steps()
+
+    def _rewound_to(self, agent_id: str) -> int | None:
+        return self._steps.rewound_to(agent_id) if self._steps is not None else None
 
     def _step_mark(self, entry: Entry) -> str | None:
         return self.steps.mark(entry.agent_id, entry.uid)

@@ -1,7 +1,7 @@
 """The agent tree: one node per agent with status, name, task, tokens and elapsed time.
 
-Time travel shows here too: a fork names its origin after its name (`main~1 ⑂ main@4`), a
-subagent its parent's rewind set aside is struck through, marked ↶, and says so before its task.
+Time travel shows here too: a fork names its origin after its name (`main~1 ⑂ main@4`), an
+agent rewound to a step says which while it waits there (`main ⟲#2`), a subagent its parent's rewind set aside is struck through, marked ↶, and says so before its task.
 
 Nodes are added in batches from the app's flush timer, never per event (adding one node per
 loop turn is quadratic in Textual's Tree). A row's label is drawn from the agent's view at paint
@@ -74,10 +74,12 @@ def agent_label(
     palette: Mapping[str, str],
     width: int | None = None,
     counted: Mapping[str, float] | None = None,
+    rewound_to: int | None = None,
 ) -> Text:
     """The row: glyph, name, task, then tokens (with a budget: its gauge) and elapsed time;
     fitted to `width` cells when given (see `fit_row`). `counted`: the subtree's counts a
-    budget needs (budget_gauge.subtree_counts)."""
+    budget needs (budget_gauge.subtree_counts). `rewound_to`: the step a rewind took it back
+    to, while it waits there."""
     glyph, variable = GLYPHS[agent.status]
     colour = palette.get(variable)
     ended = agent.status in (AgentStatus.CANCELLED, AgentStatus.DELETED)
@@ -96,6 +98,8 @@ def agent_label(
             strike=agent.status is AgentStatus.DELETED or aside,
         ),
     )
+    if rewound_to is not None:  # waiting for the person at the step it went back to
+        label.append(f" ⟲#{rewound_to}", style=Style(dim=True))
     if aside:  # kept however narrow the pane: the task that says it goes first
         label.append(" ↶", style=Style(dim=True))
     if agent.forked_from is not None:  # a fork names the step it started from: ⑂ main@4
@@ -193,6 +197,8 @@ class AgentTree(Tree[str]):
         # as the cursor. (NodeHighlighted arrives a message later, after a frame showing only
         # the cursor, and the next frame may be ~30 ms away.)
         self.on_cursor: Callable[[str], None] = lambda agent_id: None
+        # The step a rewind took an agent back to, while it waits there (the screen's steps).
+        self.rewound_to: Callable[[str], int | None] = lambda agent_id: None
         super().__init__("agents", **kwargs)
         self.show_root = False
         self.guide_depth = 2
@@ -211,7 +217,7 @@ class AgentTree(Tree[str]):
             self._agent_nodes[agent.id] = node
             self._count(agent)
             # Fitted to the pane from the first: the tree's width is reckoned from these.
-            label = agent_label(agent, now, palette, self._room_for(node), self._counted(agent))
+            label = self._label(agent, now, palette, self._room_for(node))
             store_node_label(node, label)
             self._widths[agent.id] = label.cell_len
 
@@ -224,8 +230,15 @@ class AgentTree(Tree[str]):
                 continue
             self._agents[agent.id] = agent
             self._count(agent)
-            store_node_label(node, agent_label(agent, now, palette, counted=self._counted(agent)))
+            store_node_label(node, self._label(agent, now, palette))
             node.refresh()  # drawn afresh when next shown, at once if on screen
+
+    def _label(
+        self, agent: AgentState, now: float, palette: Mapping[str, str], width: int | None = None
+    ) -> Text:
+        return agent_label(
+            agent, now, palette, width, self._counted(agent), self.rewound_to(agent.id)
+        )
 
     def _count(self, agent: AgentState) -> None:
         """Add what changed of the agent's calls and liveness to its subtree's counts and its
@@ -291,7 +304,7 @@ class AgentTree(Tree[str]):
         agent = self._agents.get(node.data or "")
         if agent is not None:
             room = self._room_for(node)
-            label = agent_label(agent, self._clock(), self._palette(), room, self._counted(agent))
+            label = self._label(agent, self._clock(), self._palette(), room)
             store_node_label(node, label)
         text = super().render_label(node, base_style, style)
         if agent is not None:
