@@ -116,8 +116,9 @@ def held_up(state: RunState, agent_ids: Iterable[str]) -> int:
 
 def _query_rows(state: RunState) -> list[InboxRow]:
     # Questions in the same words from siblings (same parent, same kind) group into one row;
-    # approvals never do: each is about its own tool call.
-    groups: dict[tuple[str, str | None, str], list[OpenQuery]] = {}
+    # approvals never do: each is about its own tool call, nor roots (forks and unrelated
+    # tasks share no parent: the same words need not be the same question).
+    groups: dict[tuple[str, str, str], list[OpenQuery]] = {}
     rows: list[InboxRow] = []
     for query in state.open_queries.values():
         agent = state.agents.get(query.agent_id)
@@ -125,6 +126,9 @@ def _query_rows(state: RunState) -> list[InboxRow]:
             continue
         if query.kind == "approval":
             rows.append(_row_of([query], state, "approval"))
+            continue
+        if agent.parent_id is None:
+            rows.append(_row_of([query], state, "question"))
             continue
         same_words = (query.kind, agent.parent_id, " ".join(query.prompt.split()))
         groups.setdefault(same_words, []).append(query)

@@ -75,6 +75,18 @@ def test_siblings_asking_the_same_words_share_one_row() -> None:
     assert [row.id for row in rows] == ["q-b", "q-a1"]
 
 
+def test_roots_asking_the_same_words_are_not_grouped() -> None:
+    """Roots share no parent: two tasks (or a root and its fork) asking "Which city?" may
+    mean two cities; one answer for both would answer one of them wrongly."""
+    tree = Tree()
+    tree.spawn("r2", None, "main~1")
+    tree.emit(ev.QueryRaised, "r", query_id="q-r", prompt="Which city?", kind="question")
+    tree.emit(ev.QueryRaised, "r2", query_id="q-r2", prompt="Which city?", kind="question")
+    tree.rows()
+    rows = [(row.id, row.query_ids) for row in inbox(tree.state)]
+    assert rows == [("q-r", ("q-r",)), ("q-r2", ("q-r2",))]
+
+
 def test_an_approval_names_its_tool_call_and_is_never_grouped() -> None:
     tree = Tree()
     for agent in ("b", "c"):
