@@ -18,20 +18,17 @@ if TYPE_CHECKING:
 ApprovalChoice = Literal["once", "always", "reject"]
 APPROVAL_CHOICES: list[str] = list(get_args(ApprovalChoice))
 
-# Typed answers (headless mode reads them from stdin): a choice is the answer's first word
-# (single letters only on their own); any other answer is a rejection whose text is the
-# reason, since a person who writes a sentence instead of a choice is objecting.
-_WORDS: dict[str, ApprovalChoice] = {
-    "once": "once",
-    "allow": "once",
-    "yes": "once",
-    "ok": "once",
-    "always": "always",
-    "reject": "reject",
-    "no": "reject",
-    "deny": "reject",
+# Typed answers (headless mode and the HTTP API read them): an answer allows only when it is
+# all one of these (case, spaces and end punctuation aside): "always ask me first" starts with
+# an allowing word, and a person who writes a sentence instead of a choice is objecting.
+_ALLOWING: dict[str, ApprovalChoice] = {
+    **dict.fromkeys(
+        ("once", "allow", "allow once", "yes", "yes please", "y", "ok", "okay"), "once"
+    ),
+    **dict.fromkeys(("always", "always allow", "allow always", "a"), "always"),
 }
-_LETTERS: dict[str, ApprovalChoice] = {"y": "once", "a": "always", "n": "reject"}
+# A rejection may say why after its first word ("no: too risky"); single letters only alone.
+_REJECTING = frozenset({"reject", "no", "deny"})
 _FIRST_WORD = re.compile(r"[a-z]+")
 
 
@@ -40,17 +37,16 @@ def parse_answer(text: str | None) -> tuple[ApprovalChoice, str]:
     if text is None:
         return "reject", "the person declined to approve it"
     words = text.strip()
-    lowered = words.lower()
-    if lowered in _LETTERS:
-        return _LETTERS[lowered], ""
+    lowered = " ".join(words.lower().rstrip(".!").split())
+    if lowered in _ALLOWING:
+        return _ALLOWING[lowered], ""
+    if lowered == "n":
+        return "reject", ""
     first = _FIRST_WORD.match(lowered)
-    choice = _WORDS.get(first.group()) if first else None
-    if choice is None:
-        return "reject", words
-    if choice == "reject":
-        assert first is not None
-        return "reject", words[first.end() :].lstrip(" :,;-–—").strip()
-    return choice, ""
+    if first is not None and first.group() in _REJECTING:
+        reason = words[len(first.group()) :].lstrip(" :,;-–—").strip()
+        return "reject", reason
+    return "reject", words
 
 
 async def prompt_for(tool: Tool | None, name: str, arguments: dict[str, Any]) -> str:

@@ -331,6 +331,11 @@ def test_the_python_tool_needs_approval_unless_configured_not_to() -> None:
         ("No: too risky", ("reject", "too risky")),
         ("reject - touches prod", ("reject", "touches prod")),
         ("a bad idea", ("reject", "a bad idea")),
+        ("Yes!", ("once", "")),
+        # A sentence that starts with an allowing word is an objection, never a grant.
+        ("always ask me before running code", ("reject", "always ask me before running code")),
+        ("ok but only read files", ("reject", "ok but only read files")),
+        ("yes, and delete the logs too", ("reject", "yes, and delete the logs too")),
         ("not now", ("reject", "not now")),
     ],
 )
