@@ -22,7 +22,12 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from itertools import zip_longest
 
+from agentui.core.session.reader import collector_paused
 from agentui.core.session.run_outline import AgentOutline, RoundOutline, RunOutline, StepContent
+
+# Past this many differing steps SequenceMatcher leaves out the steps that recur most (its
+# autojunk), which bounds its time; below it every step takes part in the alignment.
+AUTOJUNK_PAST = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +105,13 @@ class RunDiff:
 
 
 def diff_runs(a: RunOutline, b: RunOutline) -> RunDiff:
-    """Every agent of both runs, matched and aligned; their rounds, when scenes."""
+    """Every agent of both runs, matched and aligned; their rounds, when scenes. The collector
+    is held off meanwhile: the logs just read are young objects it would walk for nothing."""
+    with collector_paused():
+        return _diff_runs(a, b)
+
+
+def _diff_runs(a: RunOutline, b: RunOutline) -> RunDiff:
     result = RunDiff(a, b)
     unmatched_b = [agent for name, agent in b.agents.items() if name not in a.agents]
     matched: dict[str, AgentOutline | None] = {name: b.agents.get(name) for name in a.agents}
@@ -139,16 +150,37 @@ def diff_agents(a: AgentOutline, b: AgentOutline) -> AgentDiff:
 
 
 def aligned(a: list[StepContent], b: list[StepContent]) -> list[StepPair]:
-    """The two paths of steps aligned (see the module's docstring)."""
-    matcher = SequenceMatcher(None, [s.work for s in a], [s.work for s in b], autojunk=False)
-    pairs: list[StepPair] = []
+    """The two paths of steps aligned (see the module's docstring).
+
+    What both begin and end with is paired first, in one pass: SequenceMatcher meets only the
+    part between, where the runs differ (a run that repeats one tool call thousands of times
+    would cost it time that grows with the square of that part). Each step's work is a number
+    there: equal work, equal number, compared without walking its text again."""
+    numbers: dict[tuple[object, ...], int] = {}
+    a_work = [numbers.setdefault(step.work, len(numbers)) for step in a]
+    b_work = [numbers.setdefault(step.work, len(numbers)) for step in b]
+    start = 0
+    while start < len(a) and start < len(b) and a_work[start] == b_work[start]:
+        start += 1
+    end = 0  # how many steps both end with, not counting those they begin with
+    while end < min(len(a), len(b)) - start and a_work[-1 - end] == b_work[-1 - end]:
+        end += 1
+    pairs = [StepPair(x, y) for x, y in zip(a[:start], b[:start], strict=True)]
+    a_mid, b_mid = a[start : len(a) - end], b[start : len(b) - end]
+    matcher = SequenceMatcher(
+        None, a_work[start : len(a) - end], b_work[start : len(b) - end],
+        autojunk=len(a_mid) + len(b_mid) > AUTOJUNK_PAST,
+    )  # fmt: skip
     for op, a_from, a_to, b_from, b_to in matcher.get_opcodes():
-        if op == "equal" or op == "replace":
-            pairs.extend(StepPair(x, y) for x, y in zip_longest(a[a_from:a_to], b[b_from:b_to]))
+        if op in ("equal", "replace"):
+            pairs.extend(
+                StepPair(x, y) for x, y in zip_longest(a_mid[a_from:a_to], b_mid[b_from:b_to])
+            )
         elif op == "delete":
-            pairs.extend(StepPair(x, None) for x in a[a_from:a_to])
+            pairs.extend(StepPair(x, None) for x in a_mid[a_from:a_to])
         else:
-            pairs.extend(StepPair(None, y) for y in b[b_from:b_to])
+            pairs.extend(StepPair(None, y) for y in b_mid[b_from:b_to])
+    pairs.extend(StepPair(x, y) for x, y in zip(a[len(a) - end :], b[len(b) - end :], strict=True))
     return pairs
 
 

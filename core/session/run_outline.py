@@ -21,6 +21,7 @@ from agentui.core.agent.steps import StepKind, StepLog
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message
+from agentui.core.session.reader import collector_paused
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,13 @@ class RunOutline:
 
 
 def run_outline(events: Iterable[ev.Event], session: str = "") -> RunOutline:
-    """The outline of a run's events, in one pass."""
+    """The outline of a run's events, in one pass (the collector held off: what it makes is
+    kept, as reading a log's is)."""
+    with collector_paused():
+        return _outline(events, session)
+
+
+def _outline(events: Iterable[ev.Event], session: str) -> RunOutline:
     outline = RunOutline(session)
     by_id: dict[str, AgentOutline] = {}
     logs: dict[str, StepLog] = {}

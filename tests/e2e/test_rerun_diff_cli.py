@@ -18,6 +18,7 @@ from agentui.core.session.rerun_plan import rerun_plan
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.tui.cli import diff as diff_command
+from agentui.tui.cli.diff_json import diff_document
 from agentui.tui.cli.rerun_run import run_rerun
 
 from .cli_runs import agentui, child_env, events
@@ -57,12 +58,12 @@ async def test_rerun_replays_the_steer_and_answer_and_diff_finds_no_divergence(
     assert "main: the same work" in lines
     assert all(len(line) <= 80 for line in lines)
 
-    # The same comparison for machines, in this process; and one agent against another.
+    # One agent against another, for machines, in this process.
     monkeypatch.setenv("AGENTUI_DATA_DIR", str(tmp_path / "data"))
     assert diff_command.main([first, f"{second}:main", "--json"]) == 2
     assert "both of them" in capsys.readouterr().err
-    assert diff_command.main([f"{first}:main", f"{second}:main", "--json"]) == 0
-    document = json.loads(capsys.readouterr().out)
+    # (its main freezes the collector's heap, which a test process keeps for other tests)
+    document = diff_document(diff_command.compare(f"{first}:main", f"{second}:main"))
     assert document["diverged"] is False and document["first_divergence"] is None
     (main,) = document["agents"]
     assert main["answers"] == [["Lisbon"], ["Lisbon"]]
@@ -92,7 +93,9 @@ async def test_diff_marks_where_two_runs_part(tmp_path: Path) -> None:
 ASKING = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
 
 
-async def test_a_question_the_old_run_never_answered_is_declined_under_json() -> None:
+async def test_a_question_the_old_run_never_answered_takes_an_answer_or_is_declined_under_json() -> (
+    None
+):
     script = Script.for_all(ASKING, Turn(text="Done."))
 
     def make_runtime() -> Runtime:
@@ -123,3 +126,12 @@ async def test_a_question_the_old_run_never_answered_is_declined_under_json() ->
     assert [e["reason"] for e in seen if e["type"] == "query:declined"] == [
         "declined by the person"
     ]
+
+    # An --answer value is used before anything is declined.
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = await run_rerun(make_runtime, plan, instructions=None, json_output=True,
+                           answers=["that one"], stdin=io.StringIO(""), stdout=stdout,
+                           stderr=stderr)  # fmt: skip
+    assert code == 0 and "declined" not in stderr.getvalue()
+    seen = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert [e["answer"] for e in seen if e["type"] == "query:answered"] == ["that one"]

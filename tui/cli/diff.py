@@ -9,6 +9,7 @@ status 0 when they did the same work, 1 when they differ, 2 when one cannot be r
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import shutil
 import sys
@@ -45,6 +46,9 @@ def main(argv: Sequence[str]) -> int:
         result = compare(args.a, args.b)
     except AgentUIError as exc:
         return fail(str(exc))
+    # Two logs and their outline live until the command ends and hold no cycle: out of the
+    # collector's way (it would walk them all at its next full pass, seconds at 100k events).
+    gc.freeze()
     out = sys.stdout
     if args.json:
         from agentui.tui.cli.diff_json import diff_document

@@ -1,7 +1,7 @@
 """`agentui diff`'s text: readable in 80 columns, every line cut to the width, and every model,
 tool, task or person's text shown through terminal_text's `visible_controls`.
 
-Each agent gets a heading (where it diverges, or that it did the same work), a line of its
+Each agent gets a heading (where it diverges, or that it did the same work), two lines of its
 tokens, cost, time and end (A | B), then its steps aligned: a run of steps that did the same
 work is one `=` line; the first that differs is marked `▶`, later ones `≠`, each with A's and
 B's side and their tool calls with arguments. Scenes end with their rounds, compared the same
@@ -54,7 +54,7 @@ def _agent(diff: AgentDiff) -> Iterator[str]:
         return
     said = diff.divergence()
     yield f"{diff.name}: {said}" if said else f"{diff.name}: the same work"
-    yield "  " + _figures(a, b)
+    yield from _figures(a, b)
     if diff.fork_point is not None:
         at_a, at_b = diff.fork_point
         yield f"  = {a.name}@{at_a} is {b.name}@{at_b} (a fork's copy)"
@@ -107,11 +107,10 @@ def _pair(mark: str, pair: StepPair, a: AgentOutline, b: AgentOutline) -> Iterat
             yield f"        {call}"
 
 
-def _figures(a: AgentOutline, b: AgentOutline) -> str:
-    return (
-        f"tokens {a.tokens:,} | {b.tokens:,}   cost {_usd(a.cost_usd)} | {_usd(b.cost_usd)}   "
-        f"time {_seconds(a.seconds)} | {_seconds(b.seconds)}   {a.status} | {b.status}"
-    )
+def _figures(a: AgentOutline, b: AgentOutline) -> Iterator[str]:
+    """Two lines, A | B: what it spent, then how long it took and how it ended."""
+    yield f"  tokens {a.tokens:,} | {b.tokens:,}   cost {_usd(a.cost_usd)} | {_usd(b.cost_usd)}"
+    yield f"  time {_seconds(a.seconds)} | {_seconds(b.seconds)}   ended {a.status} | {b.status}"
 
 
 def _usd(cost: float | None) -> str:

@@ -4,7 +4,8 @@ printed as `agentui run` prints (its answer on stdout, progress on stderr, or `-
 
 A question the old run answered gets that answer, shown after the question as if typed; one it
 did not is asked of the person as `agentui run` asks (`--answer`, then stdin). Under `--json`
-nothing is asked: such a question is declined and said on stderr. What was given, and what
+stdin is not read: once the `--answer` values are used up, such a question is declined and that
+is said on stderr. What was given, and what
 never found its moment, is said on stderr once the run ends, in either mode.
 """
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
 
 NOT_RECORDED_UNDER_JSON = (
     "{agent} asked {prompt!r}, which the recorded run never answered: declined "
-    "(--json asks nothing; run without --json to answer it, or give --answer)"
+    "(--json asks nothing; give --answer, or run without --json to answer it)"
 )
 
 
@@ -75,6 +76,7 @@ async def run_rerun(
     answers_read = Answers(
         answers, next_line, stderr, stdin_is_terminal=_is_terminal(stdin), json_output=json_output
     )
+    given = list(answers)  # under --json: the --answer values, then nothing is asked
 
     async def ask(runtime: Runtime, query: QueryRaised) -> None:
         def is_open() -> bool:
@@ -108,6 +110,8 @@ async def run_rerun(
                         if recorded is not None:
                             if not json_output:
                                 say(f"{recorded.describe()}  (as in session {plan.session})")
+                        elif json_output and given:
+                            runtime.answer(event.query_id, given.pop(0))
                         elif json_output:
                             runtime.answer(event.query_id, None)
                             say("agentui: " + NOT_RECORDED_UNDER_JSON.format(
