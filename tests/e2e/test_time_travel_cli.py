@@ -93,3 +93,7 @@ async def test_fork_a_finished_session_into_a_new_one(tmp_path: Path) -> None:
     assert conversation["instructions"] == "Answer in one line."
     assert not [e for e in seen if e["type"] == "tool:start"], "the python call is not run again"
     assert len(list((tmp_path / "data" / "sessions").glob("*.jsonl"))) == 2
+    # The fork's session has no `main`: its steps are listed for its own root.
+    code, out, err = await agentui("steps", "last", env=child_env(tmp_path), cwd=tmp_path)
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("main~1 (")

@@ -25,7 +25,9 @@ def steps_parser() -> argparse.ArgumentParser:
         "with their numbers: AGENT@STEP names one for --rewind and agentui fork.",
     )
     parser.add_argument("session", nargs="?", default=LAST, help="id, start of one, or last")
-    parser.add_argument("agent", nargs="?", default="main", help="name or id (default main)")
+    parser.add_argument(
+        "agent", nargs="?", default=None, help="name or id (default: the session's first root)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per step")
     return parser
 
@@ -38,7 +40,11 @@ def main(argv: Sequence[str]) -> int:
 
     try:
         log = load_session(args.session)
-        agent = find_agent(fold_session(log, transcripts=False), args.agent)
+        state = fold_session(log, transcripts=False)
+        roots = state.roots()
+        if args.agent is None and not roots:
+            return fail(f"session {log.id} has no agent")
+        agent = find_agent(state, args.agent) if args.agent is not None else roots[0]
     except AgentUIError as exc:
         return fail(str(exc))
     steps = all_steps(log.events)[agent.id].steps
