@@ -4,6 +4,7 @@ answered (core/session/rerun_plan.py says how moments and answers are matched).
 
     player = RerunPlayer(runtime, plan)
     remove = player.attach()                  # before the root starts
+    root = player.start()                     # the task, as the old run started it
     ...
     if not player.answer(query, agent_name):  # per query:raised: False when none was recorded
         ask the person
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agentui.core.agent.hooks import HookContext, HookPoint
+from agentui.core.agent.steps import ForkOrigin
 from agentui.core.protocol.events import QueryRaised
 from agentui.core.session.rerun_plan import PlannedIntervention, RecordedAnswer, RerunPlan
 from agentui.core.support.errors import AgentUIError
@@ -56,6 +58,21 @@ class RerunPlayer:
         self._pending = list(self.plan.interventions)
         for answer in self.plan.answers:
             self._answers.setdefault((answer.agent, answer.approval), deque()).append(answer)
+
+    def start(self, instructions: str | None = None) -> str:
+        """Start the plan's root as the old run started it (a fork's copy again, when it was
+        one: it is named as it was, main~1); `instructions` replace the recorded ones. Its
+        id."""
+        plan, runtime = self.plan, self.runtime
+        if plan.forked is not None:
+            forked = plan.forked
+            origin = ForkOrigin(forked.origin_id, forked.origin_name, forked.step, forked.session)
+            return runtime.start_from(
+                plan.task, instructions or plan.instructions, plan.messages, origin=origin
+            )
+        if plan.profile is not None and instructions is None:
+            return runtime.start(plan.task, profile=plan.profile)
+        return runtime.start(plan.task, instructions=instructions or plan.instructions or None)
 
     def attach(self) -> Callable[[], None]:
         """Give interventions at their moments from now on; returns what stops it."""

@@ -6,8 +6,16 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from agentui.core.protocol.events import ConversationChanged, LLMRequested, QueryRaised
+from agentui.core.agent.steps import ForkOrigin
+from agentui.core.protocol.events import (
+    AgentForked,
+    AgentSpawned,
+    ConversationChanged,
+    LLMRequested,
+    QueryRaised,
+)
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.session.errors import SessionError
 from agentui.core.session.rerun_plan import Moment, rerun_plan
 from agentui.core.session.rerun_player import RerunPlayer
 from agentui.core.tools.ask_user import ASK_USER
@@ -103,3 +111,77 @@ async def test_an_intervention_whose_agent_never_appears_is_reported() -> None:
     assert "steer 'hello' after main.7@1: not given: no agent main.7 in the new run" in lines
     assert any(line.startswith("answer 'Lisbon' of main") and "never asked" in line
                for line in lines)  # fmt: skip
+
+
+async def test_a_modify_is_given_again_at_its_step_and_pauses_are_said_not_replayed() -> None:
+    new_task = "plan a trip by train"
+    release = anyio.Event()
+    tools = ToolRegistry([ASK_USER, gate_tool(release)])
+    script = Script.for_all(GATED, Turn(text="Done."))
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("plan a trip")
+        await recorder.wait_for(is_type("tool:start", root))
+        runtime.pause(root)
+        runtime.modify(root, content=new_task)
+        runtime.resume(root)
+        release.set()
+        await runtime.wait(root)
+        recorder.sync()
+    plan = rerun_plan(recorder.events, "s1")
+    (modify,) = plan.interventions
+    assert (modify.kind, modify.content, modify.moment) == ("modify", new_task, Moment("main", 2))
+    assert plan.not_replayed == [
+        "pause of main: it changes nothing a model reads",
+        "resume of main: it changes nothing a model reads",
+    ]
+
+    release.set()  # the new run's gate is open from the start
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        player = RerunPlayer(runtime, plan)
+        player.attach()
+        root = player.start()
+        await runtime.wait(root)
+        assert runtime.node(root).task == new_task
+        assert [(s.number, s.kind) for s in runtime.steps(root)][2:5] == [
+            (2, "tool"), (3, "steer"), (4, "model"),
+        ], "the modify's note is read in the model call after step 2, as before"  # fmt: skip
+        assert [p.at_step for p in player.played] == [2]
+
+
+async def test_a_fork_is_run_again_as_a_fork_under_its_own_name() -> None:
+    tools = ToolRegistry([ASK_USER, echo_tool()])
+    script = Script.for_all(ECHO, Turn(text="Done."))
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("say it back")
+        await runtime.wait(root)
+        instructions = runtime.node(root).conversation.instructions
+        messages = runtime.node(root).conversation.messages[:3]  # as at main@2
+        origin = ForkOrigin(root, "main", 2, session="old")
+        # A session `agentui fork` made: its first root is the fork.
+        async with scripted_runtime(script=script, tools=tools) as forked_runtime:
+            forked_events = Recorder(forked_runtime)
+            fork = forked_runtime.start_from("say it back", instructions, messages, origin=origin)
+            await forked_runtime.wait(fork)
+            forked_events.sync()
+    plan = rerun_plan(forked_events.events, "forked")
+    assert plan.root == "main~1" and plan.forked is not None and plan.forked.step == 2
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        recorder = Recorder(runtime)
+        again = RerunPlayer(runtime, plan).start()
+        await runtime.wait(again)
+        recorder.sync()
+        assert runtime.node(again).name == "main~1"
+        assert runtime.node(again).conversation.messages[:3] == messages
+    (spawned,) = [e for e in recorder.events if isinstance(e, AgentForked)]
+    assert (spawned.origin_name, spawned.step, spawned.session) == ("main", 2, "old")
+
+
+def test_a_scene_is_not_run_again_and_says_what_does() -> None:
+    spawned = AgentSpawned(seq=1, ts=0.0, agent_id="a1", parent_id=None, name="scene",
+                           task="the heist", driver="scene")  # fmt: skip
+    with pytest.raises(SessionError, match="directed scene: play it again with agentui run"):
+        rerun_plan([spawned], "s1")
+    with pytest.raises(SessionError, match="no task to run again"):
+        rerun_plan([], "s1")

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, TextIO
 
 import anyio
 
-from agentui.core.agent.steps import ForkOrigin
 from agentui.core.protocol.events import QueryRaised
 from agentui.core.session.rerun_plan import RerunPlan
 from agentui.core.session.rerun_player import RerunPlayer
@@ -34,20 +33,6 @@ NOT_RECORDED_UNDER_JSON = (
     "{agent} asked {prompt!r}, which the recorded run never answered: declined "
     "(--json asks nothing; give --answer, or run without --json to answer it)"
 )
-
-
-def start_rerun(runtime: Runtime, plan: RerunPlan, instructions: str | None) -> str:
-    """Start the plan's root as the old run started it (a fork's copy again, when it was
-    one); `instructions` replace the recorded ones. Its id."""
-    if plan.forked is not None:
-        forked = plan.forked
-        origin = ForkOrigin(forked.origin_id, forked.origin_name, forked.step, forked.session)
-        return runtime.start_from(
-            plan.task, instructions or plan.instructions, plan.messages, origin=origin
-        )
-    if plan.profile is not None and instructions is None:
-        return runtime.start(plan.task, profile=plan.profile)
-    return runtime.start(plan.task, instructions=instructions or plan.instructions or None)
 
 
 async def run_rerun(
@@ -93,7 +78,7 @@ async def run_rerun(
         printer = HeadlessPrinter(stdout, stderr, json_output=json_output, root_id=None,
                                   state=state)  # fmt: skip
         try:
-            root_id = start_rerun(runtime, plan, instructions)
+            root_id = player.start(instructions)
         except AgentUIError as exc:
             say(f"agentui: {exc}")
             return 2
