@@ -20,16 +20,6 @@ if TYPE_CHECKING:
 
 InboxKind = Literal["question", "approval", "budget", "stalled", "steer"]
 
-# The events that change what the rows are made of: the agents, their statuses (a row's
-# `waiting` counts the live ones under it), questions, budget stops, stalls and the person's
-# steers. Any other event of a stalled agent ends its stall: the fold counts that too.
-INBOX_EVENTS = frozenset({
-    "agent:spawned", "agent:status", "agent:stalled", "agent:rewound",
-    "query:raised", "query:answered", "query:declined",
-    "budget:set", "budget:stop", "budget:continue",
-    "note:queued", "note:delivered",
-})  # fmt: skip
-
 PATH_SEPARATOR = " › "
 
 
@@ -93,7 +83,7 @@ def inbox_key(state: RunState) -> int:
     waited). A front end that lists the inbox after every batch of events (ACP) computes it
     again only when the key changed: `inbox()` walks each row's subtree, ~7 ms a time at 5000
     agents, while most batches (streamed text, tool output) change nothing in it. The fold
-    counts the events of INBOX_EVENTS and the end of a stall (state.inbox_revision)."""
+    counts the events of run_state.INBOX_EVENTS and the end of a stall (inbox_revision)."""
     return state.inbox_revision
 
 

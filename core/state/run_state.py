@@ -30,7 +30,6 @@ from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
 from agentui.core.state.agent_state import AgentState, QueuedNote
 from agentui.core.state.change import Change
-from agentui.core.state.inbox import INBOX_EVENTS
 from agentui.core.state.scene_fold import SceneEvent, SceneFold, scene_fold_factory
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 from agentui.core.support.growing_text import GrowingText
@@ -43,6 +42,16 @@ PASSED_OVER = frozenset({
     "text:delta", "thinking:delta", "thinking:redacted",
     "tool:detected", "tool:timeout", "workflow:result",
     "workflow:step", "approval:decided",
+})  # fmt: skip
+
+# The events that change what the inbox's rows (state/inbox.py) are made of: the agents, their
+# statuses (a row's `waiting` counts the live ones under it), questions, budget stops, stalls
+# and the person's steers. Any other event of a stalled agent ends its stall: counted too.
+INBOX_EVENTS = frozenset({
+    "agent:spawned", "agent:status", "agent:stalled", "agent:rewound",
+    "query:raised", "query:answered", "query:declined",
+    "budget:set", "budget:stop", "budget:continue",
+    "note:queued", "note:delivered",
 })  # fmt: skip
 
 # What an agent that was still running when its session ended is marked with. Runtime.adopt

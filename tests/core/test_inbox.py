@@ -8,7 +8,8 @@ from agentui.core.bus import EventBus
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.usage import Usage
 from agentui.core.state import RunState
-from agentui.core.state.inbox import INBOX_EVENTS, inbox, inbox_key
+from agentui.core.state.inbox import inbox, inbox_key
+from agentui.core.state.run_state import INBOX_EVENTS
 from agentui.core.support.clock import FrozenClock
 
 START = 1_767_225_600.0
