@@ -15,6 +15,7 @@ import pytest
 from agentui.tui.cli.command_typo import mistyped_command
 
 from .cli_runs import TIMEOUT_S, child_env
+from .preloaded_cli import completed
 from .test_app_terminal import Terminal, _agentui, _scratch_env
 
 COMMANDS = [
@@ -82,3 +83,12 @@ def test_the_app_s_help_names_every_other_command() -> None:
 
     described = app_parser().description or ""
     assert [name for name in DISPATCHED if name not in described] == []
+
+
+def test_a_mistyped_command_before_its_arguments_is_said_as_a_typo(tmp_path: Path) -> None:
+    done = completed(["stpes", "last"], env=child_env(tmp_path), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "agentui: unknown command 'stpes'; did you mean 'steps'? "
+        "(a one-word task: agentui -- stpes)\n"
+    )

@@ -79,8 +79,14 @@ class _Version(argparse.Action):
 def main(argv: Sequence[str], commands: Sequence[str]) -> int:
     """The app; `commands` are the other commands' names (a task that looks like one
     mistyped is said, not started)."""
+    # A command mistyped before its own arguments (`agentui stpes last`) is said as a typo,
+    # not as the app's "unrecognized arguments"; `agentui -- WORD` says WORD is the task.
+    first = argv[0] if argv and not argv[0].startswith("-") else None
+    typo = None if "--" in argv else mistyped_command(first, commands)
+    if typo is not None and len(argv) > 1:
+        release_typed_keys()
+        return fail(typo)
     args = app_parser().parse_args(argv)
-    # `agentui -- WORD` says WORD is the task, whatever it looks like.
     typo = None if "--" in argv else mistyped_command(args.task, commands)
     if typo is not None:
         release_typed_keys()
