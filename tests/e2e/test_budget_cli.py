@@ -70,3 +70,18 @@ async def test_a_line_not_understood_at_a_stop_is_said_and_the_next_one_is_read(
     assert "still paused" in stderr and "cancelled" not in stderr
     assert "[main] budget raised to 100k tok" in stderr  # the labels' own form, typed back
     assert stdout.strip()
+    # The next line is asked for with a prompt again, and its echo follows it.
+    assert (
+        "still paused (raise tokens=N,usd=N,... to raise it, continue for one more step "
+        "past it, or cancel)\n> raise tokens=100k\n" in stderr
+    )
+
+
+async def test_continue_is_said_once(tmp_path: Path) -> None:
+    code, _, stderr = await agentui(
+        "run", "--budget", "model_calls=1", "--answer", "the sights", "--answer", "continue",
+        "--no-session", TASK, env=child_env(tmp_path), cwd=tmp_path,
+    )  # fmt: skip
+    assert stderr.count("goes on for one more step past its budget") == 1, stderr
+    # One step, then the next stop, which the end of stdin cancels.
+    assert code == 1 and "cancelled at its budget stop (stdin has ended)" in stderr

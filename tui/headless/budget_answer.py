@@ -18,6 +18,10 @@ BUDGET_HINT = (
 )
 
 
+# What a `continue` did: the printer says it from its event (budget:continue).
+CONTINUED = "goes on for one more step past its budget"
+
+
 def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) -> tuple[str, bool]:
     """Do what `text` says about `stop` (None: stdin has ended): what was done, in words, and
     whether that settled it (a line not understood is said, and the stop waits for another)."""
@@ -31,7 +35,7 @@ def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) 
             return f"cancelled at its budget stop{ended}", True
         if verb.lower() == "continue" and not rest:
             runtime.continue_past_budget(owner)
-            return "goes on for one more step past its budget", True
+            return CONTINUED, True
         given = rest if verb.lower() == "raise" else words
         current = runtime.node(owner).budget or Budget()
         raised = current.raised(Budget.parse(given))

@@ -62,7 +62,7 @@ from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.core.support.utf8 import model_json
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.tui.headless.answers import ANSWER_PROMPT, APPROVAL_HINT, Answers
-from agentui.tui.headless.budget_answer import BUDGET_HINT, answer_budget_stop
+from agentui.tui.headless.budget_answer import BUDGET_HINT, CONTINUED, answer_budget_stop
 from agentui.tui.headless.inbox_lines import InboxLines
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
@@ -441,7 +441,10 @@ async def run_headless(
                 return
             done, settled = answer_budget_stop(runtime, stop, text)
             name = state.agents[stop.agent_id].name
-            stderr.write(visible_controls(f"[{name}] {done}") + "\n")
+            if done != CONTINUED:  # that one the printer says, from its event
+                stderr.write(visible_controls(f"[{name}] {done}") + "\n")
+            if not settled and not json_output:
+                stderr.write(ANSWER_PROMPT)  # the next line is read after a prompt again
             stderr.flush()
 
     async with make_runtime() as runtime:
