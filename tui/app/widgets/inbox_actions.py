@@ -21,7 +21,6 @@ the command.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from agentui.core.state.inbox import InboxRow
 
 ALL_ASKERS = "all"  # the answer target of a grouped question: every asker
-ARGUMENTS_CHARS = 4000  # an approval's arguments shown at most (the pane scrolls)
 TOOL_CHARS = 24  # a tool's name on its button (the words above say it whole): fits 80 columns
 # Buttons that decide for the row at a press (a tool runs or not, agents are cancelled): enter on
 # a row never puts the cursor on one, so no stray enter presses it.
@@ -154,8 +152,9 @@ class RowActions(Vertical):
                 text.append(shown(row.text))
             case "approval":
                 text.append(f"{path} wants to run {shown(row.tool or 'a tool')}:\n", style="bold")
-                arguments = json.dumps(row.arguments or {}, ensure_ascii=False, indent=2)
-                text.append(shown(arguments[:ARGUMENTS_CHARS]))
+                # The approval's own words: the call whole (code as code) and, for python, what
+                # its sandbox blocks here. Never cut: approving what one cannot see is no approval.
+                text.append(shown(row.text))
             case "budget":
                 text.append(f"{path}: its budget stopped its subtree\n", style="bold")
                 text.append(shown(row.text))

@@ -47,7 +47,11 @@ def clock_time(ts: float) -> str:
 
 
 def call_text(tool: str | None, arguments: dict[str, object] | None) -> str:
-    """An approval's tool call as it would run: `python {"code": "print(1)"}`."""
+    """An approval's tool call on one line: `lookup {"city": "Oslo"}`; the python tool's code
+    as code, its lines joined by ⏎ (as the approval shows it, not as escaped JSON)."""
+    code = (arguments or {}).get("code")
+    if isinstance(code, str) and set(arguments or {}) == {"code"}:
+        return f"{tool or 'a tool'}: " + " ⏎ ".join(code.strip("\n").splitlines())
     args = json.dumps(arguments or {}, ensure_ascii=False, sort_keys=True)
     return f"{tool or 'a tool'} {args}"
 
