@@ -69,7 +69,10 @@ async def test_an_approval_waits_in_place_with_its_choices_and_takes_the_keys() 
         assert all(active[key].binding.show for key in ("1", "2", "3")), "listed in the footer"
         assert not active["a"].binding.show, "the transcript's letter keys do nothing here"
         await _pilot.press(*"no code needed")
-        assert not app.main.show_all and app.focused is block, "prose typed here starts nothing"
+        assert not app.main.show_all, "prose typed here starts nothing"
+        # The person is writing: the prompt takes the words (and any digit after them).
+        assert app.focused is app.main.prompt_view
+        assert app.main.prompt_view.text == "no code needed"
         assert app.main.model.agents["a1"].status is S.AWAITING_USER
         assert runs == [], "nothing runs before the person decides"
 
@@ -196,21 +199,20 @@ async def test_a_new_approval_does_not_steal_the_focus_and_ctrl_n_reaches_it() -
 
 async def test_words_typed_while_an_approval_has_the_cursor_are_given_back() -> None:
     """An approval can take the cursor just as the person starts typing (esc, then s and a
-    steer): the letters decide nothing, and once the approval is left they are in the prompt,
-    not sent, with a toast saying so."""
+    steer): the first letter takes the cursor to the prompt with the words after it (not
+    sent), a toast says where the approval is, and the approval waits."""
     async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
         assert isinstance(app.focused, ApprovalBlock)
         await pilot.press(*"Please add a rain plan")
         (entry,) = approvals(app)
         assert entry.open and runs == [], "letters decide nothing"
-        await pilot.press("escape")
         assert app.main.prompt_view.text == "Please add a rain plan"
-        assert any("had the cursor" in t for t in toasts(app))
+        assert any("ctrl+n" in t for t in toasts(app)), "said how to get back to it"
         assert app.main.model.agents["a1"].status is S.AWAITING_USER, "nothing was sent"
         # The cursor is where the words are: the letters typed next are words, not commands
         # (on the tree, a space paused the agent and t opened the theme picker).
         assert app.focused is app.main.prompt_view
-        await pilot.press(*" thanks")
-        assert app.main.prompt_view.text == "Please add a rain plan thanks"
+        await pilot.press(*" thanks 2")
+        assert app.main.prompt_view.text == "Please add a rain plan thanks 2"
         assert app.main.model.agents["a1"].status is S.AWAITING_USER
         assert len(app.screen_stack) == 1, "no picker opened"

@@ -79,9 +79,10 @@ async def test_closing_modify_gives_the_keys_back_to_a_place_where_they_work() -
         await pilot.pause()
         assert isinstance(app.focused, ApprovalBlock) and app.focused.entry.open
         assert app.active_bindings["1"].binding.show, "the footer offers the choices again"
-        await pilot.press(*"no code needed")  # prose after the dialog: nothing happens
+        await pilot.press(*"no code needed")  # prose after the dialog: words in the prompt
         assert app.main.model.agents["a1"].status is S.AWAITING_USER
-        await pilot.press("1")
+        assert app.main.prompt_view.text == "no code needed"
+        await pilot.press("ctrl+n", "1")  # back to the approval, on purpose
         await settle(pilot, lambda: runs == ["prod"])
 
 

@@ -82,10 +82,14 @@ async def test_letters_typed_at_an_approval_itself_do_nothing() -> None:
     async with pending_approval() as (app, pilot, runs):
         assert isinstance(app.focused, ApprovalBlock)
         before = statuses(app)
-        await pilot.press(*"no code needed, quit")
+        await pilot.press(*"no code needed, quit 1 2 3")
         await pilot.pause()
         assert statuses(app) == before and runs == [] and len(app.screen_stack) == 1
-        assert isinstance(app.focused, ApprovalBlock), "the keys stay on the approval"
+        # The first letter took the cursor to the prompt, with the words after it: the digits
+        # in the sentence are words too. The approval waits.
+        assert app.focused is app.main.prompt_view
+        assert app.main.prompt_view.value == "no code needed, quit 1 2 3"
+        assert app.main.model.open_queries, "the approval still waits"
 
 
 async def test_the_modify_editor_takes_a_sentence() -> None:

@@ -25,7 +25,9 @@ APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock
 class KeyRouting:
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
-        self._typed_at_approval = ""  # letters an approval holding the cursor took, not used
+        # Letters an approval holding the cursor took, not used (only where there is no prompt
+        # to carry them: see _words_typed_at_an_approval).
+        self._typed_at_approval = ""
         self._told_letters_are_off = False
         # A question that takes the cursor once it is drawn (after the next refresh). A key
         # typed at the empty prompt before then is its question's: a person who sees the
@@ -109,9 +111,35 @@ class KeyRouting:
             if box is not None:
                 app.screen.set_focus(box)
             elif isinstance(app.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
-                # Words typed as an approval took the cursor decide nothing: kept for later.
-                self._typed_at_approval += event.character or ""
+                self._words_typed_at_an_approval(event)
         return True
+
+    def _words_typed_at_an_approval(self, event: events.Key) -> None:
+        """A letter typed at an approval that has the cursor: the person is writing, not
+        deciding. The cursor goes to the prompt with this key and the ones after it, so a
+        digit later in the sentence ("use 2 sources") is a word, not a choice; the approval
+        waits (ctrl+n, f4 or a click goes back to it). Without a prompt, kept for later."""
+        screen = self.screen
+        if not screen.prompt_bar.display:
+            self._typed_at_approval += event.character or ""
+            return
+        self.to_words()  # at once: the keys already queued land there too
+        screen.agent_app.notify(
+            "An approval waits: your words go into the prompt. ctrl+n (or f4) goes back to it,"
+            " where 1, 2 and 3 decide.",
+            title="Approval",
+            timeout=6,
+        )
+
+    def to_words(self) -> None:
+        """The cursor where typed keys are words, when the place that had it is gone (a query
+        settled, an overlay closed over it): the prompt, as it was left; the tree only where
+        there is no prompt (a replay: no letter commands anything there)."""
+        screen = self.screen
+        if screen.prompt_bar.display:
+            screen.addressing.focus_prompt()
+        else:
+            screen.tree_view.focus()
 
     def _keep_the_promise(self) -> bool:
         """The question promised the cursor takes it now, before this key lands in the empty

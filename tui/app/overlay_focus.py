@@ -1,5 +1,9 @@
 """Where the keys go when an overlay closes: back where they were, if that place still takes
-them; else the question they were in, a question that arrived meanwhile, or the tree."""
+them; else the question they were in, a question that arrived meanwhile, or the prompt.
+
+Never the tree when the place they were in is gone (the approval decided or the answer box
+answered from the inbox, a block rebuilt): its letters are commands, and the person did not
+choose it. What they type next is words, as after answering inline."""
 
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ class OverlayFocus:
     def restore(self) -> None:
         """Back where the keys were before the overlay, if that place still takes them; else
         the question it was in (its block may have been rebuilt), the selected agent's
-        waiting question, or the tree."""
+        waiting question, or the prompt (the tree only where there is no prompt: a replay)."""
         screen = self.screen
         app = screen.agent_app
         if len(app.screen_stack) != 1:
@@ -61,7 +65,7 @@ class OverlayFocus:
             screen.focus_question(waiting.open_queries[0], switch=False)
             if screen.focused_query() is not None:
                 return
-        screen.tree_view.focus()
+        screen.keys.to_words()
 
 
 def _takes_keys(widget: Widget) -> bool:

@@ -7,9 +7,10 @@ chooses for a row goes to the runtime's port, only when core's table (`allowed`)
 for that agent now (checked_command.py).
 
 Typing is sacred here too: no letter is a command; the digits press a row's numbered buttons
-only while the keys are the keyboard's. After a click (on a row, a button, anywhere) a
-printable key goes into the row's text box, or nowhere, until a deliberate key (esc, tab,
-enter) turns the digits on again: the same FocusKeeper as the main screen decides. Letters go
+only while the keys are the keyboard's. After a click (on a row, a button, anywhere), or a
+letter typed outside a box (the person is writing: a digit later in the sentence is no
+choice), a printable key goes into the row's text box, or nowhere, until a deliberate key
+(esc, tab, enter) turns the digits on again: the same FocusKeeper as the main screen decides. Letters go
 into a row's box only for the row the person went into (enter, a digit that opens its box, a
 click in its pane): never into a row the highlight merely rests on. When the row the person
 was acting on leaves the inbox (settled elsewhere: another front end, a parent's cancel), the
@@ -61,7 +62,7 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # After a click esc only turns the digits on (as on the main screen); else it closes.
-        Binding("escape", "keys_on", "Keys on"),
+        Binding("escape", "keys_on", "Digits on"),
         Binding("escape", "close", "Close"),
         # The key that opened it closes it (its id: a remap in config.toml moves it too).
         Binding("f4", "close", "Close", show=False, id="inbox_anywhere"),
@@ -360,7 +361,7 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         self.dismiss(None)
 
     def action_keys_on(self) -> None:
-        """esc after a click (or the footer's Keys on): the digits act again."""
+        """esc after a click or a letter (or the footer's Digits on): the digits act again."""
         if self.keeper.chose():
             self.refresh_bindings()
 
@@ -411,15 +412,28 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         if box is not None and event.character is not None:
             box.focus()
             box.insert(event.character)
-        elif not self._told_keys_are_off:
+            return
+        # A letter outside a box: the person is writing, not choosing. The digits stop acting,
+        # as after a click, so a digit later in the sentence ("takes 2 seconds") presses no
+        # row's button; esc or enter turns them on again.
+        reading = self.keeper.reading
+        writing = event.key not in DIGITS and self.keeper.clicked()
+        if writing:
+            self._told_keys_are_off = False
+            self.refresh_bindings()
+        if not self._told_keys_are_off:
             self._told_keys_are_off = True
-            said = (
-                "After a click, keys are not commands here: esc turns the digits on."
-                if self.keeper.reading
-                else "Letters are not commands here: enter goes into a row, 1, 2 and 3 press"
-                " its buttons."
-            )
-            self.app.notify(said, timeout=4)
+            if writing:
+                said = (
+                    "Letters are not commands here: enter goes into a row (its box takes words)."
+                    " The digits are off now, so a digit you type presses nothing: esc or enter"
+                    " turns them on."
+                )
+            elif reading:
+                said = "After a click, keys are not commands here: esc turns the digits on."
+            else:
+                said = "This row has no button with that number."
+            self.app.notify(said, timeout=5)
 
     @staticmethod
     def _stop(event: events.Key) -> None:

@@ -1,0 +1,154 @@
+"""Typing never fires a command, after an overlay too: closing the inbox once the approval or
+question that had the cursor is settled puts the cursor in the prompt, never on the tree with
+its letters live; a digit inside a typed sentence decides no approval, inline or in the inbox.
+(Found in a hands-on pass in tmux: `f4`, `1`, `esc`, then "could it be a pun" cancelled main.)"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
+from agentui.tui.app.widgets.inbox_actions import InboxBox
+from agentui.tui.app.widgets.inbox_rows import InboxList
+
+from ..core.helpers import deploy_tool
+from .helpers import app_when, has_status, settle, toasts
+from .inbox_helpers import open_inbox
+
+pytestmark = pytest.mark.anyio
+
+DEPLOY = Turn(tool_calls=[ScriptedToolCall(name="deploy", arguments={"target": "prod"})])
+ASK = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})])
+HOLD = Turn(text="one two three four five six", hang_after_chunks=1)
+# main asks to deploy, then holds mid-answer (it runs on: c would cancel it).
+DEPLOY_THEN_HOLD = Script(agents={"main": [DEPLOY, HOLD]})
+ASK_THEN_HOLD = Script(agents={"main": [ASK, HOLD]})
+# Every command letter of the tree (p r s c d m n a f x t q), as the tester typed.
+SENTENCE = "could it be a pun? pause, resume, steer, delete, modify, next fix tax quota"
+
+
+def statuses(app: AgentUIApp) -> dict[str, S]:
+    return {agent.id: agent.status for agent in app.main.model.agents.values()}
+
+
+async def typed_as_words(app: AgentUIApp, pilot: Pilot[int], text: str = SENTENCE) -> None:
+    """`text` typed key by key lands whole in the prompt, and no agent or dialog moved."""
+    before = statuses(app)
+    await pilot.press(*text)
+    await pilot.pause()
+    app.main.flush_events()
+    assert len(app.screen_stack) == 1, "no dialog opened"
+    assert statuses(app) == before, "no agent changed status"
+    assert app.main.prompt_view.value == text
+
+
+def running_and_asking(app: AgentUIApp) -> bool:
+    return bool(app.main.model.open_queries) and "a1" in app.main.model.agents
+
+
+async def test_closing_the_inbox_after_deciding_the_approval_puts_the_cursor_in_the_prompt() -> (
+    None
+):
+    runs: list[str] = []
+    opened = app_when(running_and_asking, "Ship it", DEPLOY_THEN_HOLD, tools=[deploy_tool(runs)])
+    async with opened as (app, pilot):
+        assert isinstance(app.focused, ApprovalBlock), "the approval has the cursor"
+        await open_inbox(pilot)
+        await pilot.press("1")  # allow once, from the inbox
+        await settle(pilot, lambda: not app.main.model.open_queries and runs == ["prod"])
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("escape")
+        await settle(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.pause()
+        assert app.focused is app.main.prompt_view, "not the tree: its letters are commands"
+        await typed_as_words(app, pilot)
+
+
+async def test_closing_the_inbox_after_answering_the_question_puts_the_cursor_in_the_prompt() -> (
+    None
+):
+    async with app_when(running_and_asking, "Plan it", ASK_THEN_HOLD) as (app, pilot):
+        assert isinstance(app.focused, AnswerInput), "the question has the cursor"
+        await open_inbox(pilot)
+        await pilot.press("enter", *"cake", "enter")
+        await settle(pilot, lambda: not app.main.model.open_queries)
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        await pilot.press("escape")
+        await settle(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.pause()
+        assert app.focused is app.main.prompt_view
+        await typed_as_words(app, pilot)
+
+
+async def test_closing_any_overlay_after_the_approval_was_decided_meanwhile() -> None:
+    """The rule is the overlays', not the inbox's: help open while the approval is decided
+    elsewhere (another front end) gives the cursor to the prompt when it closes."""
+    runs: list[str] = []
+    opened = app_when(running_and_asking, "Ship it", DEPLOY_THEN_HOLD, tools=[deploy_tool(runs)])
+    async with opened as (app, pilot):
+        assert isinstance(app.focused, ApprovalBlock)
+        await pilot.press("f1")
+        await settle(pilot, lambda: len(app.screen_stack) == 2)
+        runtime = app.host.runtime
+        assert runtime is not None
+        runtime.approve(next(iter(app.main.model.open_queries)), "once")
+        await settle(pilot, lambda: not app.main.model.open_queries and runs == ["prod"])
+        await pilot.press("escape")
+        await settle(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.pause()
+        assert app.focused is app.main.prompt_view
+        await typed_as_words(app, pilot)
+
+
+async def test_a_digit_typed_after_a_letter_at_an_approval_is_a_word_in_the_prompt() -> None:
+    runs: list[str] = []
+    opened = app_when(running_and_asking, "Ship it", DEPLOY_THEN_HOLD, tools=[deploy_tool(runs)])
+    async with opened as (app, pilot):
+        assert isinstance(app.focused, ApprovalBlock), "the approval took the empty prompt's cursor"
+        await pilot.press(*"use 2 sources")
+        await pilot.pause()
+        app.main.flush_events()
+        assert app.main.prompt_view.value == "use 2 sources", "the words, whole, in the prompt"
+        assert app.focused is app.main.prompt_view
+        assert runs == [] and len(app.main.model.open_queries) == 1, "the approval still waits"
+        assert any("ctrl+n" in toast for toast in toasts(app)), "said where the approval is"
+        await pilot.press("ctrl+n")  # back to it, on purpose: its digits act again
+        await pilot.pause()
+        assert isinstance(app.focused, ApprovalBlock)
+
+
+async def test_a_digit_typed_after_a_letter_in_the_inbox_presses_nothing() -> None:
+    runs: list[str] = []
+    opened = app_when(running_and_asking, "Ship it", DEPLOY_THEN_HOLD, tools=[deploy_tool(runs)])
+    async with opened as (app, pilot):
+        screen = await open_inbox(pilot)
+        assert isinstance(screen.focused, InboxList), "the approval row is highlighted"
+        await pilot.press(*"only if it takes 2 seconds")
+        await pilot.pause()
+        app.main.flush_events()
+        assert runs == [] and len(app.main.model.open_queries) == 1, "no button was pressed"
+        assert screen.keeper.reading, "the digits are off, as after a click"
+        assert any("esc" in toast and "digits" in toast for toast in toasts(app))
+        await pilot.press("escape")  # the digits on again (the window stays)
+        assert app.screen is screen and not screen.keeper.reading
+        await pilot.press("1")
+        await settle(pilot, lambda: runs == ["prod"])
+
+
+async def test_the_inbox_footer_after_a_click_offers_the_digits_back() -> None:
+    async with app_when(running_and_asking, "Plan it", ASK_THEN_HOLD) as (_app, pilot):
+        screen = await open_inbox(pilot)
+        await pilot.click(InboxList)
+        await pilot.pause()
+        assert screen.keeper.reading
+        shown = {
+            b.binding.description
+            for b in screen.active_bindings.values()
+            if b.binding.show and b.enabled
+        }
+        assert "Digits on" in shown and "Keys on" not in shown
+        assert isinstance(screen.focused, InboxList | InboxBox)
