@@ -1,6 +1,7 @@
 """`agentui rerun` and `agentui diff` as a person runs them (offline, the scripted model): a
 run steered and answered, run again with the same steer at the same step and the same answer
-without being given it, then the two compared."""
+without being given it, then the two compared; and a third run answered otherwise. Four child
+processes in all: the rest runs in this process."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.tui.cli import diff as diff_command
 from agentui.tui.cli.diff_json import diff_document
+from agentui.tui.cli.diff_text import diff_lines
 from agentui.tui.cli.rerun_run import run_rerun
 
 from .cli_runs import agentui, child_env, events
@@ -72,21 +74,19 @@ async def test_rerun_replays_the_steer_and_answer_and_diff_finds_no_divergence(
     asked = main["steps"][2]["a"]["calls"][0]
     assert asked["name"] == "ask_user" and TASK in asked["arguments"]["question"]
 
-
-async def test_diff_marks_where_two_runs_part(tmp_path: Path) -> None:
-    env = child_env(tmp_path)
-    for city in ("Lisbon", "Porto"):
-        code, _, err = await agentui("run", "--answer", city, TASK, env=env, cwd=tmp_path)
-        assert code == 0, err
-    first, second = sorted(p.stem for p in (tmp_path / "data" / "sessions").glob("*.jsonl"))
-    code, out, err = await agentui("diff", first, second, env=env, cwd=tmp_path)
-    assert code == 1, err
-    lines = out.splitlines()
-    (said,) = [line for line in lines if line.startswith("First divergence:")]
-    assert said.endswith("differ") and "main@" in said
+    # A run answered otherwise parts from the first at the answer, marked in the text.
+    code, _, err = await agentui("run", "--answer", "Porto", "--steer", "main: be brief", TASK,
+                                 env=env, cwd=tmp_path)  # fmt: skip
+    assert code == 0, err
+    (third,) = [p.stem for p in (tmp_path / "data" / "sessions").glob("*.jsonl")
+                if p.stem not in (first, second)]  # fmt: skip
+    result = diff_command.compare(first, third)
+    assert result.diverged
+    lines = list(diff_lines(result))
+    assert "First divergence: main@3 and main@3 differ" in lines
     (marked,) = [i for i, line in enumerate(lines) if line.startswith("  ▶ A ")]
-    assert "answer ask_user →" in lines[marked] and "Lisbon" in lines[marked]
-    assert "Porto" in lines[marked + 1]
+    assert lines[marked] == "  ▶ A main@3 answer ask_user → Lisbon"
+    assert lines[marked + 1] == "    B main@3 answer ask_user → Porto"
     assert all(len(line) <= 80 for line in lines)
 
 
