@@ -9,14 +9,17 @@ main~1), so the new run's agent of the same name is the one it applies to. An in
 (a steer, a modify, a cancel, a delete) is tied to the step the agent had reached when its
 model read it: the last step before the one that took it into the conversation.
 One the model never read is tied to the step the agent had reached when it was given. In the
-new run it is given at the agent's first model call (its pause:check) after that step; the
-model reads a steer or a modify in that very call, as the old run's model did.
+new run it is given at the agent's first model call (its pause:check) once it has a step N,
+whatever its steps hold; the model reads a steer or a modify in that very call, as the old
+run's model did. A follow-up message to an agent that had ended after step N is sent when the
+new run's agent of that name ends having a step N. An intervention whose agent never appears,
+or never gets that far, is reported (RerunPlayer.unplayed), never dropped in silence.
 
 Answers are not tied to steps: each agent's questions and approvals are answered in the order
 the old run answered them (`RecordedAnswer`), whatever steps came before.
 
 Pause and resume change nothing a model reads; they are listed in `not_replayed`, as is what
-the plan cannot replay (a follow-up message to an ended agent, roots after the first).
+the plan cannot replay (a rewind, roots after the first).
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ from typing import Literal
 
 from agentui.core.agent.steps import StepLog
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message
 from agentui.core.session.errors import SessionError
 
-InterventionKind = Literal["steer", "modify", "cancel", "delete"]
-REPLAYED: tuple[InterventionKind, ...] = ("steer", "modify", "cancel", "delete")
+# follow-up: the person's message to an agent that had ended, which runs it again (`send`)
+InterventionKind = Literal["steer", "modify", "cancel", "delete", "follow-up"]
 PERSON_DECLINED = "declined by the person"  # QueryBook's reason; "the agent stopped" is not
 
 
@@ -56,8 +60,8 @@ class PlannedIntervention:
     read: bool = True  # the old run's model read it (else: given after its last model call)
 
     def describe(self) -> str:
-        if self.kind == "steer":
-            what = f"steer {self.text!r}"
+        if self.kind in ("steer", "follow-up"):
+            what = f"{self.kind} {self.text!r}"
         elif self.kind == "modify":
             parts = [p for p, v in (("instructions", self.instructions), ("task", self.content))
                      if v is not None]  # fmt: skip
@@ -120,6 +124,7 @@ class _Given:
 def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
     """The plan of a saved session's events; raises SessionError when it has nothing to run."""
     names: dict[str, str] = {}  # agent id -> name
+    ended: set[str] = set()  # agents whose latest status is an end
     steps: dict[str, StepLog] = {}
     roots: list[ev.AgentSpawned] = []
     forked: dict[str, ev.AgentForked] = {}
@@ -171,8 +176,21 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
                 not_replayed.append(f"{names.get(agent_id, agent_id)} was rewound to step "
                                     f"{event.step}: a re-run goes forward only")  # fmt: skip
             log = steps.get(agent_id)
-            if log is not None:
-                log.apply(event)
+            if log is None:
+                continue
+            before = len(log.steps)
+            log.apply(event)
+            if agent_id in ended and len(log.steps) > before and log.steps[-1].kind == "steer":
+                # The person wrote to an agent that had ended: it runs again on the words.
+                order += 1
+                words = event.append[-1].text if isinstance(event, ev.ConversationChanged) else ""
+                follow_up = _Given("follow-up", agent_id, 0, order, text=words)
+                planned(follow_up, step_before_delivery(agent_id), read=True)
+        elif isinstance(event, ev.StatusChanged):
+            if AgentStatus(event.new).is_final:
+                ended.add(agent_id)
+            else:
+                ended.discard(agent_id)
         elif isinstance(event, ev.WorkflowStepStarted):
             six_step = True
         elif isinstance(event, ev.NoteQueued) and event.from_person:
@@ -189,8 +207,8 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
                            instructions=event.instructions, content=event.content)
                 )  # fmt: skip
             elif kind in ("cancel", "delete"):
-                ended = _Given(kind, agent_id, last_step(agent_id), order)
-                planned(ended, ended.step, read=True)
+                stopped = _Given(kind, agent_id, last_step(agent_id), order)
+                planned(stopped, stopped.step, read=True)
             elif kind in ("pause", "resume"):
                 not_replayed.append(
                     f"{kind} of {names.get(agent_id, agent_id)}: it changes nothing a model reads"

@@ -6,13 +6,15 @@ answered (core/session/rerun_plan.py says how moments and answers are matched).
     remove = player.attach()                  # before the root starts
     root = player.start()                     # the task, as the old run started it
     ...
-    if not player.answer(query, agent_name):  # per query:raised: False when none was recorded
+    if not player.answer(query, agent_name):  # per query:raised: None when none was recorded
         ask the person
+    player.ended(agent_id)                    # per agent that ended: a follow-up sent again?
     player.unplayed(names)                    # what never found its moment, in words
 
 Interventions are given from a pause:check hook, the point at the top of each iteration just
 before the model is called: an intervention due "after main@3" is given at main's first model
-call once it has a step 3, and the model reads it in that call. Nothing waits on wall time.
+call once it has a step 3, and the model reads it in that call. A follow-up message to an
+ended agent is sent when the agent of its name ends. Nothing waits on wall time.
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ class Played:
     at_step: int
 
     def describe(self) -> str:
-        return f"{self.intervention.describe()}: given at {self.intervention.moment.agent}'s " \
-               f"model call after step {self.at_step}"  # fmt: skip
+        agent = self.intervention.moment.agent
+        if self.intervention.kind == "follow-up":
+            return f"{self.intervention.describe()}: sent when {agent} ended at step {self.at_step}"
+        return f"{self.intervention.describe()}: given at {agent}'s model call after step " \
+               f"{self.at_step}"  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -84,7 +89,7 @@ class RerunPlayer:
         name = self.runtime.node(context.agent_id).name
         steps = self.runtime.steps(context.agent_id)
         reached = steps[-1].number if steps else 0
-        due = [i for i in self._pending if i.moment.agent == name and i.moment.step <= reached]
+        due = [i for i in self._due(name, reached) if i.kind != "follow-up"]
         for intervention in due:
             self._pending.remove(intervention)
             try:
@@ -93,6 +98,28 @@ class RerunPlayer:
                 self.refused.append(f"{intervention.describe()}: {exc}")
                 continue
             self.played.append(Played(intervention, reached))
+
+    def ended(self, agent_id: str) -> bool:
+        """The agent has ended: send it the follow-up message due now, if any (it runs again
+        on it: True). Call it for each agent whose status became an end."""
+        name = self.runtime.node(agent_id).name
+        steps = self.runtime.steps(agent_id)
+        reached = steps[-1].number if steps else 0
+        for intervention in self._due(name, reached):
+            if intervention.kind != "follow-up":
+                continue
+            self._pending.remove(intervention)
+            try:
+                self.runtime.send(agent_id, intervention.text)
+            except AgentUIError as exc:
+                self.refused.append(f"{intervention.describe()}: {exc}")
+                continue
+            self.played.append(Played(intervention, reached))
+            return True
+        return False
+
+    def _due(self, name: str, reached: int) -> list[PlannedIntervention]:
+        return [i for i in self._pending if i.moment.agent == name and i.moment.step <= reached]
 
     def _give(self, agent_id: str, intervention: PlannedIntervention) -> None:
         runtime = self.runtime
@@ -139,7 +166,8 @@ class RerunPlayer:
             else:
                 steps = self.runtime.steps(agent_id)
                 last = steps[-1].number if steps else 0
-                why = f"{agent} made no model call after step {intervention.moment.step} " \
+                after = "ended" if intervention.kind == "follow-up" else "made no model call"
+                why = f"{agent} {after} after step {intervention.moment.step} " \
                       f"(its last step: {last})"  # fmt: skip
             lines.append(f"{intervention.describe()}: not given: {why}")
         for (agent, approval), left in self._answers.items():

@@ -185,3 +185,33 @@ def test_a_scene_is_not_run_again_and_says_what_does() -> None:
         rerun_plan([spawned], "s1")
     with pytest.raises(SessionError, match="no task to run again"):
         rerun_plan([], "s1")
+
+
+async def test_a_follow_up_to_an_ended_agent_is_sent_when_it_ends_again() -> None:
+    script = Script.for_all(ECHO, Turn(text="Done."), Turn(text="Encore."))
+    tools = ToolRegistry([ASK_USER, echo_tool()])
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("say it back")
+        await runtime.wait(root)
+        runtime.send(root, "once more, in French")
+        await runtime.wait(root)
+        recorder.sync()
+        before = [(s.number, s.kind) for s in runtime.steps(root)]
+    plan = rerun_plan(recorder.events, "s1")
+    (follow_up,) = plan.interventions
+    assert (follow_up.kind, follow_up.text) == ("follow-up", "once more, in French")
+    assert follow_up.moment == Moment("main", 3)
+
+    async with scripted_runtime(script=script, tools=tools) as runtime:
+        player = RerunPlayer(runtime, plan)
+        player.attach()
+        root = player.start()
+        await runtime.wait(root)
+        assert player.ended(root), "it runs again on the person's words"
+        await runtime.wait(root)
+        assert not player.ended(root), "once"
+        assert [(s.number, s.kind) for s in runtime.steps(root)] == before
+        assert [p.describe() for p in player.played] == [
+            "follow-up 'once more, in French' after main@3: sent when main ended at step 3"
+        ]

@@ -104,8 +104,13 @@ async def run_rerun(
                         else:
                             answers_read.asked()
                             askers.start_soon(ask, runtime, event)
-                    if event.agent_id == root_id and event.type == "agent:status":
-                        done = state.agents[root_id].status.is_final
+                    if event.type != "agent:status":
+                        continue
+                    over = state.agents[event.agent_id].status.is_final
+                    if over and player.ended(event.agent_id):
+                        continue  # the person's follow-up: it runs again
+                    if event.agent_id == root_id:
+                        done = over
                 printer.flush()
             askers.cancel_scope.cancel()
         for event in events.drain():
