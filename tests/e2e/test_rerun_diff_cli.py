@@ -16,6 +16,8 @@ from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.rerun_plan import rerun_plan
+from agentui.core.session.run_diff import diff_runs
+from agentui.core.session.run_outline import AgentOutline, RunOutline, StepContent, ToolCallMade
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.tui.cli import diff as diff_command
@@ -135,3 +137,20 @@ async def test_a_question_the_old_run_never_answered_takes_an_answer_or_is_decli
     assert code == 0 and "declined" not in stderr.getvalue()
     seen = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert [e["answer"] for e in seen if e["type"] == "query:answered"] == ["that one"]
+
+
+def test_diff_text_shows_a_model_s_control_characters_and_keeps_to_80_columns() -> None:
+    hostile = "\x1b[2J\x1b]0;owned\x07 cleared your screen " + "word " * 40
+
+    def run(session: str, said: str) -> RunOutline:
+        agent = AgentOutline("a1", "main", None, "task", status="completed")
+        agent.steps = [StepContent(0, "task", "task", "task"),
+                       StepContent(1, "model", said, said,
+                                   calls=(ToolCallMade("echo", json.dumps({"text": said})),))]  # fmt: skip
+        return RunOutline(session, agents={"main": agent})
+
+    lines = list(diff_lines(diff_runs(run("A", hostile), run("B", "fine"))))
+    assert all(len(line) <= 80 for line in lines)
+    assert not any("\x1b" in line or "\x07" in line for line in lines)
+    (marked,) = [line for line in lines if line.startswith("  ▶ A ")]
+    assert "␛[2J" in marked
