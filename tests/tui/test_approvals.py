@@ -166,9 +166,10 @@ async def test_an_approval_settled_by_a_cancel_gives_the_keys_back() -> None:
         assert isinstance(app.focused, ApprovalBlock)
         app.host.runtime.cancel("a1")  # type: ignore[union-attr]
         await settle(pilot, has_status(app, "a1", S.CANCELLED))
-        assert app.focused is app.main.tree_view
+        # The prompt, not the tree: the person did not choose where the letters command.
+        assert app.focused is app.main.prompt_view
         await pilot.press("a")
-        assert app.main.show_all, "a is the app's key again"
+        assert app.main.prompt_view.text == "a" and not app.main.show_all, "a word, no command"
         assert runs == []
 
 

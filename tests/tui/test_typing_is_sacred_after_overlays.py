@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
+from agentui.core.agent.budget import Budget
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.budget import BudgetScreen
 from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
 from agentui.tui.app.widgets.inbox_actions import InboxBox
 from agentui.tui.app.widgets.inbox_rows import InboxList
@@ -18,6 +21,7 @@ from agentui.tui.app.widgets.inbox_rows import InboxList
 from ..core.helpers import deploy_tool
 from .helpers import app_when, has_status, settle, toasts
 from .inbox_helpers import open_inbox
+from .test_budget import budget_app, stopped
 
 pytestmark = pytest.mark.anyio
 
@@ -152,3 +156,50 @@ async def test_the_inbox_footer_after_a_click_offers_the_digits_back() -> None:
         }
         assert "Digits on" in shown and "Keys on" not in shown
         assert isinstance(screen.focused, InboxList | InboxBox)
+
+
+async def test_closing_the_inbox_after_raising_a_budget_from_its_row_keeps_the_prompt() -> None:
+    async with budget_app().run_test(size=(110, 30)) as pilot:
+        app = await stopped(pilot, Budget(tokens=1000))
+        app.main.addressing.focus_prompt()
+        await pilot.pause()
+        screen = await open_inbox(pilot)
+        await pilot.press("1")  # Raise the budget…
+        await settle(pilot, lambda: isinstance(app.screen, BudgetScreen))
+        box = app.screen.query_one("#limits", Input)
+        box.value = "tokens=100000"
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.screen is screen)
+        await settle(pilot, lambda: app.main.model.agents["a1"].budget_stop is None)
+        await pilot.press("escape")
+        await settle(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.pause()
+        assert app.focused is app.main.prompt_view
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
+        await typed_as_words(app, pilot)
+
+
+async def test_a_decision_that_lands_after_the_inbox_closed_leaves_the_cursor_in_the_prompt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On an attached screen the decision comes back after an HTTP round trip: the inbox may
+    be closed (the cursor back on the approval) before the approval closes."""
+    runs: list[str] = []
+    opened = app_when(running_and_asking, "Ship it", DEPLOY_THEN_HOLD, tools=[deploy_tool(runs)])
+    async with opened as (app, pilot):
+        runtime = app.host.runtime
+        assert runtime is not None
+        in_flight: list[tuple[str, str]] = []
+        decide = runtime.approve
+        monkeypatch.setattr(runtime, "approve", lambda q, c, r=None: in_flight.append((q, c)))
+        await open_inbox(pilot)
+        await pilot.press("1", "escape")
+        await settle(pilot, lambda: len(app.screen_stack) == 1)
+        await pilot.pause()
+        assert isinstance(app.focused, ApprovalBlock), "it still waits: back on it"
+        ((query_id, choice),) = in_flight
+        decide(query_id, choice)  # the round trip ends
+        await settle(pilot, lambda: not app.main.model.open_queries and runs == ["prod"])
+        await settle(pilot, has_status(app, "a1", S.RUNNING))
+        assert app.focused is app.main.prompt_view, "not the tree: its letters are commands"
+        await typed_as_words(app, pilot)

@@ -466,9 +466,9 @@ class MainScreen(Screen[None]):
         """A query settled while it held the focus (answered elsewhere, its agent cancelled).
         Words being typed go on into the prompt, where they stay words, and so do the words
         already in the box (they are not lost with it); keys deciding an approval go to the
-        tree, the app's keys."""
+        prompt too: on the tree a sentence typed next would be commands."""
         if words is None:
-            self.tree_view.focus()
+            self.keys.to_words()
             return
         self.addressing.go_home()
         self.keep_unsent_words(
