@@ -16,7 +16,9 @@ new run's agent of that name ends having a step N. An intervention whose agent n
 or never gets that far, is reported (RerunPlayer.unplayed), never dropped in silence.
 
 Answers are not tied to steps: each agent's questions and approvals are answered in the order
-the old run answered them (`RecordedAnswer`), whatever steps came before.
+the old run answered them (`RecordedAnswer`), whatever steps came before. A directed scene is
+played again from the scene it recorded (`scene:start`), each round's input being the answer
+its root was given, and the round the person declined ends it as it ended.
 
 Pause and resume change nothing a model reads; they are listed in `not_replayed`, as is what
 the plan cannot replay (a rewind, roots after the first).
@@ -100,6 +102,7 @@ class RerunPlan:
     messages: list[Message]  # its conversation at step 0 (a fork's copy: more than the task)
     forked: ev.AgentForked | None  # the first root is a fork (`agentui fork`): its origin
     six_step: bool  # the old run went through the six-step workflow
+    scene: ev.SceneStarted | None = None  # the first root plays a directed scene: which
     interventions: list[PlannedIntervention] = field(default_factory=list)
     answers: list[RecordedAnswer] = field(default_factory=list)
     not_replayed: list[str] = field(default_factory=list)  # said to the person, in words
@@ -135,7 +138,7 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
     queries: dict[str, ev.QueryRaised] = {}
     answered: list[tuple[int, RecordedAnswer]] = []  # (seq, answer): in the order given
     not_replayed: list[str] = []
-    scene = False
+    scenes: dict[str, ev.SceneStarted] = {}  # scene root id -> what it played
     six_step = False
 
     def last_step(agent_id: str) -> int:
@@ -166,7 +169,6 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
                 roots.append(event)
             elif event.parent_id in steps:
                 steps[event.parent_id].child_started(agent_id)
-            scene = scene or event.driver is not None
         elif isinstance(event, ev.AgentForked):
             forked[agent_id] = event
         elif isinstance(event, ev.ConversationChanged | ev.AgentRewound):
@@ -193,6 +195,8 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
                 ended.discard(agent_id)
         elif isinstance(event, ev.WorkflowStepStarted):
             six_step = True
+        elif isinstance(event, ev.SceneStarted):
+            scenes.setdefault(agent_id, event)
         elif isinstance(event, ev.NoteQueued) and event.from_person:
             order += 1
             notes[event.note_id] = _Given(
@@ -233,12 +237,13 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
 
     if not roots:
         raise SessionError(f"session {session or '?'} has no task to run again")
-    if scene:
-        raise SessionError(
-            f"session {session or '?'} is a directed scene: play it again with "
-            "agentui run --scene, and compare the two with agentui diff"
-        )
     root = roots[0]
+    scene = scenes.get(root.agent_id)
+    if root.driver is not None and (scene is None or scene.continues is not None):
+        raise SessionError(
+            f"session {session or '?'} goes on with a scene an earlier session began: play "
+            "it again with agentui run --scene, and compare the two with agentui diff"
+        )
     for other in roots[1:]:
         not_replayed.append(f"{other.name}: only the first root, {root.name}, is run again")
     change = first_change.get(root.agent_id)
@@ -252,6 +257,7 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
         messages=list(change.append) if change is not None else [],
         forked=forked.get(root.agent_id),
         six_step=six_step,
+        scene=scene,
         interventions=[intervention for _, intervention in given],
         answers=[answer for _, answer in sorted(answered, key=lambda pair: pair[0])],
         not_replayed=not_replayed,

@@ -32,6 +32,7 @@ from agentui.core.support.errors import AgentUIError
 
 if TYPE_CHECKING:
     from agentui.core.runtime import Runtime
+    from agentui.core.scene.settings import SceneSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +65,21 @@ class RerunPlayer:
         for answer in self.plan.answers:
             self._answers.setdefault((answer.agent, answer.approval), deque()).append(answer)
 
-    def start(self, instructions: str | None = None) -> str:
+    def start(
+        self, instructions: str | None = None, scene_settings: SceneSettings | None = None
+    ) -> str:
         """Start the plan's root as the old run started it (a fork's copy again, when it was
-        one: it is named as it was, main~1); `instructions` replace the recorded ones. Its
-        id."""
+        one: it is named as it was, main~1; a scene from the file it recorded, under
+        `scene_settings`); `instructions` replace the recorded ones. Its id."""
         plan, runtime = self.plan, self.runtime
+        if plan.scene is not None:
+            from agentui.core.scene.scene_file import SceneFile
+            from agentui.core.scene.scene_loading import resolve_scene
+            from agentui.core.scene.scene_run import start_scene
+
+            file = SceneFile.model_validate(plan.scene.scene)
+            scene = resolve_scene(file, plan.scene.source, runtime.profiles)
+            return start_scene(runtime, scene, settings=scene_settings)
         if plan.forked is not None:
             forked = plan.forked
             origin = ForkOrigin(forked.origin_id, forked.origin_name, forked.step, forked.session)

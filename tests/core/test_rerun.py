@@ -18,10 +18,13 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.core.session.errors import SessionError
 from agentui.core.session.rerun_plan import Moment, rerun_plan
 from agentui.core.session.rerun_player import RerunPlayer
+from agentui.core.session.run_diff import diff_runs
+from agentui.core.session.run_outline import run_outline
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 
 from .helpers import Recorder, is_type, scripted_runtime
+from .scene_helpers import harbour, play, scene_runtime
 from .session_helpers import echo_tool, gate_tool
 
 pytestmark = pytest.mark.anyio
@@ -178,11 +181,11 @@ async def test_a_fork_is_run_again_as_a_fork_under_its_own_name() -> None:
     assert (spawned.origin_name, spawned.step, spawned.session) == ("main", 2, "old")
 
 
-def test_a_scene_is_not_run_again_and_says_what_does() -> None:
+def test_a_scene_it_cannot_play_again_or_an_empty_session_is_refused_in_words() -> None:
     spawned = AgentSpawned(seq=1, ts=0.0, agent_id="a1", parent_id=None, name="scene",
                            task="the heist", driver="scene")  # fmt: skip
-    with pytest.raises(SessionError, match="directed scene: play it again with agentui run"):
-        rerun_plan([spawned], "s1")
+    with pytest.raises(SessionError, match="a scene an earlier session began: play it again"):
+        rerun_plan([spawned], "s1")  # no scene:start of its own: a resumed session's
     with pytest.raises(SessionError, match="no task to run again"):
         rerun_plan([], "s1")
 
@@ -215,3 +218,32 @@ async def test_a_follow_up_to_an_ended_agent_is_sent_when_it_ends_again() -> Non
         assert [p.describe() for p in player.played] == [
             "follow-up 'once more, in French' after main@3: sent when main ended at step 3"
         ]
+
+
+async def test_a_scene_is_played_again_round_by_round_with_the_same_inputs() -> None:
+    async with scene_runtime() as runtime:
+        recorder = Recorder(runtime)
+        await play(runtime, harbour(), ["The fog lifts.", "A bell rings.", None])
+        recorder.sync()
+    plan = rerun_plan(recorder.events, "old")
+    assert plan.scene is not None and plan.root == "harbour"
+    assert [a.text for a in plan.answers] == ["The fog lifts.", "A bell rings.", None]
+
+    async with scene_runtime() as runtime:
+        again = Recorder(runtime)
+        player = RerunPlayer(runtime, plan)
+        root = player.start()
+        for count in (1, 2, 3):  # two rounds, then the question the person declined
+            asked = await again.wait_for(
+                lambda e: isinstance(e, QueryRaised) and e.agent_id == root, count=count
+            )
+            query = asked[-1]
+            assert isinstance(query, QueryRaised)
+            assert player.answer(query, "harbour") is not None
+        await runtime.wait(root)
+        again.sync()
+    old, new = run_outline(recorder.events, "old"), run_outline(again.events, "new")
+    assert [r.text for r in new.rounds] == ["The fog lifts.", "A bell rings."]
+    result = diff_runs(old, new)
+    assert [pair.same for pair in result.rounds] == [True, True] and not result.diverged
+    assert player.unplayed({}) == []

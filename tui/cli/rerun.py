@@ -5,7 +5,8 @@ steps, not in wall time (core/session/rerun_plan.py defines how a moment is matc
 It runs on the provider and model the options pick (as `agentui run` picks them: the offline
 scripted model without an API key), through the old run's workflow unless `--workflow` says
 otherwise, under the old root's instructions or those of `--instructions FILE`. Then
-`agentui diff ID NEW` compares the two.
+`agentui diff ID NEW` compares the two. A directed scene is played again from the scene the
+session recorded, each round's input as the person gave it.
 """
 
 from __future__ import annotations
@@ -78,7 +79,8 @@ def main(argv: Sequence[str]) -> int:
         code = anyio.run(
             lambda: run_rerun(
                 make_runtime, plan, instructions=instructions, json_output=args.json,
-                answers=args.answer, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr,
+                scene_settings=assembly.loaded.config.scene, answers=args.answer,
+                stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr,
             )
         )  # fmt: skip
     except AgentUIError as exc:

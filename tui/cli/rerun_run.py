@@ -28,6 +28,7 @@ from agentui.tui.headless.run import HeadlessPrinter
 
 if TYPE_CHECKING:
     from agentui.core.runtime import Runtime
+    from agentui.core.scene.settings import SceneSettings
 
 NOT_RECORDED_UNDER_JSON = (
     "{agent} asked {prompt!r}, which the recorded run never answered: declined "
@@ -41,6 +42,7 @@ async def run_rerun(
     *,
     instructions: str | None,
     json_output: bool,
+    scene_settings: SceneSettings | None = None,
     answers: list[str],
     stdin: TextIO,
     stdout: TextIO,
@@ -78,7 +80,7 @@ async def run_rerun(
         printer = HeadlessPrinter(stdout, stderr, json_output=json_output, root_id=None,
                                   state=state)  # fmt: skip
         try:
-            root_id = player.start(instructions)
+            root_id = player.start(instructions, scene_settings)
         except AgentUIError as exc:
             say(f"agentui: {exc}")
             return 2
