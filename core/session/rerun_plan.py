@@ -70,7 +70,8 @@ class PlannedIntervention:
             what = f"modify ({' and '.join(parts)})"
         else:
             what = self.kind
-        return f"{what} {self.moment}"
+        unread = "" if self.read else " (its model never read it in the old run)"
+        return f"{what} {self.moment}{unread}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +107,6 @@ class RerunPlan:
     interventions: list[PlannedIntervention] = field(default_factory=list)
     answers: list[RecordedAnswer] = field(default_factory=list)
     not_replayed: list[str] = field(default_factory=list)  # said to the person, in words
-
-    def answers_of(self, agent: str, *, approval: bool) -> list[RecordedAnswer]:
-        return [a for a in self.answers if a.agent == agent and a.approval == approval]
 
 
 @dataclass(slots=True)
