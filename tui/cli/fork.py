@@ -14,17 +14,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-import anyio
-
 from agentui.core.providers.scripted.defaults import default_pace
-from agentui.core.support.errors import AgentUIError
-from agentui.tui.cli.options import add_provider_options, assembly_from, fail, warn
+from agentui.tui.cli.options import add_provider_options, assembly_from, warn
 
 if TYPE_CHECKING:
     from agentui.core.runtime import Runtime
+    from agentui.tui.cli.headless_command import Prepared
 
 
 def fork_parser() -> argparse.ArgumentParser:
@@ -53,29 +50,21 @@ def main(argv: Sequence[str]) -> int:
     args = fork_parser().parse_args(argv)
     from agentui.core.agent.steps import ForkOrigin
     from agentui.core.session.fold import fold_session
-    from agentui.core.session.recording import RecordingRuntime
     from agentui.core.session.saved_steps import all_steps, find_agent
-    from agentui.core.support.termination import end_on_termination_signals
-    from agentui.tui.cli.assemble import build_provider, build_runtime
+    from agentui.tui.cli.headless_command import (
+        RuntimeFactory,
+        read_instructions,
+        run_headless_command,
+    )
     from agentui.tui.cli.sessions import load_session
     from agentui.tui.headless.run import run_headless
 
-    made: list[Runtime] = []
-    try:
+    def prepare() -> Prepared:
         log = load_session(args.session)
         agent = find_agent(fold_session(log, transcripts=False), args.step.agent)
         kept, messages = all_steps(log.events)[agent.id].conversation_at(args.step.step)
-        instructions = kept if args.instructions is None else _read(args.instructions)
+        instructions = kept if args.instructions is None else read_instructions(args.instructions)
         origin = ForkOrigin(agent.id, agent.name, args.step.step, session=log.id)
-        assembly = assembly_from(args)
-        provider = build_provider(assembly)
-        if assembly.notice:
-            print(f"agentui: {assembly.notice}", file=sys.stderr)
-
-        def make_runtime() -> Runtime:
-            runtime = build_runtime(assembly, provider)
-            made.append(runtime)
-            return runtime
 
         def start(runtime: Runtime) -> str:
             # The origin's profile (its tools, model, contract and budget) holds for the fork,
@@ -89,26 +78,12 @@ def main(argv: Sequence[str]) -> int:
                 agent.task, instructions, messages, origin=origin, profile=profile
             )
 
-        end_on_termination_signals()
-        code = anyio.run(
-            lambda: run_headless(
+        async def run(make_runtime: RuntimeFactory) -> int:
+            return await run_headless(
                 make_runtime, agent.task, json_output=args.json, answers=args.answer,
                 stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr, start=start,
-            )
-        )  # fmt: skip
-    except AgentUIError as exc:
-        return fail(str(exc))
-    except KeyboardInterrupt:
-        print("agentui: interrupted", file=sys.stderr)
-        return 130
-    for runtime in made:
-        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
-            warn([runtime.session.error])
-    return code
+            )  # fmt: skip
 
+        return assembly_from(args), run
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).expanduser().read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AgentUIError(f"cannot read the instructions in {path}: {exc}") from None
+    return run_headless_command(prepare)

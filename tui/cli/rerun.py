@@ -14,17 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-import anyio
-
 from agentui.core.providers.scripted.defaults import default_pace
-from agentui.core.support.errors import AgentUIError
-from agentui.tui.cli.options import add_provider_options, assembly_from, fail, warn
+from agentui.tui.cli.options import add_provider_options, assembly_from
 
 if TYPE_CHECKING:
-    from agentui.core.runtime import Runtime
+    from agentui.tui.cli.headless_command import Prepared
 
 
 def rerun_parser() -> argparse.ArgumentParser:
@@ -51,51 +47,30 @@ def rerun_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str]) -> int:
     args = rerun_parser().parse_args(argv)
-    from agentui.core.session.recording import RecordingRuntime
     from agentui.core.session.rerun_plan import rerun_plan
-    from agentui.core.support.termination import end_on_termination_signals
-    from agentui.tui.cli.assemble import build_provider, build_runtime
+    from agentui.tui.cli.headless_command import (
+        RuntimeFactory,
+        read_instructions,
+        run_headless_command,
+    )
     from agentui.tui.cli.rerun_run import run_rerun
     from agentui.tui.cli.sessions import load_session
 
-    made: list[Runtime] = []
-    try:
+    def prepare() -> Prepared:
         log = load_session(args.session)
         plan = rerun_plan(log.events, log.id)
-        instructions = None if args.instructions is None else _read(args.instructions)
+        instructions = None if args.instructions is None else read_instructions(args.instructions)
         if args.workflow is None:  # the old run's, whatever the config now says
             args.workflow = "six-step" if plan.six_step else "plain"
         assembly = assembly_from(args)
-        provider = build_provider(assembly)
-        if assembly.notice:
-            print(f"agentui: {assembly.notice}", file=sys.stderr)
 
-        def make_runtime() -> Runtime:
-            runtime = build_runtime(assembly, provider)
-            made.append(runtime)
-            return runtime
-
-        end_on_termination_signals()
-        code = anyio.run(
-            lambda: run_rerun(
+        async def run(make_runtime: RuntimeFactory) -> int:
+            return await run_rerun(
                 make_runtime, plan, instructions=instructions, json_output=args.json,
                 scene_settings=assembly.loaded.config.scene, answers=args.answer,
                 stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr,
-            )
-        )  # fmt: skip
-    except AgentUIError as exc:
-        return fail(str(exc))
-    except KeyboardInterrupt:
-        print("agentui: interrupted", file=sys.stderr)
-        return 130
-    for runtime in made:
-        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
-            warn([runtime.session.error])
-    return code
+            )  # fmt: skip
 
+        return assembly, run
 
-def _read(path: str) -> str:
-    try:
-        return Path(path).expanduser().read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AgentUIError(f"cannot read the instructions in {path}: {exc}") from None
+    return run_headless_command(prepare)

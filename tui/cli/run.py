@@ -10,17 +10,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import anyio
-
 from agentui.core.providers.scripted.defaults import default_pace
-from agentui.core.support.errors import AgentUIError
 from agentui.tui.cli.options import (
     add_profile_option,
     add_provider_options,
     add_resume_option,
     add_scene_option,
     assembly_from,
-    fail,
     warn,
 )
 from agentui.tui.cli.profile_start import profile_start
@@ -28,7 +24,7 @@ from agentui.tui.cli.profile_start import profile_start
 # The runtime and the headless printer are imported once the options are good.
 if TYPE_CHECKING:
     from agentui.core.agent.steps import StepRef
-    from agentui.core.runtime import Runtime
+    from agentui.tui.cli.headless_command import Prepared
     from agentui.tui.headless.run import Steer
 
 
@@ -105,31 +101,21 @@ def main(argv: Sequence[str]) -> int:
         return _resumed(args)
     if (args.task is None) == (args.scene is None):
         parser.error("give a TASK or --scene NAME|FILE (one of them)")
-    from agentui.core.session.recording import RecordingRuntime
-    from agentui.tui.cli.assemble import build_provider, build_runtime, monologue_config
+    from agentui.tui.cli.assemble import monologue_config
+    from agentui.tui.cli.headless_command import RuntimeFactory, run_headless_command
 
-    made: list[Runtime] = []
-    try:
+    def prepare() -> Prepared:
+        from agentui.tui.headless.run import run_headless
+
         assembly = assembly_from(args)
-        provider = build_provider(assembly)  # fails fast on a bad script or option
-        if assembly.notice:
-            print(f"agentui: {assembly.notice}", file=sys.stderr)
         start = profile_start(args)
         if args.scene is not None:
             from agentui.tui.cli.scene_start import new_scene
 
             start = new_scene(args.scene, assembly.loaded.config.scene)  # a bad one: exit 2
-        from agentui.core.support.termination import end_on_termination_signals
-        from agentui.tui.headless.run import run_headless
 
-        def make_runtime() -> Runtime:
-            runtime = build_runtime(assembly, provider)  # it closes the provider at its end
-            made.append(runtime)
-            return runtime
-
-        end_on_termination_signals()  # SIGTERM, SIGHUP: the same orderly end as Ctrl+C
-        code = anyio.run(
-            lambda: run_headless(
+        async def run(make_runtime: RuntimeFactory) -> int:
+            return await run_headless(
                 make_runtime,
                 args.task or "",
                 json_output=args.json,
@@ -141,62 +127,29 @@ def main(argv: Sequence[str]) -> int:
                 stderr=sys.stderr,
                 start=start,
             )
-        )
-    except AgentUIError as exc:
-        return fail(str(exc))
-    except KeyboardInterrupt:
-        print("agentui: interrupted", file=sys.stderr)
-        return 130
-    from agentui.core.support.termination import termination_received
 
-    if termination_received() is not None:
-        # The signal killed the python tool's process, and the run ended on that before the
-        # interruption reached it: still an interrupted run, as the person asked.
-        print("agentui: interrupted", file=sys.stderr)
-        return 130
-    for runtime in made:
-        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
-            warn([runtime.session.error])
-    return code
+        return assembly, run
+
+    return run_headless_command(prepare)
 
 
 def _resumed(args: argparse.Namespace) -> int:
     """`--resume ID --rewind AGENT@STEP`: the session goes on from that step (rewind_run.py)."""
     from dataclasses import replace
 
-    from agentui.core.support.termination import end_on_termination_signals
-    from agentui.tui.cli.assemble import build_provider, build_runtime
+    from agentui.tui.cli.headless_command import RuntimeFactory, run_headless_command
     from agentui.tui.cli.rewind_run import resumed_for_rewind, run_rewound
 
-    made: list[Runtime] = []
-    try:
+    def prepare() -> Prepared:
         plan = resumed_for_rewind(args.resume)
         warn(plan.log.warnings)
-        assembly = replace(assembly_from(args), resume=plan)
-        provider = build_provider(assembly)
-        if assembly.notice:
-            print(f"agentui: {assembly.notice}", file=sys.stderr)
 
-        def make_runtime() -> Runtime:
-            runtime = build_runtime(assembly, provider)  # adopts the session's agents
-            made.append(runtime)
-            return runtime
-
-        end_on_termination_signals()
-        code = anyio.run(
-            lambda: run_rewound(
+        async def run(make_runtime: RuntimeFactory) -> int:  # its runtimes adopt the session
+            return await run_rewound(
                 make_runtime, plan, args.rewind, json_output=args.json, answers=args.answer,
                 steers=args.steer, stdin=sys.stdin, stdout=sys.stdout, stderr=sys.stderr,
-            )
-        )  # fmt: skip
-    except AgentUIError as exc:
-        return fail(str(exc))
-    except KeyboardInterrupt:
-        print("agentui: interrupted", file=sys.stderr)
-        return 130
-    from agentui.core.session.recording import RecordingRuntime
+            )  # fmt: skip
 
-    for runtime in made:
-        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
-            warn([runtime.session.error])
-    return code
+        return replace(assembly_from(args), resume=plan), run
+
+    return run_headless_command(prepare)
