@@ -14,14 +14,17 @@ tokens and the elapsed time stay whole; a number is never cut (Textual would cro
 pane's edge, `34` for 354).
 
 An agent with a budget shows its subtree's spend against it instead of its own tokens: the
-measure nearest its limit and a bar (budget_gauge.py). What that needs beyond the fold's sums
+measure nearest its limit and a bar (budget_gauge.py). The gauge never pushes the task out:
+the task keeps a fair share of the row (roots are told apart by it), and the gauge gives way
+first (its unit, the elapsed time, then its bar or its amounts). What that needs beyond the fold's sums
 (a subtree's calls and live agents, for a budget that limits them) is counted when something
 in the subtree changed, never at paint time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -35,7 +38,7 @@ from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
 from agentui.tui.app.textual_compat import store_node_label
-from agentui.tui.app.widgets.budget_gauge import counts_needed, gauge_bar, nearest_limit
+from agentui.tui.app.widgets.budget_gauge import Gauge, counts_needed, gauge_bar, nearest_limit
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import AgentState
@@ -112,18 +115,13 @@ def agent_label(
     details: list[Detail] = []
     gauge = nearest_limit(agent, counted)
     if gauge is not None:
-        words = Text(gauge.words())
-        if gauge.spent is None:
-            details.append((words,))
-        else:
-            bar = gauge_bar(gauge.share, palette)
-            # In a narrow pane the words go first and the bar stays: it says the most per cell.
-            details.append((Text.assemble(words, " ", bar), words, bar))
+        details.append(gauge_forms(gauge, palette))
     elif agent.tokens:
         details.append((Text(format_tokens(agent.tokens)),))
     if agent.started_ts is not None:
         details.append((Text(format_elapsed((agent.ended_ts or now) - agent.started_ts)),))
-    fit_row(label, Text(f" {task}", style=Style(dim=True)), details, width)
+    task_text = Text(f" {task}", style=Style(dim=True))
+    fit_row(label, task_text, details, width, task_first=gauge is not None)
     if waiting:
         # Waiting for the person: the whole line stands out in the waiting colour.
         label.stylize(Style(color=palette.get("agent-waiting"), bold=True, reverse=True))
@@ -133,17 +131,51 @@ def agent_label(
 DETAIL = Style(dim=True, italic=True)
 # A detail of a row in the forms it may take, the longest first: a number has one form.
 Detail = tuple[Text, ...]
+# A task keeps at least this many cells (a space, ten letters, the ellipsis) beside a budget's
+# gauge, or half the room after the name when that is more: enough to tell roots apart.
+TASK_FAIR_CELLS = 12
+_AMOUNTS = re.compile(r"(\S+/\S+) [a-z]+")  # `2.1k/6k tok`: the amounts before the unit
 
 
-def fit_row(label: Text, task: Text, details: list[Detail], width: int | None) -> None:
+def gauge_forms(gauge: Gauge, palette: Mapping[str, str]) -> Detail:
+    """A budget's gauge in the forms it may take on a row, each shorter than the one before:
+    `2.1k/6k tok █▊   `, then without the unit `2.1k/6k █▊   `, the amounts alone, the bar
+    alone. (A minutes budget's limit, its spend unknown, has one form: `30 min`.)"""
+    words = Text(gauge.words())
+    if gauge.spent is None:
+        return (words,)
+    bar = gauge_bar(gauge.share, palette)
+    amounts = _AMOUNTS.fullmatch(words.plain)
+    number = Text(amounts.group(1)) if amounts else words
+    forms: list[Text] = []
+    for form in (Text.assemble(words, " ", bar), Text.assemble(number, " ", bar), number, bar):
+        if not forms or form.cell_len < forms[-1].cell_len:
+            forms.append(form)
+    return tuple(forms)
+
+
+def fit_row(
+    label: Text, task: Text, details: list[Detail], width: int | None, *, task_first: bool = False
+) -> None:
     """Append the task and the details (numbers, a budget's gauge) to `label` within `width`
-    cells: the task shortens first, then goes; then the elapsed time goes, then the tokens (a
-    gauge's shorter forms first); the name is cut last. A number is shown whole or not at all."""
+    cells. A number is shown whole or not at all; the name is cut last.
+
+    Without a gauge the task shortens first, then goes; then the elapsed time goes, then the
+    tokens. With one (`task_first`: details[0] is the gauge) the task keeps its fair share
+    (`TASK_FAIR_CELLS`, or half the room after the name): the gauge loses its unit
+    first, then the elapsed time goes, then the gauge shortens (its amounts alone, its bar
+    alone) and goes; the task has what is left, and gives way only where the name leaves less than its share."""
 
     def tail_of(parts: list[Detail]) -> str:
         return "  " + " ".join(forms[0].plain for forms in parts) if parts else ""
 
     if width is not None:
+        if task_first:
+            free = width - label.cell_len
+            fair = min(task.cell_len, max(TASK_FAIR_CELLS, free // 2))
+            shorter = _gauge_row_steps(details[0], details[1:])
+            while details and Text(tail_of(details)).cell_len > free - fair:
+                details = next(shorter)
         while details and label.cell_len + Text(tail_of(details)).cell_len > width:
             last = details[-1]
             details = [*details[:-1], last[1:]] if len(last) > 1 else details[:-1]
@@ -164,6 +196,20 @@ def fit_row(label: Text, task: Text, details: list[Detail], width: int | None) -
         at += len(shown.plain) + 1
     if width is not None and label.cell_len > width:  # the name alone is wider than the row
         label.truncate(max(width, 1), overflow="ellipsis")
+
+
+def _gauge_row_steps(gauge: Detail, clock: list[Detail]) -> Iterator[list[Detail]]:
+    """A gauge row's details, each step shorter than the one before: the gauge without its
+    unit; then without the elapsed time; then the gauge's shorter forms; then nothing."""
+    if len(gauge) > 1:
+        gauge = gauge[1:]
+        yield [gauge, *clock]
+    if clock:
+        yield [gauge]
+    while len(gauge) > 1:
+        gauge = gauge[1:]
+        yield [gauge]
+    yield []
 
 
 class AgentTree(Tree[str]):
