@@ -2,8 +2,10 @@
 budget…" / "Raise budget…"), and, at a budget stop, let it go on once.
 
 The limits are typed as `--budget` takes them (`tokens=80000,usd=3`); a mistake is said under
-the box in one sentence and the text stays as typed. Enter applies; esc closes and changes
-nothing. No letter answers it: the box has the focus.
+the box in one sentence and the text stays as typed. Removing the budget is said on purpose,
+`none`: an empty box is refused (a cleared field under its grey example looked like a value,
+and enter let the agent run uncapped). Enter applies; esc closes and changes nothing. No
+letter answers it: the box has the focus.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -22,6 +24,11 @@ from agentui.core.agent.budget import MEASURES, Budget
 from agentui.core.support.terminal_text import visible_controls
 
 CONTINUE_ONCE: Literal["continue"] = "continue"
+NO_BUDGET = "none"  # typed to remove the budget
+EXAMPLE = "e.g. tokens=50000,usd=2"  # the empty box's placeholder: an example, not a value
+EMPTY_REFUSED = (
+    f"Type the limits ({EXAMPLE}), or {NO_BUDGET} to remove the budget; esc leaves it as it is."
+)
 # What the modal gives back: the new budget, one more step past the stop, or nothing.
 BudgetChoice = Budget | Literal["continue"] | None
 
@@ -47,6 +54,10 @@ class BudgetScreen(ModalScreen[BudgetChoice]):
         self._budget = budget
         self._spent = spent
         self._stop = stop
+        # Keys typed after the key that opened it, before it was up (a fast typist, a paste):
+        # handed to its box once it has the focus, in order (see InboxScreen._typed_on).
+        self.typed_ahead: list[events.Key | events.Paste] = []
+        self.took_typed_ahead = False
 
     def compose(self) -> ComposeResult:
         name = visible_controls(self._agent_name)
@@ -60,7 +71,7 @@ class BudgetScreen(ModalScreen[BudgetChoice]):
                 Text(f"Limits as name=value, comma-separated: {', '.join(MEASURES)}", style="dim")
             )
             flag = self._budget.as_flag() if self._budget is not None else ""
-            yield Input(flag, placeholder="tokens=50000,usd=2,minutes=30", id="limits")
+            yield Input(flag, placeholder=EXAMPLE, id="limits")
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
                 yield Button("Set (enter)", variant="primary", id="set")
@@ -70,7 +81,24 @@ class BudgetScreen(ModalScreen[BudgetChoice]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#limits", Input).focus()
+        box = self.query_one("#limits", Input)
+        self.set_focus(box)
+        self.took_typed_ahead = True
+        for event in self.typed_ahead:
+            self.post_typed(event)
+        self.typed_ahead = []
+
+    def post_typed(self, event: events.Key | events.Paste) -> None:
+        """A key or paste typed before the window was up: to its box now, as if typed now."""
+        again = (
+            events.Paste(event.text)
+            if isinstance(event, events.Paste)
+            else events.Key(event.key, event.character)
+        )
+        # From the app, as a typed key is: made here, it would not bubble back up to this
+        # screen (its sender), nor reach the app's bindings (enter would not submit).
+        again.set_sender(self.app)
+        self.app.post_message(again)
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
@@ -90,9 +118,16 @@ class BudgetScreen(ModalScreen[BudgetChoice]):
 
     def _apply(self) -> None:
         text = self.query_one("#limits", Input).value
+        problem = self.query_one("#problem", Static)
+        if text.strip().lower() == NO_BUDGET:
+            self.dismiss(Budget())  # no limit: the budget removed, as asked in words
+            return
         try:
             budget = Budget.parse(text)
         except ValueError as exc:
-            self.query_one("#problem", Static).update(Text(visible_controls(str(exc))))
+            problem.update(Text(visible_controls(str(exc))))
+            return
+        if budget.is_empty:  # nothing typed (or only commas): no silent removal
+            problem.update(Text(EMPTY_REFUSED))
             return
         self.dismiss(budget)

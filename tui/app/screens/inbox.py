@@ -42,7 +42,7 @@ from agentui.tui.app.widgets.inbox_rows import InboxList
 if TYPE_CHECKING:
     from agentui.core.state.inbox import InboxKind, InboxRow
     from agentui.tui.app.app import AgentUIApp
-    from agentui.tui.app.screens.budget import BudgetChoice
+    from agentui.tui.app.screens.budget import BudgetChoice, BudgetScreen
 
 EMPTY = "Nothing waits on you."
 DIGITS = ("1", "2", "3")  # a row's numbered buttons (an approval's digits, as in the transcript)
@@ -81,6 +81,10 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         self._entered: str | None = None  # the row whose pane the person went into
         self._settled_here: set[str] = set()  # rows the person acted on here: not "elsewhere"
         self._told_keys_are_off = False
+        # Keys typed after the digit that opens the budget window, before it is up to take
+        # them (a fast typist, a paste): its words, handed to it once it is (see _typed_on).
+        self._typed_ahead: list[events.Key | events.Paste] | None = None
+        self._window: BudgetScreen | None = None
 
     @property
     def agent_app(self) -> AgentUIApp:
@@ -257,7 +261,10 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         if event.action == "goto":
             self.dismiss(row)
             return
+        if event.action != "raise":
+            self._give_back_typed_ahead()
         if runtime is None:
+            self._give_back_typed_ahead()
             app.notify("This is a replay: nothing in it can be changed.", severity="warning")
             return
         agent_id = row.agent_id
@@ -329,14 +336,42 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         fold = app.main.fold
         agent = fold.agents.get(agent_id) if fold is not None else None
         if agent is None:
+            self._give_back_typed_ahead()
             return
 
         def chosen(choice: BudgetChoice) -> None:
+            self._typed_ahead = self._window = None
             if choice is not None:
                 self._settled_here.add(row.id)  # its row goes by the person's own act
             apply_budget_choice(app, agent_id, choice)
 
-        app.push_screen(budget_window(agent), chosen)
+        window = self._window = budget_window(agent)
+        if self._typed_ahead is not None:
+            window.typed_ahead = self._typed_ahead
+        app.push_screen(window, chosen)
+
+    def _typed_on(self, event: events.Key | events.Paste) -> bool:
+        """A key (or paste) that came after the digit that opens the budget window: the
+        window's, typed before it could take it. True when it was kept for it."""
+        kept = self._typed_ahead
+        if kept is None:
+            return False
+        event.stop()
+        event.prevent_default()
+        window = self._window
+        if window is not None and window.took_typed_ahead:
+            window.post_typed(event)  # it is up: straight to it, after those kept before
+        else:
+            kept.append(event)
+        return True
+
+    def _give_back_typed_ahead(self) -> None:
+        """No window opened after all: the keys kept for it are the inbox's, in order."""
+        kept, self._typed_ahead = self._typed_ahead, None
+        for event in kept or []:
+            again = _copy_of(event)
+            again.set_sender(self.app)  # as typed: through the app, bubbling up to here
+            self.app.post_message(again)
 
     # -- keys ----------------------------------------------------------------------------
 
@@ -370,6 +405,8 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         button = actions.numbered(digit) if actions is not None else None
         if button is not None:
             button.press()
+        else:
+            self._give_back_typed_ahead()
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         # A click is for reading and choosing with the mouse: the keys typed after it are
@@ -389,6 +426,8 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
 
     def on_key(self, event: events.Key) -> None:
         """Before the screen's bindings: where the key goes (FocusKeeper's rules)."""
+        if self._typed_on(event):
+            return
         route = self.keeper.key_arrived(event, self.focused)
         if route is KeyRoute.ARMED:
             self._stop(event)
@@ -403,7 +442,12 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         actions = self._actions()
         numbered = actions.numbered(event.key) if actions is not None else None
         if route is KeyRoute.AS_IS and event.key in DIGITS and numbered is not None:
-            return  # the row's numbered button (its binding)
+            # The row's numbered button (its binding, run once the key reaches the app: the
+            # keys typed after it are here by then). Those after "1 Raise the budget…" are
+            # for its window.
+            if numbered.id == "raise":
+                self._typed_ahead = []
+            return
         # A letter (or a digit after a click) is words for the box of the row the person went
         # into, or nothing: never for a row the highlight only rests on (it may have moved).
         self._stop(event)
@@ -435,7 +479,17 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
                 said = "This row has no button with that number."
             self.app.notify(said, timeout=5)
 
+    def on_paste(self, event: events.Paste) -> None:
+        self._typed_on(event)
+
     @staticmethod
     def _stop(event: events.Key) -> None:
         event.stop()
         event.prevent_default()
+
+
+def _copy_of(event: events.Key | events.Paste) -> events.Key | events.Paste:
+    """The same key or paste, to be handled again (an event is handled once)."""
+    if isinstance(event, events.Paste):
+        return events.Paste(event.text)
+    return events.Key(event.key, event.character)
