@@ -248,6 +248,9 @@ class AgentTree(Tree[str]):
         super().__init__("agents", **kwargs)
         self.show_root = False
         self.guide_depth = 2
+        # A click on a row's label selects its agent; only the ▶/▼ folds (Textual's Tree folds
+        # a node on every selection, and a click to read a subagent's parent closed it).
+        self.auto_expand = False
 
     def _palette(self) -> dict[str, str]:
         return self.app.theme_variables if self.is_attached else {}
