@@ -17,10 +17,20 @@ from agentui.tui.app.nudges import Waiting
 from agentui.tui.app.widgets.agent_tree import format_elapsed
 
 if TYPE_CHECKING:
+    from agentui.core.state import RunState
     from agentui.core.state.inbox import InboxRow
     from agentui.tui.app.app import AgentUIApp
 
 NUDGE_TEXT_CHARS = 120  # a steer's words in a nudge
+IN_A_REPLAY = "A replay asks nothing of you: its questions show in the transcript."
+
+
+def waiting_rows(app: AgentUIApp, state: RunState) -> list[InboxRow]:
+    """The rows waiting on the person: none in a replay (nobody can answer there; its open
+    questions show unanswerable), as the status bar counts them."""
+    from agentui.core.state.inbox import inbox  # loaded with the fold
+
+    return [] if app.host.read_only else inbox(state)
 
 
 class Inbox:

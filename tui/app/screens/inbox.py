@@ -35,6 +35,7 @@ from agentui.core.protocol.commands import Command
 from agentui.tui.app.budget_window import apply_budget_choice, budget_window
 from agentui.tui.app.checked_command import run_checked
 from agentui.tui.app.focus import FocusKeeper, KeyRoute
+from agentui.tui.app.inbox import IN_A_REPLAY, waiting_rows
 from agentui.tui.app.textual_compat import FooterKey
 from agentui.tui.app.widgets.inbox_actions import ALL_ASKERS, InboxBox, RowActions, RowFacts
 from agentui.tui.app.widgets.inbox_rows import InboxList
@@ -91,9 +92,10 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         return cast("AgentUIApp", self.app)
 
     def compose(self) -> ComposeResult:
+        empty = IN_A_REPLAY if self.agent_app.host.read_only else EMPTY
         with Vertical(id="dialog"):
             yield Static("", id="title")
-            yield Static(Text(EMPTY, style="italic"), id="empty")
+            yield Static(Text(empty, style="italic"), id="empty")
             yield InboxList(id="rows")
             yield Vertical(id="actions")
             yield Static(Text(HINT, style="dim"), id="hint")
@@ -113,11 +115,9 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
             self._draw()
 
     def _tick(self) -> None:
-        from agentui.core.state.inbox import inbox  # loaded with the fold
-
         fold = self.agent_app.main.fold
         if fold is not None:
-            self._rows = inbox(fold)
+            self._rows = waiting_rows(self.agent_app, fold)
         self._draw()
 
     def _now(self) -> float:

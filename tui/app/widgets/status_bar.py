@@ -300,12 +300,19 @@ class StatusBar(Widget):
         from agentui.core.state.inbox import inbox  # the fold's module: loaded by now
 
         self._inbox_key = key
-        rows = inbox(model)
+        rows = [] if self._asks_nobody() else inbox(model)
         if rows != self.inbox_rows:
             self.inbox_rows = rows
             # Said by the bar (a flush runs in the app's timer: sent by the app, the message
             # would stop at the screen, whose parent sent it).
             self.post_message(self.InboxChanged(rows).set_sender(self))
+
+    def _asks_nobody(self) -> bool:
+        """A replay asks nobody anything: a question left open in it shows unanswerable in the
+        transcript, so nothing waits on the person and the inbox holds no row (the count, f4
+        in the footer and the inbox window agree: see waiting_rows in tui/app/inbox.py)."""
+        host = getattr(self.app, "host", None)  # the app's; a bar in a test app has none
+        return bool(getattr(host, "read_only", False))
 
     def tick(self, now: float) -> None:
         """The clock moved: only the elapsed time changes, so nothing is counted again (it
