@@ -170,6 +170,9 @@ class AgentCommands:
                 "Switch provider/model…", "for the next task", self.open_provider_switch
             )
         yield from self.app.copy_export.palette()
+        from agentui.tui.app.agent_comparison import compare_commands  # its window: when chosen
+
+        yield from compare_commands(self.app)
         yield SystemCommand(SEARCH_SESSIONS, SEARCH_SESSIONS_HELP, self.open_session_search)
         yield from self._budget_commands()
 

@@ -29,6 +29,11 @@ if TYPE_CHECKING:
     from agentui.core.agent.steps import Step
 
 
+# A fork's window compares it with its origin (tui/app/agent_comparison.py); the button's
+# word is short: four buttons share 80 columns.
+COMPARE_TOOLTIP = "its steps beside its origin's, step by step, where they part marked"
+
+
 @dataclass(frozen=True, slots=True)
 class TimeTravelChoice:
     """What the person chose: rewind to `step`, or fork from it (with new instructions)."""
@@ -87,6 +92,8 @@ class TimeTravelScreen(ModalScreen[TimeTravelChoice | None]):
                 yield Button("Rewind here", variant="warning", id="rewind")
                 yield Button("Fork from here", variant="primary", id="fork")
                 yield Button("Cancel (esc)", id="cancel")
+                if self._fork_and_origin() is not None:  # a fork: beside its origin
+                    yield Button("Compare", id="compare", tooltip=COMPARE_TOOLTIP)
             yield Static(
                 Text(
                     "↑↓ picks a step · tab moves to the box and the buttons · "
@@ -123,9 +130,33 @@ class TimeTravelScreen(ModalScreen[TimeTravelChoice | None]):
         index = steps.highlighted
         return self._steps[index].number if index is not None else None
 
+    def _fork_and_origin(self) -> tuple[str, str] | None:
+        """(this agent's id, its origin's) when it is a fork of an agent of this run: the
+        window is the selected agent's (tui/app/rewind_fork.py)."""
+        from agentui.tui.app.agent_comparison import fork_origin_here
+
+        main = getattr(self.app, "main", None)
+        fold = main.fold if main is not None else None
+        agent = main.selected_agent() if main is not None else None
+        if fold is None or agent is None or visible_controls(agent.name) != self._agent_name:
+            return None
+        origin = fork_origin_here(fold, agent)
+        return (agent.id, origin.id) if origin is not None else None
+
+    def _compare_with_origin(self) -> None:
+        """The comparison over this window: esc comes back to the steps."""
+        from agentui.tui.app.agent_comparison import open_comparison
+
+        pair = self._fork_and_origin()
+        if pair is not None:
+            open_comparison(self.app, *pair, over=True)  # type: ignore[arg-type]
+
     @on(Button.Pressed)
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "compare":
+            self._compare_with_origin()
+            return
         step = self.picked()
         if event.button.id == "cancel" or step is None:
             self.dismiss(None)
