@@ -6,14 +6,16 @@ screen's bindings may have changed: every selection change, focus change and
 agent to the next, and pausing or resuming one only greys out some and brightens others: those
 are drawn again in place, and nothing is mounted.
 
-A footer narrower than its keys shows the keys that fit whole, in their order (the bindings
-come most useful first), never half of one. While a dialog with no footer of its own (the
+A footer narrower than its keys shows the keys that fit whole, in their order, never half of
+one: the focused place's own keys are kept first, then (while something waits) the keys that go
+to it, then the app's keys in the app's order (`_priority`). While a dialog with no footer of its own (the
 command palette, the theme picker) is open over this screen, the footer shows that dialog's
 keys, not those of the widget underneath, which do not work while it is open.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from textual.app import ComposeResult
@@ -80,15 +82,14 @@ class KeyFooter(Footer):
         self._fit_keys()
 
     def _fit_keys(self) -> None:
-        """Show the keys that fit whole, most useful first (the app's order of keys: a key
-        remapped in config.toml comes last among Textual's bindings, and would be cut first);
-        the palette key (docked right) keeps its place."""
+        """Show the keys that fit whole, most useful first; each stays in its place on the
+        line. The palette key (docked right) keeps its place. See `_priority`."""
         keys = list(self.query_children(FooterKey))
         room = self.size.width - sum(
             _cells(key) for key in keys if key.has_class("-command-palette")
         )
         rank = _ranks(getattr(self.app, "key_map", None))
-        for key in sorted(keys, key=lambda k: rank.get(k.action, len(rank))):
+        for key in sorted(keys, key=lambda k: _priority(k.action, rank)):
             if key.has_class("-command-palette"):
                 continue
             room -= _cells(key)
@@ -135,14 +136,33 @@ class KeyFooter(Footer):
                 set_footer_key_disabled(key, not state)
 
 
+# What gets to something waiting on the person (shown only while something waits).
+WAITING_ACTIONS = frozenset({key_action("next_question"), key_action("inbox_waiting")})
+
+
+def _priority(action: str, rank: Mapping[str, int]) -> tuple[int, int]:
+    """Which keys a narrow footer keeps first:
+    1. the focused place's own keys, those not in the app's table (send, leave, an
+       approval's choices, the tree's Answer): what this place is for, and the way out;
+    2. while something waits, the keys that go to it (ctrl+n, f4): it is waiting on you;
+    3. the app's keys, in its order (help and quit lead). A key remapped in config.toml
+       keeps its key's place (Textual would list it last among the bindings)."""
+    if action in WAITING_ACTIONS:
+        return (1, 0)
+    place = rank.get(action)
+    return (0, 0) if place is None else (2, place)
+
+
 def _ranks(key_map: KeyMap | None) -> dict[str, int]:
-    """Each key's binding action -> its place in the app's order of keys."""
+    """Each key's binding action -> its place in the app's order of keys (as a pane's key,
+    a key that works anywhere, or the app's action a text box binds: `app.help`)."""
     if key_map is None:
         return {}
     ranks: dict[str, int] = {}
     for place, key in enumerate(key_map.keys):
         ranks.setdefault(pane_action(key.action), place)
         ranks.setdefault(key_action(key.action), place)
+        ranks.setdefault(f"app.{key.action}", place)
     return ranks
 
 
