@@ -203,3 +203,19 @@ async def test_a_decision_that_lands_after_the_inbox_closed_leaves_the_cursor_in
         await settle(pilot, has_status(app, "a1", S.RUNNING))
         assert app.focused is app.main.prompt_view, "not the tree: its letters are commands"
         await typed_as_words(app, pilot)
+
+
+async def test_words_typed_as_an_approval_is_promised_the_cursor_stay_whole_in_the_prompt() -> None:
+    """The approval arrived while the prompt was empty and takes the cursor at the next
+    refresh: the person already typing words goes on typing words, digits and all."""
+    runs: list[str] = []
+    opened = app_when(running_and_asking, "Ship it", DEPLOY_THEN_HOLD, tools=[deploy_tool(runs)])
+    async with opened as (app, pilot):
+        app.main.addressing.focus_prompt()
+        await pilot.pause()
+        (query_id,) = app.main.model.open_queries
+        app.main.keys.cursor_promised_to = query_id  # as _questions_arrived promises it
+        await pilot.press(*"use 2 sources")
+        await pilot.pause()
+        assert app.main.prompt_view.value == "use 2 sources"
+        assert runs == [] and query_id in app.main.model.open_queries, "nothing decided"

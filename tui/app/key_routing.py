@@ -29,6 +29,7 @@ class KeyRouting:
         # to carry them: see _words_typed_at_an_approval).
         self._typed_at_approval = ""
         self._told_letters_are_off = False
+        self._told_approval_waits: str | None = None  # the approval the toast was about
         # A question that takes the cursor once it is drawn (after the next refresh). A key
         # typed at the empty prompt before then is its question's: a person who sees the
         # question and types at once must not write into the prompt.
@@ -105,6 +106,8 @@ class KeyRouting:
                 return False
             return True
         if event.is_printable and self._keep_the_promise():
+            if isinstance(app.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
+                self._words_typed_at_an_approval(event)  # a word, not a choice: the prompt's
             return True
         if event.is_printable:
             box = self.box_for_typed_keys()
@@ -123,7 +126,11 @@ class KeyRouting:
         if not screen.prompt_bar.display:
             self._typed_at_approval += event.character or ""
             return
+        query_id = screen.focused_query()
         self.to_words()  # at once: the keys already queued land there too
+        if query_id == self._told_approval_waits:
+            return  # said once per approval (a promised cursor may take it back once more)
+        self._told_approval_waits = query_id
         screen.agent_app.notify(
             "An approval waits: your words go into the prompt. ctrl+n (or f4) goes back to it,"
             " where 1, 2 and 3 decide.",
