@@ -149,7 +149,7 @@ class RoundRunner:
             ev.DirectorPassStarted, round=progress.number, director_pass=number,
             director_id=director_id, context=context,
         )  # fmt: skip
-        node = await self._runtime.wait(director_id)
+        node = await self._ended(director_id)
         decision, error = self._decision_of(node)
         if decision is None:
             await self._emit(
@@ -233,7 +233,7 @@ class RoundRunner:
             ev.CharacterStarted, round=progress.number, director_pass=director_pass, name=name,
             character_id=character_id, guidance=turn.guidance, context=context,
         )  # fmt: skip
-        node = await self._runtime.wait(character_id)
+        node = await self._ended(character_id)
         ended = _turn_end(node.status)
         text = (node.result or "") if ended == "completed" else ""
         await self._emit(
@@ -281,7 +281,7 @@ class RoundRunner:
         world_id = self._start_agent(
             world_task(progress.number, envelope), "world", profile, scene_cue(self._state, "world")
         )
-        node = await self._runtime.wait(world_id)
+        node = await self._ended(world_id)
         if node.status is not AgentStatus.COMPLETED:
             return  # its node shows why; the world stays as the director left it
         payload = self._runtime.payload(world_id)
@@ -336,6 +336,17 @@ class RoundRunner:
         event = await self._run.emit(cls, **fields)
         self._state.apply(event)
         return event
+
+    async def _ended(self, agent_id: str) -> AgentNode:
+        """The agent once its run has ended, as the round records it. A paused round waits
+        at its gate before it records: the person may have rewound or continued the agent
+        meanwhile, so its next run's outcome is the one to take, not the one set aside."""
+        assert self._run is not None
+        while True:
+            node = await self._runtime.wait(agent_id)
+            await self._run.checkpoint()
+            if not node.status.is_live:  # no await from here to the round's next event
+                return node
 
     async def _envelope(
         self, recipient: Recipient, persona: Persona | None = None
