@@ -19,6 +19,8 @@ from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.recording import RecordingRuntime
+from agentui.core.session.run_diff import diff_agents
+from agentui.core.session.run_outline import AgentOutline, StepContent
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
@@ -27,7 +29,7 @@ from agentui.tui.app.agent_comparison import COMPARE_WITH, open_comparison
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.run_diff import NO_DIFFERENCE, ComparisonScreen
 from agentui.tui.app.screens.time_travel import TimeTravelScreen
-from agentui.tui.app.widgets.step_pairs import StepPairs
+from agentui.tui.app.widgets.step_pairs import MAX_ROWS, StepPairs, rows_of
 
 from .helpers import has_status, make_app, runtime_of, settle, toasts
 from .test_provider_switch import choose
@@ -218,3 +220,30 @@ async def test_a_run_that_saves_no_log_says_there_is_nothing_to_compare() -> Non
         open_comparison(app, "a1", again)
         await settle(pilot, lambda: "no session log" in said(app.screen))  # type: ignore[arg-type]
         assert isinstance(app.screen, ComparisonScreen) and app.screen.diff is None
+
+
+def _outline(name: str, steps: int, parts_at: int, mark: str) -> AgentOutline:
+    """An agent of `steps` model steps whose words end in `mark` from step `parts_at` on."""
+    agent = AgentOutline(name, name, None, "count")
+    agent.steps = [
+        StepContent(n, "model", f"step {n}", f"words {n}" + (mark if n >= parts_at else ""))
+        for n in range(steps)
+    ]
+    return agent
+
+
+def test_a_long_comparison_is_cut_to_a_list_that_fills_at_once() -> None:
+    """Past MAX_ROWS pairs, runs of the same work are one row and the list ends with what it
+    leaves out; the first divergence keeps its row and its mark."""
+    diff = diff_agents(_outline("main", 5_000, 4_000, "!"), _outline("main~1", 5_000, 4_000, "?"))
+    shown, first = rows_of(diff)
+    assert len(shown) == MAX_ROWS
+    assert first == 1, "4,000 steps of the same work are one row before it"
+    assert shown[0].left.plain == "#0–3999 the same work (4,000 steps)"
+    assert shown[first].mark.plain == "▶" and shown[first].left.plain.startswith("#4000")
+    assert shown[2].mark.plain == "≠"
+    assert shown[-1].left.plain == "… 702 more steps (agentui diff --json has them all)"
+
+    small = diff_agents(_outline("main", 40, 30, "!"), _outline("main~1", 40, 30, "?"))
+    shown, first = rows_of(small)
+    assert len(shown) == len(small.pairs) == 40 and first == small.diverges_at == 30

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, ClassVar
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -22,7 +23,7 @@ from textual.widgets import Footer, Static
 
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
-from agentui.tui.app.widgets.step_pairs import StepPairs, side_by_side
+from agentui.tui.app.widgets.step_pairs import StepPairs
 
 if TYPE_CHECKING:
     from agentui.core.session.run_diff import AgentDiff
@@ -41,6 +42,16 @@ def figures(agent: AgentOutline) -> Text:
     seconds = "–" if agent.seconds is None else f"{agent.seconds:.1f} s"
     head.append(f"\n{agent.tokens:,} tok · {cost} · {seconds}")
     return head
+
+
+def heads(left: AgentOutline, right: AgentOutline) -> Table:
+    """The two agents' figures over their columns (the rows' mark column left blank)."""
+    grid = Table.grid(expand=True, padding=(0, 1, 0, 0))
+    grid.add_column(width=1)
+    for _ in range(2):
+        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    grid.add_row(Text(" "), figures(left), figures(right))
+    return grid
 
 
 def verdict(diff: AgentDiff) -> Text:
@@ -126,9 +137,7 @@ class ComparisonScreen(ModalScreen[None]):
         # Aligning two long paths takes a moment: off the event loop, as the reading was.
         diff = await anyio.to_thread.run_sync(diff_agents, left, right)
         self.diff = diff
-        self.query_one("#figures", Static).update(
-            side_by_side(Text(" "), figures(left), figures(right))
-        )
+        self.query_one("#figures", Static).update(heads(left, right))
         said = verdict(diff)
         if read.note:
             said.append(f"\n{read.note}", style="italic")

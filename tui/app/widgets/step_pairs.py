@@ -3,14 +3,21 @@
 
 The mark says what `agentui diff` says: `▶` the first pair that differs, `≠` a later one, `=`
 the same work. Each side is a column half the row wide; a summary longer than its column ends
-in `…` (Rich clips it, at whatever width the row has). Every summary is a model's, a tool's or
-a person's words: shown through terminal_text's `visible_controls`, as Text, never markup.
+in `…` (Rich's `Text.truncate`, at whatever width the row has when drawn). Every summary is a
+model's, a tool's or a person's words: shown through terminal_text's `visible_controls`, as
+Text, never markup.
+
+A list measures every row when filled (Textual's OptionList), about 1 ms a row: past
+MAX_ROWS pairs, a run of more than RUN_OF_SAME pairs of the same work is one row, and the list
+ends at MAX_ROWS rows with a row that says how many steps are left out (`agentui diff --json`
+has them all). Below it, every pair is a row.
 """
 
 from __future__ import annotations
 
-from rich.console import RenderableType
-from rich.table import Table
+from dataclasses import dataclass
+
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -22,16 +29,28 @@ from agentui.core.support.terminal_text import visible_controls
 FIRST_DIFFERENCE = "▶"
 DIFFERENCE = "≠"
 SAME = "="
+MAX_ROWS = 300
+RUN_OF_SAME = 3  # past MAX_ROWS pairs, longer runs of the same work are one row
 
 
-def side_by_side(mark: Text, left: Text, right: Text) -> Table:
-    """One row: the mark, then two columns of equal width, each cut to one line with `…`."""
-    row = Table.grid(expand=True, padding=(0, 1, 0, 0))
-    row.add_column(width=1, no_wrap=True)
-    row.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    row.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    row.add_row(mark, left, right)
-    return row
+@dataclass(frozen=True, slots=True)
+class SideBySide:
+    """One line: the mark, then two columns of equal width, each cut with `…` to fit."""
+
+    mark: Text
+    left: Text
+    right: Text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        columns = max(2, width - len(self.mark) - 2)  # a space after the mark and between
+        halves = (columns // 2, columns - columns // 2)
+        sides = []
+        for side, room in zip((self.left, self.right), halves, strict=True):
+            cut = side.copy()
+            cut.truncate(room, overflow="ellipsis", pad=True)
+            sides.append(cut)
+        yield Text.assemble(self.mark, " ", sides[0], " ", sides[1], no_wrap=True)
 
 
 def step_side(step: StepContent | None) -> Text:
@@ -44,15 +63,53 @@ def step_side(step: StepContent | None) -> Text:
     return side
 
 
-def pair_row(pair: StepPair, first: bool) -> RenderableType:
+def pair_row(pair: StepPair, first: bool) -> SideBySide:
     """A pair as a row; `first`: the pair where the two agents part."""
     if pair.same:
         left, right = step_side(pair.a), step_side(pair.b)
         left.stylize("dim")
         right.stylize("dim")
-        return side_by_side(Text(SAME, style="dim"), left, right)
+        return SideBySide(Text(SAME, style="dim"), left, right)
     mark = Text(FIRST_DIFFERENCE if first else DIFFERENCE, style="bold")
-    return side_by_side(mark, step_side(pair.a), step_side(pair.b))
+    return SideBySide(mark, step_side(pair.a), step_side(pair.b))
+
+
+def run_row(run: list[StepPair]) -> SideBySide:
+    """A run of pairs of the same work, as one row: `#2-16 the same (15 steps)` each side."""
+    sides = []
+    for steps in ([p.a for p in run], [p.b for p in run]):
+        first, last = steps[0], steps[-1]
+        span = f"#{first.number}–{last.number}" if first and last else ""
+        sides.append(Text(f"{span} the same work ({len(run):,} steps)", style="dim"))
+    return SideBySide(Text(SAME, style="dim"), sides[0], sides[1])
+
+
+def rows_of(diff: AgentDiff) -> tuple[list[SideBySide], int | None]:
+    """The rows for the pairs, and the row of the first difference (None: none differs)."""
+    pairs = diff.pairs
+    if len(pairs) <= MAX_ROWS:
+        rows = [pair_row(pair, index == diff.diverges_at) for index, pair in enumerate(pairs)]
+        return rows, diff.diverges_at
+    rows = []
+    first_row = None
+    index = 0
+    while index < len(pairs) and len(rows) < MAX_ROWS - 1:
+        end = index
+        while end < len(pairs) and pairs[end].same:
+            end += 1
+        if end - index > RUN_OF_SAME:
+            rows.append(run_row(pairs[index:end]))
+            index = end
+            continue
+        if index == diff.diverges_at:
+            first_row = len(rows)
+        rows.append(pair_row(pairs[index], index == diff.diverges_at))
+        index += 1
+    if index < len(pairs):
+        left = len(pairs) - index
+        said = Text(f"… {left:,} more steps (agentui diff --json has them all)", style="italic")
+        rows.append(SideBySide(Text(" "), said, Text("")))
+    return rows, first_row
 
 
 class StepPairs(OptionList):
@@ -64,14 +121,12 @@ class StepPairs(OptionList):
         self.call_after_refresh(self.scroll_to_highlight)
 
     def show(self, diff: AgentDiff) -> None:
+        rows, first = rows_of(diff)
         self.clear_options()
-        self.add_options(
-            Option(pair_row(pair, index == diff.diverges_at), id=str(index))
-            for index, pair in enumerate(diff.pairs)
-        )
-        if diff.diverges_at is not None:
-            self.highlighted = diff.diverges_at
+        self.add_options(Option(row) for row in rows)
+        if first is not None:
+            self.highlighted = first
             # Its rows have no height until they are laid out: scrolled to once they are.
             self.call_after_refresh(self.scroll_to_highlight)
-        elif diff.pairs:
+        elif rows:
             self.highlighted = 0
