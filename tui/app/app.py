@@ -247,9 +247,16 @@ class AgentUIApp(App[int]):
         # clicks to the screen directly, past on_event).
         self.main.keys.clicked()
 
+    def on_click(self, event: events.Click) -> None:
+        # The click may have selected a block (the transcript's on_click, before this): f8
+        # Copy shows in the footer while one is selected (check_action).
+        self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if parameters == ("inbox_waiting",):  # f4 in the footer only while something waits
             return self.inbox.waiting
+        if parameters == ("copy_selected",):  # f8 in the footer only while a block is selected
+            return self.main.transcript_view.selected_block() is not None
         return self.commands.availability(action, parameters)
 
     @on(StatusBar.InboxChanged)

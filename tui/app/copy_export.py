@@ -57,13 +57,16 @@ def transcript_text(fold: RunState, agent_ids: list[str]) -> str:
 
 
 def block_words(block: EntryBlock) -> str:
-    """What a block is, as a toast names it: "the answer", "the web_search call", ..."""
+    """What a block is, as a toast names it: "the answer", "the web_search call", "the notice
+    'budget reached'" (a notice's title is what it says, not what it is), ..."""
     entry = block.entry
     if entry.kind == "text":
         return "the answer"
     if entry.kind == "tool":
         return f"the {entry.title} call" if entry.title else "the tool call"
-    return f"the {entry.title or entry.kind}" if entry.kind == "notice" else f"the {entry.kind}"
+    if entry.kind == "notice" and entry.title:
+        return f"the notice '{entry.title}'"
+    return f"the {entry.kind}"
 
 
 class CopyAndExport:

@@ -51,6 +51,7 @@ class KeyActions:
             "scene_state": app.overlays.scene_state,
             "inbox": app.inbox.open,
             "copy_block": app.copy_export.copy_block,
+            "copy_selected": app.copy_export.copy_block,  # f8 as the footer shows it (selected)
             "inbox_waiting": app.inbox.open,  # f4 as the footer shows it (something waits)
             "keys_on": self.keys_on,
             "nobody_waiting": self.nobody_waiting,

@@ -211,15 +211,15 @@ KEYS: tuple[Key, ...] = (
         palette=False,
     ),
     # A function key: a block is chosen by clicking it, and after a click letters are words.
+    # In the footer only while a block is selected (app_bindings).
     Key(
         "copy_block",
         "f8",
-        "copy_block",
-        "Copy block",
+        "copy_selected",
+        "Copy",
         "Copy the selected block (clicked last, or where / went) to the clipboard",
         "everywhere",
-        show=False,
-        palette=False,  # the palette's own Copy block entry says it
+        palette=False,  # the palette's own Copy the selected block entry says it
     ),
     Key(
         "help_anywhere",
@@ -455,7 +455,7 @@ def key_action(action: str) -> str:
 def app_bindings() -> list[Binding]:
     # ctrl+n shows in the footer only while someone waits (that is the footer saying so);
     # otherwise the same key falls through to a hidden binding that says nobody waits. f4
-    # (the inbox) likewise.
+    # (the inbox) and f8 (copy the selected block) likewise.
     return [
         *(
             Binding(k.key, key_action(k.action), k.label, show=k.show, id=k.id)
@@ -466,6 +466,8 @@ def app_bindings() -> list[Binding]:
         Binding("f2", key_action("no_scene"), "Scene", show=False, id="scene"),  # no scene plays
         # f4 shows in the footer while the inbox holds something; empty, it opens all the same.
         Binding("f4", key_action("inbox"), "Inbox", show=False, id="inbox_anywhere"),
+        # f8 shows while a block is selected; with none, it says how to select one.
+        Binding("f8", key_action("copy_block"), "Copy", show=False, id="copy_block"),
         # After a click the letters are words (tui/app/focus.py): esc turns them on, and
         # the footer says so only then.
         Binding("escape", key_action("keys_on"), "Keys on"),

@@ -8,7 +8,7 @@ are drawn again in place, and nothing is mounted.
 
 A footer narrower than its keys shows the keys that fit whole, in their order, never half of
 one: the focused place's own keys are kept first, then (while something waits) the keys that go
-to it, then the app's keys in the app's order (`_priority`). While a dialog with no footer of its own (the
+to it and (while a block is selected) f8, then the app's keys in the app's order (`_priority`). While a dialog with no footer of its own (the
 command palette, the theme picker) is open over this screen, the footer shows that dialog's
 keys, not those of the widget underneath, which do not work while it is open.
 """
@@ -136,8 +136,11 @@ class KeyFooter(Footer):
                 set_footer_key_disabled(key, not state)
 
 
-# What gets to something waiting on the person (shown only while something waits).
-WAITING_ACTIONS = frozenset({key_action("next_question"), key_action("inbox_waiting")})
+# Keys shown only while what they act on is there: what gets to something waiting on the
+# person (ctrl+n, f4), and f8 while a block is selected (it was just clicked: it is wanted now).
+NOW_ACTIONS = frozenset(
+    key_action(action) for action in ("next_question", "inbox_waiting", "copy_selected")
+)
 
 
 def _priority(action: str, rank: Mapping[str, int]) -> tuple[int, int]:
@@ -145,9 +148,10 @@ def _priority(action: str, rank: Mapping[str, int]) -> tuple[int, int]:
     1. the focused place's own keys, those not in the app's table (send, leave, an
        approval's choices, the tree's Answer): what this place is for, and the way out;
     2. while something waits, the keys that go to it (ctrl+n, f4): it is waiting on you;
+       and while a block is selected, f8 that copies it;
     3. the app's keys, in its order (help and quit lead). A key remapped in config.toml
        keeps its key's place (Textual would list it last among the bindings)."""
-    if action in WAITING_ACTIONS:
+    if action in NOW_ACTIONS:
         return (1, 0)
     place = rank.get(action)
     return (0, 0) if place is None else (2, place)
