@@ -13,6 +13,7 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.state import TranscriptItem
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.copy_export import block_words
+from agentui.tui.app.keymap import key_map_for
 from agentui.tui.app.widgets.blocks import AnswerBlock, EntryBlock
 from agentui.tui.app.widgets.footer import KeyFooter
 
@@ -72,3 +73,21 @@ async def test_after_a_search_went_to_a_block_f8_is_in_the_tree_s_footer() -> No
         keys = footer_keys(app)
         assert "f8 Copy" in keys and keys[:2] == ["question_mark Help", "q Quit"], keys
         assert COPY_BLOCK in palette_titles(app)
+
+
+async def test_a_remapped_copy_key_shows_and_copies_and_f8_no_longer_does() -> None:
+    key_map = key_map_for({"copy_block": "f9"}, "config file config.toml")
+    async with app_when(done, "Tell me about zebras", SCRIPT, size=(100, 30), key_map=key_map) as (
+        app,
+        pilot,
+    ):
+        answer = next(
+            b for b in app.main.transcript_view.mounted_blocks() if isinstance(b, AnswerBlock)
+        )
+        await pilot.click(answer)
+        await settle(pilot, lambda: "f9 Copy" in footer_keys(app))
+        await pilot.press("f8")
+        await pilot.pause()
+        assert app.clipboard == "", "f8 is no key of the app now"
+        await pilot.press("f9")
+        await settle(pilot, lambda: app.clipboard == "A zebra is striped.")
