@@ -11,6 +11,7 @@ a rewind or a fork of them is refused by the `allowed` table, in its words.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -23,10 +24,14 @@ from agentui.core.protocol.events import Event, QueryRaised
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.scene.scene_run import start_scene
+from agentui.core.scene.scene_state import SceneState
+from agentui.core.session.fold import fold_session
+from agentui.core.session.reader import read_session
 from agentui.core.state import RunState
 from agentui.core.support.errors import CommandRefusedError
 
 from .scene_helpers import SAFETY_NET_S, acting, decision, harbour, of, scene_runtime
+from .session_helpers import recorded_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -70,6 +75,12 @@ class PlayedScene:
                     return event
         raise AssertionError("the event stream ended first")
 
+    def read_pending(self) -> None:
+        """Keep the events already published (once every task is blocked: all of them)."""
+        pending = self._events.drain()
+        assert not of(pending, "query:raised"), "no question is left unanswered here"
+        self.seen.extend(pending)
+
     async def turn_of(self, name: str, round_number: int = 1) -> Any:
         """The character's `character:start` in the round."""
         return await self.until(
@@ -77,12 +88,13 @@ class PlayedScene:
         )
 
     async def until_status(self, agent_id: str, new: AgentStatus) -> None:
-        await self.until(
-            lambda e: e.type == "agent:status" and e.agent_id == agent_id and e.new == new
-        )
+        await self.until(status_is(agent_id, new))
 
     async def to_the_end(self) -> None:
-        await self.until_status(self.root, AgentStatus.COMPLETED)
+        """Until the scene's root has completed (read already, or still to come)."""
+        ended = status_is(self.root, AgentStatus.COMPLETED)
+        if not any(ended(e) for e in self.seen):
+            await self.until(ended)
 
     def lines(self, round_number: int) -> list[tuple[str, str]]:
         """(speaker, text) of the round's recorded turns, from its events."""
@@ -101,6 +113,10 @@ class PlayedScene:
         return state
 
 
+def status_is(agent_id: str, new: AgentStatus) -> Callable[[Any], bool]:
+    return lambda e: e.type == "agent:status" and e.agent_id == agent_id and e.new == new
+
+
 def every_agent(runtime: Runtime) -> dict[str, dict[str, Any]]:
     return {node.id: runtime.agent(node.id) for node in runtime.nodes()}
 
@@ -109,18 +125,23 @@ def closed_rounds(scene: PlayedScene) -> list[tuple[int, str]]:
     return [(e.round, e.ended) for e in of(scene.seen, "round:complete")]
 
 
-async def test_a_character_rewound_mid_stream_gives_its_round_its_next_run_s_line() -> None:
+async def test_a_character_rewound_mid_stream_gives_its_round_its_next_run_s_line(
+    tmp_path: Path,
+) -> None:
     tomas_turns = [Turn(text="Fresh", hang_after_chunks=1), Turn(text="Fresh fish, cheap.")]
-    runtime = scene_runtime(two_rounds(**{"round-1.Tomas": tomas_turns}))
+    runtime = recorded_runtime(tmp_path, script=two_rounds(**{"round-1.Tomas": tomas_turns}))
     async with runtime:
         scene = PlayedScene(runtime, TWO_ROUNDS)
-        tomas = (await scene.turn_of("Tomas")).character_id
+        started = await scene.turn_of("Tomas")
+        tomas, round_id = started.character_id, started.agent_id
         await scene.until(lambda e: e.type == "text:delta" and e.agent_id == tomas)
 
         runtime.rewind(tomas, 0)  # its task: the stream is cut, the round waits on
         await scene.until_status(tomas, AgentStatus.PAUSED)
+        await anyio.wait_all_tasks_blocked()
+        scene.read_pending()
         assert of(scene.seen, "character:complete") == [], "the round holds for its next run"
-        assert runtime.node(runtime.node(tomas).parent_id or "").status is AgentStatus.RUNNING
+        assert runtime.node(round_id).status is AgentStatus.RUNNING
         runtime.resume(tomas)
         await scene.to_the_end()
 
@@ -131,10 +152,18 @@ async def test_a_character_rewound_mid_stream_gives_its_round_its_next_run_s_lin
     assert scene.lines(1) == [("Tomas", "Fresh fish, cheap."), ("Mara", "*They nod.*")]
     assert scene.lines(2) == [("Mara", "*They nod.*")], "the scene went on to its next round"
     assert closed_rounds(scene) == [(1, "closed"), (2, "closed")]
-    state = scene.check_the_fold(live)
-    assert steps_in(scene.seen, tomas, "round-1.Tomas").steps == tomas_steps
-    record = state.scenes[scene.root].record
-    assert [(m.speaker, m.text) for m in record.rounds[0].messages] == scene.lines(1)
+    scene.check_the_fold(live)
+    # The session's log, folded again, is the runtime too: the run the rewind cut and all.
+    assert runtime.session.path is not None
+    log = read_session(runtime.session.path)
+    state = fold_session(log)
+    for agent_id, agent in live.items():
+        assert state.agents[agent_id].with_history() == agent, agent["name"]
+    assert steps_in(log.events, tomas, "round-1.Tomas").steps == tomas_steps
+    assert [s.kind for s in tomas_steps] == ["task", "model"], "the cut stream is no step"
+    folded_scene = state.scenes[scene.root]
+    assert isinstance(folded_scene, SceneState)
+    assert [(m.speaker, m.text) for m in folded_scene.record.rounds[0].messages] == scene.lines(1)
 
 
 @pytest.mark.parametrize("who", ["character", "director"])
@@ -189,15 +218,17 @@ async def test_a_character_rewound_after_its_round_recorded_its_turn_runs_beside
     runtime = scene_runtime(script)
     async with runtime:
         scene = PlayedScene(runtime, TWO_ROUNDS)
-        mara = (await scene.turn_of("Mara")).character_id
-        runtime.pause(mara)  # the round is mid-way: on Mara's turn
+        round_id = (await scene.turn_of("Mara")).agent_id
+        runtime.pause(round_id)  # mid-way: on Mara's turn, Tomas's recorded
         tomas = next(n.id for n in runtime.nodes() if n.name == "round-1.Tomas")
 
         runtime.rewind(tomas, 0)
         await scene.until_status(tomas, AgentStatus.PAUSED)
+        runtime.resume(round_id)
+        await scene.until(lambda e: e.type == "round:complete" and e.round == 1)
+        assert runtime.node(tomas).status is AgentStatus.PAUSED, "the round did not wait on it"
         runtime.resume(tomas)
         await scene.until_status(tomas, AgentStatus.COMPLETED)
-        runtime.resume(mara)
         await scene.to_the_end()
         assert runtime.node(tomas).result == "Second."
         live = every_agent(runtime)
@@ -212,8 +243,8 @@ async def test_a_fork_from_a_character_s_step_is_a_new_root_beside_the_scene() -
     runtime = scene_runtime(two_rounds(**{"round-1.Tomas": tomas_turns}))
     async with runtime:
         scene = PlayedScene(runtime, TWO_ROUNDS)
-        mara = (await scene.turn_of("Mara")).character_id
-        runtime.pause(mara)  # mid-round, Tomas's turn done
+        round_id = (await scene.turn_of("Mara")).agent_id
+        runtime.pause(round_id)  # mid-way: on Mara's turn, Tomas's recorded
         tomas = next(n.id for n in runtime.nodes() if n.name == "round-1.Tomas")
         assert [step.kind for step in runtime.steps(tomas)] == ["task", "model"]
 
@@ -224,7 +255,7 @@ async def test_a_fork_from_a_character_s_step_is_a_new_root_beside_the_scene() -
         assert fork not in {n.id for n in runtime.subtree(scene.root)}
         with anyio.fail_after(SAFETY_NET_S):
             await runtime.wait(fork)
-        runtime.resume(mara)
+        runtime.resume(round_id)
         await scene.to_the_end()
         assert runtime.node(tomas).result == "Fresh fish.", "the origin is as it was"
         assert node.status is AgentStatus.COMPLETED and node.result == "*They nod.*"
