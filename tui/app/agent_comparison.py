@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from agentui.tui.app.app import AgentUIApp
 
 COMPARE_WITH = "Compare with…"
-COMPARE_WITH_HELP = "the selected agent beside another, step by step, as agentui diff aligns them"
+COMPARE_WITH_HELP = "the selected agent's steps beside another's, where they part marked"
 # How long the window waits for the writer to flush what the screen has drawn (it flushes
 # every 100 ms): past it, what the file holds is compared, and the window says it may lag.
 WAIT_FOR_LOG_S = 3.0
