@@ -6,6 +6,7 @@ its letters live; a digit inside a typed sentence decides no approval, inline or
 from __future__ import annotations
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -219,3 +220,33 @@ async def test_words_typed_as_an_approval_is_promised_the_cursor_stay_whole_in_t
         await pilot.pause()
         assert app.main.prompt_view.value == "use 2 sources"
         assert runs == [] and query_id in app.main.model.open_queries, "nothing decided"
+
+
+async def test_words_typed_right_after_enter_on_the_tree_are_the_answer_s_not_sent() -> None:
+    """enter on a waiting agent, then the answer typed at once (queued behind it): the words
+    go into the answer box it opens, and wait there for the person's own enter."""
+    async with app_when(running_and_asking, "Plan it", ASK_THEN_HOLD) as (app, pilot):
+        app.main.tree_view.focus()
+        await pilot.pause()
+        for key, character in [("enter", None), *((c, c) for c in "cake")]:
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        app.main.flush_events()
+        assert isinstance(app.focused, AnswerInput) and app.focused.value == "cake"
+        assert app.main.model.open_queries, "not answered: the person has not pressed enter"
+
+
+async def test_limits_typed_right_after_enter_on_a_budget_stop_land_in_its_window() -> None:
+    async with budget_app().run_test(size=(80, 24)) as pilot:
+        app = await stopped(pilot, Budget(tokens=1000))
+        app.main.tree_view.focus()
+        await pilot.pause()
+        app.post_message(events.Key("enter", None))
+        for character in "tokens=20000":
+            key = "equals_sign" if character == "=" else character
+            app.post_message(events.Key(key, character))
+        await settle(pilot, lambda: isinstance(app.screen, BudgetScreen))
+        await pilot.pause()
+        assert len(app.screen_stack) == 2, "no theme picker (t) over it"
+        assert app.screen.query_one("#limits", Input).value == "tokens=20000"

@@ -220,10 +220,12 @@ class AgentTree(Tree[str]):
     # bindings: while the tree holds the keys, the app runs them as the key arrives, instead
     # of forwarding the key to the tree's queue first. So `p` stops an agent within a few ms
     # (no wait behind a frame or a flush under load), and after `n` or `s` the keys queued
-    # behind it reach the prompt they opened, never the tree's commands.
+    # behind it reach the prompt they opened, never the tree's commands. So does enter: the
+    # words typed after it go into the answer box or budget window it opens (run late, it
+    # sent them as the answer, or let them run tree commands).
     BINDINGS: ClassVar[list[BindingType]] = [
         *(replace(binding, priority=True) for binding in bindings(LEADING_KEYS)),
-        Binding("enter", "app.key('answer_selected')", "Answer"),
+        Binding("enter", "app.key('answer_selected')", "Answer", priority=True),
         *(replace(binding, priority=True) for binding in bindings(AGENT_KEYS)),
         *(replace(binding, priority=True) for binding in bindings(TRAILING_VIEW_KEYS)),
     ]
