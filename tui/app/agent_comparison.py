@@ -67,8 +67,8 @@ def others_to_compare(fold: RunState, agent_id: str) -> list[AgentState]:
         if other.forked_from is not None and other.forked_from.origin_id == agent_id
     ]
     first = ([origin] if origin is not None else []) + forks
-    rest = [a for a in fold.agents.values() if a.id != agent_id and a not in first]
-    return first + rest
+    taken = {agent_id, *(a.id for a in first)}
+    return first + [a for a in fold.agents.values() if a.id not in taken]
 
 
 def left_and_right(fold: RunState, one: str, other: str) -> tuple[str, str]:

@@ -124,8 +124,12 @@ class ComparisonScreen(ModalScreen[None]):
         verdict_view = self.query_one("#verdict", Static)
         try:
             read = await self._source()
-        except AgentUIError as exc:
+        except AgentUIError as exc:  # no log here, or one that cannot be read: said
             verdict_view.update(Text(str(exc), style="bold"))
+            return
+        except OSError as exc:
+            said = f"Cannot read the session log: {exc.strerror or exc}"
+            verdict_view.update(Text(visible_controls(said), style="bold"))
             return
         left, right = (_by_id(read.outline, agent_id) for agent_id in self._ids)
         if left is None or right is None:
