@@ -128,8 +128,8 @@ class ComparisonScreen(ModalScreen[None]):
             verdict_view.update(Text(str(exc), style="bold"))
             return
         except OSError as exc:
-            said = f"Cannot read the session log: {exc.strerror or exc}"
-            verdict_view.update(Text(visible_controls(said), style="bold"))
+            why = f"Cannot read the session log: {exc.strerror or exc}"
+            verdict_view.update(Text(visible_controls(why), style="bold"))
             return
         left, right = (_by_id(read.outline, agent_id) for agent_id in self._ids)
         if left is None or right is None:
