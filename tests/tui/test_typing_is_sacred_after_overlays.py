@@ -250,3 +250,30 @@ async def test_limits_typed_right_after_enter_on_a_budget_stop_land_in_its_windo
         await pilot.pause()
         assert len(app.screen_stack) == 2, "no theme picker (t) over it"
         assert app.screen.query_one("#limits", Input).value == "tokens=20000"
+
+
+async def test_words_typed_right_after_ctrl_n_on_the_tree_go_to_the_question() -> None:
+    """ctrl+n from the tree to a subagent's question not on screen, then the answer typed at
+    once (queued behind it): its box takes them; c of "cake" cancelled main and its subagent."""
+
+    def asking_below(app: AgentUIApp) -> bool:
+        runtime, agents = app.host.runtime, app.main.model.agents
+        if runtime is not None and "a1" in agents and "a2" not in agents:
+            runtime.start("ask me", parent_id="a1")
+        return bool(app.main.model.open_queries) and has_status(app, "a1", S.RUNNING)()
+
+    async with app_when(asking_below, "hold", Script(agents={"main": [HOLD], "*": [ASK]})) as (
+        app,
+        pilot,
+    ):
+        app.main.select("a1")  # main's transcript: the question's box is not on screen
+        app.main.tree_view.focus()
+        await pilot.pause()
+        before = statuses(app)
+        for key, character in [("ctrl+n", None), *((c, c) for c in "cake")]:
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        app.main.flush_events()
+        assert statuses(app) == before, "no agent cancelled"
+        assert isinstance(app.focused, AnswerInput) and app.focused.value == "cake"

@@ -84,6 +84,10 @@ class KeyRouting:
         if app.screen is not screen:
             return True  # a dialog's keys are its own
         route = app.keeper.key_arrived(event, app.focused)
+        if route in (KeyRoute.AS_IS, KeyRoute.CHOSE) and self._next_question_now(event):
+            if route is KeyRoute.CHOSE:
+                self.show_whether_keys_act()
+            return False
         if route is KeyRoute.ARMED:
             event.stop()
             event.prevent_default()
@@ -137,6 +141,20 @@ class KeyRouting:
             title="Approval",
             timeout=6,
         )
+
+    def _next_question_now(self, event: events.Key) -> bool:
+        """ctrl+n on a pane runs as it arrives, as the tree's letters and enter do (priority
+        bindings): the words typed right behind it go to the box it opens. Run as a binding,
+        it came after them, and they were the tree's commands (c cancelled, t the theme
+        picker). True when it ran here."""
+        app = self.screen.agent_app
+        keys = [k.key for k in app.key_map.keys if k.id == "next_question"]
+        if event.key not in keys or app.focused not in self._panes():
+            return False
+        event.stop()
+        event.prevent_default()
+        app.commands.next_question()
+        return True
 
     def to_words(self) -> None:
         """The cursor where typed keys are words, when the place that had it is gone (a query
