@@ -142,6 +142,13 @@ async def test_compare_from_the_palette_after_a_fork_marks_where_they_part(
         await settle(pilot, lambda: any(marked(row, "▶", "42 guests.") for row in rows(screen)))
         assert pairs.scroll_offset.y > 0
         assert all("▶" not in row for row in rows(screen) if "Counting" in row)
+        detail = str(screen.query_one("#detail", Static).render())
+        assert detail == "A main@17 model: 42 guests.\nB main~1@16 model: 41 guests."
+
+        await pilot.press("up", "up")  # main@15: a count, its call's arguments under the list
+        detail = str(screen.query_one("#detail", Static).render())
+        assert 'A main@15 model: Counting table 8. · tally {"n": 8}' in detail
+        assert 'B main~1@14 model: Counting table 8. · tally {"n": 8}' in detail
 
         await pilot.press("escape")
         await settle(pilot, lambda: app.screen is app.main)

@@ -1,5 +1,5 @@
 """The side-by-side comparison as pictures, at 80x24 and 120x40: a fork beside its origin,
-scrolled to where they part; and a fork's steps window with its Compare button, at 80 columns
+scrolled to where they part, the two steps in full under the list; and a fork's steps window with its Compare button, at 80 columns
 (four buttons in a row). Frozen clock, fixed ids, the scripted model at pace 0, the session
 saved to a temporary directory (the window reads its log)."""
 
@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from agentui.tui.app.agent_comparison import open_comparison
 from agentui.tui.app.screens.time_travel import TimeTravelScreen
@@ -29,6 +30,8 @@ def test_a_fork_beside_its_origin_step_by_step(
         open_comparison(app, fork, "a1")
         await settle(pilot, lambda: compared(app))
         await settle(pilot, lambda: any(marked(r, "▶", "42 guests.") for r in rows(app.screen)))  # type: ignore[arg-type]
+        detail = app.screen.query_one("#detail", Static)
+        await settle(pilot, lambda: "42 guests." in str(detail.render()))
 
     assert snap_compare(recording_app(FORKED, tmp_path), run_before=run_before, terminal_size=size)
 

@@ -1,7 +1,9 @@
 """Two agents of this session side by side (`agentui diff` in the app): their steps aligned by
 core's `diff_agents` (core/session/run_diff.py, the one alignment), the first pair that
 differs marked `▶` and scrolled to, later ones `≠`; at the top, each agent's tokens, cost,
-time and status, as the outline of the session's log has them.
+time and status, as the outline of the session's log has them; under the list, the
+highlighted pair's two steps in one line each: words, tool calls with their arguments,
+results (two rows that read alike may differ only there).
 
 The outline comes from `source` (tui/app/agent_comparison.py reads the session's log in a
 thread); until it is there the window says it is reading, and when there is none it says why.
@@ -15,11 +17,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from rich.table import Table
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, OptionList, Static
 
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
@@ -27,7 +30,7 @@ from agentui.tui.app.widgets.step_pairs import StepPairs
 
 if TYPE_CHECKING:
     from agentui.core.session.run_diff import AgentDiff
-    from agentui.core.session.run_outline import AgentOutline, RunOutline
+    from agentui.core.session.run_outline import AgentOutline, RunOutline, StepContent
     from agentui.tui.app.agent_comparison import ReadOutline
 
 NO_DIFFERENCE = "No difference: the two did the same work at every step."
@@ -65,6 +68,20 @@ def verdict(diff: AgentDiff) -> Text:
     return line
 
 
+def step_detail(label: str, name: str, step: StepContent | None) -> Text:
+    """One line of what a step did, whole where the row clipped it: its words, its tool calls
+    with their arguments, its results (two steps whose rows read alike differ here)."""
+    line = Text(f"{label} ", style="bold")
+    if step is None:
+        line.append("(no such step)", style="dim italic")
+        return line
+    line.append(f"{visible_controls(name)}@{step.number} {step.kind}: ", style="italic")
+    parts = [step.text, *(str(call) for call in step.calls)]
+    parts += [f"{'error: ' if error else ''}{content}" for content, error in step.results]
+    line.append(visible_controls(" · ".join(" ".join(part.split()) for part in parts if part)))
+    return line
+
+
 def _by_id(outline: RunOutline, agent_id: str) -> AgentOutline | None:
     return next((agent for agent in outline.agents.values() if agent.id == agent_id), None)
 
@@ -84,6 +101,7 @@ class ComparisonScreen(ModalScreen[None]):
     ComparisonScreen #figures { height: auto; margin-bottom: 1; }
     ComparisonScreen #verdict { height: auto; }
     ComparisonScreen #pairs { height: 1fr; min-height: 3; border: none; padding: 0; }
+    ComparisonScreen #detail { height: auto; border-top: solid $primary-muted; }
     """
 
     def __init__(
@@ -107,8 +125,9 @@ class ComparisonScreen(ModalScreen[None]):
             yield Static(id="figures")
             yield Static(Text(READING, style="italic"), id="verdict")
             yield StepPairs(id="pairs")
+            yield Static(id="detail")
             yield Static(
-                Text("↑↓ scroll · esc closes · letters here do nothing", style="dim"), id="hint"
+                Text("↑↓ scroll · esc closes · letters here do nothing", style="dim"), id="keys"
             )
         yield Footer()
 
@@ -147,6 +166,21 @@ class ComparisonScreen(ModalScreen[None]):
             said.append(f"\n{read.note}", style="italic")
         verdict_view.update(said)
         self.query_one(StepPairs).show(diff)
+
+    @on(OptionList.OptionHighlighted, "#pairs")
+    def _pair_highlighted(self) -> None:
+        """Under the list, the highlighted pair's steps in full: calls, arguments, results."""
+        pairs = self.query_one(StepPairs)
+        pair = pairs.pair_at(pairs.highlighted)
+        diff = self.diff
+        detail = self.query_one("#detail", Static)
+        if pair is None or diff is None or diff.a is None or diff.b is None:
+            detail.update("")
+            return
+        lines = Text("\n", no_wrap=True, overflow="ellipsis").join(
+            [step_detail("A", diff.a.name, pair.a), step_detail("B", diff.b.name, pair.b)]
+        )
+        detail.update(lines)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -40,6 +40,7 @@ class SideBySide:
     mark: Text
     left: Text
     right: Text
+    pair: StepPair | None = None  # None: a run of the same work, or what is left out
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
@@ -69,9 +70,9 @@ def pair_row(pair: StepPair, first: bool) -> SideBySide:
         left, right = step_side(pair.a), step_side(pair.b)
         left.stylize("dim")
         right.stylize("dim")
-        return SideBySide(Text(SAME, style="dim"), left, right)
+        return SideBySide(Text(SAME, style="dim"), left, right, pair)
     mark = Text(FIRST_DIFFERENCE if first else DIFFERENCE, style="bold")
-    return SideBySide(mark, step_side(pair.a), step_side(pair.b))
+    return SideBySide(mark, step_side(pair.a), step_side(pair.b), pair)
 
 
 def run_row(run: list[StepPair]) -> SideBySide:
@@ -119,6 +120,13 @@ class StepPairs(OptionList):
         # The heads above it grow when the comparison arrives, and the list shrinks: the
         # highlighted pair (the first divergence, or the person's) stays in view.
         self.call_after_refresh(self.scroll_to_highlight)
+
+    def pair_at(self, index: int | None) -> StepPair | None:
+        """The pair the row `index` shows (None: a row of many, or none)."""
+        if index is None or not 0 <= index < self.option_count:
+            return None
+        row = self.get_option_at_index(index).prompt
+        return row.pair if isinstance(row, SideBySide) else None
 
     def show(self, diff: AgentDiff) -> None:
         rows, first = rows_of(diff)
