@@ -277,3 +277,27 @@ async def test_words_typed_right_after_ctrl_n_on_the_tree_go_to_the_question() -
         app.main.flush_events()
         assert statuses(app) == before, "no agent cancelled"
         assert isinstance(app.focused, AnswerInput) and app.focused.value == "cake"
+
+
+@pytest.mark.parametrize("opener", ["f4", "f1"], ids=["inbox", "help"])
+async def test_words_typed_right_after_a_key_that_opens_a_window_command_nothing(
+    opener: str,
+) -> None:
+    async with app_when(has_status_a1_running, "hold", HOLDING) as (app, pilot):
+        app.main.tree_view.focus()
+        await pilot.pause()
+        before = statuses(app)
+        for key, character in [(opener, None), *((c, c) for c in "cancel it")]:
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        app.main.flush_events()
+        assert statuses(app) == before, "no agent cancelled"
+        assert len(app.screen_stack) == 2, "the window it opened, and no other"
+
+
+HOLDING = Script(agents={"main": [HOLD]})
+
+
+def has_status_a1_running(app: AgentUIApp) -> bool:
+    return has_status(app, "a1", S.RUNNING)()

@@ -4,6 +4,7 @@ screen shows of it (the footer's letters, a pane's border lit or dashed)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from textual import events
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from agentui.tui.app.screens.main import MainScreen
 
 APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
+# The action of a key that works anywhere, as keymap.key_action names it.
+ANYWHERE_ACTION = re.compile(r"app\.key\('(\w+)'\)")
 
 
 class KeyRouting:
@@ -84,7 +87,7 @@ class KeyRouting:
         if app.screen is not screen:
             return True  # a dialog's keys are its own
         route = app.keeper.key_arrived(event, app.focused)
-        if route in (KeyRoute.AS_IS, KeyRoute.CHOSE) and self._next_question_now(event):
+        if route in (KeyRoute.AS_IS, KeyRoute.CHOSE) and self._anywhere_key_now(event):
             if route is KeyRoute.CHOSE:
                 self.show_whether_keys_act()
             return False
@@ -142,18 +145,25 @@ class KeyRouting:
             timeout=6,
         )
 
-    def _next_question_now(self, event: events.Key) -> bool:
-        """ctrl+n on a pane runs as it arrives, as the tree's letters and enter do (priority
-        bindings): the words typed right behind it go to the box it opens. Run as a binding,
-        it came after them, and they were the tree's commands (c cancelled, t the theme
+    def _anywhere_key_now(self, event: events.Key) -> bool:
+        """A key that works anywhere (ctrl+n, f4, f1, ctrl+t, ...) pressed on a pane runs as it
+        arrives, as the tree's letters and enter do (priority bindings): the words typed right
+        behind it go to the box or window it opens. Run as a binding, it came after them, and
+        they were the tree's commands (c of an answer cancelled main, t opened the theme
         picker). True when it ran here."""
         app = self.screen.agent_app
-        keys = [k.key for k in app.key_map.keys if k.id == "next_question"]
-        if event.key not in keys or app.focused not in self._panes():
+        if app.focused not in self._panes():
             return False
+        active = app.active_bindings.get(event.key)
+        if active is None or active.node is not app or active.binding.priority:
+            return False
+        named = ANYWHERE_ACTION.fullmatch(active.binding.action)
+        if named is None or not active.enabled:
+            return False
+        if not app.key_actions.run_now(named.group(1)):
+            return False  # Textual's own action: as a binding, as before
         event.stop()
         event.prevent_default()
-        app.commands.next_question()
         return True
 
     def to_words(self) -> None:
