@@ -301,3 +301,15 @@ HOLDING = Script(agents={"main": [HOLD]})
 
 def has_status_a1_running(app: AgentUIApp) -> bool:
     return has_status(app, "a1", S.RUNNING)()
+
+
+async def test_a_click_on_go_to_it_leaves_the_letters_off_on_the_tree() -> None:
+    """A click is for reading, in the inbox too: "Go to it" clicked on a budget row selects
+    its agent on the tree, and a sentence typed next goes into the prompt, not to commands."""
+    async with budget_app().run_test(size=(110, 30)) as pilot:
+        app = await stopped(pilot, Budget(tokens=1000))
+        await open_inbox(pilot)
+        await pilot.click("#goto")
+        await settle(pilot, lambda: app.screen is app.main and app.focused is app.main.tree_view)
+        assert app.keeper.reading, "letters off, as after any click"
+        await typed_as_words(app, pilot, "cancel it, delete it")

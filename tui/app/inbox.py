@@ -104,15 +104,18 @@ class Inbox:
         if isinstance(self.app.screen, InboxScreen):
             self.app.screen.dismiss(None)
             return
-        self.app.open_overlay(InboxScreen(self.rows, self.drafts), self._go_to)
+        window = InboxScreen(self.rows, self.drafts)
+        self.app.open_overlay(window, lambda row: self._go_to(row, window.left_by_a_click))
 
-    def _go_to(self, row: InboxRow | None) -> None:
+    def _go_to(self, row: InboxRow | None, clicked: bool) -> None:
         """The window closed on a row's "Go to": its agent selected, and its question or
         approval with the cursor (after the keys are given back to where they were)."""
         if row is not None:
-            self.app.call_after_refresh(self.go_to, row)
+            self.app.call_after_refresh(self.go_to, row, clicked)
 
-    def go_to(self, row: InboxRow) -> None:
+    def go_to(self, row: InboxRow, clicked: bool = False) -> None:
+        """`clicked`: "Go to it" was clicked. A click is for reading: the keys typed next
+        are words (into the prompt) or nothing, wherever the cursor lands, until esc."""
         main = self.app.main
         if row.agent_id not in main.model.agents:
             return
@@ -121,6 +124,8 @@ class Inbox:
             main.focus_question(row.id)
         else:
             main.tree_view.focus()
+        if clicked:
+            main.keys.clicked()
 
 
 if TYPE_CHECKING:

@@ -82,6 +82,7 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         self._entered: str | None = None  # the row whose pane the person went into
         self._settled_here: set[str] = set()  # rows the person acted on here: not "elsewhere"
         self._told_keys_are_off = False
+        self.left_by_a_click = False  # "Go to it" clicked (see Inbox.go_to)
         # Keys typed after the digit that opens the budget window, before it is up to take
         # them (a fast typist, a paste): its words, handed to it once it is (see _typed_on).
         self._typed_ahead: list[events.Key | events.Paste] | None = None
@@ -259,6 +260,8 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         app, row = self.agent_app, event.row
         runtime = app.host.runtime
         if event.action == "goto":
+            # Chosen with a click: the agent it goes to takes no letters as commands either.
+            self.left_by_a_click = self.keeper.reading
             self.dismiss(row)
             return
         if event.action != "raise":
