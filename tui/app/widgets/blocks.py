@@ -31,6 +31,7 @@ from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.keymap import VIEW_KEYS, shadowing
 from agentui.tui.app.widgets.composer import Composer
+from agentui.tui.app.widgets.fitted_line import Piece, fit_line
 from agentui.tui.app.widgets.search_highlight import Highlight, Highlighted, mark_text
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -460,15 +461,17 @@ class AnswerInput(Composer):
     class Left(Message):
         """The person left the answer box without answering."""
 
+    # What enter and esc do (the footer shows ctrl+j's new line): ~44 columns, whole in the
+    # transcript of an 80-column terminal; in a narrower box it is cut with an ellipsis
+    # (Textual would wrap it onto a line the one-line box hides).
+    HINT: ClassVar[str] = "enter answers (empty: declines) · esc leaves"
+
     def __init__(self, query_id: str, value: str = "") -> None:
-        super().__init__(
-            value,
-            # What enter and esc do (the footer shows ctrl+j's new line): ~44 columns, so it
-            # fits the transcript of an 80-column terminal whole.
-            placeholder="enter answers (empty: declines) · esc leaves",
-            classes="answer-input",
-        )
+        super().__init__(value, placeholder=self.HINT, classes="answer-input")
         self.query_id = query_id
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.placeholder = fit_line([Piece.kept(Text(self.HINT))], self.content_size.width).plain
 
     def action_leave(self) -> None:
         self.post_message(self.Left())
@@ -478,9 +481,7 @@ class SceneAnswerInput(AnswerInput):
     """A directed scene's next round: nothing typed is an answer too (the scene goes on); the
     scene ends when the person cancels it."""
 
-    def __init__(self, query_id: str, value: str = "") -> None:
-        super().__init__(query_id, value)
-        self.placeholder = "enter sends (empty: goes on) · esc leaves"
+    HINT: ClassVar[str] = "enter sends (empty: goes on) · esc leaves"
 
 
 # What an open question or approval says in a replay, in place of a box to answer it in.
