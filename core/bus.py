@@ -17,7 +17,7 @@ Full-stream policy (a subscriber that reads slower than agents write):
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
@@ -39,6 +39,9 @@ class Subscription:
         self._newest: dict[str, tuple[int, Event]] = {}  # agent -> (absolute pos, event)
         self._extra: dict[int, list[str]] = {}  # absolute pos -> delta pieces merged into it
         self._wake: anyio.Event | None = None
+        # While set (wait_for), only an event it picks wakes the reader: a reader that batches
+        # until a deadline is not woken, and does not wake, for every delta.
+        self._wanted: Callable[[Event], bool] | None = None
         self.closed = False
         self.coalesced = 0  # how many deltas were merged into earlier ones
 
@@ -66,7 +69,7 @@ class Subscription:
                     return
         queue.append(event)
         self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
-        if self._wake is not None:
+        if self._wake is not None and (self._wanted is None or self._wanted(event)):
             self._wake.set()
 
     def _pop(self) -> Event:
@@ -91,6 +94,17 @@ class Subscription:
             await self._wake.wait()
             self._wake = None
         return self.drain()
+
+    async def wait_for(self, wanted: Callable[[Event], bool]) -> None:
+        """Return once an event `wanted` picks is pending, or the subscription is closed. Other
+        events are queued meanwhile without waking this reader (read them with `drain`)."""
+        if self.closed or any(wanted(event) for event in self._queue):
+            return
+        self._wanted, self._wake = wanted, anyio.Event()
+        try:
+            await self._wake.wait()
+        finally:
+            self._wanted, self._wake = None, None
 
     async def get(self) -> Event:
         while not self._queue:

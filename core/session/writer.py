@@ -64,6 +64,11 @@ log = logging.getLogger("agentui.session")
 FLUSH_INTERVAL_S = 0.1
 
 
+def _is_urgent(event: Event) -> bool:
+    """An event flushed at once, with what came before it."""
+    return event.type == "agent:status"
+
+
 @dataclass(frozen=True, slots=True)
 class NewSession:
     """Start a new session file in `directory` (default: `sessions_dir()`), named `session_id`
@@ -177,22 +182,17 @@ class SessionWriter:
             if isinstance(self.target, ContinuedSession) and self.target.preamble:
                 self._encode(list(self.target.preamble))
                 await self._flush(pending)
-            deadline: float | None = None
             while self.error is None:
-                batch: list[Event] | None = None
-                timeout = None if deadline is None else max(deadline - anyio.current_time(), 0)
-                with anyio.move_on_after(timeout):
-                    batch = await subscription.next_batch()
-                if batch is not None:
-                    if not batch:
-                        break  # the runtime shut down
-                    urgent = self._encode(batch)
-                    if deadline is None:
-                        deadline = anyio.current_time() + self.flush_interval_s
-                    if not urgent and anyio.current_time() < deadline:
-                        continue
+                batch = await subscription.next_batch()
+                if not batch:
+                    break  # the runtime shut down
+                if not self._encode(batch):
+                    # Until the flush is due, only an urgent event wakes the writer: waking for
+                    # every few deltas of a stream cost more than encoding them.
+                    with anyio.move_on_after(self.flush_interval_s):
+                        await subscription.wait_for(_is_urgent)
+                    self._encode(subscription.drain())
                 await self._flush(pending)
-                deadline = None
         finally:
             with anyio.CancelScope(shield=True):
                 if self.error is None:
@@ -225,7 +225,7 @@ class SessionWriter:
             waiting.add(event)
             if summary is not None:
                 summary.apply(event)
-            if event.type == "agent:status":
+            if _is_urgent(event):
                 urgent = True
         if batch:
             self._encoded_seq = batch[-1].seq

@@ -364,6 +364,55 @@ async def test_next_batch_returns_everything_pending() -> None:
 
 
 @pytest.mark.anyio
+async def test_wait_for_wakes_only_for_the_event_it_picks_and_on_close() -> None:
+    bus, _ = new_bus()
+    sub = bus.subscribe(maxsize=None)
+    woken: list[int] = []
+
+    def is_status(event: Event) -> bool:
+        return event.type == "agent:status"
+
+    async def waiter() -> None:
+        await sub.wait_for(is_status)
+        woken.append(len(sub))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(waiter)
+        await anyio.wait_all_tasks_blocked()
+        text(bus, "a1", "a")
+        text(bus, "a1", "b")
+        await anyio.wait_all_tasks_blocked()
+        assert woken == []  # deltas queue without waking it
+        state(bus, "a1")
+    assert woken == [3]
+    assert shape(sub.drain()) == [
+        ("a1", "text:delta", 1, "a"),
+        ("a1", "text:delta", 1, "b"),
+        ("a1", "agent:status"),
+    ]
+    # Picked already pending: no wait. Afterwards any event wakes next_batch again.
+    state(bus, "a1")
+    with anyio.fail_after(5):  # safety net only
+        await sub.wait_for(is_status)
+        async with anyio.create_task_group() as tg:
+            batches: list[list[Event]] = []
+
+            async def reader() -> None:
+                batches.append(await sub.next_batch())
+
+            sub.drain()
+            tg.start_soon(reader)
+            await anyio.wait_all_tasks_blocked()
+            text(bus, "a1", "c")
+        assert shape(batches[0]) == [("a1", "text:delta", 1, "c")]
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(waiter)
+            await anyio.wait_all_tasks_blocked()
+            sub.close()  # a closed subscription ends the wait
+    assert woken == [3, 0]
+
+
+@pytest.mark.anyio
 async def test_close_ends_async_for_after_what_was_queued() -> None:
     bus, _ = new_bus()
     sub = bus.subscribe(maxsize=None)
