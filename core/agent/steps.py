@@ -260,6 +260,8 @@ def _summary(kind: StepKind, before: list[Message], append: list[Message]) -> st
             else last.content
         )
         text = " ".join(" ".join(b.text.split()) for b in added if isinstance(b, TextBlock))
-    else:  # its task: the first words it was given
-        text = " ".join(append[0].text.split())
+    else:  # its task: the first words it was given (a fork's first message may hold more
+        # blocks after it, the answers its origin had by then, which `text` runs together)
+        first = next((b for b in append[0].content if isinstance(b, TextBlock)), None)
+        text = " ".join(first.text.split()) if first is not None else ""
     return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"

@@ -266,6 +266,19 @@ def test_a_step_log_knows_a_note_joining_the_last_message_as_a_steer() -> None:
     assert log.conversation_at(0)[1] == [task]
 
 
+def test_a_first_message_of_several_blocks_is_summed_up_by_its_task() -> None:
+    """A fork's first message holds its task and then what its origin had been told."""
+    from agentui.core.protocol.conversation import TextBlock, user_text
+
+    task = user_text("Write a haiku about rain")
+    first = task.model_copy(
+        update={"content": [*task.content, TextBlock(text="You asked the person: which rain?")]}
+    )
+    log = StepLog("main~1")
+    log.apply(ConversationChanged(seq=1, ts=0.0, agent_id="a2", keep=0, append=[first]))
+    assert [(s.kind, s.summary) for s in log.steps] == [("task", "Write a haiku about rain")]
+
+
 async def test_the_wait_is_bounded() -> None:
     # Guards the helpers above: a wait that never ends fails instead of hanging.
     assert SAFETY_NET_S > 0
