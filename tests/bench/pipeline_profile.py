@@ -233,9 +233,13 @@ def profile(chars: int, runs: int) -> dict[str, Any]:
     sdk = median_of(runs, lambda: anthropic_sdk(pieces))
     objects = median_of(runs, lambda: event_objects(pieces))
     emitted = median_of(runs, lambda: bus(pieces))
-    alone = median_of(runs, lambda: runtime_run(text))
-    with tempfile.TemporaryDirectory(prefix="agentui-pipeline-") as folder:
-        written = median_of(runs, lambda: runtime_run(text, writer_folder=Path(folder)))
+    # Interleaved, so the writer's share is not a change of the machine's load between blocks.
+    alone_runs, written_runs = [], []
+    for _ in range(runs):
+        alone_runs.append(runtime_run(text))
+        with tempfile.TemporaryDirectory(prefix="agentui-pipeline-") as folder:
+            written_runs.append(runtime_run(text, writer_folder=Path(folder)))
+    alone, written = statistics.median(alone_runs), statistics.median(written_runs)
     folded = median_of(runs, lambda: fold(events))
     app = median_of(runs, lambda: app_run(text))
     assert None not in (scripted, objects, emitted, alone, written, folded, app)
