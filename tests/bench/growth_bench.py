@@ -196,7 +196,7 @@ def shown_chars(app: RenderingApp, agent_id: str) -> int:
 
 async def settle(app: RenderingApp, provider: GrowthProvider, agent_id: str) -> None:
     """Until the provider is held and the screen shows everything it sent."""
-    await until(lambda: provider.held and shown_chars(app, agent_id) >= provider.released, 120)
+    await until(lambda: provider.held and shown_chars(app, agent_id) >= provider.released, 7200)
     synced = time.perf_counter()
     await until(lambda: app.last_frame >= synced)
 
