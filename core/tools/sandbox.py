@@ -23,11 +23,11 @@ code could run: not paused, not waiting on a request.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import shutil
 import signal
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,9 +50,11 @@ from agentui.core.tools.output_cap import OutputCap
 from agentui.core.tools.sandbox_cgroup import CgroupError, TreeCgroup
 from agentui.core.tools.sandbox_command import child_config, command, scrubbed_environment
 from agentui.core.tools.sandbox_mode import SandboxChoice
+from agentui.core.tools.sandbox_workdir import new_workdir, remove_orphaned_workdirs
 from agentui.core.tools.tool import AgentServices, ToolError
 
 CODE_FILE = "main.py"
+WORKDIR_PREFIX = "agentui-python-"
 MAX_REQUEST_BYTES = 1_000_000
 # After the process has gone, how long its output may take to drain (a stray holder of the pipe
 # outside the process group must not hold the tool forever).
@@ -60,6 +62,12 @@ DRAIN_S = 2.0
 REAP_S = 5.0
 SETUP_FAILED = 125  # the child's exit status when the sandbox could not be set up
 SETUP_FAILED_TEXT = "the sandbox could not be set up, so the code did not run"
+
+
+@functools.cache
+def _remove_workdirs_of_killed_runs() -> None:
+    """Once per agentui, before its first run: what a killed agentui's runs left behind."""
+    remove_orphaned_workdirs(WORKDIR_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +111,8 @@ class SandboxRun:
         if self._sandbox.problem:
             raise ToolError(self._sandbox.describe())
         process_guard.guard_this_process()  # before any code can look at agentui
-        workdir = tempfile.mkdtemp(prefix="agentui-python-")
+        await anyio.to_thread.run_sync(_remove_workdirs_of_killed_runs)
+        workdir = await anyio.to_thread.run_sync(new_workdir, WORKDIR_PREFIX)
         try:
             await anyio.Path(workdir, CODE_FILE).write_text(code, encoding="utf-8")
             returncode = await self._run_in(workdir)

@@ -12,19 +12,16 @@ one left by an agentui that was killed goes with the next probe (its name holds 
 from __future__ import annotations
 
 import atexit
-import contextlib
 import functools
 import json
 import os
 import select
 import shutil
 import subprocess
-import tempfile
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 
-from agentui.core.support.process_tree import alive, descendants
+from agentui.core.support.process_tree import descendants
 from agentui.core.tools import sandbox_cgroup
 from agentui.core.tools.sandbox_command import (
     Mode,
@@ -32,6 +29,7 @@ from agentui.core.tools.sandbox_command import (
     command,
     scrubbed_environment,
 )
+from agentui.core.tools.sandbox_workdir import new_workdir, remove_orphaned_workdirs
 
 PROBE_TIMEOUT_S = 20.0
 PROBE_PROCESSES = 64
@@ -91,7 +89,7 @@ def _new_workdir() -> str | None:
     with _workdirs_lock:
         if _exiting:
             return None
-        workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
+        workdir = new_workdir(WORKDIR_PREFIX)
         _workdirs.add(workdir)
         return workdir
 
@@ -111,12 +109,7 @@ atexit.register(_remove_workdirs_at_exit)
 
 def _remove_orphaned_workdirs() -> None:
     """Probes' directories whose agentui is gone (killed mid-probe)."""
-    with contextlib.suppress(OSError):
-        for entry in Path(tempfile.gettempdir()).iterdir():
-            owner = entry.name.removeprefix(WORKDIR_PREFIX).partition("-")[0]
-            mine = entry.name.startswith(WORKDIR_PREFIX) and owner.isdigit()
-            if mine and not alive(int(owner)):
-                shutil.rmtree(entry, ignore_errors=True)
+    remove_orphaned_workdirs(WORKDIR_PREFIX)
 
 
 def _measure(mode: Mode, bwrap: str | None, executable: str, workdir: str) -> Protections | str:
