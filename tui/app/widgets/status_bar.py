@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum, auto
 from typing import TYPE_CHECKING, Any
 
@@ -53,10 +53,6 @@ class RunCounts:
     last_end: float | None = None  # the last agent's end (or start, for one not ended)
     live: int = 0  # agents not ended, whatever their count above: the clock moves for them
     budgeted: bool = False  # some agent has a budget: the burn rate is shown
-    # The agents whose state may put a row in the inbox (a stall, a budget stop, notes
-    # queued), with their status: while these and the open queries stay the same, so does
-    # the inbox's list of rows (core/state/inbox.py decides which are rows).
-    inbox_marks: list[tuple[str, AgentStatus]] = field(default_factory=list)
 
     @classmethod
     def of(cls, model: RunState) -> RunCounts:
@@ -66,12 +62,6 @@ class RunCounts:
         for agent in model.agents.values():
             status = agent.status
             counts.live += status.is_live
-            if (
-                agent.stalled_since is not None
-                or agent.budget_stop is not None
-                or agent.queued_notes
-            ):
-                counts.inbox_marks.append((agent.id, status))
             waits = agent.open_queries or agent.budget_stop is not None  # a stop waits too
             if waits or status is AgentStatus.AWAITING_USER:
                 counts.waiting += 1
@@ -245,7 +235,7 @@ class StatusBar(Widget):
     """One line, fitted to the terminal's width at each paint (see GiveWay).
 
     It also reads the inbox off the fold (core/state/inbox.py), only when what can change its
-    rows changed (see RunCounts.inbox_marks): it says how many rows wait, and tells the app
+    rows changed (core/state/inbox.inbox_key): it says how many rows wait, and tells the app
     the new rows (InboxChanged) for the inbox window and the nudges."""
 
     DEFAULT_CSS = "StatusBar { height: 1; }"
@@ -292,12 +282,13 @@ class StatusBar(Widget):
         self._draw(self._counts.elapsed(now))
 
     def _read_inbox(self, model: RunState) -> None:
-        """The inbox's rows again, when the open queries or an agent that may hold a row
-        changed: not at every flush (most change neither), and never per agent per frame."""
-        key = (tuple(model.open_queries), tuple(self._counts.inbox_marks))
+        """The inbox's rows again when the fold says they may have changed (inbox_key: only
+        the events rows come from move it), not at every flush."""
+        from agentui.core.state.inbox import inbox, inbox_key  # the fold's: loaded by now
+
+        key = (id(model), inbox_key(model))
         if key == self._inbox_key:
             return
-        from agentui.core.state.inbox import inbox  # the fold's module: loaded by now
 
         self._inbox_key = key
         rows = [] if self._asks_nobody() else inbox(model)
