@@ -9,7 +9,7 @@ up (the live agents of the subtree under it), then the oldest.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from agentui.core.protocol.agent_status import AgentStatus
@@ -145,23 +145,29 @@ def _row_of(queries: list[OpenQuery], state: RunState, kind: InboxKind) -> Inbox
     )
 
 
+def _agent_row(
+    state: RunState, kind: InboxKind, agent_id: str, since: float, text: str
+) -> InboxRow:
+    """A row about one agent (a budget's owner, a stalled agent, a steered one), `kind:ID`."""
+    return InboxRow(
+        id=f"{kind}:{agent_id}",
+        kind=kind,
+        agent_id=agent_id,
+        path=agent_path(state, agent_id),
+        since=since,
+        waiting=held_up(state, [agent_id]),
+        text=text,
+        agent_ids=(agent_id,),
+    )
+
+
 def _budget_rows(state: RunState) -> list[InboxRow]:
     rows = []
     for owner in state.budget_stops():
         stop = owner.budget_stop
         assert stop is not None  # budget_stops() lists only agents with one
-        rows.append(
-            InboxRow(
-                id=f"budget:{owner.id}",
-                kind="budget",
-                agent_id=owner.id,
-                path=agent_path(state, owner.id),
-                since=stop.ts,
-                waiting=max(len(stop.paused), held_up(state, [owner.id])),
-                text=budget_text(state, owner),
-                agent_ids=(owner.id,),
-            )
-        )
+        row = _agent_row(state, "budget", owner.id, stop.ts, budget_text(state, owner))
+        rows.append(replace(row, waiting=max(len(stop.paused), row.waiting)))
     return rows
 
 
@@ -192,16 +198,7 @@ def _stalled_rows(state: RunState) -> list[InboxRow]:
         if agent.stalled_since is None or agent.status is not AgentStatus.RUNNING:
             continue
         rows.append(
-            InboxRow(
-                id=f"stalled:{agent.id}",
-                kind="stalled",
-                agent_id=agent.id,
-                path=agent_path(state, agent.id),
-                since=agent.stalled_since,
-                waiting=held_up(state, [agent.id]),
-                text="no word from it since",
-                agent_ids=(agent.id,),
-            )
+            _agent_row(state, "stalled", agent.id, agent.stalled_since, "no word from it since")
         )
     return rows
 
@@ -217,18 +214,7 @@ def _steer_rows(state: RunState) -> list[InboxRow]:
         text = steers[0].text
         if len(steers) > 1:
             text += f" (and {len(steers) - 1} more)"
-        rows.append(
-            InboxRow(
-                id=f"steer:{agent.id}",
-                kind="steer",
-                agent_id=agent.id,
-                path=agent_path(state, agent.id),
-                since=min(n.ts for n in steers),
-                waiting=held_up(state, [agent.id]),
-                text=text,
-                agent_ids=(agent.id,),
-            )
-        )
+        rows.append(_agent_row(state, "steer", agent.id, min(n.ts for n in steers), text))
     return rows
 
 
