@@ -65,14 +65,6 @@ async def run_rerun(
     )
     given = list(answers)  # under --json: the --answer values, then nothing is asked
 
-    async def ask(runtime: Runtime, query: QueryRaised) -> None:
-        def is_open() -> bool:
-            return query.query_id in state.open_queries
-
-        text = await answers_read.read(query, is_open)
-        if is_open():
-            runtime.answer(query.query_id, text)
-
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)
         player = RerunPlayer(runtime, plan)
@@ -105,7 +97,9 @@ async def run_rerun(
                                 agent=name, prompt=event.prompt))  # fmt: skip
                         else:
                             answers_read.asked()
-                            askers.start_soon(ask, runtime, event)
+                            askers.start_soon(
+                                answers_read.answer, runtime, event, state.open_queries
+                            )
                     if event.type != "agent:status":
                         continue
                     over = state.agents[event.agent_id].status.is_final

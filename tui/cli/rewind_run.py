@@ -56,14 +56,6 @@ async def run_rewound(
         answers, next_line, stderr, stdin_is_terminal=stdin.isatty(), json_output=json_output
     )
 
-    async def answer(runtime: Runtime, query: QueryRaised) -> None:
-        def is_open() -> bool:
-            return query.query_id in state.open_queries
-
-        text = await answers_read.read(query, is_open)
-        if is_open():
-            runtime.answer(query.query_id, text)
-
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)
         printer = HeadlessPrinter(
@@ -85,7 +77,9 @@ async def run_rewound(
                     printer.show(event)
                     if isinstance(event, QueryRaised):
                         answers_read.asked()
-                        answerers.start_soon(answer, runtime, event)
+                        answerers.start_soon(
+                            answers_read.answer, runtime, event, state.open_queries
+                        )
                     if event.agent_id != agent.id or event.type != "agent:status":
                         continue
                     if not resumed and state.agents[agent.id].status.value == "paused":

@@ -10,13 +10,16 @@ a whole answer: `--answer "reject: too risky"`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TextIO
+from collections.abc import Awaitable, Callable, Container
+from typing import TYPE_CHECKING, TextIO
 
 import anyio
 
 from agentui.core.protocol.events import QueryRaised
 from agentui.core.support.terminal_text import visible_controls
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
 
 # Shown under an approval's question, before its "> " prompt.
 APPROVAL_HINT = (
@@ -73,6 +76,19 @@ class Answers:
             return await self._next_line()
         finally:
             self._prompt = None
+
+    async def answer(
+        self, runtime: Runtime, query: QueryRaised, open_queries: Container[str]
+    ) -> None:
+        """Read `query`'s answer and give it to `runtime`, unless it was settled meanwhile (from
+        another front end, or its agent ended): `open_queries`, the fold's, says which are open."""
+
+        def is_open() -> bool:
+            return query.query_id in open_queries
+
+        text = await self.read(query, is_open)
+        if is_open():
+            runtime.answer(query.query_id, text)
 
     async def read(self, query: QueryRaised, is_open: Callable[[], bool]) -> str | None:
         """The answer to `query` (None: declined, stdin has ended). `is_open` says whether the

@@ -421,14 +421,6 @@ async def run_headless(
         json_output=json_output,
     )
 
-    async def answer(runtime: Runtime, query: QueryRaised) -> None:
-        def is_open() -> bool:
-            return query.query_id in state.open_queries
-
-        text = await answers_read.read(query, is_open)
-        if is_open():
-            runtime.answer(query.query_id, text)
-
     async def budget_answer(runtime: Runtime, stop: BudgetReached) -> None:
         def is_open() -> bool:
             agent = state.agents.get(stop.agent_id)
@@ -504,7 +496,9 @@ async def run_headless(
                         steering.spawned(event)
                     if isinstance(event, QueryRaised):
                         answers_read.asked()  # with the prompt just shown: no gap
-                        answerers.start_soon(answer, runtime, event)
+                        answerers.start_soon(
+                            answers_read.answer, runtime, event, state.open_queries
+                        )
                     if isinstance(event, BudgetReached) and not printer.closed:
                         answers_read.asked()
                         answerers.start_soon(budget_answer, runtime, event)
