@@ -80,14 +80,18 @@ def left_and_right(fold: RunState, one: str, other: str) -> tuple[str, str]:
 
 
 def compare_commands(app: AgentUIApp) -> Iterator[SystemCommand]:
-    """The palette's entry: offered on a selected agent when there is another to compare."""
+    """The palette's entries: "Compare with…" on a selected agent when there is another to
+    compare, and always "Compare runs…" (two saved runs, or this one and a saved one:
+    run_comparison.py)."""
+    from agentui.tui.app.run_comparison import compare_runs_command
+
     main = app.main
     agent = main.selected_agent()
     fold = main.fold
-    if agent is None or fold is None or len(fold.agents) < 2:
-        return
-    agent_id = agent.id
-    yield SystemCommand(COMPARE_WITH, COMPARE_WITH_HELP, lambda: choose_other(app, agent_id))
+    if agent is not None and fold is not None and len(fold.agents) >= 2:
+        agent_id = agent.id
+        yield SystemCommand(COMPARE_WITH, COMPARE_WITH_HELP, lambda: choose_other(app, agent_id))
+    yield compare_runs_command(app)
 
 
 def choose_other(app: AgentUIApp, agent_id: str) -> None:

@@ -101,7 +101,11 @@ class ComparisonScreen(ModalScreen[None]):
     ComparisonScreen #figures { height: auto; margin-bottom: 1; }
     ComparisonScreen #verdict { height: auto; }
     ComparisonScreen #pairs { height: 1fr; min-height: 3; border: none; padding: 0; }
-    ComparisonScreen #detail { height: auto; border-top: solid $primary-muted; }
+    ComparisonScreen #detail {
+        height: auto; border-top: solid $primary-muted;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    ComparisonScreen #keys { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(
