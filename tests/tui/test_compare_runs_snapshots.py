@@ -1,7 +1,8 @@
-"""The palette's "Compare runs…" as pictures: two saved runs that part at a tool call's arguments, at 80x24
-and 120x40 (the first divergence marked and highlighted, the two steps whole under the list,
-the keys' hint whole on its line); two scenes on their rounds page at 80x24 (the round that
-differs marked). Sessions made by the scripted model at pace 0 under fixed ids, frozen clock."""
+"""The palette's "Compare runs…" as pictures: two saved runs that part at a tool call's
+arguments, at 80x24 and 120x40 (the first divergence marked and highlighted, the two steps
+whole under the list, the keys' hint whole on its line); two scenes on their rounds page at
+80x24 (the round that differs marked). Sessions made by the scripted model at pace 0 under
+fixed ids, frozen clock."""
 
 from __future__ import annotations
 
