@@ -19,7 +19,7 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.session.run_outline import RunOutline
 from agentui.tui.app import run_comparison
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.run_comparison import COMPARE_RUNS
+from agentui.tui.app.run_comparison import COMPARE_RUNS, COMPARE_RUNS_HELP, COMPARE_SAVED_HELP
 from agentui.tui.app.screens.runs_diff import RunsComparisonScreen
 from agentui.tui.app.widgets.round_pairs import RoundPairs
 from agentui.tui.app.widgets.step_pairs import StepPairs
@@ -84,7 +84,8 @@ async def test_two_saved_runs_picked_from_the_palette_are_compared_per_agent(
     app = make_app()  # no session of its own: two saved runs are picked
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert COMPARE_RUNS in [c.title for c in app.get_system_commands(app.screen)]
+        offered = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert offered[COMPARE_RUNS] == COMPARE_SAVED_HELP, "no run of its own here"
         await pick_two(app, pilot, OLD[-4:], NEW[-4:])
         assert len(readers) == 2 and threading.get_ident() not in readers, "off the loop"
 
@@ -112,6 +113,8 @@ async def test_this_run_is_compared_with_a_saved_one(folder: Path) -> None:
     app = recording_app(LEFT, folder)  # this run saves its session into the same folder
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, has_status(app, "a1", AgentStatus.COMPLETED))
+        offered = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert offered[COMPARE_RUNS] == COMPARE_RUNS_HELP
         app.action_command_palette()
         await choose(pilot, COMPARE_RUNS.rstrip("…"))
         assert all("this run" not in row for row in listed(app))

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from agentui.tui.app.app import AgentUIApp
 
 COMPARE_RUNS = "Compare runs…"
-COMPARE_RUNS_HELP = "this run beside a saved one (or two saved runs), as agentui diff A B"
+COMPARE_RUNS_HELP = "a saved run beside this one, as agentui diff A B"
+COMPARE_SAVED_HELP = "two saved runs side by side, as agentui diff A B"
 SEPARATOR = " · "
 
 
@@ -59,16 +60,19 @@ class Run:
 
 
 def compare_runs_command(app: AgentUIApp) -> SystemCommand:
-    return SystemCommand(COMPARE_RUNS, COMPARE_RUNS_HELP, partial(choose_runs, app))
+    """The palette's entry, its help saying what it will compare here."""
+    help_text = COMPARE_RUNS_HELP if this_run(app) is not None else COMPARE_SAVED_HELP
+    return SystemCommand(COMPARE_RUNS, help_text, partial(choose_runs, app))
 
 
 def this_run(app: AgentUIApp) -> tuple[str, Path] | None:
     """This run's session id and file, when it is a local run whose log has begun."""
-    if app.host.mode is not Mode.LOCAL:
+    runtime = app.host.runtime
+    if app.host.mode is not Mode.LOCAL or runtime is None:
         return None
     from agentui.core.session.writer import SessionWriter  # loaded with the runtime
 
-    writer = getattr(app.host.runtime, "session", None)
+    writer = getattr(runtime, "session", None)
     if not isinstance(writer, SessionWriter) or writer.path is None:
         return None
     return writer.session_id or writer.path.stem, writer.path
