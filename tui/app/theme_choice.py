@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.app import App
 
+from agentui.tui.app.textual_compat import set_theme_before_start
 from agentui.tui.app.theme_files import DEFAULT_THEME, load_themes
 from agentui.tui.app.ui_state import load_ui_state
 
@@ -27,5 +28,5 @@ def choose_theme(app: App[Any], wanted: str | None, remember: bool) -> list[tupl
         fallback = remembered if remembered in app.available_themes else DEFAULT_THEME
         warnings.append(("", f"Unknown theme {chosen!r}; using {fallback}."))
         chosen = fallback
-    app.theme = chosen
+    set_theme_before_start(app, chosen)
     return warnings
