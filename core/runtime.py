@@ -32,9 +32,10 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from anyio.abc import TaskGroup
 
-from agentui.core.agent.agent_run import AgentRun, Driver, RunContext
+from agentui.core.agent.agent_run import AgentRun, Driver, Reopening, RunContext
 from agentui.core.agent.approval import ApprovalChoice, ApprovalPolicy
 from agentui.core.agent.budget import Budget
+from agentui.core.agent.budget_account import BudgetStop
 from agentui.core.agent.hooks import HookManager
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
@@ -142,6 +143,8 @@ class Runtime:
         self._service_scopes: list[anyio.CancelScope] = []
         self._services = list(services)
         self._closing = False
+        # Agents a resumed session gave back live (adopt), whose runs start with the runtime.
+        self._to_reopen: list[AgentRun] = []
         # Sources of tools that join `tools` later (MCP servers): a profile may name theirs.
         self.pending_tools: list[PendingTools] = []
 
@@ -156,6 +159,9 @@ class Runtime:
         except BaseException:
             await self.aclose()
             raise
+        to_reopen, self._to_reopen = self._to_reopen, []
+        for run in to_reopen:
+            self._start_reopened(run)
         return self
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
@@ -390,13 +396,17 @@ class Runtime:
         *,
         notes: Sequence[Note] = (),
         modification: Modification | None = None,
+        reopening: Reopening | None = None,
     ) -> None:
-        """Take in an agent rebuilt from a saved session, with its conversation, without running it.
+        """Take in an agent rebuilt from a saved session, with its conversation.
 
         Parents are adopted before their children. A node saved while still live comes back
         cancelled ("interrupted"): `send(id, text)` continues it from its saved conversation,
-        delivering the `notes` and `modification` its model had not read. Nothing is emitted:
-        the saved events already tell its story.
+        delivering the `notes` and `modification` its model had not read. With a `reopening`
+        (a live node waiting on the person: core/session/resume.py decides it) it goes on
+        instead: its run starts from its saved conversation when the runtime runs, waiting on
+        the question or approval it waited on, or held paused. Nothing is emitted here: the
+        saved events (and a resume's closing ones) already tell its story.
         """
         if node.parent_id is not None and node.parent_id not in self._tree:
             raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
@@ -405,7 +415,7 @@ class Runtime:
         node = own_copy(node)
         if node.parent_id is None:
             self._roots += 1
-        if node.status.is_live:
+        if node.status.is_live and reopening is None:
             node.status = AgentStatus.CANCELLED
             node.error = node.error or "interrupted: the session ended while it ran"
         self._tree.add(node)
@@ -422,7 +432,25 @@ class Runtime:
                 run.use_profile(chosen, tools, self._model_for(chosen, run), to_come)
         run.notes, run.modification = list(notes), modification
         run.publish_conversation(announce=False)
-        run.done.set()
+        if reopening is None or not node.status.is_live:
+            run.done.set()
+            return
+        run.reopen(reopening)
+        if node.status is AgentStatus.PAUSED:
+            # Its run starts when it is resumed: one waiting at the gate now would count a run
+            # (execute's) that a cancel before the resume never starts.
+            run.start_when_resumed(lambda: self._start_reopened(run))
+        elif self._task_group is None:
+            self._to_reopen.append(run)
+        else:
+            self._start_reopened(run)
+
+    def hold_budget_stop(self, owner_id: str, stop: BudgetStop, paused: Sequence[str]) -> None:
+        """Give an adopted agent's budget the stop that held its subtree when the session ended
+        (core/session/resume.py): `paused`, adopted paused, go on when the person raises it or
+        lets it go on once; a resume is refused meanwhile, as before the session ended."""
+        account = self._run(owner_id).budget
+        account.stopped, account.paused = stop, list(paused)
 
     def pause(self, agent_id: str, *, subtree: bool = False) -> None:
         for run in self._live_targets(agent_id, Command.PAUSE, subtree=subtree):
@@ -607,6 +635,13 @@ class Runtime:
         return await self._run(caller_id).join(handle)
 
     # -- internals -----------------------------------------------------------------------
+
+    def _start_reopened(self, run: AgentRun) -> None:
+        """Run an agent a resumed session gave back live, from its saved conversation: it
+        waits at once on its reopened question, or at its pause gate."""
+        group = self._running_group()
+        task = "resumed: waiting for the person"
+        group.start_soon(execute, run, task, "plain", name=f"agent {run.agent_id}")
 
     def _start_subagent(
         self, parent_id: str, task: str, name: str | None, profile: str | None

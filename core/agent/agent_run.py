@@ -9,8 +9,8 @@ an event on the runtime's bus, and the agent's own events wait at its pause gate
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
@@ -27,6 +27,7 @@ from agentui.core.agent.budget_account import (
 from agentui.core.agent.hooks import ApprovalDecision, HookManager
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
+from agentui.core.agent.loop import SavedCalls
 from agentui.core.agent.pause_gate import PauseGate, PauseListener
 from agentui.core.agent.pending_interventions import Modification, Note, StopRequest
 from agentui.core.agent.queries import Query, QueryBook
@@ -67,7 +68,7 @@ from agentui.core.support.errors import CommandRefusedError, LimitExceededError
 from agentui.core.support.pricing import PriceTable
 from agentui.core.tools.active_time import ActiveTime
 from agentui.core.tools.pending_tools import ToolsToCome
-from agentui.core.tools.registry import ToolRegistry
+from agentui.core.tools.registry import ToolOutcome, ToolRegistry
 
 if TYPE_CHECKING:
     from agentui.core.profiles.config import ProfilesConfig
@@ -92,6 +93,25 @@ class Spawn(Protocol):
         """Start a subagent of `parent_id` on `task` (the plain loop), with the named agent
         profile if any; its id. Raises UnknownProfileError for a name no profile has."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Reopening:
+    """How an agent that a resumed session gives back live goes on (core/session/resume.py
+    decides it): its run starts from its saved conversation when the runtime runs, waiting
+    again on the question or approval it waited on (`query_id`, its words, its tool call), or
+    held paused (its node says so) until the person resumes it or lifts its budget's stop.
+    `outcomes`: the results of its last answer's tool calls that finished (content, is_error),
+    not run again; `started`: the call that waits on the question (an ask_user)."""
+
+    query_id: str | None = None
+    prompt: str = ""
+    kind: str = ""
+    tool: str | None = None
+    arguments: dict[str, Any] | None = None
+    call_id: str | None = None
+    outcomes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
+    started: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +162,13 @@ class AgentRun:
         self.driver: Driver | None = None  # runs it instead of a model, when set
         self.cue: SceneCue | None = None  # its place in a directed scene, for its requests
         self._asking = 0  # queries it waits on
+        # Given back by a resume (reopen): its last answer's tool calls as the session left
+        # them, and the query it waited on, open again until its run takes it up.
+        self.saved_calls: SavedCalls | None = None
+        self._reopened: list[Query] = []
+        # Given back paused: its run, started once the gate opens (start_when_resumed).
+        self._start_later: Callable[[], None] | None = None
+        self._unwatch_start: Callable[[], None] | None = None
         self._active: ActiveTime | None = None  # stands still while paused or asking
         parent = shared.runs[node.parent_id] if node.parent_id is not None else None
         # Charged up the chain: an ancestor's budget holds over this agent's spending too.
@@ -201,6 +228,8 @@ class AgentRun:
     # -- statuses and time ---------------------------------------------------------------
 
     def set_status(self, new: AgentStatus, reason: str) -> None:
+        if new.is_final:
+            self._drop_reopened()  # ended before its run took the question up (a cancel)
         old = self.shared.tree.set_status(self.agent_id, new)
         if new.is_final:
             self.node.ended_at = self.shared.clock.now()
@@ -246,6 +275,73 @@ class AgentRun:
         """Prepare a follow-up run of an ended agent, its conversation continued with `text`."""
         self.node.conversation.append(user_text(text))
         self.prepare_next_run()
+
+    def reopen(self, reopening: Reopening) -> None:
+        """Go on as a resumed session left it (Reopening); the runtime starts its run."""
+        outcomes = {
+            call_id: ToolOutcome(content, is_error)
+            for call_id, (content, is_error) in reopening.outcomes.items()
+        }
+        if outcomes or reopening.started:
+            self.saved_calls = SavedCalls(outcomes, reopening.started)
+        if reopening.query_id is not None:
+            query = Query(
+                reopening.query_id,
+                self.agent_id,
+                reopening.prompt,
+                reopening.kind,
+                anyio.Event(),
+                tool=reopening.tool,
+                arguments=reopening.arguments,
+                call_id=reopening.call_id,
+            )
+            self.shared.queries.reopen(query)
+            self._reopened.append(query)
+            self._asking += 1  # it waits on it from now: its status says so already
+        if self.node.status is AgentStatus.PAUSED:
+            self.gate.close()  # no event: its status in the log says paused already
+
+    def start_when_resumed(self, start: Callable[[], None]) -> None:
+        """Given back paused (reopen): `start` its run once the gate opens (the person resumes
+        it, or lifts its budget's stop). Until then no run of it waits at the gate, so a
+        cancel or a shutdown ends it at once, as the run that would have started."""
+        self.started = True  # it ran before the session ended: a resume makes it running
+        self._start_later = start
+
+        def resumed(paused: bool) -> None:
+            if not paused:
+                self._run_later()()
+
+        self._unwatch_start = self.gate.watch(resumed)
+
+    def _run_later(self) -> Callable[[], None]:
+        """The start `start_when_resumed` held, taken once (a no-op once taken)."""
+        start, self._start_later = self._start_later, None
+        if self._unwatch_start is not None:
+            self._unwatch_start()
+            self._unwatch_start = None
+        return start if start is not None else (lambda: None)
+
+    def take_saved_calls(self) -> SavedCalls | None:
+        saved, self.saved_calls = self.saved_calls, None
+        return saved
+
+    def _take_reopened(self, matches: Callable[[Query], bool]) -> Query | None:
+        for query in self._reopened:
+            if matches(query):
+                self._reopened.remove(query)
+                return query
+        return None
+
+    def _drop_reopened(self) -> None:
+        """Stop waiting on the reopened queries no run took up: declined, as for any query
+        whose agent stopped."""
+        reopened, self._reopened = self._reopened, []
+        for query in reopened:
+            self._asking -= 1
+            self.shared.queries.withdraw(query)
+        if reopened:
+            self._activity_changed()
 
     async def until_ended(self) -> None:
         """Wait until the current run has ended. A run stopped to be rewound is followed by
@@ -305,6 +401,14 @@ class AgentRun:
             StopRequest(reason, delete) if self.stop is None else self.stop.also(delete=delete)
         )
         self.scope.cancel()
+        if self._start_later is not None:  # given back paused: no run to stop, it ends here
+            self._run_later()
+            self.saved_calls = None
+            self.set_status(AgentStatus.DELETED if delete else AgentStatus.CANCELLED, reason)
+            if not delete:
+                self.report_unused()
+            self.gate.open()
+            self.done.set()
 
     def stop_subtree(self, reason: str) -> None:
         """Stop this agent and every live descendant."""
@@ -519,6 +623,13 @@ class AgentRun:
         (an approval of the call); None when it may go on, else why not (for the model).
         With approvals off (`--yes`) nobody is asked, so it is refused: a budget is the
         person's cap, which a blanket yes to tools does not lift."""
+        reopened = self._take_reopened(lambda q: q.call_id == call.id)
+        if reopened is not None:  # asked before the session ended: the same question waits
+            await self._wait_for(reopened, reopened=True)
+            if reopened.choice == "reject":
+                return f"the person did not allow the fork: {reopened.reason or 'rejected'}"
+            self._forks_allowed += 1
+            return None
         forecast = self.fork_forecast()
         if forecast is None:
             return None
@@ -549,14 +660,21 @@ class AgentRun:
     async def ask_user(self, prompt: str, kind: str = "question") -> str | None:
         """Ask the person and wait; None when they decline."""
         await self.gate.checkpoint()
-        query = self.shared.queries.new(self.agent_id, prompt, kind)
-        await self._wait_for(query)
+        reopened = self._take_reopened(
+            lambda q: q.tool is None and (q.kind, q.prompt) == (kind, prompt)
+        )
+        query = reopened or self.shared.queries.new(self.agent_id, prompt, kind)
+        await self._wait_for(query, reopened=reopened is not None)
         return query.answer
 
     async def approve(self, call: ToolCall) -> ApprovalDecision:
         """May this call of a tool marked `needs_approval` run? Asks the person unless
         approvals are off or they always allowed the tool; every answer is an event."""
         await self.gate.checkpoint()
+        reopened = self._take_reopened(lambda q: q.call_id == call.id)
+        if reopened is not None:  # asked before the session ended: the same question waits
+            await self._wait_for(reopened, reopened=True)
+            return ApprovalDecision(approved=reopened.choice != "reject", reason=reopened.reason)
         queries = self.shared.queries
         if queries.allowed_without_asking(self.agent_id, call.name, call.id):
             return ApprovalDecision(approved=True)
@@ -573,11 +691,13 @@ class AgentRun:
         await self._wait_for(query)
         return ApprovalDecision(approved=query.choice != "reject", reason=query.reason)
 
-    async def _wait_for(self, query: Query) -> None:
-        """Raise `query` and wait, as `awaiting_user`, until it is resolved."""
-        self._asking += 1
-        self._activity_changed()
-        self.shared.queries.raise_query(query)
+    async def _wait_for(self, query: Query, *, reopened: bool = False) -> None:
+        """Raise `query` and wait, as `awaiting_user`, until it is resolved. A `reopened` one
+        (reopen) is raised and counted already."""
+        if not reopened:
+            self._asking += 1
+            self._activity_changed()
+            self.shared.queries.raise_query(query)
         self.settle(f"waiting for the person ({query.kind})")
         try:
             await query.answered.wait()

@@ -125,6 +125,22 @@ class LoopHost(AgentServices, Protocol):
         budget has left, which the person did not allow)."""
         ...
 
+    def take_saved_calls(self) -> SavedCalls | None:
+        """Once, for an agent a resumed session gave back: its last answer's tool calls as
+        the session left them (None for any other run)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SavedCalls:
+    """The tool calls of an agent's last answer as its session left them, for the agent a
+    resume gives back (core/session/resume.py): those that finished, with their results, are
+    not run again; those that `started` (an ask_user waiting for its answer) run on without a
+    second tool:start (their start and step are in the log already); the rest run as usual."""
+
+    outcomes: dict[str, ToolOutcome]
+    started: frozenset[str] = frozenset()
+
 
 @dataclass(slots=True)
 class LoopResult:
@@ -138,6 +154,9 @@ ABANDONED_ON_PAUSE = "paused mid-response, so the stream was closed"
 ABANDONED_FOR_STEER = (
     "you spoke to it while it was paused, so the response is asked for again with your words"
 )
+
+# The result a tool call gets when its agent is stopped before the call ran or finished.
+NOT_RUN_STOPPED = "not run: the agent was stopped"
 
 # Stop reasons that end a run with an error on the node rather than a result.
 FAILING_STOP_REASONS = {
@@ -232,14 +251,19 @@ class AgenticLoop:
         """
         stop_reason: str | None = None
         pending = self._unanswered_calls()
+        saved = self.host.take_saved_calls()
         if pending:
-            # Rewound (or forked) to a model call's answer: its tool calls run anew first.
-            await self.host.emit(
-                ToolDetected,
-                iteration=self.iteration,
-                calls=[ToolCallInfo(id=c.id, name=c.name, arguments=c.arguments) for c in pending],
-            )
-            await self._run_tools(pending)
+            # Rewound (or forked) to a model call's answer: its tool calls run anew first. A
+            # resumed session's were detected before it ended (and some ran): they go on.
+            if saved is None:
+                await self.host.emit(
+                    ToolDetected,
+                    iteration=self.iteration,
+                    calls=[
+                        ToolCallInfo(id=c.id, name=c.name, arguments=c.arguments) for c in pending
+                    ],
+                )
+            await self._run_tools(pending, saved)
         while True:
             await self._iteration_gate()
             self.iteration += 1
@@ -529,12 +553,21 @@ class AgenticLoop:
 
     # -- tools ---------------------------------------------------------------------------
 
-    async def _run_tools(self, calls: list[ToolCall]) -> None:
+    async def _run_tools(self, calls: list[ToolCall], saved: SavedCalls | None = None) -> None:
         results: list[ToolResultBlock] = []
         try:
             for call in calls:
+                known = saved.outcomes.get(call.id) if saved is not None else None
+                if known is not None:
+                    results.append(
+                        ToolResultBlock(
+                            tool_use_id=call.id, content=known.content, is_error=known.is_error
+                        )
+                    )
+                    continue
+                started_before = saved is not None and call.id in saved.started
                 try:
-                    outcome = await self._run_tool(call)
+                    outcome = await self._run_tool(call, started_before=started_before)
                 except ToolFailedError as exc:  # failure mode "fail": keep the real error
                     results.append(
                         ToolResultBlock(tool_use_id=call.id, content=exc.error, is_error=True)
@@ -554,16 +587,19 @@ class AgenticLoop:
                     results.append(
                         ToolResultBlock(
                             tool_use_id=call.id,
-                            content="not run: the agent was stopped",
+                            content=NOT_RUN_STOPPED,
                             is_error=True,
                         )
                     )
             self.conversation.append(Message(role="user", content=list(results)))
 
-    async def _run_tool(self, call: ToolCall) -> ToolOutcome:
+    async def _run_tool(self, call: ToolCall, *, started_before: bool = False) -> ToolOutcome:
+        """`started_before`: the call began before its session ended (its step counted, its
+        tool:start in the log): it runs on without either again."""
         await self.host.checkpoint()
         self._check_duration()
-        await self.host.spend_gate("tool")
+        if not started_before:
+            await self.host.spend_gate("tool")
         self.tool_calls_made += 1
         if self.tool_calls_made > self.limits.max_tool_calls:
             raise LimitExceededError(
@@ -604,7 +640,8 @@ class AgenticLoop:
             if refused is not None:
                 return await self._tool_failed(call, refused)
         info = ToolCallInfo(id=call.id, name=call.name, arguments=arguments)
-        await self.host.emit(ToolStarted, iteration=self.iteration, call=info)
+        if not started_before:
+            await self.host.emit(ToolStarted, iteration=self.iteration, call=info)
         started = self.host.active_seconds()
         if mock is not None or skipped:
             outcome = ToolOutcome(mock if mock is not None else "skipped by a before:tool hook")

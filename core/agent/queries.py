@@ -70,6 +70,11 @@ class QueryBook:
             **extra,
         )
 
+    def reopen(self, query: Query) -> None:
+        """Take in a query a resumed session's log holds open (raised before it ended): open
+        again under its own id, with no event (the log's query:raised stands)."""
+        self._queries[query.id] = query
+
     def withdraw(self, query: Query) -> None:
         """The agent stopped waiting: an unresolved query is declined on its behalf."""
         del self._queries[query.id]

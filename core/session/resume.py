@@ -1,13 +1,23 @@
 """Resuming a saved session: its agents back in a new runtime, as they were.
 
-Finished agents come back as they ended. An agent that was still live when the session ended (a
-crash, a kill) comes back cancelled and marked interrupted, exactly as if it had been cancelled
-at that moment: the events that a cancel would have emitted are added (`closing`: open questions
-declined, `execution:cancelled` with the text it was streaming, a `conversation:changed` that
-leaves in its conversation what a cancel leaves (a result for every tool call: the real one
-when the tool had finished, else "not run"; the streamed text as an interrupted message), and
+Finished agents come back as they ended. What waited on the person when the session ended
+comes back waiting, so every inbox row survives a resume: an agent asking a question (its
+ask_user) or an approval of a tool call waits on it again, and the answer goes on from its
+saved conversation (an approval allowed runs the call); a budget's stop holds its subtree's
+live agents paused again (raise it, go on once past it, or cancel); a stalled agent comes back
+paused, to resume, steer or cancel. Any other agent that was live (a crash, a kill) comes back
+cancelled and marked interrupted, exactly as if it had been cancelled at that moment: the
+events that a cancel would have emitted are added (`closing`: open questions declined,
+`execution:cancelled` with the text it was streaming, a `conversation:changed` that leaves in
+its conversation what a cancel leaves (a result for every tool call: the real one when the
+tool had finished, else "not run"; the streamed text as an interrupted message), and
 `agent:status` to cancelled). The writer puts them at the head of the resumed run.
 `Runtime.send(id, text)` then continues any ended agent from its saved conversation.
+
+"When the session ended" is either end a log can have: a crash leaves the waiting agents live
+in it; a quit (the runtime's shutdown) cancels them in it, and what the cancel undid is read
+back from the events before it (`_session_ends`) and put back by closing events (the question
+raised again, the stop reached again, the conversation as it waited).
 
     plan = open_for_resume("last")
 
@@ -26,14 +36,19 @@ agent (its conversation a new list of the same messages, which are never changed
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from agentui.core.agent.agent_run import Reopening
+from agentui.core.agent.approval import APPROVAL_CHOICES
+from agentui.core.agent.budget_account import BudgetStop
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.pending_interventions import Note
 from agentui.core.agent.steps import StepLog
 from agentui.core.protocol import events as ev
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock
+from agentui.core.protocol.events import SHUTDOWN_REASON
 from agentui.core.runtime import Runtime
 from agentui.core.session.delta_merge import merge_deltas
 from agentui.core.session.errors import SessionError
@@ -45,6 +60,8 @@ from agentui.core.session.store import find_session
 from agentui.core.session.summary import SummaryTracker
 from agentui.core.session.writer import ContinuedSession
 from agentui.core.state import INTERRUPTED, AgentState, RunState
+from agentui.core.state.run_state import NOT_THE_AGENTS_WORD, OpenQuery
+from agentui.core.tools.ask_user import ASK_USER
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"
@@ -62,6 +79,10 @@ class ResumePlan:
     # Each agent's steps, so a resumed agent can be rewound or forked (~0.3 s per 100k
     # events: folded with the rest of the plan, not when the runtime adopts it on the loop).
     steps: dict[str, StepLog]
+    # The agents given back live, waiting on the person (their question or approval, a budget's
+    # stop, a stall), and how each goes on; and the budget stops that hold them.
+    reopenings: dict[str, Reopening] = field(default_factory=dict)
+    stops: dict[str, tuple[BudgetStop, list[str]]] = field(default_factory=dict)
 
     @property
     def last_seq(self) -> int:
@@ -86,9 +107,16 @@ class ResumePlan:
                     Note.of(n.note_id, n.text, from_person=n.from_person)
                     for n in agent.queued_notes
                 ]
-                runtime.adopt(agent, notes=notes, modification=agent.pending_modification)
+                runtime.adopt(
+                    agent,
+                    notes=notes,
+                    modification=agent.pending_modification,
+                    reopening=self.reopenings.get(agent.id),
+                )
             for agent_id, steps in self.steps.items():
                 runtime.recall_steps(agent_id, steps)
+            for owner_id, (stop, paused) in self.stops.items():
+                runtime.hold_budget_stop(owner_id, stop, paused)
 
     def continued_session(self) -> ContinuedSession:
         """Where and how a writer appends the resumed run to the same file."""
@@ -110,23 +138,24 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     with collector_paused():  # a heap of saved events: no collection walks it meanwhile
         events = merge_deltas(log.events)
     state = fold_parts(events, log.conversations, transcripts=transcripts)
-    interrupted = [node for node in state.agents.values() if node.status.is_live]
-    streaming = {node.id: state.streaming.get(node.id, "") for node in interrupted}
-    closing = _closing_events(state, interrupted, streaming, max(state.last_seq, log.last_seq))
+    ends = _session_ends(state, events)
+    closing = _Closing(state, max(state.last_seq, log.last_seq))
+    closing.close(ends)
     # An "always" lasted until that agentui quit: the resumed run asks again, and every view,
     # here or attached over the network, learns it from this event.
-    closing.append(
-        ev.RunResumed(
-            seq=(closing[-1].seq if closing else max(state.last_seq, log.last_seq)) + 1,
-            ts=state.last_ts,
-            agent_id=ev.RUNTIME_EVENT,
-            session_id=log.id,
-        )
+    closing.add(ev.RunResumed, ev.RUNTIME_EVENT, session_id=log.id)
+    state.apply_all(closing.events)
+    history = [*events, *closing.events]
+    return ResumePlan(
+        log,
+        state,
+        closing.events,
+        closing.interrupted,
+        history,
+        all_steps(history),
+        closing.reopenings,
+        closing.stops,
     )
-    state.apply_all(closing)
-    interrupted_ids = [n.id for n in interrupted]
-    history = [*events, *closing]
-    return ResumePlan(log, state, closing, interrupted_ids, history, all_steps(history))
 
 
 def open_for_resume(reference: str) -> ResumePlan:
@@ -139,28 +168,355 @@ def open_for_resume(reference: str) -> ResumePlan:
     return plan_resume(read_session(path))
 
 
-def _closing_events(
-    state: RunState, interrupted: list[AgentState], streaming: dict[str, str], last_seq: int
-) -> list[ev.Event]:
-    closing: list[ev.Event] = []
-    seq = last_seq
-    ts = state.last_ts  # the last moment the session is known to have been alive
+# Why an agent given back live waits (its agent:status's reason).
+WAITS_AGAIN = "the session ended while it waited for the person: it waits again"
+STALLED_AT_END = "interrupted: the session ended while it said nothing; it waits paused for you"
+# A query withdrawn because its agent stopped (queries.py): a quit's cancel does it.
+_STOPPED = "the agent stopped"
 
-    def add(cls: type[ev.Event], agent_id: str, **fields: Any) -> None:
-        nonlocal seq
-        seq += 1
-        closing.append(cls(seq=seq, ts=ts, agent_id=agent_id, **fields))
 
-    for node in interrupted:
-        for query in [q for q in state.open_queries.values() if q.agent_id == node.id]:
-            add(ev.QueryDeclined, node.id, query_id=query.query_id, reason=DECLINED_REASON)
-        add(ev.ExecutionCancelled, node.id, reason=INTERRUPTED, partial_text=streaming[node.id])
-        messages = node.conversation.messages
-        closed = closing_messages(messages, streaming[node.id], state.tool_results.get(node.id, {}))
+@dataclass(slots=True)
+class SessionEnd:
+    """What a live agent was doing when its session ended. A crash (a kill) left it live in the
+    log; a quit cancelled it (SHUTDOWN_REASON), and what that cancel undid is read back from
+    the events before it (`quit`)."""
+
+    agent: AgentState
+    status: AgentStatus  # its (live) status then
+    queries: list[OpenQuery]  # open then
+    stop: ev.BudgetReached | None  # its own budget's stop, standing then
+    stall: ev.AgentStalled | None  # standing then
+    partial_text: str  # what it was streaming
+    started: set[str]  # its last answer's tool calls that had started
+    quit: bool = False
+    # A quit: how many messages its conversation had before the quit's cancel added its own
+    # (results "not run" for its tool calls, the streamed text): None when it added none.
+    kept: int | None = None
+
+    def messages(self) -> list[Message]:
+        """Its conversation as it waited (before a quit's cancel closed it)."""
+        messages = self.agent.conversation.messages
+        return messages if self.kept is None else messages[: self.kept]
+
+
+def _is_quit(event: ev.Event) -> bool:
+    return isinstance(event, ev.StatusChanged | ev.ExecutionCancelled) and (
+        event.reason == SHUTDOWN_REASON
+    )
+
+
+def _quits_own(event: ev.Event) -> bool:
+    """One of the events a quit's cancel of an agent emits (queries.withdraw, the loop's
+    results for its calls and the streamed text kept, the usage of a cut response, execute's
+    end): after its last event of any other kind, they are the cancel's."""
+    if isinstance(event, ev.QueryDeclined):
+        return event.reason == _STOPPED
+    return _is_quit(event) or isinstance(
+        event, ev.ConversationChanged | ev.UsageUpdated | ev.InterventionsUnused
+    )
+
+
+def _session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
+    """Every agent that was live when the session ended, in spawn order: live in the log (a
+    crash), or cancelled by the runtime's shutdown (a quit)."""
+    live = {a.id for a in state.agents.values() if a.status.is_live}
+    quit = {
+        a.id
+        for a in state.agents.values()
+        if a.status is AgentStatus.CANCELLED and a.status_reason == SHUTDOWN_REASON
+    }
+    watched = live | quit
+    raised: dict[str, OpenQuery] = {}
+    withdrawn: dict[str, list[OpenQuery]] = {}
+    stops: dict[str, ev.BudgetReached | None] = {}
+    stalls: dict[str, ev.AgentStalled | None] = {}
+    kept: dict[str, int | None] = {}
+    started: dict[str, set[str]] = {}
+    partial: dict[str, str] = {}
+    quits: dict[str, SessionEnd] = {}
+    for event in events:
+        agent_id = event.agent_id
+        if agent_id not in watched or event.type in NOT_THE_AGENTS_WORD:
+            continue
+        match event:
+            case ev.AgentStalled():
+                stalls[agent_id] = event
+                continue  # not the agent's own word
+            case ev.ToolStarted(call=call):
+                started.setdefault(agent_id, set()).add(call.id)
+            case ev.LLMResponded():
+                started[agent_id] = set()
+            case ev.QueryRaised(query_id=query_id):
+                raised[query_id] = OpenQuery(
+                    query_id, agent_id, event.prompt, event.kind, event.ts, event.tool,
+                    event.arguments,
+                )  # fmt: skip
+            case ev.QueryDeclined(query_id=query_id, reason=reason) if reason == _STOPPED:
+                if query_id in raised:
+                    withdrawn.setdefault(agent_id, []).append(raised[query_id])
+            case ev.BudgetReached():
+                stops[agent_id] = event
+            case ev.BudgetContinued() | ev.BudgetSet(source="person"):
+                stops[agent_id] = None
+            case ev.ExecutionCancelled(partial_text=text) if _is_quit(event):
+                partial[agent_id] = text
+            case ev.ConversationChanged(keep=keep) if kept.get(agent_id) is None:
+                kept[agent_id] = keep
+            case ev.StatusChanged(old=old) if _is_quit(event):
+                quits[agent_id] = SessionEnd(
+                    state.agents[agent_id], AgentStatus(old), withdrawn.get(agent_id, []),
+                    stops.get(agent_id), stalls.get(agent_id), partial.get(agent_id, ""),
+                    set(started.get(agent_id, ())), quit=True, kept=kept.get(agent_id),
+                )  # fmt: skip
+            case ev.StatusChanged():
+                withdrawn[agent_id] = []
+        if not _quits_own(event):
+            kept[agent_id] = None
+            stalls[agent_id] = None
+            partial[agent_id] = ""
+    streaming = state.streaming
+    ends: list[SessionEnd] = []
+    for agent in state.agents.values():
+        if agent.id in quit and agent.id in quits:
+            ends.append(quits[agent.id])
+        elif agent.id in live:
+            asked = [q for q in state.open_queries.values() if q.agent_id == agent.id]
+            stall = stalls.get(agent.id) if agent.stalled_since is not None else None
+            end = SessionEnd(
+                agent, agent.status, asked, agent.budget_stop, stall,
+                streaming.get(agent.id, ""), set(started.get(agent.id, ())),
+            )  # fmt: skip
+            ends.append(end)
+    return ends
+
+
+class _Closing:
+    """The events that take a session's agents from where its log left them to how they come
+    back (plan_resume), and how the runtime takes each up.
+
+    An agent waiting on the person when the session ended comes back waiting: on its question
+    or approval (its run starts from its saved conversation and waits on it), held by its
+    budget's stop (its subtree's live agents paused by it), or, stalled, paused for the person
+    to resume, steer or cancel. Any other live agent comes back cancelled, interrupted, as if
+    cancelled at that moment (a quit cancelled it already: nothing to add)."""
+
+    def __init__(self, state: RunState, last_seq: int) -> None:
+        self.state = state
+        self.seq = last_seq
+        self.ts = state.last_ts  # the last moment the session is known to have been alive
+        self.events: list[ev.Event] = []
+        self.interrupted: list[str] = []
+        self.reopenings: dict[str, Reopening] = {}
+        self.stops: dict[str, tuple[BudgetStop, list[str]]] = {}
+        self._ids = IdSource()
+        for identifier in state.ids:
+            self._ids.observe(identifier)
+
+    def add(self, cls: type[ev.Event], agent_id: str, **fields: Any) -> None:
+        self.seq += 1
+        self.events.append(cls(seq=self.seq, ts=self.ts, agent_id=agent_id, **fields))
+
+    def close(self, ends: list[SessionEnd]) -> None:
+        by_id = {end.agent.id: end for end in ends}
+        asking = {e.agent.id: r for e in ends if (r := _reopened_query(e, self.state)) is not None}
+        held = self._held_by_stops(by_id, asking)
+        for end in ends:
+            agent_id = end.agent.id
+            if agent_id in asking:
+                self._ask_again(end, asking[agent_id])
+            elif agent_id in held:
+                owner = self.state.agents[held[agent_id]]
+                stop = by_id[owner.id].stop
+                assert stop is not None
+                self._hold_paused(end, _budget_stop(owner, stop).reason())
+            elif end.stall is not None and end.status is AgentStatus.RUNNING and _model_run(end):
+                self._hold_paused(end, STALLED_AT_END)
+                self.add(
+                    ev.AgentStalled, agent_id, since=end.stall.since, after_s=end.stall.after_s
+                )
+            elif not end.quit:
+                self._interrupt(end)
+        for owner_id, paused in self._stopped_owners(by_id, held, asking).items():
+            end = by_id[owner_id]
+            assert end.stop is not None
+            if end.quit:  # the quit's cancel ended the stop with its owner: it stands again
+                fields = end.stop.model_dump(include=_STOP_FIELDS)
+                self.add(ev.BudgetReached, owner_id, **{**fields, "paused": paused})
+            self.stops[owner_id] = (_budget_stop(end.agent, end.stop), paused)
+
+    def _held_by_stops(
+        self, by_id: dict[str, SessionEnd], asking: dict[str, Reopening]
+    ) -> dict[str, str]:
+        """The agents a standing budget stop holds paused, with the stop's owner: each live
+        agent of its subtree (its nearest stopped budget's) but those asking the person."""
+        held: dict[str, str] = {}
+        for end in by_id.values():
+            if end.agent.id in asking or not _model_run(end):
+                continue
+            owner = self._stopped_owner(end.agent, by_id)
+            if owner is not None:
+                held[end.agent.id] = owner
+        return held
+
+    def _stopped_owner(self, agent: AgentState, by_id: dict[str, SessionEnd]) -> str | None:
+        member: AgentState | None = agent
+        while member is not None:
+            end = by_id.get(member.id)
+            if end is not None and end.stop is not None and _model_run(end):
+                return member.id
+            parent = member.parent_id
+            member = self.state.agents.get(parent) if parent is not None else None
+        return None
+
+    def _stopped_owners(
+        self, by_id: dict[str, SessionEnd], held: dict[str, str], asking: dict[str, Reopening]
+    ) -> dict[str, list[str]]:
+        """Each stop that stands, by owner, with the agents it holds paused."""
+        owners: dict[str, list[str]] = {}
+        for owner_id in [*held.values(), *asking]:
+            end = by_id[owner_id]
+            if end.stop is not None and _model_run(end):
+                owners.setdefault(owner_id, [])
+        for agent_id, owner_id in held.items():
+            owners[owner_id].append(agent_id)
+        return owners
+
+    def _ask_again(self, end: SessionEnd, reopening: Reopening) -> None:
+        """Waiting again on its question or approval. After a crash the log holds it open:
+        nothing is added, and the runtime takes it up under its own id. A second query:raised
+        would show the question twice (transcript, replay, export) for one question. After a
+        quit, the quit's cancel declined it and closed the agent's tool calls: they are taken
+        back, and the question is raised again, in the same words, under a new id (an id is
+        raised once: answers, transcripts and reruns match by it)."""
+        agent = end.agent
+        if end.quit:
+            self._take_back_conversation(end)
+            self._status(agent, AgentStatus.AWAITING_USER, WAITS_AGAIN)
+            query_id = self._ids.next("q")
+            approval = reopening.kind == "approval"
+            self.add(
+                ev.QueryRaised, agent.id, query_id=query_id, prompt=reopening.prompt,
+                kind=reopening.kind, tool=reopening.tool, arguments=reopening.arguments,
+                choices=list(APPROVAL_CHOICES) if approval else None,
+            )  # fmt: skip
+            reopening = replace(reopening, query_id=query_id)
+        self.reopenings[agent.id] = reopening
+
+    def _hold_paused(self, end: SessionEnd, reason: str) -> None:
+        """Back paused, waiting for the person. One that waited at its pause gate, its stream
+        closed and no tool of it running (a budget stopped it), goes on from there: its tool
+        calls that finished are not run again. Any other is interrupted first, as a cancel
+        would have left it (a quit's cancel did that already)."""
+        agent = end.agent
+        messages = end.messages()
+        finished = self.state.tool_results.get(agent.id, {})
+        pending = _pending_calls(messages)
+        running = [use.id for use in pending if use.id in end.started and use.id not in finished]
+        at_its_gate = end.status is AgentStatus.PAUSED and not end.partial_text and not running
+        if at_its_gate:
+            if end.quit:
+                self._take_back_conversation(end)
+            outcomes = {use.id: finished[use.id] for use in pending if use.id in finished}
+            self.reopenings[agent.id] = Reopening(outcomes=outcomes)
+        else:
+            # As a pause that closed its stream: the response is asked for again on resume
+            # (the text streamed stays in the transcript, cut short), its tools "not run".
+            if end.quit:
+                self._take_back_streamed_text(end)
+            else:
+                self._cancel_execution(end, keep_streamed=False)
+            self.reopenings[agent.id] = Reopening()
+        if end.status is not AgentStatus.PAUSED or end.quit:
+            self._status(agent, AgentStatus.PAUSED, reason)
+
+    def _interrupt(self, end: SessionEnd) -> None:
+        """Cancelled, marked interrupted, as if cancelled when the session ended."""
+        self._cancel_execution(end)
+        self._status(end.agent, AgentStatus.CANCELLED, INTERRUPTED)
+        self.interrupted.append(end.agent.id)
+
+    def _cancel_execution(self, end: SessionEnd, *, keep_streamed: bool = True) -> None:
+        """What a cancel at the end of the session would have emitted before the agent's new
+        status: its questions declined, its execution cancelled with the text it streamed, and
+        its conversation closed (closing_messages; the streamed text in it with
+        `keep_streamed`)."""
+        agent = end.agent
+        for query in end.queries:
+            self.add(ev.QueryDeclined, agent.id, query_id=query.query_id, reason=DECLINED_REASON)
+        self.add(ev.ExecutionCancelled, agent.id, reason=INTERRUPTED, partial_text=end.partial_text)
+        messages = agent.conversation.messages
+        results = self.state.tool_results.get(agent.id, {})
+        closed = closing_messages(messages, end.partial_text if keep_streamed else "", results)
         if closed:
-            add(ev.ConversationChanged, node.id, keep=len(messages), append=closed)
-        add(ev.StatusChanged, node.id, old=node.status.value, new="cancelled", reason=INTERRUPTED)
-    return closing
+            self.add(ev.ConversationChanged, agent.id, keep=len(messages), append=closed)
+
+    def _take_back_conversation(self, end: SessionEnd) -> None:
+        """Undo what a quit's cancel added to the conversation (results "not run")."""
+        messages = end.agent.conversation.messages
+        if end.kept is not None and end.kept < len(messages):
+            self.add(ev.ConversationChanged, end.agent.id, keep=end.kept, append=[])
+
+    def _take_back_streamed_text(self, end: SessionEnd) -> None:
+        """Undo the streamed text a quit's cancel kept in the conversation as interrupted."""
+        messages = end.agent.conversation.messages
+        if end.partial_text and messages and messages[-1].interrupted:
+            self.add(ev.ConversationChanged, end.agent.id, keep=len(messages) - 1, append=[])
+
+    def _status(self, agent: AgentState, new: AgentStatus, reason: str) -> None:
+        # The fold has applied none of the closing events yet: the status the log left.
+        self.add(ev.StatusChanged, agent.id, old=agent.status.value, new=new.value, reason=reason)
+
+
+_STOP_FIELDS = {"measure", "limit", "spent", "over", "stopped_agent"}
+
+
+def _model_run(end: SessionEnd) -> bool:
+    """A model runs the agent: its loop can go on from its conversation (agentui's own code
+    running a scene or a round cannot be taken up in the middle)."""
+    return end.agent.driver is None
+
+
+def _budget_stop(owner: AgentState, stop: ev.BudgetReached) -> BudgetStop:
+    return BudgetStop(owner.id, owner.name, stop.measure, stop.limit, stop.spent)
+
+
+def _pending_calls(messages: list[Message]) -> list[Any]:
+    """The tool calls of the conversation's last message when it is a model's answer."""
+    last = messages[-1] if messages else None
+    if last is None or last.role != "assistant" or last.interrupted:
+        return []
+    return list(last.tool_uses)
+
+
+def _reopened_query(end: SessionEnd, state: RunState) -> Reopening | None:
+    """How the agent waits again on the question or approval it waited on, when its run can
+    take it up: its first tool call without a result is the one that asked (an ask_user with
+    those words, or the very call put to the person for approval), the calls before it
+    finished. Else None (a question from inside python code, or from the six-step workflow,
+    cannot be taken up halfway: that agent comes back interrupted)."""
+    if end.status is not AgentStatus.AWAITING_USER or len(end.queries) != 1:
+        return None
+    if not _model_run(end):
+        return None
+    (query,) = end.queries
+    finished = state.tool_results.get(end.agent.id, {})
+    pending = [use for use in _pending_calls(end.messages()) if use.id not in finished]
+    if not pending:
+        return None
+    use = pending[0]
+    if query.kind == "approval":
+        asks = use.name == query.tool and dict(use.input) == (query.arguments or {})
+        started: frozenset[str] = frozenset()
+    else:
+        asks = use.name == ASK_USER.name and use.input.get("question") == query.prompt
+        started = frozenset({use.id})
+    if not asks or query.kind not in ("approval", "question"):
+        return None
+    outcomes = {u.id: finished[u.id] for u in _pending_calls(end.messages()) if u.id in finished}
+    return Reopening(
+        query_id=query.query_id, prompt=query.prompt, kind=query.kind, tool=query.tool,
+        arguments=query.arguments, call_id=use.id, outcomes=outcomes, started=started,
+    )  # fmt: skip
 
 
 def closing_messages(

@@ -2,7 +2,8 @@
 
 Each row comes from events in the session log (a question or an approval raised, a budget's
 stop, an agent:stalled, a steer queued to an agent that is not running), so a resumed session
-shows the same rows. The order puts first what unblocks most: the number of agents a row holds
+shows the same rows (core/session/resume.py gives back what each waits on, and the events
+that say so after a quit cancelled it). The order puts first what unblocks most: the number of agents a row holds
 up (the live agents of the subtree under it), then the oldest.
 """
 
@@ -195,7 +196,8 @@ def _amount(measure: str, value: float) -> str:
 def _stalled_rows(state: RunState) -> list[InboxRow]:
     rows = []
     for agent in state.agents.values():
-        if agent.stalled_since is None or agent.status is not AgentStatus.RUNNING:
+        # Paused: one a resumed session gave back (it was stalled when the session ended).
+        if agent.stalled_since is None or agent.status not in _STALLED_AND_LIVE:
             continue
         rows.append(
             _agent_row(state, "stalled", agent.id, agent.stalled_since, "no word from it since")
@@ -217,6 +219,8 @@ def _steer_rows(state: RunState) -> list[InboxRow]:
         rows.append(_agent_row(state, "steer", agent.id, min(n.ts for n in steers), text))
     return rows
 
+
+_STALLED_AND_LIVE = frozenset({AgentStatus.RUNNING, AgentStatus.PAUSED})
 
 _NOT_RUNNING = frozenset(
     {

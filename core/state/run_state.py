@@ -334,6 +334,8 @@ class RunState:
                         agent.first_started_at = event.ts
                 elif agent.status.is_final:
                     agent.ended_at = event.ts
+                else:  # live again: a resumed session gave it back waiting on the person
+                    agent.ended_at = None
                 if agent.status is AgentStatus.CANCELLED and reason == INTERRUPTED:
                     agent.error = reason
                 change.relabel.add(agent_id)

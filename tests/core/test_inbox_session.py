@@ -1,7 +1,8 @@
 """The inbox's rows are events in the session log: the log read again and folded (as replay,
 export and a server's history do) lists the same rows as the live run did at that point: a
-question, a budget's stop, a stalled agent, a steer to a paused agent. `--resume` starts after
-the live agents were cancelled, so only the undelivered steer is still waiting there."""
+question, a budget's stop, a stalled agent, a steer to a paused agent. `--resume` gives every
+one of them back, waiting, after the runtime's shutdown cancelled their agents in the log
+(tests/core/test_inbox_resume.py acts on each)."""
 
 from __future__ import annotations
 
@@ -85,8 +86,12 @@ async def test_a_session_folded_again_lists_the_same_rows(tmp_path: Path) -> Non
     events = [e for e in merge_deltas(log.events) if e.seq <= until]
     records = [r for r in log.conversations if r.seq <= until]
     assert inbox(fold_parts(events, records, transcripts=False)) == rows
-    # Leaving the runtime cancelled every live agent, in the log too: what waited on them is
-    # withdrawn (the question declined, the stop and the stall with their agents' ends), so
-    # `--resume` shows none of it; a steer that never reached its agent stays.
+    # Leaving the runtime cancelled every live agent, in the log too (the question declined,
+    # the stop and the stall ended with their agents): `--resume` reads back what each waited
+    # on and gives it back, the question raised again in the same words (since the quit: a
+    # row's wait counts from the events it comes from).
     resumed = plan_resume(log, transcripts=False)
-    assert [row.kind for row in inbox(resumed.state)] == ["steer"]
+    again = inbox(resumed.state)
+    assert sorted((r.kind, r.agent_id, r.text) for r in again) == sorted(
+        (r.kind, r.agent_id, r.text) for r in rows
+    )
