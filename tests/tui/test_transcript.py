@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 from rich.console import Console
+from rich.markdown import Markdown
 from textual.app import App, ComposeResult
-from textual.widgets import Button
+from textual.widgets import Button, Static
 
 from agentui.core.state import TranscriptItem as Entry
 from agentui.tui.app.widgets.blocks import (
@@ -121,8 +122,13 @@ async def test_a_long_answer_freezes_into_chunks_and_keeps_every_character() -> 
             transcript.sync({entry.uid})
         await pilot.pause()
         block = transcript.query_one(AnswerBlock)
-        assert len(block.query(".answer-chunk")) == 3
-        assert block._frozen + len(entry.text[block._frozen :]) == len(entry.text)
+        chunks = block.frozen_chunks.chunks
+        assert len(chunks) == 3
+        starts = [chunk.start for chunk in chunks]
+        assert starts == [0, chunks[0].end, chunks[1].end], "each follows the one before"
+        drawn = "".join(block.frozen_chunks.markdown_of(i) for i in range(3))
+        drawn += block._tail_drawn[1]  # the text the tail shows
+        assert all(paragraph in drawn for paragraph in paragraphs)
 
 
 async def test_an_answer_that_arrives_long_in_one_batch_is_shown_whole() -> None:
@@ -140,7 +146,7 @@ async def test_an_answer_that_arrives_long_in_one_batch_is_shown_whole() -> None
         transcript.sync({entry.uid})
         await pilot.pause()
         block = transcript.query_one(AnswerBlock)
-        assert len(block.query(".answer-chunk")) == 2
+        assert len(block.frozen_chunks.chunks) == 2
         assert block._shown_length == len(text)
 
 
@@ -179,11 +185,12 @@ async def test_a_long_streamed_code_block_renders_as_code_in_every_chunk() -> No
         transcript.sync({entry.uid})
         await pilot.pause()
         block = transcript.query_one(AnswerBlock)
-        chunks = list(block.query(".answer-chunk"))
-        assert len(chunks) == 2
+        frozen = block.frozen_chunks
+        assert len(frozen.chunks) == 2
         console = Console(record=True, width=110)
-        for widget in [*chunks, block.query_one(".answer-tail")]:
-            console.print(widget.content)  # type: ignore[attr-defined]
+        for index in range(len(frozen.chunks)):
+            console.print(Markdown(frozen.markdown_of(index)))
+        console.print(block.query_one(".answer-tail", Static).content)
         shown = console.export_text()
         for line in lines:
             assert line in shown, "every line of code, literally"

@@ -282,6 +282,8 @@ class TranscriptSearch:
         transcript.release_anchor()  # the person reads back: the tail is not followed
 
         def scroll() -> None:
+            if block.is_attached and block.show_current_match():
+                return
             target = block.current_match_widget()
             if target.is_attached:
                 transcript.scroll_to_widget(target, animate=False, center=True)

@@ -32,6 +32,7 @@ from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.keymap import VIEW_KEYS, shadowing
 from agentui.tui.app.widgets.composer import Composer
 from agentui.tui.app.widgets.fitted_line import Piece, fit_line
+from agentui.tui.app.widgets.frozen_chunks import FrozenChunk, FrozenChunks
 from agentui.tui.app.widgets.search_highlight import Highlight, Highlighted, mark_text
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -60,26 +61,32 @@ class Cut:
 
 
 def freeze_point(
-    text: str, paragraphs: int, fence: str | None = None, max_lines: int = LINES_PER_CHUNK
+    text: str,
+    paragraphs: int,
+    fence: str | None = None,
+    max_lines: int = LINES_PER_CHUNK,
+    start: int = 0,
 ) -> Cut | None:
-    """Where to cut `text` (which starts inside `fence`, if given): after `paragraphs`
-    complete paragraphs outside code, or after `max_lines` complete lines anywhere.
-    None while there is not enough yet."""
+    """Where to cut `text[start:]` (which starts inside `fence`, if given): after `paragraphs`
+    complete paragraphs outside code, or after `max_lines` complete lines anywhere; `at` counts
+    from `start`. None while there is not enough yet. It reads no further than the cut (an
+    answer bound whole is cut in one pass, not re-read from each cut to its end)."""
     open_fence = fence
-    count = position = 0
-    for lines, line in enumerate(text.splitlines(keepends=True), start=1):
-        if not line.endswith("\n"):
-            break  # the line is still being written
-        position += len(line)
+    count = lines = 0
+    position, end = start, len(text)
+    while (newline := text.find("\n", position)) >= 0:  # a line without one is being written
+        line = text[position : newline + 1]
+        lines += 1
+        position = newline + 1
         marker = _FENCE.match(line)
         if marker and (open_fence is None or line.strip().startswith(_closer(open_fence))):
             open_fence = None if open_fence is not None else line.rstrip("\n").strip()
-        elif not line.strip() and open_fence is None and position < len(text):
+        elif not line.strip() and open_fence is None and position < end:
             count += 1
             if count >= paragraphs:
-                return Cut(position)
-        if lines >= max_lines and position < len(text):
-            return Cut(position, open_fence)
+                return Cut(position - start)
+        if lines >= max_lines and position < end:
+            return Cut(position - start, open_fence)
     return None
 
 
@@ -164,6 +171,11 @@ class EntryBlock(Widget):
     def current_match_widget(self) -> Widget:
         """The part of the block that holds the match the search is at (to scroll to)."""
         return self
+
+    def show_current_match(self) -> bool:
+        """Scroll the pane to the match the search is at, where scrolling to the part that
+        holds it would not show it (a part taller than the pane). False: not done here."""
+        return False
 
     def copy_text(self) -> str:
         """What the block shows, in full (a folded one as unfolded), as plain text: the words
@@ -256,7 +268,8 @@ class SteerBlock(EntryBlock):
 
 
 class AnswerBlock(EntryBlock):
-    """Streamed assistant text as Markdown, in frozen chunks plus a live tail."""
+    """Streamed assistant text as Markdown: frozen chunks (one FrozenChunks widget, which draws
+    only what is on screen) and a live tail."""
 
     DEFAULT_CSS = """
     AnswerBlock { height: auto; layout: vertical; }
@@ -267,14 +280,14 @@ class AnswerBlock(EntryBlock):
         super().__init__(entry, agent_label)
         self._frozen = 0  # characters of entry.text already in frozen chunks
         self._fence: str | None = None  # a code fence open where the frozen chunks end
+        self.frozen_chunks = FrozenChunks(lambda: self.entry.text)
         self._tail = Static("", classes="answer-tail")
         self._label = Static(self._label_text(), classes="agent-label")
         self._shown_length = -1
         self._shown_interrupted = False
-        # Each frozen chunk: its widget, what it draws and the text it shows (a search marks
-        # its matches in them: see _highlight_changed).
-        self._chunks: list[tuple[Static, RenderableType, str]] = []
+        # What the tail draws and the text it shows (a search marks its matches in it).
         self._tail_drawn: tuple[RenderableType, str] = (Text(""), "")
+        self._tail_lines: tuple[int, int] | None = None  # (width, lines) it was laid out at
 
     def _label_text(self) -> Text:
         return Text(f"{self.agent_label} ›", style="bold")
@@ -282,6 +295,7 @@ class AnswerBlock(EntryBlock):
     def compose(self) -> ComposeResult:
         if self.agent_label:
             yield self._label
+        yield self.frozen_chunks
         yield self._tail
 
     def _takes(self, entry: Entry, agent_label: str | None) -> bool:
@@ -291,8 +305,7 @@ class AnswerBlock(EntryBlock):
     def _rebound(self, agent_name: str) -> None:
         if self.agent_label:
             self._label.update(self._label_text())
-        self.query(".answer-chunk").remove()
-        self._chunks.clear()
+        self.frozen_chunks.reset()
         self._frozen = 0
         self._fence = None
         self._shown_length = -1
@@ -317,21 +330,19 @@ class AnswerBlock(EntryBlock):
         # instead of delaying the first frame.
         from rich.markdown import Markdown
 
-        while True:
-            cut = freeze_point(text[self._frozen :], PARAGRAPHS_PER_CHUNK, self._fence)
-            if cut is None:
-                break
-            chunk = self._reopened(text[self._frozen : self._frozen + cut.at])
-            if cut.fence is not None:
-                chunk += _closer(cut.fence) + "\n"
-            shown_chunk = shown(chunk)
-            chunk_drawn = Markdown(shown_chunk)
-            before = self._matches_before(len(self._chunks))
-            widget = Static(self._marked(chunk_drawn, shown_chunk, before), classes="answer-chunk")
-            self._chunks.append((widget, chunk_drawn, shown_chunk))
-            self.mount(widget, before=self._tail)
+        frozen: list[FrozenChunk] = []
+        while cut := freeze_point(text, PARAGRAPHS_PER_CHUNK, self._fence, start=self._frozen):
+            frozen.append(
+                FrozenChunk(
+                    self._frozen,
+                    self._frozen + cut.at,
+                    prefix=f"{self._fence}\n" if self._fence is not None else "",
+                    suffix=_closer(cut.fence) + "\n" if cut.fence is not None else "",
+                )
+            )
             self._frozen += cut.at
             self._fence = cut.fence
+        self.frozen_chunks.extend(frozen)
         tail = text[self._frozen :]
         shown_tail = shown(self._reopened(tail))
         parts: list[RenderableType] = [Markdown(shown_tail)] if tail.strip() else []
@@ -339,7 +350,25 @@ class AnswerBlock(EntryBlock):
             parts.append(Text("(cut short)", style="italic dim"))
         drawn = RenderedOncePerWidth(parts[0] if len(parts) == 1 else Group(*parts))
         self._tail_drawn = (drawn, shown_tail)
-        self._tail.update(self._marked(drawn, shown_tail, self._matches_before(len(self._chunks))))
+        marked = self._marked(drawn, shown_tail, self.frozen_chunks.match_count())
+        # A layout only when the tail's height changes (a line more, every ~100 characters):
+        # a layout arranges the whole transcript, and Textual's cost of it grows with its
+        # height (issue 33); most flushes only add words to the last line.
+        self._tail.update(marked, layout=self._tail_height_changed(marked))
+
+    def _tail_height_changed(self, marked: RenderableType) -> bool:
+        """Whether `marked` takes another number of lines in the tail than it shows now,
+        measured as Textual measures it (the measure is kept: Textual reuses it)."""
+        width = self._tail.content_size.width
+        if not width or not self._tail.is_mounted:
+            self._tail_lines = None
+            return True
+        app = self.app
+        options = app.console_options.update_width(width).update(highlight=False)
+        lines = sum(text.count("\n") for text, _, _ in app.console.render(marked, options))
+        changed = (width, lines) != self._tail_lines
+        self._tail_lines = (width, lines)
+        return changed
 
     def copy_text(self) -> str:
         # Its Markdown as the block is given it (rendered, it would be cut to the pane's width).
@@ -347,35 +376,31 @@ class AnswerBlock(EntryBlock):
         label = f"{self.agent_label} ›\n" if self.agent_label else ""
         return label + words + ("\n(cut short)" if self.entry.interrupted else "")
 
-    def _matches_before(self, chunk: int) -> int:
-        """How many matches of the search the chunks before `chunk` hold (0: no search)."""
-        if self.highlight is None:
-            return 0
-        return sum(self.highlight.count(text) for _w, _d, text in self._chunks[:chunk])
-
     def _marked(self, drawn: RenderableType, text: str, before: int) -> RenderableType:
         if self.highlight is None or not self.highlight.pattern.search(text):
             return drawn
         return Highlighted(drawn, self.highlight.shifted(before))
 
     def _highlight_changed(self) -> None:
-        before = 0
-        for widget, drawn, text in self._chunks:
-            widget.update(self._marked(drawn, text, before))
-            before += self.highlight.count(text) if self.highlight is not None else 0
+        self.frozen_chunks.set_highlight(self.highlight)
         drawn, text = self._tail_drawn
-        self._tail.update(self._marked(drawn, text, before))
+        self._tail.update(self._marked(drawn, text, self.frozen_chunks.match_count()))
 
     def current_match_widget(self) -> Widget:
         highlight = self.highlight
         if highlight is None or highlight.current is None:
             return self
-        before = 0
-        for widget, _drawn, text in self._chunks:
-            before += highlight.count(text)
-            if highlight.current < before:
-                return widget
+        if highlight.current < self.frozen_chunks.match_count():
+            return self.frozen_chunks
         return self._tail
+
+    def show_current_match(self) -> bool:
+        # The frozen chunks are one widget, maybe far taller than the pane: to the match's line.
+        line = self.frozen_chunks.current_match_line()
+        if line is None:
+            return False
+        self.frozen_chunks.scroll_to_line(line)
+        return True
 
 
 class FoldBlock(EntryBlock):
