@@ -61,6 +61,7 @@ from agentui.core.protocol.events import (
 )
 from agentui.core.protocol.subagent import SubagentOutcome
 from agentui.core.protocol.usage import Usage
+from agentui.core.protocol.workflow_notes import SubagentResult, results_note
 from agentui.core.protocol.workflow_report import WorkflowReport
 from agentui.core.providers.base import Provider
 from agentui.core.support.clock import Clock
@@ -183,6 +184,9 @@ class AgentRun:
         self._forks_allowed = 0  # forks the person allowed past a forecast, not made yet
         # Its conversation's changes and steps (steps.py), for a rewind or a fork from one.
         self.steps = StepLog(node.name)
+        # Subagents a rewind kept whose results the step it went back to had not had: handed
+        # again, as a note on its next model call, once each has ended (steps.owed_after).
+        self.owed: list[str] = []
         self.rewinding: int | None = None  # the step a rewind waits for its run to end to go to
         self.rewound = anyio.Event()  # set when that rewind is done (or given up at shutdown)
         self._publish: ConversationListener | None = None  # set by publish_conversation
@@ -480,6 +484,7 @@ class AgentRun:
     def apply_interventions(self, conversation: Conversation) -> bool:
         """Fold the pending modification and notes into the conversation before a model call;
         True when there was any."""
+        self._queue_owed_results()
         texts: list[str] = []
         modification, self.modification = self.modification, None
         modified = modification.parts if modification is not None else []
@@ -498,6 +503,24 @@ class AgentRun:
                 modified=modified,
             )
         return bool(texts)
+
+    def _queue_owed_results(self) -> None:
+        """The results of the subagents a rewind kept that the agent had not had at the step
+        it went back to (`owed`), each once it has ended, as one note: the words the six-step
+        workflow hands results in. One the agent waits for again itself (join) is not owed."""
+        tree = self.shared.tree
+        ended = [child for child in self.owed if not tree.get(child).status.is_live]
+        if not ended:
+            return
+        self.owed = [child for child in self.owed if child not in ended]
+        outcomes = [self._outcome(child) for child in ended]
+        results = [
+            SubagentResult(o.name, o.status, o.describe())
+            for o in outcomes
+            if o.status != AgentStatus.DELETED.value  # its delete told the agent already
+        ]
+        if results:
+            self.queue_note(results_note(results))
 
     def report_unused(self) -> None:
         """The run ended with a steer or modify the model never read: say so (a continued
@@ -763,8 +786,16 @@ class AgentRun:
     async def join(self, handle: str) -> SubagentOutcome:
         """Wait until `handle`, a subagent of this agent at any depth, has ended."""
         child = self.descendant(handle.strip())
-        run = self.shared.runs[child.id]
-        await run.until_ended()
+        await self.shared.runs[child.id].until_ended()
+        self.steps.child_handed(child.id)
+        if child.id in self.owed:
+            self.owed.remove(child.id)  # handed by this wait: not again as a note
+        return self._outcome(child.id)
+
+    def _outcome(self, child_id: str) -> SubagentOutcome:
+        """How a subagent (at any depth) that ended ended."""
+        child = self.shared.tree.get(child_id)
+        run = self.shared.runs[child_id]
         error = child.error
         if child.status in (AgentStatus.CANCELLED, AgentStatus.DELETED) and run.stop is not None:
             error = error or run.stop.reason

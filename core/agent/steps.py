@@ -25,7 +25,7 @@ folded from its log (`steps_in`), the same class fed the same events, so both ag
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -98,6 +98,9 @@ class StepLog:
     _messages: list[Message] = field(default_factory=list)  # the conversation now
     _children: list[tuple[str, int]] = field(default_factory=list)  # (id, changes before it)
     _set_aside: set[str] = field(default_factory=set)  # subagents a rewind set aside
+    # Subagents whose results were handed to the agent (join), with how many changes came
+    # before: known in the runtime that ran them (a saved session's log does not say).
+    _handed: list[tuple[str, int]] = field(default_factory=list)
     _restoring: bool = False  # the next change is a rewind's: no step
 
     # -- folding -------------------------------------------------------------------------
@@ -111,6 +114,10 @@ class StepLog:
 
     def child_started(self, child_id: str) -> None:
         self._children.append((child_id, len(self._changes)))
+
+    def child_handed(self, child_id: str) -> None:
+        """A subagent's result was handed to the agent (its conversation has it next)."""
+        self._handed.append((child_id, len(self._changes)))
 
     def _changed(self, event: ev.ConversationChanged) -> None:
         before = self._messages
@@ -178,6 +185,22 @@ class StepLog:
             child
             for child, before in self._children
             if before > change and child not in self._set_aside
+        ]
+
+    def owed_after(self, number: int, live: Callable[[str], bool]) -> list[str]:
+        """The subagents a rewind to the step keeps (started before it) whose results the
+        conversation at the step had not had: handed after it (set aside with what came
+        later), or still to come (`live`). In the order started."""
+        change = self.step(number).change
+        had = {child for child, before in self._handed if before <= change}
+        later = {child for child, before in self._handed if before > change}
+        return [
+            child
+            for child, before in self._children
+            if before <= change
+            and child not in self._set_aside
+            and child not in had
+            and (child in later or live(child))
         ]
 
 
