@@ -35,6 +35,7 @@ from agentui.core.support.errors import CommandRefusedError
 
 StepKind = Literal["task", "model", "tool", "answer", "steer"]
 ASK_USER_TOOL = "ask_user"  # the tool whose result is the person's answer (core/tools/ask_user)
+WAIT_TOOL = "wait"  # the tool that hands a subagent's result to its parent (core/tools/fork)
 SUMMARY_CHARS = 70
 
 
@@ -99,8 +100,10 @@ class StepLog:
     _children: list[tuple[str, int]] = field(default_factory=list)  # (id, changes before it)
     _set_aside: set[str] = field(default_factory=set)  # subagents a rewind set aside
     # Subagents whose results were handed to the agent (join), with how many changes came
-    # before: known in the runtime that ran them (a saved session's log does not say).
+    # before: the runtime that ran them knows each; a saved session's log says it of the
+    # `wait` tool's (not of a wait in python code, nor of the six-step workflow's own).
     _handed: list[tuple[str, int]] = field(default_factory=list)
+    _waits: dict[str, str] = field(default_factory=dict)  # a saved wait call's id: its handle
     _restoring: bool = False  # the next change is a rewind's: no step
 
     # -- folding -------------------------------------------------------------------------
@@ -111,6 +114,10 @@ class StepLog:
             self._changed(event)
         elif isinstance(event, ev.AgentRewound):
             self._rewound(event)
+        elif isinstance(event, ev.ToolStarted) and event.call.name == WAIT_TOOL:
+            self._waits[event.call.id] = str(event.call.arguments.get("handle", "")).strip()
+        elif isinstance(event, ev.ToolCompleted | ev.ToolFailed) and event.call_id in self._waits:
+            self.child_handed(self._waits.pop(event.call_id))  # the wait tool handed it
 
     def child_started(self, child_id: str) -> None:
         self._children.append((child_id, len(self._changes)))

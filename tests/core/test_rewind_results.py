@@ -15,10 +15,11 @@ from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
+from agentui.core.session.resume import plan_resume
 from agentui.core.tools.fork import FORK, WAIT
 
 from .helpers import Recorder, is_type
-from .session_helpers import gate_tool, recorded_runtime
+from .session_helpers import gate_tool, recorded_runtime, resumed_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -121,3 +122,35 @@ async def test_a_subagent_still_running_at_the_rewind_hands_its_result_once_it_e
     assert runtime.session.path is not None
     folded = fold_session(read_session(runtime.session.path)).agents[root]
     assert folded.with_history() == live
+
+
+async def test_a_resumed_session_knows_which_results_its_wait_tool_handed(
+    tmp_path: Path,
+) -> None:
+    """A saved session's log says when the wait tool handed a result: rewound after a resume,
+    the agent gets it again as it would in the run that saved it."""
+    script = Script(
+        agents={
+            "main": [
+                Turn(tool_calls=[call("fork", prompt="Count")]),
+                Turn(tool_calls=[call("wait", handle="a2")]),
+                Turn(text="First."),
+            ],
+            "main.1": [Turn(text=RESULT)],
+        }
+    )
+    runtime = recorded_runtime(tmp_path, script=script, tools=[FORK, WAIT])
+    async with runtime:
+        root = runtime.start("count")
+        await runtime.wait(root)
+    assert runtime.session.path is not None
+    plan = plan_resume(read_session(runtime.session.path))
+    again = resumed_runtime(plan, Script(agents={"main": [Turn(text="Second.")]}))
+    async with again:
+        recorder = Recorder(again)
+        again.rewind(root, 2)
+        await _paused(recorder, root)
+        again.resume(root)
+        node = await again.wait(root)
+        assert node.result == "Second."
+        assert RESULT in _sent_last(again)
