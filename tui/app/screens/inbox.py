@@ -29,6 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.errors import NoWidget
 from textual.screen import ModalScreen
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Footer, OptionList, Static, TextArea
 
 from agentui.core.protocol.commands import Command
@@ -87,6 +88,10 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         # them (a fast typist, a paste): its words, handed to it once it is (see _typed_on).
         self._typed_ahead: list[events.Key | events.Paste] | None = None
         self._window: BudgetScreen | None = None
+        self._pane_mounting: AwaitMount | None = None  # the pane being built, for on_mount
+        # Where enter on a row put the cursor, until it lands there (after the next refresh):
+        # keys typed behind enter meanwhile are that box's or button's (see on_key).
+        self._cursor_going_to: Widget | None = None
 
     @property
     def agent_app(self) -> AgentUIApp:
@@ -102,9 +107,12 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
             yield Static(Text(HINT, style="dim"), id="hint")
         yield Footer()
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)  # the waits grow; the agents each holds up change
         self._tick()  # read afresh: how many agents each row holds up may have changed since
+        mounting, self._pane_mounting = self._pane_mounting, None
+        if mounting is not None:
+            await mounting  # keys typed behind f4 wait here: enter must find the row's pane
         self.query_one(InboxList).focus()
 
     # -- the rows ------------------------------------------------------------------------
@@ -174,7 +182,7 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
                 self.query_one(InboxList).focus()
             return
         actions = RowActions(row, facts, self.drafts)
-        pane.mount(actions)
+        self._pane_mounting = pane.mount(actions)
         if was_in_pane:
             self.call_after_refresh(self._focus_again, actions, box_id)
 
@@ -234,13 +242,25 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         self._show_actions()
         if self.keeper.reading:
             return
+        self._go_into_row()
+
+    def _go_into_row(self) -> None:
+        """Into the highlighted row: its box, or its first button, once it is drawn."""
         actions = self._actions()
         if actions is None:
             return
         self._enter(actions.row.id)  # keys typed before the cursor lands are its words too
         target = actions.first_control()
-        if target is not None:
-            self.call_after_refresh(target.focus)
+        if target is None:
+            return
+        self._cursor_going_to = target
+        self.call_after_refresh(self._cursor_lands, target)
+
+    def _cursor_lands(self, target: Widget) -> None:
+        if self._cursor_going_to is target:
+            self._cursor_going_to = None
+            if target.is_attached:
+                target.focus()
 
     @on(InboxBox.Left)
     def _left_a_box(self) -> None:
@@ -439,6 +459,29 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
             return
         if route is KeyRoute.CHOSE:
             self.refresh_bindings()
+            return
+        going_to = self._cursor_going_to
+        if going_to is not None and isinstance(self.focused, InboxList) and going_to.is_attached:
+            # Typed behind enter, before the cursor landed in the row: the box's words (a
+            # digit too: no button's), or the key of the box or button, as if it were there
+            # (enter in a box sends its words).
+            self._stop(event)
+            if isinstance(going_to, TextArea) and event.is_printable and event.character:
+                going_to.insert(event.character)
+                return
+            self._cursor_going_to = None
+            going_to.focus()  # through the app's queue: before the key sent again
+            again = _copy_of(event)
+            again.set_sender(self.app)  # as typed: to the focused widget, its bindings
+            self.app.post_message(again)
+            return
+        if event.key == "enter" and isinstance(self.focused, InboxList):
+            # Into the row here, before the keys behind it: as the list's binding, enter
+            # would go into the row only once it had come back through the app, after the
+            # words typed right behind it had reached this window, for no row.
+            self._stop(event)
+            self._show_actions()
+            self._go_into_row()
             return
         if not event.is_printable or isinstance(self.focused, TextArea):
             return
