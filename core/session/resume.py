@@ -226,6 +226,8 @@ def _session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
         if a.status is AgentStatus.CANCELLED and a.status_reason == SHUTDOWN_REASON
     }
     watched = live | quit
+    if not watched:
+        return []  # every agent ended on its own: no need to read the log again
     raised: dict[str, OpenQuery] = {}
     withdrawn: dict[str, list[OpenQuery]] = {}
     stops: dict[str, ev.BudgetReached | None] = {}

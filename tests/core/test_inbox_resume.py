@@ -28,11 +28,12 @@ from agentui.core.state import RunState
 from agentui.core.state.inbox import InboxRow, inbox
 from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
+from agentui.core.tools.fork import FORK, WAIT
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool, tool
 
 from .helpers import Recorder, deploy_tool, is_type
-from .session_helpers import SAFETY_NET_S, echo_tool, recorded_runtime
+from .session_helpers import SAFETY_NET_S, echo_tool, gate_tool, recorded_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -347,3 +348,84 @@ async def test_a_session_ended_twice_still_gives_back_its_question(tmp_path: Pat
         node = await last.wait(root)
         assert node.result == "Rome, then."
         agrees(second, rec, last)
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+async def test_a_stop_holds_the_live_agents_under_it_and_a_raise_lets_all_go_on(
+    tmp_path: Path, ending: Ending
+) -> None:
+    """main's budget stopped main at its next model call while main.1 was streaming: both
+    come back paused by the stop (main.1's cut answer asked for again), and raising main's
+    budget lets both go on; main's wait gets main.1's result."""
+    release = anyio.Event()
+    split = Turn(
+        tool_calls=[call("fork", prompt="Count"), call("gate")], usage=Usage(output_tokens=5000)
+    )
+    script = Script(agents={"main": [split], "main.1": [Turn(text="one two", hang_after_chunks=1)]})
+    runtime = recorded_runtime(tmp_path, script=script, tools=[FORK, WAIT, gate_tool(release)])
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Split")
+        (word,) = await rec.wait_for(lambda e: e.type == "text:delta" and e.agent_id != root)
+        child = word.agent_id
+        await rec.wait_for(is_type("tool:start", root), count=2)  # the gate holds main
+        runtime.set_budget(root, {"tokens": 2000})
+        release.set()
+        await rec.wait_for(is_type("budget:stop", root))
+        await rec.wait_for(lambda e: e.agent_id == root and getattr(e, "new", "") == "paused")
+        await ended(runtime, rec, ending, tmp_path)
+
+    plan = saved(runtime)
+    row = only_row(plan, "budget")
+    assert row.agent_id == root
+    assert [plan.state.agents[a].status for a in (root, child)] == [S.PAUSED, S.PAUSED]
+    assert plan.stops[root][1] == [root, child]
+    after = Script(
+        agents={
+            "main": [Turn(tool_calls=[call("wait", handle=child)]), Turn(text="All counted.")],
+            "main.1": [Turn(text="Counted.")],
+        }
+    )
+    again = resumed(plan, after, [FORK, WAIT])
+    async with again:
+        rec = Recorder(again)
+        agrees(plan, rec, again)
+        assert Command.PAST_BUDGET not in again.allowed(child)  # main's budget, not its own
+        again.set_budget(root, {"tokens": 1_000_000})
+        node = await again.wait(root)
+        assert (node.status, node.result) == (S.COMPLETED, "All counted.")
+        assert again.node(child).result == "Counted."
+        assert inbox(agrees(plan, rec, again)) == []
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+async def test_a_stop_between_two_tool_calls_goes_on_with_the_second(
+    tmp_path: Path, ending: Ending
+) -> None:
+    """Stopped before its second tool call: given back there, the first is not run again."""
+    runs: list[int] = []
+    two = Turn(tool_calls=[call("tally", n=1), call("tally", n=2)])
+    script = Script.for_all(two, Turn(text="unused"))
+    runtime = recorded_runtime(tmp_path, script=script, tools=[tally_tool(runs)])
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Count")
+        runtime.set_budget(root, {"tool_calls": 1})
+        await rec.wait_for(is_type("budget:stop", root))
+        await rec.wait_for(lambda e: e.agent_id == root and getattr(e, "new", "") == "paused")
+        await ended(runtime, rec, ending, tmp_path)
+    assert runs == [1]
+
+    plan = saved(runtime)
+    assert only_row(plan, "budget").text.startswith("tool calls:")
+    again = resumed(plan, Script.for_all(Turn(text="Counted both.")), [tally_tool(runs)])
+    async with again:
+        rec = Recorder(again)
+        agrees(plan, rec, again)
+        again.set_budget(root, {"tool_calls": 10})
+        node = await again.wait(root)
+        assert (node.status, node.result) == (S.COMPLETED, "Counted both.")
+        assert runs == [1, 2]
+        results = [r.content for r in node.conversation.messages[-2].tool_results]
+        assert results == ["tallied 1", "tallied 2"]
+        agrees(plan, rec, again)
