@@ -10,6 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from agentui.core.protocol.events import QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.session.recording import RecordingRuntime
@@ -18,7 +19,7 @@ from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 
-from ..core.scene_helpers import harbour, play
+from ..core.scene_helpers import SAFETY_NET_S, harbour, play
 from ..core.session_helpers import echo_tool
 
 OLD = "20260101T000000Z-aaaa"
@@ -64,6 +65,27 @@ async def saved_run(
     async with runtime:
         for root in [runtime.start(task) for _ in range(roots)]:
             await runtime.wait(root)
+    return folder / f"{session_id}.jsonl"
+
+
+ASK_CITY = Script.for_all(
+    Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which city?"})]),
+    Turn(text="Booked."),
+)
+
+
+async def saved_answered_run(folder: Path, session_id: str, answer: str) -> Path:
+    """main asks "Which city?" and is told `answer`, then ends: saved as `session_id`."""
+    runtime = recording(folder, session_id, ASK_CITY)
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Book the trip")
+        with anyio.fail_after(SAFETY_NET_S):
+            async for event in events:
+                if isinstance(event, QueryRaised):
+                    runtime.answer(event.query_id, answer)
+                    break
+        await runtime.wait(root)
     return folder / f"{session_id}.jsonl"
 
 

@@ -25,7 +25,17 @@ from agentui.tui.app.widgets.round_pairs import RoundPairs
 from agentui.tui.app.widgets.step_pairs import StepPairs
 
 from .helpers import has_status, make_app, settle
-from .saved_runs import LEFT, NEW, OLD, RIGHT, echo, saved_run, saved_scene, sessions_folder
+from .saved_runs import (
+    LEFT,
+    NEW,
+    OLD,
+    RIGHT,
+    echo,
+    saved_answered_run,
+    saved_run,
+    saved_scene,
+    sessions_folder,
+)
 from .test_provider_switch import choose
 from .test_run_diff_view import recording_app
 
@@ -243,3 +253,17 @@ async def test_long_steps_are_cut_and_the_keys_hint_stays_whole_at_80x24(folder:
         assert keys.strip() == "↑↓ steps · ←→ agents · esc closes · letters do nothing"
         dialog = screen.query_one("#dialog").region
         assert screen.query_one("#keys").region.bottom <= dialog.bottom - 1, "inside the frame"
+
+
+async def test_each_side_says_what_the_person_answered(folder: Path) -> None:
+    await saved_answered_run(folder, OLD, "Lisbon")
+    await saved_answered_run(folder, NEW, "Porto")
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pick_two(app, pilot, OLD[-4:], NEW[-4:])
+        screen = app.screen
+        assert isinstance(screen, RunsComparisonScreen)
+        figures = drawn(screen, "#figures")
+        assert "answered: Lisbon" in figures and "answered: Porto" in figures
+        assert shown(screen, "#verdict").startswith("▶ main@")
