@@ -696,6 +696,7 @@ class AgentRun:
         await self.gate.checkpoint()
         reopened = self._take_reopened(lambda q: q.call_id == call.id)
         if reopened is not None:  # asked before the session ended: the same question waits
+            self.shared.queries.allow_by_policy(reopened)  # unless approvals are off now
             await self._wait_for(reopened, reopened=True)
             return ApprovalDecision(approved=reopened.choice != "reject", reason=reopened.reason)
         queries = self.shared.queries

@@ -113,6 +113,23 @@ class QueryBook:
             )
         self._decide(query, decision, (reason or "").strip())
 
+    def allow_by_policy(self, query: Query) -> bool:
+        """Settle an open approval the policy decides now without asking (approvals off: a
+        session resumed with `--yes` that had asked before); False when the person decides."""
+        assert query.tool is not None
+        standing = self.approvals.standing_decision(query.tool)
+        if standing is None or query.resolved:
+            return False
+        query.resolved = True
+        query.choice, query.answer = "always", "allowed: approvals are off"
+        self._bus.emit(QueryAnswered, query.agent_id, query_id=query.id, answer=query.answer)
+        self._bus.emit(
+            ApprovalDecided, query.agent_id, tool=query.tool, call_id=query.call_id,
+            decision="always", query_id=query.id, source=standing,
+        )  # fmt: skip
+        query.answered.set()
+        return True
+
     def allowed_without_asking(self, agent_id: str, tool: str, call_id: str | None) -> bool:
         """True (and an `approval:decided` saying why) when `tool` may run without asking."""
         standing = self.approvals.standing_decision(tool)

@@ -80,8 +80,10 @@ def saved(runtime: RecordingRuntime) -> ResumePlan:
     return plan_resume(read_session(path))
 
 
-def resumed(plan: ResumePlan, script: Script, tools: Sequence[Tool] = ()) -> RecordingRuntime:
-    """A runtime carrying on `plan` as `agentui --resume` does."""
+def resumed(
+    plan: ResumePlan, script: Script, tools: Sequence[Tool] = (), *, approve_all: bool = False
+) -> RecordingRuntime:
+    """A runtime carrying on `plan` as `agentui --resume` does (`--yes`: `approve_all`)."""
     runtime = RecordingRuntime(
         ScriptedProvider(script),
         session=SessionWriter(plan.continued_session()),
@@ -89,6 +91,7 @@ def resumed(plan: ResumePlan, script: Script, tools: Sequence[Tool] = ()) -> Rec
         clock=FrozenClock(),
         last_seq=plan.last_seq,
         ids=plan.id_source(),
+        approve_all=approve_all,
     )
     plan.adopt_into(runtime)
     return runtime
@@ -429,3 +432,30 @@ async def test_a_stop_between_two_tool_calls_goes_on_with_the_second(
         results = [r.content for r in node.conversation.messages[-2].tool_results]
         assert results == ["tallied 1", "tallied 2"]
         agrees(plan, rec, again)
+
+
+async def test_an_approval_given_back_to_a_run_with_approvals_off_is_allowed(
+    tmp_path: Path,
+) -> None:
+    """Resumed with `--yes`: the settings in effect now decide the approval it waited on."""
+    runs: list[str] = []
+    script = Script.for_all(Turn(tool_calls=[call("deploy", target="prod")]))
+    runtime = recorded_runtime(tmp_path, script=script, tools=[deploy_tool(runs)])
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Ship it")
+        await rec.wait_for(
+            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
+        )
+
+    plan = saved(runtime)
+    again = resumed(plan, Script.for_all(Turn(text="Done.")), [deploy_tool(runs)], approve_all=True)
+    async with again:
+        rec = Recorder(again)
+        node = await again.wait(root)
+        assert (node.status, node.result) == (S.COMPLETED, "Done.")
+        assert runs == ["prod"]
+        rec.sync()
+        (decided,) = rec.of("approval:decided")
+        assert decided.source == "policy"  # type: ignore[attr-defined]
+        assert inbox(agrees(plan, rec, again)) == []
