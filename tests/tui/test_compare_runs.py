@@ -19,7 +19,12 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.session.run_outline import RunOutline
 from agentui.tui.app import run_comparison
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.run_comparison import COMPARE_RUNS, COMPARE_RUNS_HELP, COMPARE_SAVED_HELP
+from agentui.tui.app.run_comparison import (
+    COMPARE_RUNS,
+    COMPARE_RUNS_HELP,
+    COMPARE_SAVED_HELP,
+    TWO_SAVED,
+)
 from agentui.tui.app.screens.runs_diff import RunsComparisonScreen
 from agentui.tui.app.widgets.round_pairs import RoundPairs
 from agentui.tui.app.widgets.step_pairs import StepPairs
@@ -118,8 +123,9 @@ async def test_two_saved_runs_picked_from_the_palette_are_compared_per_agent(
         assert not isinstance(app.screen, RunsComparisonScreen)
 
 
-async def test_this_run_is_compared_with_a_saved_one(folder: Path) -> None:
+async def test_this_run_is_compared_with_a_saved_one_or_two_saved_ones(folder: Path) -> None:
     await saved_run(folder, OLD, LEFT)
+    await saved_run(folder, NEW, RIGHT)
     app = recording_app(LEFT, folder)  # this run saves its session into the same folder
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot, has_status(app, "a1", AgentStatus.COMPLETED))
@@ -127,15 +133,26 @@ async def test_this_run_is_compared_with_a_saved_one(folder: Path) -> None:
         assert offered[COMPARE_RUNS] == COMPARE_RUNS_HELP
         app.action_command_palette()
         await choose(pilot, COMPARE_RUNS.rstrip("…"))
-        assert all("this run" not in row for row in listed(app))
-        offered = await choose(pilot, OLD[-4:], opens_another=False)
-        assert len(offered) == 1, "this run's own session is not offered"
+        await settle(pilot, lambda: len(listed(app)) == 3)
+        rows = listed(app)
+        assert rows[0] == TWO_SAVED, "two saved runs instead, offered first"
+        assert [row.split(" · ")[0] for row in rows[1:]] == [NEW, OLD], "not this run's own"
+        await choose(pilot, OLD[-4:], opens_another=False)
         await settle(pilot, lambda: compared(app))
         screen = app.screen
         assert isinstance(screen, RunsComparisonScreen)
-        assert "(this run)" in shown(screen, "#runs")
-        # The same script with another task: they part at the task, step 0.
-        assert "main@0 and main@0 differ" in shown(screen, "#overall")
+        assert shown(screen, "#runs").endswith("(this run)"), "this run is B"
+        # The same script, another task: they part at the task, step 0.
+        assert shown(screen, "#overall") == "First divergence: main@0 and main@0 differ"
+
+        await pilot.press("escape")
+        app.action_command_palette()
+        await choose(pilot, COMPARE_RUNS.rstrip("…"))
+        await choose(pilot, "instead")
+        await choose(pilot, OLD[-4:])
+        await choose(pilot, NEW[-4:], opens_another=False)
+        await settle(pilot, lambda: compared(app))
+        assert shown(app.screen, "#overall") == "First divergence: main@3 and main@3 differ"  # type: ignore[arg-type]
 
 
 async def test_an_agent_only_one_run_has_is_where_they_part_and_arrows_turn_pages(

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 COMPARE_RUNS = "Compare runs…"
 COMPARE_RUNS_HELP = "a saved run beside this one, as agentui diff A B"
 COMPARE_SAVED_HELP = "two saved runs side by side, as agentui diff A B"
+TWO_SAVED = "Two saved runs instead (not this one)…"
 SEPARATOR = " · "
 
 
@@ -81,17 +82,27 @@ def this_run(app: AgentUIApp) -> tuple[str, Path] | None:
 def choose_runs(app: AgentUIApp) -> None:
     """The palette of saved sessions: the run to compare with this one, or the first of two."""
     current = this_run(app)
-    if current is not None:
-        session, path = current
-        placeholder = f"Compare this run ({visible_controls(session)}) with which saved run…"
-        chosen = partial(_with_this_run, app, Run(f"{session} (this run)"))
-        skipped = {path}
-    else:
-        placeholder = "Compare runs: the first (A)…"
-        chosen = partial(_second_run, app)
-        skipped = set()
+    if current is None:
+        choose_two_saved(app)
+        return
+    session, path = current
+    chosen = partial(_with_this_run, app, Run(f"{session} (this run)"))
+    instead = (TWO_SAVED, partial(choose_two_saved, app))
     app.open_overlay(
-        CommandPalette(providers=[_sessions_of(skipped, chosen)], placeholder=placeholder)
+        CommandPalette(
+            providers=[_sessions_of({path}, chosen, instead)],
+            placeholder=f"Compare this run ({visible_controls(session)}) with which saved run…",
+        )
+    )
+
+
+def choose_two_saved(app: AgentUIApp) -> None:
+    """The palette of saved sessions for the first run (A); then another for the second."""
+    app.open_overlay(
+        CommandPalette(
+            providers=[_sessions_of(set(), partial(_second_run, app))],
+            placeholder="Compare runs: the first (A)…",
+        )
     )
 
 
@@ -171,9 +182,14 @@ def session_row(info: SessionInfo) -> Text:
     return Text(SEPARATOR.join(visible_controls(part) for part in parts))
 
 
-def _sessions_of(skipped: set[Path], chosen: Callable[[SessionInfo], None]) -> type[Provider]:
+def _sessions_of(
+    skipped: set[Path],
+    chosen: Callable[[SessionInfo], None],
+    instead: tuple[str, Callable[[], None]] | None = None,
+) -> type[Provider]:
     """A palette provider of the saved sessions, newest first, less `skipped`; listed once,
-    in a worker thread, when the palette first asks."""
+    in a worker thread, when the palette first asks. `instead`: a first row that does
+    something else (its title, what it does)."""
     listed: list[SessionInfo] | None = None
     problem: list[str] = []
 
@@ -198,6 +214,8 @@ def _sessions_of(skipped: set[Path], chosen: Callable[[SessionInfo], None]) -> t
 
     class Sessions(Provider):
         async def discover(self) -> Hits:
+            if instead is not None:
+                yield DiscoveryHit(Text(instead[0], style="italic"), instead[1], text=instead[0])
             found = await sessions()
             if not found:
                 yield DiscoveryHit(nothing(), lambda: None)
@@ -207,6 +225,8 @@ def _sessions_of(skipped: set[Path], chosen: Callable[[SessionInfo], None]) -> t
 
         async def search(self, query: str) -> Hits:
             matcher = self.matcher(query)
+            if instead is not None and (score := matcher.match(instead[0])) > 0:
+                yield Hit(score, matcher.highlight(instead[0]), instead[1], text=instead[0])
             found = await sessions()
             for order, info in enumerate(found):
                 row = session_row(info)
