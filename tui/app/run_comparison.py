@@ -2,9 +2,10 @@
 
 The palette lists the saved sessions on this machine (core/session/store.py's listing, what
 `agentui sessions` prints, newest first, listed in a worker thread). With a session of its
-own (a local run whose log has begun) the app compares the one picked (A) with this run (B);
-without one (a replay, an attached screen, `--no-session`, no task yet) a first pick is A and
-a second pick, from the same list less A, is B.
+own (a local run whose log has begun) the app compares the one picked (A) with this run (B),
+or, from the list's first row, two saved runs; without one (a replay, an attached screen,
+`--no-session`, no task yet) a first pick is A and a second pick, from the same list less A,
+is B.
 
 Each log is read and outlined in a worker thread, never on the event loop; this run's once
 its writer holds what the screen has drawn (agent_comparison.session_outline). A log that is
