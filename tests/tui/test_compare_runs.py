@@ -284,3 +284,25 @@ async def test_each_side_says_what_the_person_answered(folder: Path) -> None:
         figures = drawn(screen, "#figures")
         assert "answered: Lisbon" in figures and "answered: Porto" in figures
         assert shown(screen, "#verdict").startswith("▶ main@")
+
+
+async def test_a_hostile_task_is_shown_as_typed_with_its_controls_visible(folder: Path) -> None:
+    hostile = "Say \x1b[2J[bold red]it[/bold red]"
+    await saved_run(folder, OLD, LEFT, task=hostile)
+    await saved_run(folder, NEW, RIGHT, task=hostile)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.action_command_palette()
+        await choose(pilot, COMPARE_RUNS.rstrip("…"))
+        await settle(pilot, lambda: len(listed(app)) == 2)
+        shown_rows = [row.split("\n")[0] for row in listed(app)]  # a row, then its help
+        assert all(row.endswith(" · Say ␛[2J[bold red]it[/bold red]") for row in shown_rows)
+        await choose(pilot, OLD[-4:])
+        await choose(pilot, NEW[-4:], opens_another=False)
+        await settle(pilot, lambda: compared(app))
+        screen = app.screen
+        assert isinstance(screen, RunsComparisonScreen)
+        pairs = screen.query_one(StepPairs)
+        first = "".join(segment.text for segment in pairs.render_line(0))
+        assert "Say ␛[2J[bold red]it[/bold red]" in first

@@ -26,6 +26,7 @@ from textual.markup import escape
 from agentui.core.protocol.commands import Mode
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.app.palette_match import marked
 
 if TYPE_CHECKING:
     from agentui.core.session.run_outline import RunOutline
@@ -140,7 +141,7 @@ def _agents_of(
             for agent_id, name, why in choices:
                 score = matcher.match(name)
                 if score > 0:
-                    shown = matcher.highlight(visible_controls(name))
+                    shown = marked(matcher, visible_controls(name))
                     yield Hit(score, shown, partial(chosen, agent_id), text=name, help=why)
 
     return Agents

@@ -31,6 +31,7 @@ from textual.markup import escape
 from agentui.core.protocol.commands import Mode
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.app.palette_match import marked
 
 if TYPE_CHECKING:
     from agentui.core.session.run_outline import RunOutline
@@ -227,7 +228,7 @@ def _sessions_of(
         async def search(self, query: str) -> Hits:
             matcher = self.matcher(query)
             if instead is not None and (score := matcher.match(instead[0])) > 0:
-                yield Hit(score, matcher.highlight(instead[0]), instead[1], text=instead[0])
+                yield Hit(score, marked(matcher, instead[0]), instead[1], text=instead[0])
             found = await sessions()
             for order, info in enumerate(found):
                 row = session_row(info)
@@ -237,7 +238,7 @@ def _sessions_of(
                     score -= order / (len(found) + 1) / 1000
                     yield Hit(
                         score,
-                        matcher.highlight(row.plain),
+                        marked(matcher, row.plain),
                         partial(chosen, info),
                         text=row.plain,
                         help=_help(info),
