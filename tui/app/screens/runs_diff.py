@@ -48,13 +48,6 @@ SAME_ROUNDS = "The same rounds: every round played alike."
 HINT = "↑↓ {rows} · ←→ {pages} · esc closes · letters do nothing"
 
 
-def one_line(text: Text) -> Text:
-    """Cut with `…` at the widget's width, never wrapped onto a line the layout hides."""
-    text.no_wrap = True
-    text.overflow = "ellipsis"
-    return text
-
-
 @dataclass(frozen=True, slots=True)
 class Page:
     """One page of the window: the scenes' rounds (agent None), or one agent's steps."""
@@ -155,6 +148,7 @@ class RunsComparisonScreen(ModalScreen[None]):
         width: 96%; max-width: 150; height: 94%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
+    /* One line each, cut with … (never wrapped onto a line the layout hides). */
     RunsComparisonScreen #runs, RunsComparisonScreen #page, RunsComparisonScreen #keys {
         height: 1; text-wrap: nowrap; text-overflow: ellipsis;
     }
@@ -188,7 +182,7 @@ class RunsComparisonScreen(ModalScreen[None]):
             runs.append("  beside  ", style="dim")
             runs.append("B ", style="bold")
             runs.append(b)
-            yield Static(one_line(runs), id="runs")
+            yield Static(runs, id="runs")
             yield Static(Text(READING, style="italic"), id="overall")
             yield Static(id="page")
             yield Static(id="figures")
@@ -209,7 +203,7 @@ class RunsComparisonScreen(ModalScreen[None]):
         scene = bool(self.pages) and self.pages[0].agent is None
         on_rounds = scene and self.pages[self.page].agent is None
         rows, pages = "rounds" if on_rounds else "steps", "rounds/agents" if scene else "agents"
-        return one_line(Text(HINT.format(rows=rows, pages=pages), style="dim"))
+        return Text(HINT.format(rows=rows, pages=pages), style="dim")
 
     async def _compare(self) -> None:
         import anyio
@@ -252,7 +246,7 @@ class RunsComparisonScreen(ModalScreen[None]):
         page = self.pages[self.page]
         where = Text(f"◀ {page.title} ▶", style="bold")
         where.append(f"  ({self.page + 1}/{len(self.pages)})", style="dim")
-        self.query_one("#page", Static).update(one_line(where))
+        self.query_one("#page", Static).update(where)
         self.query_one("#keys", Static).update(self._hint())
         steps, rounds = self.query_one(StepPairs), self.query_one(RoundPairs)
         steps.display, rounds.display = page.agent is not None, page.agent is None
