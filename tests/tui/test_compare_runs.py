@@ -306,3 +306,22 @@ async def test_a_hostile_task_is_shown_as_typed_with_its_controls_visible(folder
         pairs = screen.query_one(StepPairs)
         first = "".join(segment.text for segment in pairs.render_line(0))
         assert "Say ␛[2J[bold red]it[/bold red]" in first
+
+
+async def test_a_log_gone_since_it_was_listed_is_said_once(folder: Path) -> None:
+    await saved_run(folder, OLD, LEFT)
+    gone = await saved_run(folder, NEW, RIGHT)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_command_palette()
+        await choose(pilot, COMPARE_RUNS.rstrip("…"))
+        await choose(pilot, OLD[-4:])
+        gone.unlink()  # listed, then removed before it is read
+        await choose(pilot, NEW[-4:], opens_another=False)
+        screen = app.screen
+        assert isinstance(screen, RunsComparisonScreen)
+        await settle(pilot, lambda: "Cannot compare" in shown(screen, "#overall"))
+        said = shown(screen, "#overall")
+        assert said.startswith(f"Cannot compare: run B ({NEW}): no session file at ")
+        assert said.count("Cannot") == 1 and screen.result is None
