@@ -80,8 +80,8 @@ class FrozenChunks(Widget):
         # Lines rendered, and what `estimate` had said of the same chunks: the estimates of
         # the others are scaled by their ratio (prose wraps, code does not).
         self._lines_rendered = self._lines_estimated = 0
-        # (chunk, width, its highlight) -> its lines, newest last
-        self._rendered: OrderedDict[tuple[int, int, Highlight | None], list[Strip]] = OrderedDict()
+        # (chunk, width, its highlight, base style) -> its lines, newest last
+        self._rendered: OrderedDict[tuple[object, ...], list[Strip]] = OrderedDict()
         self._evicted = 0  # rendered chunks let go of since the last refresh
         self.highlight: Highlight | None = None
         self._counted_pattern: re.Pattern[str] | None = None
@@ -121,7 +121,7 @@ class FrozenChunks(Widget):
                 self._lines_of(index, width)  # measures it
             self._chunk_heights.append(self._height_at(index, width))
         self._chunk_tops = [0, *accumulate(self._chunk_heights)]
-        if self.highlight is not None and self._counted_pattern is self.highlight.pattern:
+        if self.highlight is not None and len(self._match_counts) == first:
             self._match_counts.extend(
                 self.highlight.count(self.markdown_of(i)) for i in range(first, len(self.chunks))
             )
@@ -185,7 +185,8 @@ class FrozenChunks(Widget):
 
     def _highlight_of(self, index: int) -> Highlight | None:
         highlight = self.highlight
-        if highlight is None or not self._match_counts or not self._match_counts[index]:
+        counts = self._match_counts
+        if highlight is None or index >= len(counts) or not counts[index]:
             return None
         return highlight.shifted(self._matches_before[index])
 
@@ -193,7 +194,8 @@ class FrozenChunks(Widget):
         """Chunk `index` rendered at `width` (with its search marks), as a Static draws it;
         its height there is recorded."""
         highlight = self._highlight_of(index)
-        key = (index, width, highlight)
+        style = self.visual_style  # its colours (another theme draws it again)
+        key = (index, width, highlight, style.rich_style)
         lines = self._rendered.get(key)
         if lines is not None:
             self._rendered.move_to_end(key)
@@ -204,7 +206,7 @@ class FrozenChunks(Widget):
         drawn: RenderableType = Markdown(self.markdown_of(index))
         if highlight is not None:
             drawn = Highlighted(drawn, highlight)
-        lines = Visual.to_strips(self, visualize(self, drawn), width, None, self.visual_style)
+        lines = Visual.to_strips(self, visualize(self, drawn), width, None, style)
         chunk = self.chunks[index]
         if width not in chunk.heights:
             self._lines_rendered += len(lines)
@@ -260,12 +262,17 @@ class FrozenChunks(Widget):
     def set_highlight(self, highlight: Highlight | None) -> None:
         """Mark a search's matches (None: none); counted once per pattern, per chunk."""
         self.highlight = highlight
-        if highlight is not None and highlight.pattern is not self._counted_pattern:
-            self._counted_pattern = highlight.pattern
-            self._match_counts = [
-                highlight.count(self.markdown_of(i)) for i in range(len(self.chunks))
-            ]
-            self._matches_before = [0, *accumulate(self._match_counts)]
+        if highlight is not None:
+            if highlight.pattern is not self._counted_pattern:
+                self._counted_pattern = highlight.pattern
+                self._match_counts = []
+            # Chunks frozen while no search was open are counted now.
+            counted = len(self._match_counts)
+            if counted < len(self.chunks):
+                self._match_counts += [
+                    highlight.count(self.markdown_of(i)) for i in range(counted, len(self.chunks))
+                ]
+                self._matches_before = [0, *accumulate(self._match_counts)]
         self.refresh()
 
     def match_count(self) -> int:
