@@ -12,6 +12,7 @@ JSON line on stdout) is its exit status. Only the imports are shared: ~0.3 s of 
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import io
 import json
@@ -42,6 +43,11 @@ def main() -> None:
     for name in PRELOAD:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
+    # What was imported lives in every child: frozen, the children's collections do not walk it
+    # (and copy its pages, written by the walk, out of the zygote's): 0.67 -> 0.15 s of CPU
+    # per child.
+    gc.collect()
+    gc.freeze()
     requests = os.fdopen(os.dup(0), "rb")
     replies = os.fdopen(os.dup(1), "w")
     # The children must not hold the pipes to the test process: fds 0 and 1 are replaced by each
