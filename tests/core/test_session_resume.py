@@ -1,4 +1,5 @@
-"""Resume: a saved session back in a runtime; what was live comes back interrupted, continuable."""
+"""Resume: a saved session back in a runtime; what was running comes back interrupted,
+continuable; what waited on the person waits again (tests/core/test_inbox_resume.py)."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ async def test_tools_running_at_the_crash_get_their_results_or_not_run(tmp_path:
     assert by_id[gate_id] == ToolResultBlock(tool_use_id=gate_id, content=NOT_RUN, is_error=True)
 
 
-async def test_an_open_question_is_declined_when_the_session_ended(tmp_path: Path) -> None:
+async def test_an_open_question_is_still_open_when_the_session_resumes(tmp_path: Path) -> None:
     script = Script.for_all(
         Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Which?"})]),
         Turn(text="unused"),
@@ -114,17 +115,12 @@ async def test_an_open_question_is_declined_when_the_session_ended(tmp_path: Pat
 
     plan = plan_resume(read_session(crashed))
 
-    assert [e.type for e in plan.closing] == [
-        "query:declined",
-        "execution:cancelled",
-        "conversation:changed",
-        "agent:status",
-        "run:resumed",
-    ]
-    assert plan.closing[-2].old == "awaiting_user"  # type: ignore[attr-defined]
-    assert plan.state.open_queries == {}
-    (result,) = plan.state.agents[root].conversation.messages[-1].tool_results
-    assert (result.content, result.is_error) == (NOT_RUN, True)
+    # A crash left the question open in the log: nothing closes it, nothing raises it twice.
+    assert [e.type for e in plan.closing] == ["run:resumed"]
+    assert list(plan.state.open_queries) == [raised.query_id]  # type: ignore[attr-defined]
+    assert plan.state.agents[root].status is S.AWAITING_USER
+    assert plan.interrupted == []
+    assert list(plan.reopenings) == [root]
 
 
 async def test_a_resumed_agent_continues_its_saved_conversation_in_the_same_file(

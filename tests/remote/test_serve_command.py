@@ -82,26 +82,32 @@ async def test_a_killed_server_resumed_keeps_the_seqs(tmp_path: Path) -> None:
         first.process.kill()  # SIGKILL: no orderly end
         with anyio.fail_after(60):
             await first.process.wait()
+    (raised,) = [e for e in before if of_type("query:raised", agent_id)(e)]
     saved = {e.seq: e.type for e in before if e.seq <= waiting[0].seq and "delta" not in e.type}
     async with serve_process(tmp_path, "--script", toml, "--resume") as second:
         async with RemoteClient(second.url, second.token) as client:
             info = await client.info()
-            assert info.last_seq > waiting[0].seq  # the interrupted agent's closing events
+            # run:resumed, and the agent's run taken up again (its execution:start), emitted
+            # when the server started
+            assert info.last_seq > waiting[0].seq
             history = EventReader(client)
             await history.until(lambda e: e.seq == info.last_seq)
             replayed = {e.seq: e.type for e in history.events if e.seq in saved}
             assert replayed == saved  # the same events under the same seqs
-            interrupted = (await client.tree())[agent_id]
-            assert interrupted["status"] == "cancelled" and "interrupted" in interrupted["error"]
+            # It waits on its question again, still open under its id (a kill closed nothing).
+            waits_again = (await client.tree())[agent_id]
+            assert waits_again["status"] == "awaiting_user"
+            (row,) = await client.inbox()
+            assert (row.kind, row.query_ids) == ("question", [raised.query_id])  # type: ignore[attr-defined]
             # A client that had seen up to `mark` gets only what came after it.
             mark = waiting[0].seq
             later = EventReader(client, since=mark)
             await later.until(lambda e: e.seq == info.last_seq)
             assert [e.seq for e in later.events] == [e.seq for e in history.events if e.seq > mark]
             # New work goes on numbering from there.
-            await client.send(agent_id, "Lyon")
-            restarted = await later.until(of_type("execution:start", agent_id))
-            assert restarted[-1].seq > info.last_seq
+            await client.answer(raised.query_id, "Lyon")  # type: ignore[attr-defined]
+            answered = await later.until(of_type("query:answered", agent_id))
+            assert answered[-1].seq > info.last_seq
             await history.aclose()
             await later.aclose()
         code, errors = await second.stop()
