@@ -484,7 +484,9 @@ class Runtime:
     def modify(
         self, agent_id: str, *, instructions: str | None = None, content: str | None = None
     ) -> None:
-        """Replace the agent's instructions and/or task content from its next model call on."""
+        """Replace the agent's instructions and/or task content from its next model call on.
+        New content withdraws the questions the agent waits on (declined, "withdrawn: the
+        person changed the task"): they were about the old task; its next call reads which."""
         if instructions is None and content is None:
             raise CommandRefusedError("modify needs new instructions, new content, or both")
         run = self._run(agent_id)

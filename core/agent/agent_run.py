@@ -77,6 +77,11 @@ if TYPE_CHECKING:
     from agentui.core.providers.scene_cue import SceneCue
 
 MODIFIED_NOTE = "The person modified your instructions or task. Continue under the new ones."
+# Why a question waiting when the task changed was declined (its query:declined reason).
+TASK_CHANGED = "withdrawn: the person changed the task"
+WITHDRAWN_NOTE = (
+    "Your question was withdrawn unanswered, since it was about the task as it was: {question}"
+)
 
 
 class Driver(Protocol):
@@ -149,6 +154,8 @@ class AgentRun:
         self.stop: StopRequest | None = None
         self.modification: Modification | None = None
         self.notes: list[Note] = []  # oldest first
+        # Questions a modify of its task withdrew, said with the modification it delivers.
+        self.withdrawn_questions: list[str] = []
         self._interventions_given = 0  # modifies and notes, counted as they come
         self.interventions: list[InterventionKind] = []  # applied to this agent, in order
         self.report: WorkflowReport | None = None  # of its six-step workflow, once completed
@@ -444,6 +451,11 @@ class AgentRun:
         if content is not None:
             node.user_content = content
             node.task = content  # what it works on now: the tree and a fold of events agree
+            # A question about the old task waiting now would be answered for a task that is
+            # gone: it is withdrawn (the agent wakes unanswered, then reads the new task and
+            # asks again if the new one needs it).
+            withdrawn = self.shared.queries.withdraw_questions(self.agent_id, TASK_CHANGED)
+            self.withdrawn_questions.extend(query.prompt for query in withdrawn)
         node.user_comment = UserComment.MODIFY
         changed = " and ".join(
             part
@@ -491,6 +503,8 @@ class AgentRun:
         if modification is not None:
             modification.apply_to(conversation)
             texts.append(MODIFIED_NOTE)
+            withdrawn, self.withdrawn_questions = self.withdrawn_questions, []
+            texts.extend(WITHDRAWN_NOTE.format(question=question) for question in withdrawn)
             self.settle("modification applied")
         notes, self.notes = self.notes, []
         texts.extend(note.text for note in notes)

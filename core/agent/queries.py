@@ -84,6 +84,22 @@ class QueryBook:
                 QueryDeclined, query.agent_id, query_id=query.id, reason="the agent stopped"
             )
 
+    def withdraw_questions(self, agent_id: str, reason: str) -> list[Query]:
+        """Resolve the agent's open questions (not its approvals) unanswered, as declined for
+        `reason`: what it asked no longer applies. The asker wakes with no answer (None);
+        the queries it withdrew."""
+        withdrawn = [
+            query
+            for query in self.open_queries()
+            if query.agent_id == agent_id and query.kind != "approval"
+        ]
+        for query in withdrawn:
+            query.resolved = True
+            query.answer = None
+            self._bus.emit(QueryDeclined, query.agent_id, query_id=query.id, reason=reason)
+            query.answered.set()
+        return withdrawn
+
     def answer(self, query_id: str, text: str | None) -> None:
         """Answer an open query, or decline it with None (an approval: see approval.py)."""
         query = self._open(query_id)
