@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 from fastapi import Body, FastAPI, Header, Query
@@ -49,6 +49,7 @@ from agentui.core.remote.event_log import KEEP_RECENT, MEMORY_BYTES, EventLog
 from agentui.core.remote.inbox_fold import InboxFold
 from agentui.core.remote.intervention import apply_intervention
 from agentui.core.remote.request_starts import RequestStarts
+from agentui.core.remote.seed_stream import seed_messages
 from agentui.core.remote.sse_batches import BEHIND_AFTER, Outgoing, ResumePoint, encoded, feed
 from agentui.core.remote.subtree_selection import SubtreeSelection, parse_stream_id, selection_after
 from agentui.core.remote.time_travel_routes import add_time_travel_routes
@@ -103,10 +104,12 @@ def create_app(
     )
     install_error_handlers(app)
 
-    def stream(batches: AsyncIterator[list[Outgoing]], id_prefix: str = "") -> EventSourceResponse:
+    def stream(
+        batches: AsyncIterator[list[Outgoing]], id_prefix: str = "", *, seed: bool = False
+    ) -> EventSourceResponse:
         async def sse_text() -> AsyncIterator[bytes]:
             async for batch in batches:
-                for chunk in encoded(batch, prefix=id_prefix):
+                for chunk in encoded(seed_messages(batch) if seed else batch, prefix=id_prefix):
                     yield chunk
 
         return _DroppingStream(
@@ -127,7 +130,12 @@ def create_app(
         "starts nothing: it resumes that agent's stream after the id, or gets 204 No Content "
         "when the agent's run had ended there. A `request_id` of the client's choosing (a UUID) "
         "covers a drop before the first message arrived: a request naming it again streams the "
-        "agent it started from the beginning instead of starting the task again.",
+        "agent it started from the beginning instead of starting the task again. "
+        "`format=seed` sends the seed's chunks instead of agentui's events: "
+        '`{"type": "text-delta", "agentId", "textDelta"}`, `{"type": "agent-state", "agentId", '
+        '"state"}`, `{"type": "tool-call", "agentId", "toolCallId", "toolName", "args"}`, '
+        '`{"type": "tool-result", ...}`, `{"type": "error", ...}` (core/remote/seed_stream.py); '
+        "ids, reconnects and the end are the same.",
         responses={
             204: {"description": "The stream named by Last-Event-ID has ended"},
             409: {"description": "The request_id started another task (another prompt)"},
@@ -137,6 +145,7 @@ def create_app(
         prompt: Annotated[str, Query(min_length=1)],
         request_id: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
+        shape: Annotated[Literal["agentui", "seed"], Query(alias="format")] = "agentui",
     ) -> Response:
         events.catch_up()
         earlier = request_starts.started(request_id, prompt) if request_id is not None else None
@@ -161,7 +170,7 @@ def create_app(
                 request_starts.remember(request_id, selection.root_id, prompt)
             events.catch_up()  # its agent:spawned goes out at once, with the first id
         batches = feed(events, start, behind_after=options.behind_after, selection=selection)
-        return stream(batches, selection.id_prefix)
+        return stream(batches, selection.id_prefix, seed=shape == "seed")
 
     @app.get("/agent/tree", summary="Every agent, without message histories (the seed's shape)")
     async def agent_tree() -> dict[str, SeedAgent]:
