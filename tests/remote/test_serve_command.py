@@ -112,7 +112,9 @@ async def test_a_killed_server_resumed_keeps_the_seqs(tmp_path: Path) -> None:
             await later.aclose()
         code, errors = await second.stop()
         assert code == 0, errors
-        assert "agentui serve: resuming session " in errors  # which one, and how it ended
+        # Which one, and what waits for the person in it.
+        assert "agentui serve: resuming session " in errors
+        assert ", 1 waiting for you (GET /inbox)\n" in errors
 
 
 async def test_no_provider_key_in_any_answer(tmp_path: Path) -> None:

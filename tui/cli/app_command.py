@@ -167,13 +167,13 @@ def _read_before_the_screen(args: argparse.Namespace, assembly: Assembly) -> _Ap
     notice = ""
     if args.resume is not None:
         from agentui.core.session.resume import open_for_resume
+        from agentui.tui.cli.resume_notice import resume_outcome
 
         plan = open_for_resume(args.resume)
         assembly = replace(assembly, resume=plan)
         warn(plan.log.warnings)
-        count = len(plan.interrupted)
-        interrupted = f": {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
-        notice = f"resumed {plan.log.id}{interrupted}"
+        outcome = resume_outcome(plan)
+        notice = f"resumed {plan.log.id}: {outcome}" if outcome else f"resumed {plan.log.id}"
     return _AppStart(
         RuntimeStart(lambda: assembly),
         state=plan.state if plan is not None else None,

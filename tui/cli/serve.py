@@ -108,12 +108,13 @@ def main(argv: Sequence[str]) -> int:
         plan = None
         if args.resume is not None:
             from agentui.core.session.resume import open_for_resume
+            from agentui.tui.cli.resume_notice import resume_outcome
 
             plan = open_for_resume(args.resume)
             warn(plan.log.warnings)
-            count = len(plan.interrupted)
-            interrupted = f", {count} interrupted agent{'s' if count != 1 else ''}" if count else ""
-            print(f"agentui serve: resuming session {plan.log.id}{interrupted}", file=sys.stderr)
+            outcome = resume_outcome(plan, inbox_hint=" (GET /inbox)")
+            outcome = f", {outcome}" if outcome else ""
+            print(f"agentui serve: resuming session {plan.log.id}{outcome}", file=sys.stderr)
         assembly = replace(assembly, resume=plan)
         provider = build_provider(assembly)  # fails fast on a bad script or option
         token_file = Path(args.token_file).expanduser() if args.token_file else None
