@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from agentui.tui.app.screens.main import MainScreen
 
 APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
-# The action of a key that works anywhere, as keymap.key_action names it.
-ANYWHERE_ACTION = re.compile(r"app\.key\('(\w+)'\)")
+# The action of a key that works anywhere, as keymap.key_action names it (`app.key('inbox')`),
+# or as a text box's own binding shows the same key in its footer (`app.help`).
+ANYWHERE_ACTION = re.compile(r"app\.(?:key\('(\w+)'\)|(\w+))")
 
 
 class KeyRouting:
@@ -146,21 +147,23 @@ class KeyRouting:
         )
 
     def _anywhere_key_now(self, event: events.Key) -> bool:
-        """A key that works anywhere (ctrl+n, f4, f1, ctrl+t, ...) pressed on a pane runs as it
-        arrives, as the tree's letters and enter do (priority bindings): the words typed right
-        behind it go to the box or window it opens. Run as a binding, it came after them, and
-        they were the tree's commands (c of an answer cancelled main, t opened the theme
-        picker). True when it ran here."""
+        """A key that works anywhere (ctrl+n, f4, f1, ctrl+t, ...) runs as it arrives, wherever
+        the cursor is on the main screen (a pane, the prompt, an answer or reason box, an
+        approval), as the tree's letters and enter do (priority bindings): the keys typed right
+        behind it go to the box or window it opens. Run as a binding, it came after them: on a
+        pane they were the tree's commands (c of an answer cancelled main, t opened the theme
+        picker); in a text box the enter behind f4 sent the box (an empty answer declined its
+        question) before the inbox was up. True when it ran here."""
         app = self.screen.agent_app
-        if app.focused not in self._panes():
-            return False
+        if event.is_printable:
+            return False  # a character: the box's word, or the pane's letter (never this)
         active = app.active_bindings.get(event.key)
-        if active is None or active.node is not app or active.binding.priority:
-            return False
+        if active is None or active.binding.priority or not active.enabled:
+            return False  # Textual ran a priority binding before the key came here
         named = ANYWHERE_ACTION.fullmatch(active.binding.action)
-        if named is None or not active.enabled:
-            return False
-        if not app.key_actions.run_now(named.group(1)):
+        if named is None:
+            return False  # the focused widget's own key (a text box's, a button's)
+        if not app.key_actions.run_now(named.group(1) or named.group(2)):
             return False  # Textual's own action: as a binding, as before
         event.stop()
         event.prevent_default()

@@ -1,0 +1,88 @@
+"""Keys typed in one burst from a text box (a fast typist, or a terminal that hands a paste
+over as separate keys): a key that opens something or moves the cursor (f4 the inbox, f1
+help, ctrl+t a new task, ctrl+n the next question) acts before the keys behind it, which
+belong to where it went. Behind f4 in an empty answer box, enter went into that box and
+declined the question; behind f4 in the prompt, it sent the prompt's words."""
+
+from __future__ import annotations
+
+import pytest
+from textual import events
+
+from agentui.tui.app.app import AgentUIApp
+from agentui.tui.app.screens.help import HelpScreen
+from agentui.tui.app.screens.inbox import InboxScreen
+from agentui.tui.app.widgets.inbox_actions import InboxBox
+
+from .helpers import app_when, settle, write
+
+pytestmark = pytest.mark.anyio
+
+
+def burst(app: AgentUIApp, *keys: str, text: str = "") -> None:
+    """Every key in the app's queue at once, as a terminal hands a burst over: the named
+    keys, then `text` typed."""
+    for key in keys:
+        app.post_message(events.Key(key, None))
+    for character in text:
+        app.post_message(events.Key("space" if character == " " else character, character))
+
+
+def question_waits(app: AgentUIApp) -> bool:
+    return bool(app.main.model.open_queries)
+
+
+def answers(app: AgentUIApp) -> list[str]:
+    return [e.detail for e in app.main.model.agents["a1"].entries if e.kind == "question"]
+
+
+async def test_f4_enter_and_words_from_the_answer_box_land_in_the_inbox_row() -> None:
+    async with app_when(question_waits, "Plan a party") as (app, pilot):
+        assert app.main.focused_query() is not None, "the question's answer box has the cursor"
+        answer_box = app.focused
+        burst(app, "f4", "enter", text="yes please")
+        await settle(
+            pilot, lambda: isinstance(app.focused, InboxBox) and app.focused.text == "yes please"
+        )
+        assert isinstance(app.screen, InboxScreen)
+        assert question_waits(app), "nothing declined the question"
+        assert answer_box is not None and getattr(answer_box, "text", None) == ""
+
+
+async def test_f4_enter_and_words_from_the_prompt_land_in_the_inbox_row() -> None:
+    async with app_when(question_waits, "Plan a party") as (app, pilot):
+        app.main.addressing.focus_prompt()
+        await write(pilot, "my own draft")
+        burst(app, "f4", "enter", text="yes please")
+        await settle(
+            pilot, lambda: isinstance(app.focused, InboxBox) and app.focused.text == "yes please"
+        )
+        assert question_waits(app), "nothing answered or declined the question"
+        assert app.main.prompt_view.text == "my own draft", "the prompt's words were not sent"
+
+
+@pytest.mark.parametrize("opener", ["f4", "f1", "ctrl+t"])
+async def test_enter_behind_a_key_that_leaves_the_empty_answer_box_does_not_decline(
+    opener: str,
+) -> None:
+    async with app_when(question_waits, "Plan a party") as (app, pilot):
+        answer_box = app.focused
+        assert app.main.focused_query() is not None
+        burst(app, opener, "enter")
+        await settle(pilot, lambda: app.focused is not answer_box)
+        await pilot.pause()
+        app.main.flush_events()
+        assert question_waits(app), f"enter behind {opener} declined the question"
+        if opener == "f1":
+            assert isinstance(app.screen, HelpScreen)
+
+
+async def test_ctrl_n_and_an_answer_from_the_prompt_answer_the_question() -> None:
+    async with app_when(question_waits, "Plan a party") as (app, pilot):
+        app.main.addressing.focus_prompt()
+        await write(pilot, "my own draft")
+        burst(app, "ctrl+n", text="Rome")
+        app.post_message(events.Key("enter", None))
+        await settle(pilot, lambda: not question_waits(app))
+        assert answers(app) == ["Rome"]
+        assert app.main.prompt_view.text == "my own draft", "the prompt's words stay its own"
