@@ -24,6 +24,7 @@ from sse_starlette.sse import SendTimeoutError
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from agentui.core.remote.api_document import complete_document
 from agentui.core.remote.api_models import (
     Answer,
     ApprovalDecision,
@@ -101,6 +102,9 @@ def create_app(
         docs_url=None,  # no pages that load scripts from elsewhere; /openapi.json stays
         redoc_url=None,
         max_body_size=options.max_body_bytes,
+        # Each operation's id is its function's name ("start", "pause"): what a client
+        # generated from /openapi.json names its calls.
+        generate_unique_id_function=lambda route: route.name,
     )
     install_error_handlers(app)
 
@@ -319,6 +323,7 @@ def create_app(
         return Success()
 
     add_time_travel_routes(app, runtime)  # rewind and fork from a step (time_travel_routes.py)
+    complete_document(app)  # /openapi.json: the token, the streams, every refusal
 
     return Guard(
         app,
