@@ -65,6 +65,7 @@ NOT_NARRATED = frozenset({
     "llm:abandoned", "llm:error", "llm:request", "monologue", "monologue:error",
     "note:delivered", "note:queued", "query:answered", "query:declined", "query:raised",
     "text:delta", "thinking:redacted", "tool:detected", "usage:updated", "workflow:deciding",
+    "tool:progress",  # a call's progress: its end is narrated
     "workflow:decision", "workflow:result", "workflow:step",
     # A directed scene's round bookkeeping: its director's and characters' own agents are
     # narrated like any agent.

@@ -201,6 +201,25 @@ class ToolTimedOut(Event):
     timeout_s: float
 
 
+class ToolProgressed(Event):
+    """A running tool's progress, as the tool reports it (an MCP server's progress
+    notifications): `progress` so far, of `total` when known, and what it is doing. Only the
+    latest counts; the call's tool:complete or tool:error ends it."""
+
+    type: Literal["tool:progress"] = "tool:progress"
+    iteration: int
+    call_id: str
+    name: str
+    progress: float
+    total: float | None = None
+    message: str = ""
+
+    def line(self) -> str:
+        """In words: "2/3 step two", or "5 reading" without a total (what the screens show)."""
+        done = f"{self.progress:g}/{self.total:g}" if self.total else f"{self.progress:g}"
+        return f"{done} {self.message}".strip()
+
+
 class HookFailed(Event):
     type: Literal["hook:error"] = "hook:error"
     hook: str
@@ -668,6 +687,7 @@ AnyEvent = Annotated[
     | ToolCompleted
     | ToolFailed
     | ToolTimedOut
+    | ToolProgressed
     | HookFailed
     | AgentSpawned
     | StatusChanged

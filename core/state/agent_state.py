@@ -42,6 +42,10 @@ class AgentState(AgentNode):
     subtree_usd: float = Field(default=0.0, exclude=True)
     model_calls: int = Field(default=0, exclude=True)
     tool_calls: int = Field(default=0, exclude=True)
+    # The latest progress a running tool reported ("search: 2/3 step two") and that call's id,
+    # until that call ends: what its tree row says.
+    tool_progress: str = Field(default="", exclude=True)
+    tool_progress_call: str = Field(default="", exclude=True)
     # When it last said anything (its latest event), and since when it has been stalled (an
     # agent:stalled event, cleared by its next event).
     last_event_ts: float = Field(default=0.0, exclude=True)

@@ -40,7 +40,7 @@ PASSED_OVER = frozenset({
     "answer:validated", "execution:paused", "execution:resumed", "hook:error", "intervention:applied",
     "intervention:unused", "iteration:complete", "iteration:start", "monologue:error",
     "text:delta", "thinking:delta", "thinking:redacted",
-    "tool:detected", "tool:timeout", "workflow:result",
+    "tool:detected", "workflow:result",
     "workflow:step", "approval:decided",
 })  # fmt: skip
 
@@ -434,10 +434,18 @@ class RunState:
                     self.deciding.pop(agent_id, None)
             case ev.LLMAbandoned() | ev.ExecutionCancelled():
                 self.streaming_parts.pop(agent_id, None)
+            case ev.ToolProgressed(call_id=call_id):
+                agent.tool_progress = f"{event.name}: {event.line()}"
+                agent.tool_progress_call = call_id
+                self._change.relabel.add(agent_id)
             case ev.ToolCompleted(call_id=call_id, result=result):
                 self.tool_results.setdefault(agent_id, {})[call_id] = (result, False)
+                self._tool_ended(agent, call_id)
             case ev.ToolFailed(call_id=call_id, error=error):
                 self.tool_results.setdefault(agent_id, {})[call_id] = (error, True)
+                self._tool_ended(agent, call_id)
+            case ev.ToolTimedOut(call_id=call_id):
+                self._tool_ended(agent, call_id)
             case ev.AgentRewound(set_aside=set_aside):
                 # What was queued for the later conversation is set aside with it.
                 agent.queued_notes = []
@@ -488,6 +496,12 @@ class RunState:
                 pass  # nothing of the run's state, or a guarded case above did not apply
             case _:
                 self.unfolded.add(event.type)  # a type this fold has not been taught
+
+    def _tool_ended(self, agent: AgentState, call_id: str) -> None:
+        """The call `call_id` ended: its progress line, if the agent shows it, goes."""
+        if agent.tool_progress_call == call_id:
+            agent.tool_progress = agent.tool_progress_call = ""
+            self._change.relabel.add(agent.id)
 
     def _spent(self, agent: AgentState, event: ev.UsageUpdated) -> None:
         """Charge a usage to the agent's subtree and every ancestor's, as the runtime charges

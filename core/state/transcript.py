@@ -60,6 +60,7 @@ class TranscriptItem:
         "key",
         "kind",
         "open",
+        "progress",
         "settled_ts",
         "title",
         "tool",
@@ -97,6 +98,8 @@ class TranscriptItem:
         self.tool = tool
         self.ts = ts
         self.settled_ts = settled_ts
+        # A running tool's latest progress ("2/3 step two"), until its result comes.
+        self.progress = ""
         self.uid = uid if uid is not None else next(_uids)
 
     @property
@@ -233,6 +236,11 @@ class TranscriptBuilder:
                 self._new(
                     "tool", format_arguments(call.arguments), event, title=call.name, key=call.id
                 )
+            case ev.ToolProgressed(call_id=call_id):
+                item = self._by_key.get(call_id)
+                if item is not None and not item.detail:  # not after its result
+                    item.progress = event.line()
+                    self._on_changed(item)
             case ev.ToolCompleted(call_id=call_id, result=result):
                 self._finish(call_id, result, failed=False)
             case ev.ToolFailed(call_id=call_id, error=error, name=name):
@@ -351,7 +359,7 @@ class TranscriptBuilder:
         item = self._by_key.get(call_id)
         if item is None:
             return False
-        item.detail, item.failed = result, failed
+        item.detail, item.failed, item.progress = result, failed, ""
         self._on_changed(item)
         return True
 

@@ -49,6 +49,7 @@ from agentui.core.protocol.events import (
     TextDelta,
     ToolCompleted,
     ToolFailed,
+    ToolProgressed,
     ToolStarted,
     ToolTimedOut,
 )
@@ -69,7 +70,7 @@ from agentui.tui.headless.inbox_lines import InboxLines
 PRINTED = (
     AgentSpawned, TextDelta, LLMRequested, LLMResponded, LLMFailed, LLMAbandoned,
     ExecutionCompleted, ExecutionCancelled, ExecutionFailed, ToolStarted, ToolCompleted,
-    ToolFailed, ToolTimedOut, QueryRaised, MonologueGenerated, AnswerValidated, McpServerChanged,
+    ToolFailed, ToolTimedOut, ToolProgressed, QueryRaised, MonologueGenerated, AnswerValidated, McpServerChanged,
     BudgetSet, BudgetReached, BudgetContinued,
 )  # fmt: skip
 
@@ -175,6 +176,8 @@ class HeadlessPrinter:
             self._progress(f"\n[{name}] tool {event.name} → {result_preview(event.result)}\n")
         elif isinstance(event, ToolFailed):
             self._progress(f"\n[{name}] tool {event.name} failed: {event.error}\n")
+        elif isinstance(event, ToolProgressed):
+            self._progress(f"\n[{name}] tool {event.name}: {event.line()}\n")
         elif isinstance(event, ToolTimedOut):
             self._progress(f"\n[{name}] tool {event.name} timed out after {event.timeout_s:g} s\n")
         elif isinstance(event, QueryRaised) and event.choices:  # an approval

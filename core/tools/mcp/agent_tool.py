@@ -4,11 +4,12 @@ schema, approved as configured, its result as text (results.py)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from mcp_types import Tool as ListedTool
 
+from agentui.core.support.terminal_text import clipped
 from agentui.core.tools.mcp.config import TOOL_SEPARATOR
 from agentui.core.tools.mcp.connection import McpConnection
 from agentui.core.tools.mcp.results import capped, error_text, result_text
@@ -31,8 +32,21 @@ def agent_tool_name(server: str, tool: str, taken: Collection[str] = ()) -> str:
     return unique
 
 
-def agent_tool(connection: McpConnection, listed: ListedTool, name: str) -> Tool:
-    """The tool `listed` of `connection`'s server, offered to agents as `name`."""
+# Told of a call's progress: the call's context, the agents' name of the tool, and the
+# server's progress, total (if known) and message (if any).
+ProgressReporter = Callable[[ToolContext, str, float, float | None, str | None], None]
+# A server's progress message is a status line, not a document.
+MAX_PROGRESS_MESSAGE = 200
+
+
+def agent_tool(
+    connection: McpConnection,
+    listed: ListedTool,
+    name: str,
+    report_progress: ProgressReporter | None = None,
+) -> Tool:
+    """The tool `listed` of `connection`'s server, offered to agents as `name`; its calls
+    ask the server for progress notifications when `report_progress` is given."""
     config = connection.config
     schema: dict[str, Any] = dict(listed.input_schema)
     schema.setdefault("type", "object")
@@ -43,7 +57,15 @@ def agent_tool(connection: McpConnection, listed: ListedTool, name: str) -> Tool
     max_bytes = config.max_result_bytes_for(listed.name)
 
     async def call(arguments: dict[str, Any], context: ToolContext) -> str:
-        result = await connection.call(listed.name, arguments)
+        progressed = None
+        if report_progress is not None:
+            reporter = report_progress
+
+            async def progressed(progress: float, total: float | None, message: str | None) -> None:
+                said = clipped(" ".join(message.split()), MAX_PROGRESS_MESSAGE) if message else None
+                reporter(context, name, progress, total, said)
+
+        result = await connection.call(listed.name, arguments, on_progress=progressed)
         if result.is_error:
             raise ToolError(capped(error_text(result), max_bytes))
         return capped(result_text(result), max_bytes)

@@ -19,9 +19,16 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp_types import Implementation, Tool
+from mcp_types import (
+    Implementation,
+    ListToolsResult,
+    Tool,
+)
+from pydantic import ValidationError
 
 from agentui.core import __version__
+from agentui.core.support.validation import describe_errors
+from agentui.core.tools.mcp import library_log
 from agentui.core.tools.mcp.config import McpServerConfig
 from agentui.core.tools.mcp.environment import expand_all, server_environment
 
@@ -41,6 +48,7 @@ async def connected(
 
     Raises what connecting raises: OSError for a command that cannot start, MissingVariableError
     for an `env` or `headers` value naming an unset variable, the SDK's and httpx's errors."""
+    library_log.install()
     async with AsyncExitStack() as stack:
         if config.url is not None:
             headers = expand_all(config.headers, environ, "headers")
@@ -60,17 +68,69 @@ async def connected(
         yield await stack.enter_async_context(client)
 
 
-async def list_tools(client: Client) -> list[Tool]:
-    """Every tool the server lists, page after page."""
+async def list_tools(client: Client) -> tuple[list[Tool], dict[str, str]]:
+    """Every tool the server lists, page after page, that agents can call; and those they
+    cannot, with why (one line each): a tool the protocol's types reject (one malformed tool
+    would otherwise fail the whole listing) or one that runs only as a task."""
     tools: list[Tool] = []
+    skipped: dict[str, str] = {}
     cursor: str | None = None
     for _ in range(MAX_TOOL_PAGES):
-        page = await client.list_tools(cursor=cursor)
-        tools += page.tools
+        try:
+            page = await client.list_tools(cursor=cursor)
+        except ValidationError:  # some tool of the page is malformed: take the others
+            page = await _tolerant_page(client, cursor, skipped)
+        for tool in page.tools:
+            if tool.execution is not None and tool.execution.task_support == "required":
+                skipped[tool.name] = TASK_REQUIRED
+            else:
+                tools.append(tool)
         cursor = page.next_cursor
         if cursor is None:
             break
-    return tools
+    return tools, skipped
+
+
+# Why a tool declaring execution.taskSupport "required" is not offered: its calls must be run
+# as tasks (created, polled, their result fetched), which the SDK's client does not drive.
+TASK_REQUIRED = "runs only as an MCP task, which agentui does not run yet"
+
+
+async def _tolerant_page(
+    client: Client, cursor: str | None, skipped: dict[str, str]
+) -> ListToolsResult:
+    """The page's tools that are well formed; the others go in `skipped` with why."""
+    raw = await _unchecked_tool_page(client, cursor)
+    kept: list[Tool] = []
+    listed = raw.get("tools")
+    for number, data in enumerate(listed if isinstance(listed, list) else [], start=1):
+        name = data.get("name") if isinstance(data, dict) else None
+        shown = name if isinstance(name, str) and name else f"(tool {number} of the listing)"
+        try:
+            kept.append(Tool.model_validate(data))
+        except ValidationError as exc:
+            skipped[shown] = "malformed: " + describe_errors(exc, "(tool)")
+    next_cursor = raw.get("nextCursor")
+    page = ListToolsResult(
+        tools=kept, next_cursor=next_cursor if isinstance(next_cursor, str) else None
+    )
+    # The SDK keeps each listed tool's output schema (results are checked against it) from
+    # its own listing, which failed: give it the tools that passed. Without it each call
+    # would list the tools again, and fail the same way.
+    client.session._absorb_tool_listing(page, complete=cursor is None and page.next_cursor is None)
+    return page
+
+
+async def _unchecked_tool_page(client: Client, cursor: str | None) -> dict[str, Any]:
+    """A tools/list page as the server sent it. The SDK's public requests check the whole
+    result, so one malformed tool fails them all: this sends the request as `send_request`
+    does (its headers stamped) without the check. Private parts of mcp 2.3 (pinned <3)."""
+    session = client.session
+    params: dict[str, Any] = {"cursor": cursor} if cursor is not None else {}
+    data: dict[str, Any] = {"method": "tools/list", "params": params}
+    options: dict[str, Any] = {}
+    session._stamp(data, options)  # type: ignore[arg-type]
+    return await session._dispatcher.send_raw_request("tools/list", data["params"], options)  # type: ignore[arg-type]
 
 
 class _EndWatched:

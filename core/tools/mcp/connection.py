@@ -15,6 +15,7 @@ from typing import IO, Any
 
 import anyio
 from mcp import Client
+from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, Tool
 
@@ -56,7 +57,8 @@ class McpConnection:
         self.name = name
         self.config = config
         self.state: McpServerState = "starting"
-        self.tools: list[Tool] = []  # as last listed
+        self.tools: list[Tool] = []  # as last listed, those agents can call
+        self.skipped: dict[str, str] = {}  # tools listed that agents cannot call, and why
         self.error = ""  # why the last try failed
         self.retry_in_s: float | None = None
         self._on_change = on_change
@@ -93,7 +95,7 @@ class McpConnection:
                     async with connected(
                         self.config, errlog=errlog, on_end=self._ended, environ=self._environ
                     ) as client:
-                        self.tools = await list_tools(client)
+                        self.tools, self.skipped = await list_tools(client)
                         startup.deadline = math.inf  # it answered: no limit from here on
                         self._client, ready = client, True
                         self._report("ready")
@@ -161,17 +163,20 @@ class McpConnection:
             return f"MCP server {self.name!r} is {self.state}{after}"
         return f"MCP server {self.name!r} is unavailable: {self._lost_reason or 'not connected'}"
 
-    async def call(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    async def call(
+        self, tool: str, arguments: dict[str, Any], *, on_progress: ProgressFnT | None = None
+    ) -> CallToolResult:
         """Call `tool`; ToolError says why there is no result (the server is not ready, no
         longer has the tool, lost its connection, refused the call). A cancelled call is
-        cancelled at the server too (the SDK tells it)."""
+        cancelled at the server too (the SDK tells it). With `on_progress`, the request
+        carries a progress token and the server's progress notifications reach it."""
         client = self._client
         if client is None:
             raise ToolError(self.unavailable())
         if all(listed.name != tool for listed in self.tools):
             raise ToolError(f"MCP server {self.name!r} no longer offers the tool {tool!r}")
         try:
-            return await client.call_tool(tool, arguments)
+            return await client.call_tool(tool, arguments, progress_callback=on_progress)
         except MCPError as exc:
             if closed_connection(exc):
                 why = self._lost_reason  # known when it exited or a ping found it hung

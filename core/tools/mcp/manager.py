@@ -21,12 +21,13 @@ from typing import Any, Protocol
 
 import anyio
 
-from agentui.core.protocol.events import E, McpServerChanged
+from agentui.core.protocol.events import E, McpServerChanged, ToolProgressed
 from agentui.core.tools.mcp.agent_tool import agent_tool, agent_tool_name
 from agentui.core.tools.mcp.config import McpConfig
 from agentui.core.tools.mcp.connection import Backoff, McpConnection
 from agentui.core.tools.pending_tools import PendingTools, ToolsUnavailableError
 from agentui.core.tools.registry import ToolRegistry
+from agentui.core.tools.tool import ToolContext
 
 
 class ServiceHost(Protocol):
@@ -38,6 +39,8 @@ class ServiceHost(Protocol):
     def run_service(self, service: Callable[[], Awaitable[None]], *, name: str) -> None: ...
 
     def publish_runtime(self, cls: type[E], **fields: Any) -> E: ...
+
+    def publish(self, cls: type[E], agent_id: str, **fields: Any) -> E: ...
 
 
 class McpManager:
@@ -126,6 +129,28 @@ class McpManager:
                 retry_in_s=connection.retry_in_s,
             )
 
+    def _progressed(
+        self,
+        context: ToolContext,
+        tool: str,
+        progress: float,
+        total: float | None,
+        message: str | None,
+    ) -> None:
+        """A server's progress notification for an agent's call, as a tool:progress event."""
+        if self._runtime is None:
+            return
+        self._runtime.publish(
+            ToolProgressed,
+            context.agent_id,
+            iteration=context.iteration,
+            call_id=context.call_id,
+            name=tool,
+            progress=progress,
+            total=total,
+            message=message or "",
+        )
+
     def _offer(self, connection: McpConnection) -> list[str]:
         """Put the server's tools (as just listed) in the registry; their agents' names."""
         offered: list[str] = []
@@ -138,7 +163,7 @@ class McpManager:
                 name = self._names[key] = agent_tool_name(
                     connection.name, listed.name, self._tools.names()
                 )
-            self._tools.replace(agent_tool(connection, listed, name))
+            self._tools.replace(agent_tool(connection, listed, name, self._progressed))
             offered.append(name)
         self._offered[connection.name] = offered
         return offered

@@ -7,8 +7,12 @@ from collections.abc import Mapping
 
 import anyio
 
-from agentui.core.tools.mcp.config import McpConfig
-from agentui.core.tools.mcp.connection import McpConnection
+from agentui.core.tools.mcp.config import DAY_S, McpConfig
+from agentui.core.tools.mcp.connection import Backoff, McpConnection
+
+# One try each: a failed server waits past the listing instead of trying again, so it is listed
+# as failed with its reason, never as "restarting" while a slower server is still starting.
+NO_RETRY = Backoff(first_s=DAY_S, max_s=DAY_S)
 
 
 async def probe_servers(
@@ -23,7 +27,7 @@ async def probe_servers(
             settled[connection.name].set()
 
     connections = [
-        McpConnection(name, server, on_change=changed, environ=environ)
+        McpConnection(name, server, on_change=changed, environ=environ, backoff=NO_RETRY)
         for name, server in config.servers.items()
     ]
     async with anyio.create_task_group() as group:

@@ -459,14 +459,16 @@ class FoldBlock(EntryBlock):
             if entry.detail:
                 text.append("  → ", style="dim")
                 text.append(_one_line(entry.detail, 60), style="red" if entry.failed else "")
-            else:
-                text.append("  …", style="dim")
+            else:  # running: with the tool's latest progress, if it reports any
+                text.append(f"  … {_one_line(entry.progress, 60)}".rstrip(), style="dim")
             return mark_text(text, self.highlight)
         text.append("\n")
         text.append(shown(entry.text) or "(no arguments)")
         if entry.detail:
             text.append("\n→ ", style="dim")
             text.append(shown(entry.detail), style="red" if entry.failed else "")
+        elif entry.progress:
+            text.append(f"\n… {shown(entry.progress)}", style="dim")
         return mark_text(text, self.highlight)
 
 

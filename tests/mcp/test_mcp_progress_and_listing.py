@@ -1,0 +1,96 @@
+"""A server's progress notifications reach every front end as tool:progress events, and a
+listing with tools agents cannot call (malformed, or runnable only as a task) keeps the
+others: against listing_server.py, a plain JSON-RPC server over stdio."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from agentui.core.protocol.events import ToolCompleted, ToolProgressed
+from agentui.core.state import RunState
+from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
+from agentui.core.tools.mcp.connect import TASK_REQUIRED
+from agentui.core.tools.mcp.probe import probe_servers
+from agentui.tui.headless.run import HeadlessPrinter
+
+from .servers import Events, calls, mcp_runtime
+
+pytestmark = pytest.mark.anyio
+
+LISTING_SERVER = Path(__file__).with_name("listing_server.py")
+
+
+def listing_server(**settings: object) -> McpServerConfig:
+    return McpServerConfig(command=sys.executable, args=[str(LISTING_SERVER)], **settings)  # type: ignore[arg-type]
+
+
+async def test_progress_notifications_become_tool_progress_events_that_every_fold_shows() -> None:
+    script = calls(("listing__steps", {"steps": 3}))
+    runtime, _, _ = mcp_runtime({"listing": listing_server(approval="always")}, *script)
+    async with runtime:
+        events = Events(runtime)
+        await events.server("listing", "ready")
+        agent = runtime.start("take three steps")
+        await events.ended(agent)
+    progressed = [e for e in events.events if isinstance(e, ToolProgressed)]
+    completed = next(e for e in events.events if isinstance(e, ToolCompleted))
+    assert [e.line() for e in progressed] == ["1/3 step 1", "2/3 step 2", "3/3 step 3"]
+    assert {(e.agent_id, e.call_id, e.name) for e in progressed} == {
+        (agent, completed.call_id, "listing__steps")
+    }, "each names the call it is about"
+    assert completed.result == "done after 3 steps (token: True)", "the call asked for progress"
+    assert all(e.seq < completed.seq for e in progressed)
+
+    state = RunState()
+    state.apply_all(e for e in events.events if e.seq < completed.seq)
+    running = state.agents[agent]
+    block = running.entries[-1]
+    assert running.tool_progress == "listing__steps: 3/3 step 3", "the tree row's"
+    assert block.kind == "tool" and block.progress == "3/3 step 3", "the tool block's"
+    change = state.apply(completed)
+    assert running.tool_progress == "" and agent in change.relabel, "its end clears the row"
+    assert block.progress == "" and block.detail == completed.result
+
+    err = io.StringIO()
+    printer = HeadlessPrinter(io.StringIO(), err, json_output=False, root_id=agent, state=state)
+    printer.show(progressed[1])
+    assert err.getvalue() == "\n[main] tool listing__steps: 2/3 step 2\n"
+
+
+async def test_a_malformed_tool_and_a_task_only_tool_are_skipped_with_why_the_rest_work() -> None:
+    script = calls(("listing__echo", {"text": "still here"}))
+    runtime, _, manager = mcp_runtime({"listing": listing_server(approval="always")}, *script)
+    async with runtime:
+        events = Events(runtime)
+        ready = await events.server("listing", "ready")
+        agent = runtime.start("echo")
+        await events.ended(agent)
+    assert ready.tools == ["listing__echo", "listing__steps"]
+    skipped = manager.connections["listing"].skipped
+    assert skipped["research"] == TASK_REQUIRED
+    assert skipped["broken"].startswith("malformed: inputSchema: ")
+    result = next(e for e in events.events if isinstance(e, ToolCompleted))
+    assert result.result == "still here", "calls work after a listing that was taken apart"
+
+
+async def test_a_one_shot_probe_says_failed_with_why_and_one_line_for_what_the_sdk_logs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    noisy = McpServerConfig(
+        command="/bin/sh", args=["-c", "echo hello; sleep 30"], startup_timeout_s=1
+    )
+    listing = listing_server()
+    connections = await probe_servers(McpConfig(servers={"noisy": noisy, "listing": listing}))
+    states = {c.name: (c.state, c.error) for c in connections}
+    assert states["noisy"] == ("failed", "did not answer within 1 s")
+    assert states["listing"] == ("ready", "")
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    assert err.splitlines() == [
+        "mcp: Failed to parse JSONRPC message from server: Invalid JSON: expected value at "
+        "line 1 column 1 (in 'hello')"
+    ]
