@@ -5,7 +5,10 @@ The session's agents are adopted (as `agentui --resume` does), the agent is rewo
 (core/agent/steps.py; `agentui steps ID AGENT` lists them), the `--steer`s for it are queued,
 and it is resumed: it runs until it ends, printed as `agentui run` prints (its answer on stdout,
 progress on stderr, or `--json`). The session's file grows: what came after the step stays in
-it, set aside. Questions are answered from `--answer`, then stdin.
+it, set aside. Questions are answered from `--answer`, then stdin: first those the session
+gave back (an agent that waited on a question or an approval when it ended waits on it again,
+given_back.py), then each as it comes. The inbox's rows are said on stderr as `agentui run`
+says them (inbox_lines.py), those standing at the start first.
 
 This is `tui/headless/run.run_headless`'s loop for a run that starts from a saved state: that
 one folds only the events of its own run (its state knows no adopted agent).
@@ -19,11 +22,13 @@ from typing import TYPE_CHECKING, TextIO
 import anyio
 
 from agentui.core.agent.steps import StepRef
-from agentui.core.protocol.events import AgentSpawned, QueryRaised
+from agentui.core.protocol.events import AgentSpawned, Event, QueryRaised
 from agentui.core.session.saved_steps import find_agent
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.headless.answers import Answers
+from agentui.tui.headless.given_back import given_back
+from agentui.tui.headless.inbox_lines import InboxLines
 from agentui.tui.headless.run import HeadlessPrinter, Steer
 
 if TYPE_CHECKING:
@@ -61,20 +66,43 @@ async def run_rewound(
         printer = HeadlessPrinter(
             stdout, stderr, json_output=json_output, root_id=agent.id, state=state
         )
+        # Text mode's: JSON mode has the events the rows come from on stdout.
+        inbox_lines = InboxLines(state) if not json_output else None
+
+        def show(event: Event) -> None:
+            """The inbox's new rows first (a question's prompt comes last), then the event."""
+            if inbox_lines is not None:
+                for line in inbox_lines.entered(event):
+                    printer.note(line)
+            printer.show(event)
+
         try:
+            leaving = _stopped_by_rewind(plan, agent.id, ref.step)  # before it sets them aside
             runtime.rewind(agent.id, ref.step)
         except AgentUIError as exc:
             stderr.write(visible_controls(f"agentui: {exc}") + "\n")
             return 2
         if not json_output:
             stderr.write(visible_controls(f"agentui: {agent.name} went back to step {ref.step}\n"))
+        back = given_back(plan, runtime, leaving)
+        if inbox_lines is not None:  # what the resume gave back, waiting for the person
+            now = runtime.clock.now()
+            for line in inbox_lines.standing(now, leaving=leaving, settled=back.settled):
+                printer.note(line)
         resumed = False
         async with anyio.create_task_group() as answerers:
+            # Asked before the session ended, open again: answered first, as new ones are.
+            # Under --json their saved events come first (seqs below the run's new ones).
+            for raised in back.to_answer:
+                printer.show(raised)
+                answers_read.asked()
+                answerers.start_soon(answers_read.answer, runtime, raised, state.open_queries)
+            printer.flush()
             done = False
             while not done and not printer.closed:
                 for event in await events.next_batch():
                     state.apply(event)
-                    printer.show(event)
+                    show(event)
                     if isinstance(event, QueryRaised):
                         answers_read.asked()
                         answerers.start_soon(
@@ -93,7 +121,7 @@ async def run_rewound(
         return 141
     for event in events.drain():
         state.apply(event)
-        printer.show(event)
+        show(event)
     printer.flush()
     ended = state.agents[agent.id]
     if ended.status.value == "completed":
@@ -114,6 +142,15 @@ def _steer(runtime: Runtime, agent_id: str, name: str, steers: list[Steer], stde
             continue
         runtime.steer(agent_id, steer.text)
         stderr.write(visible_controls(f"[you → {name}] {steer.text}\n"))
+
+
+def _stopped_by_rewind(plan: ResumePlan, agent_id: str, step: int) -> set[str]:
+    """The agents a rewind of `agent_id` to `step` stops: itself (a live one's run ends before
+    it goes back) and each subagent started after the step, with its subtree (set aside).
+    Refused in words (AgentUIError) when the agent has no such step."""
+    steps = plan.steps.get(agent_id)
+    later = steps.started_after(step) if steps is not None else []
+    return {agent_id} | {a.id for child in later for a in plan.state.subtree(child)}
 
 
 def resumed_for_rewind(reference: str) -> ResumePlan:

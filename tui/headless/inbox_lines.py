@@ -10,9 +10,14 @@ same words) is not said again; a question row whose first asker was answered kee
 askers' queries, which were said. A stall, a budget's stop or a steer that ends and comes
 back later is a new row, said again. Every piece of text passes through `visible_controls`,
 on one line.
+
+A run that goes on from a saved session (`run --resume ID --rewind A@N`) starts with rows
+standing, given back by the resume: `standing` says them once, first.
 """
 
 from __future__ import annotations
+
+from collections.abc import Container
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import Event, NoteQueued
@@ -42,13 +47,33 @@ class InboxLines:
             return []
         lines = []
         for row in inbox(self._state):
-            keys: set[str | tuple[str, float]] = (
-                set(row.query_ids) if row.query_ids else {(row.id, row.since)}
-            )
+            keys = self._keys(row)
             if self._said.isdisjoint(keys):
                 lines.append(line(row, event.ts))
             self._said |= keys
         return lines
+
+    def standing(
+        self, now: float, *, leaving: Container[str] = (), settled: Container[str] = ()
+    ) -> list[str]:
+        """The lines of the rows that stand already (a resumed session's, given back), said
+        at the start of the run: each is said once, here or never. A row about to go is not
+        said: one only of agents in `leaving` (a rewind stops them), or only of queries in
+        `settled` (the approval policy allows them without asking)."""
+        lines = []
+        for row in inbox(self._state):
+            keys = self._keys(row)
+            asking = row.agent_ids or (row.agent_id,)
+            going = all(a in leaving for a in asking) or (
+                bool(row.query_ids) and all(q in settled for q in row.query_ids)
+            )
+            if self._said.isdisjoint(keys) and not going:
+                lines.append(line(row, now))
+            self._said |= keys
+        return lines
+
+    def _keys(self, row: InboxRow) -> set[str | tuple[str, float]]:
+        return set(row.query_ids) if row.query_ids else {(row.id, row.since)}
 
     def _may_enter(self, event: Event) -> bool:
         """Whether a row can have entered with `event`: the inbox (a walk of each row's

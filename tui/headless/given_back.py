@@ -1,0 +1,54 @@
+"""The questions and approvals a resumed session gives back to a headless run to answer.
+
+An agent that waited on the person when its session ended waits again in the resumed run
+(core/session/resume.py): its question is open from the start, raised in the saved log (a
+kill left it open) or by the resume's closing events (a quit's shutdown had declined it). No
+new `query:raised` comes for it, so the headless loop, which answers each one as it comes,
+takes these up first, in the order they were asked, the same way (`--answer`, then stdin).
+
+Left out: those of agents about to be stopped (`leaving`: a rewind stops the agent and the
+subagents it set aside, which withdraws their questions), and an approval the settings in
+effect now settle without asking (`--yes`: the runtime allows a tool's call itself,
+AgentRun.approve; a fork past a budget is the budget's, asked whatever the policy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from agentui.core.protocol.events import QueryRaised
+
+if TYPE_CHECKING:
+    from agentui.core.runtime import Runtime
+    from agentui.core.session.resume import ResumePlan
+
+
+@dataclass(frozen=True, slots=True)
+class GivenBack:
+    to_answer: list[QueryRaised]  # in the order asked
+    settled: frozenset[str]  # query ids the approval policy settles without asking
+
+
+def given_back(plan: ResumePlan, runtime: Runtime, leaving: Container[str] = ()) -> GivenBack:
+    """The `query:raised` of each open question the person answers, and those settled."""
+    open_now = {query.id for query in runtime.open_queries()}
+    raised = [
+        event
+        for event in plan.history
+        if isinstance(event, QueryRaised) and event.query_id in open_now
+    ]
+    settled = frozenset(e.query_id for e in raised if _settled_by_policy(runtime, e))
+    to_answer = [e for e in raised if e.agent_id not in leaving and e.query_id not in settled]
+    return GivenBack(to_answer, settled)
+
+
+def _settled_by_policy(runtime: Runtime, raised: QueryRaised) -> bool:
+    """An approval of a tool's call the approval policy allows now without asking."""
+    if raised.kind != "approval" or raised.tool is None:
+        return False
+    tool = runtime.tools.get(raised.tool)
+    if tool is None or not tool.needs_approval:
+        return False
+    return runtime.approvals.standing_decision(raised.tool) is not None
