@@ -62,11 +62,12 @@ def seed_chunk(event: dict[str, Any]) -> dict[str, Any] | None:
             "args": call["arguments"],
         }
     elif kind in ("tool:complete", "tool:error", "tool:timeout"):
-        outcome = {
-            "tool:complete": lambda: event["result"],
-            "tool:error": lambda: event["error"],
-            "tool:timeout": lambda: f"timed out after {event['timeout_s']:g} s",
-        }[kind]()
+        if kind == "tool:complete":
+            outcome = event["result"]
+        elif kind == "tool:error":
+            outcome = event["error"]
+        else:
+            outcome = f"timed out after {event['timeout_s']:g} s"
         chunk = {
             "type": "tool-result",
             "toolCallId": event["call_id"],

@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from agentui.core.agent.agent_run import TASK_CHANGED
-from agentui.core.agent.tree import AgentStatus
+from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import QueryDeclined, QueryRaised
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, Turn
