@@ -1,0 +1,73 @@
+"""Third-party MCP servers as people install them: `@modelcontextprotocol/server-everything`
+from npm (through npx; skipped without it) and `mcp-server-time` from PyPI (skipped when it is
+not installed: on PATH, or importable by this Python)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+
+import pytest
+
+from agentui.core.protocol.events import ToolCompleted, ToolProgressed
+from agentui.core.tools.mcp.config import McpServerConfig
+from agentui.core.tools.mcp.connect import TASK_REQUIRED
+
+from .servers import Events, calls, mcp_runtime
+
+pytestmark = pytest.mark.anyio
+
+EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31"
+# npx may fetch the package first: as long as a slow registry needs.
+NPX_STARTUP_S = 180.0
+
+
+def everything_server() -> McpServerConfig:
+    if shutil.which("npx") is None:
+        pytest.skip("npx (Node.js) is not installed: server-everything comes from npm")
+    return McpServerConfig(
+        command="npx", args=["-y", EVERYTHING], approval="always", startup_timeout_s=NPX_STARTUP_S
+    )
+
+
+def time_server() -> McpServerConfig:
+    program = shutil.which("mcp-server-time")
+    if program is not None:
+        return McpServerConfig(command=program, approval="always")
+    if importlib.util.find_spec("mcp_server_time") is not None:
+        return McpServerConfig(command=sys.executable, args=["-m", "mcp_server_time"])
+    pytest.skip("mcp-server-time is not installed (pip install mcp-server-time)")
+
+
+async def test_server_everything_reports_the_steps_of_a_long_operation_and_its_task_tool_is_skipped() -> (
+    None
+):
+    script = calls(("everything__trigger-long-running-operation", {"duration": 1.5, "steps": 3}))
+    runtime, _, manager = mcp_runtime({"everything": everything_server()}, *script)
+    async with runtime:
+        events = Events(runtime)
+        ready = await events.server("everything", "ready")
+        agent = runtime.start("run the long operation")
+        await events.ended(agent)
+    progressed = [e.line() for e in events.events if isinstance(e, ToolProgressed)]
+    done = next(e for e in events.events if isinstance(e, ToolCompleted))
+    assert progressed == ["1/3", "2/3", "3/3"], "one event per step, while it ran"
+    assert "Long running operation completed" in done.result
+    assert "everything__simulate-research-query" not in ready.tools
+    assert manager.connections["everything"].skipped == {"simulate-research-query": TASK_REQUIRED}
+
+
+async def test_mcp_server_time_answers_the_time_in_a_zone() -> None:
+    script = calls(("time__get_current_time", {"timezone": "UTC"}))
+    config = time_server().model_copy(update={"approval": "always"})
+    runtime, _, _ = mcp_runtime({"time": config}, *script)
+    async with runtime:
+        events = Events(runtime)
+        ready = await events.server("time", "ready")
+        agent = runtime.start("what time is it")
+        await events.ended(agent)
+    assert {"time__get_current_time", "time__convert_time"} <= set(ready.tools)
+    done = next(e for e in events.events if isinstance(e, ToolCompleted))
+    assert json.loads(done.result)["timezone"] == "UTC", done.result
