@@ -33,6 +33,7 @@ from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
 from agentui.core.providers.scripted import defaults as scripted
 from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.app.palette_match import marked
 from agentui.tui.cli.assemble import Assembly
 
 if TYPE_CHECKING:
@@ -179,7 +180,7 @@ def _commands_of(commands: list[SimpleCommand]) -> type[Provider]:
             for name, callback, help_text in commands:
                 score = matcher.match(name)
                 if score > 0:
-                    yield Hit(score, matcher.highlight(name), callback, help=help_text)
+                    yield Hit(score, marked(matcher, name), callback, help=help_text)
 
     return Commands
 
@@ -199,7 +200,7 @@ def _models_of(option: ProviderOption, chosen: Chosen) -> type[Provider]:
             for model in option.models:
                 score = matcher.match(model)
                 if score > 0:
-                    shown = matcher.highlight(visible_controls(model))
+                    shown = marked(matcher, visible_controls(model))  # a name from settings
                     yield Hit(score, shown, partial(chosen, option.name, model), text=model)
             typed = query.strip()
             if typed and typed not in option.models:

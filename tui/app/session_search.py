@@ -30,6 +30,7 @@ from textual.markup import escape
 
 from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
+from agentui.tui.app.palette_match import marked
 
 if TYPE_CHECKING:
     from agentui.core.session.search_index import Match, Results
@@ -178,6 +179,7 @@ def _commands_of(commands: list[tuple[str, str]], copy: Callable[[str], object])
             for title, command in commands:
                 score = matcher.match(title)
                 if score > 0:
-                    yield Hit(score, matcher.highlight(shown(title)), partial(copy, command))
+                    # A session id from a file name: plain text, never markup.
+                    yield Hit(score, marked(matcher, shown(title)), partial(copy, command))
 
     return Commands
