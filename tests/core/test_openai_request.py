@@ -179,7 +179,7 @@ def test_openai_gets_developer_and_max_completion_tokens_with_room_to_reason() -
 
 
 def test_a_compatible_server_gets_system_and_max_tokens_without_room() -> None:
-    params = request_params(request(user_text("Hi")), LOCAL, reasoning_room=2048)
+    params = request_params(request(user_text("Hi"), model="qwen3:8b"), LOCAL, reasoning_room=2048)
     assert params["messages"][0]["role"] == "system"
     assert params["max_tokens"] == 4096, "vLLM refuses a limit past the model's context"
     assert "max_completion_tokens" not in params

@@ -119,7 +119,8 @@ async def test_streamed_text_arrives_in_pieces_and_the_request_is_well_formed() 
     assert body["tools"][0]["type"] == "function"
     assert body["tools"][0]["function"]["name"] == "lookup"
     assert body["tools"][0]["function"]["parameters"]["properties"]["query"]["type"] == "string"
-    assert body["max_tokens"] == 4096
+    assert body["max_completion_tokens"] == 4096, "OpenAI's model, wherever it is served"
+    assert "max_tokens" not in body
 
 
 async def test_on_openai_the_instructions_are_a_developer_message() -> None:

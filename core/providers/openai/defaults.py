@@ -7,6 +7,8 @@ a path on vLLM) work as they are.
 
 from __future__ import annotations
 
+import re
+
 KEY_VARIABLE = "OPENAI_API_KEY"
 BASE_URL_VARIABLE = "OPENAI_BASE_URL"
 OPENAI_BASE_URL = "https://api.openai.com/v1"
@@ -27,3 +29,15 @@ NO_KEY = "no-key"
 def is_openai(base_url: str) -> bool:
     """Whether `base_url` is OpenAI's own API (else: a compatible server)."""
     return base_url.rstrip("/").startswith("https://api.openai.com")
+
+
+# OpenAI's own model ids (gpt-5.4, o3-mini, chatgpt-4o-latest, codex-mini), also behind a
+# pass-through proxy that may prefix them (openai/gpt-5.4). Not gpt-oss: open weights, served by
+# compatible servers like any other local model.
+_OPENAI_MODEL = re.compile(r"(gpt-|chatgpt-|codex-|o\d)", re.IGNORECASE)
+
+
+def is_openai_model(model: str) -> bool:
+    """Whether `model` names one of OpenAI's own models (wherever it is served)."""
+    name = model.rsplit("/", 1)[-1].lower()
+    return bool(_OPENAI_MODEL.match(name)) and not name.startswith("gpt-oss")

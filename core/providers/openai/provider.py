@@ -123,7 +123,7 @@ class OpenAIProvider:
                     # asks again in it (relaxing it once more would find nothing left to drop).
                     continue
                 # The parameter it names (OpenAI's `param`), or failing that its words.
-                relaxed = sent_with.relaxed_for(f"{exc.param or ''} {exc.message}")
+                relaxed = sent_with.relaxed_for(f"{exc.param or ''} {exc.message}", request.model)
                 if relaxed is None:
                     raise self._failed(exc, request) from exc
                 log.info("%s refused a feature; asking again without it: %s", self.base_url, exc)

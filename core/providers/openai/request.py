@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from agentui.core.providers.base import ProviderRequest
-from agentui.core.providers.openai.defaults import is_openai
+from agentui.core.providers.openai.defaults import is_openai, is_openai_model
 from agentui.core.providers.openai.strict_schema import strict_schema
 
 WINDOW_START = "(Earlier messages of this conversation were left out to save space.)"
@@ -33,21 +33,32 @@ ERROR_PREFIX = "Error: "  # a tool message has no error flag: the text says it
 Structured = Literal["strict", "loose", "off"]
 
 
+TokenLimit = Literal["max_completion_tokens", "max_tokens"]
+# How a server says it does not take a parameter at all (not that its value is wrong).
+_NOT_TAKEN = re.compile(
+    r"unsupported|not supported|unrecogni[sz]ed|unknown|extra|not permitted|not allowed|unexpected"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Dialect:
     """What the server takes. OpenAI's API wants instructions as a `developer` message and the
     limit as `max_completion_tokens` (reasoning models refuse `max_tokens`); compatible servers
     all know `system` and `max_tokens`, and a chat template that does not know `developer` may
-    drop the instructions silently, so they get those.
+    drop the instructions silently, so they get those. OpenAI's own models behind a compatible
+    address (a pass-through proxy) get `max_completion_tokens` too, and room to reason.
 
     A server that refuses a feature with a 400 naming it (`relaxed_for`) is asked again without
     it, for the provider's life: `stream_options` (the usage chunk), a strict JSON Schema (then
     a loose one, then none: the schema is still in the instructions and the answer still
-    validated by the caller), or the `developer` role.
+    validated by the caller), the `developer` role, or the token limit's name (switched once,
+    either way).
     """
 
     instructions_role: Literal["developer", "system"] = "system"
-    token_limit: Literal["max_completion_tokens", "max_tokens"] = "max_tokens"
+    # None: by the model (see `limit_for`); set once a server refused the other name.
+    token_limit: TokenLimit | None = None
+    limit_switched: bool = False  # a refusal switched it: it is not switched back
     # OpenAI's reasoning models spend completion tokens on reasoning first: the thinking
     # budget is added to the limit there. Not elsewhere: vLLM refuses a request whose prompt
     # and limit together pass the model's context, which a small local one soon would.
@@ -65,9 +76,19 @@ class Dialect:
             )
         return cls()
 
-    def relaxed_for(self, message: str) -> Dialect | None:
-        """This dialect without the feature a refusal's `message` names; None if it names
-        none that is still on."""
+    def limit_for(self, model: str) -> TokenLimit:
+        """The token limit's name for `model`."""
+        if self.token_limit is not None:
+            return self.token_limit
+        return "max_completion_tokens" if is_openai_model(model) else "max_tokens"
+
+    def room_for(self, model: str) -> bool:
+        """Whether the thinking budget is added to `model`'s limit."""
+        return self.reasoning_room or (self.token_limit is None and is_openai_model(model))
+
+    def relaxed_for(self, message: str, model: str = "") -> Dialect | None:
+        """This dialect without the feature a refusal's `message` names (for a request for
+        `model`); None if it names none that is still on."""
         said = message.lower()
         if self.stream_usage and "stream_options" in said:
             return replace(self, stream_usage=False)
@@ -75,6 +96,26 @@ class Dialect:
             return replace(self, structured="loose" if self.structured == "strict" else "off")
         if self.instructions_role == "developer" and "developer" in said:
             return replace(self, instructions_role="system")
+        switched = self._other_limit(said, model)
+        if switched is not None:
+            return replace(
+                self,
+                token_limit=switched,
+                limit_switched=True,
+                reasoning_room=self.room_for(model),
+            )
+        return None
+
+    def _other_limit(self, said: str, model: str) -> TokenLimit | None:
+        """The other token limit's name when `said` refuses this one (once: a dialect whose
+        limit was set by a refusal keeps it)."""
+        if self.limit_switched:
+            return None
+        limit = self.limit_for(model)
+        if limit == "max_tokens" and "max_completion_tokens" in said:
+            return "max_completion_tokens"  # "'max_tokens' is not supported ... use max_c..."
+        if limit == "max_completion_tokens" and limit in said and _NOT_TAKEN.search(said):
+            return "max_tokens"
         return None
 
 
@@ -180,12 +221,12 @@ def request_params(
     given.
     """
     room = request.thinking_budget if request.thinking_budget is not None else reasoning_room
-    if not dialect.reasoning_room:
+    if not dialect.room_for(request.model):
         room = 0
     params: dict[str, Any] = {
         "model": request.model,
         "messages": chat_messages(request, dialect.instructions_role),
-        dialect.token_limit: request.max_tokens + (room or 0),
+        dialect.limit_for(request.model): request.max_tokens + (room or 0),
         "stream": True,
     }
     if dialect.stream_usage:
