@@ -31,8 +31,8 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.tui.cli.rewind_run import run_rewound
 
-from ..core.helpers import Recorder, deploy_tool
-from ..core.session_helpers import SAFETY_NET_S, recorded_runtime
+from ..core.helpers import Recorder, deploy_tool, is_type
+from ..core.session_helpers import SAFETY_NET_S, echo_tool, gate_tool, recorded_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -212,3 +212,63 @@ async def test_an_approval_given_back_to_a_run_with_yes_is_allowed_not_asked(
     assert out == "Shipped.\n"
     assert runs == ["prod"]
     assert "inbox:" not in err and "approval" not in err, err
+
+
+@pytest.mark.parametrize("ending", ["crash", "quit"])
+async def test_a_budget_stop_given_back_is_said_and_answered(
+    tmp_path: Path, ending: Ending
+) -> None:
+    """main.1's own budget stopped it between two tool calls; `raise` from the answers lets it
+    go on with the second, and main, waiting for it, answers."""
+    release = anyio.Event()
+    two = Turn(tool_calls=[call("gate"), call("echo", text="two")])
+    script = Script(
+        agents={
+            "main": [
+                Turn(tool_calls=[call("fork", prompt="Count")]),
+                Turn(text="hm", hang_after_chunks=1),
+            ],
+            "main.1": [two],
+        }
+    )
+    tools = [FORK, WAIT, gate_tool(release), echo_tool()]
+    runtime = recorded_runtime(tmp_path, script=script, tools=tools)
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Count")
+        (gate,) = await rec.wait_for(lambda e: e.type == "tool:start" and e.agent_id != root)
+        child = gate.agent_id
+        runtime.set_budget(child, {"tool_calls": 1})
+        release.set()
+        await rec.wait_for(is_type("budget:stop", child))
+        await rec.wait_for(lambda e: e.agent_id == child and getattr(e, "new", "") == "paused")
+        await rec.wait_for(lambda e: e.type == "text:delta" and e.agent_id == root)
+        with anyio.fail_after(SAFETY_NET_S):
+            await runtime.session.wait_written(rec.events[-1].seq)
+        assert runtime.session.path is not None
+        path = runtime.session.path
+        if ending == "crash":
+            path = tmp_path / "crashed.jsonl"
+            path.write_bytes(runtime.session.path.read_bytes())
+    plan = plan_resume(read_session(path))
+    again = Script(
+        agents={
+            "main": [Turn(tool_calls=[call("wait", handle=child)]), Turn(text="Counted.")],
+            "main.1": [Turn(text="Two.")],
+        }
+    )
+
+    code, out, err, resumed = await rewound(
+        plan, StepRef("main", step_of(plan, root, "tool")), again,
+        answers=["raise tool_calls=10"], tools=[echo_tool()],
+    )  # fmt: skip
+
+    assert code == 0, err
+    assert out == "Counted.\n"
+    assert "\ninbox: budget · main › main.1 · tool calls:" in err
+    assert "\n[main.1] budget reached: " in err
+    assert "[main.1] budget raised to " in err
+    node = resumed.node(child)
+    assert (node.status, node.result) == (S.COMPLETED, "Two.")
+    results = [r.content for r in node.conversation.messages[-2].tool_results]
+    assert results == ["released", "echo: two"]

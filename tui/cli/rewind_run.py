@@ -5,8 +5,9 @@ The session's agents are adopted (as `agentui --resume` does), the agent is rewo
 (core/agent/steps.py; `agentui steps ID AGENT` lists them), the `--steer`s for it are queued,
 and it is resumed: it runs until it ends, printed as `agentui run` prints (its answer on stdout,
 progress on stderr, or `--json`). The session's file grows: what came after the step stays in
-it, set aside. Questions are answered from `--answer`, then stdin: first those the session
-gave back (an agent that waited on a question or an approval when it ended waits on it again,
+it, set aside. Questions and budget stops are answered from `--answer`, then stdin, as
+`agentui run` answers them: first those the session gave back (an agent that waited on a
+question or an approval when it ended waits on it again, a budget's stop stands again:
 given_back.py), then each as it comes. The inbox's rows are said on stderr as `agentui run`
 says them (inbox_lines.py), those standing at the start first.
 
@@ -22,11 +23,12 @@ from typing import TYPE_CHECKING, TextIO
 import anyio
 
 from agentui.core.agent.steps import StepRef
-from agentui.core.protocol.events import AgentSpawned, Event, QueryRaised
+from agentui.core.protocol.events import AgentSpawned, BudgetReached, Event, QueryRaised
 from agentui.core.session.saved_steps import find_agent
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.headless.answers import Answers
+from agentui.tui.headless.budget_answer import BudgetAnswers, settle_budget_stop
 from agentui.tui.headless.given_back import given_back
 from agentui.tui.headless.inbox_lines import InboxLines
 from agentui.tui.headless.run import HeadlessPrinter, Steer
@@ -60,6 +62,7 @@ async def run_rewound(
     answers_read = Answers(
         answers, next_line, stderr, stdin_is_terminal=stdin.isatty(), json_output=json_output
     )
+    budgets = BudgetAnswers(answers_read, state, stderr, json_output=json_output)
 
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)
@@ -91,23 +94,28 @@ async def run_rewound(
                 printer.note(line)
         resumed = False
         async with anyio.create_task_group() as answerers:
+
+            def answer(waiting: QueryRaised | BudgetReached) -> None:
+                """Read its answer (it was just shown, with its "> ") and give it."""
+                answers_read.asked()
+                if isinstance(waiting, QueryRaised):
+                    answerers.start_soon(answers_read.answer, runtime, waiting, state.open_queries)
+                else:
+                    answerers.start_soon(settle_budget_stop, runtime, waiting, budgets)
+
             # Asked before the session ended, open again: answered first, as new ones are.
             # Under --json their saved events come first (seqs below the run's new ones).
-            for raised in back.to_answer:
-                printer.show(raised)
-                answers_read.asked()
-                answerers.start_soon(answers_read.answer, runtime, raised, state.open_queries)
+            for waiting in back.to_answer:
+                printer.show(waiting)
+                answer(waiting)
             printer.flush()
             done = False
             while not done and not printer.closed:
                 for event in await events.next_batch():
                     state.apply(event)
                     show(event)
-                    if isinstance(event, QueryRaised):
-                        answers_read.asked()
-                        answerers.start_soon(
-                            answers_read.answer, runtime, event, state.open_queries
-                        )
+                    if isinstance(event, QueryRaised | BudgetReached):
+                        answer(event)
                     if event.agent_id != agent.id or event.type != "agent:status":
                         continue
                     if not resumed and state.agents[agent.id].status.value == "paused":

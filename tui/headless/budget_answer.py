@@ -8,10 +8,16 @@ the end of stdin, so a run nobody types into never waits for ever) cancels the s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TextIO
+
 from agentui.core.agent.budget import Budget
 from agentui.core.protocol.events import BudgetReached
 from agentui.core.runtime import Runtime
+from agentui.core.state import RunState
 from agentui.core.support.errors import AgentUIError
+from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.headless.answers import ANSWER_PROMPT, Answers
 
 BUDGET_HINT = (
     "(raise tokens=N,usd=N,... to raise it, continue for one more step past it, or cancel)"
@@ -45,3 +51,37 @@ def answer_budget_stop(runtime: Runtime, stop: BudgetReached, text: str | None) 
         # Not understood or refused: said, and the stop waits for the next line (the end of
         # stdin cancels it, so a run nobody types into never waits for ever).
         return f"{exc}; still paused {BUDGET_HINT}", False
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetAnswers:
+    """Where a headless run reads its budget stops' answers, and what it knows of the run."""
+
+    answers: Answers
+    state: RunState  # the run as folded so far: whether the stop still stands, names
+    stderr: TextIO
+    json_output: bool
+
+
+async def settle_budget_stop(runtime: Runtime, stop: BudgetReached, given: BudgetAnswers) -> None:
+    """Read what to do at `stop` (after its "> " was shown and announced by `asked`) and do
+    it, line after line until a line settles it; nothing once it no longer stands (settled
+    from elsewhere, or its owner ended)."""
+    state, stderr = given.state, given.stderr
+
+    def is_open() -> bool:
+        agent = state.agents.get(stop.agent_id)
+        return agent is not None and agent.budget_stop is stop
+
+    settled = False
+    while not settled:
+        text = await given.answers.read_line(is_open)
+        if not is_open():
+            return
+        done, settled = answer_budget_stop(runtime, stop, text)
+        name = state.agents[stop.agent_id].name
+        if done != CONTINUED:  # that one the printer says, from its event
+            stderr.write(visible_controls(f"[{name}] {done}") + "\n")
+        if not settled and not given.json_output:
+            stderr.write(ANSWER_PROMPT)  # the next line is read after a prompt again
+        stderr.flush()

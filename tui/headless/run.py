@@ -63,7 +63,7 @@ from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.core.support.utf8 import model_json
 from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 from agentui.tui.headless.answers import ANSWER_PROMPT, APPROVAL_HINT, Answers
-from agentui.tui.headless.budget_answer import BUDGET_HINT, CONTINUED, answer_budget_stop
+from agentui.tui.headless.budget_answer import BUDGET_HINT, BudgetAnswers, settle_budget_stop
 from agentui.tui.headless.inbox_lines import InboxLines
 
 # Types text mode prints something for (the root's text, progress); see `_write`.
@@ -424,23 +424,7 @@ async def run_headless(
         json_output=json_output,
     )
 
-    async def budget_answer(runtime: Runtime, stop: BudgetReached) -> None:
-        def is_open() -> bool:
-            agent = state.agents.get(stop.agent_id)
-            return agent is not None and agent.budget_stop is stop
-
-        settled = False
-        while not settled:
-            text = await answers_read.read_line(is_open)
-            if not is_open():
-                return
-            done, settled = answer_budget_stop(runtime, stop, text)
-            name = state.agents[stop.agent_id].name
-            if done != CONTINUED:  # that one the printer says, from its event
-                stderr.write(visible_controls(f"[{name}] {done}") + "\n")
-            if not settled and not json_output:
-                stderr.write(ANSWER_PROMPT)  # the next line is read after a prompt again
-            stderr.flush()
+    budgets = BudgetAnswers(answers_read, state, stderr, json_output=json_output)
 
     async with make_runtime() as runtime:
         events = runtime.subscribe(maxsize=None)  # lossless: every delta as emitted
@@ -504,7 +488,7 @@ async def run_headless(
                         )
                     if isinstance(event, BudgetReached) and not printer.closed:
                         answers_read.asked()
-                        answerers.start_soon(budget_answer, runtime, event)
+                        answerers.start_soon(settle_budget_stop, runtime, event, budgets)
                     if event.agent_id == root_id and event.type == "agent:status":
                         done = state.agents[root_id].status.is_final
                 printer.flush()
