@@ -1,11 +1,15 @@
 """agentui as an ACP agent: the methods a client calls (the SDK's `acp.Agent` protocol).
 
-`initialize` says what agentui takes (sessions can be loaded; prompts may embed resources;
-modes), `session/new` opens a session whose id is the agentui session's, `session/load` reopens
-a saved agentui session by its id (from `agentui sessions`, or one this server made) and replays
-it, `session/prompt` runs a turn, `session/cancel` cancels it, `session/set_mode` switches
-between asking for approvals and not (modes.py). Sessions live in the server's task group until
-the client goes; their files keep everything for a later `session/load` or `agentui --resume`.
+`initialize` says what agentui takes (sessions can be loaded, listed, resumed and closed;
+prompts may embed resources; modes), `session/new` opens a session whose id is the agentui
+session's and records where it started (session_records.py), `session/load` reopens a saved
+agentui session by its id (from `agentui sessions`, or one this server made, even one never
+prompted) and replays it, `session/resume` reopens one without the replay, `session/list` lists
+those ACP clients started (session_list.py), `session/close` cancels a session's prompt and ends
+its runtime, `session/prompt` runs a turn, `session/cancel` cancels it, `session/set_mode`
+switches between asking for approvals and not (modes.py). Sessions live in the server's task
+group until the client goes or closes them; their files keep everything for a later
+`session/load` or `agentui --resume`.
 
 agentui speaks ACP's protocol version 1 only: `initialize` answers 1 whatever the client asks
 (ACP: the agent's latest version when it does not support the client's). A session whose host
@@ -29,12 +33,19 @@ from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
     ClientCapabilities,
+    CloseSessionResponse,
     Implementation,
     InitializeResponse,
+    ListSessionsResponse,
     LoadSessionResponse,
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
+    ResumeSessionResponse,
+    SessionCapabilities,
+    SessionCloseCapabilities,
+    SessionListCapabilities,
+    SessionResumeCapabilities,
     SetSessionModeResponse,
 )
 from anyio.abc import TaskGroup
@@ -46,6 +57,8 @@ from agentui.core.acp.modes import ModeId, mode_state, parse_mode
 from agentui.core.acp.prompt_text import PromptBlock
 from agentui.core.acp.questions import takes_forms
 from agentui.core.acp.session import AcpSession
+from agentui.core.acp.session_list import listed_sessions
+from agentui.core.acp.session_records import SessionRecord, read_record, write_record
 from agentui.core.acp.tool_calls import META_KEY
 from agentui.core.acp.visible import visible
 from agentui.core.protocol import events as ev
@@ -99,6 +112,11 @@ class AgentuiAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(embedded_context=True),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(),
+                    resume=SessionResumeCapabilities(),
+                    close=SessionCloseCapabilities(),
+                ),
                 # agentui's extensions (ACP's extensibility): the inbox (inbox.py).
                 field_meta={META_KEY: {"inbox": INBOX_WIRE_METHOD}},
             ),
@@ -113,34 +131,83 @@ class AgentuiAgent:
         session = await self._open(
             session_id, self._open_runtime(session_id=session_id, resume=None)
         )
+        write_record(SessionRecord(session_id, cwd, time.time()))
         return NewSessionResponse(session_id=session_id, modes=mode_state(session.mode))
 
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **kwargs: Any
     ) -> LoadSessionResponse:
         self._note_unused(mcp_servers)
+        session = await self._reopen(session_id, cwd, replay=True)
+        return LoadSessionResponse(modes=mode_state(session.mode))
+
+    async def resume_session(
+        self, session_id: str, cwd: str, mcp_servers: list[Any] | None = None, **kwargs: Any
+    ) -> ResumeSessionResponse:
+        """As session/load without replaying the conversation; a session open here goes on
+        as it is."""
+        self._note_unused(mcp_servers)
+        open_here = self._live_session(session_id)
+        if open_here is not None:
+            return ResumeSessionResponse(modes=mode_state(open_here.mode))
+        session = await self._reopen(session_id, cwd, replay=False)
+        return ResumeSessionResponse(modes=mode_state(session.mode))
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        """Cancel the session's prompt as session/cancel does, then stop its agents and end
+        its runtime (its file keeps them: session/load or resume reopens it)."""
+        session = self._session(session_id)
+        session.cancel()
+        await session.close()
+        self._sessions.pop(session_id, None)
+        return CloseSessionResponse()
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        """The sessions an ACP client started (their working directory is known), newest
+        first, in one page."""
+        if cursor is not None:  # none is ever handed out
+            raise RequestError.invalid_params({"cursor": "no such cursor: the list is one page"})
+        sessions = await anyio.to_thread.run_sync(listed_sessions, cwd)
+        return ListSessionsResponse(sessions=visible(sessions))
+
+    async def _reopen(self, session_id: str, cwd: str, *, replay: bool) -> AcpSession:
+        """Open a session again here: from its file, or, never prompted (no file yet), from
+        its record, as new. `replay`: the client is shown its conversation."""
         open_here = self._live_session(session_id)
         if open_here is not None and open_here.busy:  # first: it may have no file yet
             raise RequestError.invalid_request(
                 {"details": f"session {session_id} is running a prompt; cancel it first"}
             )
         # An exact id only: never a path, a prefix or "last".
-        if not _SESSION_ID.fullmatch(session_id) or not session_path(session_id).is_file():
+        if not _SESSION_ID.fullmatch(session_id):
+            raise RequestError.resource_not_found(visible(session_id))
+        has_file = session_path(session_id).is_file()
+        record = read_record(session_id)
+        if not has_file and record is None and open_here is None:
             raise RequestError.resource_not_found(visible(session_id))
         if open_here is not None:
             await open_here.close()  # reopened from its file, as any saved session
             del self._sessions[session_id]
-        try:
-            # In a worker thread: reading and folding a long session would stall every
-            # other session's updates.
-            plan = await anyio.to_thread.run_sync(open_for_resume, session_id)
-            runtime = self._open_runtime(session_id=None, resume=plan)
-        except AgentUIError as exc:  # unreadable, or open in another agentui
-            raise RequestError.invalid_request({"details": visible(str(exc))}) from None
-        for warning in plan.log.warnings:
-            log.warning("session %s: %s", session_id, warning)
-        session = await self._open(session_id, runtime, history=plan.history)
-        return LoadSessionResponse(modes=mode_state(session.mode))
+        history: Sequence[ev.Event] = ()
+        if has_file:
+            try:
+                # In a worker thread: reading and folding a long session would stall every
+                # other session's updates.
+                plan = await anyio.to_thread.run_sync(open_for_resume, session_id)
+                runtime = self._open_runtime(session_id=None, resume=plan)
+            except AgentUIError as exc:  # unreadable, or open in another agentui
+                raise RequestError.invalid_request({"details": visible(str(exc))}) from None
+            for warning in plan.log.warnings:
+                log.warning("session %s: %s", session_id, warning)
+            history = plan.history
+        else:  # created, never prompted: its first event makes its file, under its id
+            runtime = self._open_runtime(session_id=session_id, resume=None)
+        session = await self._open(session_id, runtime, history=history, replay=replay)
+        if record is None:  # made elsewhere (agentui itself): where it goes on from now
+            write_record(SessionRecord(session_id, cwd, time.time()))
+        return session
 
     async def set_session_mode(
         self, session_id: str, mode_id: str, **kwargs: Any
@@ -176,7 +243,12 @@ class AgentuiAgent:
     # -- helpers -------------------------------------------------------------------------
 
     async def _open(
-        self, session_id: str, runtime: Runtime, *, history: Sequence[ev.Event] = ()
+        self,
+        session_id: str,
+        runtime: Runtime,
+        *,
+        history: Sequence[ev.Event] = (),
+        replay: bool = True,
     ) -> AcpSession:
         if self._client is None:
             raise RequestError.internal_error({"details": "no client is connected"})
@@ -187,6 +259,7 @@ class AgentuiAgent:
             mode=self._first_mode,
             forms=takes_forms(self._capabilities),
             history=history,
+            replay=replay,
         )
         try:
             await self._group.start(session.host)

@@ -13,12 +13,14 @@ go on without an answer (the question is declined and the agent proceeds on its 
 when a person declines in the app) or stop the task (the whole prompt is cancelled).
 
 A request shows its text as the content of the call it points at, which the client puts in
-place of what the call showed: an approval of python code keeps the code, as code, under the
-question.
+place of what the call showed, and the call's title (a client may show the request apart from
+the call): an approval of python code keeps the code, as code, under the question; any other
+tool's (an MCP server's) shows its arguments as JSON under the question, which stays text.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Literal
 
 from acp.helpers import text_block, tool_content
@@ -58,18 +60,26 @@ QUESTION_OPTIONS = [
 ]
 
 
-def approval_call(call_id: str, query: ev.QueryRaised) -> ToolCallUpdate:
-    """The call an approval is about, as the permission request shows it."""
+def approval_call(call_id: str, title: str, query: ev.QueryRaised) -> ToolCallUpdate:
+    """The call an approval is about, as the permission request shows it: titled as the call
+    was (a client may show the request apart from it), the question as text and what would
+    run fenced under it (python code as python, any other tool's arguments as JSON)."""
     arguments = query.arguments or {}
     code = arguments.get("code") if query.tool == "python" else None
-    shown = code.strip("\n") if isinstance(code, str) else ""
+    if isinstance(code, str):
+        shown, language = code.strip("\n"), "python"
+    else:  # as approval.prompt writes them
+        shown, language = json.dumps(arguments, ensure_ascii=False, indent=None), "json"
     if shown and query.prompt.endswith(shown):
         question = query.prompt.removesuffix(shown).rstrip("\n")
-        content = [text_block(question), text_block(fenced(shown, "python"))]
+        content = [text_block(question), text_block(fenced(shown, language))]
     else:
         content = [text_block(fenced(query.prompt))]
     return ToolCallUpdate(
-        tool_call_id=call_id, status="pending", content=[tool_content(b) for b in content]
+        tool_call_id=call_id,
+        status="pending",
+        title=title,
+        content=[tool_content(b) for b in content],
     )
 
 
@@ -104,6 +114,21 @@ def deferred_question(asker: str, query: ev.QueryRaised) -> str:
     """What the conversation shows of a question the next prompt answers (the permission
     request that asked it is gone once chosen)."""
     return f"\n\n**{asker} asks:** {query.prompt}\n\n*Your next prompt is the answer.*\n\n"
+
+
+def reopened_question(asker: str, query: ev.QueryRaised) -> str:
+    """What the conversation shows of a question still open when the client came back (it
+    left while the question waited): the next prompt answers it."""
+    return (
+        f"\n\n**{asker} asks:** {query.prompt}\n\n*This question was still open when you left; "
+        "your next prompt is the answer.*\n\n"
+    )
+
+
+def reopened_answered(asker: str) -> str:
+    """What the conversation shows when a prompt answers a question left open across a
+    reconnect (the person may not know the prompt was taken as an answer)."""
+    return f"*(Your prompt answers {asker}'s open question.)*\n\n"
 
 
 def withdrawn_question(asker: str, goes_to: str) -> str:

@@ -27,8 +27,10 @@ async def serve_stdio(open_runtime: RuntimeOpener, *, mode: ModeId) -> None:
         agent = AgentuiAgent(open_runtime, sessions, mode=mode)
         try:
             # The SDK answers "method not found" for the optional methods of its Agent protocol
-            # we leave out (list_sessions, authenticate, fork_session, ...).
-            await run_agent(agent, writer, reader)  # type: ignore[arg-type]
+            # we leave out (authenticate, fork_session, ...). session/close and session/resume
+            # are stable in ACP's schema, yet the SDK (0.12) routes them only with its
+            # unstable methods on: nothing else of those is implemented here.
+            await run_agent(agent, writer, reader, use_unstable_protocol=True)  # type: ignore[arg-type]
         finally:
             with anyio.CancelScope(shield=True):
                 await agent.close()

@@ -35,9 +35,14 @@ declines the questions of other roots waiting for a prompt (they would stay open
 again). A prompt while a parked turn's root still works, and no question waits, steers the root
 (its next model call reads it).
 
+A client may leave while a question waits for its answer (acpx ends the server after every
+turn): the resume keeps the question open, and a loaded session takes up every question still
+open as one the next prompts answer (shown at once, and the prompt that answers it says so); an
+approval still open is put to the client when the next prompt starts.
+
 If the session's host ends while a prompt runs (an error it did not expect), that prompt is
 answered with a JSON-RPC error and the server forgets the session: its file keeps everything
-for `session/load`.
+for `session/load`. A prompt `session/close` ended is answered `cancelled`, as ACP asks.
 """
 
 from __future__ import annotations
@@ -69,6 +74,8 @@ from agentui.core.acp.questions import (
     form_answer,
     question_call,
     question_choice,
+    reopened_answered,
+    reopened_question,
     withdrawn_question,
 )
 from agentui.core.acp.turn import INTERNAL_ERROR, Turn
@@ -102,15 +109,18 @@ class AcpSession:
         mode: ModeId,
         forms: bool,
         history: Sequence[ev.Event] = (),
+        replay: bool = True,
     ) -> None:
         """`forms`: the client takes form elicitations (free-text answers); `history`: a
-        loaded session's saved events, replayed to the client before anything else."""
+        loaded session's saved events, replayed to the client before anything else (folded
+        without a word to it when not `replay`: session/resume)."""
         self.id = session_id
         self.runtime = runtime
         self.mode: ModeId = mode
         self._client = client
         self._forms = forms
         self._history = history
+        self._replay_history = replay
         self._events = runtime.subscribe()  # before anything runs, so nothing is missed
         self._servers = FirstOutcomes({})  # the MCP servers still starting, once it runs
         self._waiting: anyio.CancelScope | None = None  # a prompt's wait for them
@@ -120,6 +130,11 @@ class AcpSession:
         self._turn: Turn | None = None
         self._parked: str | None = None  # the root of the turn parked for an answer
         self._deferred: list[ev.QueryRaised] = []  # questions the next prompts answer, oldest first
+        # Questions still open when the client last left (a loaded session's), and approvals
+        # it left open, put to it when its next prompt starts.
+        self._reopened: set[str] = set()
+        self._approvals_left: list[ev.QueryRaised] = []
+        self._tasks: TaskGroup | None = None
         self._asking: dict[str, anyio.CancelScope] = {}  # query id -> its wait for the client
         self._closing = anyio.Event()
         self.closed = anyio.Event()
@@ -137,6 +152,7 @@ class AcpSession:
         try:
             async with self.runtime, anyio.create_task_group() as tasks:
                 self._servers = FirstOutcomes.of(self.runtime)  # before anything awaits
+                self._tasks = tasks
                 await self._replay()
                 tasks.start_soon(self._pump, tasks)
                 task_status.started()
@@ -149,7 +165,9 @@ class AcpSession:
             log.exception("session %s ended with an error", self.id)
         finally:
             self.closed.set()
-            if self._turn is not None:  # nothing will end it now
+            if self._turn is not None and self._turn.cancel_requested:
+                self._turn.end()  # session/close: cancelled, as session/cancel would
+            elif self._turn is not None:  # nothing will end it now
                 self._turn.fail(
                     RequestError(
                         INTERNAL_ERROR,
@@ -188,6 +206,10 @@ class AcpSession:
         answered = self._answer_deferred(text)
         if answered is not None:
             root_id = self._root_of(answered.agent_id)
+            if answered.query_id in self._reopened:
+                await self._send(
+                    update_agent_message_text(reopened_answered(self._name_of(answered.agent_id)))
+                )
         else:
             known = self._root_to_continue()
             try:
@@ -205,6 +227,7 @@ class AcpSession:
         # An agent the root left: its run is this prompt's outcome, not the root's old end.
         runs = answered.agent_id if answered is not None and left_by_root else None
         turn = self._turn = Turn(root_id, runs=runs)
+        self._ask_approvals_left()
         try:
             if self._deferred:  # another question waits for the next prompt
                 await self._park(turn)
@@ -249,12 +272,45 @@ class AcpSession:
 
     async def _replay(self) -> None:
         self._translator.echo_prompts = True  # the person's prompts are history too
+        raised: list[ev.QueryRaised] = []
         for event in self._history:
+            if isinstance(event, ev.QueryRaised):
+                raised.append(event)
             for update in self._translator.apply(event):
-                await self._send(update)
+                if self._replay_history:
+                    await self._send(update)
         self._translator.echo_prompts = False
         self._history = ()
+        await self._take_up_open_queries(raised)
         await self._send_inbox()
+
+    async def _take_up_open_queries(self, raised: list[ev.QueryRaised]) -> None:
+        """A loaded session's questions still open (the client left while they waited, and
+        the resume kept them open): the next prompts answer them, oldest first, as if the
+        person had chosen to answer in their next prompt; the first is shown now. Its open
+        approvals are put to the client when the next prompt starts (a client takes requests
+        within a turn)."""
+        still_open = self._translator.state.open_queries
+        for query in raised:
+            if query.query_id not in still_open:
+                continue
+            if query.kind == "approval":
+                self._approvals_left.append(query)
+            else:
+                self._deferred.append(query)
+                self._reopened.add(query.query_id)
+        if self._deferred:
+            first = self._deferred[0]
+            await self._send(
+                update_agent_message_text(reopened_question(self._name_of(first.agent_id), first))
+            )
+
+    def _ask_approvals_left(self) -> None:
+        left, self._approvals_left = self._approvals_left, []
+        if self._tasks is None:
+            return
+        for query in left:
+            self._tasks.start_soon(self._ask, query)
 
     async def _pump(self, tasks: TaskGroup) -> None:
         while batch := await self._events.next_batch():
@@ -382,7 +438,7 @@ class AcpSession:
                 return
             response = await self._client.request_permission(
                 session_id=self.id,
-                tool_call=visible(approval_call(call_id, query)),
+                tool_call=visible(approval_call(call_id, self._approval_title(query), query)),
                 options=APPROVAL_OPTIONS,
             )
             self.runtime.approve(query.query_id, approval_choice(response))
@@ -463,6 +519,9 @@ class AcpSession:
         goes_to = self._name_of(root_id) if root_id is not None else "a new task"
         text = withdrawn_question(self._name_of(query.agent_id), goes_to)
         await self._send(update_agent_message_text(text))
+
+    def _approval_title(self, query: ev.QueryRaised) -> str:
+        return self._translator.call_title(query.agent_id, query.tool or "a tool")
 
     def _name_of(self, agent_id: str) -> str:
         agent = self._translator.state.agents.get(agent_id)

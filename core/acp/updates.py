@@ -117,6 +117,13 @@ class UpdateTranslator:
 
     # -- reading -------------------------------------------------------------------------
 
+    def call_title(self, agent_id: str, tool: str) -> str:
+        """A tool call's title: the tool's name, after its agent's for a subagent's."""
+        agent = self.state.agents.get(agent_id)
+        if agent is None or agent.parent_id is None:
+            return tool
+        return f"{agent.name} › {tool}"
+
     def call_for_query(self, query_id: str) -> str:
         """The tool call a permission request or elicitation for the query points at."""
         return self._query_calls.get(query_id, question_call_id(query_id))
@@ -276,7 +283,7 @@ class UpdateTranslator:
     def _detected(self, agent: AgentState, call: ev.ToolCallInfo) -> ToolCallStart:
         acp_id = self._new_call_id(agent.id, call.id)
         self._open.setdefault(agent.id, {})[acp_id] = call
-        title = call.name if agent.parent_id is None else f"{agent.name} › {call.name}"
+        title = self.call_title(agent.id, call.name)
         code = call.arguments.get("code") if call.name == "python" else None
         content = (
             [tool_content(text_block(fenced(code, "python")))] if isinstance(code, str) else None
