@@ -103,7 +103,7 @@ class HeadlessPrinter:
         "thinking:redacted", "tool:detected",
         "usage:updated", "workflow:deciding", "workflow:decision", "workflow:result",
         "workflow:step", "director:start", "character:start",
-        "run:resumed",  # `run` never resumes; an export of a resumed session may hold it
+        "run:resumed",  # written with a resume plan, never emitted live; an export may hold it
         "session:error",  # said on stderr when the run ends (cli.py), as before this event
         "agent:stalled",  # its inbox line says it (inbox_lines.py)
         "agent:rewound",  # `run --rewind` says it before the agent goes on (rewind_run.py)
