@@ -672,7 +672,7 @@ class Runtime:
         run.restore_conversation(*run.steps.conversation_at(step))
         # What was queued for the later conversation is set aside with it; the results of the
         # subagents it keeps that the step had not had are handed again (AgentRun.owed).
-        run.notes, run.modification = [], None
+        run.notes, run.modification, run.withdrawn_questions = [], None, []
         run.owed = run.steps.owed_after(step, lambda child: self._tree.get(child).status.is_live)
         run.prepare_next_run()
         reason = f"rewound to step {step}: waiting for the person"
