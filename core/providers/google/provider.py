@@ -14,10 +14,12 @@ The SDK sends through an HTTP client of ours (http_client.py), which `aclose` cl
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import cast
 
+import anyio
 from google import genai
 from google.genai import types
 
@@ -114,6 +116,7 @@ class GoogleProvider:
         except ProviderError:
             raise
         except Exception as exc:
+            await _finish_reading(exc)
             error = provider_error(
                 exc,
                 model=request.model,
@@ -125,3 +128,26 @@ class GoogleProvider:
                 raise
             raise error from exc
         yield translator.end()
+
+
+# How long the rest of a failed stream may take to arrive (it is its end, already sent).
+FINISH_READING_S = 2.0
+
+
+async def _finish_reading(exc: Exception) -> None:
+    """Read a stream the SDK raised an error from (an error chunk mid-stream) to its end.
+
+    The SDK raises from the generator that reads its response, leaving the generators beneath
+    it (its own, httpx's, httpcore's) suspended. Left so, they are closed all at once when the
+    event loop shuts down, which fails ("aclose(): asynchronous generator is already
+    running") and prints a traceback on stderr. Read to the end, each one finishes in turn and
+    the response is closed (the SDK closes it when its reading ends)."""
+    segments = getattr(getattr(exc, "response", None), "segment_iterator", None)
+    if not isinstance(segments, AsyncGenerator):
+        return
+    with anyio.move_on_after(FINISH_READING_S) as reading:
+        with contextlib.suppress(Exception):  # failing at its end, it has ended all the same
+            async for _ in segments:
+                pass
+    if reading.cancelled_caught:
+        await segments.aclose()  # a server that goes on sending: closed as it stands

@@ -218,6 +218,10 @@ def generation_config(
     if request.response_schema is not None and (not tools or holds_json_with_tools(request.model)):
         config["response_mime_type"] = "application/json"
         config["response_json_schema"] = defs_for_definitions(request.response_schema)
+    # On the wire the SDK (google-genai 3.x) writes thinkingConfig's own keys in snake_case
+    # (include_thoughts, thinking_budget) beside the camelCase of the rest: it copies the
+    # config object in and dumps it without aliases. The API reads both spellings (proto JSON
+    # takes a field's original name as well as its camelCase one); ours stays the SDK's.
     if budget:
         config["thinking_config"] = types.ThinkingConfig(
             include_thoughts=True, thinking_budget=budget
