@@ -250,6 +250,78 @@ BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
 WHERE: dict[Scope, str] = {"agent": "tree", "view": "panes", "everywhere": "anywhere"}
 
 
+@dataclass(frozen=True, slots=True)
+class WindowKey:
+    """A key of a window over the main screen, as the help screen lists it. `bindings`: the
+    window's own bindings for it, which the window takes from here (a list's arrows are the
+    list's: no binding)."""
+
+    window: str  # as the palette and the footer name the window
+    keys: str  # as people write them
+    description: str
+    bindings: tuple[Binding, ...] = ()
+
+
+INBOX_WINDOW = "inbox"
+STEPS_WINDOW = "Rewind or fork…"  # w, or the palette
+COMPARE_WITH = "Compare with…"  # two agents of this session
+COMPARE_RUNS = "Compare runs…"  # two saved runs
+MODIFY_WINDOW = "Modify"
+ANY_WINDOW = "windows"
+
+WINDOW_KEYS: tuple[WindowKey, ...] = (
+    WindowKey(INBOX_WINDOW, "↑ / ↓", "Pick a row: something that waits on you"),
+    WindowKey(INBOX_WINDOW, "enter", "Into the row: its answer box, or its first button"),
+    WindowKey(INBOX_WINDOW, "1 / 2 / 3", "The row's numbered buttons (an approval's choices)"),
+    WindowKey(INBOX_WINDOW, "esc", "From a row's box: back to the rows; on the rows: close"),
+    WindowKey(STEPS_WINDOW, "↑ / ↓", "Pick a step (set-aside steps: fork only)"),
+    WindowKey(
+        STEPS_WINDOW,
+        "tab / shift+tab",
+        "To the fork's instructions box and the buttons (letters are words here)",
+    ),
+    WindowKey(
+        COMPARE_WITH,
+        "↑ / ↓",
+        "Move along the two agents' steps; the pair under the cursor shows whole below",
+    ),
+    WindowKey(
+        COMPARE_WITH,
+        "esc",
+        "Close (letters do nothing here)",
+        (Binding("escape", "close", "Close", priority=True),),
+    ),
+    # esc first: the footer shows the window's keys in this order.
+    WindowKey(
+        COMPARE_RUNS,
+        "esc",
+        "Close (letters do nothing here)",
+        (Binding("escape", "close", "Close", priority=True),),
+    ),
+    WindowKey(
+        COMPARE_RUNS,
+        "← / →",
+        "The previous or next page: the scenes' rounds, then each agent",
+        # Priority: the list's own ← → (scrolling sideways, which it never needs) would
+        # otherwise take the keys and hide these from the footer.
+        (
+            Binding("left", "turn(-1)", "Previous page", priority=True),
+            Binding("right", "turn(1)", "Next page", priority=True),
+        ),
+    ),
+    WindowKey(COMPARE_RUNS, "↑ / ↓", "Move along the page's steps or rounds, shown whole below"),
+    WindowKey(MODIFY_WINDOW, "ctrl+s", "Apply the new instructions or task"),
+    WindowKey(ANY_WINDOW, "esc", "Close it (a question: its safe answer; Modify keeps edits)"),
+)
+WINDOWS = tuple(dict.fromkeys(k.window for k in WINDOW_KEYS))  # in the help's order
+
+
+def window_bindings(window: str) -> list[Binding]:
+    """The bindings `window` declares here, for its BINDINGS: its keys and its help rows
+    come from one place."""
+    return [binding for k in WINDOW_KEYS if k.window == window for binding in k.bindings]
+
+
 AGENT_KEYS = tuple(k for k in KEYS if k.scope == "agent")
 VIEW_KEYS = tuple(k for k in KEYS if k.scope == "view")
 # The tree's footer: help and quit first (a narrow footer cuts from the right), then what acts
@@ -294,7 +366,8 @@ class KeyMap:
         return {k.id: k.key for k in self.keys if k.key != defaults[k.id]}
 
     def help_rows(self) -> list[tuple[str, str, str]]:
-        """Every key for the help screen, (keys, where, what), by where they work."""
+        """Every key for the help screen, (keys, where, what), by where they work: the main
+        screen's, then each window's."""
         rows = [
             # Interrupt takes esc twice: the first press only says what the second will do.
             (
@@ -305,7 +378,8 @@ class KeyMap:
             for k in self.keys
         ]
         rows += BUILT_IN_KEYS
-        order = ["tree", "panes", "text box", "approval", "anywhere"]
+        rows += [(k.keys, k.window, k.description) for k in WINDOW_KEYS]
+        order = ["tree", "panes", "text box", "approval", "anywhere", *WINDOWS]
         return sorted(rows, key=lambda row: order.index(row[1]))
 
     @property

@@ -19,13 +19,14 @@ from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.app.keymap import COMPARE_WITH, window_bindings
 from agentui.tui.app.widgets.step_pairs import StepPairs
 
 if TYPE_CHECKING:
@@ -89,9 +90,7 @@ def _by_id(outline: RunOutline, agent_id: str) -> AgentOutline | None:
 class ComparisonScreen(ModalScreen[None]):
     """Two agents' steps side by side (see the module's docstring)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*window_bindings(COMPARE_WITH)]  # keymap.py
     DEFAULT_CSS = """
     ComparisonScreen { align: center middle; }
     ComparisonScreen #dialog {

@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
@@ -34,6 +34,7 @@ from textual.widgets import Footer, OptionList, Static
 from agentui.core.session.run_diff import AgentDiff, RunDiff, StepPair
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
+from agentui.tui.app.keymap import COMPARE_RUNS, window_bindings
 from agentui.tui.app.screens.run_diff import step_detail
 from agentui.tui.app.widgets.round_pairs import RoundPairs, round_detail, round_number
 from agentui.tui.app.widgets.step_pairs import StepPairs
@@ -135,13 +136,7 @@ def first_divergence(result: RunDiff) -> str:
 class RunsComparisonScreen(ModalScreen[None]):
     """Two runs compared, a page per agent (and the rounds): see the module's docstring."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close", priority=True),
-        # Priority: the list's own ← → (scrolling sideways, which it never needs) would
-        # otherwise take the keys and hide these from the footer.
-        Binding("left", "turn(-1)", "Previous page", priority=True),
-        Binding("right", "turn(1)", "Next page", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*window_bindings(COMPARE_RUNS)]  # keymap.py
     DEFAULT_CSS = """
     RunsComparisonScreen { align: center middle; }
     RunsComparisonScreen #dialog {
