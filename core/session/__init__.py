@@ -8,7 +8,9 @@
     store.py        where sessions live, their ids, listing (from summaries), `last`
     reader.py       loading a file (damaged lines are skipped with a warning naming each)
     fold.py         a log -> core/state's RunState (the one fold), records of old formats too
-    resume.py       a saved session back in a runtime; interrupted agents closed as cancelled
+    resume.py       a saved session back in a runtime: what waited on the person waits again,
+                    agents merely running come back interrupted (closed as cancelled)
+    session_end.py  what each live agent was doing when its log ended (a crash's or a quit's)
     export.py       Markdown and JSON
 
 The format (3): line 1 is a header (records.py), then events as `agentui run --json` prints
