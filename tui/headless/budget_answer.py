@@ -82,6 +82,8 @@ async def settle_budget_stop(runtime: Runtime, stop: BudgetReached, given: Budge
         name = state.agents[stop.agent_id].name
         if done != CONTINUED:  # that one the printer says, from its event
             stderr.write(visible_controls(f"[{name}] {done}") + "\n")
-        if not settled and not given.json_output:
-            stderr.write(ANSWER_PROMPT)  # the next line is read after a prompt again
+        if not settled:
+            given.answers.asked()  # another line is read for it, as for a prompt shown
+            if not given.json_output:
+                stderr.write(ANSWER_PROMPT)
         stderr.flush()
