@@ -23,7 +23,7 @@ def approval(tool: str, arguments: dict[str, Any], agent_id: str = "a1") -> ev.Q
 
 def texts(asked: ToolCallUpdate) -> list[str]:
     assert asked.content is not None
-    return [block.content.text for block in asked.content]  # type: ignore[union-attr]
+    return [block.content.text for block in asked.content]
 
 
 def test_an_mcp_approval_asks_in_text_and_fences_only_the_arguments() -> None:

@@ -6,6 +6,7 @@ and `session/close` as ACP defines them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from acp import RequestError, text_block
@@ -15,15 +16,19 @@ from .test_acp_approvals import json_script, python
 
 pytestmark = pytest.mark.anyio
 
-ASKS = {"tool_calls": [{"name": "ask_user", "arguments": {"question": "Where, and what budget?"}}]}
+Agents = dict[str, list[dict[str, Any]]]
+
+ASKS: dict[str, Any] = {
+    "tool_calls": [{"name": "ask_user", "arguments": {"question": "Where, and what budget?"}}]
+}
 # The scripted model counts each agent's replies from the first in every process: the second
 # process plays what comes after the question.
-ASKING = {"main": [ASKS, {"text": "never reached in this process"}]}
-AFTER_THE_ANSWER = {"main": [{"text": "Booked the offsite."}]}
+ASKING: Agents = {"main": [ASKS, {"text": "never reached in this process"}]}
+AFTER_THE_ANSWER: Agents = {"main": [{"text": "Booked the offsite."}]}
 RESOURCE_NOT_FOUND = -32002
 
 
-def plain(tmp_path: Path, agents: dict[str, list[dict[str, object]]], name: str) -> list[str]:
+def plain(tmp_path: Path, agents: Agents, name: str) -> list[str]:
     plays = json_script(tmp_path / name, agents)
     return ["--workflow", "plain", "--script", plays]
 
