@@ -198,6 +198,10 @@ class EntryBlock(Widget):
         """This block can show `entry` (blocks that hold what a person typed never do)."""
         return False
 
+    def parts(self) -> tuple[Widget, ...]:
+        """The widgets the transcript mounts for this block, in order (this one among them)."""
+        return (self,)
+
     def _rebound(self, agent_name: str) -> None:
         """Draw the entry just bound, from scratch."""
         self.refresh_entry()
@@ -267,9 +271,33 @@ class SteerBlock(EntryBlock):
         return self.render().plain
 
 
+class AnswerHead(Widget):
+    """The top of an answer: its agent's label and its frozen chunks (one FrozenChunks widget,
+    which draws only what is on screen). The transcript mounts it just above its AnswerBlock,
+    which holds the live tail: the tail's growth then lays out and resizes no widget as tall
+    as the answer (Textual's cost of each grows with the height of what it lays out or
+    resizes: issue 33)."""
+
+    DEFAULT_CSS = """
+    AnswerHead { height: auto; layout: vertical; }
+    AnswerHead > Static { height: auto; }
+    """
+
+    def __init__(self, block: AnswerBlock, label: Static, chunks: FrozenChunks) -> None:
+        super().__init__(classes="answer-head")
+        self.block = block
+        self._label = label
+        self._chunks = chunks
+
+    def compose(self) -> ComposeResult:
+        if self.block.agent_label:
+            yield self._label
+        yield self._chunks
+
+
 class AnswerBlock(EntryBlock):
-    """Streamed assistant text as Markdown: frozen chunks (one FrozenChunks widget, which draws
-    only what is on screen) and a live tail."""
+    """Streamed assistant text as Markdown: its head (the label and the frozen chunks, mounted
+    just above it) and the live tail."""
 
     DEFAULT_CSS = """
     AnswerBlock { height: auto; layout: vertical; }
@@ -283,6 +311,7 @@ class AnswerBlock(EntryBlock):
         self.frozen_chunks = FrozenChunks(lambda: self.entry.text)
         self._tail = Static("", classes="answer-tail")
         self._label = Static(self._label_text(), classes="agent-label")
+        self.head = AnswerHead(self, self._label, self.frozen_chunks)
         self._shown_length = -1
         self._shown_interrupted = False
         # What the tail draws and the text it shows (a search marks its matches in it).
@@ -293,10 +322,14 @@ class AnswerBlock(EntryBlock):
         return Text(f"{self.agent_label} ›", style="bold")
 
     def compose(self) -> ComposeResult:
-        if self.agent_label:
-            yield self._label
-        yield self.frozen_chunks
         yield self._tail
+
+    def parts(self) -> tuple[Widget, ...]:
+        return (self.head, self)
+
+    def on_unmount(self) -> None:
+        if self.head.is_attached:  # removed without it (the transcript removes both)
+            self.head.remove()
 
     def _takes(self, entry: Entry, agent_label: str | None) -> bool:
         # With or without the agent's name above it, as this block was composed.

@@ -26,7 +26,13 @@ from textual.widgets import Button, Static
 from agentui.tui.app import textual_compat
 from agentui.tui.app.decision_progress import DecidingLine, fit_line
 from agentui.tui.app.keymap import VIEW_KEYS, bindings
-from agentui.tui.app.widgets.blocks import EntryBlock, FoldBlock, QueryBlock, block_for
+from agentui.tui.app.widgets.blocks import (
+    AnswerHead,
+    EntryBlock,
+    FoldBlock,
+    QueryBlock,
+    block_for,
+)
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import TranscriptItem as Entry
@@ -134,8 +140,9 @@ class Transcript(VerticalScroll):
         """A click on a block selects it (the click goes on: a fold still unfolds)."""
         node: DOMNode | None = event.widget
         while node is not None and node is not self:
-            if isinstance(node, EntryBlock):
-                self.select(node.entry.uid)
+            if isinstance(node, EntryBlock | AnswerHead):
+                block = node.block if isinstance(node, AnswerHead) else node
+                self.select(block.entry.uid)
                 return
             node = node.parent
 
@@ -178,7 +185,8 @@ class Transcript(VerticalScroll):
             reused += 1
         if stale := old[reused:]:
             self._removing += 1
-            self.call_next(self._follow_once_removed, self.remove_children(stale))
+            removal = self.remove_children([part for block in stale for part in block.parts()])
+            self.call_next(self._follow_once_removed, removal)
         self._end = self._start + reused
         self.anchor(False)
         self._mount_new()
@@ -250,7 +258,7 @@ class Transcript(VerticalScroll):
     def _mount_new(self, was_at_end: bool = True) -> None:
         new = self._entries[self._end :]
         if new:
-            self.mount_all([self._make(e) for e in new])
+            self.mount_all([part for e in new for part in self._make(e).parts()])
             self._end = len(self._entries)
         self._update_earlier()
         self.call_after_refresh(self._follow_tail, was_at_end)
@@ -260,7 +268,8 @@ class Transcript(VerticalScroll):
         for entry in self._entries[self._start : self._start + excess]:
             block = self._blocks.pop(entry.uid, None)
             if block is not None:
-                block.remove()
+                for part in block.parts():
+                    part.remove()
         self._start += excess
         self._update_earlier()
 
@@ -287,7 +296,7 @@ class Transcript(VerticalScroll):
         """Mount the hidden entries from `begin` on, above the ones shown."""
         kept = self._blocks
         self._blocks = {}
-        blocks = [self._make(e) for e in self._entries[begin : self._start]]
+        parts = [part for e in self._entries[begin : self._start] for part in self._make(e).parts()]
         self._blocks.update(kept)  # screen order: the earlier ones first
         first = next(
             (
@@ -298,9 +307,9 @@ class Transcript(VerticalScroll):
             None,
         )
         if first is not None:
-            self.mount_all(blocks, before=first)
+            self.mount_all(parts, before=first.parts()[0])
         else:
-            self.mount_all(blocks)
+            self.mount_all(parts)
         self._start = begin
         self.release_anchor()  # the person is reading back: stop following the tail
         self._update_earlier()
