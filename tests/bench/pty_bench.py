@@ -283,11 +283,56 @@ def name_of(index: int) -> str:
     return "main" if index == 0 else f"main-{index + 1}"
 
 
+def key_breakdown(trace: Path, sends: list[tuple[float, float, str]]) -> dict[str, Any]:
+    """Where each arrow-down's time went, from the app's trace (pty_live_app.py) and the
+    bench's own times (written, whole frame read back; the agent it should select):
+
+    input     written -> the driver's input thread made the key event (the pty, the thread's
+              select, Textual's escape-sequence parser)
+    queue     -> the app's loop took it (what the loop was doing meanwhile: a flush, a frame)
+    to_tick   -> the screen's refresh timer fired for the frame that shows it: the key's
+              handling (the cursor, the transcript switched, the footer asked again), then
+              the wait for the timer (frame pacing: Textual draws at most 60 frames/s)
+    render    -> that frame began to be handed to the driver (layout, the changed widgets
+              rendered, the compositor's update)
+    display   -> every byte of it handed to the writer thread (segments to escape codes)
+    delivery  -> its last byte read here (the writer thread, the pty, this reader)
+    """
+    keys: list[tuple[float, float]] = []
+    frames: list[tuple[float, float, str]] = []
+    updates: list[float] = []
+    for line in trace.read_text().splitlines():
+        kind, *rest = line.split(" ")
+        if kind == "key" and rest[0] == "down" and (not keys or float(rest[1]) != keys[-1][0]):
+            keys.append((float(rest[1]), float(rest[2])))  # once: the key comes back up to the app
+        elif kind == "frame":
+            frames.append((float(rest[0]), float(rest[1]), rest[2]))
+        elif kind == "update":
+            updates.append(float(rest[0]))
+    parts: dict[str, list[float]] = {
+        k: [] for k in ("input", "queue", "to_tick", "render", "display", "delivery")
+    }
+    for (sent, arrived, name), (parsed, handled) in zip(sends, keys, strict=False):
+        frame = next((f for f in frames if f[0] >= handled and f[2] == name), None)
+        if frame is None:
+            continue
+        ticks = [u for u in updates if handled <= u <= frame[0]]
+        parts["input"].append(parsed - sent)
+        parts["queue"].append(handled - parsed)
+        tick = ticks[-1] if ticks else frame[0]
+        parts["to_tick"].append(tick - handled)
+        parts["render"].append(frame[0] - tick)
+        parts["display"].append(frame[1] - frame[0])
+        parts["delivery"].append(arrived - frame[1])
+    return {k: spread(v, p95=True) for k, v in parts.items() if v}
+
+
 def tree_keys(count: int, presses: int, in_process: bool) -> dict[str, Any]:
     home = make_home()
     env = scratch_env(home)
     ready = home / "ready"
-    argv = [sys.executable, str(HERE / "pty_live_app.py"), str(count), str(ready)]
+    trace = home / "trace"
+    argv = [sys.executable, str(HERE / "pty_live_app.py"), str(count), str(ready), str(trace)]
     rng = random.Random(count)
     term = PtyTerminal(argv, env, SIZE)
     try:
@@ -297,7 +342,9 @@ def tree_keys(count: int, presses: int, in_process: bool) -> dict[str, Any]:
             if term.closed or time.perf_counter() > deadline:
                 raise RuntimeError(f"the app never got its {count} agents:\n{term.text()}")
         loads = Loads()
-        latencies: list[float] = []
+        cpu_before, _ = cpu_and_wait(term.pid)
+        began = time.perf_counter()
+        sends: list[tuple[float, float, str]] = []
         for index in range(1, presses + 1):
             title = f"transcript · {name_of(index)} ·"
             task = f"task: agent {index} works"
@@ -307,12 +354,18 @@ def tree_keys(count: int, presses: int, in_process: bool) -> dict[str, Any]:
 
             term.drain(rng.uniform(0.05, 0.25))  # the app's frames go on meanwhile
             sent = term.send(b"\x1b[B")
-            latencies.append(term.until(shown, f"agent {index} selected", safety_s=30) - sent)
+            arrived = term.until(shown, f"agent {index} selected", safety_s=30)
+            sends.append((sent, arrived, name_of(index)))
+        cpu_after, _ = cpu_and_wait(term.pid)
         result: dict[str, Any] = {
             "agents": count,
             "streaming": min(100, count),
-            "arrow_down": spread(latencies, p95=True),
+            "arrow_down": spread([a - s for s, a, _ in sends], p95=True),
             "goal": "p95 <= 50 ms at 5,000",
+            "app_cpu_cores_while_pressing": round(
+                (cpu_after - cpu_before) / (time.perf_counter() - began), 2
+            ),
+            "breakdown": key_breakdown(trace, sends),
             "synced_frames": term.synced_frames,
         } | loads.done()
     finally:
@@ -365,6 +418,11 @@ def table(result: dict[str, Any]) -> str:
             lines.append(row("resume in process (session_bench)", s["in_process"], s))
     for s in result.get("tree_keys", []):
         lines.append(row(f"arrow-down pty: {s['agents']} live agents", s["arrow_down"], s))
+        for part, figures in s["breakdown"].items():
+            lines.append(
+                f"  {part:<10} median {figures['median_ms']:>6}  p95 {figures['p95_ms']:>6}"
+                f"  max {figures['max_ms']:>6} ms"
+            )
         if "in_process_arrow_down" in s:
             inside = s["in_process_arrow_down"]
             lines.append(

@@ -1,7 +1,7 @@
 """The app with N live root agents, run on the terminal it was started in: what pty_bench.py's
 --tree-keys execs in its pseudo-terminal. Not a test.
 
-    .venv/bin/python tests/bench/pty_live_app.py N READY_FILE
+    .venv/bin/python tests/bench/pty_live_app.py N READY_FILE [TRACE_FILE]
 
 The `agentui` command cannot start thousands of live roots (one task, or a script's agents
 under one main), so this runs the app `agentui` runs (AgentUIApp, Textual's own Linux driver,
@@ -9,6 +9,13 @@ its input thread and writer thread, the collector policy) on live_bench.py's pro
 first 100 agents stream 5 chunks/s for ever, the rest hold a stream open. Once every agent is
 in the tree and has run 1.5 s, the tree is focused and READY_FILE is written: the bench's
 keys start then.
+
+With TRACE_FILE, a line is written there (perf_counter seconds, the clock the bench reads: both
+are CLOCK_MONOTONIC) for each key as the app takes it (`key NAME PARSED HANDLED`: when the
+driver's input thread made the event, when the app's loop got to it), each screen update
+(`update START`: the refresh timer fired) and each frame handed to the driver's writer thread
+(`frame START END NAME`: the selected agent's name), so the bench can say where a key's time
+went.
 """
 
 from __future__ import annotations
@@ -19,9 +26,13 @@ gc.disable()  # as the `agentui` executable starts (tui/cli/launch.py); the app 
 
 import asyncio  # noqa: E402
 import sys  # noqa: E402
+import time  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any, TextIO  # noqa: E402
 
 from live_bench import spawn, streaming_provider  # noqa: E402
+from textual import events  # noqa: E402
+from textual.screen import Screen  # noqa: E402
 from ui_bench import PerfClock  # noqa: E402
 
 from agentui.core.monologue.config import MonologueConfig  # noqa: E402
@@ -34,14 +45,48 @@ CHUNKS_PER_S = 5.0
 SETTLE_S = 1.5  # every agent streaming or holding before the first key (as live_bench)
 
 
-def main(count: int, ready: Path) -> None:
+class TracedApp(AgentUIApp):
+    """AgentUIApp noting when keys and frames happen (nothing else differs)."""
+
+    trace: TextIO | None = None
+
+    async def on_event(self, event: events.Event) -> None:
+        if self.trace is not None and isinstance(event, events.Key):
+            self.trace.write(f"key {event.key} {event.time} {time.perf_counter()}\n")
+        await super().on_event(event)
+
+    def _display(self, screen: Screen[Any], renderable: Any) -> None:
+        began = time.perf_counter()
+        super()._display(screen, renderable)
+        if self.trace is not None and renderable is not None and self._main is not None:
+            selected = self._main.selected_agent()
+            name = selected.name if selected is not None else "-"
+            self.trace.write(f"frame {began} {time.perf_counter()} {name}\n")
+
+
+def trace_updates(trace: TextIO) -> None:
+    """Note when each screen update starts (the refresh timer's tick: frame pacing)."""
+    update = Screen._on_timer_update
+
+    def traced(screen: Screen[Any]) -> None:
+        trace.write(f"update {time.perf_counter()}\n")
+        update(screen)
+
+    Screen._on_timer_update = traced  # type: ignore[method-assign]  # this process only
+
+
+def main(count: int, ready: Path, trace_path: Path | None) -> None:
     provider = streaming_provider(min(STREAMING, count), CHUNKS_PER_S)
-    app = AgentUIApp(
+    app = TracedApp(
         lambda: Runtime(provider, tools=ToolRegistry([]), clock=PerfClock()),
         clock=PerfClock(),
         monologue=MonologueConfig(enabled=False),
         remember_theme=False,
     )
+    if trace_path is not None:
+        trace = trace_path.open("w", buffering=1)  # a line at a time: the bench kills the app
+        app.trace = trace
+        trace_updates(trace)
 
     async def populate() -> None:
         await spawn(app, count)
@@ -59,4 +104,4 @@ def main(count: int, ready: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), Path(sys.argv[2]))
+    main(int(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]) if len(sys.argv) > 3 else None)
