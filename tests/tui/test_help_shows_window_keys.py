@@ -35,7 +35,7 @@ def test_help_lists_the_comparison_and_steps_windows_keys() -> None:
     assert {"↑", "↓", "esc"} <= help_keys_of(COMPARE_WITH)
     assert {"↑", "↓", "tab", "shift+tab"} <= help_keys_of(STEPS_WINDOW)
     console = Console(width=120, record=True)
-    console.print(keys_table())
+    console.print(keys_table(windows=True))
     shown = console.export_text()
     assert "Compare runs…" in shown and "The previous or next page" in shown
 

@@ -1,4 +1,5 @@
-"""The help screen: every key, from the one key table, as remapped in config.toml's [keys]."""
+"""The help screen: every key, from the one key table, as remapped in config.toml's [keys]: the
+main screen's, then the keys of each window over it."""
 
 from __future__ import annotations
 
@@ -12,17 +13,20 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KeyMap
+from agentui.tui.app.keymap import DEFAULT_KEY_MAP, WINDOWS, KeyMap
 
 
-def keys_table(key_map: KeyMap = DEFAULT_KEY_MAP) -> Table:
-    """Key, where it works, what it does: one row each, as the README's key table has them."""
+def keys_table(key_map: KeyMap = DEFAULT_KEY_MAP, *, windows: bool = False) -> Table:
+    """Key, where it works, what it does: one row each, as the README's key table has them.
+    The main screen's keys, or (`windows`) the windows' keys: a table each, so the windows'
+    long names do not narrow the main keys' descriptions."""
     table = Table(box=None, show_header=False, padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(style="dim", no_wrap=True)
     table.add_column()
     for keys, where, description in key_map.help_rows():
-        table.add_row(keys, where, Text(description))
+        if (where in WINDOWS) == windows:
+            table.add_row(keys, where, Text(description))
     return table
 
 
@@ -43,6 +47,8 @@ class HelpScreen(ModalScreen[None]):
         with VerticalScroll(id="dialog"):
             yield Static(Text("agentui keys", style="bold"), id="title")
             yield Static(keys_table(self._key_map))
+            yield Static(Text("\nIn the windows", style="bold"), id="windows-title")
+            yield Static(keys_table(self._key_map, windows=True))
             yield Static(Text("↑↓ scroll · esc closes", style="dim"), id="hint")
         yield Footer()
 
