@@ -17,6 +17,7 @@ import anyio.lowlevel
 
 from agentui.core.agent.agent_run import AgentRun
 from agentui.core.agent.loop import AgenticLoop, LoopResult
+from agentui.core.agent.workflow_trail import TakeUp
 from agentui.core.profile_contract import hold_to_contract
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import (
@@ -43,8 +44,11 @@ WORKFLOWS: tuple[WorkflowName, ...] = ("plain", "six-step")
 log = logging.getLogger("agentui.runtime")
 
 
-async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
-    """Run the agent on `task` (a follow-up run continues its conversation) until it ends."""
+async def execute(
+    run: AgentRun, task: str, workflow: WorkflowName, take_up: TakeUp | None = None
+) -> None:
+    """Run the agent on `task` (a follow-up run continues its conversation) until it ends.
+    `take_up`: a rewound six-step root goes on with its workflow where it says."""
     shared, node, contract = run.shared, run.node, run.contract
     loop = AgenticLoop(
         run,
@@ -60,7 +64,7 @@ async def execute(run: AgentRun, task: str, workflow: WorkflowName) -> None:
         scene_cue=run.cue,
     )
     execution_id = shared.ids.next("x")
-    runner = SixStepWorkflow(run, loop) if workflow == "six-step" else None
+    runner = SixStepWorkflow(run, loop, take_up) if workflow == "six-step" else None
     node.runs += 1
     node.result = node.error = None
     run.payload = None

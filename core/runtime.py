@@ -43,6 +43,7 @@ from agentui.core.agent.pending_interventions import Modification, Note
 from agentui.core.agent.queries import Query, QueryBook
 from agentui.core.agent.steps import ForkOrigin, Step, StepLog, rewound_reason
 from agentui.core.agent.tree import AgentNode, AgentTree, own_copy
+from agentui.core.agent.workflow_trail import TakeUp
 from agentui.core.bus import EventBus, Subscription
 from agentui.core.execution import WORKFLOWS, WorkflowName, execute
 from agentui.core.profiles.catalog import ProfileCatalog, builtin_profiles
@@ -562,15 +563,18 @@ class Runtime:
         if run.rewinding is not None:
             raise CommandRefusedError(f"{node.name} is already going back to step {run.rewinding}")
         group = self._running_group()
+        # A six-step root goes on with its workflow, from a phase's start if not halfway.
+        take_up = run.steps.workflow_take_up(step)
+        step = take_up.step if take_up is not None else step
         set_aside = run.steps.started_after(step)
         for child_id in set_aside:
             self._runs[child_id].stop_subtree(rewound_reason(node.name, step))
         if node.status.is_live or not run.done.is_set():
             run.rewinding, run.rewound = step, anyio.Event()
             run.request_stop(f"rewound to step {step} by the person")
-            group.start_soon(self._rewind_once_ended, run, step, set_aside)
+            group.start_soon(self._rewind_once_ended, run, step, set_aside, take_up)
         else:
-            self._rewound(run, step, set_aside)
+            self._rewound(run, step, set_aside, take_up)
 
     def fork_from(self, agent_id: str, step: int, *, instructions: str | None = None) -> str:
         """Start a new root, `NAME~1` (then ~2, ...), from a copy of the agent's conversation
@@ -650,17 +654,22 @@ class Runtime:
     ) -> str:
         return self.start(task, parent_id=parent_id, name=name, workflow="plain", profile=profile)
 
-    async def _rewind_once_ended(self, run: AgentRun, step: int, set_aside: list[str]) -> None:
+    async def _rewind_once_ended(
+        self, run: AgentRun, step: int, set_aside: list[str], take_up: TakeUp | None
+    ) -> None:
         await run.done.wait()
         try:
             if not self._closing and run.node.status is not AgentStatus.DELETED:
-                self._rewound(run, step, set_aside)
+                self._rewound(run, step, set_aside, take_up)
         finally:
             run.rewinding = None
             run.rewound.set()  # a parent waiting on it (join) waits for its next run now
 
-    def _rewound(self, run: AgentRun, step: int, set_aside: list[str]) -> None:
-        """The agent's run has ended: back to `step`, then paused, with a run ready to go on."""
+    def _rewound(
+        self, run: AgentRun, step: int, set_aside: list[str], take_up: TakeUp | None
+    ) -> None:
+        """The agent's run has ended: back to `step`, then paused, with a run ready to go on
+        (a six-step root's with its workflow, where `take_up` says)."""
         node = run.node
         rewound = self._bus.emit(
             AgentRewound, node.id, step=step, step_seq=run.steps.step(step).seq,
@@ -674,14 +683,19 @@ class Runtime:
         # subagents it keeps that the step had not had are handed again (AgentRun.owed).
         run.notes, run.modification, run.withdrawn_questions = [], None, []
         run.owed = run.steps.owed_after(step, lambda child: self._tree.get(child).status.is_live)
+        if take_up is not None:  # its workflow's summary waits for its own subagents itself
+            run.owed = [child for child in run.owed if child not in take_up.subagents]
         run.prepare_next_run()
         reason = f"rewound to step {step}: waiting for the person"
+        if take_up is not None:
+            reason += f"; {take_up.notice}"
         run.pause(reason, intervention=False)
         if node.status is not AgentStatus.PAUSED:
             run.set_status(AgentStatus.PAUSED, reason)
         group = self._running_group()
         task = f"continued from step {step}"
-        group.start_soon(execute, run, task, "plain", name=f"agent {node.id}")
+        workflow: WorkflowName = "six-step" if take_up is not None else "plain"
+        group.start_soon(execute, run, task, workflow, take_up, name=f"agent {node.id}")
 
     def _give_starting_budget(
         self,

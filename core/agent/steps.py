@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agentui.core.agent.workflow_trail import ENDED, TakeUp, WorkflowTrail
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.conversation import Message, TextBlock
 from agentui.core.support.errors import CommandRefusedError
@@ -105,6 +106,8 @@ class StepLog:
     _handed: list[tuple[str, int]] = field(default_factory=list)
     _waits: dict[str, str] = field(default_factory=dict)  # a saved wait call's id: its handle
     _restoring: bool = False  # the next change is a rewind's: no step
+    # Where its six-step workflow was (empty for an agent that runs the plain loop).
+    workflow: WorkflowTrail = field(default_factory=WorkflowTrail)
 
     # -- folding -------------------------------------------------------------------------
 
@@ -118,9 +121,24 @@ class StepLog:
             self._waits[event.call.id] = str(event.call.arguments.get("handle", "")).strip()
         elif isinstance(event, ev.ToolCompleted | ev.ToolFailed) and event.call_id in self._waits:
             self.child_handed(self._waits.pop(event.call_id))  # the wait tool handed it
+        elif isinstance(event, ev.WorkflowStepStarted):
+            self.workflow.phase_begun(event.step, len(self._changes))
+        elif isinstance(event, ev.WorkflowCompleted):
+            self.workflow.phase_begun(ENDED, len(self._changes))
+        elif isinstance(event, ev.QueryRaised):
+            self.workflow.raised(event.query_id, event.kind, event.prompt)
+        elif isinstance(event, ev.QueryAnswered):
+            self.workflow.settled(event.query_id, event.answer, len(self._changes))
+        elif isinstance(event, ev.QueryDeclined):
+            self.workflow.settled(event.query_id, None, len(self._changes))
 
     def child_started(self, child_id: str) -> None:
         self._children.append((child_id, len(self._changes)))
+        self.workflow.child_started(child_id, len(self._changes))
+
+    def changes(self) -> int:
+        """How many conversation changes it has had (the workflow's trail places by it)."""
+        return len(self._changes)
 
     def child_handed(self, child_id: str) -> None:
         """A subagent's result was handed to the agent (its conversation has it next)."""
@@ -148,6 +166,7 @@ class StepLog:
             for step in self.steps
         ]
         self._set_aside.update(event.set_aside)
+        self.workflow.rewound(target.change)
         self._restoring = True
 
     # -- reading -------------------------------------------------------------------------
@@ -172,6 +191,13 @@ class StepLog:
                 "earlier rewind: fork from it instead"
             )
         return step
+
+    def workflow_take_up(self, number: int) -> TakeUp | None:
+        """Where a rewind to the step takes the agent's six-step workflow up (None: it runs
+        the plain loop); its `step` may be earlier, as its notice says (workflow_trail.py)."""
+        return self.workflow.take_up(
+            self.step(number), self.steps, lambda n: self.conversation_at(n)[1]
+        )
 
     def conversation_at(self, number: int) -> tuple[str, list[Message]]:
         """(instructions, messages) as they were right after the step."""

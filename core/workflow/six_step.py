@@ -17,12 +17,25 @@
 Steps 1, 2, 3 and 6 are structured decisions (structured.py). One the model gives no valid
 answer to goes on with its neutral answer, with a notice; only a failed answer (steps 4 and
 6's last turn) fails the agent.
+
+A rewound root takes its workflow up at the phase of the step it went back to (its TakeUp:
+core/agent/workflow_trail.py says where, phase by phase), with the questions it had asked and
+the subagents it had started by then.
 """
 
 from __future__ import annotations
 
 from agentui.core.agent.agent_run import AgentRun
 from agentui.core.agent.loop import AgenticLoop, LoopResult
+from agentui.core.agent.workflow_trail import (
+    CLARIFY,
+    EXECUTE,
+    PHASE_NAMES,
+    QUESTIONS,
+    SUBQUESTIONS,
+    SUMMARY,
+    TakeUp,
+)
 from agentui.core.protocol.events import WorkflowCompleted, WorkflowStepStarted
 from agentui.core.protocol.subagent import SubagentOutcome
 from agentui.core.protocol.usage import Usage
@@ -51,29 +64,43 @@ MAX_ROUNDS = 3  # of blocking questions (step 2)
 
 
 class SixStepWorkflow:
-    def __init__(self, agent: AgentRun, loop: AgenticLoop) -> None:
+    def __init__(self, agent: AgentRun, loop: AgenticLoop, take_up: TakeUp | None = None) -> None:
+        """`take_up`: a rewound root's workflow goes on where it says (workflow_trail.py)."""
         self._agent = agent
         self._loop = loop
+        self._take_up = take_up
         self._decisions = DecisionMaker(agent, loop)
-        self._questions: list[QuestionReport] = []
-        self._children: list[str] = []
+        self._questions: list[QuestionReport] = list(take_up.questions) if take_up else []
+        self._children: list[str] = list(take_up.subagents) if take_up else []
         self._skipped: list[str] = []
         self._outcomes: dict[str, SubagentOutcome] = {}
         self.report: WorkflowReport | None = None
 
     async def run(self, task: str) -> LoopResult:
         await self._loop.begin(task)
+        take_up = self._take_up
+        begin = take_up.phase if take_up is not None else CLARIFY
         try:
-            await self._step(1, "clarify")
-            await self._clarify()
-            await self._step(2, "questions")
-            await self._blocking_questions()
-            await self._step(3, "subquestions")
-            await self._subquestions(task)
-            await self._step(4, "execute")
-            own = await self._loop.iterate()
-            await self._step(6, "summary")
-            final = await self._resolve(own)
+            if begin <= CLARIFY:
+                await self._step(CLARIFY)
+                await self._clarify()
+            if begin <= QUESTIONS:
+                await self._step(QUESTIONS)
+                await self._blocking_questions()
+            if begin <= SUBQUESTIONS:
+                await self._step(SUBQUESTIONS)
+                await self._subquestions(task)
+            if begin <= EXECUTE:
+                await self._step(EXECUTE)
+                own = await self._loop.iterate()
+            else:
+                own = LoopResult(take_up.own or "", self._loop.iteration, None) if take_up else None
+            await self._step(SUMMARY)
+            if take_up is not None and (take_up.last_turn or take_up.final is not None):
+                final = await self._last_turn(take_up.final)
+            else:
+                assert own is not None
+                final = await self._resolve(own)
         except BaseException:
             # Failed or stopped: subagents working for this run have no one to report to.
             for handle in self._children:
@@ -81,16 +108,19 @@ class SixStepWorkflow:
             raise
         answer = await self._loop.finish(final.text)
         self.report = self._build_report(answer)
-        await self._agent.emit(WorkflowCompleted, report=self.report)
+        self._agent.steps.apply(await self._agent.emit(WorkflowCompleted, report=self.report))
         return LoopResult(answer, self._loop.iteration, final.stop_reason)
 
-    async def _step(self, number: int, name: str) -> None:
-        await self._agent.emit(WorkflowStepStarted, step=number, name=name)
+    async def _step(self, number: int) -> None:
+        event = await self._agent.emit(WorkflowStepStarted, step=number, name=PHASE_NAMES[number])
+        self._agent.steps.apply(event)  # where a rewind takes the workflow up (steps.py)
 
     async def _ask(self, step: QuestionStep, question: str, kind: str) -> str | None:
         """Ask the person and put the exchange into the conversation, answered or declined."""
         answer = await self._agent.ask_user(question, kind)
         self._questions.append(QuestionReport(step=step, question=question, answer=answer))
+        trail = self._agent.steps.workflow
+        trail.asked(step, question, answer, self._agent.steps.changes())
         self._loop.conversation.add_user_note(answer_note(PersonAnswer(question, answer)))
         return answer
 
@@ -131,11 +161,22 @@ class SixStepWorkflow:
         if started:
             self._loop.conversation.add_user_note(started_note(started))
 
-    async def _resolve(self, own: LoopResult) -> LoopResult:
-        sources: list[str] = []
+    async def _collect(self) -> list[SubagentOutcome]:
         for handle in self._children:
             self._outcomes[handle] = await self._agent.join(handle)
-        outcomes = list(self._outcomes.values())
+        return list(self._outcomes.values())
+
+    async def _last_turn(self, answer: str | None) -> LoopResult:
+        """A rewound summary: its results and answers are in the conversation already; its
+        last turn goes on (or, rewound to that turn's answer, stands)."""
+        await self._collect()
+        if answer is not None:
+            return LoopResult(answer, self._loop.iteration, None)
+        return await self._loop.iterate()
+
+    async def _resolve(self, own: LoopResult) -> LoopResult:
+        sources: list[str] = []
+        outcomes = await self._collect()
         if outcomes:
             self._loop.conversation.add_user_note(
                 results_note([SubagentResult(o.name, o.status, o.describe()) for o in outcomes])
