@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 import anyio.to_thread
 from acp import PROTOCOL_VERSION, RequestError
+from acp.connection import StreamDirection, StreamEvent
 from acp.interfaces import Client
 from acp.schema import (
     AgentCapabilities,
@@ -51,6 +52,7 @@ from acp.schema import (
 from anyio.abc import TaskGroup
 
 from agentui.core import __version__
+from agentui.core.acp.child_sessions import RawSend, parse_child_id, takes_subagents
 from agentui.core.acp.inbox import METHOD as INBOX_METHOD
 from agentui.core.acp.inbox import WIRE_METHOD as INBOX_WIRE_METHOD
 from agentui.core.acp.modes import ModeId, mode_state, parse_mode
@@ -86,10 +88,19 @@ class AgentuiAgent:
         self._first_mode: ModeId = mode
         self._client: Client | None = None
         self._capabilities: ClientCapabilities | None = None
+        self._child_sessions = False  # the client takes subagents as child sessions
         self._sessions: dict[str, AcpSession] = {}
 
     def on_connect(self, conn: Client) -> None:
         self._client = conn
+
+    def observe(self, event: StreamEvent) -> None:
+        """What the SDK's models drop of a client's `initialize`: whether it takes child
+        sessions (child_sessions.py). Called with each message as it arrives, before it is
+        handled."""
+        message = event.message
+        if event.direction is StreamDirection.INCOMING and message.get("method") == "initialize":
+            self._child_sessions = takes_subagents(message.get("params"))
 
     async def close(self) -> None:
         """End every session's runtime: their agents stop, their files are complete."""
@@ -227,6 +238,11 @@ class AgentuiAgent:
         session = self._live_session(session_id)
         if session is not None:
             session.cancel()
+            return
+        child = parse_child_id(session_id)  # a subagent's own session: that agent alone
+        parent = self._live_session(child[0]) if child is not None else None
+        if child is not None and parent is not None:
+            parent.cancel_child(child[1])
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """agentui's extension requests: `_agentui/inbox` (inbox.py)."""
@@ -260,6 +276,7 @@ class AgentuiAgent:
             forms=takes_forms(self._capabilities),
             history=history,
             replay=replay,
+            children=self._raw_send() if self._child_sessions else None,
         )
         try:
             await self._group.start(session.host)
@@ -267,6 +284,15 @@ class AgentuiAgent:
             raise RequestError.invalid_request({"details": visible(str(exc))}) from None
         self._sessions[session_id] = session
         return session
+
+    def _raw_send(self) -> RawSend | None:
+        """How to send what the SDK has no model for: its connection's own notification
+        (the SDK keeps it as `_conn`); None when the client is no SDK connection."""
+        connection = getattr(self._client, "_conn", None)
+        send = getattr(connection, "send_notification", None)
+        if send is None:
+            log.warning("the client takes child sessions, but they cannot be sent here")
+        return send
 
     def _session(self, session_id: str) -> AcpSession:
         session = self._live_session(session_id)

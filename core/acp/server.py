@@ -30,7 +30,14 @@ async def serve_stdio(open_runtime: RuntimeOpener, *, mode: ModeId) -> None:
             # we leave out (authenticate, fork_session, ...). session/close and session/resume
             # are stable in ACP's schema, yet the SDK (0.12) routes them only with its
             # unstable methods on: nothing else of those is implemented here.
-            await run_agent(agent, writer, reader, use_unstable_protocol=True)  # type: ignore[arg-type]
+            # The observer reads what the SDK's models drop (child_sessions.py).
+            await run_agent(
+                agent,  # type: ignore[arg-type]
+                writer,
+                reader,
+                use_unstable_protocol=True,
+                observers=[agent.observe],
+            )
         finally:
             with anyio.CancelScope(shield=True):
                 await agent.close()

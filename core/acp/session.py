@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from itertools import groupby
 from typing import Any
 
 import anyio
@@ -59,6 +60,14 @@ from acp.schema import PromptResponse
 from anyio.abc import TaskGroup, TaskStatus
 from pydantic import ValidationError
 
+from agentui.core.acp.child_sessions import (
+    SESSION_UPDATE,
+    RawSend,
+    announcement,
+    child_id,
+    session_message,
+    state_update,
+)
 from agentui.core.acp.chunks import merged_chunks
 from agentui.core.acp.inbox import METHOD as INBOX_METHOD
 from agentui.core.acp.inbox import InboxNews, row_json
@@ -94,6 +103,8 @@ from agentui.core.tools.mcp.first_outcomes import FirstOutcomes
 log = logging.getLogger("agentui.acp")
 
 CANCEL_REASON = "cancelled from the client"
+# An update and the session it goes to; a dict is one the SDK has no model for (child_sessions).
+Routed = tuple[str, SessionUpdate | dict[str, Any]]
 # What a client may answer that is no answer: it failed, went, or sent what the protocol has
 # no reading of (the SDK's models refuse it).
 _NO_ANSWER = (ConnectionError, RequestError, ValidationError)
@@ -110,10 +121,12 @@ class AcpSession:
         forms: bool,
         history: Sequence[ev.Event] = (),
         replay: bool = True,
+        children: RawSend | None = None,
     ) -> None:
         """`forms`: the client takes form elicitations (free-text answers); `history`: a
         loaded session's saved events, replayed to the client before anything else (folded
-        without a word to it when not `replay`: session/resume)."""
+        without a word to it when not `replay`: session/resume); `children`: the client takes
+        subagents as child sessions, sent through this (child_sessions.py)."""
         self.id = session_id
         self.runtime = runtime
         self.mode: ModeId = mode
@@ -124,7 +137,9 @@ class AcpSession:
         self._events = runtime.subscribe()  # before anything runs, so nothing is missed
         self._servers = FirstOutcomes({})  # the MCP servers still starting, once it runs
         self._waiting: anyio.CancelScope | None = None  # a prompt's wait for them
-        self._translator = UpdateTranslator()
+        self._children = children
+        self._translator = UpdateTranslator(child_sessions=children is not None)
+        self._child_errors: dict[str, str] = {}  # a child session's agent's failure
         self._inbox = InboxNews()  # the rows last sent as `_agentui/inbox` (inbox.py)
         self._inbox_key: int | None = None  # state/inbox.inbox_key when they were last listed
         self._turn: Turn | None = None
@@ -276,9 +291,9 @@ class AcpSession:
         for event in self._history:
             if isinstance(event, ev.QueryRaised):
                 raised.append(event)
-            for update in self._translator.apply(event):
-                if self._replay_history:
-                    await self._send(update)
+            routed = self._routed(event)
+            if self._replay_history:
+                await self._send_routed(routed)
         self._translator.echo_prompts = False
         self._history = ()
         await self._take_up_open_queries(raised)
@@ -314,9 +329,7 @@ class AcpSession:
 
     async def _pump(self, tasks: TaskGroup) -> None:
         while batch := await self._events.next_batch():
-            updates = [update for event in batch for update in self._translator.apply(event)]
-            for update in merged_chunks(updates):
-                await self._send(update)
+            await self._send_routed([routed for event in batch for routed in self._routed(event)])
             await self._send_inbox()
             # Only once the batch is shown: a permission request comes after its tool call,
             # and a turn's answer after its last update.
@@ -359,13 +372,79 @@ class AcpSession:
         """Some agent of the root's tree is live, as the client was last shown."""
         return any(agent.status.is_live for agent in self._translator.state.subtree(root_id))
 
-    async def _send(self, update: SessionUpdate) -> None:
+    def _routed(self, event: ev.Event) -> list[Routed]:
+        """What the event shows, each update with the session it goes to: the client's own,
+        or, for a client that takes child sessions, the subagent's (and its parent's learns of
+        it: child_sessions.py)."""
+        updates = self._translator.apply(event)
+        agent = self._translator.state.agents.get(event.agent_id)
+        if self._children is None or agent is None or agent.parent_id is None:
+            return [(self.id, update) for update in updates]
+        own, parent = self._session_for(agent.id), self._session_for(agent.parent_id)
+        routed: list[Routed] = []
+        match event:
+            case ev.AgentSpawned(task=task):
+                routed.append((parent, announcement(own, agent)))
+                routed.append((own, session_message(f"task-{agent.id}", parent, own, task)))
+            case ev.ExecutionFailed(error=error):
+                self._child_errors[agent.id] = error
+        routed += [(own, update) for update in updates]
+        if isinstance(event, ev.StatusChanged):
+            state = state_update(own, agent, self._child_errors.get(agent.id))
+            if state is not None:
+                routed.append((parent, state))
+            if agent.status is AgentStatus.COMPLETED and agent.result:
+                message_id = f"result-{agent.id}-{event.seq}"
+                routed.append((parent, session_message(message_id, own, parent, agent.result)))
+        return routed
+
+    def _session_for(self, agent_id: str) -> str:
+        """The session an agent speaks in: a subagent's own when the client takes them."""
+        agent = self._translator.state.agents.get(agent_id)
+        if self._children is None or agent is None or agent.parent_id is None:
+            return self.id
+        return child_id(self.id, agent_id)
+
+    async def _send_routed(self, routed: list[Routed]) -> None:
+        """Each run of updates to one session in order, neighbouring chunks merged."""
+        for (session_id, raw), run in groupby(routed, key=lambda r: (r[0], isinstance(r[1], dict))):
+            updates = [update for _, update in run]
+            if raw:
+                for update in updates:
+                    await self._send_raw(session_id, update)  # type: ignore[arg-type]
+            else:
+                for update in merged_chunks(updates):  # type: ignore[arg-type]
+                    await self._send(update, session_id)
+
+    async def _send(self, update: SessionUpdate, session_id: str | None = None) -> None:
         if self._client_gone:
             return
         try:
-            await self._client.session_update(session_id=self.id, update=visible(update))
+            await self._client.session_update(
+                session_id=session_id or self.id, update=visible(update)
+            )
         except ConnectionError:
             self._client_gone = True  # the runtime goes on until the server closes it
+
+    async def _send_raw(self, session_id: str, update: dict[str, Any]) -> None:
+        if self._client_gone or self._children is None:
+            return
+        try:
+            await self._children(
+                SESSION_UPDATE, {"sessionId": session_id, "update": visible(update)}
+            )
+        except ConnectionError:
+            self._client_gone = True
+
+    def cancel_child(self, agent_id: str) -> bool:
+        """A child session's `session/cancel`: its agent and everything under it; False when
+        the session has no such child."""
+        if self._children is None or agent_id not in self._translator.state.agents:
+            return False
+        if self._root_of(agent_id) == agent_id:
+            return False  # a root speaks in the session itself
+        self._cancel_live(agent_id)
+        return True
 
     def inbox_rows(self) -> list[dict[str, Any]]:
         """What waits on the person in this session now, as `_agentui/inbox` says it."""
@@ -432,12 +511,13 @@ class AcpSession:
 
     async def _put_to_client(self, query: ev.QueryRaised) -> None:
         call_id = self._translator.call_for_query(query.query_id)
+        session_id = self._session_for(query.agent_id)
         if query.kind == "approval":
             if self.mode == YES:
                 self.runtime.approve(query.query_id, "once")
                 return
             response = await self._client.request_permission(
-                session_id=self.id,
+                session_id=session_id,
                 tool_call=visible(approval_call(call_id, self._approval_title(query), query)),
                 options=APPROVAL_OPTIONS,
             )
@@ -447,7 +527,7 @@ class AcpSession:
             try:
                 form = await self._client.create_elicitation(
                     message=visible(query.prompt),
-                    mode=visible(answer_form(self.id, call_id, query.prompt)),
+                    mode=visible(answer_form(session_id, call_id, query.prompt)),
                 )
             except RequestError as exc:  # it declared forms but takes none: ask as below
                 log.warning("the client refused a form (%s); asking with choices", exc)
@@ -456,7 +536,7 @@ class AcpSession:
                 self.runtime.answer(query.query_id, form_answer(form))
                 return
         response = await self._client.request_permission(
-            session_id=self.id,
+            session_id=session_id,
             tool_call=visible(question_call(call_id, self._name_of(query.agent_id), query)),
             options=QUESTION_OPTIONS,
         )

@@ -9,6 +9,8 @@ Every other agent is a subagent and is one tool call of its own (kind "think", t
 name and task, `_meta` naming it and its parent: tool_calls.py): pending when started, in
 progress while it works, its replies as the call's content, completed or failed when it ends.
 Its own tool calls show too, titled with its name. A plan lists the turn's subagents (plan.py).
+For a client that takes child sessions (`child_sessions`), a subagent instead speaks as a root
+does, in a session of its own that the ACP session routes its updates to (child_sessions.py).
 
 A question the person must answer is a tool call the permission request or elicitation points
 at: an `ask_user` call's own, else one made for it; an approval points at the call it is about.
@@ -97,7 +99,10 @@ PASSED_OVER = frozenset({
 
 
 class UpdateTranslator:
-    def __init__(self) -> None:
+    def __init__(self, *, child_sessions: bool = False) -> None:
+        """`child_sessions`: every subagent speaks in a session of its own (child_sessions.py),
+        as a root does in the client's; none is a tool call or a plan entry of its parent's."""
+        self.child_sessions = child_sessions
         self.echo_prompts = False
         self.state = RunState(transcripts=False)
         self.plan = SubagentPlan()
@@ -137,6 +142,10 @@ class UpdateTranslator:
             self._note_unknown_type(event)
             return []
         if agent.parent_id is None:
+            return self._root(agent, event)
+        if self.child_sessions:  # its session's title and task: its announcement says them
+            if isinstance(event, ev.AgentSpawned | ev.ExecutionStarted):
+                return []
             return self._root(agent, event)
         return self._subagent(agent, event)
 
