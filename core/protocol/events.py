@@ -203,19 +203,23 @@ class ToolTimedOut(Event):
 
 class ToolProgressed(Event):
     """A running tool's progress, as the tool reports it (an MCP server's progress
-    notifications): `progress` so far, of `total` when known, and what it is doing. Only the
-    latest counts; the call's tool:complete or tool:error ends it."""
+    notifications, or the status of the MCP task it runs as): `progress` so far (None: a
+    status without a count), of `total` when known, and what it is doing. Only the latest
+    counts; the call's tool:complete or tool:error ends it."""
 
     type: Literal["tool:progress"] = "tool:progress"
     iteration: int
     call_id: str
     name: str
-    progress: float
+    progress: float | None = None
     total: float | None = None
     message: str = ""
 
     def line(self) -> str:
-        """In words: "2/3 step two", or "5 reading" without a total (what the screens show)."""
+        """In words: "2/3 step two", "5 reading" without a total, "working: Analyzing
+        content..." without a count (what the screens show)."""
+        if self.progress is None:
+            return self.message
         done = f"{self.progress:g}/{self.total:g}" if self.total else f"{self.progress:g}"
         return f"{done} {self.message}".strip()
 

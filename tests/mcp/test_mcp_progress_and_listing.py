@@ -1,12 +1,14 @@
-"""A server's progress notifications reach every front end as tool:progress events, and a
-listing with tools agents cannot call (malformed, or runnable only as a task) keeps the
-others: against listing_server.py, a plain JSON-RPC server over stdio."""
+"""A server's progress notifications reach every front end as tool:progress events; a tool
+that runs only as an MCP task is run as one (its statuses shown, cancelled with its call), or
+left out where the server offers no tasks; and a listing with a malformed tool keeps the others:
+against listing_server.py, a plain JSON-RPC server over stdio."""
 
 from __future__ import annotations
 
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,8 +26,9 @@ pytestmark = pytest.mark.anyio
 LISTING_SERVER = Path(__file__).with_name("listing_server.py")
 
 
-def listing_server(**settings: object) -> McpServerConfig:
-    return McpServerConfig(command=sys.executable, args=[str(LISTING_SERVER)], **settings)  # type: ignore[arg-type]
+def listing_server(**settings: Any) -> McpServerConfig:
+    settings.setdefault("args", [str(LISTING_SERVER)])
+    return McpServerConfig(command=sys.executable, **settings)
 
 
 async def test_progress_notifications_become_tool_progress_events_that_every_fold_shows() -> None:
@@ -69,12 +72,58 @@ async def test_a_malformed_tool_and_a_task_only_tool_are_skipped_with_why_the_re
         ready = await events.server("listing", "ready")
         agent = runtime.start("echo")
         await events.ended(agent)
-    assert ready.tools == ["listing__echo", "listing__steps"]
+    assert ready.tools == [
+        "listing__echo",
+        "listing__steps",
+        "listing__research",
+        "listing__cancelled",
+    ]
     skipped = manager.connections["listing"].skipped
-    assert skipped["research"] == TASK_REQUIRED
+    assert list(skipped) == ["broken"]
     assert skipped["broken"].startswith("malformed: inputSchema: ")
     result = next(e for e in events.events if isinstance(e, ToolCompleted))
     assert result.result == "still here", "calls work after a listing that was taken apart"
+
+
+async def test_a_task_only_tool_runs_as_a_task_its_statuses_shown_as_progress() -> None:
+    script = calls(("listing__research", {"topic": "cats"}))
+    runtime, _, _ = mcp_runtime({"listing": listing_server(approval="always")}, *script)
+    async with runtime:
+        events = Events(runtime)
+        await events.server("listing", "ready")
+        agent = runtime.start("research cats")
+        await events.ended(agent)
+    statuses = [e.line() for e in events.events if isinstance(e, ToolProgressed)]
+    assert statuses == [
+        "working: stage 1 of 2",
+        "working: stage 2 of 2",
+        "completed: the report is ready",
+    ]
+    done = next(e for e in events.events if isinstance(e, ToolCompleted))
+    assert done.result == "a report on cats", "its result fetched once it ended"
+
+
+async def test_cancelling_the_agent_cancels_its_task_at_the_server() -> None:
+    script = calls(("listing__research", {"topic": "dogs", "hold": True}))
+    runtime, _, manager = mcp_runtime({"listing": listing_server(approval="always")}, *script)
+    async with runtime:
+        events = Events(runtime)
+        await events.server("listing", "ready")
+        agent = runtime.start("research dogs")
+        await events.wait_for(lambda e: isinstance(e, ToolProgressed))
+        runtime.cancel(agent)
+        await events.ended(agent)
+        told = await manager.connections["listing"].call("cancelled", {})
+    assert told.content[0].text == "task-1"  # type: ignore[union-attr]
+
+
+async def test_a_task_only_tool_is_left_out_where_the_server_offers_no_tasks() -> None:
+    config = listing_server(args=[str(LISTING_SERVER), "--no-tasks"])
+    runtime, _, manager = mcp_runtime({"listing": config})
+    async with runtime:
+        ready = await Events(runtime).server("listing", "ready")
+    assert "listing__research" not in ready.tools
+    assert manager.connections["listing"].skipped["research"] == TASK_REQUIRED
 
 
 async def test_a_one_shot_probe_says_failed_with_why_and_one_line_for_what_the_sdk_logs(

@@ -13,7 +13,6 @@ import pytest
 
 from agentui.core.protocol.events import ToolCompleted, ToolProgressed
 from agentui.core.tools.mcp.config import McpServerConfig
-from agentui.core.tools.mcp.connect import TASK_REQUIRED
 
 from .servers import Events, calls, mcp_runtime
 
@@ -41,22 +40,32 @@ def time_server() -> McpServerConfig:
     pytest.skip("mcp-server-time is not installed (pip install mcp-server-time)")
 
 
-async def test_server_everything_reports_the_steps_of_a_long_operation_and_its_task_tool_is_skipped() -> (
+async def test_server_everything_reports_the_steps_of_a_long_operation_and_runs_its_task_tool() -> (
     None
 ):
-    script = calls(("everything__trigger-long-running-operation", {"duration": 1.5, "steps": 3}))
+    script = calls(
+        ("everything__trigger-long-running-operation", {"duration": 1.5, "steps": 3}),
+        ("everything__simulate-research-query", {"topic": "otters"}),
+    )
     runtime, _, manager = mcp_runtime({"everything": everything_server()}, *script)
     async with runtime:
         events = Events(runtime)
         ready = await events.server("everything", "ready")
-        agent = runtime.start("run the long operation")
+        agent = runtime.start("run the long operation, then research otters")
         await events.ended(agent)
-    progressed = [e.line() for e in events.events if isinstance(e, ToolProgressed)]
-    done = next(e for e in events.events if isinstance(e, ToolCompleted))
-    assert progressed == ["1/3", "2/3", "3/3"], "one event per step, while it ran"
-    assert "Long running operation completed" in done.result
-    assert "everything__simulate-research-query" not in ready.tools
-    assert manager.connections["everything"].skipped == {"simulate-research-query": TASK_REQUIRED}
+    progressed = [(e.name, e.line()) for e in events.events if isinstance(e, ToolProgressed)]
+    operation, research = (e for e in events.events if isinstance(e, ToolCompleted))
+    assert progressed[:3] == [
+        ("everything__trigger-long-running-operation", step) for step in ("1/3", "2/3", "3/3")
+    ], "one event per step, while it ran"
+    assert "Long running operation completed" in operation.result
+    assert "everything__simulate-research-query" in ready.tools, "run as a task"
+    assert manager.connections["everything"].skipped == {}
+    statuses = [line for name, line in progressed if name.endswith("simulate-research-query")]
+    # Which stages a poll meets depends on the server's clock; the first and the end do not.
+    assert statuses[0] == "working: Gathering sources...", statuses
+    assert statuses[-1].startswith("completed"), statuses
+    assert research.result.startswith("# Research Report: otters"), research.result
 
 
 async def test_mcp_server_time_answers_the_time_in_a_zone() -> None:

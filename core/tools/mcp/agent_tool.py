@@ -13,6 +13,7 @@ from agentui.core.support.terminal_text import clipped
 from agentui.core.tools.mcp.config import TOOL_SEPARATOR
 from agentui.core.tools.mcp.connection import McpConnection
 from agentui.core.tools.mcp.results import capped, error_text, result_text
+from agentui.core.tools.mcp.task_call import runs_as_task
 from agentui.core.tools.tool import Tool, ToolContext, ToolError
 
 # What every provider accepts in a tool's name (OpenAI and Gemini: at most 64 characters).
@@ -33,8 +34,8 @@ def agent_tool_name(server: str, tool: str, taken: Collection[str] = ()) -> str:
 
 
 # Told of a call's progress: the call's context, the agents' name of the tool, and the
-# server's progress, total (if known) and message (if any).
-ProgressReporter = Callable[[ToolContext, str, float, float | None, str | None], None]
+# server's progress (None for a task's status), total (if known) and message (if any).
+ProgressReporter = Callable[[ToolContext, str, float | None, float | None, str | None], None]
 # A server's progress message is a status line, not a document.
 MAX_PROGRESS_MESSAGE = 200
 
@@ -55,17 +56,26 @@ def agent_tool(
     )
 
     max_bytes = config.max_result_bytes_for(listed.name)
+    as_task = runs_as_task(listed)
 
     async def call(arguments: dict[str, Any], context: ToolContext) -> str:
-        progressed = None
+        progressed = status = None
         if report_progress is not None:
             reporter = report_progress
 
             async def progressed(progress: float, total: float | None, message: str | None) -> None:
-                said = clipped(" ".join(message.split()), MAX_PROGRESS_MESSAGE) if message else None
-                reporter(context, name, progress, total, said)
+                reporter(context, name, progress, total, _message(message))
 
-        result = await connection.call(listed.name, arguments, on_progress=progressed)
+            async def status(said: str) -> None:
+                reporter(context, name, None, None, _message(said))
+
+        result = await connection.call(
+            listed.name,
+            arguments,
+            on_progress=progressed,
+            as_task=as_task,
+            on_status=status,
+        )
         if result.is_error:
             raise ToolError(capped(error_text(result), max_bytes))
         return capped(result_text(result), max_bytes)
@@ -78,3 +88,8 @@ def agent_tool(
         timeout_s=config.timeout_for(listed.name),
         needs_approval=config.approval_for(listed.name) == "ask",
     )
+
+
+def _message(text: str | None) -> str | None:
+    """A server's progress message as one status line."""
+    return clipped(" ".join(text.split()), MAX_PROGRESS_MESSAGE) if text else None

@@ -31,6 +31,8 @@ from agentui.core.support.validation import describe_errors
 from agentui.core.tools.mcp import library_log
 from agentui.core.tools.mcp.config import McpServerConfig
 from agentui.core.tools.mcp.environment import expand_all, server_environment
+from agentui.core.tools.mcp.task_call import offers_tasks, runs_as_task
+from agentui.core.tools.mcp.unchecked import unchecked_request
 
 CLIENT_INFO = Implementation(name="agentui", version=__version__)
 MAX_TOOL_PAGES = 100  # a server whose listing never ends cannot hold the start forever
@@ -71,7 +73,8 @@ async def connected(
 async def list_tools(client: Client) -> tuple[list[Tool], dict[str, str]]:
     """Every tool the server lists, page after page, that agents can call; and those they
     cannot, with why (one line each): a tool the protocol's types reject (one malformed tool
-    would otherwise fail the whole listing) or one that runs only as a task."""
+    would otherwise fail the whole listing), or one that runs only as a task on a server that
+    does not offer tasks."""
     tools: list[Tool] = []
     skipped: dict[str, str] = {}
     cursor: str | None = None
@@ -81,7 +84,7 @@ async def list_tools(client: Client) -> tuple[list[Tool], dict[str, str]]:
         except ValidationError:  # some tool of the page is malformed: take the others
             page = await _tolerant_page(client, cursor, skipped)
         for tool in page.tools:
-            if tool.execution is not None and tool.execution.task_support == "required":
+            if runs_as_task(tool) and not offers_tasks(client):
                 skipped[tool.name] = TASK_REQUIRED
             else:
                 tools.append(tool)
@@ -91,16 +94,17 @@ async def list_tools(client: Client) -> tuple[list[Tool], dict[str, str]]:
     return tools, skipped
 
 
-# Why a tool declaring execution.taskSupport "required" is not offered: its calls must be run
-# as tasks (created, polled, their result fetched), which the SDK's client does not drive.
-TASK_REQUIRED = "runs only as an MCP task, which agentui does not run yet"
+# Why a tool declaring execution.taskSupport "required" is not offered by a server that does
+# not say it runs tools/call as tasks (task_call.py): it can be called no other way.
+TASK_REQUIRED = "runs only as an MCP task, and the server does not offer tasks for tools/call"
 
 
 async def _tolerant_page(
     client: Client, cursor: str | None, skipped: dict[str, str]
 ) -> ListToolsResult:
     """The page's tools that are well formed; the others go in `skipped` with why."""
-    raw = await _unchecked_tool_page(client, cursor)
+    params: dict[str, Any] = {"cursor": cursor} if cursor is not None else {}
+    raw = await unchecked_request(client.session, "tools/list", params)
     kept: list[Tool] = []
     listed = raw.get("tools")
     for number, data in enumerate(listed if isinstance(listed, list) else [], start=1):
@@ -119,18 +123,6 @@ async def _tolerant_page(
     # would list the tools again, and fail the same way.
     client.session._absorb_tool_listing(page, complete=cursor is None and page.next_cursor is None)
     return page
-
-
-async def _unchecked_tool_page(client: Client, cursor: str | None) -> dict[str, Any]:
-    """A tools/list page as the server sent it. The SDK's public requests check the whole
-    result, so one malformed tool fails them all: this sends the request as `send_request`
-    does (its headers stamped) without the check. Private parts of mcp 2.3 (pinned <3)."""
-    session = client.session
-    params: dict[str, Any] = {"cursor": cursor} if cursor is not None else {}
-    data: dict[str, Any] = {"method": "tools/list", "params": params}
-    options: dict[str, Any] = {}
-    session._stamp(data, options)  # type: ignore[arg-type]
-    return await session._dispatcher.send_raw_request("tools/list", data["params"], options)  # type: ignore[arg-type]
 
 
 class _EndWatched:

@@ -25,6 +25,7 @@ from agentui.core.tools.mcp.config import McpServerConfig
 from agentui.core.tools.mcp.connect import connected, list_tools
 from agentui.core.tools.mcp.failure import closed_connection, describe_failure
 from agentui.core.tools.mcp.ping import unanswered_ping
+from agentui.core.tools.mcp.task_call import StatusReporter, call_as_task
 from agentui.core.tools.tool import ToolError
 
 STDERR_TAIL_CHARS = 300  # of a stdio server's last stderr line, to say why it failed
@@ -164,19 +165,30 @@ class McpConnection:
         return f"MCP server {self.name!r} is unavailable: {self._lost_reason or 'not connected'}"
 
     async def call(
-        self, tool: str, arguments: dict[str, Any], *, on_progress: ProgressFnT | None = None
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        on_progress: ProgressFnT | None = None,
+        as_task: bool = False,
+        on_status: StatusReporter | None = None,
     ) -> CallToolResult:
         """Call `tool`; ToolError says why there is no result (the server is not ready, no
         longer has the tool, lost its connection, refused the call). A cancelled call is
         cancelled at the server too (the SDK tells it). With `on_progress`, the request
-        carries a progress token and the server's progress notifications reach it."""
+        carries a progress token and the server's progress notifications reach it. `as_task`:
+        run as an MCP task (task_call.py), each new status told to `on_status`."""
         client = self._client
         if client is None:
             raise ToolError(self.unavailable())
         if all(listed.name != tool for listed in self.tools):
             raise ToolError(f"MCP server {self.name!r} no longer offers the tool {tool!r}")
         try:
+            if as_task:
+                return await call_as_task(client, tool, arguments, on_status=on_status)
             return await client.call_tool(tool, arguments, progress_callback=on_progress)
+        except ToolError:
+            raise
         except MCPError as exc:
             if closed_connection(exc):
                 why = self._lost_reason  # known when it exited or a ping found it hung

@@ -133,7 +133,7 @@ class McpManager:
         self,
         context: ToolContext,
         tool: str,
-        progress: float,
+        progress: float | None,
         total: float | None,
         message: str | None,
     ) -> None:
