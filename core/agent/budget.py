@@ -44,12 +44,25 @@ class Budget(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # Bounds well above real use: a number past one limits nothing and is a typo.
-    tokens: int | None = Field(None, ge=1, le=10**11)
-    usd: Amount | None = Field(None, gt=0, le=1_000_000)
-    minutes: Amount | None = Field(None, gt=0, le=7 * 24 * 60)
-    tool_calls: int | None = Field(None, ge=0, le=10**7)
-    model_calls: int | None = Field(None, ge=0, le=10**7)
-    children: int | None = Field(None, ge=0, le=10_000)
+    tokens: int | None = Field(None, ge=1, le=10**11, description="Tokens the subtree may use.")
+    usd: Amount | None = Field(
+        None,
+        gt=0,
+        le=1_000_000,
+        description="US dollars the subtree may spend, at the price table.",
+    )
+    minutes: Amount | None = Field(
+        None, gt=0, le=7 * 24 * 60, description="Minutes the subtree may run."
+    )
+    tool_calls: int | None = Field(
+        None, ge=0, le=10**7, description="Tool calls the subtree may make."
+    )
+    model_calls: int | None = Field(
+        None, ge=0, le=10**7, description="Model calls the subtree may make."
+    )
+    children: int | None = Field(
+        None, ge=0, le=10_000, description="Subagents the subtree may start."
+    )
 
     @property
     def is_empty(self) -> bool:

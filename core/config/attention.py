@@ -26,11 +26,30 @@ STALLED_AFTER_S = 300.0  # five minutes without a word from a running agent
 class AttentionSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    nudge: Nudge = "bell"
-    after_s: float | None = Field(None, gt=0, le=DAY_S, allow_inf_nan=False)
-    # The person's own command (no shell): a program and its arguments.
-    command: list[str] = Field(default_factory=list, max_length=64)
-    stalled_after_s: float = STALLED_AFTER_S
+    nudge: Nudge = Field(
+        "bell",
+        description="How an agent that starts waiting calls you: off, bell, or notify (a "
+        "desktop notification through the terminal, OSC 9 or OSC 777, while it is not focused, "
+        "else the bell).",
+    )
+    after_s: float | None = Field(
+        None,
+        gt=0,
+        le=DAY_S,
+        allow_inf_nan=False,
+        description="Nudge again for one still waiting this long, in seconds (default: never).",
+    )
+    command: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description="Your own program and its arguments (no shell), run at each nudge with "
+        "the waiting's JSON on its stdin.",
+    )
+    stalled_after_s: float = Field(
+        STALLED_AFTER_S,
+        description="A running agent silent this long, in seconds, is an inbox row (stalled); "
+        "0: never.",
+    )
 
     @field_validator("stalled_after_s", mode="before")
     @classmethod

@@ -108,8 +108,11 @@ def checked_number(text: str, kind: Any) -> Any:
 class ApprovalConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # ask: a tool that needs approval waits for the person; yes: it runs (like --yes).
-    policy: ApprovalPolicy = "ask"
+    policy: ApprovalPolicy = Field(
+        "ask",
+        description="ask: a tool that needs approval waits for the person; yes: it runs "
+        "without asking (like --yes).",
+    )
 
 
 class Config(BaseModel):
@@ -117,28 +120,52 @@ class Config(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    provider: str | None = None  # None: the provider of the first API key set, else scripted
-    model: str | None = None  # None: the provider's default
-    # None: the provider's own variable (OPENAI_BASE_URL, ...), else its public API.
-    base_url: str | None = None
-    narrator_model: str | None = None  # None: [monologue] model, or Claude's narrator default
-    theme: str | None = None  # None: the theme the app remembers, else its default
-    workflow: Workflow = "six-step"
+    provider: str | None = Field(
+        None,
+        description="scripted, anthropic, openai, google or replay:DIR; unset: the provider of "
+        "the first API key set, else scripted.",
+    )
+    model: str | None = Field(
+        None, description="The agents' model: an alias or an id; unset: the provider's default."
+    )
+    base_url: str | None = Field(
+        None,
+        description="The provider's endpoint (a local server); unset: the provider's own "
+        "variable (OPENAI_BASE_URL, ...), else its public API.",
+    )
+    narrator_model: str | None = Field(
+        None,
+        description="The monologue's model (wins over [monologue] model); unset: [monologue] "
+        "model, or Claude's narrator default.",
+    )
+    theme: str | None = Field(
+        None, description="The app's theme; unset: the theme the app remembers, else its default."
+    )
+    workflow: Workflow = Field(
+        "six-step", description="How a task runs: six-step (the workflow) or plain (the bare loop)."
+    )
     limits: Limits = Field(default_factory=Limits)
     approval: ApprovalConfig = Field(default_factory=ApprovalConfig)
     monologue: MonologueConfig = Field(default_factory=MonologueConfig)
     profiles: ProfilesConfig = Field(default_factory=ProfilesConfig)
     scene: SceneSettings = Field(default_factory=SceneSettings)
-    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    prices: dict[str, ModelPrice] = Field(
+        default_factory=dict,
+        description="USD per million tokens by model id; an entry replaces that model's "
+        "built-in price.",
+    )
     mcp: McpConfig = Field(default_factory=McpConfig)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     attention: AttentionSettings = Field(default_factory=AttentionSettings)
     # Every root agent's budget (its subtree's; core/agent/budget.py): none by default.
     budget: Budget = Field(default_factory=Budget)
-    # A key id -> the keys it takes instead of its own. Checked here as text only: the ids, key
-    # names and collisions are the app's (tui/app/keymap.py), which says what is wrong the same
-    # way before the screen opens.
-    keys: dict[str, str] = Field(default_factory=dict)
+    # Checked here as text only: the ids, key names and collisions are the app's
+    # (tui/app/keymap.py), which says what is wrong the same way before the screen opens.
+    keys: dict[str, str] = Field(
+        default_factory=dict,
+        description="The app's keys by id: each id to the keys it takes instead of its own, "
+        "comma separated (file only).",
+    )
 
     @field_validator("provider")
     @classmethod

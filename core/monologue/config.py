@@ -21,21 +21,43 @@ class MonologueConfigError(AgentUIError):
 class MonologueConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    enabled: bool = True
-    # Counted events (tool calls, results, thoughts; not text) the narrator needs before it is
-    # asked at all...
-    min_buffer: int = Field(1, ge=1)
-    # ...and at which it is made to write, without the choice to wait.
-    max_buffer: int = Field(10, ge=1)
-    history_size: int = Field(5, ge=0)  # earlier narratives re-injected; 0: none
-    model: str = Field("haiku", min_length=1)  # an alias from `model_aliases`, or a model id
-    # The agents' table (one table for both); a config may replace it.
-    model_aliases: dict[str, str] = Field(default_factory=lambda: dict(MODEL_ALIASES))
-    preset: PresetName = "default"
-    # Replaces the preset. May use {{agentName}}, {{events}} and {{history}}.
-    system_prompt: str | None = Field(None, min_length=1)
-    max_tokens: int = Field(200, ge=16)
-    timeout_s: float = Field(30.0, gt=0)  # a narrator that takes longer is reported as failed
+    enabled: bool = Field(True, description="Narrate: a short first-person monologue per agent.")
+    min_buffer: int = Field(
+        1,
+        ge=1,
+        description="Counted events (tool calls, results, thoughts; not text) the narrator needs "
+        "before it is asked at all.",
+    )
+    max_buffer: int = Field(
+        10,
+        ge=1,
+        description="Counted events at which the narrator is made to write, without the choice "
+        "to wait.",
+    )
+    history_size: int = Field(
+        5, ge=0, description="Earlier narratives given back to the narrator; 0: none."
+    )
+    model: str = Field(
+        "haiku",
+        min_length=1,
+        description="The narrator's model: an alias from model_aliases, or an id.",
+    )
+    model_aliases: dict[str, str] = Field(
+        default_factory=lambda: dict(MODEL_ALIASES),
+        description="Model aliases to ids: the agents' table (one table for both); a config "
+        "may replace it.",
+    )
+    preset: PresetName = Field("default", description="The narrator's instructions: a preset.")
+    system_prompt: str | None = Field(
+        None,
+        min_length=1,
+        description="Instructions that replace the preset; may use {{agentName}}, {{events}} "
+        "and {{history}}.",
+    )
+    max_tokens: int = Field(200, ge=16, description="Tokens one narrative may take.")
+    timeout_s: float = Field(
+        30.0, gt=0, description="Seconds a narrator may take before it is reported as failed."
+    )
 
     @field_validator("max_buffer")
     @classmethod

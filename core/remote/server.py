@@ -201,7 +201,10 @@ def create_app(
 
     version = _version()  # package metadata: read once, not at every viewer's connect
 
-    @app.get("/info")
+    @app.get(
+        "/info",
+        summary="The server: version, provider, model, workflow, session, last seq, narrator",
+    )
     async def info() -> ServerInfo:
         events.catch_up()
         session = getattr(runtime, "session", None)
@@ -255,19 +258,25 @@ def create_app(
     async def start(body: StartTask) -> StartedTask:
         return StartedTask(agent_id=runtime.start(body.task, profile=body.profile))
 
-    @app.post("/agent/{agent_id}/pause")
+    @app.post(
+        "/agent/{agent_id}/pause",
+        summary="Pause an agent (with `subtree`: everything under it too)",
+    )
     async def pause(agent_id: str, body: Annotated[SubtreeOption | None, Body()] = None) -> Success:
         runtime.pause(agent_id, subtree=body is not None and body.subtree)
         return Success()
 
-    @app.post("/agent/{agent_id}/resume")
+    @app.post(
+        "/agent/{agent_id}/resume",
+        summary="Resume a paused agent (with `subtree`: everything under it too)",
+    )
     async def resume(
         agent_id: str, body: Annotated[SubtreeOption | None, Body()] = None
     ) -> Success:
         runtime.resume(agent_id, subtree=body is not None and body.subtree)
         return Success()
 
-    @app.post("/agent/{agent_id}/cancel")
+    @app.post("/agent/{agent_id}/cancel", summary="Cancel an agent and its subagents")
     async def cancel(
         agent_id: str, body: Annotated[CancelOptions | None, Body()] = None
     ) -> Success:
@@ -277,19 +286,22 @@ def create_app(
             runtime.cancel(agent_id)
         return Success()
 
-    @app.post("/agent/{agent_id}/delete")
+    @app.post("/agent/{agent_id}/delete", summary="Delete an agent and its subagents")
     async def delete(agent_id: str) -> Success:
         runtime.delete(agent_id)
         return Success()
 
-    @app.post("/agent/{agent_id}/modify")
+    @app.post(
+        "/agent/{agent_id}/modify",
+        summary="Change an agent's instructions or task (new content withdraws its question)",
+    )
     async def modify(agent_id: str, body: Modification) -> Success:
         if body.instructions is None and body.content is None:
             raise BadRequest("modify needs new instructions, new content, or both")
         runtime.modify(agent_id, instructions=body.instructions, content=body.content)
         return Success()
 
-    @app.post("/agent/{agent_id}/steer")
+    @app.post("/agent/{agent_id}/steer", summary="A message for the agent's next model call")
     async def steer(agent_id: str, body: Text) -> Success:
         runtime.steer(agent_id, body.text)
         return Success()

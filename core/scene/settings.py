@@ -56,13 +56,17 @@ class BudgetSplit(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    history: Percent = 30
-    summaries: Percent = 10
-    lore: Percent = 15
-    memories: Percent = 20
-    notes: Percent = 10  # scenario and author notes, every level
-    director_guidance: Percent = 5  # the director's guidance for everyone
-    character_guidance: Percent = 10  # the director's guidance for one character
+    history: Percent = Field(30, description="Share of the rounds shown word for word.")
+    summaries: Percent = Field(10, description="Share of the summaries of older rounds.")
+    lore: Percent = Field(15, description="Share of the lore entries.")
+    memories: Percent = Field(20, description="Share of the characters' recalled memories.")
+    notes: Percent = Field(10, description="Share of the scenario and author notes, every level.")
+    director_guidance: Percent = Field(
+        5, description="Share of the director's guidance for everyone."
+    )
+    character_guidance: Percent = Field(
+        10, description="Share of the director's guidance for one character."
+    )
 
     @model_validator(mode="after")
     def _at_most_everything(self) -> BudgetSplit:
@@ -80,23 +84,38 @@ class SceneSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    # The tokens the budgeted sections share. Not the model's whole window: the agent's own
-    # instructions, the unbudgeted sections and its answer need room too, and a round makes
-    # many calls, so a modest envelope keeps a round cheap.
-    max_context_tokens: int = Field(16_000, ge=0)
+    # Not the model's whole window: the agent's own instructions, the unbudgeted sections and
+    # its answer need room too, and a round makes many calls, so a modest envelope keeps a
+    # round cheap.
+    max_context_tokens: int = Field(
+        16_000, ge=0, description="The tokens the budgeted sections of a call share."
+    )
     split: BudgetSplit = Field(default_factory=BudgetSplit)
-    # A hard ceiling in tokens per section, whatever its share gives; a section not named has
-    # none. Tokens a cap takes away are left unused, not handed to other sections: a cap is
-    # there to keep calls cheap.
-    caps: dict[Section, TokenCount] = Field(default_factory=dict)
-    # Finished rounds shown word for word besides the round being played (the seed: "always
-    # include last round messages").
-    history_window_rounds: int = Field(1, ge=0)
-    # While a scene holds at most this many messages (the person's inputs count) every round
-    # is shown word for word; past it, rounds older than the window are summarised into
-    # bullets (the seed: "mirror current >10 behaviour").
-    summarize_after_messages: int = Field(10, ge=0)
-    # Memories, per character: how many are retrieved, and how many characters they may
-    # fill together (the last one kept is cut at a sentence or word).
-    memory_top_k: int = Field(5, ge=0)
-    memory_max_chars: int = Field(1200, ge=0)
+    # Tokens a cap takes away are left unused, not handed to other sections: a cap is there
+    # to keep calls cheap.
+    caps: dict[Section, TokenCount] = Field(
+        default_factory=dict,
+        description="A hard ceiling in tokens per section, whatever its share gives; a section "
+        "not named has none.",
+    )
+    # The seed: "always include last round messages".
+    history_window_rounds: int = Field(
+        1,
+        ge=0,
+        description="Finished rounds shown word for word besides the round being played.",
+    )
+    # The seed: "mirror current >10 behaviour".
+    summarize_after_messages: int = Field(
+        10,
+        ge=0,
+        description="While a scene holds at most this many messages (the person's inputs "
+        "count) every round is shown word for word; past it, rounds older than the window are "
+        "summarised into bullets.",
+    )
+    memory_top_k: int = Field(5, ge=0, description="Memories retrieved per character.")
+    memory_max_chars: int = Field(
+        1200,
+        ge=0,
+        description="Characters one character's memories may fill together (the last one kept "
+        "is cut at a sentence or word).",
+    )

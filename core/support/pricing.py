@@ -32,10 +32,10 @@ PRICE_NAMES = ("input", "output", "cache_write", "cache_read")
 class ModelPrice(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    input: Price
-    output: Price
-    cache_write: Price
-    cache_read: Price
+    input: Price = Field(description="USD per million input tokens.")
+    output: Price = Field(description="USD per million output tokens.")
+    cache_write: Price = Field(description="USD per million tokens written to the prompt cache.")
+    cache_read: Price = Field(description="USD per million tokens read from the prompt cache.")
 
     @model_validator(mode="before")
     @classmethod

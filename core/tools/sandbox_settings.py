@@ -23,5 +23,15 @@ MAX_PROCESSES = 4096
 class SandboxSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    max_processes: int = Field(DEFAULT_MAX_PROCESSES, ge=MIN_PROCESSES, le=MAX_PROCESSES)
-    memory_mb: int = Field(DEFAULT_MEMORY_MB, ge=64, le=1 << 24)
+    max_processes: int = Field(
+        DEFAULT_MAX_PROCESSES,
+        ge=MIN_PROCESSES,
+        le=MAX_PROCESSES,
+        description="Processes the python tool's sandbox may run at once.",
+    )
+    memory_mb: int = Field(
+        DEFAULT_MEMORY_MB,
+        ge=64,
+        le=1 << 24,
+        description="Memory, in MB, the python tool's sandbox may take.",
+    )
