@@ -39,6 +39,8 @@ class ToolCallInfo(BaseModel):
 
 
 class ExecutionStarted(Event):
+    """An agent's run began: its first, or a later one continuing its conversation."""
+
     type: Literal["execution:start"] = "execution:start"
     execution_id: str
     task: str
@@ -46,6 +48,8 @@ class ExecutionStarted(Event):
 
 
 class ExecutionCompleted(Event):
+    """An agent's run ended with its answer (`result`)."""
+
     type: Literal["execution:complete"] = "execution:complete"
     execution_id: str
     result: str
@@ -55,6 +59,8 @@ class ExecutionCompleted(Event):
 
 
 class ExecutionFailed(Event):
+    """An agent's run ended failed: a limit, the provider, a tool, a decision, its contract."""
+
     type: Literal["execution:error"] = "execution:error"
     execution_id: str
     error: str
@@ -62,15 +68,21 @@ class ExecutionFailed(Event):
 
 
 class ExecutionPaused(Event):
+    """An agent paused (`reason` says why); it waits until resumed."""
+
     type: Literal["execution:paused"] = "execution:paused"
     reason: str
 
 
 class ExecutionResumed(Event):
+    """A paused agent goes on."""
+
     type: Literal["execution:resumed"] = "execution:resumed"
 
 
 class ExecutionCancelled(Event):
+    """An agent's run was cancelled (or interrupted); the text it had streamed is kept."""
+
     type: Literal["execution:cancelled"] = "execution:cancelled"
     reason: str
     partial_text: str = ""  # the assistant text streamed before the cut, kept as interrupted
@@ -80,17 +92,23 @@ class ExecutionCancelled(Event):
 
 
 class IterationStarted(Event):
+    """One turn of an agent's loop began: a model call and the tools it asks for."""
+
     type: Literal["iteration:start"] = "iteration:start"
     iteration: int
 
 
 class IterationCompleted(Event):
+    """One turn of an agent's loop ended, with the number of tool calls it made."""
+
     type: Literal["iteration:complete"] = "iteration:complete"
     iteration: int
     tool_calls: int
 
 
 class LLMRequested(Event):
+    """A model call was sent: the model, how many messages and which tools."""
+
     type: Literal["llm:request"] = "llm:request"
     iteration: int
     model: str
@@ -99,6 +117,8 @@ class LLMRequested(Event):
 
 
 class LLMResponded(Event):
+    """A model call answered: its text, tool calls, usage and stop reason."""
+
     type: Literal["llm:response"] = "llm:response"
     iteration: int
     text: str
@@ -110,6 +130,8 @@ class LLMResponded(Event):
 
 
 class LLMFailed(Event):
+    """A model call failed; `retryable` says whether it is tried again."""
+
     type: Literal["llm:error"] = "llm:error"
     iteration: int
     error: str
@@ -143,10 +165,14 @@ class DeltaEvent(Event):
 
 
 class TextDelta(DeltaEvent):
+    """A piece of the answer text an agent's model streams."""
+
     type: Literal["text:delta"] = "text:delta"
 
 
 class ThinkingDelta(DeltaEvent):
+    """A piece of the thinking an agent's model streams."""
+
     type: Literal["thinking:delta"] = "thinking:delta"
 
 
@@ -164,18 +190,24 @@ class ThinkingRedacted(Event):
 
 
 class ToolDetected(Event):
+    """The model's answer asks for these tool calls."""
+
     type: Literal["tool:detected"] = "tool:detected"
     iteration: int
     calls: list[ToolCallInfo]
 
 
 class ToolStarted(Event):
+    """A tool call began."""
+
     type: Literal["tool:start"] = "tool:start"
     iteration: int
     call: ToolCallInfo
 
 
 class ToolCompleted(Event):
+    """A tool call finished, with its result."""
+
     type: Literal["tool:complete"] = "tool:complete"
     iteration: int
     call_id: str
@@ -186,6 +218,8 @@ class ToolCompleted(Event):
 
 
 class ToolFailed(Event):
+    """A tool call failed, with its error."""
+
     type: Literal["tool:error"] = "tool:error"
     iteration: int
     call_id: str
@@ -194,6 +228,8 @@ class ToolFailed(Event):
 
 
 class ToolTimedOut(Event):
+    """A tool call took longer than its timeout and was stopped."""
+
     type: Literal["tool:timeout"] = "tool:timeout"
     iteration: int
     call_id: str
@@ -225,6 +261,8 @@ class ToolProgressed(Event):
 
 
 class HookFailed(Event):
+    """A hook raised an error (`hook` names it)."""
+
     type: Literal["hook:error"] = "hook:error"
     hook: str
     error: str
@@ -234,6 +272,8 @@ class HookFailed(Event):
 
 
 class AgentSpawned(Event):
+    """An agent came into the tree: a root (a task) or a subagent of `parent_id`."""
+
     type: Literal["agent:spawned"] = "agent:spawned"
     parent_id: str | None
     name: str
@@ -249,6 +289,8 @@ SHUTDOWN_REASON = "the runtime shut down"
 
 
 class StatusChanged(Event):
+    """An agent's status changed (`old` to `new`), and why."""
+
     type: Literal["agent:status"] = "agent:status"
     old: str
     new: str
@@ -256,6 +298,8 @@ class StatusChanged(Event):
 
 
 class QueryRaised(Event):
+    """An agent asks the person: a question, a clarification, or a tool's approval."""
+
     type: Literal["query:raised"] = "query:raised"
     query_id: str
     prompt: str
@@ -268,12 +312,16 @@ class QueryRaised(Event):
 
 
 class QueryAnswered(Event):
+    """The person answered a question (or decided an approval)."""
+
     type: Literal["query:answered"] = "query:answered"
     query_id: str
     answer: str
 
 
 class QueryDeclined(Event):
+    """A question was declined (`reason` says why): it gets no answer."""
+
     type: Literal["query:declined"] = "query:declined"
     query_id: str
     reason: str
@@ -298,6 +346,9 @@ ModifiedPart = Literal["instructions", "task"]
 
 
 class InterventionApplied(Event):
+    """The person's intervention (`kind`: pause, resume, cancel, delete, modify, steer,
+    comment) reached the agent."""
+
     type: Literal["intervention:applied"] = "intervention:applied"
     kind: InterventionKind
     detail: str = ""
@@ -333,6 +384,8 @@ class InterventionsUnused(Event):
 
 
 class UsageUpdated(Event):
+    """Tokens (and their cost) an agent's model call used, and its total so far."""
+
     type: Literal["usage:updated"] = "usage:updated"
     delta: Usage
     total: Usage
@@ -436,6 +489,8 @@ class AgentForked(Event):
 
 
 class WorkflowStepStarted(Event):
+    """The six-step workflow entered a step (1 to 6)."""
+
     type: Literal["workflow:step"] = "workflow:step"
     step: int  # 1 to 6
     name: str  # clarify, questions, subquestions, execute, summary
@@ -462,6 +517,8 @@ class DecisionMade(Event):
 
 
 class WorkflowCompleted(Event):
+    """The six-step workflow ended, with its report."""
+
     type: Literal["workflow:result"] = "workflow:result"
     report: WorkflowReport
 
@@ -510,6 +567,8 @@ class SceneStarted(Event):
 
 
 class RoundStarted(Event):
+    """A directed scene's round began, from the person's input or a continuation."""
+
     type: Literal["round:start"] = "round:start"
     round: int
     request: SceneRequestKind
@@ -518,6 +577,8 @@ class RoundStarted(Event):
 
 
 class DirectorPassStarted(Event):
+    """The scene's director began a pass: before the characters act, or after."""
+
     type: Literal["director:start"] = "director:start"
     round: int
     director_pass: int  # 1: before the characters act; 2: reconciliation
@@ -548,6 +609,8 @@ class DirectorPassCompleted(Event):
 
 
 class CharacterStarted(Event):
+    """A character began its turn in a round, with the director's guidance."""
+
     type: Literal["character:start"] = "character:start"
     round: int
     director_pass: int
@@ -558,6 +621,8 @@ class CharacterStarted(Event):
 
 
 class CharacterCompleted(Event):
+    """A character's turn in a round ended, with what it said and did."""
+
     type: Literal["character:complete"] = "character:complete"
     round: int
     director_pass: int
@@ -580,6 +645,8 @@ class StateUpdated(Event):
 
 
 class CharacterActivated(Event):
+    """The director brought a character into the scene."""
+
     type: Literal["character:activated"] = "character:activated"
     round: int
     director_pass: int
@@ -588,6 +655,8 @@ class CharacterActivated(Event):
 
 
 class CharacterDeactivated(Event):
+    """A character left the scene (the director's choice, or the person deleted it)."""
+
     type: Literal["character:deactivated"] = "character:deactivated"
     round: int
     director_pass: int
@@ -597,6 +666,8 @@ class CharacterDeactivated(Event):
 
 
 class RoundCompleted(Event):
+    """A directed scene's round ended: who acted, entered and left, the summary so far."""
+
     type: Literal["round:complete"] = "round:complete"
     round: int
     ended: RoundEnd
@@ -658,6 +729,8 @@ class SessionLogFailed(Event):
 
 
 class MonologueGenerated(Event):
+    """The narrator wrote an agent's first-person monologue entry."""
+
     type: Literal["monologue"] = "monologue"
     entry: NarrativeEntry
     usage: Usage  # the narrator's own tokens, counted apart from the agent's
