@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from .acp_client import TIMEOUT_S, child_env, sessions_dir
+from .npm_packages import npm_install
 from .test_acp_reconnect import AFTER_THE_ANSWER, ASKING, Agents
 
 ACPX = "acpx@0.1.15"  # the version this was tried with
@@ -33,20 +34,9 @@ IDLE_S = "0.1"
 
 @pytest.fixture(scope="module")
 def acpx(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed: acpx cannot be installed")
-    prefix = tmp_path_factory.mktemp("npm")
-    installed = subprocess.run(
-        [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", ACPX],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    binary = prefix / "node_modules" / ".bin" / "acpx"
-    if installed.returncode != 0 or not binary.exists():
-        pytest.skip(f"npm could not install {ACPX}: {installed.stderr.strip()[-300:]}")
+    binary = npm_install(tmp_path_factory.mktemp("npm"), ACPX) / ".bin" / "acpx"
+    if not binary.exists():
+        pytest.skip(f"{ACPX} installed no acpx command")
     return binary
 
 
