@@ -64,6 +64,20 @@ async def test_progress_notifications_become_tool_progress_events_that_every_fol
     assert err.getvalue() == "\n[main] tool listing__steps: 2/3 step 2\n"
 
 
+async def test_a_flood_of_progress_makes_one_event_per_percent() -> None:
+    script = calls(("listing__steps", {"steps": 1000}))
+    runtime, _, _ = mcp_runtime({"listing": listing_server(approval="always")}, *script)
+    async with runtime:
+        events = Events(runtime)
+        await events.server("listing", "ready")
+        agent = runtime.start("take a thousand steps")
+        await events.ended(agent)
+    lines = [e.line() for e in events.events if isinstance(e, ToolProgressed)]
+    assert len(lines) == 101, "one per percent (0 to 100), the first of each"
+    assert lines[:3] == ["1/1000 step 1", "10/1000 step 10", "20/1000 step 20"]
+    assert lines[-1] == "1000/1000 step 1000"
+
+
 async def test_a_malformed_tool_and_a_task_only_tool_are_skipped_with_why_the_rest_work() -> None:
     script = calls(("listing__echo", {"text": "still here"}))
     runtime, _, manager = mcp_runtime({"listing": listing_server(approval="always")}, *script)

@@ -3,6 +3,7 @@ schema, approved as configured, its result as text (results.py)."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Collection
 from typing import Any
@@ -62,9 +63,18 @@ def agent_tool(
         progressed = status = None
         if report_progress is not None:
             reporter = report_progress
+            shown: object = None
 
             async def progressed(progress: float, total: float | None, message: str | None) -> None:
-                reporter(context, name, progress, total, _message(message))
+                # A server reporting each of 10,000 items of a total makes 100 events (one per
+                # percent), not 10,000 in the session log; without a total, each new count.
+                nonlocal shown
+                said = _message(message)
+                step = math.floor(100 * progress / total) if total else (progress, said)
+                if step == shown:
+                    return
+                shown = step
+                reporter(context, name, progress, total, said)
 
             async def status(said: str) -> None:
                 reporter(context, name, None, None, _message(said))
