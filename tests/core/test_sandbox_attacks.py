@@ -367,7 +367,7 @@ def check_contained(results: dict[str, Any]) -> None:
 
 
 def check_limited(results: dict[str, Any]) -> None:
-    """Limited mode is the person's own rights: what the README says it does not block."""
+    """Limited mode is the person's own rights: what docs/guide/sandbox.md says it does not block."""
     attacks = results["attacks"]
     assert lines(attacks["tcp 127.0.0.1"])["connect"] == "ok"
     assert lines(attacks["unix socket"])["connect"] == "ok"

@@ -27,7 +27,7 @@ hang_after_chunks = 1
 
 
 def header_file(served: ServeProcess) -> Path:
-    """The token as a header in a file readable by its owner alone, as the README shows: curl
+    """The token as a header in a file readable by its owner alone, as docs/guide/serve.md shows: curl
     reads it with `-H @FILE`, so the token is never on a command line `ps` shows."""
     path = served.home / "agentui-auth"
     path.touch(mode=0o600)
