@@ -12,14 +12,15 @@ from typing import Any
 
 import pytest
 
-from agentui.core.protocol.events import ToolCompleted, ToolProgressed
+from agentui.core.protocol.events import McpServerState, ToolCompleted, ToolProgressed
 from agentui.core.state import RunState
 from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
 from agentui.core.tools.mcp.connect import TASK_REQUIRED
+from agentui.core.tools.mcp.connection import McpConnection
 from agentui.core.tools.mcp.probe import probe_servers
 from agentui.tui.headless.run import HeadlessPrinter
 
-from .servers import Events, calls, mcp_runtime
+from .servers import Events, calls, mcp_runtime, unstartable_server
 
 pytestmark = pytest.mark.anyio
 
@@ -140,17 +141,29 @@ async def test_a_task_only_tool_is_left_out_where_the_server_offers_no_tasks() -
     assert manager.connections["listing"].skipped["research"] == TASK_REQUIRED
 
 
-async def test_a_one_shot_probe_says_failed_with_why_and_one_line_for_what_the_sdk_logs(
-    capsys: pytest.CaptureFixture[str],
+async def test_a_one_shot_probe_says_failed_with_why_never_restarting_and_one_line_of_sdk_log(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    reported: list[tuple[str, str]] = []
+    report = McpConnection._report
+
+    def recorded(connection: McpConnection, state: McpServerState, **details: Any) -> None:
+        reported.append((connection.name, state))
+        report(connection, state, **details)
+
+    monkeypatch.setattr(McpConnection, "_report", recorded)
+    # noisy's 1 s start outlasts the first wait between tries (1 s): a probe that tried again
+    # would have said "restarting" for broken.
     noisy = McpServerConfig(
         command="/bin/sh", args=["-c", "echo hello; sleep 30"], startup_timeout_s=1
     )
-    listing = listing_server()
-    connections = await probe_servers(McpConfig(servers={"noisy": noisy, "listing": listing}))
+    servers = {"noisy": noisy, "listing": listing_server(), "broken": unstartable_server()}
+    connections = await probe_servers(McpConfig(servers=servers))
     states = {c.name: (c.state, c.error) for c in connections}
     assert states["noisy"] == ("failed", "did not answer within 1 s")
     assert states["listing"] == ("ready", "")
+    assert states["broken"][0] == "failed"
+    assert [state for name, state in reported if name == "broken"] == ["starting", "failed"]
     err = capsys.readouterr().err
     assert "Traceback" not in err, err
     assert err.splitlines() == [
