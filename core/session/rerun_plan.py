@@ -20,8 +20,13 @@ the old run answered them (`RecordedAnswer`), whatever steps came before. A dire
 played again from the scene it recorded (`scene:start`), each round's input being the answer
 its root was given, and the round the person declined ends it as it ended.
 
+Roots after the first (tasks the person typed later in the app, forks) are started again at
+the moment they were started relative to the others: after the step the run had last made
+then, by whichever agent (`PlannedRoot.moment`); in the new run, like an intervention, at
+that agent's first model call once it has the step (or when it waits or ends).
+
 Pause and resume change nothing a model reads; they are listed in `not_replayed`, as is what
-the plan cannot replay (a rewind, roots after the first).
+the plan cannot replay (a rewind, a directed scene started after the first root).
 """
 
 from __future__ import annotations
@@ -93,6 +98,22 @@ class RecordedAnswer:
         return "(declined)" if self.text is None else self.text
 
 
+@dataclass(frozen=True, slots=True)
+class PlannedRoot:
+    """A root after the first, started again once `moment` has come (its agent has the step)."""
+
+    name: str
+    task: str
+    moment: Moment
+    profile: str | None = None
+    instructions: str = ""
+    messages: tuple[Message, ...] = ()  # its conversation at step 0
+    forked: ev.AgentForked | None = None  # a fork (`agentui fork`, a fork from a step)
+
+    def describe(self) -> str:
+        return f"root {self.name} ({self.task!r}) {self.moment}"
+
+
 @dataclass(slots=True)
 class RerunPlan:
     session: str
@@ -107,6 +128,7 @@ class RerunPlan:
     interventions: list[PlannedIntervention] = field(default_factory=list)
     answers: list[RecordedAnswer] = field(default_factory=list)
     not_replayed: list[str] = field(default_factory=list)  # said to the person, in words
+    roots: list[PlannedRoot] = field(default_factory=list)  # the roots after the first
 
 
 @dataclass(slots=True)
@@ -137,6 +159,8 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
     answered: list[tuple[int, RecordedAnswer]] = []  # (seq, answer): in the order given
     not_replayed: list[str] = []
     scenes: dict[str, ev.SceneStarted] = {}  # scene root id -> what it played
+    started_after: dict[str, Moment] = {}  # a later root's id -> the last step made before it
+    last_made: Moment | None = None  # the last step any agent made so far
     six_step = False
 
     def last_step(agent_id: str) -> int:
@@ -165,6 +189,8 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
             steps[agent_id] = StepLog(event.name)
             if event.parent_id is None:
                 roots.append(event)
+                if last_made is not None:
+                    started_after[agent_id] = last_made
             elif event.parent_id in steps:
                 steps[event.parent_id].child_started(agent_id)
         elif isinstance(event, ev.AgentForked):
@@ -180,6 +206,8 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
                 continue
             before = len(log.steps)
             log.apply(event)
+            if len(log.steps) > before:
+                last_made = Moment(log.agent_name, log.steps[-1].number)
             if agent_id in ended and len(log.steps) > before and log.steps[-1].kind == "steer":
                 # The person wrote to an agent that had ended: it runs again on the words.
                 order += 1
@@ -242,8 +270,19 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
             f"session {session or '?'} goes on with a scene an earlier session began: play "
             "it again with agentui run --scene, and compare the two with agentui diff"
         )
+    later: list[PlannedRoot] = []
     for other in roots[1:]:
-        not_replayed.append(f"{other.name}: only the first root, {root.name}, is run again")
+        moment = started_after.get(other.agent_id, Moment(root.name, 0))
+        if other.driver is not None:
+            not_replayed.append(f"{other.name}: a directed scene started after {root.name} "
+                                "is not played again (agentui run --scene plays it)")  # fmt: skip
+            continue
+        first = first_change.get(other.agent_id)
+        later.append(PlannedRoot(
+            other.name, other.task, moment, other.profile,
+            (first.instructions or "") if first is not None else "",
+            tuple(first.append) if first is not None else (), forked.get(other.agent_id),
+        ))  # fmt: skip
     change = first_change.get(root.agent_id)
     given.sort(key=lambda pair: pair[0])
     return RerunPlan(
@@ -259,6 +298,7 @@ def rerun_plan(events: Iterable[ev.Event], session: str = "") -> RerunPlan:
         interventions=[intervention for _, intervention in given],
         answers=[answer for _, answer in sorted(answered, key=lambda pair: pair[0])],
         not_replayed=not_replayed,
+        roots=later,
     )
 
 

@@ -9,12 +9,18 @@ answered (core/session/rerun_plan.py says how moments and answers are matched).
     if not player.answer(query, agent_name):  # per query:raised: None when none was recorded
         ask the person
     player.ended(agent_id)                    # per agent that ended: a follow-up sent again?
+    player.start_due_roots()                  # per batch of events: later roots whose moment came
+    player.roots                              # the ids of the roots it started, the first first
     player.unplayed(names)                    # what never found its moment, in words
 
 Interventions are given from a pause:check hook, the point at the top of each iteration just
 before the model is called: an intervention due "after main@3" is given at main's first model
 call once it has a step 3, and the model reads it in that call. A follow-up message to an
-ended agent is sent when the agent of its name ends. Nothing waits on wall time.
+ended agent is sent when the agent of its name ends. A root after the first is started as an
+intervention is given: at the first model call of the agent its moment names once that agent
+has the step (the same hook), or, when that agent makes no call, as its status changes (it
+waits on the person, or ended: the caller calls `start_due_roots` per status event). Nothing
+waits on wall time.
 """
 
 from __future__ import annotations
@@ -27,7 +33,12 @@ from typing import TYPE_CHECKING
 from agentui.core.agent.hooks import HookContext, HookPoint
 from agentui.core.agent.steps import ForkOrigin
 from agentui.core.protocol.events import QueryRaised
-from agentui.core.session.rerun_plan import PlannedIntervention, RecordedAnswer, RerunPlan
+from agentui.core.session.rerun_plan import (
+    PlannedIntervention,
+    PlannedRoot,
+    RecordedAnswer,
+    RerunPlan,
+)
 from agentui.core.support.errors import AgentUIError
 
 if TYPE_CHECKING:
@@ -57,11 +68,15 @@ class RerunPlayer:
     played: list[Played] = field(default_factory=list)
     answered: list[RecordedAnswer] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # the runtime refused it, in words
+    roots: list[str] = field(default_factory=list)  # the roots it started, in order
+    started: list[str] = field(default_factory=list)  # later roots started, in words
     _pending: list[PlannedIntervention] = field(default_factory=list)
+    _pending_roots: list[PlannedRoot] = field(default_factory=list)
     _answers: dict[tuple[str, bool], deque[RecordedAnswer]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._pending = list(self.plan.interventions)
+        self._pending_roots = list(self.plan.roots)
         for answer in self.plan.answers:
             self._answers.setdefault((answer.agent, answer.approval), deque()).append(answer)
 
@@ -71,6 +86,11 @@ class RerunPlayer:
         """Start the plan's root as the old run started it (a fork's copy again, when it was
         one: it is named as it was, main~1; a scene from the file it recorded, under
         `scene_settings`); `instructions` replace the recorded ones. Its id."""
+        root = self._start_first(instructions, scene_settings)
+        self.roots.append(root)
+        return root
+
+    def _start_first(self, instructions: str | None, scene_settings: SceneSettings | None) -> str:
         plan, runtime = self.plan, self.runtime
         if plan.scene is not None:
             from agentui.core.scene.scene_file import SceneFile
@@ -94,7 +114,55 @@ class RerunPlayer:
         """Give interventions at their moments from now on; returns what stops it."""
         return self.runtime.hooks.add(HookPoint.PAUSE_CHECK, self._before_model_call)
 
+    @property
+    def roots_to_come(self) -> bool:
+        """Later roots whose moment has not come yet."""
+        return bool(self._pending_roots)
+
+    def start_due_roots(self) -> list[str]:
+        """Start the later roots whose moment has come; their ids."""
+        started: list[str] = []
+        for root in list(self._pending_roots):
+            reached = self._reached(root.moment.agent)
+            if reached is None or reached < root.moment.step:
+                continue
+            self._pending_roots.remove(root)
+            try:
+                agent_id = self._start_later(root)
+            except AgentUIError as exc:
+                self.refused.append(f"{root.describe()}: {exc}")
+                continue
+            self.roots.append(agent_id)
+            started.append(agent_id)
+            self.started.append(
+                f"{root.describe()}: started when {root.moment.agent} had step {reached}"
+            )
+        return started
+
+    def _reached(self, name: str) -> int | None:
+        """The last step of the new run's agent of that name; None when there is none yet."""
+        for node in self.runtime.nodes():
+            if node.name == name:
+                steps = self.runtime.steps(node.id)
+                return steps[-1].number if steps else 0
+        return None
+
+    def _start_later(self, root: PlannedRoot) -> str:
+        runtime = self.runtime
+        if root.forked is not None:
+            forked = root.forked
+            origin = ForkOrigin(forked.origin_id, forked.origin_name, forked.step, forked.session)
+            return runtime.start_from(
+                root.task, root.instructions, list(root.messages), origin=origin,
+                profile=root.profile,
+            )  # fmt: skip
+        if root.profile is not None:
+            return runtime.start(root.task, profile=root.profile)
+        return runtime.start(root.task, instructions=root.instructions or None)
+
     def _before_model_call(self, context: HookContext) -> None:
+        if self._pending_roots:
+            self.start_due_roots()
         if not self._pending:
             return
         name = self.runtime.node(context.agent_id).name
@@ -113,6 +181,8 @@ class RerunPlayer:
     def ended(self, agent_id: str) -> bool:
         """The agent has ended: send it the follow-up message due now, if any (it runs again
         on it: True). Call it for each agent whose status became an end."""
+        if self._pending_roots:
+            self.start_due_roots()
         name = self.runtime.node(agent_id).name
         steps = self.runtime.steps(agent_id)
         reached = steps[-1].number if steps else 0
@@ -169,6 +239,16 @@ class RerunPlayer:
         """What of the plan the new run never came to, one line each: `names` maps each agent
         of the new run's name to its id."""
         lines: list[str] = []
+        for root in self._pending_roots:
+            agent = root.moment.agent
+            agent_id = names.get(agent)
+            if agent_id is None:
+                why = f"no agent {agent} in the new run"
+            else:
+                steps = self.runtime.steps(agent_id)
+                last = steps[-1].number if steps else 0
+                why = f"{agent} never had step {root.moment.step} (its last step: {last})"
+            lines.append(f"{root.describe()}: not started: {why}")
         for intervention in self._pending:
             agent = intervention.moment.agent
             agent_id = names.get(agent)

@@ -10,7 +10,8 @@ to ask) and says so in an `llm:error` event, which the transcript and headless m
 decision is a judgement the agent can do without, unlike its answer. Decision calls stream no
 deltas and keep nothing in the conversation: only the parsed value matters, reported as a
 `workflow:decision` event. Each attempt begins with a `workflow:deciding` event, so a screen can
-say the agent is at work while the answer streams unseen.
+say the agent is at work while the answer streams unseen. Before each, the pause:check hooks
+run, as before an iteration of the loop.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
+from agentui.core.agent.hooks import HookContext, HookPoint, PauseDecision
 from agentui.core.agent.loop import AgenticLoop, LoopHost
 from agentui.core.agent.turn import AssistantTurn
 from agentui.core.protocol.conversation import Message, TextBlock, sliding_window, user_text
-from agentui.core.protocol.events import DecisionMade, DecisionStarted, LLMFailed
+from agentui.core.protocol.events import DecisionMade, DecisionStarted, HookFailed, LLMFailed
 from agentui.core.providers.base import ProviderRequest
 from agentui.core.support.errors import DecisionError
 from agentui.core.support.validation import describe_errors
@@ -132,6 +134,7 @@ class DecisionMaker:
         the old one, so the decision is asked again (it is unseen and acted on at once: a
         subagent for the old task would be started). Not an attempt of its own."""
         while True:
+            await self._pause_check()
             # Interventions land here too: a comment or a modify counts for this decision.
             self._host.apply_interventions(self._loop.conversation)
             await self._host.emit(DecisionStarted, decision=cls.name, attempt=attempt)
@@ -139,6 +142,30 @@ class DecisionMaker:
             await self._host.add_usage(turn.usage)
             if not self._host.modification_pending():
                 return turn
+
+    async def _pause_check(self) -> None:
+        """The pause:check point before a decision's model call, as before each iteration's
+        (loop.py): a hook may pause the agent here, and what a hook gives the agent here (a
+        re-run's steer: core/session/rerun_player.py) is read by this decision."""
+        loop = self._loop
+        if not loop.hooks.has(HookPoint.PAUSE_CHECK):
+            return
+        context = HookContext(
+            point=HookPoint.PAUSE_CHECK,
+            agent_id=self._host.agent_id,
+            iteration=loop.iteration,
+            instructions=loop.conversation.instructions,
+        )
+
+        async def report(point: HookPoint, error: str) -> None:
+            await self._host.emit(HookFailed, hook=point.value, error=error)
+
+        for decision in await loop.hooks.call(context, report):
+            assert isinstance(decision, PauseDecision)
+            if decision.pause:
+                self._host.request_pause(decision.reason or "pause:check hook")
+                await self._host.checkpoint()
+                return
 
     async def _fall_back(self, cls: type[D], attempts: int, error: str) -> D:
         """The neutral answer, with a notice that says why and what it means."""

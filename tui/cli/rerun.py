@@ -4,7 +4,9 @@ steps, not in wall time (core/session/rerun_plan.py defines how a moment is matc
 
 It runs on the provider and model the options pick (as `agentui run` picks them: the offline
 scripted model without an API key), through the old run's workflow unless `--workflow` says
-otherwise, under the old root's instructions or those of `--instructions FILE`. Then
+otherwise, under the old root's instructions or those of `--instructions FILE`. Roots the
+person started after the first (more tasks typed in the app, forks) start again at the step
+the run had made when they were started. Then
 `agentui diff ID NEW` compares the two. A directed scene is played again from the scene the
 session recorded, each round's input as the person gave it.
 """
@@ -28,7 +30,8 @@ def rerun_parser() -> argparse.ArgumentParser:
         prog="agentui rerun",
         description="Run a saved session's task again, into a new session, giving the "
         "person's steers, modifies and answers at the same steps (after main@3: once main "
-        "has its step 3, before its next model call). Exit status 0 when the root completed.",
+        "has its step 3, before its next model call), and the tasks typed after the first at "
+        "the step they were typed at. Exit status 0 when every root completed.",
     )
     parser.add_argument("session", help="the session: an id, the start of one, or last")
     parser.add_argument(

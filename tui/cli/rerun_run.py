@@ -48,8 +48,8 @@ async def run_rerun(
     stdout: TextIO,
     stderr: TextIO,
 ) -> int:
-    """Run the plan to its end; 0 when the root completed, 1 when it did not, 2 when it could
-    not start."""
+    """Run the plan to its end; 0 when every root it started completed (the first, and those
+    the person had started later), 1 when one did not, 2 when it could not start."""
     state = RunState(transcripts=False)
 
     def say(line: str) -> None:
@@ -77,6 +77,17 @@ async def run_rerun(
             say(f"agentui: {exc}")
             return 2
         printer.root_id = root_id
+
+        def finished() -> bool:
+            """Every root started has ended, and no later root can still come (its moment
+            waits on an agent: none is live)."""
+            for root in player.roots:
+                agent = state.agents.get(root)
+                if agent is None or not agent.status.is_final:
+                    return False
+            live = any(not agent.status.is_final for agent in state.agents.values())
+            return not (player.roots_to_come and live)
+
         async with anyio.create_task_group() as askers:
             done = False
             while not done and not printer.closed:
@@ -105,14 +116,15 @@ async def run_rerun(
                     over = state.agents[event.agent_id].status.is_final
                     if over and player.ended(event.agent_id):
                         continue  # the person's follow-up: it runs again
-                    if event.agent_id == root_id:
-                        done = over
+                    # A later root whose moment's agent has its step and waits, or ended: it
+                    # makes no model call for the player's hook to start the root at.
+                    done = not player.start_due_roots() and finished()
                 printer.flush()
             askers.cancel_scope.cancel()
         for event in events.drain():
             state.apply(event)
         names = {agent.name: agent.id for agent in state.agents.values()}
-        report = [*(p.describe() for p in player.played), *player.refused,
+        report = [*(p.describe() for p in player.played), *player.started, *player.refused,
                   *player.unplayed(names), *(f"not replayed: {n}" for n in plan.not_replayed)]  # fmt: skip
         new_session = _session_id(runtime)
     if printer.closed:
@@ -122,12 +134,12 @@ async def run_rerun(
     if new_session is not None:
         say(f"agentui: re-ran session {plan.session} as {new_session}; compare them: "
             f"agentui diff {plan.session} {new_session}")  # fmt: skip
-    ended = state.agents[root_id]
-    if ended.status.value == "completed":
-        return 0
-    reason = ended.error or f"the agent ended as {ended.status}"
-    say(f"agentui: {ended.name} did not complete: {reason}")
-    return 1
+    unfinished = [state.agents[root] for root in player.roots
+                  if state.agents[root].status.value != "completed"]  # fmt: skip
+    for ended in unfinished:
+        reason = ended.error or f"the agent ended as {ended.status}"
+        say(f"agentui: {ended.name} did not complete: {reason}")
+    return 1 if unfinished else 0
 
 
 def _session_id(runtime: Runtime) -> str | None:
