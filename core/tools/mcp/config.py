@@ -54,32 +54,78 @@ class McpToolConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    approval: Approval | None = None  # None: the server's
-    timeout_s: Seconds | None = None  # None: the server's
-    max_result_bytes: ResultBytes | None = None  # None: the server's
+    approval: Approval | None = Field(
+        default=None, description="This tool's approval (ask, always, never); unset: the server's."
+    )
+    timeout_s: Seconds | None = Field(
+        default=None, description="A call of this tool's limit in seconds; unset: the server's."
+    )
+    max_result_bytes: ResultBytes | None = Field(
+        default=None,
+        description="This tool's result size in UTF-8 bytes past which its middle is cut; "
+        "unset: the server's.",
+    )
 
 
 class McpServerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # stdio: agentui starts `command` with `args` and talks to it over its stdin and stdout.
-    command: str | None = None
-    args: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
-    cwd: str | None = None  # None: agentui's own working directory
+    command: str | None = Field(
+        default=None,
+        description="The program that runs a stdio server (agentui starts it); give this or url.",
+    )
+    args: list[str] = Field(default_factory=list, description="The command's arguments.")
+    env: dict[str, str] = Field(
+        default_factory=dict,
+        description="Variables for the command beside a small base (PATH, HOME, LANG...); "
+        "${NAME} is agentui's variable NAME. Provider keys pass only when named here.",
+    )
+    cwd: str | None = Field(
+        default=None, description="The command's working directory; unset: agentui's own."
+    )
     # streamable HTTP: the server's endpoint, and headers sent with every request.
-    url: str | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
-    approval: Approval = "ask"
-    timeout_s: Seconds | None = None  # a call's limit; None: [limits] tool_timeout_s
-    # How long connecting and listing the tools may take before the try counts as failed.
-    startup_timeout_s: Seconds = 30.0
+    url: str | None = Field(
+        default=None,
+        description="A streamable HTTP server's endpoint (http:// or https://); give this or "
+        "command.",
+    )
+    headers: dict[str, str] = Field(
+        default_factory=dict,
+        description="Headers sent to a url server with every request; ${NAME} is agentui's "
+        "variable NAME (keep secrets out of the file).",
+    )
+    approval: Approval = Field(
+        default="ask",
+        description="ask: the person approves each call; always: calls run without asking; "
+        "never: the tools are not offered to agents.",
+    )
+    timeout_s: Seconds | None = Field(
+        default=None, description="A call's limit in seconds; unset: [limits] tool_timeout_s."
+    )
+    startup_timeout_s: Seconds = Field(
+        default=30.0,
+        description="How long starting the server and listing its tools may take before the "
+        "try counts as failed; agentui run waits at most this long before its first task.",
+    )
     # A ready server is pinged this often; one that does not answer within ping_timeout_s
     # has hung, and is treated as a lost connection (started again).
-    ping_interval_s: Seconds = 30.0
-    ping_timeout_s: Seconds = 10.0
-    max_result_bytes: ResultBytes = DEFAULT_MAX_RESULT_BYTES
-    tools: dict[str, McpToolConfig] = Field(default_factory=dict)
+    ping_interval_s: Seconds = Field(
+        default=30.0, description="A ready server is pinged this often, in seconds."
+    )
+    ping_timeout_s: Seconds = Field(
+        default=10.0,
+        description="A ping unanswered this long means the server hung: it is started again.",
+    )
+    max_result_bytes: ResultBytes = Field(
+        default=DEFAULT_MAX_RESULT_BYTES,
+        description="A result longer than this in UTF-8 bytes keeps its head and tail, and says "
+        "how much was cut.",
+    )
+    tools: dict[str, McpToolConfig] = Field(
+        default_factory=dict,
+        description="One tool's own settings ([mcp.servers.NAME.tools.TOOL]) over the server's.",
+    )
 
     @field_validator("command")
     @classmethod
@@ -156,7 +202,11 @@ class McpConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    servers: dict[str, McpServerConfig] = Field(default_factory=dict)
+    servers: dict[str, McpServerConfig] = Field(
+        default_factory=dict,
+        description="The MCP servers whose tools agents get, by name ([mcp.servers.NAME]); "
+        "agents call their tools NAME__tool.",
+    )
 
     def server_of(self, tool: str) -> str | None:
         """The configured server whose tools are named like `tool` (SERVER__...), if any: the
