@@ -21,7 +21,8 @@ Questions wait for the client in tasks of their own, so updates keep flowing mea
 approval as a permission request (or at once in the "yes" mode), a question as a form or a
 permission request (questions.py). A question withdrawn meanwhile (its agent was cancelled)
 stops waiting for the client; an answer the client botched (an error, or one that does not fit
-the protocol) declines the question or rejects the approval.
+the protocol) declines the question or rejects the approval. A client that left gives no answer:
+the question stays open (the runtime's end keeps it for a resume).
 
 A client without forms cannot send a question's answer with its choice, so one choice is to
 answer in the next prompt: the question shows in the conversation and the turn ends (`end_turn`,
@@ -105,8 +106,9 @@ log = logging.getLogger("agentui.acp")
 CANCEL_REASON = "cancelled from the client"
 # An update and the session it goes to; a dict is one the SDK has no model for (child_sessions).
 Routed = tuple[str, SessionUpdate | dict[str, Any]]
-# What a client may answer that is no answer: it failed, went, or sent what the protocol has
-# no reading of (the SDK's models refuse it).
+# What a client may answer that is no answer: it failed or sent what the protocol has no
+# reading of (the SDK's models refuse it). A client that went answers nothing: the question
+# stays open, for a session/load to take up.
 _NO_ANSWER = (ConnectionError, RequestError, ValidationError)
 
 
@@ -503,6 +505,9 @@ class AcpSession:
                 await self._put_to_client(query)
             except AgentUIError as exc:  # it was answered or withdrawn meanwhile
                 log.info("query %s: %s", query.query_id, exc)
+            except ConnectionError:  # the client left: the question stays open for its return
+                self._client_gone = True
+                log.info("query %s: the client left; it stays open", query.query_id)
             except _NO_ANSWER as exc:  # declined (an approval: rejected), the agent goes on
                 log.warning("query %s: the client gave no answer: %s", query.query_id, exc)
                 self._answer(query.query_id, None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from acp import RequestError, text_block
 
@@ -102,3 +103,27 @@ async def test_list_resume_and_close_as_acp_defines_them(tmp_path: Path) -> None
         response = await conn.prompt(session_id=worked, prompt=[text_block("again")])
     assert response.stop_reason == "end_turn"
     assert resumed.text() == "Done."
+
+
+async def test_an_approval_open_when_the_client_left_is_asked_at_its_next_prompt(
+    tmp_path: Path,
+) -> None:
+    first = RecordingClient()  # holds the approval: the client leaves while it waits
+    asking = plain(tmp_path, {"main": [python("print(6 * 7)"), {"text": "not here"}]}, "one")
+    async with agentui_acp(first, tmp_path, *asking) as conn:
+        session_id = (await conn.new_session(cwd=str(tmp_path), mcp_servers=[])).session_id
+        async with anyio.create_task_group() as group:
+            group.start_soon(conn.prompt, session_id, [text_block("Multiply")])
+            await first.wait_for(lambda c: len(c.permissions) == 1)
+            group.cancel_scope.cancel()
+
+    again = RecordingClient(choices=["once"])
+    async with agentui_acp(again, tmp_path, *plain(tmp_path, AFTER_THE_ANSWER, "two")) as conn:
+        await conn.load_session(cwd=str(tmp_path), session_id=session_id, mcp_servers=[])
+        assert again.permissions == [], "asked once a prompt runs"
+        response = await conn.prompt(session_id=session_id, prompt=[text_block("go on")])
+    assert response.stop_reason == "end_turn"
+    ((asked, _),) = again.permissions
+    assert asked.title == "python"
+    assert "42\n" in [u.get("rawOutput") for u in again.of_kind("tool_call_update")]
+    assert again.text().endswith("Booked the offsite.")
