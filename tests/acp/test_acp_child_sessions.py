@@ -172,3 +172,44 @@ async def test_a_cancel_of_a_child_session_cancels_that_subagent_alone(tmp_path:
     assert wire.states(child)[-1] == "idle:cancelled"
     assert "requires_action" in wire.states(child)
     assert client.text().endswith("Went on without it.")
+
+
+async def test_a_subagents_own_subagent_is_announced_on_its_parents_child_session(
+    tmp_path: Path,
+) -> None:
+    grandchild = "a3"
+    plays = json_script(
+        tmp_path,
+        {
+            "main": [{"tool_calls": FORK_AND_WAIT}, {"text": "All done."}],
+            "main.1": [
+                {
+                    "tool_calls": [
+                        {"name": "fork", "arguments": {"prompt": "Measure it"}},
+                        {"name": "wait", "arguments": {"handle": grandchild}},
+                    ]
+                },
+                {"text": "Sized."},
+            ],
+            "main.1.1": [{"text": "Measured."}],
+        },
+    )
+    client, wire = RecordingClient(), Wire()
+    async with with_child_sessions(
+        client, wire, tmp_path, "--workflow", "plain", "--script", plays
+    ) as conn:
+        session_id = (await conn.new_session(cwd=str(tmp_path), mcp_servers=[])).session_id
+        response = await conn.prompt(session_id=session_id, prompt=[text_block("Paint it")])
+    assert response.stop_reason == "end_turn"
+    child, deeper = f"{session_id}~{CHILD}", f"{session_id}~{grandchild}"
+    announced = [
+        (sid, u["sessionId"], u["title"])
+        for sid, u in wire.of_kind("subagent_update")
+        if "title" in u
+    ]
+    assert announced == [(session_id, child, "main.1"), (child, deeper, "main.1.1")]
+    assert wire.states(deeper)[-1] == "idle:end_turn"
+    said = "".join(
+        u["content"]["text"] for sid, u in wire.of_kind("agent_message_chunk") if sid == deeper
+    )
+    assert said == "Measured."
