@@ -92,6 +92,7 @@ PASSED_OVER = frozenset({
     "run:resumed",  # the runtime's: a loaded session's replay ends before it
     "session:error",  # the runtime's own log (agentui's session file, not the client's)
     "budget:set",  # a budget set or raised: its stop, if it comes, is said
+    "tool:progress",  # a running call's progress: its tool_call_update says how it ended
     # Time travel: ACP has no command for it; in a loaded session's replay the conversation it
     # put back and the agents after it show as any others do.
     "agent:rewound", "agent:forked",
