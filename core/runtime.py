@@ -41,7 +41,13 @@ from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
 from agentui.core.agent.pending_interventions import Modification, Note
 from agentui.core.agent.queries import Query, QueryBook
-from agentui.core.agent.steps import ForkOrigin, Step, StepLog, rewound_reason
+from agentui.core.agent.steps import (
+    ForkOrigin,
+    KeepsResults,
+    Step,
+    StepLog,
+    rewound_reason,
+)
 from agentui.core.agent.tree import AgentNode, AgentTree, own_copy
 from agentui.core.agent.workflow_trail import TakeUp
 from agentui.core.bus import EventBus, Subscription
@@ -562,6 +568,9 @@ class Runtime:
         run.steps.rewind_target(step)  # refused in words: no such step, or one set aside
         if run.rewinding is not None:
             raise CommandRefusedError(f"{node.name} is already going back to step {run.rewinding}")
+        keeper = self._runs[node.parent_id].driver if node.parent_id is not None else None
+        if isinstance(keeper, KeepsResults) and (refusal := keeper.rewind_refused(node.id)):
+            raise CommandRefusedError(refusal)  # its result is a round's line now
         group = self._running_group()
         # A six-step root goes on with its workflow, from a phase's start if not halfway.
         take_up = run.steps.workflow_take_up(step)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 
 from agentui.core.agent.workflow_trail import ENDED, TakeUp, WorkflowTrail
 from agentui.core.protocol import events as ev
@@ -81,6 +81,17 @@ class ForkOrigin:
     name: str
     step: int
     session: str | None = None
+
+
+@runtime_checkable
+class KeepsResults(Protocol):
+    """A driver that keeps a subagent's result as its own once it has recorded it (a scene's
+    round keeps a character's line): a rewind of that subagent is refused then, in words (the
+    subagent would run on outside it); a fork from its step is not."""
+
+    def rewind_refused(self, agent_id: str) -> str | None:
+        """Why the subagent cannot be rewound now; None when it can."""
+        ...
 
 
 def rewound_reason(parent_name: str, step: int) -> str:

@@ -14,7 +14,9 @@
 The round is an agent of its own (a driven one: this code runs it), a child of the scene's
 root; the director and the characters are real agents under it, so the person can pause,
 steer, modify or delete each (deleting a character's agent, in its turn or later, takes the
-character out of the scene: deletions.py). The round
+character out of the scene: deletions.py), or rewind it until the round has recorded its turn
+(the round then takes its next run's line; once recorded, the round keeps the line and a
+rewind is refused in words: a fork from the step runs beside the scene). The round
 changes the scene only through events (SceneState folds them, as every front end does), so a
 round cut short by the session's end goes on from its events when the session is resumed.
 """
@@ -77,6 +79,9 @@ class RoundRunner:
         self._deletes = deletes
         self._run: AgentRun | None = None
         self._names: set[str] = set()
+        # The characters whose turn it has recorded (agent id: name, round): a rewind of one
+        # is refused from then on (rewind_refused).
+        self._recorded: dict[str, tuple[str, int]] = {}
 
     # -- the round ---------------------------------------------------------------------------
 
@@ -102,6 +107,19 @@ class RoundRunner:
         if ended == "failed":
             raise DriverError("director", f"round {progress.number}: {error}")
         return _outcome(progress)
+
+    def rewind_refused(self, agent_id: str) -> str | None:
+        """A character whose turn this round has recorded keeps its line in the round: a
+        rewind would run it on outside the round, so it is refused (steps.KeepsResults)."""
+        recorded = self._recorded.get(agent_id)
+        if recorded is None:
+            return None
+        name, number = recorded
+        return (
+            f"{name}'s turn is recorded in round {number}, which keeps its line: a rewound "
+            f"{name} would run on outside the round. Fork from the step instead: it runs "
+            "beside the scene"
+        )
 
     def _progress(self) -> RoundProgress:
         progress = self._state.round
@@ -234,6 +252,7 @@ class RoundRunner:
             character_id=character_id, guidance=turn.guidance, context=context,
         )  # fmt: skip
         node = await self._ended(character_id)
+        self._recorded[character_id] = (name, progress.number)  # before any await: recorded
         ended = _turn_end(node.status)
         text = (node.result or "") if ended == "completed" else ""
         await self._emit(

@@ -2,7 +2,8 @@
 
 A character's agent rewound while its model streams, or once its run ended but before its round
 recorded the turn (the round paused), is resumed: the round records the next run's line, not
-the one set aside, and the scene goes on to its next round; the events, folded again
+the one set aside, and the scene goes on to its next round; once the round has recorded the
+turn, a rewind is refused in words (the round keeps the line); the events, folded again
 (RunState), are the runtime's agents. A fork from a character's step is a new root beside the
 scene, which plays on undisturbed. The scene's own agents (its root, a round) have no steps:
 a rewind or a fork of them is refused by the `allowed` table, in its words.
@@ -211,9 +212,10 @@ async def test_an_agent_rewound_after_its_run_ended_while_its_round_was_paused(w
     scene.check_the_fold(live)
 
 
-async def test_a_character_rewound_after_its_round_recorded_its_turn_runs_beside_it() -> None:
-    """Once the round has recorded a turn it goes on with it: the character's rewound run is
-    the person's to resume, and ends beside the round, which neither hangs nor waits on it."""
+async def test_a_character_whose_turn_its_round_recorded_is_refused_a_rewind_in_words() -> None:
+    """Once the round has recorded a turn it keeps the line: a rewind would run the character
+    on outside the round, so it is refused (while its round plays on and after it closed);
+    a fork from the step is the way to try the turn again."""
     script = two_rounds(**{"round-1.Tomas": [Turn(text="First line."), Turn(text="Second.")]})
     runtime = scene_runtime(script)
     async with runtime:
@@ -221,16 +223,19 @@ async def test_a_character_rewound_after_its_round_recorded_its_turn_runs_beside
         round_id = (await scene.turn_of("Mara")).agent_id
         runtime.pause(round_id)  # mid-way: on Mara's turn, Tomas's recorded
         tomas = next(n.id for n in runtime.nodes() if n.name == "round-1.Tomas")
-
-        runtime.rewind(tomas, 0)
-        await scene.until_status(tomas, AgentStatus.PAUSED)
+        refusal = (
+            "Tomas's turn is recorded in round 1, which keeps its line: a rewound Tomas would "
+            "run on outside the round. Fork from the step instead: it runs beside the scene"
+        )
+        with pytest.raises(CommandRefusedError) as refused:
+            runtime.rewind(tomas, 0)
+        assert str(refused.value) == refusal
+        assert runtime.node(tomas).status is AgentStatus.COMPLETED, "nothing was disturbed"
         runtime.resume(round_id)
         await scene.until(lambda e: e.type == "round:complete" and e.round == 1)
-        assert runtime.node(tomas).status is AgentStatus.PAUSED, "the round did not wait on it"
-        runtime.resume(tomas)
-        await scene.until_status(tomas, AgentStatus.COMPLETED)
+        with pytest.raises(CommandRefusedError, match="recorded in round 1"):
+            runtime.rewind(tomas, 0)
         await scene.to_the_end()
-        assert runtime.node(tomas).result == "Second."
         live = every_agent(runtime)
 
     assert scene.lines(1) == [("Tomas", "First line."), ("Mara", "*They nod.*")]
