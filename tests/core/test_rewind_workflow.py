@@ -18,9 +18,10 @@ from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
+from agentui.core.session.resume import plan_resume
 
 from .helpers import Recorder
-from .session_helpers import SAFETY_NET_S, recorded_runtime
+from .session_helpers import SAFETY_NET_S, recorded_runtime, resumed_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -176,3 +177,39 @@ async def test_a_follow_up_after_the_report_is_rewound_as_the_plain_loop(tmp_pat
         await _until_ended(runtime, recorder, root)
         assert runtime.node(root).status is AgentStatus.COMPLETED
         assert _since(recorder, mark, "workflow:step", root) == []
+
+
+async def test_a_resumed_session_s_six_step_root_is_rewound_into_its_workflow(
+    tmp_path: Path,
+) -> None:
+    """The trail is folded from the saved log as the runtime folded it: a root of a resumed
+    session goes back to its subquestions' note and goes on with its own work and summary,
+    its subagents (adopted, ended) joined again."""
+    runtime = recorded_runtime(tmp_path, script=SCRIPT, workflow="six-step")
+    async with runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("Plan a party")
+        await _until_ended(runtime, recorder, root)
+    assert runtime.session.path is not None
+    plan = plan_resume(read_session(runtime.session.path))
+    resumed = resumed_runtime(plan, SCRIPT)
+    async with resumed:
+        resumed.recall_steps(root, steps_in(plan.history, root))
+        recorder = Recorder(resumed)
+        resumed.rewind(root, 3)
+        (paused,) = await recorder.wait_for(
+            lambda e: isinstance(e, StatusChanged) and e.agent_id == root and e.new == "paused"
+        )
+        assert isinstance(paused, StatusChanged)
+        assert "goes on with its execute step" in paused.reason
+        resumed.resume(root)
+        await _until_ended(resumed, recorder, root)
+        assert resumed.node(root).status is AgentStatus.COMPLETED
+        assert [e.step for e in recorder.of("workflow:step", agent_id=root)] == [4, 6]
+        report = resumed.workflow_report(root)
+        assert report is not None
+        assert [(c.name, c.status) for c in report.children] == [
+            ("main.1", "completed"),
+            ("main.2", "completed"),
+        ]
+        assert [q.answer for q in report.questions] == ["Lisbon", "1000 EUR", "Saturday"]
