@@ -10,19 +10,27 @@ import pytest
 
 from .cli_runs import agentui, child_env
 from .gemini_api import chunk, response, stream_error, text, usage
-from .stub_server import StubServer, sse_reply
+from .stub_server import Drop, StubServer, sse_reply
 
 pytestmark = pytest.mark.anyio
 
 TASK = "What port does the service use?"
 
 
-async def test_a_mid_stream_error_is_said_in_one_line_and_prints_no_traceback(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [
+        (stream_error(), "the API failed mid-response (503 UNAVAILABLE: The model is overloaded.)"),
+        (Drop(), "the connection to the API dropped mid-response"),
+    ],
+    ids=["error-chunk", "dropped"],
+)
+async def test_a_mid_stream_failure_is_said_in_one_line_and_prints_no_traceback(
+    failure: object, said: str, tmp_path: Path
 ) -> None:
     async with StubServer() as stub:
         stub.reply(
-            sse_reply([chunk(text("Half an ans"), tokens=usage(12, 2)), stream_error()]),
+            sse_reply([chunk(text("Half an ans"), tokens=usage(12, 2)), failure]),
             sse_reply(response(text("A whole answer."))),
         )
         env = child_env(tmp_path, GEMINI_API_KEY="test-key", GOOGLE_GEMINI_BASE_URL=stub.url)
@@ -30,5 +38,5 @@ async def test_a_mid_stream_error_is_said_in_one_line_and_prints_no_traceback(
 
     assert code == 0, stderr
     assert stdout.endswith("A whole answer.\n"), stdout
-    assert "the API failed mid-response (503 UNAVAILABLE: The model is overloaded.)" in stderr
+    assert f"[main] model: {said}" in stderr, stderr
     assert "Traceback" not in stderr and "aclose()" not in stderr, stderr
