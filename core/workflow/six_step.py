@@ -90,16 +90,15 @@ class SixStepWorkflow:
             if begin <= SUBQUESTIONS:
                 await self._step(SUBQUESTIONS)
                 await self._subquestions(task)
-            if begin <= EXECUTE:
+            if take_up is not None and begin > EXECUTE:  # its own work's answer was kept
+                own = LoopResult(take_up.own or "", self._loop.iteration, None)
+            else:
                 await self._step(EXECUTE)
                 own = await self._loop.iterate()
-            else:
-                own = LoopResult(take_up.own or "", self._loop.iteration, None) if take_up else None
             await self._step(SUMMARY)
             if take_up is not None and (take_up.last_turn or take_up.final is not None):
                 final = await self._last_turn(take_up.final)
             else:
-                assert own is not None
                 final = await self._resolve(own)
         except BaseException:
             # Failed or stopped: subagents working for this run have no one to report to.
