@@ -101,9 +101,12 @@ class SixStepWorkflow:
             else:
                 final = await self._resolve(own)
         except BaseException:
-            # Failed or stopped: subagents working for this run have no one to report to.
-            for handle in self._children:
-                self._agent.stop_subagent(handle, "its parent stopped before it finished")
+            # Failed or stopped: subagents working for this run have no one to report to. A
+            # rewind is the exception: its next run takes them up (those started after its
+            # step, the runtime stopped and set aside).
+            if self._agent.rewinding is None:
+                for handle in self._children:
+                    self._agent.stop_subagent(handle, "its parent stopped before it finished")
             raise
         answer = await self._loop.finish(final.text)
         self.report = self._build_report(answer)

@@ -14,14 +14,14 @@ import pytest
 from agentui.core.agent.steps import steps_in
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.events import AgentRewound, QueryRaised, StatusChanged
-from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.runtime import Runtime
 from agentui.core.session.fold import fold_session
 from agentui.core.session.reader import read_session
 from agentui.core.session.resume import plan_resume
 
-from .helpers import Recorder
-from .session_helpers import SAFETY_NET_S, recorded_runtime, resumed_runtime
+from .helpers import Recorder, is_type
+from .session_helpers import SAFETY_NET_S, gate_tool, recorded_runtime, resumed_runtime
 
 pytestmark = pytest.mark.anyio
 
@@ -213,3 +213,57 @@ async def test_a_resumed_session_s_six_step_root_is_rewound_into_its_workflow(
             ("main.2", "completed"),
         ]
         assert [q.answer for q in report.questions] == ["Lisbon", "1000 EUR", "Saturday"]
+
+
+async def test_a_live_root_rewound_into_its_workflow_keeps_its_subagents_working(
+    tmp_path: Path,
+) -> None:
+    """Rewound while its own work runs, to the note of the subagents it started: they are kept
+    and go on working (its stopped run does not stop them); its summary collects their results."""
+    release_children = anyio.Event()
+    holding = Turn(text="Holding.", tool_calls=[ScriptedToolCall(name="hold")])
+    script = Script(
+        agents={
+            "main": [
+                Turn(text="Looking.", tool_calls=[ScriptedToolCall(name="gate")]),
+                Turn(text="My own part."),
+                Turn(text="All together."),
+            ],
+            "*": [holding, Turn(text="a subagent's result")],
+        },
+        decisions={
+            "main": {
+                "subquestions": [decide(subquestions=["Find a venue", "Find catering"])],
+                "resolution": [decide(uncertain=False)],
+            }
+        },
+    )
+    tools = [gate_tool(anyio.Event()), gate_tool(release_children, "hold")]
+    runtime = recorded_runtime(tmp_path, script=script, tools=tools, workflow="six-step")
+    async with runtime:
+        recorder = Recorder(runtime)
+        root = runtime.start("Plan a party")
+        await recorder.wait_for(is_type("tool:start", root))  # its own work, at its gate
+        children = runtime.node(root).children
+        assert [(s.number, s.kind) for s in runtime.steps(root)] == [
+            (0, "task"),
+            (1, "steer"),
+            (2, "model"),
+        ]
+        runtime.rewind(root, 1)
+        await recorder.wait_for(
+            lambda e: isinstance(e, StatusChanged) and e.agent_id == root and e.new == "paused"
+        )
+        assert all(runtime.node(child).status.is_live for child in children)
+        release_children.set()
+        runtime.resume(root)
+        await _until_ended(runtime, recorder, root)
+        assert runtime.node(root).result == "All together."
+        report = runtime.workflow_report(root)
+        assert report is not None
+        assert [(c.id, c.status, c.result) for c in report.children] == [
+            (child, "completed", "a subagent's result") for child in children
+        ]
+        live = runtime.agent(root)
+    assert runtime.session.path is not None
+    assert fold_session(read_session(runtime.session.path)).agents[root].with_history() == live
