@@ -59,7 +59,7 @@ def _kind(schema: dict[str, Any], defs: dict[str, Any]) -> str:
         return json.dumps(schema["const"])
     if "anyOf" in schema:
         return " | ".join(dict.fromkeys(_kind(part, defs) for part in schema["anyOf"]))
-    kind = schema.get("type", "any")
+    kind = str(schema.get("type", "any"))
     if kind == "array":
         return f"list of {_kind(schema.get('items', {}), defs)}"
     if kind == "object" and "properties" not in schema:
@@ -92,7 +92,12 @@ def _setting_rows(
             yield SettingRow(key, "table", "{}", field.get("description", ""), "")
             yield from _setting_rows(values, defs, f"{key}.{placeholder}.", variables)
         else:
-            default = json.dumps(field["default"]) if "default" in field else "required"
+            if "default" in field:
+                default = json.dumps(field["default"])
+            elif name in model.get("required", ()):
+                default = "required"
+            else:  # made by a default_factory, which the schema does not show
+                default = json.dumps(_made_default(key, target))
             yield SettingRow(
                 key,
                 _kind(field, defs),
@@ -100,6 +105,19 @@ def _setting_rows(
                 field.get("description", ""),
                 variables.get(key, ""),
             )
+
+
+def _made_default(key: str, schema: dict[str, Any]) -> Any:
+    """A key's default as a Config made with no settings holds it; under a table's NAME, which
+    no such Config has, an empty list or table."""
+    from agentui.core.config.settings import Config
+
+    value: Any = Config().model_dump(mode="json")
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return [] if schema.get("type") == "array" else {}
+        value = value[part]
+    return value
 
 
 def setting_rows() -> list[SettingRow]:
