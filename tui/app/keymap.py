@@ -246,7 +246,7 @@ BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
     ("ctrl+q", "anywhere", "Quit (asks first while agents run or words are unsent)"),
 )
 
-# Where each scope's keys work, as the help screen and the README's key table name it.
+# Where each scope's keys work, as the help screen and the manual's key reference name it.
 WHERE: dict[Scope, str] = {"agent": "tree", "view": "panes", "everywhere": "anywhere"}
 
 

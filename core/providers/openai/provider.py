@@ -5,7 +5,7 @@ Chat Completions, not the Responses API: it is the one wire format every compati
 speaks (Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter), and it has all the loop uses
 (streamed text and tool calls, structured output, usage). What Responses adds for OpenAI's
 own models (reasoning items kept between turns, built-in tools, server-side state) the loop
-does not use; see the README.
+does not use; see docs/guide/providers.md.
 
 `stream()` is an async generator around the SDK's stream: closing it early (the loop does on
 cancel, delete and pause) closes the HTTP response at once. It `holds_connection`, so a pause

@@ -17,7 +17,7 @@ from agentui.tui.app.keymap import DEFAULT_KEY_MAP, WINDOWS, KeyMap
 
 
 def keys_table(key_map: KeyMap = DEFAULT_KEY_MAP, *, windows: bool = False) -> Table:
-    """Key, where it works, what it does: one row each, as the README's key table has them.
+    """Key, where it works, what it does: one row each, as the manual's key reference has them.
     The main screen's keys, or (`windows`) the windows' keys: a table each, so the windows'
     long names do not narrow the main keys' descriptions."""
     table = Table(box=None, show_header=False, padding=(0, 1))
