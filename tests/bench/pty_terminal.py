@@ -51,9 +51,11 @@ class PtyTerminal:
         return "\n".join(self.screen.display)
 
     def send(self, data: bytes) -> float:
-        """Write keys as a person's terminal does; returns the time they were written."""
+        """Write keys as a person's terminal does; returns the time just before the write (on a
+        busy machine this process may be descheduled right after it, while the app reads)."""
+        sent = time.perf_counter()
         os.write(self.fd, data)
-        return time.perf_counter()
+        return sent
 
     def _take(self, chunk: bytes, arrived: float, shown: Callable[[], bool] | None) -> bool:
         """Split what was read into whole frames and parse each; True when a whole frame made
