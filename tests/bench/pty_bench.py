@@ -14,8 +14,10 @@ reports for the same thing, so the difference is visible:
 --startup   exec -> the first whole frame of `.venv/bin/agentui --no-session` (the panes,
             the status bar, the footer) against a bare Textual app (Static + Input) exec'd the
             same way: medians of R runs (default 9, interleaved, after a warm-up that writes
-            bytecode), goal ratio <= 1.5 on a quiet machine. Beside: live_bench.py's harness
-            (also a pty, a frame counted from a quiet gap after its bytes).
+            bytecode), goal ratio <= 1.5 on a quiet machine; and Textual's stock widgets in
+            agentui's layout with no agentui code (live_bench's `same widgets` app: what
+            Textual itself costs for this screen). Beside: live_bench.py's harness (also a
+            pty, a frame counted from a quiet gap after its bytes).
 --resume    `.venv/bin/agentui --resume ID` of a 100k-event, 1,000-agent session made by
             session_bench.make_session (a scratch data directory): exec -> the first whole
             frame with every agent in it (the status bar's count), goal <= 0.5 s. Beside:
@@ -52,7 +54,7 @@ from typing import Any
 import anyio
 import session_bench
 from figures import percentile
-from live_bench import BARE_APP, first_frame_s, keys_at
+from live_bench import BARE_APP, SAME_WIDGETS_APP, first_frame_s, keys_at
 from pty_terminal import PtyTerminal
 from session_bench import Made, make_session, resume_to_first_frame
 
@@ -63,6 +65,7 @@ AGENTUI = Path(sys.executable).with_name("agentui")
 SIZE = (120, 40)
 APP_MARKS = ["agents", "transcript", "Nothing narrated yet", "offline scripted model", "^q Quit"]
 BARE_MARKS = ["bare app ready"]
+SAME_MARKS = ["same widgets ready", "^q Quit"]
 
 
 def load() -> float:
@@ -177,17 +180,23 @@ def startup(runs: int, in_process: bool) -> dict[str, Any]:
     env = scratch_env(home)
     bare = home / "bare.py"
     bare.write_text(BARE_APP)
+    same = home / "same_widgets.py"
+    same.write_text(SAME_WIDGETS_APP)
     agentui = [str(AGENTUI), "--no-session"]
     bare_argv = [sys.executable, str(bare)]
-    for argv, marks in ((bare_argv, BARE_MARKS), (agentui, APP_MARKS)):  # bytecode written
+    same_argv = [sys.executable, str(same)]
+    warm_up = ((bare_argv, BARE_MARKS), (same_argv, SAME_MARKS), (agentui, APP_MARKS))
+    for argv, marks in warm_up:  # bytecode written
         first_whole_frame(argv, env, has_all(marks))
     loads = Loads()
     ours: list[Run] = []
     theirs: list[Run] = []
+    textuals: list[Run] = []
     old_ours: list[float] = []
     old_theirs: list[float] = []
     for _ in range(runs):
         theirs.append(first_whole_frame(bare_argv, env, has_all(BARE_MARKS)))
+        textuals.append(first_whole_frame(same_argv, env, has_all(SAME_MARKS)))
         ours.append(first_whole_frame(agentui, env, has_all(APP_MARKS)))
         if in_process:
             old_theirs.append(first_frame_s(bare_argv, env, BARE_MARKS))
@@ -196,6 +205,8 @@ def startup(runs: int, in_process: bool) -> dict[str, Any]:
         "runs": runs,
         "agentui": runs_spread(ours),
         "bare_textual": runs_spread(theirs),
+        # Textual's stock widgets in agentui's layout, no agentui code: Textual's own cost.
+        "same_widgets": runs_spread(textuals),
         "ratio_of_medians": round(
             statistics.median(r.wall_s for r in ours) / statistics.median(r.wall_s for r in theirs),
             2,
@@ -396,11 +407,19 @@ def table(result: dict[str, Any]) -> str:
             f" -> {load.get('load_after')})"
         )
 
-    lines = [f"cpus {os.cpu_count()}, load now {os.getloadavg()}"]
+    cpus = os.cpu_count() or 1
+    now = os.getloadavg()
+    lines = [f"cpus {cpus}, load average now {now[0]:.2f} {now[1]:.2f} {now[2]:.2f}"]
+    if now[1] > cpus / 2:
+        lines.append(
+            f"  a busy machine (5-minute load {now[1]:.2f} on {cpus} CPUs): wall times include"
+            " waiting for a CPU; compare with the goals on a quiet one (load < " + f"{cpus / 2:g})"
+        )
     if "startup" in result:
         s = result["startup"]
         lines.append(row("startup pty: agentui --no-session", s["agentui"], s))
         lines.append(row("startup pty: bare Textual", s["bare_textual"], s))
+        lines.append(row("startup pty: same widgets, no agentui", s["same_widgets"], s))
         lines.append(
             f"  ratio of medians {s['ratio_of_medians']} ({s['goal']});"
             f" of CPU medians {s['cpu_ratio_of_medians']}"
