@@ -235,6 +235,7 @@ class Runtime:
         """Let agent profiles name tools that `source` adds to `tools` later (a service's,
         such as an MCP server's): an agent started with one waits for them (pending_tools.py)."""
         self.pending_tools.append(source)
+        self.tools.later.append(source)  # and a call to one before it came waits for it
 
     def publish(self, cls: type[E], agent_id: str, **fields: Any) -> E:
         """Put an event about an agent on the bus from a service (e.g. a monologue entry).

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentui.core.providers.base import ToolSpec
+from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.tool import Tool, ToolContext, ToolError
+
+if TYPE_CHECKING:  # pending_tools imports this module
+    from agentui.core.tools.pending_tools import PendingTools
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +25,9 @@ class ToolRegistry:
         self._tools: dict[str, Tool] = {}
         for item in tools:
             self.register(item)
+        # Sources whose tools join later (an MCP server still starting): a call to one of their
+        # tools waits for it, at most the source's startup time, instead of "unknown tool".
+        self.later: list[PendingTools] = []
 
     def register(self, item: Tool) -> None:
         if item.name in self._tools:
@@ -60,6 +67,13 @@ class ToolRegistry:
     ) -> ToolOutcome:
         """Run a call. Unknown tools, bad arguments and exceptions become error outcomes."""
         item = self._tools.get(name)
+        source = next((s for s in self.later if s.may_offer(name)), None)
+        if item is None and source is not None:
+            try:
+                await source.wait_for([name])
+            except AgentUIError as exc:
+                return ToolOutcome(str(exc), True)
+            item = self._tools.get(name)
         if item is None:
             available = ", ".join(self._tools) or "none"
             return ToolOutcome(f"unknown tool {name!r}; available tools: {available}", True)
