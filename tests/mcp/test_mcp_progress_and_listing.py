@@ -170,3 +170,18 @@ async def test_a_one_shot_probe_says_failed_with_why_never_restarting_and_one_li
         "mcp: Failed to parse JSONRPC message from server: Invalid JSON: expected value at "
         "line 1 column 1 (in 'hello')"
     ]
+
+
+async def test_mcp_list_names_the_tools_it_does_not_offer_and_why() -> None:
+    from agentui.core.support.terminal_text import clipped
+    from agentui.tui.cli.mcp import _report, format_servers
+
+    config = listing_server(args=[str(LISTING_SERVER), "--no-tasks"])
+    connections = await probe_servers(McpConfig(servers={"listing": config}))
+    (server,) = _report(connections)
+    skipped = {row["tool"]: row["why"] for row in server["skipped"]}
+    assert skipped["research"] == TASK_REQUIRED
+    assert skipped["broken"].startswith("malformed: inputSchema: ")
+    text = format_servers([server], width=100)
+    assert clipped(f"  research  not offered: {TASK_REQUIRED}", 100) in text.splitlines()
+    assert "  broken  not offered: malformed: inputSchema: " in text

@@ -91,6 +91,12 @@ def _report(connections: list[Any]) -> list[dict[str, Any]]:
             "state": connection.state,
             "error": connection.error,
             "tools": tools,
+            # Listed by the server but not offered to agents (malformed, or needing MCP tasks
+            # the server does not run), each with why.
+            "skipped": [
+                {"tool": tool, "why": why}
+                for tool, why in (connection.skipped if connection.state == "ready" else {}).items()
+            ],
         })  # fmt: skip
     return servers
 
@@ -107,8 +113,12 @@ def format_servers(servers: list[dict[str, Any]], width: int = 100) -> str:
         if server["state"] != "ready":
             lines.append(f"  {server['error']}")
             continue
+        skipped = [
+            clipped(f"  {tool['tool']}  not offered: {tool['why']}", width)
+            for tool in server.get("skipped", [])
+        ]
         if not server["tools"]:
-            lines.append("  (no tools)")
+            lines += ["  (no tools)", *skipped]
             continue
         shown = [
             (tool["name"], APPROVAL_SHOWN.get(tool["approval"], tool["approval"]), tool)
@@ -121,6 +131,7 @@ def format_servers(servers: list[dict[str, Any]], width: int = 100) -> str:
             description = clipped(tool["description"], room)
             row = f"  {name:<{name_width}}  {approval:<{approval_width}}  {description}"
             lines.append(row.rstrip())
+        lines += skipped
     lines += [
         "",
         "approval: ask (the person approves each call), always (runs without asking),",
