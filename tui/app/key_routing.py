@@ -5,10 +5,13 @@ screen shows of it (the footer's letters, a pane's border lit or dashed)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import events
 from textual.errors import NoWidget
+from textual.widgets import TextArea
 
 from agentui.tui.app.focus import KeyRoute, home_box
 from agentui.tui.app.textual_compat import FooterKey
@@ -38,6 +41,7 @@ class KeyRouting:
         # typed at the empty prompt before then is its question's: a person who sees the
         # question and types at once must not write into the prompt.
         self.cursor_promised_to: str | None = None
+        self._behind = KeysBehind(screen)
 
     def waiting_box(self) -> Composer | None:
         """A text box on screen that waits for the person's words: an open question's answer
@@ -83,6 +87,16 @@ class KeyRouting:
 
     def route_key(self, event: events.Key) -> bool:
         """Send the key where it belongs; False when it was used up here (nothing else sees it)."""
+        if self._behind.held(event):
+            return False  # behind a key still acting: handed on once it has
+        relayed = self._behind.arrived(event)
+        try:
+            return self._route(event)
+        finally:
+            if relayed:
+                self._behind.relay_next()
+
+    def _route(self, event: events.Key) -> bool:
         screen = self.screen
         app = screen.agent_app
         if app.screen is not screen:
@@ -163,7 +177,13 @@ class KeyRouting:
         named = ANYWHERE_ACTION.fullmatch(active.binding.action)
         if named is None:
             return False  # the focused widget's own key (a text box's, a button's)
-        if not app.key_actions.run_now(named.group(1) or named.group(2)):
+        action = named.group(1) or named.group(2)
+        box = app.focused
+        if isinstance(box, TextArea):
+            # The keys typed into the box before this one may still wait in the box's own
+            # queue: the action runs behind them there, and the keys behind it wait for it.
+            self._behind.act_behind(box, partial(app.key_actions.run, action))
+        elif not app.key_actions.run_now(action):
             return False  # Textual's own action: as a binding, as before
         event.stop()
         event.prevent_default()
@@ -231,3 +251,62 @@ class KeyRouting:
     def _panes(self) -> tuple[Widget, ...]:
         screen = self.screen
         return (screen.tree_view, screen.transcript_view, screen.monologue_view)
+
+
+class KeysBehind:
+    """Keys typed behind a key that works anywhere, pressed in a text box: they wait until it
+    has acted, then go on in order, as typed. The keys typed before it may still wait in the
+    box's own queue (a burst: the app hands keys on faster than the box takes them), so it
+    acts in that queue, behind them: from a steer, `use less`, ctrl+t and `new` leave the
+    steer its words and the new task its own."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+        # The box whose queue a key acts in, and what it does: the keys after it wait.
+        self._acting: tuple[Widget, Callable[[], Awaitable[object]]] | None = None
+        self._waiting: list[events.Key] = []  # in the order typed
+        self._in_flight: events.Key | None = None  # handed on, not yet back through the app
+
+    def act_behind(self, box: Widget, action: Callable[[], Awaitable[object]]) -> None:
+        """Run `action` in `box`'s queue, behind the keys it has not taken yet; hold the keys
+        that come meanwhile. A box already closing takes no more: the app runs it."""
+        self._acting = (box, action)
+        if not box.call_later(self._acted, action):
+            self.screen.agent_app.call_later(self._acted, action)
+
+    async def _acted(self, action: Callable[[], Awaitable[object]]) -> None:
+        if self._acting is None or self._acting[1] is not action:
+            return  # run already, by the app (the box stopped before it could)
+        try:
+            await action()
+        finally:
+            self._acting = None
+            self.relay_next()
+
+    def held(self, event: events.Key) -> bool:
+        """True when `event` must wait (a key still acts, or keys typed before it wait)."""
+        if event is self._in_flight:
+            return False
+        if self._acting is not None and not self._acting[0].is_running:
+            # The box stopped (removed) before its queue reached the key: never wait on it.
+            self.screen.agent_app.call_later(self._acted, self._acting[1])
+        if not (self._acting or self._waiting or self._in_flight is not None):
+            return False
+        self._waiting.append(events.Key(event.key, event.character))
+        event.stop()
+        event.prevent_default()
+        return True
+
+    def arrived(self, event: events.Key) -> bool:
+        """True when `event` is a waiting key handed on (route it, then hand on the next)."""
+        if event is not self._in_flight:
+            return False
+        self._in_flight = None
+        return True
+
+    def relay_next(self) -> None:
+        """The next waiting key, through the app as typed, unless a key acts again."""
+        if self._acting is not None or self._in_flight is not None or not self._waiting:
+            return
+        self._in_flight = self._waiting.pop(0)
+        self.screen.agent_app.post_message(self._in_flight)

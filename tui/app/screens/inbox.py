@@ -113,7 +113,10 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         mounting, self._pane_mounting = self._pane_mounting, None
         if mounting is not None:
             await mounting  # keys typed behind f4 wait here: enter must find the row's pane
-        self.query_one(InboxList).focus()
+        # At once, not through the app's queue as focus() does: a key typed behind f4 that is
+        # already in this window's queue (handed here while nothing had the cursor) is the
+        # rows' (enter goes into the highlighted row), not a key for nothing.
+        self.set_focus(self.query_one(InboxList))
 
     # -- the rows ------------------------------------------------------------------------
 
@@ -452,6 +455,16 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
         if self._typed_on(event):
             return
         route = self.keeper.key_arrived(event, self.focused)
+        box = self.focused
+        if isinstance(box, TextArea) and event.is_printable and event.character:
+            # A letter that reached the window, not the box that has the cursor (a box takes
+            # its letters itself): typed behind enter, it was handed to the rows before the
+            # cursor landed in the row's box. The box's words, not lost.
+            self._stop(event)
+            box.insert(event.character)
+            if route is KeyRoute.CHOSE:
+                self.refresh_bindings()
+            return
         if route is KeyRoute.ARMED:
             self._stop(event)
             self.refresh_bindings()
