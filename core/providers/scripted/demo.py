@@ -276,6 +276,6 @@ def demo_turn(request: ProviderRequest) -> Turn:
             "3. I checked the result against the task.\n\n"
             "**Result:** this is the offline scripted model, so the answer is a demonstration "
             "of the flow rather than real work. Set `ANTHROPIC_API_KEY`, `OPENAI_API_KEY` or "
-            "`GEMINI_API_KEY` to run on a real model, or see the README's Local models."
+            "`GEMINI_API_KEY` to run on a real model, or see the manual's Local models."
         ),
     )
