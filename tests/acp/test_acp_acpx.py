@@ -4,8 +4,8 @@ after every turn and comes back with `session/load`. The issue's repro: a sessio
 prompt (acpx's --approve-all picks "Answer it in your next prompt"), and that next prompt, in a
 new agentui process, answering it.
 
-acpx is installed from npm into a temporary prefix once per test run; without npm, or when the
-install fails (no registry), the test is skipped and says why."""
+acpx comes from npm, installed before the suite (tests/third_party.py); without it the test is
+skipped and says how to install it."""
 
 from __future__ import annotations
 
@@ -22,22 +22,18 @@ from pathlib import Path
 
 import pytest
 
+from ..third_party import program
 from .acp_client import TIMEOUT_S, child_env, sessions_dir
-from .npm_packages import npm_install
 from .test_acp_reconnect import AFTER_THE_ANSWER, ASKING, Agents
 
-ACPX = "acpx@0.1.15"  # the version this was tried with
 # The queue owner acpx keeps between prompts stops this long after its turn, ending the agent
 # (the shortest acpx takes; its default keeps it five minutes).
 IDLE_S = "0.1"
 
 
 @pytest.fixture(scope="module")
-def acpx(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    binary = npm_install(tmp_path_factory.mktemp("npm"), ACPX) / ".bin" / "acpx"
-    if not binary.exists():
-        pytest.skip(f"{ACPX} installed no acpx command")
-    return binary
+def acpx() -> Path:
+    return program("acpx")
 
 
 @pytest.fixture

@@ -9,29 +9,32 @@ import json
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ..third_party import node_modules
 from .acp_client import TIMEOUT_S, child_env
-from .npm_packages import npm_install
 from .test_acp_approvals import python
 from .test_acp_child_sessions import CHILD, FORK_AND_WAIT
 
-SDK = ("@agentclientprotocol/sdk@2.4.0", "zod@4")  # zod: the SDK's peer, its validator
 CLIENT = Path(__file__).with_name("sdk_client.mjs")
 
 
 @pytest.fixture(scope="module")
-def sdk_client(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The client script beside the installed SDK (node resolves imports from the script's
-    folder up)."""
-    prefix = tmp_path_factory.mktemp("sdk")
-    npm_install(prefix, *SDK)
-    script = prefix / CLIENT.name
-    shutil.copyfile(CLIENT, script)
-    return script
+def sdk_client() -> Iterator[Path]:
+    """The client script in a folder beside the installed SDK (node resolves its imports from
+    the script's folder up)."""
+    folder = Path(tempfile.mkdtemp(dir=node_modules().parent))
+    try:
+        script = folder / CLIENT.name
+        shutil.copyfile(CLIENT, script)
+        yield script
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_the_sdk_client_accepts_every_child_session_update(

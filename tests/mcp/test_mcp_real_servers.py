@@ -1,6 +1,6 @@
 """Third-party MCP servers as people install them: `@modelcontextprotocol/server-everything`
-from npm (through npx; skipped without it) and `mcp-server-time` from PyPI (skipped when it is
-not installed: on PATH, or importable by this Python)."""
+from npm (installed before the suite, tests/third_party.py; skipped without it) and
+`mcp-server-time` from PyPI (in the test extra; skipped when it is not installed)."""
 
 from __future__ import annotations
 
@@ -14,21 +14,14 @@ import pytest
 from agentui.core.protocol.events import ToolCompleted, ToolProgressed
 from agentui.core.tools.mcp.config import McpServerConfig
 
+from ..third_party import program
 from .servers import Events, calls, mcp_runtime
 
 pytestmark = pytest.mark.anyio
 
-EVERYTHING = "@modelcontextprotocol/server-everything@2026.8.31"
-# npx may fetch the package first: as long as a slow registry needs.
-NPX_STARTUP_S = 180.0
-
 
 def everything_server() -> McpServerConfig:
-    if shutil.which("npx") is None:
-        pytest.skip("npx (Node.js) is not installed: server-everything comes from npm")
-    return McpServerConfig(
-        command="npx", args=["-y", EVERYTHING], approval="always", startup_timeout_s=NPX_STARTUP_S
-    )
+    return McpServerConfig(command=str(program("mcp-server-everything")), approval="always")
 
 
 def time_server() -> McpServerConfig:
