@@ -5,7 +5,8 @@
 
 The `agentui` command cannot start thousands of live roots (one task, or a script's agents
 under one main), so this runs the app `agentui` runs (AgentUIApp, Textual's own Linux driver,
-its input thread and writer thread, the collector policy) on live_bench.py's provider: the
+its input thread and writer thread, the collector policy, the executable's collector and
+switch interval at start) on live_bench.py's provider: the
 first 100 agents stream 5 chunks/s for ever, the rest hold a stream open. Once every agent is
 in the tree and has run 1.5 s, the tree is focused and READY_FILE is written: the bench's
 keys start then.
@@ -39,6 +40,9 @@ from agentui.core.monologue.config import MonologueConfig  # noqa: E402
 from agentui.core.runtime import Runtime  # noqa: E402
 from agentui.core.tools.registry import ToolRegistry  # noqa: E402
 from agentui.tui.app.app import AgentUIApp  # noqa: E402
+from agentui.tui.cli.launch import FRAME_HANDOFF_S  # noqa: E402
+
+sys.setswitchinterval(FRAME_HANDOFF_S)  # as the `agentui` executable runs (launch.py)
 
 STREAMING = 100
 CHUNKS_PER_S = 5.0

@@ -8,6 +8,13 @@ with what start-up made frozen out of its way (see gc_policy.py).
 
 Keys typed meanwhile are not echoed onto the shell's screen (see early_keys.py): importing the
 settings alone takes ~90 ms after the person pressed enter.
+
+Threads hand the interpreter over after 1 ms instead of CPython's 5: Textual writes each frame
+from its own thread (three writes: the synchronized-output start, the frame, its end), and each
+write waited for the event loop to let go of the GIL, up to 5 ms while it went on working
+(another flush, the footer asking its keys again). Through a pty, a frame's last byte came a
+median 5-6 ms after the app had it ready (p95 22-35 ms) at 5,000 live agents, 3 ms (p95 13-16)
+with 1 ms (tests/bench/pty_bench.py --tree-keys, its `delivery`).
 """
 
 from __future__ import annotations
@@ -17,9 +24,12 @@ import sys
 
 from agentui.tui.cli.early_keys import hold_typed_keys, release_typed_keys
 
+FRAME_HANDOFF_S = 0.001  # the GIL's switch interval (CPython's default is 5 ms)
+
 
 def main() -> int:
     gc.disable()
+    sys.setswitchinterval(FRAME_HANDOFF_S)
     hold_typed_keys()
     try:
         from agentui.tui.cli.main import main as run_command
