@@ -654,10 +654,13 @@ class Runtime:
 
     def _start_reopened(self, run: AgentRun) -> None:
         """Run an agent a resumed session gave back live, from its saved conversation: it
-        waits at once on its reopened question, or at its pause gate."""
+        waits at once on its reopened question, or at its pause gate; one that was in its
+        six-step workflow goes on in it."""
         group = self._running_group()
         task = "resumed: waiting for the person"
-        group.start_soon(execute, run, task, "plain", name=f"agent {run.agent_id}")
+        take_up, run.resumed_workflow = run.resumed_workflow, None
+        workflow: WorkflowName = "six-step" if take_up is not None else "plain"
+        group.start_soon(execute, run, task, workflow, take_up, name=f"agent {run.agent_id}")
 
     def _start_subagent(
         self, parent_id: str, task: str, name: str | None, profile: str | None

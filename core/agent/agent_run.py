@@ -34,6 +34,7 @@ from agentui.core.agent.queries import Query, QueryBook
 from agentui.core.agent.steps import StepLog, restoring_change
 from agentui.core.agent.tree import AgentNode, AgentTree, UserComment
 from agentui.core.agent.turn import ToolCall
+from agentui.core.agent.workflow_trail import TakeUp
 from agentui.core.bus import EventBus
 from agentui.core.profiles.contract import JsonContract
 from agentui.core.protocol.agent_status import AgentStatus
@@ -108,7 +109,9 @@ class Reopening:
     again on the question or approval it waited on (`query_id`, its words, its tool call), or
     held paused (its node says so) until the person resumes it or lifts its budget's stop.
     `outcomes`: the results of its last answer's tool calls that finished (content, is_error),
-    not run again; `started`: the call that waits on the question (an ask_user)."""
+    not run again; `started`: the call that waits on the question (an ask_user). `take_up`: an
+    agent that was in its six-step workflow goes on in it (workflow_trail.py), a question of
+    the workflow among what it may wait on again."""
 
     query_id: str | None = None
     prompt: str = ""
@@ -118,6 +121,7 @@ class Reopening:
     call_id: str | None = None
     outcomes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     started: frozenset[str] = frozenset()
+    take_up: TakeUp | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +178,8 @@ class AgentRun:
         # them, and the query it waited on, open again until its run takes it up.
         self.saved_calls: SavedCalls | None = None
         self._reopened: list[Query] = []
+        # Where its workflow goes on, when it was in one (the runtime starts its run with it).
+        self.resumed_workflow: TakeUp | None = None
         # Given back paused: its run, started once the gate opens (start_when_resumed).
         self._start_later: Callable[[], None] | None = None
         self._unwatch_start: Callable[[], None] | None = None
@@ -295,6 +301,7 @@ class AgentRun:
         }
         if outcomes or reopening.started:
             self.saved_calls = SavedCalls(outcomes, reopening.started)
+        self.resumed_workflow = reopening.take_up
         if reopening.query_id is not None:
             query = Query(
                 reopening.query_id,

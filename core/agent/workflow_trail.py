@@ -22,6 +22,12 @@ begun before the step's change), "as it was":
   (its results note, its final question) the summary cannot be taken up halfway: the agent goes
   back to the last step before the summary began, and the summary runs from its start; the
   notice says so.
+
+A resumed session's agent that was in its workflow when the session ended goes on in the phase
+it was in, that phase not begun again (`resumed`): waiting again on the workflow's question it
+waited on (the clarify question, a round's question with the rest of its round after it, the
+summary's final question), or in its own work (execute, or the summary's last turn) when it
+waited on its ask_user, an approval, or was held paused.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ QUESTION_STEPS: dict[str, QuestionStep] = {
     "final": "resolution",
 }
 CLARIFY, QUESTIONS, SUBQUESTIONS, EXECUTE, SUMMARY = 1, 2, 3, 4, 6
+QUESTION_PHASES = {"clarification": CLARIFY, "blocking": QUESTIONS, "final": SUMMARY}
 ENDED = 7  # its report went out: what follows (a follow-up message's run) is the plain loop
 PHASE_NAMES = {
     CLARIFY: "clarify",
@@ -60,6 +67,19 @@ class PhaseBegun:
 class QuestionAsked:
     report: QuestionReport
     changes: int  # conversation changes before its answer's note
+    # Folded from a log (`settled`), to forget a quit's decline; the runtime's own has none.
+    query_id: str | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class WaitingQuestion:
+    """A question of the workflow its agent waited on when its session ended, asked again (the
+    same query, reopened) by the resumed run before anything else."""
+
+    kind: str  # clarification, blocking or final (QUESTION_STEPS)
+    prompt: str
+    round: int = 0  # a blocking question's round (1 to MAX_ROUNDS)
+    rest: tuple[str, ...] = ()  # the questions of its round still to ask after it
 
 
 class StepShape(Protocol):
@@ -87,6 +107,10 @@ class TakeUp:
     own: str | None = None  # the execute phase's answer, when the summary is next
     last_turn: bool = False  # the summary's last turn goes on from the step
     final: str | None = None  # that turn's answer, when the step is it: only the end is left
+    # A resumed session's: its phase had begun (no workflow:step again), and the question of
+    # the workflow it waits on again, if any.
+    resumed: bool = False
+    waiting: WaitingQuestion | None = None
 
 
 @dataclass(slots=True)
@@ -109,7 +133,13 @@ class WorkflowTrail:
         """A question `raised` was answered (or declined: None)."""
         asked = self._raised.pop(query_id, None)
         if asked is not None:
-            self.asked(asked[0], asked[1], answer, changes)
+            report = QuestionReport(step=asked[0], question=asked[1], answer=answer)
+            self.questions.append(QuestionAsked(report, changes, query_id))
+
+    def withdrawn(self, query_id: str) -> None:
+        """A question settled as declined was withdrawn because its agent stopped (a quit):
+        the workflow never had that decline (its run was cancelled while it waited)."""
+        self.questions = [q for q in self.questions if q.query_id != query_id]
 
     def asked(self, step: QuestionStep, question: str, answer: str | None, changes: int) -> None:
         report = QuestionReport(step=step, question=question, answer=answer)
@@ -178,6 +208,42 @@ class WorkflowTrail:
             "and the summary runs again from its start"
         )
         return replace(self._kept(start), phase=SUMMARY, notice=notice, own=own)
+
+    def resumed(
+        self,
+        messages: list[Message],
+        steps: Sequence[StepShape],
+        waiting: WaitingQuestion | None = None,
+    ) -> TakeUp | None:
+        """Where a resumed session's agent goes on with its workflow, in the phase it was in
+        when the session ended (`messages`: its conversation as it waited): asking `waiting`
+        again, or (None) going on with its own work. None when it runs no workflow now, or
+        is where its run cannot take it up (between a phase's start and its question)."""
+        if not self.phases or self.phases[-1].number == ENDED:
+            return None
+        phase = self.phases[-1]
+        here = TakeUp(
+            phase=phase.number,
+            step=steps[-1].number if steps else 0,
+            notice="its workflow goes on where the session ended",
+            subagents=tuple(child for child, _ in self.subagents),
+            questions=tuple(q.report for q in self.questions),
+            resumed=True,
+            waiting=waiting,
+        )
+        if waiting is not None:
+            if QUESTION_PHASES[waiting.kind] != phase.number:
+                return None
+            if phase.number == SUMMARY:  # its own work's answer, before the summary's notes
+                own = next((m.text for m in reversed(messages) if m.role == "assistant"), "")
+                return replace(here, own=own)
+            return here
+        if phase.number == EXECUTE:
+            return here
+        began = any(s.kind == "model" and s.change >= phase.changes for s in steps)
+        if phase.number == SUMMARY and began:
+            return replace(here, last_turn=True)
+        return None
 
     def _kept(self, target: StepShape) -> TakeUp:
         """A take-up at `target` with what the rewind keeps; its phase and notice to fill in."""

@@ -3,7 +3,10 @@
 Finished agents come back as they ended. What waited on the person when the session ended
 comes back waiting, so every inbox row survives a resume: an agent asking a question (its
 ask_user) or an approval of a tool call waits on it again, and the answer goes on from its
-saved conversation (an approval allowed runs the call); a budget's stop holds its subtree's
+saved conversation (an approval allowed runs the call); an agent in its six-step workflow
+waiting on one of the workflow's questions (clarify, a round's, the summary's final one) waits
+on it again, and the answer goes on with the workflow from there (workflow_trail.py), as does
+one in the workflow's own work given back waiting or paused; a budget's stop holds its subtree's
 live agents paused again (raise it, go on once past it, or cancel); a stalled agent comes back
 paused, to resume, steer or cancel. Any other agent that was live (a crash, a kill) comes back
 cancelled and marked interrupted, exactly as if it had been cancelled at that moment: the
@@ -45,6 +48,7 @@ from agentui.core.agent.budget_account import BudgetStop
 from agentui.core.agent.ids import IdSource
 from agentui.core.agent.pending_interventions import Note
 from agentui.core.agent.steps import StepLog
+from agentui.core.agent.workflow_trail import QUESTION_STEPS, TakeUp, WaitingQuestion
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock
@@ -60,6 +64,7 @@ from agentui.core.session.store import find_session
 from agentui.core.session.summary import SummaryTracker
 from agentui.core.session.writer import ContinuedSession
 from agentui.core.state import INTERRUPTED, AgentState, RunState
+from agentui.core.state.run_state import OpenQuery
 from agentui.core.tools.ask_user import ASK_USER
 
 DECLINED_REASON = "the session ended"
@@ -138,12 +143,17 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
         events = merge_deltas(log.events)
     state = fold_parts(events, log.conversations, transcripts=transcripts)
     ends = session_ends(state, events)
-    closing = _Closing(state, max(state.last_seq, log.last_seq))
+    # Each agent's steps (and six-step workflow's trail), then the closing events' part in them.
+    steps = all_steps(events)
+    closing = _Closing(state, max(state.last_seq, log.last_seq), steps)
     closing.close(ends)
     # An "always" lasted until that agentui quit: the resumed run asks again, and every view,
     # here or attached over the network, learns it from this event.
     closing.add(ev.RunResumed, ev.RUNTIME_EVENT, session_id=log.id)
     state.apply_all(closing.events)
+    for event in closing.events:
+        if (agent_steps := steps.get(event.agent_id)) is not None:
+            agent_steps.apply(event)
     history = [*events, *closing.events]
     return ResumePlan(
         log,
@@ -151,7 +161,7 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
         closing.events,
         closing.interrupted,
         history,
-        all_steps(history),
+        steps,
         closing.reopenings,
         closing.stops,
     )
@@ -182,8 +192,9 @@ class _Closing:
     to resume, steer or cancel. Any other live agent comes back cancelled, interrupted, as if
     cancelled at that moment (a quit cancelled it already: nothing to add)."""
 
-    def __init__(self, state: RunState, last_seq: int) -> None:
+    def __init__(self, state: RunState, last_seq: int, steps: dict[str, StepLog]) -> None:
         self.state = state
+        self.steps = steps  # each agent's, with its workflow's trail
         self.seq = last_seq
         self.ts = state.last_ts  # the last moment the session is known to have been alive
         self.events: list[ev.Event] = []
@@ -200,7 +211,7 @@ class _Closing:
 
     def close(self, ends: list[SessionEnd]) -> None:
         by_id = {end.agent.id: end for end in ends}
-        asking = {e.agent.id: r for e in ends if (r := _reopened_query(e, self.state)) is not None}
+        asking = {e.agent.id: r for e in ends if (r := self._reopened_query(e)) is not None}
         held = self._held_by_stops(by_id, asking)
         for end in ends:
             agent_id = end.agent.id
@@ -284,6 +295,72 @@ class _Closing:
             reopening = replace(reopening, query_id=query_id)
         self.reopenings[agent.id] = reopening
 
+    def _reopened_query(self, end: SessionEnd) -> Reopening | None:
+        """How the agent waits again on the question or approval it waited on, when its run
+        can take it up, else None (that agent comes back interrupted). An ask_user or an
+        approval: its first tool call without a result is the one that asked (an ask_user with
+        those words, or the very call put to the person for approval), the calls before it
+        finished. A question of its six-step workflow: its workflow goes on in the phase that
+        asked it (workflow_trail.py). A question from inside python code cannot be taken up
+        halfway."""
+        if end.status is not AgentStatus.AWAITING_USER or len(end.queries) != 1:
+            return None
+        if not _model_run(end):
+            return None
+        (query,) = end.queries
+        if query.kind in QUESTION_STEPS and query.tool is None:
+            return self._reopened_workflow_question(end, query)
+        finished = self.state.tool_results.get(end.agent.id, {})
+        pending = [use for use in _pending_calls(end.messages()) if use.id not in finished]
+        if not pending:
+            return None
+        use = pending[0]
+        if query.kind == "approval":
+            asks = use.name == query.tool and dict(use.input) == (query.arguments or {})
+            started: frozenset[str] = frozenset()
+        else:
+            asks = use.name == ASK_USER.name and use.input.get("question") == query.prompt
+            started = frozenset({use.id})
+        if not asks or query.kind not in ("approval", "question"):
+            return None
+        calls = _pending_calls(end.messages())
+        outcomes = {u.id: finished[u.id] for u in calls if u.id in finished}
+        return Reopening(
+            query_id=query.query_id, prompt=query.prompt, kind=query.kind, tool=query.tool,
+            arguments=query.arguments, call_id=use.id, outcomes=outcomes, started=started,
+            take_up=self._take_up(end),
+        )  # fmt: skip
+
+    def _reopened_workflow_question(self, end: SessionEnd, query: OpenQuery) -> Reopening | None:
+        """Its workflow's question (clarify, a round's, the summary's final one) waits again,
+        and its workflow goes on from it; a blocking one with the rest of its round."""
+        steps = self.steps.get(end.agent.id)
+        if steps is None:
+            return None
+        if end.quit:  # the quit's cancel declined it: the workflow never had that decline
+            steps.workflow.withdrawn(query.query_id)
+        waiting = WaitingQuestion(query.kind, query.prompt)
+        if query.kind == "blocking":
+            round_ = end.round
+            if round_ is None or not 0 < round_.asked <= len(round_.questions):
+                return None
+            if round_.questions[round_.asked - 1] != query.prompt:
+                return None  # not the question its round's decision gave: cannot tell the rest
+            rest = round_.questions[round_.asked :]
+            waiting = replace(waiting, round=round_.number, rest=rest)
+        take_up = steps.workflow.resumed(end.messages(), steps.steps, waiting)
+        if take_up is None:
+            return None
+        return Reopening(
+            query_id=query.query_id, prompt=query.prompt, kind=query.kind, take_up=take_up
+        )
+
+    def _take_up(self, end: SessionEnd) -> TakeUp | None:
+        """Where an agent given back in its six-step workflow's own work goes on in it (None:
+        the plain loop, as for any agent)."""
+        steps = self.steps.get(end.agent.id)
+        return steps.workflow.resumed(end.messages(), steps.steps) if steps else None
+
     def _hold_paused(self, end: SessionEnd, reason: str) -> None:
         """Back paused, waiting for the person. One that waited at its pause gate, its stream
         closed and no tool of it running (a budget stopped it), goes on from there: its tool
@@ -299,7 +376,7 @@ class _Closing:
             if end.quit:
                 self._take_back_conversation(end)
             outcomes = {use.id: finished[use.id] for use in pending if use.id in finished}
-            self.reopenings[agent.id] = Reopening(outcomes=outcomes)
+            self.reopenings[agent.id] = Reopening(outcomes=outcomes, take_up=self._take_up(end))
         else:
             # As a pause that closed its stream: the response is asked for again on resume
             # (the text streamed stays in the transcript, cut short), its tools "not run".
@@ -307,7 +384,7 @@ class _Closing:
                 self._take_back_streamed_text(end)
             else:
                 self._cancel_execution(end, keep_streamed=False)
-            self.reopenings[agent.id] = Reopening()
+            self.reopenings[agent.id] = Reopening(take_up=self._take_up(end))
         if end.status is not AgentStatus.PAUSED or end.quit:
             self._status(agent, AgentStatus.PAUSED, reason)
 
@@ -368,37 +445,6 @@ def _pending_calls(messages: list[Message]) -> list[Any]:
     if last is None or last.role != "assistant" or last.interrupted:
         return []
     return list(last.tool_uses)
-
-
-def _reopened_query(end: SessionEnd, state: RunState) -> Reopening | None:
-    """How the agent waits again on the question or approval it waited on, when its run can
-    take it up: its first tool call without a result is the one that asked (an ask_user with
-    those words, or the very call put to the person for approval), the calls before it
-    finished. Else None (a question from inside python code, or from the six-step workflow,
-    cannot be taken up halfway: that agent comes back interrupted)."""
-    if end.status is not AgentStatus.AWAITING_USER or len(end.queries) != 1:
-        return None
-    if not _model_run(end):
-        return None
-    (query,) = end.queries
-    finished = state.tool_results.get(end.agent.id, {})
-    pending = [use for use in _pending_calls(end.messages()) if use.id not in finished]
-    if not pending:
-        return None
-    use = pending[0]
-    if query.kind == "approval":
-        asks = use.name == query.tool and dict(use.input) == (query.arguments or {})
-        started: frozenset[str] = frozenset()
-    else:
-        asks = use.name == ASK_USER.name and use.input.get("question") == query.prompt
-        started = frozenset({use.id})
-    if not asks or query.kind not in ("approval", "question"):
-        return None
-    outcomes = {u.id: finished[u.id] for u in _pending_calls(end.messages()) if u.id in finished}
-    return Reopening(
-        query_id=query.query_id, prompt=query.prompt, kind=query.kind, tool=query.tool,
-        arguments=query.arguments, call_id=use.id, outcomes=outcomes, started=started,
-    )  # fmt: skip
 
 
 def closing_messages(

@@ -6,11 +6,14 @@ what the fold says stands (open questions, a budget's stop, a stall, the text st
 (the runtime's shutdown) cancelled them in it, which withdrew their questions, ended their
 stops, and closed their conversations ("not run" results, the streamed text kept as
 interrupted): what that cancel undid is read back from the events before it.
+
+For an agent in its six-step workflow's questions phase, the round of questions it was in is
+read too (QuestionRound): a question of it given back waits with the rest of its round after it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
@@ -21,6 +24,17 @@ from agentui.core.state.run_state import NOT_THE_AGENTS_WORD, OpenQuery
 
 # A query withdrawn because its agent stopped (queries.py): a quit's cancel does it.
 _STOPPED = "the agent stopped"
+_QUESTIONS_PHASE = 2  # the six-step workflow's blocking questions (workflow_trail.QUESTIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionRound:
+    """The six-step workflow's round of blocking questions an agent was in: its number, the
+    questions its decision gave, and how many of them it had asked (raised)."""
+
+    number: int
+    questions: tuple[str, ...]
+    asked: int = 0
 
 
 @dataclass(slots=True)
@@ -40,6 +54,7 @@ class SessionEnd:
     # A quit: how many messages its conversation had before the quit's cancel added its own
     # (results "not run" for its tool calls, the streamed text): None when it added none.
     kept: int | None = None
+    round: QuestionRound | None = None  # in its workflow's questions phase
 
     def messages(self) -> list[Message]:
         """Its conversation as it waited (before a quit's cancel closed it)."""
@@ -84,6 +99,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
     started: dict[str, set[str]] = {}
     partial: dict[str, str] = {}
     quits: dict[str, SessionEnd] = {}
+    rounds: dict[str, QuestionRound | None] = {}
     for event in events:
         agent_id = event.agent_id
         if agent_id not in watched or event.type in NOT_THE_AGENTS_WORD:
@@ -101,6 +117,16 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
                     query_id, agent_id, event.prompt, event.kind, event.ts, event.tool,
                     event.arguments,
                 )  # fmt: skip
+                current = rounds.get(agent_id)
+                if current is not None and event.kind == "blocking":
+                    rounds[agent_id] = replace(current, asked=current.asked + 1)
+            case ev.WorkflowStepStarted(step=step):
+                rounds[agent_id] = QuestionRound(0, ()) if step == _QUESTIONS_PHASE else None
+            case ev.DecisionMade(decision="questions", ok=True, value=value):
+                current = rounds.get(agent_id)
+                if current is not None:
+                    given = tuple(str(q) for q in (value or {}).get("questions", []))
+                    rounds[agent_id] = QuestionRound(current.number + 1, given)
             case ev.QueryDeclined(query_id=query_id, reason=reason) if reason == _STOPPED:
                 if query_id in raised:
                     withdrawn.setdefault(agent_id, []).append(raised[query_id])
@@ -117,6 +143,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
                     state.agents[agent_id], AgentStatus(old), withdrawn.get(agent_id, []),
                     stops.get(agent_id), stalls.get(agent_id), partial.get(agent_id, ""),
                     set(started.get(agent_id, ())), quit=True, kept=kept.get(agent_id),
+                    round=rounds.get(agent_id),
                 )  # fmt: skip
             case ev.StatusChanged():
                 withdrawn[agent_id] = []
@@ -135,6 +162,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
             end = SessionEnd(
                 agent, agent.status, asked, agent.budget_stop, stall,
                 streaming.get(agent.id, ""), set(started.get(agent.id, ())),
+                round=rounds.get(agent.id),
             )  # fmt: skip
             ends.append(end)
     return ends

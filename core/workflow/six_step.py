@@ -20,7 +20,10 @@ answer to goes on with its neutral answer, with a notice; only a failed answer (
 
 A rewound root takes its workflow up at the phase of the step it went back to (its TakeUp:
 core/agent/workflow_trail.py says where, phase by phase), with the questions it had asked and
-the subagents it had started by then.
+the subagents it had started by then. A resumed session's agent goes on in the phase it was in
+when the session ended (its TakeUp `resumed`, that phase not begun again): a question of the
+workflow it waited on is asked again (the same query, reopened by the resume) and its answer
+goes on from there as it would have, the rest of a round of questions after it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from agentui.core.agent.workflow_trail import (
     SUBQUESTIONS,
     SUMMARY,
     TakeUp,
+    WaitingQuestion,
 )
 from agentui.core.protocol.events import WorkflowCompleted, WorkflowStepStarted
 from agentui.core.protocol.subagent import SubagentOutcome
@@ -74,6 +78,8 @@ class SixStepWorkflow:
         self._children: list[str] = list(take_up.subagents) if take_up else []
         self._skipped: list[str] = []
         self._outcomes: dict[str, SubagentOutcome] = {}
+        # A resumed one's question, asked again first (taken once).
+        self._waiting: WaitingQuestion | None = take_up.waiting if take_up else None
         self.report: WorkflowReport | None = None
 
     async def run(self, task: str) -> LoopResult:
@@ -82,20 +88,20 @@ class SixStepWorkflow:
         begin = take_up.phase if take_up is not None else CLARIFY
         try:
             if begin <= CLARIFY:
-                await self._step(CLARIFY)
+                await self._begin(CLARIFY)
                 await self._clarify()
             if begin <= QUESTIONS:
-                await self._step(QUESTIONS)
+                await self._begin(QUESTIONS)
                 await self._blocking_questions()
             if begin <= SUBQUESTIONS:
-                await self._step(SUBQUESTIONS)
+                await self._begin(SUBQUESTIONS)
                 await self._subquestions(task)
             if take_up is not None and begin > EXECUTE:  # its own work's answer was kept
                 own = LoopResult(take_up.own or "", self._loop.iteration, None)
             else:
-                await self._step(EXECUTE)
+                await self._begin(EXECUTE)
                 own = await self._loop.iterate()
-            await self._step(SUMMARY)
+            await self._begin(SUMMARY)
             if take_up is not None and (take_up.last_turn or take_up.final is not None):
                 final = await self._last_turn(take_up.final)
             else:
@@ -113,6 +119,20 @@ class SixStepWorkflow:
         self._agent.steps.apply(await self._agent.emit(WorkflowCompleted, report=self.report))
         return LoopResult(answer, self._loop.iteration, final.stop_reason)
 
+    async def _begin(self, number: int) -> None:
+        """Begin a phase, unless a resumed session's agent was in it already."""
+        take_up = self._take_up
+        if take_up is None or not take_up.resumed or take_up.phase != number:
+            await self._step(number)
+
+    def _waiting_on(self, kind: str) -> WaitingQuestion | None:
+        """The question of that kind a resumed session's agent waits on again, taken once."""
+        waiting = self._waiting
+        if waiting is None or waiting.kind != kind:
+            return None
+        self._waiting = None
+        return waiting
+
     async def _step(self, number: int) -> None:
         event = await self._agent.emit(WorkflowStepStarted, step=number, name=PHASE_NAMES[number])
         self._agent.steps.apply(event)  # where a rewind takes the workflow up (steps.py)
@@ -129,21 +149,35 @@ class SixStepWorkflow:
     # -- steps -----------------------------------------------------------------------------
 
     async def _clarify(self) -> None:
+        waiting = self._waiting_on("clarification")
+        if waiting is not None:  # decided before the session ended: its question waits
+            await self._ask("clarify", waiting.prompt, "clarification")
+            return
         decision = await self._decisions.decide(ClarifyDecision, prompts.CLARIFY)
         if decision.ambiguous and decision.question:
             await self._ask("clarify", decision.question, "clarification")
 
     async def _blocking_questions(self) -> None:
-        for round_number in range(1, MAX_ROUNDS + 1):
+        first = 1
+        waiting = self._waiting_on("blocking")
+        if waiting is not None:  # its round's question waits, the rest of the round after it
+            if not await self._ask_round([waiting.prompt, *waiting.rest]):
+                return
+            first = waiting.round + 1
+        for round_number in range(first, MAX_ROUNDS + 1):
             prompt = prompts.QUESTIONS.format(
                 round=round_number, rounds=MAX_ROUNDS, most=MAX_QUESTIONS_PER_ROUND
             )
             decision = await self._decisions.decide(QuestionsDecision, prompt)
-            if not decision.questions:
+            if not decision.questions or not await self._ask_round(decision.questions):
                 return
-            for question in decision.questions:
-                if await self._ask("questions", question, "blocking") is None:
-                    return  # the person would rather not: go on with what we have
+
+    async def _ask_round(self, questions: list[str]) -> bool:
+        """Ask a round's questions in turn; False once one is declined."""
+        for question in questions:
+            if await self._ask("questions", question, "blocking") is None:
+                return False  # the person would rather not: go on with what we have
+        return True
 
     async def _subquestions(self, task: str) -> None:
         prompt = prompts.SUBQUESTIONS.format(most=MAX_SUBQUESTIONS)
@@ -178,14 +212,19 @@ class SixStepWorkflow:
 
     async def _resolve(self, own: LoopResult) -> LoopResult:
         sources: list[str] = []
+        # A resumed session's final question: its results note is in the conversation.
+        waiting = self._waiting_on("final")
         outcomes = await self._collect()
         if outcomes:
-            self._loop.conversation.add_user_note(
-                results_note([SubagentResult(o.name, o.status, o.describe()) for o in outcomes])
-            )
+            if waiting is None:
+                results = [SubagentResult(o.name, o.status, o.describe()) for o in outcomes]
+                self._loop.conversation.add_user_note(results_note(results))
             sources.append("your subagents' results")
-        decision = await self._decisions.decide(ResolutionDecision, prompts.RESOLUTION)
-        question = decision.question if decision.uncertain else None
+        if waiting is not None:
+            question: str | None = waiting.prompt
+        else:
+            decision = await self._decisions.decide(ResolutionDecision, prompts.RESOLUTION)
+            question = decision.question if decision.uncertain else None
         if question and await self._ask("resolution", question, "final") is not None:
             sources.append("the person's answer")
         if not sources:

@@ -1,0 +1,128 @@
+"""A question asked by the six-step workflow itself (the clarify question, a round's blocking
+question, the summary's final question) survives a resume (issue #31): the root that waited on
+it when the session ended (a kill, or a quit) waits on it again, in the same words, as an inbox
+row, and the person's answer goes on with the workflow from there, as if the session had not
+ended, to its report. The log of the resumed run, folded, is the runtime's state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentui.core.protocol.agent_status import AgentStatus as S
+from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.state.inbox import inbox
+from agentui.core.workflow.report import WorkflowReport
+
+from .helpers import Recorder, is_type
+from .session_helpers import recorded_runtime
+from .test_inbox_resume import ENDINGS, Ending, agrees, ended, only_row, resumed, saved
+
+pytestmark = pytest.mark.anyio
+
+
+def decide(**value: Any) -> Turn:
+    return Turn(text=json.dumps(value))
+
+
+NOTHING = {
+    "clarify": [decide(ambiguous=False)],
+    "questions": [decide(questions=[])],
+    "subquestions": [decide(subquestions=[])],
+    "resolution": [decide(uncertain=False)],
+}
+
+# Each kind of the workflow's questions: what the first session's decisions were (it ends
+# waiting on `asked`), what the resumed one decides after the answer, and the questions its
+# report lists once answered.
+CASES: dict[str, dict[str, Any]] = {
+    "clarification": {
+        "before": {**NOTHING, "clarify": [decide(ambiguous=True, question="Which city?")]},
+        "after": NOTHING,
+        "asked": "Which city?",
+        "report": [("clarify", "Which city?")],
+        "phases": [2, 3, 4, 6],
+    },
+    "blocking": {
+        "before": {**NOTHING, "questions": [decide(questions=["What budget?", "How many?"])]},
+        "after": NOTHING,  # round 2 decides there is nothing more to ask
+        "asked": "What budget?",
+        "report": [("questions", "What budget?"), ("questions", "How many?")],
+        "phases": [3, 4, 6],
+    },
+    "final": {
+        "before": {
+            **NOTHING,
+            "subquestions": [decide(subquestions=["Find a venue"])],
+            "resolution": [decide(uncertain=True, question="Saturday or Sunday?")],
+        },
+        "after": {},  # no decision is asked again
+        "asked": "Saturday or Sunday?",
+        "report": [("resolution", "Saturday or Sunday?")],
+        "phases": [],
+    },
+}
+ANSWERS = {"Which city?": "Lisbon", "What budget?": "1000 EUR", "How many?": "Twelve"}
+ANSWERS["Saturday or Sunday?"] = "Saturday"
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("kind", list(CASES))
+async def test_a_workflow_question_waits_again_and_its_answer_goes_on_to_the_report(
+    tmp_path: Path, ending: Ending, kind: str
+) -> None:
+    case = CASES[kind]
+    before = Script(
+        agents={"main": [Turn(text="main's own answer")], "*": [Turn(text="a venue")]},
+        decisions={"main": case["before"]},
+    )
+    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Plan a small team offsite")
+        await rec.wait_for(lambda e: e.type == "query:raised" and e.prompt == case["asked"])  # type: ignore[attr-defined]
+        await rec.wait_for(
+            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
+        )
+        await ended(runtime, rec, ending, tmp_path)
+
+    plan = saved(runtime)
+    row = only_row(plan, "question")
+    assert (row.agent_id, row.text) == (root, case["asked"])
+    assert plan.state.agents[root].status is S.AWAITING_USER
+    assert plan.interrupted == []
+
+    after = Script(
+        agents={"main": [Turn(text="The offsite, planned.")]}, decisions={"main": case["after"]}
+    )
+    again = resumed(plan, after)
+    async with again:
+        rec = Recorder(again)
+        await rec.wait_for(is_type("execution:start", root))
+        assert again.node(root).status is S.AWAITING_USER
+        agrees(plan, rec, again)
+        again.answer(row.query_ids[0], ANSWERS[case["asked"]])
+        # A round's later questions are asked next, as before the session ended.
+        for question in [q for _, q in case["report"][1:]]:
+            (raised,) = await rec.wait_for(
+                lambda e, q=question: e.type == "query:raised" and e.prompt == q  # type: ignore[attr-defined]
+            )
+            again.answer(raised.query_id, ANSWERS[question])  # type: ignore[attr-defined]
+        node = await again.wait(root)
+        assert (node.status, node.result) == (S.COMPLETED, "The offsite, planned.")
+        rec.sync()
+        # The phase it waited in is not begun again; the next ones are.
+        assert [e.step for e in rec.of("workflow:step", agent_id=root)] == case["phases"]  # type: ignore[attr-defined]
+        (done,) = rec.of("workflow:result", agent_id=root)
+        report: WorkflowReport = done.report  # type: ignore[attr-defined]
+        asked = [(q.step, q.question, q.answer) for q in report.questions]
+        assert asked == [(step, q, ANSWERS[q]) for step, q in case["report"]]
+        if kind == "final":  # its subagent's result, collected before the session ended
+            assert [(c.name, c.result) for c in report.children] == [("main.1", "a venue")]
+        # The answer reached the model that wrote the final answer.
+        assert ANSWERS[case["asked"]] in json.dumps([m.text for m in node.conversation.messages])
+        state = agrees(plan, rec, again)
+        assert inbox(state) == []
