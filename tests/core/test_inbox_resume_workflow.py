@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agentui.core.protocol.agent_status import AgentStatus as S
-from agentui.core.providers.scripted.script import Script, Turn
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state.inbox import inbox
 from agentui.core.workflow.report import WorkflowReport
 
@@ -126,3 +126,37 @@ async def test_a_workflow_question_waits_again_and_its_answer_goes_on_to_the_rep
         assert ANSWERS[case["asked"]] in json.dumps([m.text for m in node.conversation.messages])
         state = agrees(plan, rec, again)
         assert inbox(state) == []
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+async def test_its_own_ask_user_in_the_execute_phase_goes_on_to_the_summary(
+    tmp_path: Path, ending: Ending
+) -> None:
+    """Not the workflow's question but its own work's (ask_user): answered after the resume,
+    its loop goes on, then the summary and the report, not the plain loop's end."""
+    asks = Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Where?"})])
+    before = Script(agents={"main": [asks]}, decisions={"main": NOTHING})
+    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Plan a small team offsite")
+        await rec.wait_for(is_type("query:raised", root))
+        await rec.wait_for(
+            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
+        )
+        await ended(runtime, rec, ending, tmp_path)
+
+    plan = saved(runtime)
+    row = only_row(plan, "question")
+    after = Script(agents={"main": [Turn(text="Porto it is.")]}, decisions={"main": NOTHING})
+    again = resumed(plan, after)
+    async with again:
+        rec = Recorder(again)
+        await rec.wait_for(is_type("execution:start", root))
+        again.answer(row.query_ids[0], "Porto")
+        node = await again.wait(root)
+        assert (node.status, node.result) == (S.COMPLETED, "Porto it is.")
+        rec.sync()
+        assert [e.step for e in rec.of("workflow:step", agent_id=root)] == [6]  # type: ignore[attr-defined]
+        assert len(rec.of("workflow:result", agent_id=root)) == 1
+        assert inbox(agrees(plan, rec, again)) == []
