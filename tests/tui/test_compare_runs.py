@@ -325,3 +325,30 @@ async def test_a_log_gone_since_it_was_listed_is_said_once(folder: Path) -> None
         said = shown(screen, "#overall")
         assert said.startswith(f"Cannot compare: run B ({NEW}): no session file at ")
         assert said.count("Cannot") == 1 and screen.result is None
+
+
+async def test_a_fault_in_the_comparison_is_said_and_the_app_goes_on(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentui.core.session import run_diff
+
+    def faulty(a: object, b: object) -> object:
+        raise ValueError("an outline nobody expected")
+
+    monkeypatch.setattr(run_diff, "diff_runs", faulty)
+    await saved_run(folder, OLD, LEFT)
+    await saved_run(folder, NEW, RIGHT)
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.action_command_palette()
+        await choose(pilot, COMPARE_RUNS.rstrip("…"))
+        await choose(pilot, OLD[-4:])
+        await choose(pilot, NEW[-4:], opens_another=False)
+        screen = app.screen
+        assert isinstance(screen, RunsComparisonScreen)
+        await settle(pilot, lambda: "could not be compared" in shown(screen, "#overall"))
+        assert shown(screen, "#overall") == (
+            "The runs could not be compared: ValueError: an outline nobody expected"
+        )
+        assert app.is_running and screen.result is None

@@ -216,7 +216,12 @@ class RunsComparisonScreen(ModalScreen[None]):
             overall.update(Text(visible_controls(why), style="bold"))
             return
         # Aligning two long runs takes a moment: off the event loop, as the reading was.
-        result = await anyio.to_thread.run_sync(diff_runs, read.a, read.b)
+        try:
+            result = await anyio.to_thread.run_sync(diff_runs, read.a, read.b)
+        except Exception as exc:  # a fault in the comparison ends this window's work, not the app
+            why = f"The runs could not be compared: {type(exc).__name__}: {exc}"
+            overall.update(Text(visible_controls(why), style="bold"))
+            return
         self.result = result
         said = Text(visible_controls(first_divergence(result)), style="bold")
         for note in read.notes:
