@@ -154,10 +154,15 @@ def _steer(runtime: Runtime, agent_id: str, name: str, steers: list[Steer], stde
 
 def _stopped_by_rewind(plan: ResumePlan, agent_id: str, step: int) -> set[str]:
     """The agents a rewind of `agent_id` to `step` stops: itself (a live one's run ends before
-    it goes back) and each subagent started after the step, with its subtree (set aside).
+    it goes back) and each subagent started after the step it goes back to, with its subtree
+    (set aside).
     Refused in words (AgentUIError) when the agent has no such step."""
     steps = plan.steps.get(agent_id)
-    later = steps.started_after(step) if steps is not None else []
+    if steps is None:
+        return {agent_id}
+    # A six-step root may go back further than asked, to a phase's start (Runtime.rewind).
+    take_up = steps.workflow_take_up(step)
+    later = steps.started_after(take_up.step if take_up is not None else step)
     return {agent_id} | {a.id for child in later for a in plan.state.subtree(child)}
 
 
