@@ -23,6 +23,7 @@ STAGES = ["stage 1 of 2", "stage 2 of 2"]
 WHEN = "2026-01-01T00:00:00Z"
 tasks: dict[str, dict[str, Any]] = {}  # id -> its state, as the protocol shows it
 held: set[str] = set()  # tasks that stay at their first stage
+failing: set[str] = set()  # tasks whose polls fail (the server cannot say how they are)
 cancelled: list[str] = []
 
 TOOLS: list[dict[str, Any]] = [
@@ -91,6 +92,8 @@ def call(request_id: Any, params: dict[str, Any]) -> None:
         }  # fmt: skip
         if arguments.get("hold"):
             held.add(task_id)
+        if arguments.get("fail_polls"):
+            failing.add(task_id)
         answer(request_id, {"task": shown(task_id)})
         return
     if name == "research":
@@ -121,6 +124,8 @@ def on_task(request_id: Any, method: str, params: dict[str, Any]) -> None:
     task_id = params.get("taskId", "")
     if task_id not in tasks:
         send({"id": request_id, "error": {"code": -32602, "message": f"no task {task_id}"}})
+    elif method == "tasks/get" and task_id in failing:
+        send({"id": request_id, "error": {"code": -32603, "message": "the task store is down"}})
     elif method == "tasks/get":
         step(task_id)
         answer(request_id, shown(task_id))

@@ -185,3 +185,17 @@ async def test_mcp_list_names_the_tools_it_does_not_offer_and_why() -> None:
     text = format_servers([server], width=100)
     assert clipped(f"  research  not offered: {TASK_REQUIRED}", 100) in text.splitlines()
     assert "  broken  not offered: malformed: inputSchema: " in text
+
+
+async def test_a_task_whose_poll_fails_fails_its_call_and_is_cancelled_at_the_server() -> None:
+    script = calls(("listing__research", {"topic": "cats", "fail_polls": True}))
+    runtime, _, manager = mcp_runtime({"listing": listing_server(approval="always")}, *script)
+    async with runtime:
+        events = Events(runtime)
+        await events.server("listing", "ready")
+        agent = runtime.start("research cats")
+        await events.ended(agent)
+        told = await manager.connections["listing"].call("cancelled", {})
+    (failed,) = [e for e in events.events if e.type == "tool:error"]
+    assert "the task store is down" in failed.error  # type: ignore[attr-defined]
+    assert told.content[0].text == "task-1", "nobody waits for it: the server stops it"  # type: ignore[union-attr]

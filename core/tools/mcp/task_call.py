@@ -92,7 +92,9 @@ async def call_as_task(
             task = await session.send_request(
                 GetTaskRequest(params=GetTaskRequestParams(task_id=task.task_id)), GetTaskResult
             )
-    except anyio.get_cancelled_exc_class():
+    except BaseException:
+        # Cancelled, or a poll failed (the call fails): either way nobody waits for the task
+        # any more, so the server should not run it on for the rest of its time to live.
         with anyio.CancelScope(shield=True), anyio.move_on_after(CANCEL_S):
             await _cancel(session, task.task_id)
         raise
