@@ -119,3 +119,15 @@ async def test_keys_typed_in_a_steer_before_ctrl_t_are_not_the_new_task_s() -> N
         await settle(pilot, lambda: app.main.prompt_bar.mode.kind == "task")
         await settle(pilot, lambda: app.main.prompt_view.text.endswith("new"))
         assert app.main.prompt_view.text == "new", "the steer's words stayed the steer's"
+
+
+@pytest.mark.parametrize("opener", ["f1", "f4"])
+async def test_esc_behind_a_window_key_closes_it_and_the_letters_after_are_the_box_s(
+    opener: str,
+) -> None:
+    async with app_when(asked, "Plan a party") as (app, pilot):
+        answer_box = app.focused
+        assert isinstance(answer_box, TextArea)
+        burst(app, opener, "escape", text="abc")  # opened, closed, and typing on
+        await settle(pilot, lambda: answer_box.text == "abc")
+        assert app.screen is app.main and app.focused is answer_box

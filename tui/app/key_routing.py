@@ -19,6 +19,7 @@ from agentui.tui.app.widgets.blocks import ApprovalBlock, QuestionBlock
 from agentui.tui.app.widgets.composer import Composer, Draft
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
     from textual.widget import Widget
 
     from agentui.tui.app.screens.main import MainScreen
@@ -94,7 +95,10 @@ class KeyRouting:
             return self._route(event)
         finally:
             if relayed:
-                self._behind.relay_next()
+                # The next once this one has been handled and drawn (an esc that closes the
+                # window it opened, before the letters after it find the box again).
+                app = self.screen.agent_app
+                self._behind.after_handled(app.focused or app.screen)
 
     def _route(self, event: events.Key) -> bool:
         screen = self.screen
@@ -281,12 +285,13 @@ class KeysBehind:
             await action()
         finally:
             self._acting = None
-            self.relay_next()
+            # Once what it opened or moved to is drawn, the keys behind it go there.
+            self.screen.agent_app.call_after_refresh(self.relay_next)
 
     def held(self, event: events.Key) -> bool:
         """True when `event` must wait (a key still acts, or keys typed before it wait)."""
-        if event is self._in_flight:
-            return False
+        if event is self._in_flight or event.is_forwarded:
+            return False  # handed on by us, or coming back up from the widget it went to
         if self._acting is not None and not self._acting[0].is_running:
             # The box stopped (removed) before its queue reached the key: never wait on it.
             self.screen.agent_app.call_later(self._acted, self._acting[1])
@@ -304,8 +309,21 @@ class KeysBehind:
         self._in_flight = None
         return True
 
+    def after_handled(self, target: DOMNode) -> None:
+        """Hand on the next key once the one just handed to `target` has gone through it and
+        every node it bubbles up to (the app's bindings last), and the screen is drawn: a
+        step through each node's queue, behind the key."""
+        self._through(list(target.ancestors_with_self))
+
+    def _through(self, nodes: list[DOMNode]) -> None:
+        if not nodes:
+            self.screen.agent_app.call_after_refresh(self.relay_next)
+        elif not nodes[0].call_later(self._through, nodes[1:]):
+            self._through(nodes[1:])  # a node closing takes nothing: on up
+
     def relay_next(self) -> None:
-        """The next waiting key, through the app as typed, unless a key acts again."""
+        """The next waiting key, through the app as typed, unless a key acts again or one
+        handed on has not come back through the app yet."""
         if self._acting is not None or self._in_flight is not None or not self._waiting:
             return
         self._in_flight = self._waiting.pop(0)
