@@ -35,7 +35,7 @@ from agentui.core.support.errors import (
     ProviderError,
     ToolFailedError,
 )
-from agentui.core.tools.pending_tools import ToolsUnavailableError
+from agentui.core.tools.pending_source import ToolsUnavailableError
 from agentui.core.workflow.six_step import SixStepWorkflow
 
 WorkflowName = Literal["plain", "six-step"]

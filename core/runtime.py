@@ -77,7 +77,8 @@ from agentui.core.support.clock import Clock, SystemClock
 from agentui.core.support.errors import AgentUIError, CommandRefusedError
 from agentui.core.support.pricing import DEFAULT_PRICES, PriceTable
 from agentui.core.tools.ask_user import ASK_USER
-from agentui.core.tools.pending_tools import PendingTools, ToolsToCome, named_tools
+from agentui.core.tools.pending_source import PendingTools
+from agentui.core.tools.pending_tools import ToolsToCome, named_tools
 from agentui.core.tools.registry import ToolRegistry
 
 __all__ = ["DEFAULT_INSTRUCTIONS", "WORKFLOWS", "Query", "Runtime", "WorkflowName"]

@@ -8,33 +8,10 @@ source's startup time), then has it, or fails with one message naming the source
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Protocol
+from collections.abc import Sequence
 
-from agentui.core.support.errors import AgentUIError
+from agentui.core.tools.pending_source import PendingTools, ToolsUnavailableError
 from agentui.core.tools.registry import ToolRegistry
-
-
-class ToolsUnavailableError(AgentUIError):
-    """Tools an agent needs did not come: what should offer them is unavailable, and why."""
-
-
-class PendingTools(Protocol):
-    """A source of tools that join the runtime's registry later (McpManager)."""
-
-    def may_offer(self, tool: str) -> bool:
-        """`tool` is named like this source's tools (SERVER__tool): it may join the registry."""
-        ...
-
-    def starting(self) -> dict[str, float]:
-        """What has yet to have its first outcome (a server's first try), and the longest that
-        may take, in seconds."""
-        ...
-
-    async def wait_for(self, tools: Collection[str]) -> None:
-        """Return once each of `tools` is in the registry; raise ToolsUnavailableError, naming
-        what should offer it and why, when one will not be (bounded by its startup time)."""
-        ...
 
 
 class ToolsToCome:

@@ -10,8 +10,8 @@ from agentui.core.providers.base import ToolSpec
 from agentui.core.support.errors import AgentUIError
 from agentui.core.tools.tool import Tool, ToolContext, ToolError
 
-if TYPE_CHECKING:  # pending_tools imports this module
-    from agentui.core.tools.pending_tools import PendingTools
+if TYPE_CHECKING:
+    from agentui.core.tools.pending_source import PendingTools
 
 
 @dataclass(frozen=True, slots=True)

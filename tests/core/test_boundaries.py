@@ -35,6 +35,11 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     ("core.bus", "subscription._push"): "the bus delivers into its own subscription",
     ("core.bus", "self._bus._unsubscribe"): "a subscription leaves the bus that made it",
     # The module's factory finishes what it built before handing it out.
+    # mcp 2.3 (pinned <3) has no public request without its all-or-nothing check of the answer,
+    # nor a way to give its session a listing read otherwise; tests/mcp fail if these go.
+    ("core.tools.mcp.unchecked", "session._stamp"): "mcp's header stamping for a raw request",
+    ("core.tools.mcp.unchecked", "session._dispatcher"): "mcp's request without its check",
+    ("core.tools.mcp.unchecked", "session._absorb_tool_listing"): "mcp's kept output schemas",
 }
 
 

@@ -32,7 +32,7 @@ from agentui.core.tools.mcp import library_log
 from agentui.core.tools.mcp.config import McpServerConfig
 from agentui.core.tools.mcp.environment import expand_all, server_environment
 from agentui.core.tools.mcp.task_call import offers_tasks, runs_as_task
-from agentui.core.tools.mcp.unchecked import unchecked_request
+from agentui.core.tools.mcp.unchecked import keep_tool_listing, unchecked_request
 
 CLIENT_INFO = Implementation(name="agentui", version=__version__)
 MAX_TOOL_PAGES = 100  # a server whose listing never ends cannot hold the start forever
@@ -118,10 +118,8 @@ async def _tolerant_page(
     page = ListToolsResult(
         tools=kept, next_cursor=next_cursor if isinstance(next_cursor, str) else None
     )
-    # The SDK keeps each listed tool's output schema (results are checked against it) from
-    # its own listing, which failed: give it the tools that passed. Without it each call
-    # would list the tools again, and fail the same way.
-    client.session._absorb_tool_listing(page, complete=cursor is None and page.next_cursor is None)
+    # Its own listing failed: the session is given the tools that passed.
+    keep_tool_listing(client.session, page, complete=cursor is None and page.next_cursor is None)
     return page
 
 

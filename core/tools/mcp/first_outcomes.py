@@ -15,7 +15,7 @@ from typing import Protocol
 import anyio
 
 from agentui.core.protocol.events import Event, McpServerChanged
-from agentui.core.tools.pending_tools import PendingTools
+from agentui.core.tools.pending_source import PendingTools
 
 
 class WithPendingTools(Protocol):

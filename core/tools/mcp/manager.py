@@ -25,7 +25,7 @@ from agentui.core.protocol.events import E, McpServerChanged, ToolProgressed
 from agentui.core.tools.mcp.agent_tool import agent_tool, agent_tool_name
 from agentui.core.tools.mcp.config import McpConfig
 from agentui.core.tools.mcp.connection import Backoff, McpConnection
-from agentui.core.tools.pending_tools import PendingTools, ToolsUnavailableError
+from agentui.core.tools.pending_source import PendingTools, ToolsUnavailableError
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import ToolContext
 
