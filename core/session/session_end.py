@@ -23,18 +23,25 @@ from agentui.core.state import AgentState, RunState
 from agentui.core.state.run_state import NOT_THE_AGENTS_WORD, OpenQuery
 
 # A query withdrawn because its agent stopped (queries.py): a quit's cancel does it.
-_STOPPED = "the agent stopped"
+WITHDRAWN = "the agent stopped"
 _QUESTIONS_PHASE = 2  # the six-step workflow's blocking questions (workflow_trail.QUESTIONS)
 
 
 @dataclass(frozen=True, slots=True)
 class QuestionRound:
     """The six-step workflow's round of blocking questions an agent was in: its number, the
-    questions its decision gave, and how many of them it had asked (raised)."""
+    questions its decision gave, and how many of them it had asked (raised). `withdrawn`: the
+    last one asked was withdrawn when its agent stopped (a quit): raised again by a resume,
+    it is the same question, not the next."""
 
     number: int
     questions: tuple[str, ...]
     asked: int = 0
+    withdrawn: bool = False
+
+    def raised(self, prompt: str) -> QuestionRound:
+        again = self.withdrawn and self.asked > 0 and self.questions[self.asked - 1] == prompt
+        return replace(self, asked=self.asked if again else self.asked + 1, withdrawn=False)
 
 
 @dataclass(slots=True)
@@ -73,7 +80,7 @@ def _quits_own(event: ev.Event) -> bool:
     results for its calls and the streamed text kept, the usage of a cut response, execute's
     end): after its last event of any other kind, they are the cancel's."""
     if isinstance(event, ev.QueryDeclined):
-        return event.reason == _STOPPED
+        return event.reason == WITHDRAWN
     return _is_quit(event) or isinstance(
         event, ev.ConversationChanged | ev.UsageUpdated | ev.InterventionsUnused
     )
@@ -119,7 +126,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
                 )  # fmt: skip
                 current = rounds.get(agent_id)
                 if current is not None and event.kind == "blocking":
-                    rounds[agent_id] = replace(current, asked=current.asked + 1)
+                    rounds[agent_id] = current.raised(event.prompt)
             case ev.WorkflowStepStarted(step=step):
                 rounds[agent_id] = QuestionRound(0, ()) if step == _QUESTIONS_PHASE else None
             case ev.DecisionMade(decision="questions", ok=True, value=value):
@@ -127,9 +134,12 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
                 if current is not None:
                     given = tuple(str(q) for q in (value or {}).get("questions", []))
                     rounds[agent_id] = QuestionRound(current.number + 1, given)
-            case ev.QueryDeclined(query_id=query_id, reason=reason) if reason == _STOPPED:
+            case ev.QueryDeclined(query_id=query_id, reason=reason) if reason == WITHDRAWN:
                 if query_id in raised:
                     withdrawn.setdefault(agent_id, []).append(raised[query_id])
+                current = rounds.get(agent_id)
+                if current is not None and query_id in raised:
+                    rounds[agent_id] = replace(current, withdrawn=True)
             case ev.BudgetReached():
                 stops[agent_id] = event
             case ev.BudgetContinued() | ev.BudgetSet(source="person"):

@@ -160,3 +160,45 @@ async def test_its_own_ask_user_in_the_execute_phase_goes_on_to_the_summary(
         assert [e.step for e in rec.of("workflow:step", agent_id=root)] == [6]  # type: ignore[attr-defined]
         assert len(rec.of("workflow:result", agent_id=root)) == 1
         assert inbox(agrees(plan, rec, again)) == []
+
+
+async def test_a_round_question_given_back_twice_is_still_that_round_s(tmp_path: Path) -> None:
+    """Quit while a round's first question waits, resumed, quit again unanswered: given back
+    again, it is still the round's first question (the rest of the round follows it), and the
+    report lists each question once."""
+    case = CASES["blocking"]
+    before = Script(agents={"main": [Turn(text="unused")]}, decisions={"main": case["before"]})
+    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Plan a small team offsite")
+        await rec.wait_for(
+            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
+        )
+    first = saved(runtime)
+    again = resumed(first, Script.for_all(Turn(text="unused")))
+    async with again:
+        rec = Recorder(again)
+        await rec.wait_for(is_type("execution:start", root))
+    second = saved(again)
+    row = only_row(second, "question")
+    assert row.text == "What budget?"
+    after = Script(
+        agents={"main": [Turn(text="The offsite, planned.")]}, decisions={"main": NOTHING}
+    )
+    last = resumed(second, after)
+    async with last:
+        rec = Recorder(last)
+        await rec.wait_for(is_type("execution:start", root))
+        last.answer(row.query_ids[0], "1000 EUR")
+        (raised,) = await rec.wait_for(
+            lambda e: e.type == "query:raised" and e.prompt == "How many?"  # type: ignore[attr-defined]
+        )
+        last.answer(raised.query_id, "Twelve")  # type: ignore[attr-defined]
+        node = await last.wait(root)
+        assert node.result == "The offsite, planned."
+        report = last.workflow_report(root)
+        assert report is not None
+        asked = [(q.question, q.answer) for q in report.questions]
+        assert asked == [("What budget?", "1000 EUR"), ("How many?", "Twelve")]
+        agrees(second, rec, last)
