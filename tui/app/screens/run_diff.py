@@ -48,13 +48,13 @@ def figures(agent: AgentOutline) -> Text:
     return head
 
 
-def heads(left: AgentOutline, right: AgentOutline) -> Table:
-    """The two agents' figures over their columns (the rows' mark column left blank)."""
+def two_columns(left: Text, right: Text) -> Table:
+    """Two heads over a pair list's two columns (its mark column left blank)."""
     grid = Table.grid(expand=True, padding=(0, 1, 0, 0))
     grid.add_column(width=1)
     for _ in range(2):
         grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    grid.add_row(Text(" "), figures(left), figures(right))
+    grid.add_row(Text(" "), left, right)
     return grid
 
 
@@ -163,7 +163,7 @@ class ComparisonScreen(ModalScreen[None]):
         # Aligning two long paths takes a moment: off the event loop, as the reading was.
         diff = await anyio.to_thread.run_sync(diff_agents, left, right)
         self.diff = diff
-        self.query_one("#figures", Static).update(heads(left, right))
+        self.query_one("#figures", Static).update(two_columns(figures(left), figures(right)))
         said = verdict(diff)
         if read.note:
             said.append(f"\n{read.note}", style="italic")

@@ -22,7 +22,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -35,7 +34,7 @@ from agentui.core.session.run_diff import AgentDiff, RunDiff, StepPair
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import COMPARE_RUNS, window_bindings
-from agentui.tui.app.screens.run_diff import step_detail
+from agentui.tui.app.screens.run_diff import step_detail, two_columns
 from agentui.tui.app.widgets.round_pairs import RoundPairs, round_detail, round_number
 from agentui.tui.app.widgets.step_pairs import StepPairs
 
@@ -108,16 +107,6 @@ def run_figures(run: RunOutline) -> Text:
     head = Text(visible_controls(run.session), style="bold")
     head.append(f"\n{len(run.rounds)} rounds · {tokens:,} tok · {cost}")
     return head
-
-
-def two_columns(left: Text, right: Text) -> Table:
-    """Two heads over the list's two columns (its mark column left blank)."""
-    grid = Table.grid(expand=True, padding=(0, 1, 0, 0))
-    grid.add_column(width=1)
-    for _ in range(2):
-        grid.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    grid.add_row(Text(" "), left, right)
-    return grid
 
 
 def first_divergence(result: RunDiff) -> str:
