@@ -12,6 +12,14 @@ Full-stream policy (a subscriber that reads slower than agents write):
   agent beyond its state events.
 - `maxsize=None` subscribes without coalescing (every delta as emitted).
 - Publishing never waits: a slow subscriber never blocks an agent.
+
+Joined deltas (a reader that wants no delta one by one): a subscription with `join_deltas` set
+merges every delta the same way at any length, while the agent's newest pending event is a delta
+of the same kind and iteration that it has not read yet. A stream is one event per chunk: such a
+reader (the session writer, which merges them anyway; a screen that draws ~20 times a second)
+then handles one event per read instead. When every subscription joins, a piece that joins in
+all of them is no new object at all: `emit` returns the pending delta it joined. Seq numbers are
+given as ever, one per emit, so a joined piece leaves a gap as a coalesced one does.
 """
 
 from __future__ import annotations
@@ -22,8 +30,10 @@ from typing import Any
 
 import anyio
 
-from agentui.core.protocol.events import DeltaEvent, E, Event
+from agentui.core.protocol.events import DeltaEvent, E, Event, TextDelta, ThinkingDelta
 from agentui.core.support.clock import Clock
+
+_DELTAS = frozenset({TextDelta, ThinkingDelta})
 
 
 class Subscription:
@@ -43,17 +53,44 @@ class Subscription:
         # until a deadline is not woken, and does not wake, for every delta.
         self._wanted: Callable[[Event], bool] | None = None
         self.closed = False
-        self.coalesced = 0  # how many deltas were merged into earlier ones
+        self.coalesced = 0  # how many deltas were merged into earlier ones past the bound
+        self.join_deltas = False  # merge every delta into the agent's unread one (see above)
+        # The newest event this subscription took in, a joined piece included: once drained,
+        # everything up to it has been read (a joined piece's seq is on no event).
+        self.newest_seq = 0
+        self.newest_ts: float | None = None
 
     def __len__(self) -> int:
         return len(self._queue)
 
+    def _joinable(self, agent_id: str, cls: type[Event], iteration: int) -> bool:
+        """This subscription joins deltas, and the agent's newest event in it is an unread
+        delta of this kind and iteration."""
+        if not self.join_deltas:
+            return False
+        newest = self._newest.get(agent_id)
+        if newest is None:
+            return False
+        position, pending = newest
+        return (
+            position >= self._popped and type(pending) is cls and pending.iteration == iteration  # type: ignore[attr-defined]
+        )
+
+    def _join(self, agent_id: str, piece: str, seq: int, ts: float) -> None:
+        """Add a piece to the agent's pending delta (checked by `_joinable`)."""
+        position = self._newest[agent_id][0]
+        extra = self._extra.get(position)
+        if extra is None:
+            self._extra[position] = [piece]
+        else:
+            extra.append(piece)
+        self.newest_seq, self.newest_ts = seq, ts
+
     def _push(self, event: Event) -> None:
         queue = self._queue
-        if (
-            self._maxsize is not None
-            and len(queue) >= self._maxsize
-            and isinstance(event, DeltaEvent)
+        self.newest_seq, self.newest_ts = event.seq, event.ts
+        if isinstance(event, DeltaEvent) and (
+            self.join_deltas or (self._maxsize is not None and len(queue) >= self._maxsize)
         ):
             newest = self._newest.get(event.agent_id)
             if newest is not None:
@@ -65,10 +102,12 @@ class Subscription:
                     and pending.iteration == event.iteration
                 ):
                     self._extra.setdefault(position, []).append(event.delta)
-                    self.coalesced += 1
+                    if not self.join_deltas:
+                        self.coalesced += 1
                     return
         queue.append(event)
-        self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
+        if self._maxsize is not None or self.join_deltas:  # only these ever merge
+            self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
         if self._wake is not None and (self._wanted is None or self._wanted(event)):
             self._wake.set()
 
@@ -139,6 +178,9 @@ class EventBus:
         self._clock = clock
         self._seq = last_seq  # a resumed session continues its numbering
         self._subscriptions: list[Subscription] = []
+        # Each agent's newest event when it is a delta, which a next piece may join (see the
+        # module docstring).
+        self._pending: dict[str, DeltaEvent] = {}
 
     @property
     def last_seq(self) -> int:
@@ -147,8 +189,29 @@ class EventBus:
     def emit(self, cls: type[E], agent_id: str, **fields: Any) -> E:
         """Stamp a new event with the next seq and the time, and deliver it."""
         self._seq += 1
+        subscriptions = self._subscriptions
+        is_delta = cls in _DELTAS
+        if is_delta and subscriptions:
+            pending = self._pending.get(agent_id)
+            iteration = fields.get("iteration")
+            if (
+                pending is not None
+                and type(pending) is cls
+                and pending.iteration == iteration
+                and len(fields) == 2
+                and type(piece := fields.get("delta")) is str
+                and all(s._joinable(agent_id, cls, iteration) for s in subscriptions)
+            ):
+                ts = self._clock.now()
+                for subscription in subscriptions:
+                    subscription._join(agent_id, piece, self._seq, ts)
+                return pending  # type(pending) is cls
         event = cls(seq=self._seq, ts=self._clock.now(), agent_id=agent_id, **fields)
-        for subscription in self._subscriptions:
+        if isinstance(event, DeltaEvent):
+            self._pending[agent_id] = event
+        elif agent_id in self._pending:
+            del self._pending[agent_id]
+        for subscription in subscriptions:
             subscription._push(event)
         return event
 

@@ -159,6 +159,9 @@ class SessionWriter:
         self._progress = anyio.Event()
         # Subscribe now, not when the service first runs, so no event is missed.
         self._subscription = runtime.subscribe(maxsize=None)
+        # It writes an agent's consecutive deltas as one line anyway (DeltaMerge): taking them
+        # joined spares it an event per streamed chunk (see bus.py).
+        self._subscription.join_deltas = True
         try:
             runtime.run_service(self._serve, name="session writer")
         except BaseException:
@@ -186,17 +189,17 @@ class SessionWriter:
                 batch = await subscription.next_batch()
                 if not batch:
                     break  # the runtime shut down
-                if not self._encode(batch):
+                if not self._encode(batch, subscription):
                     # Until the flush is due, only an urgent event wakes the writer: waking for
                     # every few deltas of a stream cost more than encoding them.
                     with anyio.move_on_after(self.flush_interval_s):
                         await subscription.wait_for(_is_urgent)
-                    self._encode(subscription.drain())
+                    self._encode(subscription.drain(), subscription)
                 await self._flush(pending)
         finally:
             with anyio.CancelScope(shield=True):
                 if self.error is None:
-                    self._encode(subscription.drain())
+                    self._encode(subscription.drain(), subscription)
                     await self._flush(pending, final=True)
                 subscription.close()
                 await self._close()
@@ -205,8 +208,8 @@ class SessionWriter:
 
     # -- turning events into lines (on the event loop) -----------------------------------
 
-    def _encode(self, batch: list[Event]) -> bool:
-        """Take in the batch; True when it must be flushed now."""
+    def _encode(self, batch: list[Event], read_from: Subscription | None = None) -> bool:
+        """Take in the batch (all `read_from` held); True when it must be flushed now."""
         urgent = False
         waiting, summary = self._waiting, self._summary
         for event in batch:
@@ -230,6 +233,9 @@ class SessionWriter:
         if batch:
             self._encoded_seq = batch[-1].seq
             self._encoded_ts = batch[-1].ts
+            if read_from is not None and read_from.newest_seq > self._encoded_seq:
+                # Its last piece joined a delta: that piece's seq and time (on no event)
+                self._encoded_seq, self._encoded_ts = read_from.newest_seq, read_from.newest_ts
         return urgent
 
     def _lines(self, pending: list[str]) -> None:

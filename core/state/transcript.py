@@ -181,7 +181,9 @@ class TranscriptBuilder:
             self._by_key[item.key] = item
         self._on_added(item)
 
-    def _stream(self, kind: ItemKind, event: ev.TextDelta | ev.ThinkingDelta) -> None:
+    def stream(self, event: ev.TextDelta | ev.ThinkingDelta) -> None:
+        """Fold a delta (RunState calls it directly: a delta is most of a stream's events)."""
+        kind: ItemKind = "text" if type(event) is ev.TextDelta else "thinking"
         # A notice or a steer that arrives mid-stream (modified, a note, the person's steer)
         # does not split the response, which would cut a word in two on screen: its text keeps
         # growing in the same item, above them.
@@ -221,10 +223,8 @@ class TranscriptBuilder:
             case ev.ExecutionStarted(run=run, task=task) if run > 1:
                 # A continued run: the person's message starts a new part of the transcript.
                 self._new("task", task, event, title="follow-up")
-            case ev.TextDelta():
-                self._stream("text", event)
-            case ev.ThinkingDelta():
-                self._stream("thinking", event)
+            case ev.TextDelta() | ev.ThinkingDelta():
+                self.stream(event)
             case ev.ThinkingRedacted(iteration=iteration):
                 self._new(
                     "thinking", REDACTED_THINKING, event, title="redacted", iteration=iteration
