@@ -27,11 +27,6 @@ def _reference() -> ModuleType:
 
 reference = _reference()
 
-# Entries still without a description, by page, while their owner writes them: each one
-# described must leave this table, which only shrinks (the MCP server settings have theirs now).
-PENDING: dict[str, set[str]] = {}
-
-
 @pytest.mark.parametrize(
     "source",
     [
@@ -43,13 +38,11 @@ PENDING: dict[str, set[str]] = {}
     ],
     ids=["settings", "keys", "endpoints", "events", "commands"],
 )
-def test_every_entry_has_a_description(source: object, request: pytest.FixtureRequest) -> None:
+def test_every_entry_has_a_description(source: object) -> None:
     entries = source()  # type: ignore[operator]
     assert len(entries) > 10, "the reference found its entries"
     missing = {entry.name for entry in entries if not entry.description.strip()}
-    pending = PENDING.get(request.node.callspec.id, set())
-    assert missing - pending == set(), "give these a description"
-    assert pending - missing == set(), "described now: take these out of PENDING"
+    assert missing == set(), "give these a description"
 
 
 def test_the_reference_covers_what_the_code_defines() -> None:
