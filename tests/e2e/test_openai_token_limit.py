@@ -60,7 +60,9 @@ async def test_openai_models_behind_a_proxy_get_max_completion_tokens_and_room_t
     assert stub.requests[0].json()["messages"][0]["role"] == "system", "a proxy's safe role"
 
 
-@pytest.mark.parametrize("model", ["qwen3:8b", "gpt-oss:20b"])
+@pytest.mark.parametrize(
+    "model", ["qwen3:8b", "gpt-oss:20b", "gpt-j-6b", "EleutherAI/gpt-neox-20b"]
+)
 async def test_other_models_get_max_tokens_without_room(model: str) -> None:
     async with StubServer() as stub, provider_for(stub, model) as provider:
         stub.reply(sse_reply(completion(content("Hi."))))
@@ -80,11 +82,11 @@ async def test_a_server_refusing_max_completion_tokens_is_asked_again_once_with_
         events, node = await run(provider)
         _, second = await run(provider, "again")
     assert (node.status, second.status) == (AgentStatus.COMPLETED, AgentStatus.COMPLETED)
-    assert [name for name, _ in limits(stub)] == [
-        "max_completion_tokens",
-        "max_tokens",
-        "max_tokens",
-    ], "remembered for the provider's life"
+    assert limits(stub) == [
+        ("max_completion_tokens", 4096 + 1024),
+        ("max_tokens", 4096),
+        ("max_tokens", 4096),
+    ], "remembered for the provider's life, without the room to reason (a compatible server)"
     assert not of_type(events, "llm:error"), "within the attempt: not a failure"
 
 

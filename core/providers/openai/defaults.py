@@ -32,12 +32,13 @@ def is_openai(base_url: str) -> bool:
 
 
 # OpenAI's own model ids (gpt-5.4, o3-mini, chatgpt-4o-latest, codex-mini), also behind a
-# pass-through proxy that may prefix them (openai/gpt-5.4). Not gpt-oss: open weights, served by
-# compatible servers like any other local model.
+# pass-through proxy that may prefix them (openai/gpt-5.4). Not the open-weight gpt-oss, GPT-J
+# or GPT-Neo(X): served by compatible servers like any other local model.
 _OPENAI_MODEL = re.compile(r"(gpt-|chatgpt-|codex-|o\d)", re.IGNORECASE)
+_OPEN_WEIGHTS = ("gpt-oss", "gpt-j", "gpt-neo")
 
 
 def is_openai_model(model: str) -> bool:
     """Whether `model` names one of OpenAI's own models (wherever it is served)."""
     name = model.rsplit("/", 1)[-1].lower()
-    return bool(_OPENAI_MODEL.match(name)) and not name.startswith("gpt-oss")
+    return bool(_OPENAI_MODEL.match(name)) and not name.startswith(_OPEN_WEIGHTS)

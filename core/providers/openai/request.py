@@ -98,11 +98,13 @@ class Dialect:
             return replace(self, instructions_role="system")
         switched = self._other_limit(said, model)
         if switched is not None:
+            # The room to reason goes with max_completion_tokens: a server that wants
+            # max_tokens instead is a compatible one, whose context the room could overflow.
             return replace(
                 self,
                 token_limit=switched,
                 limit_switched=True,
-                reasoning_room=self.room_for(model),
+                reasoning_room=switched == "max_completion_tokens",
             )
         return None
 
