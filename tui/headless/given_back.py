@@ -56,10 +56,8 @@ def given_back(plan: ResumePlan, runtime: Runtime, leaving: Container[str] = ())
 
 
 def _settled_by_policy(runtime: Runtime, raised: QueryRaised) -> bool:
-    """An approval of a tool's call the approval policy allows now without asking."""
+    """An approval the approval policy allows now without asking, as the runtime decides a
+    given-back one (QueryBook.allow_by_policy: by its tool's standing decision alone)."""
     if raised.kind != "approval" or raised.tool is None:
-        return False
-    tool = runtime.tools.get(raised.tool)
-    if tool is None or not tool.needs_approval:
         return False
     return runtime.approvals.standing_decision(raised.tool) is not None
