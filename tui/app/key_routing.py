@@ -20,6 +20,7 @@ from agentui.tui.app.widgets.composer import Composer, Draft
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
+    from textual.message_pump import MessagePump
     from textual.widget import Widget
 
     from agentui.tui.app.screens.main import MainScreen
@@ -182,13 +183,12 @@ class KeyRouting:
         if named is None:
             return False  # the focused widget's own key (a text box's, a button's)
         action = named.group(1) or named.group(2)
+        # The keys typed into a box before this one may still wait in the box's own queue:
+        # the action runs behind them there (a pane's letters acted as they came: behind the
+        # keys already in the app's queue), and the keys behind it wait for it.
         box = app.focused
-        if isinstance(box, TextArea):
-            # The keys typed into the box before this one may still wait in the box's own
-            # queue: the action runs behind them there, and the keys behind it wait for it.
-            self._behind.act_behind(box, partial(app.key_actions.run, action))
-        elif not app.key_actions.run_now(action):
-            return False  # Textual's own action: as a binding, as before
+        queue = box if isinstance(box, TextArea) else app
+        self._behind.act_behind(queue, partial(app.key_actions.run, action))
         event.stop()
         event.prevent_default()
         return True
@@ -267,15 +267,16 @@ class KeysBehind:
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
         # The box whose queue a key acts in, and what it does: the keys after it wait.
-        self._acting: tuple[Widget, Callable[[], Awaitable[object]]] | None = None
+        self._acting: tuple[MessagePump, Callable[[], Awaitable[object]]] | None = None
         self._waiting: list[events.Key] = []  # in the order typed
         self._in_flight: events.Key | None = None  # handed on, not yet back through the app
 
-    def act_behind(self, box: Widget, action: Callable[[], Awaitable[object]]) -> None:
-        """Run `action` in `box`'s queue, behind the keys it has not taken yet; hold the keys
-        that come meanwhile. A box already closing takes no more: the app runs it."""
-        self._acting = (box, action)
-        if not box.call_later(self._acted, action):
+    def act_behind(self, queue: MessagePump, action: Callable[[], Awaitable[object]]) -> None:
+        """Run `action` in `queue` (a box's, the app's), behind the keys it has not taken yet;
+        hold the keys that come meanwhile. A box already closing takes no more: the app runs
+        it."""
+        self._acting = (queue, action)
+        if not queue.call_later(self._acted, action):
             self.screen.agent_app.call_later(self._acted, action)
 
     async def _acted(self, action: Callable[[], Awaitable[object]]) -> None:
