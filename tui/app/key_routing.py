@@ -166,13 +166,13 @@ class KeyRouting:
         )
 
     def _anywhere_key_now(self, event: events.Key) -> bool:
-        """A key that works anywhere (ctrl+n, f4, f1, ctrl+t, ...) runs as it arrives, wherever
-        the cursor is on the main screen (a pane, the prompt, an answer or reason box, an
-        approval), as the tree's letters and enter do (priority bindings): the keys typed right
-        behind it go to the box or window it opens. Run as a binding, it came after them: on a
-        pane they were the tree's commands (c of an answer cancelled main, t opened the theme
-        picker); in a text box the enter behind f4 sent the box (an empty answer declined its
-        question) before the inbox was up. True when it ran here."""
+        """A key that works anywhere (ctrl+n, f4, f1, ctrl+t, ...), wherever the cursor is on
+        the main screen (a pane, the prompt, an answer or reason box, an approval), acts after
+        the keys typed before it and before those typed behind it, which go to the box or
+        window it opens (KeysBehind). Run as a binding, it came after them: on a pane they were
+        the tree's commands (c of an answer cancelled main, t opened the theme picker); in a
+        text box the enter behind f4 sent the box (an empty answer declined its question)
+        before the inbox was up. True when it is taken here."""
         app = self.screen.agent_app
         if event.is_printable:
             return False  # a character: the box's word, or the pane's letter (never this)
