@@ -54,20 +54,30 @@ class Subscription:
         self._wanted: Callable[[Event], bool] | None = None
         self.closed = False
         self.coalesced = 0  # how many deltas were merged into earlier ones past the bound
-        self.join_deltas = False  # merge every delta into the agent's unread one (see above)
-        # The newest event this subscription took in, a joined piece included: once drained,
-        # everything up to it has been read (a joined piece's seq is on no event).
+        self._join_deltas = False
+        # The newest event a joining subscription took in, a joined piece included: once
+        # drained, everything up to it has been read (a joined piece's seq is on no event).
         self.newest_seq = 0
         self.newest_ts: float | None = None
+
+    @property
+    def join_deltas(self) -> bool:
+        """Merge every delta into the agent's unread one (see the module docstring)."""
+        return self._join_deltas
+
+    @join_deltas.setter
+    def join_deltas(self, join: bool) -> None:
+        if join and not self._join_deltas and self._maxsize is None:
+            self._newest.clear()  # untracked until now: what it holds may be stale
+        self._join_deltas = join
+        self._bus._recount()
 
     def __len__(self) -> int:
         return len(self._queue)
 
     def _joinable(self, agent_id: str, cls: type[Event], iteration: int) -> bool:
-        """This subscription joins deltas, and the agent's newest event in it is an unread
-        delta of this kind and iteration."""
-        if not self.join_deltas:
-            return False
+        """The agent's newest event in this (joining) subscription is an unread delta of this
+        kind and iteration."""
         newest = self._newest.get(agent_id)
         if newest is None:
             return False
@@ -88,9 +98,11 @@ class Subscription:
 
     def _push(self, event: Event) -> None:
         queue = self._queue
-        self.newest_seq, self.newest_ts = event.seq, event.ts
+        join = self._join_deltas
+        if join:
+            self.newest_seq, self.newest_ts = event.seq, event.ts
         if isinstance(event, DeltaEvent) and (
-            self.join_deltas or (self._maxsize is not None and len(queue) >= self._maxsize)
+            join or (self._maxsize is not None and len(queue) >= self._maxsize)
         ):
             newest = self._newest.get(event.agent_id)
             if newest is not None:
@@ -102,11 +114,11 @@ class Subscription:
                     and pending.iteration == event.iteration
                 ):
                     self._extra.setdefault(position, []).append(event.delta)
-                    if not self.join_deltas:
+                    if not join:
                         self.coalesced += 1
                     return
         queue.append(event)
-        if self._maxsize is not None or self.join_deltas:  # only these ever merge
+        if join or self._maxsize is not None:  # only these ever merge
             self._newest[event.agent_id] = (self._popped + len(queue) - 1, event)
         if self._wake is not None and (self._wanted is None or self._wanted(event)):
             self._wake.set()
@@ -178,9 +190,7 @@ class EventBus:
         self._clock = clock
         self._seq = last_seq  # a resumed session continues its numbering
         self._subscriptions: list[Subscription] = []
-        # Each agent's newest event when it is a delta, which a next piece may join (see the
-        # module docstring).
-        self._pending: dict[str, DeltaEvent] = {}
+        self._joining = False  # there are subscriptions, and every one joins deltas
 
     @property
     def last_seq(self) -> int:
@@ -190,27 +200,22 @@ class EventBus:
         """Stamp a new event with the next seq and the time, and deliver it."""
         self._seq += 1
         subscriptions = self._subscriptions
-        is_delta = cls in _DELTAS
-        if is_delta and subscriptions:
-            pending = self._pending.get(agent_id)
+        if (
+            self._joining
+            and cls in _DELTAS
+            and len(fields) == 2
+            and type(piece := fields.get("delta")) is str
+        ):
             iteration = fields.get("iteration")
-            if (
-                pending is not None
-                and type(pending) is cls
-                and pending.iteration == iteration
-                and len(fields) == 2
-                and type(piece := fields.get("delta")) is str
-                and all(s._joinable(agent_id, cls, iteration) for s in subscriptions)
-            ):
+            for subscription in subscriptions:
+                if not subscription._joinable(agent_id, cls, iteration):  # type: ignore[arg-type]
+                    break
+            else:
                 ts = self._clock.now()
                 for subscription in subscriptions:
                     subscription._join(agent_id, piece, self._seq, ts)
-                return pending  # type(pending) is cls
+                return subscriptions[0]._newest[agent_id][1]  # type: ignore[return-value]
         event = cls(seq=self._seq, ts=self._clock.now(), agent_id=agent_id, **fields)
-        if isinstance(event, DeltaEvent):
-            self._pending[agent_id] = event
-        elif agent_id in self._pending:
-            del self._pending[agent_id]
         for subscription in subscriptions:
             subscription._push(event)
         return event
@@ -225,11 +230,17 @@ class EventBus:
     def subscribe(self, maxsize: int | None = 4096) -> Subscription:
         subscription = Subscription(self, maxsize)
         self._subscriptions.append(subscription)
+        self._recount()
         return subscription
 
     def _unsubscribe(self, subscription: Subscription) -> None:
         if subscription in self._subscriptions:
             self._subscriptions.remove(subscription)
+            self._recount()
+
+    def _recount(self) -> None:
+        subscriptions = self._subscriptions
+        self._joining = bool(subscriptions) and all(s.join_deltas for s in subscriptions)
 
     def close(self) -> None:
         """End every subscription (the runtime has shut down)."""
