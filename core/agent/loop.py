@@ -516,6 +516,12 @@ class AgenticLoop:
         streaming = self.streaming and visible
         try:
             async for chunk in stream:
+                if streaming and type(chunk) is TextChunk:
+                    # The stream's bulk. emit waits while the agent is paused, so the pause
+                    # lands between chunks here too; the chunk is fed once it is out.
+                    await emit(TextDelta, iteration=self.iteration, delta=chunk.text)
+                    builder.feed(chunk)
+                    continue
                 await checkpoint()  # pause lands between chunks
                 builder.feed(chunk)
                 if not streaming:

@@ -72,6 +72,9 @@ class TurnBuilder:
         self._names: dict[str, str] = {}
 
     def feed(self, event: StreamEvent) -> None:
+        if type(event) is TextChunk and self._open_kind == "text":
+            self._open_text.append(event.text)  # the stream's bulk, past the match's cases
+            return
         match event:
             case TextChunk(text=text):
                 self._open("text")

@@ -182,12 +182,15 @@ class ScriptedProvider:
             for piece in self._chunks(turn.thinking, rng):
                 await self._tick()
                 yield ThinkingChunk(piece)
+            # The stream's bulk: a hang or failure is looked for only when the turn has one.
+            due = turn.error is not None or turn.hang_after_chunks is not None
             for piece in self._chunks(turn.text, rng):
                 await self._tick()
                 yield TextChunk(piece)
                 chunks_sent += 1
-                fail_if_due()
-                await hang_if_due()
+                if due:
+                    fail_if_due()
+                    await hang_if_due()
             # A failure or hang scheduled past the end of the text still happens (chunk sizes
             # are random, so a script cannot know how many chunks its text makes).
             if turn.error is not None:
