@@ -3,6 +3,7 @@
     .venv/bin/python tests/bench/pipeline_profile.py [--chars 1000000] [--runs 3] [--json]
     .venv/bin/python tests/bench/pipeline_profile.py --quick        # 100 k characters, once
     .venv/bin/python tests/bench/pipeline_profile.py --app-profile  # + cProfile of the app
+    .venv/bin/python tests/bench/pipeline_profile.py --app-joins    # the app's reader joins
 
 One answer of N characters of Markdown (growth_bench's text) in the scripted provider's 3-8
 character chunks. Each stage is timed in CPU (process time, every thread) and given in µs per
@@ -13,16 +14,25 @@ contains (said in its `how`). Medians of `--runs`.
 - provider (anthropic SDK): the SDK's part of a real stream without the network: each chunk's
   SSE `data:` JSON decoded and built into the SDK's event (`construct_type`, as its Stream
   does), then our StreamTranslator.
-- event objects: one TextDelta (a frozen pydantic model) built per chunk.
-- bus: EventBus.emit to one lossless subscriber drained as a consumer would, minus the objects.
+- event objects, one per chunk: one TextDelta (a frozen pydantic model) built per chunk, as
+  the bus builds them while a reader wants every delta (headless, `--json`, SSE).
+- bus, one event per chunk: EventBus.emit to one lossless subscriber drained as a consumer
+  would, minus the objects.
 - agent loop: a Runtime streaming the answer with no subscriber, minus provider and bus.
-- session writer: the same Runtime with a SessionWriter (a real file in a scratch folder, its
-  thread's CPU counted), minus the Runtime alone.
-- fold: RunState.apply_all over the events in the app's batches (64 a batch).
+- loop + events + bus, as the screen reads: a Runtime whose one reader joins deltas
+  (bus.py's join_deltas) and is drained at the app's FLUSH_HZ, minus the provider. When every
+  reader joins, a piece that joins is no new event: this is the loop's and the bus's share on
+  the app's path.
+- session writer: that Runtime and reader with a SessionWriter (it joins too; a real file in
+  a scratch folder, its thread's CPU counted), minus that Runtime and reader.
+- fold, one event per chunk: RunState.apply_all over every delta (64 a batch).
+- fold, as the screen reads: RunState.apply_all over the joining reader's batches.
 - app: the real app, headless, rendering every frame's segments (ui_bench's RenderingApp), no
-  session: CPU from the start until the screen shows the whole answer, minus the Runtime alone
-  and the fold. It is the transcript (AnswerBlock's frozen chunks and tail, Markdown parsed and
-  laid out), Textual's layout and compositor, and the rest of the screen.
+  session: CPU from the start until the screen shows the whole answer, minus its Runtime and
+  its fold (with --app-joins its reader joins deltas, as tui/app/runtime_host.py could set it:
+  minus the screen's Runtime and fold; else minus the Runtime alone and the per-chunk fold).
+  It is the transcript (AnswerBlock's frozen chunks and tail, Markdown parsed and laid out),
+  Textual's layout and compositor, and the rest of the screen.
 """
 
 from __future__ import annotations
@@ -55,6 +65,7 @@ from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state.run_state import RunState
 from agentui.core.support.clock import SystemClock
 from agentui.core.tools.registry import ToolRegistry
+from agentui.tui.app.screens.main import FLUSH_HZ
 
 BATCH = 64
 
@@ -148,16 +159,47 @@ def bus(pieces: list[str]) -> float:
     return cpu(run)
 
 
-def runtime_run(text: str, *, writer_folder: Path | None = None) -> float:
+def runtime_run(
+    text: str,
+    *,
+    writer_folder: Path | None = None,
+    screen: bool = False,
+    batches: list[list[Any]] | None = None,
+) -> float:
+    """CPU of a Runtime streaming the answer; with `screen`, read as the app reads it: a
+    subscription that joins deltas (bus.py), drained every 1/FLUSH_HZ s (its batches kept in
+    `batches` when given)."""
+
     async def run() -> None:
         async with Runtime(provider_for(text), tools=ToolRegistry([])) as runtime:
+            subscription = runtime.subscribe(maxsize=4096) if screen else None
+            if subscription is not None:
+                subscription.join_deltas = True
             if writer_folder is not None:
                 writer = SessionWriter(
                     NewSession(provider="scripted", model="m", directory=writer_folder)
                 )
                 writer.attach(runtime)
-            agent_id = runtime.start("write it")
-            await runtime.wait(agent_id)
+
+            def take() -> None:
+                assert subscription is not None
+                batch = subscription.drain()
+                if batches is not None and batch:
+                    batches.append(batch)
+
+            async def read_as_the_screen() -> None:
+                while True:
+                    await anyio.sleep(1 / FLUSH_HZ)
+                    take()
+
+            async with anyio.create_task_group() as readers:
+                if subscription is not None:
+                    readers.start_soon(read_as_the_screen)
+                agent_id = runtime.start("write it")
+                await runtime.wait(agent_id)
+                readers.cancel_scope.cancel()
+            if subscription is not None:
+                take()
 
     return cpu(lambda: anyio.run(run))
 
@@ -185,13 +227,31 @@ def fold(events: list[Any]) -> float:
     return cpu(run)
 
 
-def app_run(text: str, profile: cProfile.Profile | None = None) -> float:
+def fold_batches(batches: list[list[Any]]) -> float:
+    def run() -> None:
+        state = RunState()
+        for batch in batches:
+            state.apply_all(batch)
+
+    return cpu(run)
+
+
+def screen_batches(text: str) -> list[list[Any]]:
+    batches: list[list[Any]] = []
+    runtime_run(text, screen=True, batches=batches)
+    return batches
+
+
+def app_run(text: str, profile: cProfile.Profile | None = None, *, joins: bool = False) -> float:
     async def run() -> float:
         fresh_heap()
         app = make_app(provider_for(text))
         async with app.run_test(size=(120, 40)):
             await until(lambda: app.host.started)
             assert app.host.runtime is not None
+            if joins:  # what tui/app/runtime_host.py would set on its subscription
+                assert app.host.events is not None
+                app.host.events.join_deltas = True
             if profile is not None:
                 profile.enable()
             began = time.process_time()
@@ -224,25 +284,34 @@ def median_of(runs: int, measure: Callable[[], float | None]) -> float | None:
     return statistics.median(values)  # type: ignore[type-var]
 
 
-def profile(chars: int, runs: int) -> dict[str, Any]:
+def profile(chars: int, runs: int, *, app_joins: bool = False) -> dict[str, Any]:
     text = markdown_text(chars)
     pieces = pieces_of(text)
     events = recorded_events(text)
+    batches = screen_batches(text)
     n = len(text)
     scripted = median_of(runs, lambda: scripted_provider(text))
     sdk = median_of(runs, lambda: anthropic_sdk(pieces))
     objects = median_of(runs, lambda: event_objects(pieces))
     emitted = median_of(runs, lambda: bus(pieces))
     # Interleaved, so the writer's share is not a change of the machine's load between blocks.
-    alone_runs, written_runs = [], []
+    alone_runs, screen_runs, written_runs = [], [], []
     for _ in range(runs):
         alone_runs.append(runtime_run(text))
+        screen_runs.append(runtime_run(text, screen=True))
         with tempfile.TemporaryDirectory(prefix="agentui-pipeline-") as folder:
-            written_runs.append(runtime_run(text, writer_folder=Path(folder)))
-    alone, written = statistics.median(alone_runs), statistics.median(written_runs)
+            written_runs.append(runtime_run(text, writer_folder=Path(folder), screen=True))
+    alone = statistics.median(alone_runs)
+    screened = statistics.median(screen_runs)
+    written = statistics.median(written_runs)
     folded = median_of(runs, lambda: fold(events))
-    app = median_of(runs, lambda: app_run(text))
-    assert None not in (scripted, objects, emitted, alone, written, folded, app)
+    folded_screen = median_of(runs, lambda: fold_batches(batches))
+    app = median_of(runs, lambda: app_run(text, joins=app_joins))
+    assert None not in (scripted, objects, emitted, folded, folded_screen, app)
+    assert scripted is not None and objects is not None and emitted is not None
+    assert folded is not None and folded_screen is not None and app is not None
+    # The app's own Runtime and fold: as the screen reads (joined) or one event per chunk.
+    app_runtime, app_fold = (screened, folded_screen) if app_joins else (alone, folded)
 
     def us(seconds: float) -> float:
         return round(seconds / n * 1e6, 3)
@@ -254,27 +323,48 @@ def profile(chars: int, runs: int) -> dict[str, Any]:
             us(sdk) if sdk is not None else None,
             "SSE data JSON -> SDK event -> StreamTranslator (instead of the scripted one)",
         ),
-        ("event objects", us(objects), "one TextDelta built per chunk"),
-        ("bus", us(emitted - objects), "EventBus.emit to one drained subscriber, minus objects"),
+        ("event objects, one per chunk", us(objects), "a TextDelta built per chunk"),
+        (
+            "bus, one event per chunk",
+            us(emitted - objects),
+            "EventBus.emit to one lossless subscriber (headless, SSE), minus objects",
+        ),
         (
             "agent loop",
             us(alone - scripted - emitted),
             "Runtime with no subscriber, minus provider and bus",
         ),
-        ("session writer", us(written - alone), "Runtime + SessionWriter, minus Runtime"),
-        ("fold (core/state)", us(folded), f"RunState.apply_all, {BATCH} events a batch"),
+        (
+            "loop + events + bus, as the screen reads",
+            us(screened - scripted),
+            f"Runtime + a joining reader drained at {FLUSH_HZ} Hz, minus provider",
+        ),
+        (
+            "session writer",
+            us(written - screened),
+            "Runtime + joining reader + SessionWriter, minus Runtime + reader",
+        ),
+        ("fold, one event per chunk", us(folded), f"RunState.apply_all, {BATCH} events a batch"),
+        (
+            "fold, as the screen reads",
+            us(folded_screen),
+            f"RunState.apply_all over the joining reader's batches ({len(batches)})",
+        ),
         (
             "app (transcript + render)",
-            us(app - alone - folded),
-            "the headless app to the whole answer shown, minus Runtime and fold",
+            us(app - app_runtime - app_fold),
+            "the headless app to the whole answer shown, minus its Runtime and fold"
+            + (" (its reader joining)" if app_joins else ""),
         ),
     ]
-    total = us(app + written - alone)
+    total = us(app + written - screened)
     return {
         "chars": n,
         "chunks": len(pieces),
         "events": len(events),
+        "screen_events": sum(len(b) for b in batches),
         "runs": runs,
+        "app_joins": app_joins,
         "stages": [{"stage": s, "us_per_char": v, "how": h} for s, v, h in stages],
         "total_us_per_char": total,
         "total_how": "app + session writer (the app as `agentui` runs it, recording)",
@@ -318,22 +408,31 @@ def main() -> None:
     parser.add_argument(
         "--app-profile", action="store_true", help="also cProfile the app's run (slow)"
     )
+    parser.add_argument(
+        "--app-joins",
+        action="store_true",
+        help="the app's subscription joins deltas (as tui/app/runtime_host.py could set it)",
+    )
     args = parser.parse_args()
     chars, runs = (100_000, 1) if args.quick else (args.chars, args.runs)
     before = load()
-    result = profile(chars, runs)
+    result = profile(chars, runs, app_joins=args.app_joins)
     result["load"] = [before, load()]
     if args.app_profile:
         result["app_hotspots"] = app_hotspots(min(chars, 300_000))
     if args.json:
         print(json.dumps(result))
         return
-    print(f"{result['chars']} characters, {result['chunks']} chunks, median of {runs}")
-    print(f"{'stage':40} {'µs/char':>8}  how")
+    print(
+        f"{result['chars']} characters, {result['chunks']} chunks, median of {runs}; the "
+        f"screen's reader got {result['screen_events']} events"
+        + ("; the app's reader joins deltas" if args.app_joins else "")
+    )
+    print(f"{'stage':42} {'µs/char':>8}  how")
     for row in result["stages"]:
         value = "n/a" if row["us_per_char"] is None else f"{row['us_per_char']:.3f}"
-        print(f"{row['stage']:40} {value:>8}  {row['how']}")
-    print(f"{'total':40} {result['total_us_per_char']:8.3f}  {result['total_how']}")
+        print(f"{row['stage']:42} {value:>8}  {row['how']}")
+    print(f"{'total':42} {result['total_us_per_char']:8.3f}  {result['total_how']}")
     print(f"load {result['load'][0]} -> {result['load'][1]}")
     for line in result.get("app_hotspots", []):
         print(line)
