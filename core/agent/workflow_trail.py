@@ -111,6 +111,8 @@ class TakeUp:
     # the workflow it waits on again, if any.
     resumed: bool = False
     waiting: WaitingQuestion | None = None
+    round: int = 1  # the round of questions it begins with (a resumed one's next)
+    noted: bool = False  # its summary's results note is in its conversation already
 
 
 @dataclass(slots=True)
@@ -214,11 +216,13 @@ class WorkflowTrail:
         messages: list[Message],
         steps: Sequence[StepShape],
         waiting: WaitingQuestion | None = None,
+        next_round: int = 1,
     ) -> TakeUp | None:
         """Where a resumed session's agent goes on with its workflow, in the phase it was in
         when the session ended (`messages`: its conversation as it waited): asking `waiting`
-        again, or (None) going on with its own work. None when it runs no workflow now, or
-        is where its run cannot take it up (between a phase's start and its question)."""
+        again, or (None) going on from where it was held (its own work, or a decision of the
+        phase, asked again: a decision keeps nothing in the conversation; `next_round`: the
+        round of questions whose decision that is). None when it runs no workflow now."""
         if not self.phases or self.phases[-1].number == ENDED:
             return None
         phase = self.phases[-1]
@@ -230,20 +234,26 @@ class WorkflowTrail:
             questions=tuple(q.report for q in self.questions),
             resumed=True,
             waiting=waiting,
+            round=next_round,
+            # Its results note comes before its decision and its question, once it has any.
+            noted=bool(self.subagents),
         )
-        if waiting is not None:
-            if QUESTION_PHASES[waiting.kind] != phase.number:
-                return None
-            if phase.number == SUMMARY:  # its own work's answer, before the summary's notes
-                own = next((m.text for m in reversed(messages) if m.role == "assistant"), "")
-                return replace(here, own=own)
+        if waiting is not None and QUESTION_PHASES[waiting.kind] != phase.number:
+            return None
+        if phase.number == SUBQUESTIONS and here.subagents:  # started them: its own work next
+            return replace(here, phase=EXECUTE, resumed=False)
+        if phase.number != SUMMARY:
             return here
-        if phase.number == EXECUTE:
-            return here
-        began = any(s.kind == "model" and s.change >= phase.changes for s in steps)
-        if phase.number == SUMMARY and began:
+        # Past its resolution (a model step, or a note after its results note: the answer to
+        # its final question, the synthesis), only its last turn is left.
+        notes = [st for st in steps if st.change >= phase.changes and not st.set_aside]
+        if waiting is None and (
+            any(st.kind == "model" for st in notes) or len(notes) > int(here.noted)
+        ):
             return replace(here, last_turn=True)
-        return None
+        # Its resolution's decision or question: its own work's answer is before its notes.
+        own = next((m.text for m in reversed(messages) if m.role == "assistant"), "")
+        return replace(here, own=own)
 
     def _kept(self, target: StepShape) -> TakeUp:
         """A take-up at `target` with what the rewind keeps; its phase and notice to fill in."""

@@ -366,10 +366,13 @@ class _Closing:
         )
 
     def _take_up(self, end: SessionEnd) -> TakeUp | None:
-        """Where an agent given back in its six-step workflow's own work goes on in it (None:
-        the plain loop, as for any agent)."""
+        """Where an agent given back waiting or held in its six-step workflow goes on in it
+        (None: the plain loop, as for any agent)."""
         steps = self.steps.get(end.agent.id)
-        return steps.workflow.resumed(end.messages(), steps.steps) if steps else None
+        if steps is None:
+            return None
+        next_round = end.round.number + 1 if end.round is not None else 1
+        return steps.workflow.resumed(end.messages(), steps.steps, next_round=next_round)
 
     def _hold_paused(self, end: SessionEnd, reason: str) -> None:
         """Back paused, waiting for the person. One that waited at its pause gate, its stream

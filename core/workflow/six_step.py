@@ -158,7 +158,8 @@ class SixStepWorkflow:
             await self._ask("clarify", decision.question, "clarification")
 
     async def _blocking_questions(self) -> None:
-        first = 1
+        take_up = self._take_up
+        first = take_up.round if take_up is not None and take_up.resumed else 1
         waiting = self._waiting_on("blocking")
         if waiting is not None:  # its round's question waits, the rest of the round after it
             if not await self._ask_round([waiting.prompt, *waiting.rest]):
@@ -212,11 +213,12 @@ class SixStepWorkflow:
 
     async def _resolve(self, own: LoopResult) -> LoopResult:
         sources: list[str] = []
-        # A resumed session's final question: its results note is in the conversation.
+        # A resumed session's: its results note may be in the conversation already.
         waiting = self._waiting_on("final")
+        noted = self._take_up is not None and self._take_up.resumed and self._take_up.noted
         outcomes = await self._collect()
         if outcomes:
-            if waiting is None:
+            if not noted:
                 results = [SubagentResult(o.name, o.status, o.describe()) for o in outcomes]
                 self._loop.conversation.add_user_note(results_note(results))
             sources.append("your subagents' results")

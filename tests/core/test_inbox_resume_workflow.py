@@ -12,14 +12,26 @@ from typing import Any
 
 import pytest
 
+from agentui.core.attention.stall_watch import StallWatch
 from agentui.core.protocol.agent_status import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state.inbox import inbox
+from agentui.core.support.clock import FrozenClock
 from agentui.core.workflow.report import WorkflowReport
 
 from .helpers import Recorder, is_type
 from .session_helpers import recorded_runtime
-from .test_inbox_resume import ENDINGS, Ending, agrees, ended, only_row, resumed, saved
+from .test_inbox_resume import (
+    AFTER_S,
+    ENDINGS,
+    Ending,
+    agrees,
+    ended,
+    never,
+    only_row,
+    resumed,
+    saved,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -202,3 +214,63 @@ async def test_a_round_question_given_back_twice_is_still_that_round_s(tmp_path:
         asked = [(q.question, q.answer) for q in report.questions]
         assert asked == [("What budget?", "1000 EUR"), ("How many?", "Twelve")]
         agrees(second, rec, last)
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("phase", ["clarify", "resolution"])
+async def test_a_root_stalled_in_a_workflow_decision_comes_back_paused_and_goes_on_with_it(
+    tmp_path: Path, ending: Ending, phase: str
+) -> None:
+    """Stalled while its model decided (clarify, or the summary's resolution after its
+    subagent's results): given back paused (a stalled row), resumed, that decision is asked
+    again and its workflow goes on to the report (the phase not begun again, the results note
+    not added again)."""
+    clock = FrozenClock()
+    watch = StallWatch(AFTER_S, sleep=never)
+    hung = [Turn(text='{"ambiguous', hang_after_chunks=1)]
+    decisions = {**NOTHING, phase: hung}
+    if phase == "resolution":
+        decisions["subquestions"] = [decide(subquestions=["Find a venue"])]
+    before = Script(
+        agents={"main": [Turn(text="main's own answer")], "*": [Turn(text="The old mill")]},
+        decisions={"main": decisions},
+    )
+    runtime = recorded_runtime(
+        tmp_path, script=before, workflow="six-step", clock=clock, services=[watch.attach]
+    )
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Plan a small team offsite")
+        await rec.wait_for(
+            lambda e: e.type == "workflow:deciding" and e.decision == phase  # type: ignore[attr-defined]
+        )
+        clock.advance(AFTER_S)
+        assert [e.agent_id for e in watch.look()] == [root]
+        await rec.wait_for(is_type("agent:stalled", root))
+        await ended(runtime, rec, ending, tmp_path)
+
+    plan = saved(runtime)
+    assert only_row(plan, "stalled").agent_id == root
+    assert plan.state.agents[root].status is S.PAUSED
+    after = Script(
+        agents={"main": [Turn(text="The offsite, planned.")]}, decisions={"main": NOTHING}
+    )
+    again = resumed(plan, after)
+    async with again:
+        rec = Recorder(again)
+        agrees(plan, rec, again)
+        again.resume(root)
+        node = await again.wait(root)
+        assert (node.status, node.result) == (S.COMPLETED, "The offsite, planned.")
+        rec.sync()
+        decided = [e.decision for e in rec.of("workflow:decision", agent_id=root)]  # type: ignore[attr-defined]
+        assert decided[0] == phase
+        phases = [e.step for e in rec.of("workflow:step", agent_id=root)]  # type: ignore[attr-defined]
+        assert phases == ([2, 3, 4, 6] if phase == "clarify" else [])
+        (done,) = rec.of("workflow:result", agent_id=root)
+        if phase == "resolution":
+            report: WorkflowReport = done.report  # type: ignore[attr-defined]
+            assert [c.result for c in report.children] == ["The old mill"]
+            notes = [m.text for m in node.conversation.messages if "The old mill" in m.text]
+            assert len(notes) == 1, "its subagents' results reached it once"
+        assert inbox(agrees(plan, rec, again)) == []
