@@ -26,8 +26,9 @@ begun before the step's change), "as it was":
 A resumed session's agent that was in its workflow when the session ended goes on in the phase
 it was in, that phase not begun again (`resumed`): waiting again on the workflow's question it
 waited on (the clarify question, a round's question with the rest of its round after it, the
-summary's final question), or in its own work (execute, or the summary's last turn) when it
-waited on its ask_user, an approval, or was held paused.
+summary's final question); in its own work (execute, or the summary's last turn) when it
+waited on its ask_user or an approval, or was held paused there; held paused in a decision (a
+stall, a budget's stop), with that decision asked again.
 """
 
 from __future__ import annotations
