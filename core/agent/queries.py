@@ -19,7 +19,14 @@ from agentui.core.agent.approval import (
 )
 from agentui.core.agent.ids import IdSource
 from agentui.core.bus import EventBus
-from agentui.core.protocol.events import ApprovalDecided, QueryAnswered, QueryDeclined, QueryRaised
+from agentui.core.protocol.events import (
+    AGENT_STOPPED_REASON,
+    PERSON_DECLINED_REASON,
+    ApprovalDecided,
+    QueryAnswered,
+    QueryDeclined,
+    QueryRaised,
+)
 from agentui.core.support.errors import CommandRefusedError, UnknownQueryError
 
 
@@ -81,7 +88,7 @@ class QueryBook:
         if not query.resolved:
             query.resolved = True
             self._bus.emit(
-                QueryDeclined, query.agent_id, query_id=query.id, reason="the agent stopped"
+                QueryDeclined, query.agent_id, query_id=query.id, reason=AGENT_STOPPED_REASON
             )
 
     def withdraw_questions(self, agent_id: str, reason: str) -> list[Query]:
@@ -111,7 +118,7 @@ class QueryBook:
         query.answer = text
         if text is None:
             self._bus.emit(
-                QueryDeclined, query.agent_id, query_id=query_id, reason="declined by the person"
+                QueryDeclined, query.agent_id, query_id=query_id, reason=PERSON_DECLINED_REASON
             )
         else:
             self._bus.emit(QueryAnswered, query.agent_id, query_id=query_id, answer=text)

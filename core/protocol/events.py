@@ -286,6 +286,10 @@ class AgentSpawned(Event):
 # The reason of every agent the runtime's shutdown stopped (not the person): its end's
 # agent:status and execution:cancelled say it, so a resumed session can tell the two apart.
 SHUTDOWN_REASON = "the runtime shut down"
+# Why a query was declined: on its agent's behalf when it stopped waiting (a cancel, a quit's
+# shutdown), or by the person. A resume gives back the first kind; a rerun replays the second.
+AGENT_STOPPED_REASON = "the agent stopped"
+PERSON_DECLINED_REASON = "declined by the person"
 
 
 class StatusChanged(Event):

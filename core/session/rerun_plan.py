@@ -43,7 +43,7 @@ from agentui.core.session.errors import SessionError
 
 # follow-up: the person's message to an agent that had ended, which runs it again (`send`)
 InterventionKind = Literal["steer", "modify", "cancel", "delete", "follow-up"]
-PERSON_DECLINED = "declined by the person"  # QueryBook's reason; "the agent stopped" is not
+PERSON_DECLINED = ev.PERSON_DECLINED_REASON  # the person's own; AGENT_STOPPED_REASON is not
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message
-from agentui.core.protocol.events import SHUTDOWN_REASON
+from agentui.core.protocol.events import AGENT_STOPPED_REASON, SHUTDOWN_REASON
 from agentui.core.state import AgentState, RunState
 from agentui.core.state.run_state import NOT_THE_AGENTS_WORD, OpenQuery
 
 # A query withdrawn because its agent stopped (queries.py): a quit's cancel does it.
-WITHDRAWN = "the agent stopped"
+WITHDRAWN = AGENT_STOPPED_REASON
 _QUESTIONS_PHASE = 2  # the six-step workflow's blocking questions (workflow_trail.QUESTIONS)
 
 
