@@ -258,11 +258,12 @@ class KeyRouting:
 
 
 class KeysBehind:
-    """Keys typed behind a key that works anywhere, pressed in a text box: they wait until it
-    has acted, then go on in order, as typed. The keys typed before it may still wait in the
-    box's own queue (a burst: the app hands keys on faster than the box takes them), so it
-    acts in that queue, behind them: from a steer, `use less`, ctrl+t and `new` leave the
-    steer its words and the new task its own."""
+    """Keys typed behind a key that works anywhere: they wait until it has acted, then go on
+    one at a time, in order, each once the one before has been handled (f1, esc and words:
+    help opens, closes, and the words find the box again). In a text box, the keys typed
+    before it may still wait in the box's own queue (a burst: the app hands keys on faster
+    than the box takes them), so it acts in that queue, behind them: from a steer,
+    `use less`, ctrl+t and `new` leave the steer its words and the new task its own."""
 
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
