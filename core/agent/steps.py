@@ -140,6 +140,10 @@ class StepLog:
             self.workflow.raised(event.query_id, event.kind, event.prompt)
         elif isinstance(event, ev.QueryAnswered):
             self.workflow.settled(event.query_id, event.answer, len(self._changes))
+        elif isinstance(event, ev.QueryDeclined) and event.reason == ev.AGENT_STOPPED_REASON:
+            # Its run ended while it waited (a cancel, a quit): never its workflow's to record,
+            # as the live runtime never records it; a resume gives the question back.
+            self.workflow.withdrawn(event.query_id)
         elif isinstance(event, ev.QueryDeclined):
             self.workflow.settled(event.query_id, None, len(self._changes))
 

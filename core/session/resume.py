@@ -59,7 +59,7 @@ from agentui.core.session.fold import fold_parts
 from agentui.core.session.lock import is_locked
 from agentui.core.session.reader import SessionLog, collector_paused, read_session
 from agentui.core.session.saved_steps import all_steps
-from agentui.core.session.session_end import WITHDRAWN, SessionEnd, session_ends
+from agentui.core.session.session_end import SessionEnd, session_ends
 from agentui.core.session.store import find_session
 from agentui.core.session.summary import SummaryTracker
 from agentui.core.session.writer import ContinuedSession
@@ -145,7 +145,6 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     ends = session_ends(state, events)
     # Each agent's steps (and six-step workflow's trail), then the closing events' part in them.
     steps = all_steps(events)
-    _forget_withdrawn_questions(steps, events)
     closing = _Closing(state, max(state.last_seq, log.last_seq), steps)
     closing.close(ends)
     # An "always" lasted until that agentui quit: the resumed run asks again, and every view,
@@ -166,17 +165,6 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
         closing.reopenings,
         closing.stops,
     )
-
-
-def _forget_withdrawn_questions(steps: dict[str, StepLog], events: list[ev.Event]) -> None:
-    """A workflow's question withdrawn because its agent stopped (a quit, a cancel) was never
-    its workflow's to record (its run ended while it waited): its trail forgets it, so a
-    question given back is asked once, and reported once."""
-    for event in events:
-        if type(event) is ev.QueryDeclined and event.reason == WITHDRAWN:
-            agent_steps = steps.get(event.agent_id)
-            if agent_steps is not None:
-                agent_steps.workflow.withdrawn(event.query_id)
 
 
 def open_for_resume(reference: str) -> ResumePlan:
