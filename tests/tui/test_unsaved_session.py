@@ -140,3 +140,16 @@ async def test_a_session_that_saved_says_so_as_before(
     assert capsys.readouterr().err == (
         f"agentui: session {session_id} saved; `agentui --resume {session_id}` reopens it\n"
     )
+
+
+async def test_quitting_a_saved_run_says_resume_takes_the_agents_up_again(tmp_path: Path) -> None:
+    release = anyio.Event()
+    app = recording_app(tmp_path, release)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, lambda: "a1" in app.main.model.agents)
+        question = app.quit_dialog._question()
+        assert question == (
+            "1 agent is not finished (working, paused or waiting for you). "
+            "Quit? `agentui --resume` takes it up again: what waits for you waits."
+        )
+        release.set()

@@ -59,6 +59,14 @@ class QuitDialog:
             return "A Modify edit you kept has not been applied."
         return "What you typed in the prompt has not been sent." if prompt else ""
 
+    def _recorded(self) -> bool:
+        """This run's session is being saved (not `--no-session`, an attached screen or a
+        replay), so `agentui --resume` can take it up again."""
+        from agentui.core.session.writer import SessionWriter  # loaded with the runtime
+
+        writer = getattr(self.app.host.runtime, "session", None)
+        return isinstance(writer, SessionWriter) and writer.error is None
+
     def _question(self) -> str:
         main = self.app.main
         running = self.app.host.quit_cancels(main.model)  # none in a replay or attached
@@ -69,8 +77,12 @@ class QuitDialog:
             return "Every agent has finished. Quit?"
         them = "them" if running != 1 else "it"
         plural = "s are" if running != 1 else " is"
+        if self._recorded():
+            # Saved: a resume gives back what waited on the person, the rest interrupted.
+            ending = f"Quit? `agentui --resume` takes {them} up again: what waits for you waits."
+        else:
+            ending = f"Quit and cancel {them}?"
         question = (
-            f"{running} agent{plural} not finished (working, paused or waiting for you). "
-            f"Quit and cancel {them}?"
+            f"{running} agent{plural} not finished (working, paused or waiting for you). {ending}"
         )
         return f"{unsent} {question}" if unsent else question
