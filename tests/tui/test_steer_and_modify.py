@@ -17,7 +17,7 @@ from agentui.tui.app.screens.modify import ModifyScreen
 from agentui.tui.app.widgets.blocks import AnswerInput, SteerBlock
 
 from ..core.session_helpers import gate_tool
-from .helpers import a1_is, app_when, kinds, provider_of, settle, toasts
+from .helpers import a1_is, app_when, kinds, provider_of, settle, toasts, write
 
 pytestmark = pytest.mark.anyio
 
@@ -253,3 +253,18 @@ async def test_a_message_left_with_esc_comes_back_with_the_next_steer_to_that_ag
         await pilot.press("enter")
         await settle(pilot, lambda: "steer" in kinds(app, "a1"))
         assert app.main.prompt_view.text == "draft about caching", "sent: not kept again"
+
+
+async def test_a_message_left_with_ctrl_t_for_a_new_task_is_kept_as_after_esc() -> None:
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        app.screen.set_focus(app.main.tree_view)
+        await pilot.press("s")
+        await write(pilot, "Use only recycled paper")
+        await pilot.press("ctrl+t")  # a new task after all: the steer's words are not lost
+        await pilot.pause()
+        assert app.main.prompt_bar.mode.kind == "task" and app.main.prompt_view.text == ""
+        assert any("message to main is kept" in t for t in toasts(app))
+        app.screen.set_focus(app.main.tree_view)
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.main.prompt_view.text == "Use only recycled paper", "the message is back"

@@ -177,13 +177,7 @@ class PromptAddressing:
         stays; its words wait for the next message to that agent); a new-task prompt gives
         the keys to the tree, where the commands are."""
         screen = self.screen
-        name = screen.prompt_bar.mode.agent_name
-        kept = screen.prompt_bar.keep_agent_message()
-        if self._back_to_default():
-            if kept:
-                screen.agent_app.notify(
-                    f"Your message to {name} is kept: s (or r) on {name} brings it back."
-                )
+        if self._back_keeping_the_message():
             self.focus_prompt()
         else:
             screen.agent_app.keeper.chose()  # esc to the tree: its letters are wanted
@@ -192,11 +186,25 @@ class PromptAddressing:
 
     def new_task(self) -> None:
         """A new task, on purpose: while a root runs the prompt says "new task" until the task
-        is sent or esc goes back; words already typed stay in the box."""
-        self._back_to_default()
+        is sent or esc goes back; words already typed for a task stay in the box, and a steer's
+        or a continue's wait for the next message to that agent, as after esc."""
+        self._back_keeping_the_message()
         if self.screen.prompt_bar.mode.kind == "follow_up":
             self.screen.prompt_bar.retarget(PromptMode("task", chosen=True))
         self.focus_prompt()
+
+    def _back_keeping_the_message(self) -> bool:
+        """Back to the default prompt, the words of a message to one agent kept for it (and
+        said); True when the prompt was asked for something else."""
+        screen = self.screen
+        name = screen.prompt_bar.mode.agent_name
+        kept = screen.prompt_bar.keep_agent_message()
+        went_back = self._back_to_default()
+        if went_back and kept:
+            screen.agent_app.notify(
+                f"Your message to {name} is kept: s (or r) on {name} brings it back."
+            )
+        return went_back
 
     def _back_to_default(self) -> bool:
         """The prompt follows the runs again (a follow-up for the task that runs, else a new
