@@ -14,6 +14,10 @@ contains (said in its `how`). Medians of `--runs`.
 - provider (anthropic SDK): the SDK's part of a real stream without the network: each chunk's
   SSE `data:` JSON decoded and built into the SDK's event (`construct_type`, as its Stream
   does), then our StreamTranslator.
+- provider (anthropic messages.stream): the same, through what the SDK's `messages.stream`
+  helper adds per event (AnthropicProvider reads that helper): a snapshot of the whole message,
+  each text delta added to its block with `+=` (quadratic in the answer's length), and a
+  TextEvent per delta.
 - event objects, one per chunk: one TextDelta (a frozen pydantic model) built per chunk, as
   the bus builds them while a reader wants every delta (headless, `--json`, SSE).
 - bus, one event per chunk: EventBus.emit to one lossless subscriber drained as a consumer
@@ -130,6 +134,57 @@ def anthropic_sdk(pieces: list[str]) -> float | None:
         translator.feed(construct_type(type_=RawMessageStreamEvent, value=start))
         for line in lines:
             translator.feed(construct_type(type_=RawMessageStreamEvent, value=json.loads(line)))
+
+    return cpu(run)
+
+
+def anthropic_message_stream(pieces: list[str]) -> float | None:
+    """As `anthropic_sdk`, plus what the SDK's `messages.stream` helper (AnthropicProvider's
+    way in) does per event: it keeps a snapshot of the whole message (each text delta added to
+    its block's text with `+=`, a copy of all the text so far) and builds a TextEvent."""
+    try:
+        from anthropic._models import construct_type
+        from anthropic.lib.streaming._messages import accumulate_event, build_events
+        from anthropic.types import RawMessageStreamEvent
+
+        from agentui.core.providers.anthropic.stream import StreamTranslator
+    except ImportError:
+        return None
+    message = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    lines = [
+        json.dumps({"type": "message_start", "message": message}),
+        json.dumps(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            }
+        ),
+    ] + [
+        json.dumps(
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
+        )
+        for p in pieces
+    ]
+
+    def run() -> None:
+        translator = StreamTranslator()
+        snapshot: Any = None
+        buffers: dict[int, bytes] = {}
+        for line in lines:
+            event = construct_type(type_=RawMessageStreamEvent, value=json.loads(line))
+            snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
+            for fired in build_events(event=event, message_snapshot=snapshot):
+                translator.feed(fired)
 
     return cpu(run)
 
@@ -292,6 +347,7 @@ def profile(chars: int, runs: int, *, app_joins: bool = False) -> dict[str, Any]
     n = len(text)
     scripted = median_of(runs, lambda: scripted_provider(text))
     sdk = median_of(runs, lambda: anthropic_sdk(pieces))
+    sdk_stream = median_of(runs, lambda: anthropic_message_stream(pieces))
     objects = median_of(runs, lambda: event_objects(pieces))
     emitted = median_of(runs, lambda: bus(pieces))
     # Interleaved, so the writer's share is not a change of the machine's load between blocks.
@@ -322,6 +378,11 @@ def profile(chars: int, runs: int, *, app_joins: bool = False) -> dict[str, Any]
             "provider (anthropic SDK, no network)",
             us(sdk) if sdk is not None else None,
             "SSE data JSON -> SDK event -> StreamTranslator (instead of the scripted one)",
+        ),
+        (
+            "provider (anthropic messages.stream)",
+            us(sdk_stream) if sdk_stream is not None else None,
+            "the same through the SDK's messages.stream helper: its message snapshot and events",
         ),
         ("event objects, one per chunk", us(objects), "a TextDelta built per chunk"),
         (
