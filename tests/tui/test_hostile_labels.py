@@ -114,3 +114,14 @@ async def test_widgets_on_screen_show_no_control_characters() -> None:
     assert "a␛]0;T␇1: the model said ␛[5;5H[blink]boom" in bar
     for screen_text in (tree, bar, monologue):
         assert_harmless(screen_text.replace("\n", ""))
+
+
+def test_a_tool_s_progress_leads_the_row_with_its_controls_visible() -> None:
+    agent = hostile_agent()
+    agent.tool_progress = f"docs__index: 2/3 {CLEAR}step"
+    label = agent_label(agent, now=0.0, palette={}, width=200)
+
+    assert_harmless(label.plain)
+    assert "docs__index: 2/3 ␛[2Jstep · " in label.plain, "ahead of the task"
+    agent.status = AgentStatus.PAUSED
+    assert "docs__index" not in agent_label(agent, now=0.0, palette={}, width=200).plain

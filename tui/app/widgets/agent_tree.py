@@ -112,6 +112,9 @@ def agent_label(
         task = task[: TASK_CHARS - 1] + "…"
     if aside:
         task = f"set aside · {task}"
+    elif agent.tool_progress and agent.status is AgentStatus.RUNNING:
+        # What its tool call says of its progress (an MCP server's), ahead of the task.
+        task = f"{visible_controls(agent.tool_progress)} · {task}"
     details: list[Detail] = []
     gauge = nearest_limit(agent, counted)
     if gauge is not None:
