@@ -1,5 +1,5 @@
 """Agent profiles: declared agent kinds (instructions, tools, model, persona) and their JSON
-output contracts (seed 003, phases 1 and 3).
+output contracts.
 
 - profile.py   AgentProfile and where it came from; a bad contract is refused on load
 - contract.py  the JSON contract at run time: parse an answer, validate it, name what is wrong

@@ -1,15 +1,15 @@
 """Checking an answer against a contract whose schema has regular expressions, with a time limit.
 
-jsonschema checks `pattern` with Python's `re`, which backtracks without bound (`^(a+)+$` on a
-28-character answer took about 8 s; each more character doubles it) and holds the GIL while it
-does: on the event loop it froze the app, and a thread would freeze it all the same. Such a
+jsonschema checks `pattern` with Python's `re`, which backtracks without bound (`^(a+)+$` takes
+twice as long with each more character of the answer) and holds the GIL while it does: on the
+event loop it would freeze the app, and a thread would freeze it all the same. Such a
 check runs in a worker process (anyio's process pool), which is killed when the time limit
 passes; the answer then fails its check with one message saying so, and the app never waits
 longer than the limit. A schema without a pattern runs no regular expression: its answers are
-checked at once, in this process, as before.
+checked at once, in this process.
 
 The limit counts the check alone. A worker is first made ready, untimed by it: started (a new
-Python, which imports agentui's modules and jsonschema: seconds on a loaded machine) and given
+Python, which imports agentui's modules and jsonschema: slow on a loaded machine) and given
 the contract, built there once. Only then is the answer sent, with the limit running; it meets
 a ready worker (the pool takes the most recently used one, and only these checks use it).
 Getting a worker ready has its own, generous limit (START_LIMIT_S), said apart when passed.

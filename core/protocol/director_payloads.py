@@ -1,4 +1,4 @@
-"""What a director's pass decides, as the scene events carry it (seed 003, phase 4).
+"""What a director's pass decides, as the scene events carry it.
 
 A directed scene's director answers each pass with a DirectorDecision; the round plans turns
 from it (PlannedTurn, each with the CharacterGuidance the director gave). The event vocabulary

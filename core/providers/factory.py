@@ -52,8 +52,8 @@ def label_of(
     environ: Mapping[str, str] = os.environ,
 ) -> tuple[str, str]:
     """The provider's name and the model `make_provider` with these settings runs, found
-    without building it: the app draws its first frame with them, before the SDKs load (0.3 to
-    0.7 s each). A recording's model is known once it is read ("" until then). Raises the
+    without building it: the app draws its first frame with them, before the SDKs load (each is
+    slow to import). A recording's model is known once it is read ("" until then). Raises the
     AgentUIError make_provider would for want of a key or a model, or for an unknown provider,
     so the app says so before its screen opens."""
     if name == "scripted":

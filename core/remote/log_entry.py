@@ -14,8 +14,8 @@ from typing import Protocol
 from agentui.core.protocol.events import Event, TextDelta, ThinkingDelta, parse_event
 from agentui.core.support.utf8 import model_json
 
-# Entries and pieces are made by the hundred thousand: not frozen (a frozen dataclass takes
-# three times as long to make); nothing changes them once made.
+# Entries and pieces are made by the hundred thousand: not frozen (a frozen dataclass is
+# much slower to make); nothing changes them once made.
 
 
 @dataclass(slots=True)

@@ -2,9 +2,9 @@
 
 Every state event stays in the log for the server's life (a viewer attaching late folds the
 whole run, and any SSE id ever sent must still resume). In memory that grows with every agent
-(about 7 kB per short agent's lifecycle, more with long conversations: each message is in
-its `conversation:changed`; tests/bench/serve_bench.py). So the oldest entries go, a block at a
-time, to a file of the server's own, compressed (about 0.8 kB per such agent), and come back
+(more with long conversations: each message is in its `conversation:changed`;
+tests/bench/serve_bench.py measures it). So the oldest entries go, a block at a time, to a file
+of the server's own, compressed (a small part of their size in memory), and come back
 exactly as they were when a client reads that far back. The session file cannot stand in for
 it: it merges deltas (keeping the first piece's seq), so an id pointing inside a merged delta
 could not be resumed without doubling or losing text, and `--no-session` has none.

@@ -1,5 +1,5 @@
-"""Scenes: the context envelope every agent call in a scene receives (seed 003, phases 2-3),
-and the Director -> Characters -> Director rounds that play a scene (phases 4-8).
+"""Scenes: the context envelope every agent call in a scene receives, and the
+Director -> Characters -> Director rounds that play a scene.
 
     settings.py       SceneSettings: the context budget, its split and caps, history and memory
     record.py         SceneRecord: the scene so far (rounds, messages, summaries, states, notes)
@@ -21,7 +21,7 @@ and the Director -> Characters -> Director rounds that play a scene (phases 4-8)
     render.py         an envelope as the text an agent receives
     errors.py         SceneError, SceneFileError
 
-Director rounds (seed 003, phases 4-8):
+Director rounds:
 
     scene_file.py       SceneFile: what a scene file declares (pydantic; no profile machinery)
     scene_loading.py    a shipped scene (scenes/*.toml) or a file, its profiles resolved

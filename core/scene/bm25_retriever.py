@@ -28,7 +28,7 @@ class BM25Retriever:
         documents = [(m, tokens) for m, tokens in documents if tokens]
         if not wanted or not documents or top_k <= 0:
             return []
-        # Loaded here: numpy costs ~70 ms, and only a scene that recalls memories needs it.
+        # Loaded here: numpy is slow to import, and only a scene that recalls memories needs it.
         from rank_bm25 import BM25L
 
         scores = BM25L([tokens for _, tokens in documents]).get_scores(wanted)

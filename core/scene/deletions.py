@@ -1,6 +1,6 @@
 """The person's deletes of a scene's character agents: each takes its character out of the scene.
 
-Deleting a character deactivates it (issue 15). A delete during the character's own turn ends
+Deleting a character deactivates it. A delete during the character's own turn ends
 that turn as deleted, and the round takes the character out then (rounds.py). A delete at any
 other time, from the tree (an agent of an earlier turn, between rounds), is seen here: the
 scene watches the runtime's events for the person's deletes, and its round takes each such

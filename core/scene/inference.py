@@ -1,4 +1,4 @@
-"""Inferring a character's state changes from its turn's text (seed 003, phase 5).
+"""Inferring a character's state changes from its turn's text.
 
 A character answers in prose; what it says and does often changes its state: it walks to the
 harbour, puts on a coat, smiles, says what it will do next. These heuristics read such phrases

@@ -1,4 +1,4 @@
-"""One round of a directed scene (seed 003, phases 4-8): Director -> Characters -> Director.
+"""One round of a directed scene: Director -> Characters -> Director.
 
     the person's input (or a continuation)
     -> director pass 1: who acts (guidance, priority), who enters or leaves, state updates

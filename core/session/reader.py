@@ -108,8 +108,8 @@ def collector_paused() -> Iterator[None]:
     """Hold off Python's cyclic garbage collector while a log is loaded or folded.
 
     Loading keeps every object it makes, and none of them form cycles; the collector would
-    walk the growing heap again and again for nothing (measured: ~45% of reading a 100k-line
-    log). Reference counting still frees what is dropped.
+    walk the growing heap again and again for nothing, a large share of the time a long log
+    takes to read. Reference counting still frees what is dropped.
     """
     was_enabled = gc.isenabled()
     gc.disable()

@@ -17,7 +17,7 @@ tool calls (name and arguments) and their results or errors, questions and answe
 notes, final results and errors. Words are matched (FTS5's unicode61 tokenizer, case and
 diacritics ignored), the last word as a prefix: `port conf` finds "port configuration".
 
-Searching 100 sessions of 100k events takes well under a second (tests/bench/search_bench.py):
+A search stays quick over many long sessions (tests/bench/search_bench.py measures it):
 matches come newest first (rowid order: files are first read oldest first, and lines appended
 later get later rows), so a common word stops at the limit instead of sorting every match.
 

@@ -40,8 +40,8 @@ def end_on_termination_signals(
 
     With `exit_on_hangup`, SIGHUP (the terminal is gone) exits at once once the sandboxes
     are killed: a full-screen front end restoring a terminal that no longer exists can block
-    for ever (seen: Textual's writer queue). The session loses at most its last ~100 ms, as
-    with kill -9, and is resumed as any interrupted session is.
+    for ever (Textual's writer queue can). The session loses at most what its writer had not
+    flushed yet, as with kill -9, and is resumed as any interrupted session is.
     """
 
     received = 0
