@@ -144,7 +144,7 @@ class AgentUIApp(App[int]):
         if not self.host.read_only:
             take_back_the_signals(self.stop_in_order)
         # The main screen composes in its own task: the app reads no key before it has mounted
-        # (its prompt focused), as it did when the app composed the panes itself.
+        # (its prompt focused), so every key has a place to go.
         await AwaitMount(self.main, [self.main])
 
     def on_unmount(self) -> None:

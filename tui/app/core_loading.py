@@ -1,7 +1,7 @@
 """The runtime's modules, imported in a thread while the first frame is on screen.
 
-Imported on the event loop (by the runtime factory) they held every key typed in that moment:
-a letter typed right at the first frame took ~135 ms to show. In a thread the loop keeps
+Imported on the event loop (by the runtime factory) they would hold every key typed in that
+moment: a letter typed at the first frame would show only once the import ended. In a thread the loop keeps
 running between the import's GIL slices. A module left out of the list still loads, on the
 loop, when the runtime needs it (tests/tui/test_start_loads_little.py keeps the list whole).
 """

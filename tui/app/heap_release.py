@@ -1,9 +1,9 @@
 """Memory the app freed goes back to the system.
 
 Streaming allocates and frees a great deal (events, pieces of text, frames); glibc keeps what
-was freed for later instead of giving it back, so the process stays at its high-water mark:
-4 M characters over 100 agents left ~14 MiB free in the heap. Once a second, after enough
-events, `malloc_trim` hands free pages back (well under a millisecond when little is free).
+was freed for later instead of giving it back, so the process stays at its high-water mark
+with much of its heap free. Once a second, after enough events, `malloc_trim` hands free pages
+back (cheap when little is free).
 """
 
 from __future__ import annotations

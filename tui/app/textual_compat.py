@@ -49,7 +49,7 @@ def mark_footer_bindings_ready(footer: Footer) -> None:
     """Let a Footer compose at once with the keys of whatever has the focus.
 
     Why: Textual's Footer composes nothing until a bindings signal and a refresh have come,
-    so the first frame had no keys. Check on upgrade: the reactive's name and meaning."""
+    so the first frame would have no keys. Check on upgrade: the reactive's name and meaning."""
     footer.set_reactive(Footer._bindings_ready, True)
 
 
@@ -57,7 +57,7 @@ def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
     """A footer key greyed out (or not) in place, as `Footer.compose` would have made it.
 
     Why: FooterKey takes `disabled` only when made; recomposing the footer (every key widget
-    removed and mounted again, ~15-30 ms) for a state change was the cost avoided. It reads
+    removed and mounted again) for a state change is the cost avoided. It reads
     `_disabled` when clicked, and draws greyed out by the `-disabled` class."""
     key._disabled = disabled
     key.set_class(disabled, "-disabled")
@@ -121,8 +121,8 @@ def set_theme_before_start(app: App[Any], name: str) -> None:
     """Give an app that has not started yet its theme, without the CSS refresh a change costs.
 
     Why: setting `App.theme` queues `refresh_css`, which parses every CSS source again in a
-    fresh Stylesheet and leaves the app's own parse cache empty: the first frame parsed all the
-    CSS three times instead of once (~25 ms of start-up). Before the app runs, its stylesheet
+    fresh Stylesheet and leaves the app's own parse cache empty: the first frame would parse all
+    the CSS three times instead of once. Before the app runs, its stylesheet
     has parsed nothing: the theme's variables and classes are all a change would give it.
     Check on upgrade: that `App._watch_theme` still does only this plus the refresh and the
     `theme_changed_signal`, and that the stylesheet is still made in `App.__init__`."""

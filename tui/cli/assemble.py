@@ -149,7 +149,7 @@ class ProviderOnce:
     """The assembly's provider, built the first time it is asked for and the same one after.
 
     The app asks first from the thread that loads the runtime's modules after the first frame:
-    an SDK takes 0.3 to 0.7 s to import, and built on the event loop it would hold every key
+    an SDK is slow to import, and built on the event loop it would hold every key
     typed meanwhile. The runtime, started on the loop once that thread is done, gets that one.
     """
 

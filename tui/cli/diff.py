@@ -47,7 +47,7 @@ def main(argv: Sequence[str]) -> int:
     except AgentUIError as exc:
         return fail(str(exc))
     # Two logs and their outline live until the command ends and hold no cycle: out of the
-    # collector's way (it would walk them all at its next full pass, seconds at 100k events).
+    # collector's way (it would walk them all at its next full pass, long for a long log).
     gc.freeze()
     out = sys.stdout
     if args.json:

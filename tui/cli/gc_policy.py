@@ -1,7 +1,7 @@
 """Short garbage-collector pauses however many agents the run holds.
 
-CPython's full collection walks every tracked object: with 5,000 live agents (~700k objects)
-one pause took 0.6-1.5 s on a 2-core machine, and they came every few seconds. Almost all of
+CPython's full collection walks every tracked object: thousands of live agents make so many
+that each pause is long enough to be felt, and the pauses come often. Almost all of
 those objects are the run's state, alive until the run ends, so walking them again finds
 nothing. `gc.freeze()` moves every object alive now out of the collector's way (freed by
 reference counting as ever; only a cycle among them would wait for the unfreeze at exit).
@@ -20,7 +20,7 @@ import time
 SLOW_FULL_COLLECTION_S = 0.005
 BURST = 100  # agents added at once, or thousands of events folded at once
 # A full collection after 3 young-generation ones, not 10: it meets fewer new objects each
-# time (~20k instead of ~70k), which bounds the pause before a freeze.
+# time, which bounds the pause before a freeze.
 THRESHOLDS = (700, 10, 3)
 # Off in a process that runs many apps one after another (the test suite freezes its own heap):
 # a policy's close unfreezes the whole process's heap, not only what its app froze (there is no
@@ -31,8 +31,8 @@ POLICY_ON = True
 def start_collecting() -> None:
     """Start-up is over: its objects (modules, classes, widgets) live as long as the process,
     so they are frozen rather than walked by every full collection from now on. Frozen without
-    a collection first: that would hold the loop 33-130 ms just as the person starts typing,
-    to free the ~8k objects in cycles start-up left (~1.7 MB, kept until `close()`). Nothing
+    a collection first: that would hold the loop just as the person starts typing, to free
+    the few objects in cycles start-up left (kept until `close()`). Nothing
     happens if the collector was already on (the app run by tests, or a second call)."""
     if not gc.isenabled():
         gc.freeze()

@@ -1,20 +1,20 @@
 """The `agentui` executable's first code: what must happen before anything else is imported.
 
-The garbage collector waits until start-up is over. Starting makes ~300k objects that live as
-long as the process (modules, classes, pydantic's validators, Textual's styles and widgets), and
-the collector walked them again and again while they were made: ~55 ms of a 0.32 s start to the
-app's first frame. It comes back once the command has started (the app: once its runtime runs),
+The garbage collector waits until start-up is over. Starting makes hundreds of thousands of
+objects that live as long as the process (modules, classes, pydantic's validators, Textual's
+styles and widgets), and the collector would walk them again and again while they are made, a
+good part of the time to the app's first frame. It comes back once the command has started (the app: once its runtime runs),
 with what start-up made frozen out of its way (see gc_policy.py).
 
 Keys typed meanwhile are not echoed onto the shell's screen (see early_keys.py): importing the
-settings alone takes ~90 ms after the person pressed enter.
+settings alone takes long enough for a fast typist.
 
 Threads hand the interpreter over after 1 ms instead of CPython's 5: Textual writes each frame
 from its own thread (three writes: the synchronized-output start, the frame, its end), and each
-write waited for the event loop to let go of the GIL, up to 5 ms while it went on working
-(another flush, the footer asking its keys again). Through a pty, a frame's last byte came a
-median 5-6 ms after the app had it ready (p95 22-35 ms) at 5,000 live agents, 3 ms (p95 13-16)
-with 1 ms (tests/bench/pty_bench.py --tree-keys, its `delivery`).
+write waits for the event loop to let go of the GIL, up to the switch interval while it goes on
+working (another flush, the footer asking its keys again). The shorter interval brings a frame to
+the terminal sooner when many agents are live (tests/bench/pty_bench.py --tree-keys measures it,
+its `delivery`).
 """
 
 from __future__ import annotations

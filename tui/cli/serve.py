@@ -233,8 +233,8 @@ async def _serve(
     if isinstance(runtime, RecordingRuntime):
         from agentui.tui.cli.session_outcome import what_was_saved
 
-        # Said as the app says it: not saved, or saved only up to a time (it said "saved"
-        # after a write had failed).
+        # Said as the app says it: not saved, or saved only up to a time (never "saved"
+        # after a write failed).
         news = what_was_saved(runtime.session, "agentui serve --resume", "continues")
         if news is not None:
             print(f"agentui serve: {news}", file=sys.stderr)

@@ -255,7 +255,7 @@ class MainScreen(Screen[None]):
         if roots_changed:
             self.addressing.follow_the_runs()  # a task started or ended: the prompt says whose words
         if whole or changes.added or changes.relabel or any(e.type not in STREAMED for e in batch):
-            # The bar's counts walk every agent (~30 ms a flush at 5,000): a batch of streamed
+            # The bar's counts walk every agent (costly with thousands): a batch of streamed
             # text changes none of them (the fold stops at a delta), and the clock has its tick.
             self.refresh_status()
         self._say_what_is_decided()

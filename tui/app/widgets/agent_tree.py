@@ -246,7 +246,7 @@ class AgentTree(Tree[str]):
         # Told at once when the cursor lands on another agent, in the same turn as the key
         # that moved it: what follows the cursor (the transcript) is drawn in the same frame
         # as the cursor. (NodeHighlighted arrives a message later, after a frame showing only
-        # the cursor, and the next frame may be ~30 ms away.)
+        # the cursor, and the next frame may be a while away.)
         self.on_cursor: Callable[[str], None] = lambda agent_id: None
         # The step a rewind took an agent back to, while it waits there (the screen's steps).
         self.rewound_to: Callable[[str], int | None] = lambda agent_id: None
@@ -254,7 +254,7 @@ class AgentTree(Tree[str]):
         self.show_root = False
         self.guide_depth = 2
         # A click on a row's label selects its agent; only the ▶/▼ folds (Textual's Tree folds
-        # a node on every selection, and a click to read a subagent's parent closed it).
+        # a node on every selection, so a click to read a subagent's parent would close it).
         self.auto_expand = False
 
     def _palette(self) -> dict[str, str]:
@@ -262,8 +262,8 @@ class AgentTree(Tree[str]):
 
     def add_agents(self, agents: Iterable[AgentState]) -> None:
         """A row's label is made when the row is first painted (render_label), fitted to the
-        pane then: a resumed session's 1,000 agents drew 1,000 labels (~70 ms before its
-        first frame) for the 35 on screen. Until then the row counts 0 cells in the tree's
+        pane then: a resumed session of many agents would otherwise make every label before
+        its first frame, for the few on screen. Until then the row counts 0 cells in the tree's
         width, which only pads rows (the pane never scrolls sideways, overflow-x hidden)."""
         for agent in agents:
             parent = self._agent_nodes.get(agent.parent_id or "", self.root)

@@ -7,7 +7,7 @@ ctrl+j (every terminal sends it) or shift+enter / alt+enter where the terminal r
 
 A paste longer than PASTE_FOLD_CHARS shows as one marker line ("[pasted text #1: 104,857
 characters]") and is sent whole: Textual's TextArea redraws a long line in full on every key,
-so 100 KB typed into the box itself would make each key slow.
+so a text that long in the box itself would make each key slow.
 """
 
 from __future__ import annotations

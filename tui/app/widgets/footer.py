@@ -1,6 +1,6 @@
 """The key footer: Textual's Footer, rebuilt only when the keys it shows changed.
 
-Textual's Footer recomposes (removes and mounts every key widget, ~15-30 ms) whenever the
+Textual's Footer recomposes (removes and mounts every key widget) whenever the
 screen's bindings may have changed: every selection change, focus change and
 `refresh_bindings()`. Going down the agent tree the keys are almost always the same from one
 agent to the next, and pausing or resuming one only greys out some and brightens others: those

@@ -19,7 +19,7 @@ from agentui.core.session.run_outline import RoundOutline
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.widgets.step_pairs import DIFFERENCE, FIRST_DIFFERENCE, SAME, SideBySide
 
-MAX_ROWS = 300  # rows are measured when filled (~1 ms each): the rest is said in one row
+MAX_ROWS = 300  # each row is measured when filled (step_pairs.py): the rest is said in one row
 
 
 def round_side(played: RoundOutline | None, number: int) -> Text:

@@ -7,7 +7,7 @@ in `…` (Rich's `Text.truncate`, at whatever width the row has when drawn). Eve
 model's, a tool's or a person's words: shown through terminal_text's `visible_controls`, as
 Text, never markup.
 
-A list measures every row when filled (Textual's OptionList), about 1 ms a row: past
+A list measures every row when filled (Textual's OptionList), which adds up: past
 MAX_ROWS pairs, a run of more than RUN_OF_SAME pairs of the same work is one row, and the list
 ends at MAX_ROWS rows with a row that says how many steps are left out (`agentui diff --json`
 has them all). Below it, every pair is a row.
