@@ -113,13 +113,33 @@ class Runtime:
         services: Sequence[Callable[[Runtime], None]] = (),
         budget: Budget | None = None,
     ) -> None:
-        """`workflow` is what a root task runs unless `start` says otherwise; `approve_all`
-        lets tools marked `needs_approval` run without asking (the `--yes` flag); `profiles`
-        are the agent profiles `start` and `fork` know by name (default: the built-ins).
-        `services` are attached as the runtime starts running, each called with it (and
-        calling `run_service`), so every front end that enters the runtime gets them (MCP
-        servers). `budget` is every root agent's (its subtree's: core/agent/budget.py), which
-        `set_budget` changes per agent. The settings are fixed for the runtime's life."""
+        """Make a runtime; nothing runs until it is entered (`async with`).
+
+        The settings are fixed for the runtime's life, except the provider (`set_provider`).
+
+        Args:
+            provider: The model backend root agents run on (closed at shutdown).
+            tools: The tools agents may call; default: `ask_user` alone.
+            hooks: Code the agentic loop calls at its hook points (core/agent/hooks.py).
+            limits: Every agent's limits: iterations, tool calls, duration, depth, children.
+            instructions: The instructions of an agent given none and no profile.
+            streaming: Stream model answers as deltas (else each arrives whole).
+            clock: The time events carry; default: the system's.
+            ids: Where agent and query ids come from (a resumed session's continues its own).
+            last_seq: The last event number already used (a resumed session's log goes on from it).
+            prices: What a model's tokens cost, for the `usd` totals and budgets.
+            workflow: What a root task runs unless `start` says otherwise: "plain" or "six-step".
+            approve_all: Let tools marked `needs_approval` run without asking (the `--yes` flag).
+            profiles: The agent profiles `start` and `fork` know by name; default: the built-ins.
+            profile_settings: The `[profiles]` settings (contract retries and checks).
+            services: Attached as the runtime starts running, each called with it (and calling
+                `run_service`), so every front end that enters the runtime gets them (MCP servers).
+            budget: Every root agent's budget (its subtree's: core/agent/budget.py), which
+                `set_budget` changes per agent.
+
+        Raises:
+            AgentUIError: `workflow` is not one of WORKFLOWS.
+        """
         if workflow not in WORKFLOWS:
             raise AgentUIError(f"unknown workflow {workflow!r}; choose one of {WORKFLOWS}")
         self.provider = provider  # new root agents' (see set_provider)
@@ -159,6 +179,12 @@ class Runtime:
     # -- lifecycle -----------------------------------------------------------------------
 
     async def __aenter__(self) -> Runtime:
+        """Start running: the services are attached and the agents a resumed session gave back
+        live (`adopt`) start.
+
+        Returns:
+            The runtime, taking commands.
+        """
         self._task_group = anyio.create_task_group()
         await self._task_group.__aenter__()
         try:
@@ -173,11 +199,26 @@ class Runtime:
         return self
 
     async def __aexit__(self, *exc_info: Any) -> bool | None:
+        """Shut down as `aclose` does.
+
+        Args:
+            *exc_info: The exception leaving the `async with` block, if any.
+
+        Returns:
+            Whether that exception is suppressed.
+        """
         return await self.aclose(*exc_info)
 
     async def aclose(self, *exc_info: Any) -> bool | None:
         """Cancel every agent, then the services; return once no task of this runtime is left,
-        and the provider is closed (once, also when the runtime ends by cancellation)."""
+        and the provider is closed (once, also when the runtime ends by cancellation).
+
+        Args:
+            *exc_info: The exception the runtime ends with, if any (as `__aexit__` is given it).
+
+        Returns:
+            Whether that exception is suppressed; None when the runtime was not running.
+        """
         if self._task_group is None:
             return None
         self._closing = True
@@ -206,9 +247,14 @@ class Runtime:
         return self._closing
 
     def set_provider(self, provider: Provider) -> None:
-        """Run root agents started from now on with `provider` (and its model). Agents that
-        exist keep theirs, for their continued runs and the subagents they start; the runtime
-        closes every provider it was given when it shuts down."""
+        """Run root agents started from now on with `provider` (and its model).
+
+        Agents that exist keep theirs, for their continued runs and the subagents they start; the
+        runtime closes every provider it was given when it shuts down.
+
+        Args:
+            provider: The model backend for new root agents.
+        """
         if provider is self.provider:
             return
         self.provider = provider
@@ -221,6 +267,13 @@ class Runtime:
 
         It is cancelled at shutdown after every agent has ended; final writes belong in a
         `finally` under a shielded CancelScope.
+
+        Args:
+            service: The helper, called once with no arguments.
+            name: The task's name, as a traceback or a task dump shows it.
+
+        Raises:
+            AgentUIError: The runtime is not running.
         """
         group = self._running_group()
         scope = anyio.CancelScope()
@@ -233,8 +286,14 @@ class Runtime:
         group.start_soon(run, name=name)
 
     def expect_tools(self, source: PendingTools) -> None:
-        """Let agent profiles name tools that `source` adds to `tools` later (a service's,
-        such as an MCP server's): an agent started with one waits for them (pending_tools.py)."""
+        """Let agent profiles name tools that `source` adds to `tools` later.
+
+        An agent started with one waits for them (pending_tools.py), and a call to one before it
+        came waits for it.
+
+        Args:
+            source: What adds the tools (a service's, such as an MCP server's).
+        """
         self.pending_tools.append(source)
         self.tools.later.append(source)  # and a call to one before it came waits for it
 
@@ -242,68 +301,190 @@ class Runtime:
         """Put an event about an agent on the bus from a service (e.g. a monologue entry).
 
         Agents' own events go through their pause gates; a service's do not.
+
+        Args:
+            cls: The event's class (core/protocol/events.py).
+            agent_id: The agent it is about.
+            **fields: The event's own fields.
+
+        Returns:
+            The event, numbered and timed as it went out.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
         """
         self._tree.get(agent_id)
         return self._bus.emit(cls, agent_id, **fields)
 
     def publish_runtime(self, cls: type[E], **fields: Any) -> E:
         """Put an event about the runtime itself, not one agent, on the bus from a service (an
-        MCP server's state); its agent_id is `events.RUNTIME_EVENT`."""
+        MCP server's state); its agent_id is `events.RUNTIME_EVENT`.
+
+        Args:
+            cls: The event's class (core/protocol/events.py).
+            **fields: The event's own fields.
+
+        Returns:
+            The event, numbered and timed as it went out.
+        """
         return self._bus.emit(cls, RUNTIME_EVENT, **fields)
 
     # -- reading -------------------------------------------------------------------------
 
     def subscribe(self, maxsize: int | None = 4096) -> Subscription:
-        """A new stream of every event from now on (see events.py for the full-stream policy)."""
+        """A new stream of every event from now on.
+
+        Args:
+            maxsize: How many events may wait undrained (events.py says what a full stream
+                does); None for no bound.
+
+        Returns:
+            The subscriber's stream; `close` it when done.
+        """
         return self._bus.subscribe(maxsize)
 
     def snapshot(self) -> dict[str, Any]:
-        """A JSON-ready snapshot of every agent, without message histories."""
+        """Every agent, without message histories.
+
+        Returns:
+            A JSON-ready dict of the tree (AgentTree.snapshot).
+        """
         return self._tree.snapshot()
 
     def tree(self) -> dict[str, Any]:
-        """The same as `snapshot()` (its older name)."""
+        """The same as `snapshot()` (its older name).
+
+        Returns:
+            What `snapshot()` returns.
+        """
         return self.snapshot()
 
     def agent(self, agent_id: str) -> dict[str, Any]:
-        """One agent with its full message history."""
+        """One agent with its full message history.
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            A JSON-ready dict of its node, its messages among them.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return self._tree.get(agent_id).with_history()
 
     def node(self, agent_id: str) -> AgentNode:
+        """The agent's node in the tree: its status, name, usage, result, conversation.
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            The live node (changed in place as the agent runs: read, do not change).
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return self._tree.get(agent_id)
 
     def nodes(self) -> list[AgentNode]:
-        """Every agent, parents before children (the order they were started or adopted)."""
+        """Every agent, parents before children (the order they were started or adopted).
+
+        Returns:
+            Their nodes.
+        """
         return self._tree.nodes()
 
     def subtree(self, agent_id: str) -> list[AgentNode]:
-        """The agent and all its descendants, parents before children."""
+        """The agent and all its descendants, parents before children.
+
+        Args:
+            agent_id: The subtree's root.
+
+        Returns:
+            Their nodes, the agent's first.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return self._tree.subtree(agent_id)
 
     def open_queries(self) -> list[Query]:
+        """The questions and approvals raised and not yet answered, declined or withdrawn.
+
+        Returns:
+            The open queries, in the order they were raised.
+        """
         return self._queries.open_queries()
 
     def allowed(self, agent_id: str) -> frozenset[Command]:
-        """The commands that apply to the agent now (commands.allowed, the one table)."""
+        """The commands that apply to the agent now (commands.allowed, the one table).
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            The commands a person may give it now.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return commands.allowed(self._view(self._tree.get(agent_id)), Mode.LOCAL)
 
     def check(self, agent_id: str, command: Command) -> None:
-        """Raise the refusal a person reads when `command` does not apply to the agent now
-        (CommandRefusedError); an unknown agent is an UnknownAgentError."""
+        """Refuse `command` in the words a person reads when it does not apply to the agent now.
+
+        Args:
+            agent_id: The agent.
+            command: The command to check.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The table leaves `command` out for the agent now (`refusal`).
+        """
         self._refuse_unless_allowed(self._tree.get(agent_id), command)
 
     def payload(self, agent_id: str) -> Any:
-        """The validated JSON answer of the agent's latest run (a JSON profile's), once it
-        completed; else None."""
+        """The validated JSON answer of the agent's latest run (a JSON profile's).
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            The answer once the run completed; else None (`node(id).error` says why).
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return self._run(agent_id).payload
 
     def workflow_report(self, agent_id: str) -> WorkflowReport | None:
-        """The report of the agent's six-step workflow once it completed, else None."""
+        """The report of the agent's six-step workflow.
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            The report once the workflow completed; else None.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return self._run(agent_id).report
 
     async def wait(self, agent_id: str) -> AgentNode:
         """Wait until the agent's current run has ended (one stopped to be rewound: the run
-        after it); return its node."""
+        after it).
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            Its node, as the run left it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         await self._run(agent_id).until_ended()
         return self._tree.get(agent_id)
 
@@ -321,14 +502,30 @@ class Runtime:
         driver: Driver | None = None,
         cue: SceneCue | None = None,
     ) -> str:
-        """Create an agent for `task` and start it; returns its id.
+        """Create an agent for `task` and start it.
 
-        `profile`, a name in `profiles` or a profile itself, gives the agent its instructions
-        (so `instructions` must be left out), tools, model and answer contract; an unknown
-        name raises UnknownProfileError. `workflow` defaults to the runtime's for a root
-        without a profile and to "plain" otherwise. A `driver` runs the agent instead of a
-        model (a scene, a round of one: core/scene); `cue` is the agent's place in a scene,
-        declared on its model requests.
+        Args:
+            task: The agent's task: its first message.
+            name: Its name; default: `main`, `main-2`, ... for a root, `PARENT.N` for a subagent.
+            parent_id: The agent it is a subagent of; None starts a root.
+            instructions: Its instructions; default: the runtime's (left out with a profile).
+            workflow: "plain" or "six-step"; default: the runtime's for a root without a profile
+                or driver, "plain" otherwise.
+            profile: A name in `profiles` or a profile itself: the agent's instructions, tools,
+                model, answer contract and budget.
+            driver: Code that runs the agent instead of a model (a scene, a round of one:
+                core/scene); such an agent has no profile.
+            cue: The agent's place in a scene, declared on its model requests.
+
+        Returns:
+            The new agent's id.
+
+        Raises:
+            UnknownProfileError: No profile has that name.
+            UnknownAgentError: No agent has the id `parent_id`.
+            AgentUIError: The runtime is not running; both a profile and instructions, or a
+                driver and a profile, were given; the workflow is unknown; or the profile names
+                tools this runtime does not have.
         """
         group = self._running_group()
         chosen = self.profiles.get(profile) if isinstance(profile, str) else profile
@@ -392,7 +589,17 @@ class Runtime:
         return agent_id
 
     def send(self, agent_id: str, text: str) -> None:
-        """Continue an ended agent's conversation with a new message from the person."""
+        """Continue an ended agent's conversation with a new message from the person.
+
+        Args:
+            agent_id: The agent to continue.
+            text: The person's message; the agent runs again on it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent has not ended, or agentui's own code runs it.
+            AgentUIError: The runtime is not running.
+        """
         run = self._run(agent_id)
         self._refuse_unless_allowed(run.node, Command.CONTINUE)
         group = self._running_group("the runtime is not running")
@@ -411,11 +618,20 @@ class Runtime:
 
         Parents are adopted before their children. A node saved while still live comes back
         cancelled ("interrupted"): `send(id, text)` continues it from its saved conversation,
-        delivering the `notes` and `modification` its model had not read. With a `reopening`
-        (a live node waiting on the person: core/session/resume.py decides it) it goes on
-        instead: its run starts from its saved conversation when the runtime runs, waiting on
-        the question or approval it waited on, or held paused. Nothing is emitted here: the
+        delivering the `notes` and `modification` its model had not read. With a `reopening` it
+        goes on instead: its run starts from its saved conversation when the runtime runs, waiting
+        on the question or approval it waited on, or held paused. Nothing is emitted here: the
         saved events (and a resume's closing ones) already tell its story.
+
+        Args:
+            node: The agent as the saved session's events fold it (copied, not kept).
+            notes: Steers its model had not read yet.
+            modification: A modify its model had not read yet.
+            reopening: How a live node waiting on the person goes on (core/session/resume.py
+                decides it); None ends it as interrupted.
+
+        Raises:
+            AgentUIError: Its parent has not been adopted yet.
         """
         if node.parent_id is not None and node.parent_id not in self._tree:
             raise AgentUIError(f"adopt {node.id}: its parent {node.parent_id} is not here yet")
@@ -456,28 +672,78 @@ class Runtime:
 
     def hold_budget_stop(self, owner_id: str, stop: BudgetStop, paused: Sequence[str]) -> None:
         """Give an adopted agent's budget the stop that held its subtree when the session ended
-        (core/session/resume.py): `paused`, adopted paused, go on when the person raises it or
-        lets it go on once; a resume is refused meanwhile, as before the session ended."""
+        (core/session/resume.py).
+
+        The `paused` agents go on when the person raises the budget or lets it go on once; a resume
+        is refused meanwhile, as before the session ended.
+
+        Args:
+            owner_id: The agent whose budget stopped its subtree.
+            stop: The stop, as the saved `budget:stop` said it.
+            paused: The ids of the agents it paused, adopted paused.
+
+        Raises:
+            UnknownAgentError: No agent has the id `owner_id`.
+        """
         account = self._run(owner_id).budget
         account.stopped, account.paused = stop, list(paused)
 
     def pause(self, agent_id: str, *, subtree: bool = False) -> None:
+        """Hold the agent at its next pause gate: once this returns it emits nothing until
+        `resume`.
+
+        Args:
+            agent_id: The agent to pause.
+            subtree: Pause its live descendants too.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live.
+        """
         for run in self._live_targets(agent_id, Command.PAUSE, subtree=subtree):
             run.pause("paused by the person")
 
     def resume(self, agent_id: str, *, subtree: bool = False) -> None:
+        """Let a paused agent go on.
+
+        Args:
+            agent_id: The agent to resume.
+            subtree: Resume its live descendants too.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live, or a budget stopped it (raise it with
+                `set_budget` or go on once with `continue_past_budget`).
+        """
         for run in self._live_targets(agent_id, Command.RESUME, subtree=subtree):
             run.resume()
 
     def cancel(self, agent_id: str, reason: str = "cancelled by the person") -> None:
-        """Cancel the agent and its live descendants; siblings are untouched."""
+        """Cancel the agent and its live descendants; siblings are untouched.
+
+        Args:
+            agent_id: The agent to cancel.
+            reason: Why, as its events and its parent read it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live.
+        """
         run = self._run(agent_id)
         self._refuse_unless_allowed(run.node, Command.CANCEL)
         run.intervened("cancel", reason)
         run.stop_subtree(reason)
 
     def delete(self, agent_id: str) -> None:
-        """Stop the agent and its subtree, mark them deleted, and tell the parent."""
+        """Stop the agent and its subtree, mark them deleted, and tell the parent.
+
+        Args:
+            agent_id: The agent to delete.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is already deleted.
+        """
         run = self._run(agent_id)
         node = run.node
         self._refuse_unless_allowed(node, Command.DELETE)
@@ -494,8 +760,20 @@ class Runtime:
         self, agent_id: str, *, instructions: str | None = None, content: str | None = None
     ) -> None:
         """Replace the agent's instructions and/or task content from its next model call on.
-        New content withdraws the questions the agent waits on (declined, "withdrawn: the
-        person changed the task"): they were about the old task; its next call reads which."""
+
+        New content withdraws the questions the agent waits on (declined, "withdrawn: the person
+        changed the task"): they were about the old task; its next call reads which.
+
+        Args:
+            agent_id: The agent to modify.
+            instructions: Its new instructions; None keeps them.
+            content: Its task's new content; None keeps it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: Neither is given, the agent is not live, or agentui's own code
+                runs it.
+        """
         if instructions is None and content is None:
             raise CommandRefusedError("modify needs new instructions, new content, or both")
         run = self._run(agent_id)
@@ -503,7 +781,17 @@ class Runtime:
         run.modify(instructions, content)
 
     def steer(self, agent_id: str, text: str) -> None:
-        """Queue the person's message into the agent's next model call, without stopping it."""
+        """Queue the person's message into the agent's next model call, without stopping it.
+
+        Args:
+            agent_id: The agent to steer.
+            text: The message; it may not be empty.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            AgentEndedError: The agent has ended: continue it with the words (`send`) instead.
+            CommandRefusedError: The text is empty, or agentui's own code runs the agent.
+        """
         run = self._run(agent_id)
         # An agent that ended refuses with AgentEndedError: continue it with the words instead.
         self._refuse_unless_allowed(run.node, Command.STEER)
@@ -516,18 +804,45 @@ class Runtime:
 
         An approval takes "once", "always" or "reject" (and "yes", "no", "reject: reason", ...);
         None or any other text rejects it, the text being the reason (see approval.py).
+
+        Args:
+            query_id: The open query.
+            text: The answer; None declines it.
+
+        Raises:
+            UnknownQueryError: No open query has that id.
         """
         self._queries.answer(query_id, text)
 
     def approve(self, query_id: str, decision: ApprovalChoice, reason: str | None = None) -> None:
-        """Decide an open approval: allow the call "once", allow the tool "always" (for the
-        rest of this runtime's life), or "reject" it; a rejection's reason goes to the model."""
+        """Decide an open approval.
+
+        Args:
+            query_id: The open approval.
+            decision: "once" allows the call, "always" the tool for the rest of this runtime's
+                life, "reject" refuses the call.
+            reason: Why a rejection; it goes to the model.
+
+        Raises:
+            UnknownQueryError: No open query has that id.
+            CommandRefusedError: The query is not an approval, or the decision is unknown.
+        """
         self._queries.approve(query_id, decision, reason)
 
     def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None:
-        """Give the agent's subtree a budget (core/agent/budget.py; `{}` removes it), as
-        measure -> limit: `{"tokens": 50000, "usd": 2}`. Raising a budget that stopped its
-        subtree lets the agents it paused go on. A bad limit is refused in one sentence."""
+        """Give the agent's subtree a budget (core/agent/budget.py).
+
+        Raising a budget that stopped its subtree lets the agents it paused go on.
+
+        Args:
+            agent_id: The agent whose subtree the budget holds.
+            limits: Measure -> limit: `{"tokens": 50000, "usd": 2}`; `{}` removes it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: A limit is not valid (said in one sentence), or the agent is
+                deleted.
+        """
         run = self._run(agent_id)
         self._refuse_unless_allowed(run.node, Command.BUDGET)
         try:
@@ -537,8 +852,17 @@ class Runtime:
         run.set_budget(budget, "person")
 
     def continue_past_budget(self, agent_id: str) -> None:
-        """Let the subtree the agent's budget stopped take one more step (a model or tool
-        call) past it; it stops again at the next."""
+        """Let the subtree the agent's budget stopped take one more step (a model or tool call)
+        past it; it stops again at the next.
+
+        Args:
+            agent_id: The agent whose own budget stopped its subtree.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live, or its own budget did not stop it (an
+                ancestor's may have: continue that one).
+        """
         run = self._run(agent_id)
         self._refuse_unless_allowed(run.node, Command.PAST_BUDGET)
         run.continue_past_budget()
@@ -546,24 +870,54 @@ class Runtime:
     # -- time travel (core/agent/steps.py) ---------------------------------------------------
 
     def steps(self, agent_id: str) -> list[Step]:
-        """The agent's steps so far, in order (those a rewind set aside among them)."""
+        """The agent's steps so far, in order (those a rewind set aside among them).
+
+        Args:
+            agent_id: The agent.
+
+        Returns:
+            A copy of its step list (core/agent/steps.py).
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         return list(self._run(agent_id).steps.steps)
 
     def recall_steps(self, agent_id: str, steps: StepLog) -> None:
-        """Give an adopted agent (a resumed session's) its steps, folded from its saved events
-        (`steps_in`): it can then be rewound or forked from them."""
+        """Give an adopted agent (a resumed session's) its steps, so it can be rewound or forked
+        from them.
+
+        Args:
+            agent_id: The adopted agent.
+            steps: Its steps, folded from its saved events (`steps_in`).
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+        """
         run = self._run(agent_id)
         steps.agent_name = run.node.name
         run.steps = steps
         run.publish_conversation(announce=False)  # its changes from now on join them
 
     def rewind(self, agent_id: str, step: int) -> None:
-        """Take the agent back to `step`: its conversation as it was right after it, what came
-        later set aside (kept in the log), the subagents it started after it stopped and set
-        aside; then it waits for the person, paused (resume continues it, a steer or a modify
-        goes with it). A live agent's run is stopped first: it is rewound once that run has
-        ended (an `agent:rewound` event says it), an ended one at once. A step an earlier
-        rewind set aside is refused: `fork_from` starts a new root from it instead."""
+        """Take the agent back to `step`, then let it wait for the person, paused.
+
+        Its conversation becomes what it was right after the step; what came later is set aside
+        (kept in the log), and the subagents it started after it are stopped and set aside. Resume
+        continues it; a steer or a modify goes with it. A live agent's run is stopped first: it is
+        rewound once that run has ended (an `agent:rewound` event says it), an ended one at once.
+
+        Args:
+            agent_id: The agent to rewind.
+            step: The number of the step to go back to.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: No such step; a step an earlier rewind set aside (`fork_from`
+                starts a new root from it instead); an agent already going back; one agentui's own
+                code runs; or one whose result a round already took.
+            AgentUIError: The runtime is not running.
+        """
         run = self._run(agent_id)
         node = run.node
         self._refuse_unless_allowed(node, Command.REWIND)
@@ -588,10 +942,24 @@ class Runtime:
             self._rewound(run, step, set_aside, take_up)
 
     def fork_from(self, agent_id: str, step: int, *, instructions: str | None = None) -> str:
-        """Start a new root, `NAME~1` (then ~2, ...), from a copy of the agent's conversation
-        at `step`, running beside it (an `agent:forked` event names its origin). The results of
-        tool calls before the step are in the copy: they are reused, not run again; with
-        `instructions` it runs under new ones. Its id."""
+        """Start a new root, `NAME~1` (then ~2, ...), from a copy of the agent's conversation at
+        `step`, running beside it (an `agent:forked` event names its origin).
+
+        The results of tool calls before the step are in the copy: they are reused, not run again.
+
+        Args:
+            agent_id: The agent to fork from.
+            step: The number of the step whose conversation is copied.
+            instructions: The new root's instructions; None keeps those the agent had at the step.
+
+        Returns:
+            The new root's id.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: No such step, or agentui's own code runs the agent.
+            AgentUIError: The runtime is not running.
+        """
         run = self._run(agent_id)
         self._refuse_unless_allowed(run.node, Command.FORK)
         kept, messages = run.steps.conversation_at(step)
@@ -609,10 +977,24 @@ class Runtime:
         origin: ForkOrigin,
         profile: str | AgentProfile | None = None,
     ) -> str:
-        """Start a root agent on a conversation that already holds `messages` (a fork's copy,
-        from this run or a saved session: `origin`), named after its origin. Its id. With the
-        origin's `profile` (by name in `profiles`, or itself) it has the profile's tools, model,
-        contract and budget, as `start` gives them."""
+        """Start a root agent on a conversation that already holds `messages`, named after its
+        origin.
+
+        Args:
+            task: The root's task, as its `agent:spawned` says it.
+            instructions: Its instructions.
+            messages: Its conversation so far (a fork's copy, from this run or a saved session).
+            origin: The agent and step it was copied from (`agent:forked` names them).
+            profile: The origin's profile (by name in `profiles`, or itself): the root has its
+                tools, model, contract and budget, as `start` gives them.
+
+        Returns:
+            The new root's id.
+
+        Raises:
+            UnknownProfileError: No profile has that name.
+            AgentUIError: The runtime is not running, or the profile names tools it does not have.
+        """
         group = self._running_group()
         profile = self.profiles.get(profile) if isinstance(profile, str) else profile
         tools, to_come = self._tools_for(profile) if profile is not None else (self.tools, None)
@@ -642,13 +1024,40 @@ class Runtime:
     def fork(
         self, parent_id: str, prompt: str, *, name: str | None = None, profile: str | None = None
     ) -> str:
-        """Start a subagent of `parent_id` on `prompt` as the agent itself would (`fork` tool),
-        with the named profile if any: refused past `limits.max_depth` or
-        `limits.max_live_children` (LimitExceededError), or for an unknown profile."""
+        """Start a subagent of `parent_id` on `prompt` as the agent itself would (`fork` tool).
+
+        Args:
+            parent_id: The agent the subagent belongs to; it must be live.
+            prompt: The subagent's task.
+            name: Its name; default: `PARENT.N`.
+            profile: An agent profile's name for it; None: the plain loop, the parent's tools.
+
+        Returns:
+            The subagent's id (the handle `join` takes).
+
+        Raises:
+            UnknownAgentError: No agent has the id `parent_id`.
+            LimitExceededError: Past `limits.max_depth`, `limits.max_live_children`, or a budget's
+                children or forecast.
+            UnknownProfileError: No profile has that name.
+            CommandRefusedError: The parent has ended.
+        """
         return self._run(parent_id).fork(prompt, name=name, profile=profile)
 
     async def join(self, caller_id: str, handle: str) -> SubagentOutcome:
-        """Wait until `handle`, a subagent (at any depth) of `caller_id`, has ended."""
+        """Wait until `handle`, a subagent (at any depth) of `caller_id`, has ended.
+
+        Args:
+            caller_id: The agent that waits.
+            handle: The subagent's id, as `fork` returned it.
+
+        Returns:
+            How it ended: its status, result or error.
+
+        Raises:
+            UnknownAgentError: No agent has the id `caller_id`.
+            CommandRefusedError: `handle` is not a subagent of the caller.
+        """
         return await self._run(caller_id).join(handle)
 
     # -- internals -----------------------------------------------------------------------

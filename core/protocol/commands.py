@@ -227,65 +227,280 @@ class EventStream(Protocol):
     """One subscriber's events (core/bus.Subscription): drained by a screen's timer, or
     awaited a batch at a time."""
 
-    def drain(self) -> list[Event]: ...
-    async def next_batch(self) -> list[Event]: ...
-    def close(self) -> None: ...
+    def drain(self) -> list[Event]:
+        """Take the events that arrived since the last drain, without waiting.
+
+        Returns:
+            Those events in order; an empty list when none came.
+        """
+
+    async def next_batch(self) -> list[Event]:
+        """Wait until at least one event has arrived, then take every one that has.
+
+        Returns:
+            The events in order; an empty list once the stream is closed and read to its
+            end.
+        """
+
+    def close(self) -> None:
+        """Stop receiving: nothing more is put on this stream; what it holds can still be
+        read."""
 
 
 class ProviderLabel(Protocol):
     """What a front end says of the provider new tasks run on."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The provider's name, as `--provider` takes it ("anthropic", "scripted")."""
+
     @property
-    def model(self) -> str: ...
+    def model(self) -> str:
+        """The model new root tasks run on ("" while a recording's is not read yet)."""
 
 
 class ProfileProblems(Protocol):
     """The profile files that were left out, each with why (said once at start)."""
 
     @property
-    def problems(self) -> Sequence[str]: ...
+    def problems(self) -> Sequence[str]:
+        """One sentence per file left out: which file, and why."""
 
 
 class RuntimePort(Protocol):
     """What every front end drives: the commands, and `subscribe` for what happens.
 
     A command refused by `allowed` raises CommandRefusedError with `refusal`'s words (an
-    attached runtime's come later, from the server). `start` returns the new root's id, or ""
-    where the id comes later (attached: its `listen(started=...)`)."""
+    attached runtime's come later, from the server, through `AttachedPort.listen(warned=...)`,
+    as does an unknown id). `start` returns the new root's id, or "" where the id comes later
+    (attached: its `listen(started=...)`). A command's effect is reported as events on every
+    subscriber's stream, never as a return value."""
 
     @property
-    def provider(self) -> ProviderLabel: ...
+    def provider(self) -> ProviderLabel:
+        """The provider new root tasks run on, as the status bar names it."""
+
     @property
-    def profiles(self) -> ProfileProblems: ...
+    def profiles(self) -> ProfileProblems:
+        """The agent profiles known by name, with the files that were left out."""
 
-    async def __aenter__(self) -> Self: ...
-    async def __aexit__(self, *exc_info: Any) -> bool | None: ...
+    async def __aenter__(self) -> Self:
+        """Start running (local) or connecting (attached): commands are taken from now on.
 
-    def subscribe(self, maxsize: int | None = 4096) -> EventStream: ...
+        Returns:
+            The port itself, ready for commands.
+        """
 
-    def start(self, task: str, *, profile: str | None = None) -> str: ...
-    def send(self, agent_id: str, text: str) -> None: ...
-    def pause(self, agent_id: str, *, subtree: bool = False) -> None: ...
-    def resume(self, agent_id: str, *, subtree: bool = False) -> None: ...
-    def cancel(self, agent_id: str, reason: str = ...) -> None: ...
-    def delete(self, agent_id: str) -> None: ...
+    async def __aexit__(self, *exc_info: Any) -> bool | None:
+        """Stop: a local runtime cancels every agent and waits for them, an attached one sends
+        the commands still queued and closes its connection.
+
+        Returns:
+            Whether the exception leaving the `async with` block is suppressed.
+        """
+
+    def subscribe(self, maxsize: int | None = 4096) -> EventStream:
+        """A new stream of every event from now on.
+
+        Args:
+            maxsize: How many events may wait undrained before the stream is full (events.py
+                says what a full stream does); None for no bound.
+
+        Returns:
+            The subscriber's stream; `close` it when done.
+        """
+
+    def start(self, task: str, *, profile: str | None = None) -> str:
+        """Start a new root agent on `task`.
+
+        Args:
+            task: The person's words: the root's task and its first message.
+            profile: An agent profile's name in the runtime's catalog; None runs the
+                runtime's own instructions and workflow.
+
+        Returns:
+            The new root's id, or "" where the id comes later (attached).
+
+        Raises:
+            UnknownProfileError: No profile has that name.
+            AgentUIError: The runtime takes no commands now (not running; attached: not
+                connected, a CommandRefusedError).
+        """
+
+    def send(self, agent_id: str, text: str) -> None:
+        """Continue an ended agent's conversation with a new message (Command.CONTINUE).
+
+        Args:
+            agent_id: The agent to continue.
+            text: The person's message; the agent runs again on it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent has not ended, or agentui's own code runs it.
+        """
+
+    def pause(self, agent_id: str, *, subtree: bool = False) -> None:
+        """Hold the agent at its next pause gate; it emits nothing until resumed.
+
+        Args:
+            agent_id: The agent to pause.
+            subtree: Pause its live descendants too.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live.
+        """
+
+    def resume(self, agent_id: str, *, subtree: bool = False) -> None:
+        """Let a paused agent go on.
+
+        Args:
+            agent_id: The agent to resume.
+            subtree: Resume its live descendants too.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live, or a budget stopped it (raise the
+                budget or continue past it instead).
+        """
+
+    def cancel(self, agent_id: str, reason: str = ...) -> None:
+        """Stop the agent and its live descendants; its siblings go on.
+
+        Args:
+            agent_id: The agent to cancel.
+            reason: Why, as its events and its parent read it (Command.INTERRUPT passes
+                its own); the default says the person cancelled it.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live.
+        """
+
+    def delete(self, agent_id: str) -> None:
+        """Stop the agent and its subtree, mark them deleted, and tell its parent.
+
+        Args:
+            agent_id: The agent to delete.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is already deleted.
+        """
+
     def modify(
         self, agent_id: str, *, instructions: str | None = None, content: str | None = None
-    ) -> None: ...
-    def steer(self, agent_id: str, text: str) -> None: ...
-    def answer(self, query_id: str, text: str | None) -> None: ...
-    def approve(
-        self, query_id: str, decision: ApprovalDecision, reason: str | None = None
-    ) -> None: ...
-    # `limits`: measure -> limit, as core/agent/budget.Budget names them ({} removes it).
-    def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None: ...
-    def continue_past_budget(self, agent_id: str) -> None: ...
-    # Time travel (core/agent/steps.py): back to one of the agent's steps, or a new root from a
-    # copy of its conversation there (its id; "" where the id comes later, as for `start`).
-    def rewind(self, agent_id: str, step: int) -> None: ...
-    def fork_from(self, agent_id: str, step: int, *, instructions: str | None = None) -> str: ...
+    ) -> None:
+        """Replace the agent's instructions, its task's content, or both, from its next model
+        call on.
+
+        Args:
+            agent_id: The agent to modify.
+            instructions: Its new instructions; None keeps them.
+            content: Its task's new content; None keeps it. New content withdraws the
+                questions the agent waits on.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: Neither is given, the agent is not live, or agentui's own
+                code runs it.
+        """
+
+    def steer(self, agent_id: str, text: str) -> None:
+        """Put the person's message into the agent's next model call, without stopping it.
+
+        Args:
+            agent_id: The agent to steer.
+            text: The message; it may not be empty.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            AgentEndedError: The agent has ended: continue it with the words (`send`).
+            CommandRefusedError: The text is empty, or agentui's own code runs the agent.
+        """
+
+    def answer(self, query_id: str, text: str | None) -> None:
+        """Answer an open question or approval, or decline it.
+
+        Args:
+            query_id: The open query (`query:raised`'s `query_id`).
+            text: The answer; None declines it. An approval takes "once", "always",
+                "reject" and their plain forms ("yes", "no", "reject: why").
+
+        Raises:
+            UnknownQueryError: No open query has that id.
+        """
+
+    def approve(self, query_id: str, decision: ApprovalDecision, reason: str | None = None) -> None:
+        """Decide an open approval.
+
+        Args:
+            query_id: The open approval (`query:raised`'s `query_id`).
+            decision: "once" allows this call, "always" the tool for the runtime's life,
+                "reject" refuses the call.
+            reason: Why a rejection, as the model reads it.
+
+        Raises:
+            UnknownQueryError: No open query has that id.
+            CommandRefusedError: The query is not an approval, or the decision is unknown.
+        """
+
+    def set_budget(self, agent_id: str, limits: Mapping[str, float]) -> None:
+        """Give the agent's subtree a budget, or raise or remove the one it has.
+
+        Args:
+            agent_id: The agent whose subtree the budget holds.
+            limits: Measure -> limit, as core/agent/budget.Budget names them
+                (`{"tokens": 50000, "usd": 2}`); `{}` removes the budget.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: A limit is not valid, or the agent is deleted.
+        """
+
+    def continue_past_budget(self, agent_id: str) -> None:
+        """Let the subtree the agent's budget stopped take one more step; it stops again at
+        the next.
+
+        Args:
+            agent_id: The agent whose own budget stopped its subtree.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: The agent is not live, or its own budget did not stop it
+                (an ancestor's may have: continue that one).
+        """
+
+    def rewind(self, agent_id: str, step: int) -> None:
+        """Take the agent back to one of its steps (core/agent/steps.py), later ones set aside;
+        it then waits for the person, paused.
+
+        Args:
+            agent_id: The agent to rewind.
+            step: The number of the step to go back to.
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: No such step, a step an earlier rewind set aside, an agent
+                being rewound already, or one agentui's own code runs.
+        """
+
+    def fork_from(self, agent_id: str, step: int, *, instructions: str | None = None) -> str:
+        """Start a new root from a copy of the agent's conversation at one of its steps,
+        beside it.
+
+        Args:
+            agent_id: The agent to fork from.
+            step: The number of the step whose conversation is copied.
+            instructions: The new root's instructions; None keeps the agent's.
+
+        Returns:
+            The new root's id, or "" where the id comes later (attached, as for `start`).
+
+        Raises:
+            UnknownAgentError: No agent has that id.
+            CommandRefusedError: No such step, or agentui's own code runs the agent.
+        """
 
 
 class AttachedPort(RuntimePort, Protocol):
@@ -293,9 +508,12 @@ class AttachedPort(RuntimePort, Protocol):
     HTTP round trip gives later than a key press."""
 
     @property
-    def connected(self) -> bool: ...
+    def connected(self) -> bool:
+        """The event stream is open: commands are sent (else refused at once)."""
+
     @property
-    def connection_text(self) -> str: ...
+    def connection_text(self) -> str:
+        """The connection's state in words, for the status bar ("connecting to HOST")."""
 
     def listen(
         self,
@@ -304,4 +522,13 @@ class AttachedPort(RuntimePort, Protocol):
         started: Callable[[str], None] = ...,
         connection: Callable[[], None] = ...,
         not_started: Callable[[str], None] = ...,
-    ) -> None: ...
+    ) -> None:
+        """Say whom to tell what the server answers later (each replaces the one before).
+
+        Args:
+            warned: Told each command the server refused and each event lost, in words.
+            started: Told the id of each root agent a `start` made.
+            connection: Called when `connected` changes (read `connection_text` then).
+            not_started: Told the task of a `start` the server did not make, so its words
+                are not lost (`warned` says why).
+        """
