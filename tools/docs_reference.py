@@ -4,19 +4,24 @@ mkdocs-gen-files runs this file at every `mkdocs build` (mkdocs.yml's gen-files 
 writes docs/reference/*.md into the build only: the settings from the config models' field
 descriptions (core/config/settings.py), the keys from the keymap (tui/app/keymap.py), the HTTP
 API from the server's OpenAPI document (core/remote/server.py), the events from their classes'
-docstrings (core/protocol/events.py) and the commands from their argument parsers (tui/cli).
+docstrings (core/protocol/events.py), the commands from their argument parsers (tui/cli) and
+the Runtime API from the Google-style docstrings (`Args:`, `Returns:`, `Raises:`) of the port
+(core/protocol/commands.py) and of Runtime (core/runtime.py), read with `inspect`.
 
 Each source also lists its entries with their descriptions (`settings()`, `keys()`,
-`endpoints()`, `event_types()`, `commands()`): tests/core/test_docs_reference.py fails when one
-has none.
+`endpoints()`, `event_types()`, `commands()`, `runtime_api()`): tests/core/test_docs_reference.py
+fails when one has none, and when a Runtime or port method's docstring leaves out an argument
+or what it returns (`ApiMember.undescribed`).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import inspect
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -420,6 +425,217 @@ def _help_text(parser: argparse.ArgumentParser) -> str:
             os.environ["COLUMNS"] = saved
 
 
+# -- the runtime's API ---------------------------------------------------------------------
+
+_SECTION = re.compile(r"^(Args|Returns|Raises):\s*$")
+_ENTRY = re.compile(r"^(\*{0,2}\w+)(?: \([^)]*\))?:(?: (.*))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class Docstring:
+    """A Google-style docstring: its text, then its `Args:`, `Returns:` and `Raises:`."""
+
+    summary: str
+    args: dict[str, str]  # parameter name (without its stars) -> what it is
+    returns: str
+    raises: dict[str, str]  # exception class -> when
+
+
+def _entries(lines: Sequence[str]) -> dict[str, str]:
+    """`name: text` entries, a line each, continued by the lines indented under them."""
+    entries: dict[str, str] = {}
+    name, indent = "", None
+    for line in lines:
+        if not line.strip():
+            continue
+        depth = len(line) - len(line.lstrip())
+        entry = _ENTRY.match(line.strip())
+        if entry is not None and (indent is None or depth == indent):
+            indent, name = depth, entry.group(1).lstrip("*")
+            entries[name] = entry.group(2) or ""
+        elif name:
+            entries[name] += " " + line.strip()
+    return entries
+
+
+def parse_docstring(doc: str | None) -> Docstring:
+    sections: dict[str, list[str]] = {}
+    summary: list[str] = []
+    current = summary
+    for line in inspect.cleandoc(doc or "").splitlines():
+        section = _SECTION.match(line)
+        if section is not None:
+            current = sections.setdefault(section.group(1), [])
+        else:
+            current.append(line)
+    return Docstring(
+        "\n".join(summary).strip(),
+        _entries(sections.get("Args", [])),
+        " ".join(" ".join(sections.get("Returns", [])).split()),
+        _entries(sections.get("Raises", [])),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ApiMember:
+    """A public method or property of the runtime or of the port, with its docstring."""
+
+    owner: str
+    name: str
+    signature: str  # as Python declares it: `def start(task: str, ...) -> str`
+    parameters: tuple[str, ...]  # what its `Args:` must describe (without stars)
+    returns_something: bool  # so its `Returns:` must say what
+    doc: Docstring
+
+    @property
+    def undescribed(self) -> list[str]:
+        """What its docstring leaves out: a parameter without its `Args:` entry, a value
+        returned without `Returns:`."""
+        missing = [f"Args: {name}" for name in self.parameters if name not in self.doc.args]
+        if self.returns_something and not self.doc.returns:
+            missing.append("Returns")
+        return missing
+
+
+def _api_classes() -> list[tuple[type[Any], str]]:
+    """The port's protocols (what front ends drive) and the local Runtime, with where each is."""
+    from agentui.core.protocol import commands
+    from agentui.core.runtime import Runtime
+
+    port = "core/protocol/commands.py"
+    return [
+        (commands.RuntimePort, port),
+        (commands.AttachedPort, port),
+        (commands.EventStream, port),
+        (commands.ProviderLabel, port),
+        (commands.ProfileProblems, port),
+        (Runtime, "core/runtime.py"),
+    ]
+
+
+_SPECIAL = ("__init__", "__aenter__", "__aexit__")
+
+
+def _default(value: Any, module: Any) -> str:
+    """A default as the code names it: a long constant by its name, `...` as itself."""
+    if value is Ellipsis:
+        return "..."
+    if isinstance(value, str) and len(value) > 40:
+        for name, known in vars(module).items():
+            if name.isupper() and known is value:
+                return name
+    return repr(value)
+
+
+def _signature(cls: type[Any], name: str, function: Callable[..., Any]) -> tuple[str, list[str]]:
+    """The declaration (`async def name(...) -> T`, one parameter a line when long) and the
+    names of the parameters its docstring must describe."""
+    module = inspect.getmodule(cls)
+    signature = inspect.signature(function)
+    parts: list[str] = []
+    described: list[str] = []
+    marked = False
+    bound = not isinstance(inspect.getattr_static(cls, name), staticmethod)
+    for parameter in list(signature.parameters.values())[bound:]:  # after self
+        if parameter.kind is parameter.KEYWORD_ONLY and not marked:
+            parts.append("*")
+        marked = marked or parameter.kind in (parameter.KEYWORD_ONLY, parameter.VAR_POSITIONAL)
+        stars = {parameter.VAR_POSITIONAL: "*", parameter.VAR_KEYWORD: "**"}
+        text = stars.get(parameter.kind, "") + parameter.name
+        if parameter.annotation is not parameter.empty:
+            text += f": {parameter.annotation}"
+        if parameter.default is not parameter.empty:
+            text += f" = {_default(parameter.default, module)}"
+        parts.append(text)
+        described.append(parameter.name)
+    returned = signature.return_annotation
+    if name == "__init__":  # as it is called: `Runtime(provider, ...)`
+        head, title, tail = "", cls.__name__, ""
+    else:
+        head = "async def " if inspect.iscoroutinefunction(function) else "def "
+        title = name
+        tail = f" -> {returned}" if returned is not signature.empty else ""
+    line = f"{head}{title}({', '.join(parts)}){tail}"
+    if len(line) > 90:
+        inner = "".join(f"\n    {part}," for part in parts)
+        line = f"{head}{title}({inner}\n){tail}"
+    return line, described
+
+
+def _defined_in(function: Callable[..., Any], cls: type[Any]) -> bool:
+    """Written in the class itself (a Protocol gets an `__init__` of typing's own)."""
+    return function.__qualname__.startswith(f"{cls.__name__}.")
+
+
+def api_members() -> list[ApiMember]:
+    """Every public method and property the port's protocols and Runtime define themselves
+    (an inherited one is its own class's), in the order they are defined."""
+    found = []
+    for cls, _ in _api_classes():
+        for name, value in vars(cls).items():
+            if name.startswith("_") and name not in _SPECIAL:
+                continue
+            if isinstance(value, property) and value.fget is not None:
+                returned = inspect.signature(value.fget).return_annotation
+                signature = f"{name}: {returned}  # read-only"
+                found.append(ApiMember(cls.__name__, name, signature, (), False,
+                                       parse_docstring(value.__doc__)))  # fmt: skip
+                continue
+            function = value.__func__ if isinstance(value, staticmethod) else value
+            if not inspect.isfunction(function) or not _defined_in(function, cls):
+                continue
+            signature, parameters = _signature(cls, name, function)
+            returned = inspect.signature(function).return_annotation
+            returns = name != "__init__" and returned not in ("None", None, inspect.Signature.empty)
+            found.append(ApiMember(cls.__name__, name, signature, tuple(parameters), returns,
+                                   parse_docstring(function.__doc__)))  # fmt: skip
+    return found
+
+
+def runtime_api() -> list[Entry]:
+    return [Entry(f"{m.owner}.{m.name}", m.doc.summary) for m in api_members()]
+
+
+def _member_lines(member: ApiMember) -> list[str]:
+    doc = member.doc
+    title = f"{member.owner}(...)" if member.name == "__init__" else f"{member.owner}.{member.name}"
+    lines = [f"### `{title}`", "", "```python", member.signature, "```", ""]
+    lines += [doc.summary, ""]
+    if doc.args:
+        lines += ["**Args**", ""]
+        lines += [f"- `{name}`: {text}" for name, text in doc.args.items()]
+        lines.append("")
+    if doc.returns:
+        lines += ["**Returns**", "", doc.returns, ""]
+    if doc.raises:
+        lines += ["**Raises**", ""]
+        lines += [f"- `{name}`: {text}" for name, text in doc.raises.items()]
+        lines.append("")
+    return lines
+
+
+def runtime_page() -> str:
+    lines = [
+        "# Runtime API",
+        "",
+        "What a front end drives, made from the docstrings of the port",
+        "(`core/protocol/commands.py`: `RuntimePort`, which a local `Runtime` and an attached",
+        "`RemoteRuntime` both are) and of `Runtime` itself (`core/runtime.py`), which also",
+        "offers what code that embeds agentui needs: waiting, reading the tree, services.",
+        "Which command applies to an agent now is one table, `allowed`; every change is an",
+        "[event](events.md). How the pieces fit: [Architecture](../architecture.md).",
+        "",
+    ]
+    members = api_members()
+    for cls, where in _api_classes():
+        lines += [f"## `{cls.__name__}`", "", f"Defined in `{where}`.", ""]
+        lines += [inspect.cleandoc(cls.__dict__.get("__doc__") or ""), ""]
+        for member in members:
+            if member.owner == cls.__name__:
+                lines += _member_lines(member)
+    return "\n".join(lines)
+
+
 # -- the pages -----------------------------------------------------------------------------
 
 PAGES: dict[str, Callable[[], str]] = {
@@ -428,6 +644,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "reference/http-api.md": api_page,
     "reference/events.md": events_page,
     "reference/cli.md": cli_page,
+    "reference/runtime.md": runtime_page,
 }
 
 

@@ -295,6 +295,9 @@ class RuntimePort(Protocol):
         """Stop: a local runtime cancels every agent and waits for them, an attached one sends
         the commands still queued and closes its connection.
 
+        Args:
+            *exc_info: The exception leaving the `async with` block, if any.
+
         Returns:
             Whether the exception leaving the `async with` block is suppressed.
         """

@@ -1,6 +1,6 @@
 """The manual's reference (tools/docs_reference.py, run by `mkdocs build`) is made from the code:
-each setting, key, endpoint, event type and command it lists must say what it is, so a new one
-without a description fails here rather than showing as a blank row."""
+each setting, key, endpoint, event type, command and Runtime/port method it lists must say what
+it is, so a new one without a description fails here rather than showing as a blank row."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ def _reference() -> ModuleType:
 
 reference = _reference()
 
+
 @pytest.mark.parametrize(
     "source",
     [
@@ -35,14 +36,50 @@ reference = _reference()
         reference.endpoints,
         reference.event_types,
         reference.commands,
+        reference.runtime_api,
     ],
-    ids=["settings", "keys", "endpoints", "events", "commands"],
+    ids=["settings", "keys", "endpoints", "events", "commands", "runtime"],
 )
 def test_every_entry_has_a_description(source: object) -> None:
     entries = source()  # type: ignore[operator]
     assert len(entries) > 10, "the reference found its entries"
     missing = {entry.name for entry in entries if not entry.description.strip()}
     assert missing == set(), "give these a description"
+
+
+def test_every_runtime_and_port_argument_and_result_is_described() -> None:
+    """The Runtime API page shows each method's `Args:` and `Returns:` (Google style): a
+    parameter or a returned value the docstring leaves out would be missing there."""
+    missing = {
+        f"{member.owner}.{member.name}": member.undescribed
+        for member in reference.api_members()
+        if member.undescribed
+    }
+    assert missing == {}, "describe these in the method's docstring"
+
+
+def test_a_google_docstring_is_read_into_its_sections() -> None:
+    doc = reference.parse_docstring(
+        """Start it.
+
+        More words.
+
+        Args:
+            task: The task,
+                on two lines.
+            *exc_info: Variadic.
+
+        Returns:
+            Its id.
+
+        Raises:
+            AgentUIError: Not running.
+        """
+    )
+    assert doc.summary == "Start it.\n\nMore words."
+    assert doc.args == {"task": "The task, on two lines.", "exc_info": "Variadic."}
+    assert doc.returns == "Its id."
+    assert doc.raises == {"AgentUIError": "Not running."}
 
 
 def test_the_reference_covers_what_the_code_defines() -> None:
@@ -55,6 +92,9 @@ def test_the_reference_covers_what_the_code_defines() -> None:
     assert "POST /agent/{agent_id}/steer" in {entry.name for entry in reference.endpoints()}
     assert "agent:spawned" in {entry.name for entry in reference.event_types()}
     assert "agentui serve --port" in {entry.name for entry in reference.commands()}
+    api = {entry.name for entry in reference.runtime_api()}
+    port_methods = {f"RuntimePort.{name}" for name in ("start", "steer", "subscribe", "__aexit__")}
+    assert {"Runtime.start", "Runtime.wait", "Runtime.__init__"} | port_methods <= api
 
 
 def test_every_page_is_made() -> None:
