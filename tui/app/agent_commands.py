@@ -54,6 +54,12 @@ class AgentCommands:
         self._interrupt_toast: Notification | None = None
         # Agent id -> Modify edits closed with esc, not applied: the next m opens them.
         self.kept_drafts: dict[str, KeptDraft] = {}
+        # `waiting`'s last answer: (fold, its inbox_revision, the list). Textual asks whether
+        # ctrl+n applies for every binding's state, several times a key; each answer walked
+        # every agent for budget stops (~2 ms at 5,000 agents).
+        self._waiting_seen: tuple[RunState, int, list[tuple[str, str]]] | None = None
+        # `allowed_for`'s last answer: (fold, what it depends on, the commands).
+        self._allowed_seen: tuple[RunState, tuple[object, ...], frozenset[Command]] | None = None
 
     @property
     def main(self) -> MainScreen:
@@ -74,9 +80,18 @@ class AgentCommands:
         the screen draws (the runtime reads the same facts from its own tree)."""
         fold = self.main.fold
         agent = fold.agents.get(agent_id or "") if fold is not None else None
+        mode = self.app.host.mode
         if fold is None or agent is None:
-            return allowed(None, self.app.host.mode)
-        return allowed(fold.view(agent), self.app.host.mode)
+            return allowed(None, mode)
+        # Asked for each binding's state, several times a key: the same answer until an event
+        # of the inbox's kinds (a status, a question, a budget's stop) moved the revision.
+        key = (agent_id, agent.status, mode, fold.inbox_revision)
+        seen = self._allowed_seen
+        if seen is not None and seen[0] is fold and seen[1] == key:
+            return seen[2]
+        table = allowed(fold.view(agent), mode)
+        self._allowed_seen = (fold, key, table)
+        return table
 
     def availability(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Textual's check_action: True offered, None shown greyed out and refused, False
@@ -101,7 +116,7 @@ class AgentCommands:
             if app.keeper.reading or (typed and main.keys.box_for_typed_keys()):
                 return False
             return self.availability(asked, ())
-        if action == "next_question" and (fold is None or not self._waiting(fold) or read_only):
+        if action == "next_question" and (fold is None or not self.waiting(fold) or read_only):
             return False  # hidden (and falls through) when nobody waits, or only in a recording
         agent = main.selected_agent()
         status = agent.status if agent is not None else None
@@ -406,18 +421,24 @@ class AgentCommands:
         )
         self.app.open_overlay(window, apply)
 
-    @staticmethod
-    def _waiting(fold: RunState) -> list[tuple[str, str]]:
+    def waiting(self, fold: RunState) -> list[tuple[str, str]]:
         """Everything that waits for the person, in ctrl+n's order: the questions and
-        approvals ("query", id), then the budget stops ("budget", agent id)."""
-        return [("query", q) for q in fold.open_queries] + [
+        approvals ("query", id), then the budget stops ("budget", agent id). Computed again
+        only when the fold's inbox revision moved: every event that raises or settles a
+        question, or sets, stops or ends a budget's stop, counts in it."""
+        seen = self._waiting_seen
+        if seen is not None and seen[0] is fold and seen[1] == fold.inbox_revision:
+            return seen[2]
+        waiting = [("query", q) for q in fold.open_queries] + [
             ("budget", agent.id) for agent in fold.budget_stops()
         ]
+        self._waiting_seen = (fold, fold.inbox_revision, waiting)
+        return waiting
 
     def next_question(self) -> None:
         if self.app.screen is not self.main:
             return  # an overlay is open: closing it brings the focus to the question
-        waiting = self._waiting(self.main.model)
+        waiting = self.waiting(self.main.model)
         if not waiting:
             self.app.key_actions.nobody_waiting()
             return

@@ -37,21 +37,6 @@ class KeyActions:
         else:
             await app.run_action(action)  # Textual's own: quit, change_theme, the palette
 
-    def run_now(self, action: str) -> bool:
-        """Run `action` at once if it is one of ours (not Textual's own, which is awaited):
-        for a key that must act before the keys queued behind it (KeyRouting). True when it
-        ran (or was refused as run() refuses it)."""
-        if action in AgentCommands.ACTIONS:
-            if self.app.check_action(action, ()):
-                self.app.commands.run(action)
-            return True
-        handler = self._handlers().get(action)
-        if handler is None:
-            return False
-        if self.app.check_action(action, ()):
-            handler()
-        return True
-
     def _handlers(self) -> dict[str, Callable[[], object]]:
         app, main = self.app, self.app.main
         return {

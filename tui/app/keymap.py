@@ -17,7 +17,7 @@ screen and the palette read.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from textual.binding import Binding
@@ -359,6 +359,16 @@ class KeyMap:
     """Every key of the app as it is in effect: KEYS with the config's [keys] table applied."""
 
     keys: tuple[Key, ...] = KEYS
+    # Actions on a printable key (a pane hands such keys to a text box that waits): asked for
+    # each binding's state several times a key, so made once with the map (which a remap
+    # replaces: key_map_for makes a new one).
+    typed_actions: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        typed = frozenset(
+            k.action for k in self.keys if any(_printable(part) for part in k.key.split(","))
+        )
+        object.__setattr__(self, "typed_actions", typed)  # frozen: set once, here
 
     def textual_keymap(self) -> dict[str, str]:
         """For `App.set_keymap`: the remapped ids (each binding carries its key's id)."""
@@ -381,16 +391,6 @@ class KeyMap:
         rows += [(k.keys, k.window, k.description) for k in WINDOW_KEYS]
         order = ["tree", "panes", "text box", "approval", "anywhere", *WINDOWS]
         return sorted(rows, key=lambda row: order.index(row[1]))
-
-    @property
-    def typed_actions(self) -> frozenset[str]:
-        """Actions on a printable key (a pane hands such keys to a text box that waits)."""
-        return frozenset(
-            k.action for k in self.keys if any(_printable(part) for part in k.key.split(","))
-        )
-
-
-DEFAULT_KEY_MAP = KeyMap()
 
 
 def key_map_for(remapped: Mapping[str, str], where: str = "config file") -> KeyMap:
@@ -505,6 +505,10 @@ def _character(key: str) -> str | None:
 def _printable(key: str) -> bool:
     character = _character(key)
     return character is not None and character.isprintable()
+
+
+# After _printable: a map makes its typed_actions as it is made.
+DEFAULT_KEY_MAP = KeyMap()
 
 
 def bindings(keys: tuple[Key, ...]) -> list[Binding]:

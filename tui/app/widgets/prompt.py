@@ -161,8 +161,12 @@ class PromptBar(Horizontal):
     def retarget(self, mode: PromptMode) -> None:
         """Address the words to `mode` as they are: what is typed stays where it is (a root
         started or ended while the person was writing)."""
+        shown, label = self.mode.label, mode.label
         self.mode = mode
-        self.label.update(mode.label)
+        if label != shown:
+            # The label follows the selected agent's root (each arrow key on the tree): a
+            # layout of the whole screen only when its width changes, else only it is drawn.
+            self.label.update(label, layout=label.cell_len != shown.cell_len)
         self._fit_placeholder()
 
     def keep_agent_message(self) -> bool:
