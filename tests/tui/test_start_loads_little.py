@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 LOADED_BY_THEIR_COMMAND = (
@@ -148,6 +149,34 @@ def test_the_app_draws_its_first_frame_before_loading_the_runtime(tmp_path: Path
     loaded = set(_modules_probe(FIRST_FRAME_PROBE, tmp_path))
     assert "agentui.tui.app.app" in loaded and "textual" in loaded
     assert [name for name in NOT_FOR_THE_FIRST_FRAME if name in loaded] == []
+
+
+RESUMED_FIRST_FRAME_PROBE = FIRST_FRAME_PROBE.replace('["--no-session"]', '["--resume", "last"]')
+
+# A resume reads and folds its session before the screen opens; the runtime that adopts it, the
+# writer that continues the file and what they bring load after the first frame, as for a new run.
+NOT_FOR_A_RESUMED_FIRST_FRAME = (
+    "agentui.core.runtime",
+    "agentui.core.agent.agent_run",
+    "agentui.core.session.writer",
+    "agentui.core.session.recording",
+    "agentui.core.scene.scene_run",
+    "jsonschema",
+    "anthropic",
+)
+
+
+def test_a_resumed_session_draws_its_first_frame_before_loading_the_runtime(
+    tmp_path: Path,
+) -> None:
+    from .saved_runs import LEFT, saved_run
+
+    folder = tmp_path / "data" / "sessions"
+    folder.mkdir(parents=True)
+    anyio.run(saved_run, folder, "20260101T000000Z-aaaa", LEFT)
+    loaded = set(_modules_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
+    assert "agentui.core.session.resume" in loaded and "agentui.tui.app.app" in loaded
+    assert [name for name in NOT_FOR_A_RESUMED_FIRST_FRAME if name in loaded] == []
 
 
 @pytest.mark.parametrize(

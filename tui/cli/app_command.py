@@ -186,11 +186,17 @@ def _scene_start(
     args: argparse.Namespace, assembly: Assembly, plan: ResumePlan | None
 ) -> SceneStarter | None:
     """The scene `--scene` names, or the one a resumed session left unfinished; else None."""
-    from agentui.tui.cli.scene_start import new_scene, unfinished_scene_of
-
     settings = assembly.loaded.config.scene
     if args.scene is not None:
         if args.task is not None:
             raise AgentUIError("give a task or --scene, not both")
+        from agentui.tui.cli.scene_start import new_scene
+
         return new_scene(args.scene, settings)
-    return unfinished_scene_of(plan.state, settings) if plan is not None else None
+    if plan is None or not plan.state.scene_roots:
+        # No scene in the session: the scene's modules (and the runtime's they bring) load
+        # after the first frame, with the runtime.
+        return None
+    from agentui.tui.cli.scene_start import unfinished_scene_of
+
+    return unfinished_scene_of(plan.state, settings)
