@@ -52,13 +52,10 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import session_bench
 from figures import percentile
 from live_bench import BARE_APP, SAME_WIDGETS_APP, first_frame_s, keys_at
 from pty_terminal import PtyTerminal
 from session_bench import Made, make_session, resume_to_first_frame
-
-from agentui.core.agent.limits import Limits
 
 HERE = Path(__file__).resolve().parent
 AGENTUI = Path(sys.executable).with_name("agentui")
@@ -233,15 +230,8 @@ def startup(runs: int, in_process: bool) -> dict[str, Any]:
 
 async def session_of(directory: Path, agents: int) -> Made:
     """session_bench's resume session: a root waiting on a gate while `agents - 1` children
-    think and answer (~100 events each). Its make_session asks for that many live children,
-    which Limits refuses past 256 since 55e23d0 (upper bounds on limits): the bench's Limits
-    is built unvalidated while it runs (session_bench.py is not this bench's to change)."""
-    validated = session_bench.Limits
-    session_bench.Limits = Limits.model_construct  # type: ignore[assignment]
-    try:
-        return await make_session(directory, agents=agents, text_chars=340, thinking_chars=150)
-    finally:
-        session_bench.Limits = validated  # type: ignore[misc]
+    think and answer (~100 events each)."""
+    return await make_session(directory, agents=agents, text_chars=340, thinking_chars=150)
 
 
 def resume(agents: int, runs: int, in_process: bool) -> dict[str, Any]:
