@@ -183,7 +183,7 @@ class TranscriptBuilder:
 
     def stream(self, event: ev.TextDelta | ev.ThinkingDelta) -> None:
         """Fold a delta (RunState calls it directly: a delta is most of a stream's events)."""
-        kind: ItemKind = "text" if type(event) is ev.TextDelta else "thinking"
+        kind: ItemKind = "text" if isinstance(event, ev.TextDelta) else "thinking"
         # A notice or a steer that arrives mid-stream (modified, a note, the person's steer)
         # does not split the response, which would cut a word in two on screen: its text keeps
         # growing in the same item, above them.
