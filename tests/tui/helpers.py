@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
@@ -19,6 +21,9 @@ from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.tui.app.app import AgentUIApp
+
+SLOW_TURN_S = 0.01  # a turn's slice once the quick turns are spent
+SETTLE_GUARD_S = 60.0
 
 
 def make_app(
@@ -68,15 +73,24 @@ def provider_of(app: AgentUIApp) -> ScriptedProvider:
 
 
 async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 500) -> None:
-    """Let agents and the app run, flushing events each turn, until `until()` holds."""
+    """Let agents and the app run, flushing events each turn, until `until()` holds.
+
+    Work in a thread or a child process (a search, a session read) does not keep the app busy
+    in Textual's eyes: past `turns` quick turns, the wait goes on in short slices until
+    SETTLE_GUARD_S, a bound against a hang on a loaded machine, never a measurement."""
     app = pilot.app
     assert isinstance(app, AgentUIApp)
-    for _ in range(turns):
-        await pilot.pause()
+    deadline: float | None = None
+    for turn in itertools.count():
+        await pilot.pause(None if turn < turns else SLOW_TURN_S)
         app.main.flush_events()
         if until():
             await pilot.pause()
             return
+        if turn >= turns:
+            deadline = deadline if deadline is not None else time.monotonic() + SETTLE_GUARD_S
+            if time.monotonic() > deadline:
+                break
     raise AssertionError("the app did not reach the expected state")
 
 

@@ -8,7 +8,10 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.command import CommandList, CommandPalette
+from textual.content import Content
+from textual.widgets import Input
 
 from agentui.core.session.search_index import Match
 from agentui.tui.app.app import AgentUIApp
@@ -36,8 +39,9 @@ def sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def listed(app: AgentUIApp) -> list[str]:
+    """The palette's hits (not its "No matches found" or other notes Textual shows)."""
     options = app.screen.query_one(CommandList).options
-    return [str(option.prompt.plain) for option in options]  # type: ignore[union-attr]
+    return [str(o.prompt.plain) for o in options if isinstance(o.prompt, Text | Content)]
 
 
 async def test_typed_words_list_the_matches_and_a_pick_copies_the_command(
@@ -49,7 +53,9 @@ async def test_typed_words_list_the_matches_and_a_pick_copies_the_command(
         assert "Search all sessions…" in [c.title for c in app.get_system_commands(app.screen)]
         app.commands.open_session_search()
         await settle(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await pilot.press(*"port conf")
+        # The words at once: typed key by key, each one's search could list first (and the
+        # next clear it), which is the palette's business, not this test's.
+        app.screen.query_one(Input).value = "port is conf"  # words in order, the last a prefix
         await settle(pilot, lambda: bool(app.screen.query(CommandList)) and bool(listed(app)))
         when = datetime.fromtimestamp(1_790_000_000.0 + 3).strftime("%Y-%m-%d %H:%M")
         [row] = listed(app)
