@@ -96,15 +96,15 @@ async def test_a_reused_answer_block_drops_the_chunks_of_the_answer_before() -> 
         transcript.show("a1", [Entry("a1", "text", long)])
         await pilot.pause()
         block = transcript.query_one(AnswerBlock)
-        assert len(block.query(".answer-chunk")) == 2
+        assert len(block.frozen_chunks.chunks) == 2
         transcript.show("a2", [Entry("a2", "text", "Short answer.")])
         await pilot.pause()
         assert transcript.query_one(AnswerBlock) is block
-        assert not block.query(".answer-chunk")
+        assert not block.frozen_chunks.chunks
         assert shown(transcript) == "Short answer."
         transcript.show("a1", [Entry("a1", "text", long)])
         await pilot.pause()
-        assert len(block.query(".answer-chunk")) == 2
+        assert len(block.frozen_chunks.chunks) == 2
         assert "Long paragraph 0." in shown(transcript)
 
 
