@@ -34,6 +34,10 @@ ALLOWED_PRIVATE: dict[tuple[str, str], str] = {
     # for anyone else, so neither is public.
     ("core.bus", "subscription._push"): "the bus delivers into its own subscription",
     ("core.bus", "self._bus._unsubscribe"): "a subscription leaves the bus that made it",
+    ("core.bus", "self._bus._recount"): "a subscription tells its bus whether it joins deltas",
+    ("core.bus", "subscription._joinable"): "the bus asks its subscription if a delta joins",
+    ("core.bus", "subscription._join"): "the bus joins a delta into its subscription's",
+    ("core.bus", "subscriptions[0]._newest"): "the bus reads its own subscription's newest",
     # The module's factory finishes what it built before handing it out.
     # mcp 2.3 (pinned <3) has no public request without its all-or-nothing check of the answer,
     # nor a way to give its session a listing read otherwise; tests/mcp fail if these go.
