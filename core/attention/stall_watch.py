@@ -66,6 +66,7 @@ class StallWatch:
         # events come, not at each look: behind by more than the bound, deltas would merge
         # into their first piece's time and a busy agent would look silent sooner.
         self._events = runtime.subscribe()
+        self._events.join_deltas = True  # that an agent spoke is all it reads of a delta
         self.state.apply_all(_held(runtime))
         runtime.run_service(self._fold, name="stall watch fold")
         runtime.run_service(self._look_out, name="stall watch")

@@ -172,6 +172,7 @@ class AttachedMonologue:
         """Begin narrating (attach_monologue calls it; a disabled config never does)."""
         # Subscribe now, not when the service task first runs, so no event is missed.
         self._subscription = self.runtime.subscribe(maxsize=None)
+        self._subscription.join_deltas = True  # it passes text over and merges thinking itself
         try:
             self.runtime.run_service(self._serve, name="monologue")
         except BaseException:

@@ -260,7 +260,12 @@ class LocalHost(RuntimeHost):
         from agentui.core.monologue.config import MonologueConfig
 
         async with runtime:
-            self.events = runtime.subscribe(maxsize=4096)
+            from agentui.core.bus import Subscription  # loaded with the runtime
+
+            events = self.events = runtime.subscribe(maxsize=4096)
+            if isinstance(events, Subscription):  # a local runtime's (an attached one streams)
+                # Folded at the screen's pace: an agent's deltas are joined between two reads.
+                events.join_deltas = True
             local = self.local_runtime
             if self.narrates_here and local is not None:
                 narrator = self.monologue_config or MonologueConfig(
