@@ -58,8 +58,8 @@ class TurnBuilder:
 
     Text arrives in many small pieces: the open block's is a `GrowingText`, so building a long
     answer stays linear and its pieces do not pile up. The partial answer is read from the
-    blocks, not kept beside them: a second copy of every answer held ~4 MB more while 100
-    agents streamed 4 M characters.
+    blocks, not kept beside them: a second copy would double what many agents streaming at
+    once hold.
     """
 
     def __init__(self) -> None:

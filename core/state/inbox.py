@@ -82,8 +82,8 @@ def inbox(state: RunState) -> list[InboxRow]:
 def inbox_key(state: RunState) -> int:
     """Changes whenever the rows may have: equal keys, equal rows (but for how long each has
     waited). A front end that lists the inbox after every batch of events (ACP) computes it
-    again only when the key changed: `inbox()` walks each row's subtree, ~7 ms a time at 5000
-    agents, while most batches (streamed text, tool output) change nothing in it. The fold
+    again only when the key changed: `inbox()` walks each row's subtree, a cost that grows with
+    the tree, while most batches (streamed text, tool output) change nothing in it. The fold
     counts the events of run_state.INBOX_EVENTS and the end of a stall (inbox_revision)."""
     return state.inbox_revision
 

@@ -105,8 +105,8 @@ class RunState:
     `transcripts=False` keeps no transcript items (resume and listings need the tree and the
     conversations, not the blocks a screen or an export shows). `streamed_text=False` keeps no
     copy of the responses still streaming (`streaming`): only resuming a session that was cut
-    off mid-answer needs it, and a live screen's transcript holds that text already (the copy
-    was ~4 MB more at the peak of 100 agents streaming 4 M characters).
+    off mid-answer needs it, and a live screen's transcript holds that text already (a second
+    copy of everything streaming at once).
     """
 
     def __init__(self, *, transcripts: bool = True, streamed_text: bool = True) -> None:

@@ -99,7 +99,7 @@ NOT_FOR_THE_FIRST_FRAME = (
     "agentui.core.profiles.contract",
     "jsonschema",
     "anthropic",
-    # The provider itself: built in the loading thread (an SDK takes 0.3 to 0.7 s to import).
+    # The provider itself: built in the loading thread (an SDK is slow to import).
     "agentui.core.providers.scripted.provider",
     "agentui.core.providers.base",  # and the conversation's models it brings
     "agentui.core.protocol.conversation",

@@ -56,7 +56,7 @@ class AgentCommands:
         self.kept_drafts: dict[str, KeptDraft] = {}
         # `waiting`'s last answer: (fold, its inbox_revision, the list). Textual asks whether
         # ctrl+n applies for every binding's state, several times a key; each answer walked
-        # every agent for budget stops (~2 ms at 5,000 agents).
+        # every agent for budget stops.
         self._waiting_seen: tuple[RunState, int, list[tuple[str, str]]] | None = None
         # `allowed_for`'s last answer: (fold, what it depends on, the commands).
         self._allowed_seen: tuple[RunState, tuple[object, ...], frozenset[Command]] | None = None

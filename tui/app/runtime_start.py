@@ -2,7 +2,7 @@
 
 The app asks `prepare` from the thread that loads the runtime's modules, once its first frame
 is drawn: the settings are validated there (pydantic and their models load with them), the
-provider is built (an SDK takes 0.3 to 0.7 s to import), and what the app needs of them comes
+provider is built (an SDK is slow to import), and what the app needs of them comes
 back. A bad setting raises ConfigError there; the app closes its screen and says it on the shell
 (exit 2). The runtime itself is made on the event loop (`runtime`), once that thread is done.
 """

@@ -132,7 +132,7 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
     return AgentUIApp(
         runtime_factory=runtime.runtime,
         # In the thread that loads the runtime's modules: the settings are validated there and
-        # the provider built (an SDK takes 0.3 to 0.7 s to import).
+        # the provider built (an SDK is slow to import).
         prepare_runtime=runtime.prepare,
         check_settings=runtime.check,
         initial_task=args.task,

@@ -276,7 +276,7 @@ class AnswerHead(Widget):
     which draws only what is on screen). The transcript mounts it just above its AnswerBlock,
     which holds the live tail: the tail's growth then lays out and resizes no widget as tall
     as the answer (Textual's cost of each grows with the height of what it lays out or
-    resizes: issue 33)."""
+    resizes)."""
 
     DEFAULT_CSS = """
     AnswerHead { height: auto; layout: vertical; }
@@ -359,8 +359,8 @@ class AnswerBlock(EntryBlock):
         if len(text) == self._shown_length and self.entry.interrupted == self._shown_interrupted:
             return
         self._shown_length, self._shown_interrupted = len(text), self.entry.interrupted
-        # Here, not at the top: rich.markdown and markdown_it (~30 ms) wait for the first answer
-        # instead of delaying the first frame.
+        # Here, not at the top: rich.markdown and markdown_it wait for the first answer instead
+        # of delaying the first frame.
         from rich.markdown import Markdown
 
         frozen: list[FrozenChunk] = []
@@ -386,7 +386,7 @@ class AnswerBlock(EntryBlock):
         marked = self._marked(drawn, shown_tail, self.frozen_chunks.match_count())
         # A layout only when the tail's height changes (a line more, every ~100 characters):
         # a layout arranges the whole transcript, and Textual's cost of it grows with its
-        # height (issue 33); most flushes only add words to the last line.
+        # height; most flushes only add words to the last line.
         self._tail.update(marked, layout=self._tail_height_changed(marked))
 
     def _tail_height_changed(self, marked: RenderableType) -> bool:

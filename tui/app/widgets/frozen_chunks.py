@@ -2,7 +2,7 @@
 
 An answer of millions of characters is thousands of chunks of Markdown. One widget per chunk
 made every frame lay out thousands of widgets, and kept each chunk's parsed Markdown and
-rendered lines for good (issue 33). Here each chunk is a record: where its text lies in the
+rendered lines for good. Here each chunk is a record: where its text lies in the
 entry's text and, per width, how many lines it takes. The widget is as tall as their sum;
 drawing a line finds its chunk (bisect on the running sum) and renders that chunk alone, as a
 Static would have drawn it, keeping the last few rendered (`KEPT`): what is off screen costs

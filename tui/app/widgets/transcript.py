@@ -65,7 +65,7 @@ class Transcript(VerticalScroll):
         # A switch's blocks still being removed: until they are gone, the view's height is the
         # old source's, and following its tail would anchor (bottom-align) the new one.
         self._removing = 0
-        # Made when entries are first hidden: a Button's styles alone cost the first frame ~3 ms.
+        # Made when entries are first hidden: a Button's styles would weigh on the first frame.
         self._earlier: Button | None = None
         self.drafts: dict[str, str] = {}  # query id -> what the person typed so far
         self.read_only = False  # a replay's: questions show, with nothing to answer them in
