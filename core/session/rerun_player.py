@@ -239,27 +239,33 @@ class RerunPlayer:
         """What of the plan the new run never came to, one line each: `names` maps each agent
         of the new run's name to its id."""
         lines: list[str] = []
-        for root in self._pending_roots:
-            agent = root.moment.agent
+
+        def last_step(agent: str) -> int | None:
+            """The last step of the new run's agent of that name; None: it has none."""
             agent_id = names.get(agent)
             if agent_id is None:
-                why = f"no agent {agent} in the new run"
-            else:
-                steps = self.runtime.steps(agent_id)
-                last = steps[-1].number if steps else 0
-                why = f"{agent} never had step {root.moment.step} (its last step: {last})"
+                return None
+            steps = self.runtime.steps(agent_id)
+            return steps[-1].number if steps else 0
+
+        for root in self._pending_roots:
+            agent, step = root.moment.agent, root.moment.step
+            last = last_step(agent)
+            why = (
+                f"no agent {agent} in the new run"
+                if last is None
+                else f"{agent} never had step {step} (its last step: {last})"
+            )
             lines.append(f"{root.describe()}: not started: {why}")
         for intervention in self._pending:
-            agent = intervention.moment.agent
-            agent_id = names.get(agent)
-            if agent_id is None:
-                why = f"no agent {agent} in the new run"
-            else:
-                steps = self.runtime.steps(agent_id)
-                last = steps[-1].number if steps else 0
-                after = "ended" if intervention.kind == "follow-up" else "made no model call"
-                why = f"{agent} {after} after step {intervention.moment.step} " \
-                      f"(its last step: {last})"  # fmt: skip
+            agent, step = intervention.moment.agent, intervention.moment.step
+            last = last_step(agent)
+            after = "ended" if intervention.kind == "follow-up" else "made no model call"
+            why = (
+                f"no agent {agent} in the new run"
+                if last is None
+                else f"{agent} {after} after step {step} (its last step: {last})"
+            )
             lines.append(f"{intervention.describe()}: not given: {why}")
         for (agent, approval), left in self._answers.items():
             for recorded in left:
