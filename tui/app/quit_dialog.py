@@ -53,11 +53,18 @@ class QuitDialog:
         drafts = any(  # a draft for an agent that ended cannot be applied any more
             a in agents and agents[a].status.is_live for a in self.app.commands.kept_drafts
         )
+        open_queries = self.app.main.model.open_queries
+        answer = any(  # an answer typed under a question still open, not sent
+            text.strip() and query_id in open_queries
+            for query_id, text in self.app.main.transcript_view.drafts.items()
+        )
         if prompt and drafts:
             return "What you typed in the prompt and a Modify edit kept have not been sent."
         if drafts:
             return "A Modify edit you kept has not been applied."
-        return "What you typed in the prompt has not been sent." if prompt else ""
+        if prompt:
+            return "What you typed in the prompt has not been sent."
+        return "The answer you typed has not been sent." if answer else ""
 
     def _recorded(self) -> bool:
         """This run's session is being saved (not `--no-session`, an attached screen or a
