@@ -52,6 +52,8 @@ async def test_a_crash_says_what_it_interrupted_and_what_waits_for_the_person(
     assert resume_outcome(plan, inbox_hint=" (GET /inbox)") == (
         "1 interrupted agent, 1 waiting for you (GET /inbox)"
     )
+    # The app's status bar counts its inbox live beside the notice, which stays: no count.
+    assert resume_outcome(plan, rows=False) == "1 interrupted agent"
 
 
 async def test_a_session_that_ended_on_its_own_says_nothing_more(tmp_path: Path) -> None:

@@ -172,7 +172,7 @@ def _read_before_the_screen(args: argparse.Namespace, assembly: Assembly) -> _Ap
         plan = open_for_resume(args.resume)
         assembly = replace(assembly, resume=plan)
         warn(plan.log.warnings)
-        outcome = resume_outcome(plan)
+        outcome = resume_outcome(plan, rows=False)
         notice = f"resumed {plan.log.id}: {outcome}" if outcome else f"resumed {plan.log.id}"
     return _AppStart(
         RuntimeStart(lambda: assembly),

@@ -16,11 +16,12 @@ if TYPE_CHECKING:
     from agentui.core.session.resume import ResumePlan
 
 
-def resume_outcome(plan: ResumePlan, *, inbox_hint: str = "") -> str:
+def resume_outcome(plan: ResumePlan, *, inbox_hint: str = "", rows: bool = True) -> str:
     """`1 interrupted agent, 2 waiting for you`; empty when neither. `inbox_hint` follows the
-    rows' count (where this front end shows the inbox)."""
+    rows' count (where this front end shows the inbox); `rows=False` leaves the count out (the
+    app's status bar counts its inbox live beside the notice, which stays)."""
     interrupted = len(plan.interrupted)
-    waiting = len(inbox(plan.state))
+    waiting = len(inbox(plan.state)) if rows else 0
     parts = []
     if interrupted:
         parts.append(f"{interrupted} interrupted agent{'s' if interrupted != 1 else ''}")
