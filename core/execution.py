@@ -45,10 +45,17 @@ log = logging.getLogger("agentui.runtime")
 
 
 async def execute(
-    run: AgentRun, task: str, workflow: WorkflowName, take_up: TakeUp | None = None
+    run: AgentRun,
+    task: str,
+    workflow: WorkflowName,
+    take_up: TakeUp | None = None,
+    *,
+    goes_on: bool = False,
 ) -> None:
     """Run the agent on `task` (a follow-up run continues its conversation) until it ends.
-    `take_up`: a rewound six-step root goes on with its workflow where it says."""
+    `take_up`: a rewound six-step root goes on with its workflow where it says. `goes_on`: a
+    resumed session gave the agent back live, and the run it was in goes on (the same run
+    number, on the task it had): no message of the person starts it."""
     shared, node, contract = run.shared, run.node, run.contract
     loop = AgenticLoop(
         run,
@@ -65,7 +72,8 @@ async def execute(
     )
     execution_id = shared.ids.next("x")
     runner = SixStepWorkflow(run, loop, take_up) if workflow == "six-step" else None
-    node.runs += 1
+    if not goes_on:
+        node.runs += 1
     node.result = node.error = None
     run.payload = None
     node.started_at = shared.clock.now()

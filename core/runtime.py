@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -1067,10 +1068,16 @@ class Runtime:
         waits at once on its reopened question, or at its pause gate; one that was in its
         six-step workflow goes on in it."""
         group = self._running_group()
-        task = "resumed: waiting for the person"
+        # Not a message of the person: its task as it stands (a modify's content, if any), which
+        # its workflow hands on to the subagents it starts.
+        node = run.node
+        task = node.user_content or node.task
         take_up, run.resumed_workflow = run.resumed_workflow, None
         workflow: WorkflowName = "six-step" if take_up is not None else "plain"
-        group.start_soon(execute, run, task, workflow, take_up, name=f"agent {run.agent_id}")
+        group.start_soon(
+            partial(execute, run, task, workflow, take_up, goes_on=True),
+            name=f"agent {run.agent_id}",
+        )
 
     def _start_subagent(
         self, parent_id: str, task: str, name: str | None, profile: str | None

@@ -236,8 +236,9 @@ class WorkflowTrail:
             resumed=True,
             waiting=waiting,
             round=next_round,
-            # Its results note comes before its decision and its question, once it has any.
-            noted=bool(self.subagents),
+            # In its summary, its results note came before its decision and its question, once
+            # it has any; before its summary (its own work), the note is still to come.
+            noted=phase.number == SUMMARY and bool(self.subagents),
         )
         if waiting is not None and QUESTION_PHASES[waiting.kind] != phase.number:
             return None
