@@ -1068,10 +1068,9 @@ class Runtime:
         waits at once on its reopened question, or at its pause gate; one that was in its
         six-step workflow goes on in it."""
         group = self._running_group()
-        # Not a message of the person: its task as it stands (a modify's content, if any), which
-        # its workflow hands on to the subagents it starts.
-        node = run.node
-        task = node.user_content or node.task
+        # The run it was in goes on, on that run's task: no message of the person (its
+        # workflow hands the task as it stands on to the subagents it starts).
+        task = run.resumed_task or run.node.task
         take_up, run.resumed_workflow = run.resumed_workflow, None
         workflow: WorkflowName = "six-step" if take_up is not None else "plain"
         group.start_soon(

@@ -111,7 +111,8 @@ class Reopening:
     `outcomes`: the results of its last answer's tool calls that finished (content, is_error),
     not run again; `started`: the call that waits on the question (an ask_user). `take_up`: an
     agent that was in its six-step workflow goes on in it (workflow_trail.py), a question of
-    the workflow among what it may wait on again."""
+    the workflow among what it may wait on again. `task`: the task of the run it was in, which
+    goes on (None: its task)."""
 
     query_id: str | None = None
     prompt: str = ""
@@ -122,6 +123,7 @@ class Reopening:
     outcomes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
     started: frozenset[str] = frozenset()
     take_up: TakeUp | None = None
+    task: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +182,7 @@ class AgentRun:
         self._reopened: list[Query] = []
         # Where its workflow goes on, when it was in one (the runtime starts its run with it).
         self.resumed_workflow: TakeUp | None = None
+        self.resumed_task: str | None = None  # the task of the run it was in, which goes on
         # Given back paused: its run, started once the gate opens (start_when_resumed).
         self._start_later: Callable[[], None] | None = None
         self._unwatch_start: Callable[[], None] | None = None
@@ -302,6 +305,7 @@ class AgentRun:
         if outcomes or reopening.started:
             self.saved_calls = SavedCalls(outcomes, reopening.started)
         self.resumed_workflow = reopening.take_up
+        self.resumed_task = reopening.task
         if reopening.query_id is not None:
             query = Query(
                 reopening.query_id,

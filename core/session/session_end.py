@@ -62,6 +62,7 @@ class SessionEnd:
     # (results "not run" for its tool calls, the streamed text): None when it added none.
     kept: int | None = None
     round: QuestionRound | None = None  # in its workflow's questions phase
+    task: str | None = None  # its last run's (execution:start), which a resume goes on with
 
     def messages(self) -> list[Message]:
         """Its conversation as it waited (before a quit's cancel closed it)."""
@@ -107,6 +108,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
     partial: dict[str, str] = {}
     quits: dict[str, SessionEnd] = {}
     rounds: dict[str, QuestionRound | None] = {}
+    tasks: dict[str, str] = {}
     for event in events:
         agent_id = event.agent_id
         if agent_id not in watched or event.type in NOT_THE_AGENTS_WORD:
@@ -127,6 +129,8 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
                 current = rounds.get(agent_id)
                 if current is not None and event.kind == "blocking":
                     rounds[agent_id] = current.raised(event.prompt)
+            case ev.ExecutionStarted(task=task):
+                tasks[agent_id] = task
             case ev.WorkflowStepStarted(step=step):
                 rounds[agent_id] = QuestionRound(0, ()) if step == _QUESTIONS_PHASE else None
             case ev.DecisionMade(decision="questions", ok=True, value=value):
@@ -153,7 +157,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
                     state.agents[agent_id], AgentStatus(old), withdrawn.get(agent_id, []),
                     stops.get(agent_id), stalls.get(agent_id), partial.get(agent_id, ""),
                     set(started.get(agent_id, ())), quit=True, kept=kept.get(agent_id),
-                    round=rounds.get(agent_id),
+                    round=rounds.get(agent_id), task=tasks.get(agent_id),
                 )  # fmt: skip
             case ev.StatusChanged():
                 withdrawn[agent_id] = []
@@ -172,7 +176,7 @@ def session_ends(state: RunState, events: list[ev.Event]) -> list[SessionEnd]:
             end = SessionEnd(
                 agent, agent.status, asked, agent.budget_stop, stall,
                 streaming.get(agent.id, ""), set(started.get(agent.id, ())),
-                round=rounds.get(agent.id),
+                round=rounds.get(agent.id), task=tasks.get(agent.id),
             )  # fmt: skip
             ends.append(end)
     return ends
