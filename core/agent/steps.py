@@ -161,6 +161,12 @@ class StepLog:
 
     def _changed(self, event: ev.ConversationChanged) -> None:
         before = self._messages
+        if not self._restoring and not event.append and event.keep < len(before):
+            # Taken back (a resume undoing what a quit's cancel closed): the steps of the
+            # dropped messages are set aside, as a rewind's are.
+            self.steps = [
+                s if s.messages <= event.keep or s.set_aside else _aside(s) for s in self.steps
+            ]
         kind = None if self._restoring else _kind(before, event.keep, event.append)
         self._restoring = False
         if not self._changes:

@@ -353,11 +353,6 @@ async def test_an_approval_in_its_own_work_goes_on_to_its_subagents_results(
     assert inbox(agrees(plan, rec, again)) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="core/agent/steps.py keeps the step of the quit's 'not run' results that the resume "
-    "takes back (a conversation:changed that only drops messages sets nothing aside)",
-)
 async def test_an_approval_allowed_after_a_quit_is_one_tool_step(tmp_path: Path) -> None:
     """The call the quit closed as not run, given back and allowed, ran once: its steps show
     that one result, not "not run" as well."""
