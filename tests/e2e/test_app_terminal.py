@@ -119,7 +119,7 @@ def test_start_answer_approve_and_quit_in_a_real_terminal(tmp_path: Path) -> Non
     assert "offline scripted model" in text
     # As a person does: wait for the answer box to take the focus (its keys show in the
     # footer), type, see it typed, press enter.
-    term.read_until(lambda: "esc Leave" in term.text(), "the question to take the focus")
+    term.read_until(lambda: "esc To prompt" in term.text(), "the question to take the focus")
     term.send(b"lots of cake")
     term.read_until(lambda: "lots of cake" in term.text(), "the typed answer")
     term.send(b"\r")

@@ -84,9 +84,9 @@ async def test_escape_in_the_answer_box_leaves_it_and_the_question_waits() -> No
     ):
         assert isinstance(app.focused, AnswerInput)
         await pilot.press("escape")
-        assert app.focused is app.main.tree_view
+        assert app.focused is app.main.prompt_view, "to the prompt: never the tree's letters"
         assert app.main.model.open_queries and app.main.model.agents["a1"].status is S.AWAITING_USER
-        await pilot.press("enter")  # on the waiting agent: back to its question
+        await pilot.press("ctrl+n")  # back to the question that waits
         assert isinstance(app.focused, AnswerInput)
         await pilot.press("enter")  # nothing typed: declines
         await settle(pilot, has_status(app, "a1", S.COMPLETED))

@@ -132,10 +132,10 @@ async def test_escape_leaves_an_approval_waiting_and_3_enter_rejects_without_a_r
     nothing, it leaves the approval waiting."""
     async with pending_approval(ONE_DEPLOY) as (app, pilot, runs):
         await pilot.press("escape")
-        assert app.focused is app.main.tree_view
+        assert app.focused is app.main.prompt_view, "to the prompt: never the tree's letters"
         (entry,) = approvals(app)
         assert entry.open and app.main.model.agents["a1"].status is S.AWAITING_USER
-        await pilot.press("enter")  # on the waiting agent: back to its approval
+        await pilot.press("ctrl+n")  # back to the approval that waits
         assert isinstance(app.focused, ApprovalBlock)
         await pilot.press("3", "enter")
         await settle(pilot, has_status(app, "a1", S.COMPLETED))

@@ -1,6 +1,6 @@
 """The footer at 80 columns while something waits on the person: the keys that go to it
 (ctrl+n Waiting, f4 Inbox) are shown before less urgent ones, on the tree as in a text box; the
-answer box and the approval keep their way out (esc Leave) and their own keys."""
+answer box and the approval keep their way out (esc To prompt) and their own keys."""
 
 from __future__ import annotations
 
@@ -53,14 +53,14 @@ async def test_the_answer_box_keeps_leave_and_shows_the_waiting_keys() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, lambda: isinstance(app.focused, AnswerInput))
         keys = shown(app)
-        assert {"enter Send", "escape Leave", "ctrl+n Waiting", "f4 Inbox"} <= set(keys), keys
+        assert {"enter Send", "escape To prompt", "ctrl+n Waiting", "f4 Inbox"} <= set(keys), keys
 
 
 async def test_the_approval_keeps_its_choices_and_leave_and_shows_where_to_go_next() -> None:
     async with pending_approval() as (app, pilot, _runs):
         await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))
         keys = shown(app)
-        choices = ["1 Allow once", "2 Always allow", "3 Reject…", "escape Leave"]
+        choices = ["1 Allow once", "2 Always allow", "3 Reject…", "escape To prompt"]
         assert keys[:4] == choices and "ctrl+n Waiting" in keys, keys
 
 

@@ -248,6 +248,8 @@ async def test_while_an_answer_box_waits_the_panes_offer_no_letter() -> None:
         pilot,
     ):
         await pilot.press(*"Keep it cozy", "escape")  # leaves the box; the question waits
+        assert app.focused is app.main.prompt_view
+        await pilot.press("escape")  # from the prompt to the tree, on purpose
         assert app.focused is app.main.tree_view
         offered = {k for k, b in app.screen.active_bindings.items() if b.binding.show and b.enabled}
         assert not {"p", "q", "question_mark", "c", "d", "m", "s", "n"} & offered

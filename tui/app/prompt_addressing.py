@@ -31,6 +31,9 @@ class PromptAddressing:
         self.starting_root: str | None = "" if initial_task else None
         self.starting_name = ""  # its name, once the runtime has made it
         self._root_ids: list[str] = []  # every root agent, oldest first
+        # The question or approval the cursor was at when a new task was asked for: esc from
+        # that new task goes back to it (its half-typed answer waits there).
+        self._new_task_from: str | None = None
 
     def agents_shown(self, added: list[str], roots: list[str]) -> None:
         """Agents have their nodes now (`roots` the root agents among them)."""
@@ -51,6 +54,7 @@ class PromptAddressing:
             taken = bool(text) and app.host.start_task(text)
             prompt_view.settle_sent(taken)  # kept when refused: nothing typed is lost
             if taken:  # the words typed next are for this task
+                self._new_task_from = None
                 screen.prompt_bar.retarget(self.default_mode())
             return
         if mode.kind == "follow_up":
@@ -177,7 +181,14 @@ class PromptAddressing:
         stays; its words wait for the next message to that agent); a new-task prompt gives
         the keys to the tree, where the commands are."""
         screen = self.screen
+        from_query, self._new_task_from = self._new_task_from, None
+        mode = screen.prompt_bar.mode
+        new_task_asked = mode.kind == "task" and not mode.is_default
         if self._back_keeping_the_message():
+            if new_task_asked and from_query in screen.model.open_queries:
+                screen.focus_question(from_query, switch=False)
+                if screen.focused_query() == from_query:
+                    return
             self.focus_prompt()
         else:
             screen.agent_app.keeper.chose()  # esc to the tree: its letters are wanted
@@ -187,7 +198,9 @@ class PromptAddressing:
     def new_task(self) -> None:
         """A new task, on purpose: while a root runs the prompt says "new task" until the task
         is sent or esc goes back; words already typed for a task stay in the box, and a steer's
-        or a continue's wait for the next message to that agent, as after esc."""
+        or a continue's wait for the next message to that agent, as after esc. Asked for at a
+        question or an approval, esc goes back there."""
+        self._new_task_from = self.screen.focused_query()
         self._back_keeping_the_message()
         if self.screen.prompt_bar.mode.kind == "follow_up":
             self.screen.prompt_bar.retarget(PromptMode("task", chosen=True))

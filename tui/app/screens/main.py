@@ -240,6 +240,8 @@ class MainScreen(Screen[None]):
             app.waiting_toasts.withdraw_settled()
         if changes.new_queries and not self.read_only:  # a replay asks nobody anything
             self._questions_arrived(changes)
+        if whole and not self.read_only:
+            self._cursor_to_a_resumed_query()
         if changes.budget_stops and not self.read_only:
             self._budgets_stopped(changes.budget_stops)
         if self.selected_id in changes.relabel:
@@ -292,6 +294,19 @@ class MainScreen(Screen[None]):
             else:
                 message = f"{agent.name} asks you something (ctrl+n)"
                 app.waiting_toasts.show(message, "Waiting for you", raised)
+
+    def _cursor_to_a_resumed_query(self) -> None:
+        """A resumed session whose agent waits on the person: its box takes the cursor once
+        drawn, as a fresh run's does when the question comes (words typed meanwhile are its
+        answer, not a follow-up for main); the selected agent's first."""
+        open_queries = self.model.open_queries
+        if not open_queries or self.agent_app.screen is not self or self._person_is_busy():
+            return
+        selected = self.selected_agent()
+        mine = selected.open_queries if selected is not None else []
+        query_id = next(iter(mine), None) or next(iter(open_queries))
+        self.keys.cursor_promised_to = query_id
+        self.agent_app.call_after_refresh(self._give_the_promised_cursor, query_id)
 
     def _budgets_stopped(self, agent_ids: list[str]) -> None:
         """A budget stop waits for the person as a question does: called back, and told which
@@ -514,7 +529,9 @@ class MainScreen(Screen[None]):
     @on(AnswerInput.Left)
     @on(ApprovalBlock.Left)
     def _left_a_question(self) -> None:
-        self.tree_view.focus()  # where the agents are; the question or approval stays open
+        # The question or approval stays open; the cursor goes where letters are words (the
+        # prompt): the query may have taken it by itself, so the tree was never chosen.
+        self.keys.to_words()
         self.keys.give_back_words_typed_at_an_approval()
 
     @on(AnswerInput.Answered)

@@ -507,10 +507,11 @@ class FoldBlock(EntryBlock):
 
 class AnswerInput(Composer):
     """The inline answer box under a question: enter answers (with nothing typed it declines);
-    esc only leaves the box and the question waits. A question may take the cursor the moment
-    before an esc meant for something else: declining is final, so it takes an enter."""
+    esc only leaves the box for the prompt and the question waits. A question may take the
+    cursor the moment before an esc meant for something else: declining is final, so it takes
+    an enter; and the person did not choose the tree, where letters are commands."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "Leave")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "To prompt")]
 
     class Answered(Message):
         def __init__(self, query_id: str, text: str | None) -> None:
@@ -703,8 +704,9 @@ class ApprovalBlock(QueryBlock):
     The choices are digits, as in other agent terminals, so neither a stray enter nor one of
     the app's letter keys (a, n, ...) pressed out of habit decides anything. Other printable
     keys do nothing here (a word typed at it is not a command); the reason box appears with 3.
-    esc only leaves it waiting: an approval may take the cursor between the two presses of
-    esc-esc (interrupt), and the second must not reject the call.
+    esc only leaves it waiting, for the prompt: an approval may take the cursor between the
+    two presses of esc-esc (interrupt), and the second must not reject the call; nor may it
+    put the person on the tree, where the letters typed next would be commands.
     """
 
     can_focus = True
@@ -712,7 +714,7 @@ class ApprovalBlock(QueryBlock):
         Binding("1", "decide('once')", "Allow once"),
         Binding("2", "decide('always')", "Always allow"),
         Binding("3", "reason", "Reject…"),
-        Binding("escape", "leave", "Leave"),
+        Binding("escape", "leave", "To prompt"),
     ]
 
     class Left(Message):
