@@ -113,6 +113,8 @@ class UpdateTranslator:
         self._running: set[str] = set()
         self._replies: dict[str, list[str]] = {}  # a subagent's replies, its call's content
         self._working: set[str] = set()  # subagents whose call is in progress
+        # Per agent, its newest run: a resume goes on with the run it was in, announcing it again.
+        self._runs: dict[str, int] = {}
         self._why_ended: dict[str, str] = {}  # a subagent's error or cancel reason
         self._query_calls: dict[str, str] = {}  # query id -> the tool call it points at
         self._own_question_calls: set[str] = set()  # query ids with a call made for them
@@ -160,8 +162,9 @@ class UpdateTranslator:
             case ev.ExecutionStarted(run=run, task=task):
                 self._spoke.discard(agent.id)
                 updates: list[SessionUpdate] = []
-                if run > 1 and self.echo_prompts:
+                if run > self._runs.get(agent.id, 1) and self.echo_prompts:
                     updates.append(update_user_message_text(task))
+                self._runs[agent.id] = max(run, self._runs.get(agent.id, 1))
                 emptied = self.plan.clear()  # a new prompt: a plan of its own subagents
                 return [*updates, emptied] if emptied is not None else updates
             case ev.TextDelta(delta=delta):

@@ -163,6 +163,8 @@ class TranscriptBuilder:
         self._on_added = on_added
         self._on_changed = on_changed
         self.unfolded: set[str] = set()  # event types met that no case folds (see NOT_SHOWN)
+        # The newest run started: a resume goes on with the run it was in, announcing it again.
+        self._run = 1
         # The item the response being streamed is growing (its thinking, then its text): what
         # a cut cuts. None between responses, so a cut then marks nothing.
         self._streaming: TranscriptItem | None = None
@@ -220,8 +222,9 @@ class TranscriptBuilder:
         match event:
             case ev.AgentSpawned(task=task):
                 self._new("task", task, event, title="task")
-            case ev.ExecutionStarted(run=run, task=task) if run > 1:
+            case ev.ExecutionStarted(run=run, task=task) if run > self._run:
                 # A continued run: the person's message starts a new part of the transcript.
+                self._run = run
                 self._new("task", task, event, title="follow-up")
             case ev.TextDelta() | ev.ThinkingDelta():
                 self.stream(event)
