@@ -239,7 +239,7 @@ BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
     ("esc", "panes", "After a click: turn the letter keys on (a click leaves them off)"),
     ("enter", "text box", "Send it: follow up, start a task, answer, reject, steer, continue"),
     ("ctrl+j", "text box", "A new line (shift+enter too, where the terminal tells it apart)"),
-    ("esc", "text box", "Leave it (a question keeps waiting; enter with nothing declines)"),
+    ("esc", "text box", "Leave it for the prompt, never the tree (a question keeps waiting)"),
     ("1 / 2 / 3", "approval", "Allow once / always allow / reject with a reason (esc: later)"),
     ("tab / shift+tab", "anywhere", "Move between the tree, transcript, monologue and prompt"),
     ("ctrl+p", "anywhere", "Command palette: every action by name"),
