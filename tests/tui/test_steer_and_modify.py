@@ -263,7 +263,8 @@ async def test_a_message_left_with_ctrl_t_for_a_new_task_is_kept_as_after_esc() 
         await pilot.press("ctrl+t")  # a new task after all: the steer's words are not lost
         await pilot.pause()
         assert app.main.prompt_bar.mode.kind == "task" and app.main.prompt_view.text == ""
-        assert any("message to main is kept" in t for t in toasts(app))
+        # A steer's words come back with s (r would resume a paused main, bringing nothing).
+        assert "Your message to main is kept: s on main brings it back." in toasts(app)
         app.screen.set_focus(app.main.tree_view)
         await pilot.press("s")
         await pilot.pause()

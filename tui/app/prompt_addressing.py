@@ -210,12 +210,15 @@ class PromptAddressing:
         """Back to the default prompt, the words of a message to one agent kept for it (and
         said); True when the prompt was asked for something else."""
         screen = self.screen
-        name = screen.prompt_bar.mode.agent_name
+        mode = screen.prompt_bar.mode
+        name = mode.agent_name
         kept = screen.prompt_bar.keep_agent_message()
         went_back = self._back_to_default()
         if went_back and kept:
+            # r continues an ended agent; on a paused one it resumes, bringing nothing back.
+            key = "r (or s)" if mode.kind == "continue" else "s"
             screen.agent_app.notify(
-                f"Your message to {name} is kept: s (or r) on {name} brings it back."
+                f"Your message to {name} is kept: {key} on {name} brings it back."
             )
         return went_back
 
