@@ -90,14 +90,14 @@ async def test_a_scene_plays_in_the_app_round_by_round() -> None:
 
 async def test_esc_in_a_round_s_answer_box_leaves_it_and_the_scene_goes_on() -> None:
     """Declining would end the whole scene with no way back: esc only gives the keys to the
-    tree, and the question waits."""
+    prompt (never the tree, where letters are commands), and the question waits."""
     app = scene_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, lambda: bool(app.main.model.open_queries))
         assert app.main.focused_query() is not None
         await pilot.press("escape")
         await pilot.pause()
-        assert app.focused is app.main.tree_view
+        assert app.focused is app.main.prompt_view
         root = next(iter(app.main.model.agents.values()))
         assert root.status is not S.COMPLETED and len(app.main.model.open_queries) == 1
         await pilot.press("ctrl+n")  # back to the question, which still takes an answer
