@@ -21,7 +21,7 @@ from ..core.session_helpers import recorded_runtime
 from ..core.test_inbox_resume import call, ended, resumed, saved
 from .helpers import app_when, has_status, runtime_of, settle
 from .test_approvals import ONE_DEPLOY, approvals, pending_approval
-from .test_resume_workflow_question import DECISIONS, _quit_while_it_asks
+from .test_resume_workflow_question import _quit_while_it_asks, resumed_app
 
 pytestmark = pytest.mark.anyio
 
@@ -60,16 +60,7 @@ async def test_a_resumed_waiting_question_has_the_cursor_and_typed_words_answer_
     tmp_path: Path,
 ) -> None:
     plan = await _quit_while_it_asks(tmp_path)
-    after = Script(
-        agents={"main": [Turn(text="A quiet offsite by the sea.")]}, decisions={"main": DECISIONS}
-    )
-    app = AgentUIApp(
-        lambda: resumed(plan, after),  # as `agentui --resume` builds it
-        state=plan.state,
-        clock=FrozenClock(),
-        remember_theme=False,
-        monologue=MonologueConfig(enabled=False),
-    )
+    app = resumed_app(plan)
     async with app.run_test(size=(80, 24)) as pilot:
         runtime = await runtime_of(pilot)
         await settle(pilot, lambda: bool(app.main.model.open_queries))

@@ -55,21 +55,26 @@ async def _quit_while_it_asks(tmp_path: Path) -> ResumePlan:
     return saved(runtime)
 
 
-async def test_a_resumed_clarifying_question_is_answered_inline_and_the_root_completes(
-    tmp_path: Path,
-) -> None:
-    plan = await _quit_while_it_asks(tmp_path)
-    assert [row.text for row in inbox(plan.state)] == [QUESTION]
+def resumed_app(plan: ResumePlan) -> AgentUIApp:
+    """The app on the resumed session, as `agentui --resume` builds it; the root answers once."""
     after = Script(
         agents={"main": [Turn(text="A quiet offsite by the sea.")]}, decisions={"main": DECISIONS}
     )
-    app = AgentUIApp(
-        lambda: resumed(plan, after),  # as `agentui --resume` builds it
+    return AgentUIApp(
+        lambda: resumed(plan, after),
         state=plan.state,
         clock=FrozenClock(),
         remember_theme=False,
         monologue=MonologueConfig(enabled=False),
     )
+
+
+async def test_a_resumed_clarifying_question_is_answered_inline_and_the_root_completes(
+    tmp_path: Path,
+) -> None:
+    plan = await _quit_while_it_asks(tmp_path)
+    assert [row.text for row in inbox(plan.state)] == [QUESTION]
+    app = resumed_app(plan)
     async with app.run_test(size=(120, 40)) as pilot:
         runtime = await runtime_of(pilot)
         await settle(pilot, lambda: bool(app.main.model.open_queries))
