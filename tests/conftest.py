@@ -10,9 +10,12 @@ import shutil
 import sys
 import tempfile
 import time
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
+from textual.app import App
+from textual.screen import Screen
 
 from agentui.tui.cli import gc_policy
 
@@ -97,6 +100,41 @@ def pytest_runtest_protocol() -> object:
     finally:
         gc.collect()
         gc.freeze()
+
+
+_PAINTING_REFRESH = Screen._compositor_refresh
+_SHUTDOWN = App._shutdown
+
+
+def _refresh_unpainted(screen: Screen[Any]) -> None:
+    app = screen.app
+    if not (app.is_headless and not app.is_inline and screen is app.screen):
+        _PAINTING_REFRESH(screen)
+        return
+    screen._compositor._dirty_regions.clear()
+    screen._dirty_widgets.clear()
+    app._update_mouse_over(screen)
+
+
+async def _shutdown_after_painting_once(app: App[Any]) -> None:
+    try:
+        if app.is_headless and app._running and app._screen_stack:
+            app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    finally:
+        await _SHUTDOWN(app)
+
+
+@pytest.fixture(autouse=True)
+def _frames_unpainted(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A headless app lays its screen out as ever (clicks, sizes, scrolling) but paints no
+    frame: nothing shows it, and painting was a quarter of the TUI tests' CPU. Snapshots
+    paint their picture themselves; the screen an app ends on is painted once as it closes,
+    so a widget that cannot draw still fails its test. A test whose widgets do work as they
+    are painted (the tree makes a row's label when it is drawn) is marked `painted`."""
+    if request.node.get_closest_marker("painted") is not None:
+        return
+    monkeypatch.setattr(Screen, "_compositor_refresh", _refresh_unpainted)
+    monkeypatch.setattr(App, "_shutdown", _shutdown_after_painting_once)
 
 
 @pytest.fixture

@@ -121,6 +121,7 @@ class WideTreeApp(App[None]):
         yield CountingTree()
 
 
+@pytest.mark.painted
 async def test_a_change_under_a_budget_of_5000_agents_draws_only_the_rows_on_screen() -> None:
     root = agent(status=S.RUNNING, budget=Budget(tool_calls=50_000))
     children = [agent(id=f"c{i}", parent_id="a1", status=S.RUNNING) for i in range(5_000)]

@@ -92,6 +92,7 @@ def tree_row(app: AgentUIApp, agent_id: str) -> tuple[int, int]:
     return (6, node.line - app.main.tree_view.scroll_offset.y + int(top))
 
 
+@pytest.mark.painted
 @pytest.mark.parametrize(
     "where",
     ["tree row", "transcript", "monologue", "status bar", "prompt label"],
@@ -112,6 +113,7 @@ async def test_a_sentence_typed_after_a_click_lands_in_the_prompt(where: str) ->
         assert app.focused is app.main.prompt_view
 
 
+@pytest.mark.painted
 async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off() -> None:
     async with subagents_running() as (app, pilot):
         await pilot.click(app.main.tree_view, offset=tree_row(app, "a2"))
@@ -124,6 +126,7 @@ async def test_a_click_on_the_tree_selects_the_agent_and_keeps_the_letters_off()
         await type_after_click(app, pilot)
 
 
+@pytest.mark.painted
 async def test_esc_after_a_click_on_the_tree_turns_the_letters_on() -> None:
     async with subagents_running() as (app, pilot):
         await pilot.click(app.main.tree_view, offset=tree_row(app, "a2"))
@@ -208,6 +211,7 @@ def click_as_a_terminal_does(app: AgentUIApp, widget: Widget, offset: tuple[int,
     app.post_message(events.MouseUp(None, **where))
 
 
+@pytest.mark.painted
 async def test_a_sentence_after_a_terminal_s_click_on_the_tree_is_words() -> None:
     async with subagents_running() as (app, pilot):
         click_as_a_terminal_does(app, app.main.tree_view, tree_row(app, "a2"))

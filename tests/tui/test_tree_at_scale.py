@@ -78,6 +78,7 @@ async def test_a_changed_agent_shows_its_new_label_without_a_tick() -> None:
         assert "‖ agent-0" in str(tree._agent_nodes["a0"].label)  # what readers of a node see
 
 
+@pytest.mark.painted
 async def test_a_row_off_screen_is_not_drawn_until_it_is_shown_and_then_is_fresh() -> None:
     app = TreeApp()
     async with app.run_test(size=(60, 20)) as pilot:
@@ -97,6 +98,7 @@ async def test_a_row_off_screen_is_not_drawn_until_it_is_shown_and_then_is_fresh
         assert "‖ agent-99" in screen_text(tree)
 
 
+@pytest.mark.painted
 async def test_a_tick_draws_only_the_visible_rows_and_adding_draws_no_label() -> None:
     app = TreeApp()
     async with app.run_test(size=(60, 20)) as pilot:

@@ -12,7 +12,7 @@ from agentui.tui.app.app import AgentUIApp
 
 from .helpers import has_status, make_app, settle
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.painted]
 
 HOLD = Script(agents={"*": [Turn(text="one two three", hang_after_chunks=2)]})
 

@@ -11,7 +11,7 @@ from agentui.core.protocol.usage import Usage
 from agentui.core.state import AgentState
 from agentui.tui.app.widgets.agent_tree import AgentTree, format_tokens
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.painted]
 
 NOW = 22.0  # every agent started at 10.0: "12s"
 

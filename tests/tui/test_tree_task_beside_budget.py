@@ -41,6 +41,7 @@ async def _two_roots_with_budgets(pilot: Pilot[int]) -> AgentUIApp:
     return app
 
 
+@pytest.mark.painted
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 async def test_two_roots_with_budgets_show_enough_of_their_tasks_to_tell_them_apart(
     size: tuple[int, int],
