@@ -11,13 +11,14 @@ streamed character; a stage measured inside a larger run is that run minus the r
 contains (said in its `how`). Medians of `--runs`.
 
 - provider (scripted): the provider's stream alone, read to its end.
-- provider (anthropic SDK): the SDK's part of a real stream without the network: each chunk's
-  SSE `data:` JSON decoded and built into the SDK's event (`construct_type`, as its Stream
-  does), then our StreamTranslator.
-- provider (anthropic messages.stream): the same, through what the SDK's `messages.stream`
-  helper adds per event (AnthropicProvider reads that helper): a snapshot of the whole message,
-  each text delta added to its block with `+=` (quadratic in the answer's length), and a
-  TextEvent per delta.
+- provider (anthropic, end to end): what AnthropicProvider (the raw event stream of
+  `messages.create(stream=True)`) costs per character, from the SSE bytes the API sends (one
+  read per event) through the real SDK client (its SSE decoder, each event's JSON built into the
+  SDK's type) and our StreamTranslator to our events; only the network is replaced (httpx2's
+  MockTransport hands the bytes over).
+- provider (anthropic, SDK events + ours): the part of it after the SSE decoder: each event's
+  `data:` JSON decoded and built into the SDK's event (`construct_type`, as its stream does),
+  then our StreamTranslator.
 - event objects, one per chunk: one TextDelta (a frozen pydantic model) built per chunk, as
   the bus builds them while a reader wants every delta (headless, `--json`, SSE).
 - bus, one event per chunk: EventBus.emit to one lossless subscriber drained as a consumer
@@ -49,7 +50,7 @@ import pstats
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,8 @@ def scripted_provider(text: str) -> float:
 
 
 def anthropic_sdk(pieces: list[str]) -> float | None:
+    """The part of `anthropic_provider` after the SDK's SSE decoder: each text delta's JSON
+    built into the SDK's event as its stream does, then translated by ours."""
     try:
         from anthropic._models import construct_type
         from anthropic.types import RawMessageStreamEvent
@@ -138,55 +141,82 @@ def anthropic_sdk(pieces: list[str]) -> float | None:
     return cpu(run)
 
 
-def anthropic_message_stream(pieces: list[str]) -> float | None:
-    """As `anthropic_sdk`, plus what the SDK's `messages.stream` helper (AnthropicProvider's
-    way in) does per event: it keeps a snapshot of the whole message (each text delta added to
-    its block's text with `+=`, a copy of all the text so far) and builds a TextEvent."""
-    try:
-        from anthropic._models import construct_type
-        from anthropic.lib.streaming._messages import accumulate_event, build_events
-        from anthropic.types import RawMessageStreamEvent
-
-        from agentui.core.providers.anthropic.stream import StreamTranslator
-    except ImportError:
-        return None
+def anthropic_reads(pieces: list[str]) -> list[bytes]:
+    """The Messages API's streamed answer in `pieces`, as the SSE bytes it sends: one read
+    per event (the API flushes each event; a read that joined several would flatter the SDK's
+    SSE decoder)."""
     message = {
         "id": "msg_1",
         "type": "message",
         "role": "assistant",
-        "model": "m",
+        "model": "claude-sonnet-4-6",
         "content": [],
         "stop_reason": None,
         "stop_sequence": None,
         "usage": {"input_tokens": 1, "output_tokens": 1},
     }
-    lines = [
-        json.dumps({"type": "message_start", "message": message}),
-        json.dumps(
-            {
-                "type": "content_block_start",
-                "index": 0,
-                "content_block": {"type": "text", "text": ""},
-            }
-        ),
-    ] + [
-        json.dumps(
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        *(
             {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
-        )
-        for p in pieces
+            for p in pieces
+        ),
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": len(pieces)},
+        },
+        {"type": "message_stop"},
     ]
+    return [f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events]
 
-    def run() -> None:
-        translator = StreamTranslator()
-        snapshot: Any = None
-        buffers: dict[int, bytes] = {}
-        for line in lines:
-            event = construct_type(type_=RawMessageStreamEvent, value=json.loads(line))
-            snapshot = accumulate_event(event=event, current_snapshot=snapshot, json_bufs=buffers)
-            for fired in build_events(event=event, message_snapshot=snapshot):
-                translator.feed(fired)
 
-    return cpu(run)
+def anthropic_provider(pieces: list[str]) -> float | None:
+    """AnthropicProvider's stream read to its end, from SSE bytes to our events, through the
+    real SDK client; only the network is replaced (httpx2's MockTransport hands over the
+    bytes). Before the clock starts the client is made and a short answer streamed (the SDK
+    builds its types on first use); the request timed is sent inside it, a constant beside a
+    long answer."""
+    try:
+        import anthropic
+        import httpx2
+
+        from agentui.core.providers.anthropic.provider import AnthropicProvider
+    except ImportError:
+        return None
+    reads = anthropic_reads(pieces)
+    request = ProviderRequest(
+        model="claude-sonnet-4-6", instructions="", messages=[user_text("go")], agent_id="a1"
+    )
+
+    answers: list[list[bytes]] = []  # what each request is answered, in order
+
+    async def reply(_: httpx2.Request) -> httpx2.Response:
+        answer = answers.pop(0)
+
+        async def body() -> AsyncIterator[bytes]:
+            for read in answer:
+                yield read
+
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+
+    async def run() -> float:
+        async with httpx2.AsyncClient(transport=httpx2.MockTransport(reply)) as http:
+            client = anthropic.AsyncAnthropic(
+                api_key="bench", base_url="http://anthropic.invalid", http_client=http
+            )
+            provider = AnthropicProvider(client=client)
+            answers[:] = [anthropic_reads(pieces[:8]), reads]
+            async for _ in provider.stream(request):  # the SDK builds its types on first use
+                pass
+            began = time.process_time()
+            async for _ in provider.stream(request):
+                pass
+            return time.process_time() - began
+
+    return anyio.run(run)
 
 
 def event_objects(pieces: list[str]) -> float:
@@ -346,8 +376,8 @@ def profile(chars: int, runs: int, *, app_joins: bool = False) -> dict[str, Any]
     batches = screen_batches(text)
     n = len(text)
     scripted = median_of(runs, lambda: scripted_provider(text))
+    claude = median_of(runs, lambda: anthropic_provider(pieces))
     sdk = median_of(runs, lambda: anthropic_sdk(pieces))
-    sdk_stream = median_of(runs, lambda: anthropic_message_stream(pieces))
     objects = median_of(runs, lambda: event_objects(pieces))
     emitted = median_of(runs, lambda: bus(pieces))
     # Interleaved, so the writer's share is not a change of the machine's load between blocks.
@@ -375,14 +405,14 @@ def profile(chars: int, runs: int, *, app_joins: bool = False) -> dict[str, Any]
     stages = [
         ("provider (scripted)", us(scripted), "the provider's stream read alone"),
         (
-            "provider (anthropic SDK, no network)",
-            us(sdk) if sdk is not None else None,
-            "SSE data JSON -> SDK event -> StreamTranslator (instead of the scripted one)",
+            "provider (anthropic, end to end)",
+            us(claude) if claude is not None else None,
+            "AnthropicProvider.stream: SSE bytes -> SDK raw events -> StreamTranslator (no network)",
         ),
         (
-            "provider (anthropic messages.stream)",
-            us(sdk_stream) if sdk_stream is not None else None,
-            "the same through the SDK's messages.stream helper: its message snapshot and events",
+            "provider (anthropic, SDK events + ours)",
+            us(sdk) if sdk is not None else None,
+            "of it: SSE data JSON -> SDK event -> StreamTranslator (no SSE decoder, no httpx2)",
         ),
         ("event objects, one per chunk", us(objects), "a TextDelta built per chunk"),
         (
@@ -429,6 +459,10 @@ def profile(chars: int, runs: int, *, app_joins: bool = False) -> dict[str, Any]
         "stages": [{"stage": s, "us_per_char": v, "how": h} for s, v, h in stages],
         "total_us_per_char": total,
         "total_how": "app + session writer (the app as `agentui` runs it, recording)",
+        "total_claude_us_per_char": (
+            None if claude is None else round(total - us(scripted) + us(claude), 3)
+        ),
+        "total_claude_how": "the total with Claude's provider row in place of the scripted one",
     }
 
 
@@ -494,6 +528,11 @@ def main() -> None:
         value = "n/a" if row["us_per_char"] is None else f"{row['us_per_char']:.3f}"
         print(f"{row['stage']:42} {value:>8}  {row['how']}")
     print(f"{'total':42} {result['total_us_per_char']:8.3f}  {result['total_how']}")
+    if result["total_claude_us_per_char"] is not None:
+        print(
+            f"{'total on Claude':42} {result['total_claude_us_per_char']:8.3f}  "
+            f"{result['total_claude_how']}"
+        )
     print(f"load {result['load'][0]} -> {result['load'][1]}")
     for line in result.get("app_hotspots", []):
         print(line)

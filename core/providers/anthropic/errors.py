@@ -3,8 +3,9 @@
 Retryable (the loop tries again with backoff) are exactly the failures the SDK does not retry
 itself: an `error` event in the middle of a stream (the SDK raises APIStatusError with status
 200), a connection dropped mid-stream and a stream that stalls past the read timeout (httpx2
-errors, not anthropic ones), and tool arguments the SDK could not parse. Failures before the
-first byte were already retried by the SDK (`max_retries`), so they end the attempt for good.
+errors, not anthropic ones); tool arguments that are not JSON are one too, raised by
+stream.py itself. Failures before the first byte were already retried by the SDK
+(`max_retries`), so they end the attempt for good.
 """
 
 from __future__ import annotations
@@ -18,8 +19,6 @@ from agentui.core.support.errors import ProviderError
 RETRYABLE_STREAM_ERRORS = frozenset(
     {"overloaded_error", "api_error", "rate_limit_error", "timeout_error"}
 )
-
-_BAD_TOOL_JSON = "Unable to parse tool parameter JSON"  # the SDK's accumulator's ValueError
 
 
 def _detail(exc: anthropic.APIStatusError) -> str:
@@ -71,10 +70,6 @@ def provider_error(
         )
     if isinstance(exc, httpx2.TransportError):
         return ProviderError("the connection to the API dropped mid-response", retryable=True)
-    if isinstance(exc, ValueError) and str(exc).startswith(_BAD_TOOL_JSON):
-        return ProviderError(
-            "the model sent tool arguments that are not valid JSON", retryable=True
-        )
     if isinstance(exc, anthropic.AnthropicError):
         return ProviderError(f"the anthropic SDK failed: {exc}")
     return None

@@ -1,10 +1,11 @@
-"""Claude through the official anthropic SDK (`AsyncAnthropic`, `messages.stream`).
+"""Claude through the official anthropic SDK (`AsyncAnthropic`, `messages.create(stream=True)`).
 
-`stream()` is an async generator around the SDK's `async with`: closing it early (the loop does
-on cancel, delete and pause) leaves the `async with` and closes the HTTP stream at once. It
-`holds_connection`, so a pause closes the stream and the loop sends the request again on resume.
-The SDK retries before the first byte; failures after it become retryable ProviderErrors that
-the loop retries (see errors.py).
+The raw event stream, translated by stream.py (not the SDK's `messages.stream` helper: see
+there why). `stream()` is an async generator around the SDK's stream: closing it early (the
+loop does on cancel, delete and pause) closes the HTTP stream at once. It `holds_connection`,
+so a pause closes the stream and the loop sends the request again on resume. The SDK retries
+before the first byte; failures after it become retryable ProviderErrors that the loop retries
+(see errors.py).
 """
 
 from __future__ import annotations
@@ -83,10 +84,8 @@ class AnthropicProvider:
         params = request_params(request, thinking_budget=self.thinking_budget)
         translator = StreamTranslator()
         try:
-            async with (
-                self._client.messages.stream(**params) as events,
-                closed_at_exit(events.close),
-            ):
+            events = await self._client.messages.create(**params, stream=True)
+            async with closed_at_exit(events.close):
                 async for raw in events:
                     for event in translator.feed(raw):
                         yield event

@@ -149,7 +149,7 @@ def output_format(schema: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def request_params(request: ProviderRequest, *, thinking_budget: int | None) -> dict[str, Any]:
-    """Keyword arguments for `client.messages.stream(...)`.
+    """Keyword arguments for `client.messages.create(..., stream=True)`.
 
     A request that declares a `response_schema` (a workflow decision, a JSON agent profile's
     contract) asks for structured output, so the reply is JSON valid for the schema, on models
