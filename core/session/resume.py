@@ -174,14 +174,27 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     )
 
 
-def open_for_resume(reference: str) -> ResumePlan:
-    """Find, check and load a session to resume: `last`, an id, a unique id prefix, a path."""
+def open_for_resume(reference: str, *, history: bool = True) -> ResumePlan:
+    """Find, check and load a session to resume: `last`, an id, a unique id prefix, a path.
+
+    `history=False` (the app, which shows the fold and replays nothing): the plan's `history`
+    and its log's `events` are left empty, and the session's checkpoint stands in for reading
+    the log when it is valid for the log as it is (checkpoint.py).
+    """
     path = find_session(reference)
     if is_locked(path):
         raise SessionError(
             f"session {path.stem} is still open in another agentui; close that one first"
         )
-    return plan_resume(read_session(path))
+    if history:
+        return plan_resume(read_session(path))
+    from agentui.core.session.checkpoint import load_checkpoint
+
+    kept = load_checkpoint(path)
+    if kept is not None:
+        return kept
+    plan = plan_resume(read_session(path))
+    return replace(plan, log=replace(plan.log, events=[], conversations=[]), history=[])
 
 
 # Why an agent given back live waits (its agent:status's reason).

@@ -44,6 +44,19 @@ AGENT_FAILED = "the agent failed"
 _uids = itertools.count(1)
 
 
+def next_uid_bound() -> int:
+    """A number past every entry's uid made so far in this process."""
+    return next(_uids)
+
+
+def number_after(bound: int) -> None:
+    """Entries made from now on are numbered from `bound` on (or later): a fold made by
+    another process (a resume checkpoint, core/session/checkpoint.py) brings entries numbered
+    below it, and a uid names one entry in this process."""
+    global _uids
+    _uids = itertools.count(max(next(_uids), bound))
+
+
 class TranscriptItem:
     """One block. Mutable while folding: text grows, a tool gets its result.
 

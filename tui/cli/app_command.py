@@ -34,6 +34,7 @@ from agentui.tui.cli.profile_start import check_profile_use
 
 # The runtime, resume and the app itself are imported once the app is being built.
 if TYPE_CHECKING:
+    from agentui.core.config.sources import GatheredSettings
     from agentui.core.session.resume import ResumePlan
     from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
@@ -98,7 +99,6 @@ def main(argv: Sequence[str], commands: Sequence[str]) -> int:
 def build_app(args: argparse.Namespace) -> AgentUIApp:
     """The app the parsed options describe (resumed, when `--resume`); raises AgentUIError."""
     from agentui.core.config.sources import gather_settings
-    from agentui.tui.app.runtime_start import RuntimeStart
     from agentui.tui.cli.first_frame import (
         first_frame,
         plain_frame_settings,
@@ -112,7 +112,7 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
         read_script(Path(args.script))
     gathered = gather_settings(setting_flags(args))
     plain = plain_frame_settings(gathered)
-    read_first = plain is None or args.resume is not None or args.scene is not None
+    read_first = plain is None or args.scene is not None
     assembly = assembly_from(args, gathered) if read_first else None  # a bad setting: said first
     check_profile_use(args)
     if assembly is not None:
@@ -121,7 +121,7 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
     else:
         assert plain is not None
         frame = plain
-        start = _AppStart(RuntimeStart(lambda: assembly_from(args, gathered)))
+        start = _start_validating_after(args, gathered)
     first = first_frame(frame, script=args.script)
     if first.theme is not None:
         check_theme(first.theme, frame.theme_origin)
@@ -163,27 +163,58 @@ def _read_before_the_screen(args: argparse.Namespace, assembly: Assembly) -> _Ap
     """A resumed session or a scene, read (and said, when wrong) before the screen opens."""
     from agentui.tui.app.runtime_start import RuntimeStart
 
-    plan = None
-    notice = ""
-    if args.resume is not None:
-        from agentui.core.session.resume import open_for_resume
-        from agentui.tui.cli.resume_notice import resume_outcome
+    if args.resume is None:
+        return _AppStart(RuntimeStart(lambda: assembly), start_with=_scene_start(args, assembly))
+    plan, notice = _resumed(args)
+    return _resumed_start(args, replace(assembly, resume=plan), notice)
 
-        plan = open_for_resume(args.resume)
-        assembly = replace(assembly, resume=plan)
-        warn(plan.log.warnings)
-        outcome = resume_outcome(plan, rows=False)
-        notice = f"resumed {plan.log.id}: {outcome}" if outcome else f"resumed {plan.log.id}"
+
+def _start_validating_after(args: argparse.Namespace, gathered: GatheredSettings) -> _AppStart:
+    """The settings validated after the first frame (the frame's own were plainly valid). A
+    resumed session is still read before the screen opens (and said, when wrong); only one
+    that left a scene unfinished needs the scene's settings at once."""
+    from agentui.tui.app.runtime_start import RuntimeStart
+
+    if args.resume is None:
+        return _AppStart(RuntimeStart(lambda: assembly_from(args, gathered)))
+    plan, notice = _resumed(args)
+    if plan.state.scene_roots:
+        return _resumed_start(args, replace(assembly_from(args, gathered), resume=plan), notice)
+    return _AppStart(
+        RuntimeStart(lambda: replace(assembly_from(args, gathered), resume=plan)),
+        state=plan.state,
+        notice=notice,
+    )
+
+
+def _resumed_start(args: argparse.Namespace, assembly: Assembly, notice: str) -> _AppStart:
+    """The app on `assembly.resume`, its settings validated before the screen opened."""
+    from agentui.tui.app.runtime_start import RuntimeStart
+
+    plan = assembly.resume
+    assert plan is not None
     return _AppStart(
         RuntimeStart(lambda: assembly),
-        state=plan.state if plan is not None else None,
+        state=plan.state,
         notice=notice,
         start_with=_scene_start(args, assembly, plan),
     )
 
 
+def _resumed(args: argparse.Namespace) -> tuple[ResumePlan, str]:
+    """The session `--resume` names, its warnings said, and the status bar's notice."""
+    from agentui.core.session.resume import open_for_resume
+    from agentui.tui.cli.resume_notice import resume_outcome
+
+    # The app shows the fold and replays nothing: a checkpoint may stand in for the log.
+    plan = open_for_resume(args.resume, history=False)
+    warn(plan.log.warnings)
+    outcome = resume_outcome(plan, rows=False)
+    return plan, f"resumed {plan.log.id}: {outcome}" if outcome else f"resumed {plan.log.id}"
+
+
 def _scene_start(
-    args: argparse.Namespace, assembly: Assembly, plan: ResumePlan | None
+    args: argparse.Namespace, assembly: Assembly, plan: ResumePlan | None = None
 ) -> SceneStarter | None:
     """The scene `--scene` names, or the one a resumed session left unfinished; else None."""
     settings = assembly.loaded.config.scene

@@ -1,0 +1,244 @@
+"""A resume checkpoint: the plan `agentui --resume` makes of a session, kept beside its log.
+
+Resuming a long session spends most of its time reading the log and folding it (~0.3 s per
+100k events, before the first frame). So when a session's writer closes a log of at least
+CHECKPOINT_FROM_BYTES, the log is read back and folded once more, as a resume would, and the
+plan is kept in `<id>.checkpoint`; the app's resume loads it instead (~0.05 s).
+
+A checkpoint stands only for the log exactly as it was taken from, read by this agentui:
+
+- the log's size, modification time and a digest of its first and last bytes are the same
+  (a log only grows: a resumed run that crashed leaves more lines than its checkpoint knew);
+- the code that made it is this code (a fingerprint of the core package's source files: a
+  plan of another version's classes or rules is not this version's plan);
+- it carries a MAC made with this machine's own key (`checkpoint.key` in the state folder,
+  the owner's alone): the plan is a pickle, and loading one runs code, so one copied from
+  elsewhere, or altered, is never loaded.
+
+Anything else (no checkpoint, a stale or damaged one, no key) reads the log whole, as without
+checkpoints, and says nothing: nothing is lost, the resume is only slower. A checkpoint that
+cannot be written costs the next resume its speed, no more (a warning in the log).
+
+The plan it holds is the one `plan_resume` makes, without the events themselves (its `history`
+and its log's `events` are empty): what the app needs, not what `serve`, ACP or a headless
+rewind replay from the history (they read the log).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import json
+import logging
+import os
+import pickle
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agentui.core.session.private_file import create_private, make_private_folder
+from agentui.core.state.transcript import next_uid_bound, number_after
+from agentui.core.support.paths import state_dir
+
+if TYPE_CHECKING:
+    from agentui.core.session.resume import ResumePlan
+
+log = logging.getLogger("agentui.session")
+
+CHECKPOINT_SUFFIX = ".checkpoint"
+# Below this a log reads whole in well under 0.1 s: no checkpoint is kept for it.
+CHECKPOINT_FROM_BYTES = 1 << 20
+KEY_FILE = "checkpoint.key"
+KEY_BYTES = 32
+MAGIC = b"agentui resume checkpoint 1\n"
+EDGE_BYTES = 1 << 16  # how much of the log's start and end its digest covers
+MAC_BYTES = 32
+
+
+def checkpoint_path(session: Path) -> Path:
+    return session.with_name(session.stem + CHECKPOINT_SUFFIX)
+
+
+# -- loading --------------------------------------------------------------------------------------
+
+
+def load_checkpoint(session: Path) -> ResumePlan | None:
+    """The plan kept for `session` as it is now, or None (none, stale, damaged, not ours)."""
+    try:
+        data = checkpoint_path(session).read_bytes()
+        key = _read_key()
+        fingerprint = _log_fingerprint(session)
+    except OSError:
+        return None
+    if key is None:
+        return None
+    header, mac, payload = _split(data)
+    if header is None:
+        return None
+    try:
+        meta = json.loads(header)
+    except ValueError:
+        return None
+    expected = {"log": fingerprint, "code": code_fingerprint(), "path": str(session.resolve())}
+    if meta != expected:
+        return None  # stale (the log changed), another agentui's, or another file's
+    if not hmac.compare_digest(mac, _mac(key, header, payload)):
+        return None
+    try:
+        uid_bound, plan = pickle.loads(payload)
+    except Exception:  # a pickle of ours that cannot load (whatever it raises): read the log
+        return None
+    from agentui.core.session.resume import ResumePlan
+
+    if not (isinstance(plan, ResumePlan) and isinstance(uid_bound, int)):
+        return None
+    # Its transcript entries were numbered by the process that folded them: this process's
+    # own entries are numbered after them, so that a uid still names one entry.
+    number_after(uid_bound)
+    return plan
+
+
+def _split(data: bytes) -> tuple[bytes | None, bytes, bytes]:
+    """MAGIC, the header's length (4 bytes), the header (JSON), the MAC, the pickle."""
+    if not data.startswith(MAGIC):
+        return None, b"", b""
+    at = len(MAGIC)
+    size = int.from_bytes(data[at : at + 4], "big")
+    header = data[at + 4 : at + 4 + size]
+    mac = data[at + 4 + size : at + 4 + size + MAC_BYTES]
+    if len(header) != size or len(mac) != MAC_BYTES:
+        return None, b"", b""
+    return header, mac, data[at + 4 + size + MAC_BYTES :]
+
+
+# -- keeping --------------------------------------------------------------------------------------
+
+
+def keep_checkpoint(session: Path, *, from_bytes: int | None = None) -> bool:
+    """Read `session` whole, fold it as a resume would, and keep the plan beside it (a log of
+    at least `from_bytes`, default CHECKPOINT_FROM_BYTES). True when one was written.
+
+    Call it once nothing writes the log any more (the writer has closed it). Runs for as long
+    as a resume without a checkpoint would (in a worker thread: see writer.py).
+    """
+    from agentui.core.session.errors import SessionError
+    from agentui.core.session.reader import read_session
+    from agentui.core.session.resume import plan_resume
+
+    threshold = CHECKPOINT_FROM_BYTES if from_bytes is None else from_bytes
+    try:
+        before = _log_fingerprint(session)
+        if before["size"] < threshold:
+            return False
+        plan = plan_resume(read_session(session))
+        if _log_fingerprint(session) != before:
+            return False  # written meanwhile: the plan may not be the file's
+        key = _key()
+    except (OSError, SessionError) as exc:
+        log.warning("no resume checkpoint for %s: %s", session, exc)
+        return False
+    slim = replace(plan, log=replace(plan.log, events=[], conversations=[]), history=[])
+    # Past every transcript entry's uid in the plan: the loading process numbers after it.
+    uid_bound = next_uid_bound()
+    meta = {"log": before, "code": code_fingerprint(), "path": str(session.resolve())}
+    header = json.dumps(meta, sort_keys=True).encode()
+    payload = pickle.dumps((uid_bound, slim), protocol=pickle.HIGHEST_PROTOCOL)
+    target = checkpoint_path(session)
+    temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.unlink(missing_ok=True)
+        with create_private(temporary) as file:
+            file.write(MAGIC + len(header).to_bytes(4, "big") + header)
+            file.write(_mac(key, header, payload))
+            file.write(payload)
+        os.replace(temporary, target)  # never half written where a resume looks
+    except OSError as exc:
+        log.warning("cannot write the resume checkpoint of %s: %s", session, exc.strerror or exc)
+        temporary.unlink(missing_ok=True)
+        return False
+    return True
+
+
+def drop_checkpoint(session: Path) -> None:
+    """Remove `session`'s checkpoint, if any (one that stands no more only takes room)."""
+    try:
+        checkpoint_path(session).unlink(missing_ok=True)
+    except OSError as exc:
+        log.warning("cannot remove the resume checkpoint of %s: %s", session, exc.strerror or exc)
+
+
+# -- what a checkpoint is checked against ---------------------------------------------------------
+
+
+def _log_fingerprint(session: Path) -> dict[str, Any]:
+    """The log as it is: size, modification time, and a digest of its first and last bytes
+    (a log only grows, at its end; its start holds the header)."""
+    with session.open("rb") as file:
+        stat = os.fstat(file.fileno())
+        digest = hashlib.blake2b(file.read(EDGE_BYTES), digest_size=16)
+        file.seek(max(EDGE_BYTES, stat.st_size - EDGE_BYTES))
+        digest.update(file.read(EDGE_BYTES))
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "edges": digest.hexdigest()}
+
+
+# Packages of core that neither make a plan nor shape what it holds: the model back-ends and
+# the network doors (a change there leaves every checkpoint standing).
+_NOT_IN_A_PLAN = frozenset({"__pycache__", "providers", "remote", "acp"})
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The core package's source files (name, size, modification time): a checkpoint made by
+    other code (another version, a change in development) is not loaded."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.blake2b(digest_size=16)
+    for folder, children, files in os.walk(root):
+        top = folder == str(root)
+        children[:] = sorted(c for c in children if not (top and c in _NOT_IN_A_PLAN))
+        children[:] = [c for c in children if c != "__pycache__"]
+        for name in sorted(f for f in files if f.endswith(".py")):
+            stat = os.stat(os.path.join(folder, name))
+            relative = os.path.relpath(os.path.join(folder, name), root)
+            digest.update(f"{relative}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _mac(key: bytes, header: bytes, payload: bytes) -> bytes:
+    mac = hashlib.blake2b(key=key, digest_size=MAC_BYTES)
+    mac.update(len(header).to_bytes(4, "big") + header)
+    mac.update(payload)
+    return mac.digest()
+
+
+def _read_key() -> bytes | None:
+    """This machine's key, or None when there is none, or it is not one agentui made, or
+    others may read it (then anyone could make a checkpoint this agentui loads)."""
+    path = state_dir() / KEY_FILE
+    try:
+        with path.open("rb") as file:
+            if os.fstat(file.fileno()).st_mode & 0o077:
+                return None
+            key = file.read(KEY_BYTES + 1)
+    except FileNotFoundError:
+        return None
+    return key if len(key) == KEY_BYTES else None
+
+
+def _key() -> bytes:
+    """This machine's key, made (the owner's alone) the first time. Raises OSError."""
+    key = _read_key()
+    if key is not None:
+        return key
+    folder = state_dir()
+    make_private_folder(folder)
+    path = folder / KEY_FILE
+    try:
+        with create_private(path) as file:
+            file.write(os.urandom(KEY_BYTES))
+    except FileExistsError:
+        pass  # another agentui made it meanwhile: theirs is the key
+    key = _read_key()
+    if key is None:
+        raise OSError(f"{path} is not a private key agentui made")
+    return key

@@ -1,0 +1,70 @@
+"""`agentui --resume`: the session is read before the screen opens (a bad one is said there),
+while the settings the first frame does not need are validated after it, as for a new run
+(tui/cli/app_command.py); one bad then closes the screen and leaves the session as it was."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+
+from .saved_runs import LEFT, saved_run
+from .test_start_loads_little import HEADLESS_APP, RESUMED_FIRST_FRAME_PROBE, _probe, _scratch_env
+
+SESSION = "20260101T000000Z-aaaa"
+
+
+def _saved(home: Path) -> Path:
+    folder = home / "data" / "sessions"
+    folder.mkdir(parents=True)
+    anyio.run(saved_run, folder, SESSION, LEFT)
+    return folder / f"{SESSION}.jsonl"
+
+
+def test_a_resumed_first_frame_validates_the_settings_after_it(tmp_path: Path) -> None:
+    _saved(tmp_path)
+    loaded = set(_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
+    assert "agentui.core.session.resume" in loaded  # the session: read before the screen
+    assert "agentui.core.config.settings" not in loaded
+
+
+def test_a_bad_setting_closes_the_resumed_screen_and_the_session_stays_as_it_was(
+    tmp_path: Path,
+) -> None:
+    session = _saved(tmp_path)
+    before = session.read_bytes()
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text('[limits]\nmax_iterations = "many"\n')
+    out = subprocess.run(
+        [sys.executable, "-c", HEADLESS_APP, "--resume", SESSION],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_scratch_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "the screen opened" in out.stdout
+    lines = out.stderr.strip().splitlines()
+    assert lines[0].startswith("agentui: config file "), out.stderr
+    assert lines[0].endswith("limits.max_iterations: Input should be a valid integer, unable to "
+                             "parse string as an integer (got 'many')")  # fmt: skip
+    assert session.read_bytes() == before  # nothing of a run that never started is written
+
+
+def test_a_bad_session_is_said_before_the_screen_opens(tmp_path: Path) -> None:
+    session = _saved(tmp_path)
+    session.write_bytes(b"not a session\n")
+    out = subprocess.run(
+        [sys.executable, "-c", HEADLESS_APP, "--resume", SESSION],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=_scratch_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "the screen opened" not in out.stdout
+    assert out.stderr.startswith("agentui: ") and "not a session file" in out.stderr
