@@ -20,8 +20,11 @@ reports for the same thing, so the difference is visible:
             pty, a frame counted from a quiet gap after its bytes).
 --resume    `.venv/bin/agentui --resume ID` of a 100k-event, 1,000-agent session made by
             session_bench.make_session (a scratch data directory): exec -> the first whole
-            frame with every agent in it (the status bar's count), goal <= 0.5 s. Beside:
-            session_bench.resume_to_first_frame (in process, headless, Textual imported).
+            frame with every agent in it (the status bar's count), goal <= 0.5 s; with the
+            checkpoint its writer kept when it closed the log (core/session/checkpoint.py),
+            and without it (the log read and folded whole, as after a crash), interleaved.
+            Beside: session_bench.resume_to_first_frame (in process, headless, Textual
+            imported; with the checkpoint).
 --tree-keys arrow-down on the tree with N live root agents (100 streaming 5 chunks/s, the rest
             holding a stream open; live_bench.py's provider), the app run on the pty by
             pty_live_app.py: the key written -> the whole frame whose transcript shows the
@@ -56,6 +59,8 @@ from figures import percentile
 from live_bench import BARE_APP, SAME_WIDGETS_APP, first_frame_s, keys_at
 from pty_terminal import PtyTerminal
 from session_bench import Made, make_session, resume_to_first_frame
+
+from agentui.core.session.checkpoint import checkpoint_path, keep_checkpoint
 
 HERE = Path(__file__).resolve().parent
 AGENTUI = Path(sys.executable).with_name("agentui")
@@ -239,40 +244,55 @@ def resume(agents: int, runs: int, in_process: bool) -> dict[str, Any]:
     env = scratch_env(home)
     sessions = home / "data" / "sessions"
     sessions.mkdir(parents=True)
+    # The session's checkpoint is signed with the key of the state folder the command reads.
+    os.environ["AGENTUI_STATE_DIR"] = env["AGENTUI_STATE_DIR"]
     made = anyio.run(lambda: session_of(sessions, agents))
-    original = home / "original.jsonl"
-    shutil.move(made.path, original)
-    target = sessions / made.path.name
+    # As its writer leaves it when it closes the log (a small log's too: --quick's).
+    keep_checkpoint(made.path, from_bytes=0)
+    kept = home / "kept"
+    kept.mkdir()
+    for saved in sessions.iterdir():
+        shutil.copy2(saved, kept)  # the times too: a checkpoint stands for the log's mtime
     argv = [str(AGENTUI), "--resume", made.path.stem]
     # Every agent in the tree: the status bar counts them (each had ended when it was saved).
     counted = f"done {agents} "
 
-    def once() -> Run:
-        shutil.copy(original, target)  # a resume appends to its session: each run on a copy
-        try:
-            return first_whole_frame(argv, env, lambda text: counted in text and "^q" in text)
-        finally:
-            for leftover in sessions.iterdir():
-                leftover.unlink()
+    def restored(checkpoint: bool) -> None:
+        """The session as its writer left it (a resume appends to it: each run on a copy),
+        with its checkpoint or without (as a crash leaves it, or an older agentui's log)."""
+        for leftover in sessions.iterdir():
+            leftover.unlink()
+        for saved in kept.iterdir():
+            if checkpoint or saved.name != checkpoint_path(made.path).name:
+                shutil.copy2(saved, sessions)
 
-    once()  # bytecode written
+    def once(checkpoint: bool) -> Run:
+        restored(checkpoint)
+        return first_whole_frame(argv, env, lambda text: counted in text and "^q" in text)
+
+    once(True)  # bytecode written
     loads = Loads()
-    ours = [once() for _ in range(runs)]
+    with_checkpoint: list[Run] = []
+    from_the_log: list[Run] = []
+    for _ in range(runs):  # interleaved: the load falls on both alike
+        with_checkpoint.append(once(True))
+        from_the_log.append(once(False))
     result: dict[str, Any] = {
         "agents": agents,
         "events": made.events,
         "runs": runs,
-        "agentui_resume": runs_spread(ours),
+        "agentui_resume": runs_spread(with_checkpoint),
+        "agentui_resume_reading_the_log": runs_spread(from_the_log),
         "goal": "median <= 500 ms",
     }
     if in_process:
         inside = []
         for _ in range(runs):
-            shutil.copy(original, target)
-            inside.append(anyio.run(resume_to_first_frame, target)["first_frame_s"])
-            for leftover in sessions.iterdir():
-                leftover.unlink()
+            restored(True)
+            inside.append(anyio.run(resume_to_first_frame, made.path)["first_frame_s"])
         result["in_process"] = spread(inside)
+    for leftover in sessions.iterdir():
+        leftover.unlink()
     return result | loads.done()
 
 
@@ -423,6 +443,9 @@ def table(result: dict[str, Any]) -> str:
         s = result["resume"]
         what = f"resume pty: {s['events']} events, {s['agents']} agents"
         lines.append(row(what, s["agentui_resume"], s))
+        lines.append(
+            row("  the same without its checkpoint", s["agentui_resume_reading_the_log"], s)
+        )
         if "in_process" in s:
             lines.append(row("resume in process (session_bench)", s["in_process"], s))
     for s in result.get("tree_keys", []):

@@ -11,8 +11,9 @@ bytes_per_char: session file bytes / characters streamed (text and thinking delt
     20 ms a chunk (about a real model's pace: each flush then holds ~5 chunks of a block), and
     for the big multi-agent sessions below.
 resume: a 100k-event session of 1,000 agents (a root waiting on a tool while 999 children each
-    think and answer), resumed as `agentui --resume` does it (open_for_resume, a recording
-    runtime adopting the plan, the app given `history`), timed from nothing to the app's first
+    think and answer), resumed as `agentui --resume` does it (open_for_resume from the checkpoint
+    its writer kept, a recording runtime adopting the plan, the app given its state; and, as
+    `reading_the_log`, a copy of it without its checkpoint), timed from nothing to the app's first
     frame with every agent in its tree (headless `App.run_test`, 160x50; Textual imported
     before). Wall and CPU time (the machine may be busy). Split into the core part
     (open_for_resume, adopt), the app's first flush (its fold of the history), and the same app
@@ -51,6 +52,7 @@ from agentui.core.agent.limits import Limits
 from agentui.core.protocol.events import AgentSpawned, LLMRequested, TextDelta
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
+from agentui.core.session.checkpoint import checkpoint_path, keep_checkpoint
 from agentui.core.session.recording import RecordingRuntime
 from agentui.core.session.resume import open_for_resume
 from agentui.core.session.store import list_sessions
@@ -188,7 +190,7 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
             times["first_frame_s"] = time.perf_counter() - started
             times["first_frame_cpu_s"] = time.process_time() - cpu
         return {k: seconds(v) for k, v in times.items()}
-    plan = open_for_resume(str(path))
+    plan = open_for_resume(str(path), history=False)  # as the app does
     times["open_for_resume_s"] = time.perf_counter() - started
     times["open_for_resume_cpu_s"] = time.process_time() - cpu
 
@@ -376,6 +378,7 @@ async def run(quick: bool, keep: Path | None) -> dict[str, object]:
     sessions = data / "sessions"
     sessions.mkdir(parents=True, exist_ok=True)
     os.environ["AGENTUI_DATA_DIR"] = str(data)
+    os.environ["AGENTUI_STATE_DIR"] = str(root / "state")  # the checkpoints' key
     scratch = root / "scratch"
     scratch.mkdir(exist_ok=True)
     out: dict[str, object] = {
@@ -401,13 +404,24 @@ async def run(quick: bool, keep: Path | None) -> dict[str, object]:
         "export_session": made_json(exported),
     }
 
+    # The session as its writer left it, with the checkpoint it kept (a small log's too:
+    # --quick's), and a copy of it elsewhere (a resume appends: each run on a fresh copy).
+    keep_checkpoint(resumed.path, from_bytes=0)
+    kept = scratch / "kept"
+    kept.mkdir()
+    shutil.copy2(resumed.path, kept)
+    shutil.copy2(checkpoint_path(resumed.path), kept)
     resumes = []
+    from_the_log = []
     for _ in range(2 if quick else 3):
-        copy = sessions / "copy"
+        for saved in kept.iterdir():
+            shutil.copy2(saved, sessions)  # its time too: a checkpoint stands for the log's
+        resumes.append(await resume_to_first_frame(resumed.path))
+        copy = sessions / "copy"  # under another name: its checkpoint is not the copy's
         copy.mkdir(exist_ok=True)
         target = copy / resumed.path.name
-        shutil.copy(resumed.path, target)
-        resumes.append(await resume_to_first_frame(target))
+        shutil.copy(kept / resumed.path.name, target)
+        from_the_log.append(await resume_to_first_frame(target))
         shutil.rmtree(copy)
     empty = [await resume_to_first_frame(None) for _ in range(3)]
     out["resume"] = {
@@ -416,6 +430,13 @@ async def run(quick: bool, keep: Path | None) -> dict[str, object]:
         "runs": resumes,
         "first_frame_median_s": statistics.median(r["first_frame_s"] for r in resumes),
         "first_frame_cpu_median_s": statistics.median(r["first_frame_cpu_s"] for r in resumes),
+        "reading_the_log": {
+            "runs": from_the_log,
+            "first_frame_median_s": statistics.median(r["first_frame_s"] for r in from_the_log),
+            "first_frame_cpu_median_s": statistics.median(
+                r["first_frame_cpu_s"] for r in from_the_log
+            ),
+        },
         "new_session_first_frame_s": [r["first_frame_s"] for r in empty],
         "new_session_first_frame_cpu_s": [r["first_frame_cpu_s"] for r in empty],
     }
