@@ -33,6 +33,7 @@ import json
 import logging
 import os
 import pickle
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,7 +43,8 @@ from agentui.core.state.transcript import next_uid_bound, number_after
 from agentui.core.support.paths import state_dir
 
 if TYPE_CHECKING:
-    from agentui.core.session.resume import ResumePlan
+    from agentui.core.agent.steps import StepLog
+    from agentui.core.session.resume_plan import ResumePlan
 
 log = logging.getLogger("agentui.session")
 
@@ -86,13 +88,16 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     if not hmac.compare_digest(mac, _mac(key, header, payload)):
         return None
     try:
-        uid_bound, plan = pickle.loads(payload)
+        uid_bound, plan, steps = pickle.loads(payload)
     except Exception:  # a pickle of ours that cannot load (whatever it raises): read the log
         return None
-    from agentui.core.session.resume import ResumePlan
+    from agentui.core.session.resume_plan import ResumePlan
 
     if not (isinstance(plan, ResumePlan) and isinstance(uid_bound, int)):
         return None
+    if not isinstance(steps, bytes):
+        return None
+    plan.steps = KeptSteps(steps)
     # Its transcript entries were numbered by the process that folded them: this process's
     # own entries are numbered after them, so that a uid still names one entry.
     number_after(uid_bound)
@@ -143,7 +148,10 @@ def keep_checkpoint(session: Path, *, from_bytes: int | None = None) -> bool:
     uid_bound = next_uid_bound()
     meta = {"log": before, "code": code_fingerprint(), "path": str(session.resolve())}
     header = json.dumps(meta, sort_keys=True).encode()
-    payload = pickle.dumps((uid_bound, slim), protocol=pickle.HIGHEST_PROTOCOL)
+    # The steps apart, read when the runtime adopts the plan (after the first frame).
+    steps = pickle.dumps(dict(slim.steps), protocol=pickle.HIGHEST_PROTOCOL)
+    slim.steps = {}
+    payload = pickle.dumps((uid_bound, slim, steps), protocol=pickle.HIGHEST_PROTOCOL)
     target = checkpoint_path(session)
     temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
@@ -158,6 +166,31 @@ def keep_checkpoint(session: Path, *, from_bytes: int | None = None) -> bool:
         temporary.unlink(missing_ok=True)
         return False
     return True
+
+
+class KeptSteps(Mapping[str, "StepLog"]):
+    """A plan's steps as its checkpoint keeps them (a pickle it carries, checked with it),
+    read on first use: a runtime recalls them when it adopts the plan, after the first frame,
+    which does not need them."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._steps: dict[str, StepLog] | None = None
+
+    def _read(self) -> dict[str, StepLog]:
+        if self._steps is None:
+            self._steps = pickle.loads(self._data)
+            self._data = b""
+        return self._steps
+
+    def __getitem__(self, agent_id: str) -> StepLog:
+        return self._read()[agent_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 def drop_checkpoint(session: Path) -> None:

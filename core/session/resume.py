@@ -39,27 +39,23 @@ agent (its conversation a new list of the same messages, which are never changed
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from agentui.core.agent.approval import APPROVAL_CHOICES
 from agentui.core.agent.budget_account import BudgetStop
 from agentui.core.agent.ids import IdSource
-from agentui.core.agent.pending_interventions import Note
 from agentui.core.agent.steps import StepLog
 from agentui.core.agent.workflow_trail import QUESTION_STEPS, TakeUp, WaitingQuestion
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.conversation import Message, TextBlock, ToolResultBlock
 from agentui.core.session.delta_merge import merge_deltas
-from agentui.core.session.errors import SessionError
 from agentui.core.session.fold import fold_parts
-from agentui.core.session.lock import is_locked
 from agentui.core.session.reader import SessionLog, collector_paused, read_session
+from agentui.core.session.resume_plan import ResumePlan as ResumePlan  # where it was
 from agentui.core.session.saved_steps import all_steps
 from agentui.core.session.session_end import SessionEnd, session_ends
-from agentui.core.session.store import find_session
-from agentui.core.session.summary import SummaryTracker
 from agentui.core.state import INTERRUPTED, AgentState, RunState
 from agentui.core.state.run_state import OpenQuery
 from agentui.core.tools.ask_user import ASK_USER
@@ -69,78 +65,9 @@ from agentui.core.tools.ask_user import ASK_USER
 # with an agent that waits again (Reopening), the writer that continues the file.
 if TYPE_CHECKING:
     from agentui.core.agent.agent_run import Reopening
-    from agentui.core.runtime import Runtime
-    from agentui.core.session.writer import ContinuedSession
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"
-
-
-@dataclass(slots=True)
-class ResumePlan:
-    log: SessionLog
-    state: RunState  # after the closing events
-    closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
-    interrupted: list[str]  # ids of the agents that were live when the session ended
-    # Every saved event, each block's deltas in one piece, then the closing ones: what the app
-    # shows before new work.
-    history: list[ev.Event]
-    # Each agent's steps, so a resumed agent can be rewound or forked (~0.3 s per 100k
-    # events: folded with the rest of the plan, not when the runtime adopts it on the loop).
-    steps: dict[str, StepLog]
-    # The agents given back live, waiting on the person (their question or approval, a budget's
-    # stop, a stall), and how each goes on; and the budget stops that hold them.
-    reopenings: dict[str, Reopening] = field(default_factory=dict)
-    stops: dict[str, tuple[BudgetStop, list[str]]] = field(default_factory=dict)
-
-    @property
-    def last_seq(self) -> int:
-        """Where the resumed runtime's numbering continues."""
-        return self.closing[-1].seq if self.closing else self.log.last_seq
-
-    def id_source(self) -> IdSource:
-        """Ids for the resumed runtime that never repeat one of the session's."""
-        ids = IdSource()
-        for identifier in self.state.ids:
-            ids.observe(identifier)
-        return ids
-
-    def adopt_into(self, runtime: Runtime) -> None:
-        """Put every agent of the session into `runtime` (parents first), without running it.
-
-        The runtime gets its own copy of each agent: the plan's state stays the view's.
-        """
-        with collector_paused():  # a thousand agents: no collection walks them meanwhile
-            for agent in self.state.agents.values():
-                notes = [
-                    Note.of(n.note_id, n.text, from_person=n.from_person)
-                    for n in agent.queued_notes
-                ]
-                runtime.adopt(
-                    agent,
-                    notes=notes,
-                    modification=agent.pending_modification,
-                    reopening=self.reopenings.get(agent.id),
-                )
-            for agent_id, steps in self.steps.items():
-                runtime.recall_steps(agent_id, steps)
-            for owner_id, (stop, paused) in self.stops.items():
-                runtime.hold_budget_stop(owner_id, stop, paused)
-
-    def continued_session(self) -> ContinuedSession:
-        """Where and how a writer appends the resumed run to the same file."""
-        from agentui.core.session.writer import ContinuedSession
-
-        damaged = bool(self.log.damaged_lines)
-        return ContinuedSession(
-            path=self.log.path,
-            append_at=self.log.valid_bytes,
-            preamble=tuple(self.closing),
-            format=self.log.header.format,
-            # A summary cannot say what damaged lines lost: the listing reads such a file.
-            header=None if damaged else self.log.header,
-            summary=None if damaged else SummaryTracker.of(self.state),
-        )
 
 
 def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
@@ -177,24 +104,16 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
 def open_for_resume(reference: str, *, history: bool = True) -> ResumePlan:
     """Find, check and load a session to resume: `last`, an id, a unique id prefix, a path.
 
-    `history=False` (the app, which shows the fold and replays nothing): the plan's `history`
-    and its log's `events` are left empty, and the session's checkpoint stands in for reading
-    the log when it is valid for the log as it is (checkpoint.py).
+    `history=False` (the app, which shows the fold and replays nothing): as
+    `resume_open.open_to_show`, the plan's `history` and its log's `events` left empty and the
+    session's checkpoint standing in for reading the log when it is valid for the log as it
+    is (checkpoint.py).
     """
-    path = find_session(reference)
-    if is_locked(path):
-        raise SessionError(
-            f"session {path.stem} is still open in another agentui; close that one first"
-        )
-    if history:
-        return plan_resume(read_session(path))
-    from agentui.core.session.checkpoint import load_checkpoint
+    from agentui.core.session.resume_open import open_to_show, session_to_resume
 
-    kept = load_checkpoint(path)
-    if kept is not None:
-        return kept
-    plan = plan_resume(read_session(path))
-    return replace(plan, log=replace(plan.log, events=[], conversations=[]), history=[])
+    if not history:
+        return open_to_show(reference)
+    return plan_resume(read_session(session_to_resume(reference)))
 
 
 # Why an agent given back live waits (its agent:status's reason).

@@ -35,7 +35,7 @@ from agentui.tui.cli.profile_start import check_profile_use
 # The runtime, resume and the app itself are imported once the app is being built.
 if TYPE_CHECKING:
     from agentui.core.config.sources import GatheredSettings
-    from agentui.core.session.resume import ResumePlan
+    from agentui.core.session.resume_plan import ResumePlan
     from agentui.core.state import RunState
     from agentui.tui.app.app import AgentUIApp
     from agentui.tui.app.runtime_start import RuntimeStart
@@ -203,11 +203,11 @@ def _resumed_start(args: argparse.Namespace, assembly: Assembly, notice: str) ->
 
 def _resumed(args: argparse.Namespace) -> tuple[ResumePlan, str]:
     """The session `--resume` names, its warnings said, and the status bar's notice."""
-    from agentui.core.session.resume import open_for_resume
+    from agentui.core.session.resume_open import open_to_show
     from agentui.tui.cli.resume_notice import resume_outcome
 
     # The app shows the fold and replays nothing: a checkpoint may stand in for the log.
-    plan = open_for_resume(args.resume, history=False)
+    plan = open_to_show(args.resume)
     warn(plan.log.warnings)
     outcome = resume_outcome(plan, rows=False)
     return plan, f"resumed {plan.log.id}: {outcome}" if outcome else f"resumed {plan.log.id}"
