@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import anyio
+import pytest
+
+from agentui.core.session.checkpoint import keep_checkpoint
 
 from .saved_runs import LEFT, saved_run
 from .test_start_loads_little import HEADLESS_APP, RESUMED_FIRST_FRAME_PROBE, _probe, _scratch_env
@@ -68,3 +71,23 @@ def test_a_bad_session_is_said_before_the_screen_opens(tmp_path: Path) -> None:
     assert out.returncode == 2, out.stderr
     assert "the screen opened" not in out.stdout
     assert out.stderr.startswith("agentui: ") and "not a session file" in out.stderr
+
+
+def test_a_resume_from_its_checkpoint_folds_nothing_before_the_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checkpoint its writer kept stands in for the log: what reading and folding a log
+    takes (the closing rules, each agent's steps) is not even loaded for the first frame."""
+    session = _saved(tmp_path)
+    monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
+    assert keep_checkpoint(session, from_bytes=0)
+    loaded = set(_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
+    assert "agentui.core.session.resume_plan" in loaded
+    folding = ["agentui.core.session.session_end", "agentui.core.session.saved_steps"]
+    assert [name for name in folding if name in loaded] == []
+
+
+def test_a_resume_without_a_checkpoint_folds_the_log(tmp_path: Path) -> None:
+    _saved(tmp_path)
+    loaded = set(_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
+    assert "agentui.core.session.session_end" in loaded
