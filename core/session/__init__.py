@@ -10,6 +10,9 @@
     fold.py         a log -> core/state's RunState (the one fold), records of old formats too
     resume.py       a saved session back in a runtime: what waited on the person waits again,
                     agents merely running come back interrupted (closed as cancelled)
+    resume_plan.py  ResumePlan: what resume makes of a log, and how a runtime takes it up
+    resume_open.py  the app's resume: the checkpoint when it stands, else the log folded
+    checkpoint.py   `<id>.checkpoint`: a long log's plan, kept when its writer closes it
     session_end.py  what each live agent was doing when its log ended (a crash's or a quit's)
     export.py       Markdown and JSON
 
