@@ -140,6 +140,8 @@ def keep_checkpoint(session: Path, *, from_bytes: int | None = None) -> bool:
         if _log_fingerprint(session) != before:
             return False  # written meanwhile: the plan may not be the file's
         key = _key()
+    except FileNotFoundError:
+        return False  # the log is gone (moved or removed meanwhile): nothing to keep
     except (OSError, SessionError) as exc:
         log.warning("no resume checkpoint for %s: %s", session, exc)
         return False
