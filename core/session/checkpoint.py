@@ -98,6 +98,9 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     if not isinstance(steps, bytes):
         return None
     plan.steps = KeptSteps(steps)
+    # The file as this process names it (the same file: checked above), where a resumed run
+    # appends; the writer may have named it from another folder.
+    plan.log.path = session
     # Its transcript entries were numbered by the process that folded them: this process's
     # own entries are numbered after them, so that a uid still names one entry.
     number_after(uid_bound)

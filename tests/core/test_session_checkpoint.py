@@ -303,3 +303,18 @@ async def test_entries_made_after_a_checkpoint_loads_never_take_one_of_its_uids(
     assert loaded
     made = TranscriptItem(root, "text", "after")
     assert made.uid > max(loaded)
+
+
+async def test_a_checkpoint_names_the_log_as_the_loading_process_does(
+    tmp_path: Path, every_log: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer may have named the file from another folder (a relative data folder): the
+    plan appends to the file found now, the one its checkpoint was checked against."""
+    path, _ = await _quit_while_asking(tmp_path)
+    monkeypatch.chdir(path.parent)
+    assert keep_checkpoint(Path(path.name))  # kept under a relative name
+    monkeypatch.chdir(tmp_path.parent)
+    plan = load_checkpoint(path)
+    assert plan is not None
+    assert plan.log.path == path
+    assert plan.continued_session().path == path
