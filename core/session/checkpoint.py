@@ -33,6 +33,7 @@ import json
 import logging
 import os
 import pickle
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -227,10 +228,14 @@ _NOT_IN_A_PLAN = frozenset({"__pycache__", "providers", "remote", "acp"})
 
 @functools.cache
 def code_fingerprint() -> str:
-    """The core package's source files (name, size, modification time): a checkpoint made by
-    other code (another version, a change in development) is not loaded."""
+    """The core package's source files (name, size, modification time), Python's and
+    pydantic's versions (a plan is a pickle of their objects): a checkpoint made by other code
+    (another version, a change in development) is not loaded."""
+    from pydantic.version import VERSION as PYDANTIC_VERSION
+
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{sys.version}\n{PYDANTIC_VERSION}\n".encode())
     for folder, children, files in os.walk(root):
         top = folder == str(root)
         children[:] = sorted(c for c in children if not (top and c in _NOT_IN_A_PLAN))
