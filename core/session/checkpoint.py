@@ -223,7 +223,7 @@ def _log_fingerprint(session: Path) -> dict[str, Any]:
 
 # Packages of core that neither make a plan nor shape what it holds: the model back-ends and
 # the network doors (a change there leaves every checkpoint standing).
-_NOT_IN_A_PLAN = frozenset({"__pycache__", "providers", "remote", "acp"})
+_NOT_IN_A_PLAN = frozenset({"providers", "remote", "acp"})
 
 
 @functools.cache
@@ -238,8 +238,9 @@ def code_fingerprint() -> str:
     digest.update(f"{sys.version}\n{PYDANTIC_VERSION}\n".encode())
     for folder, children, files in os.walk(root):
         top = folder == str(root)
-        children[:] = sorted(c for c in children if not (top and c in _NOT_IN_A_PLAN))
-        children[:] = [c for c in children if c != "__pycache__"]
+        children[:] = sorted(
+            c for c in children if c != "__pycache__" and not (top and c in _NOT_IN_A_PLAN)
+        )
         for name in sorted(f for f in files if f.endswith(".py")):
             stat = os.stat(os.path.join(folder, name))
             relative = os.path.relpath(os.path.join(folder, name), root)
