@@ -14,7 +14,13 @@ import pytest
 from agentui.core.session.checkpoint import keep_checkpoint
 
 from .saved_runs import LEFT, saved_run
-from .test_start_loads_little import HEADLESS_APP, RESUMED_FIRST_FRAME_PROBE, _probe, _scratch_env
+from .test_start_loads_little import (
+    HEADLESS_APP,
+    NOT_FOR_A_RESUMED_FIRST_FRAME,
+    RESUMED_FIRST_FRAME_PROBE,
+    _probe,
+    _scratch_env,
+)
 
 SESSION = "20260101T000000Z-aaaa"
 
@@ -85,6 +91,8 @@ def test_a_resume_from_its_checkpoint_folds_nothing_before_the_first_frame(
     assert "agentui.core.session.resume_plan" in loaded
     folding = ["agentui.core.session.session_end", "agentui.core.session.saved_steps"]
     assert [name for name in folding if name in loaded] == []
+    # Nor, as from the log, the runtime and what it brings: they load after the first frame.
+    assert [name for name in NOT_FOR_A_RESUMED_FIRST_FRAME if name in loaded] == []
 
 
 def test_a_resume_without_a_checkpoint_folds_the_log(tmp_path: Path) -> None:
