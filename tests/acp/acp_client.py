@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +34,8 @@ from acp.schema import (
     RequestPermissionResponse,
     ToolCallUpdate,
 )
+
+from ..forks import FORKS
 
 TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 CLEARED = ("ANTHROPIC_", "OPENAI_", "GEMINI_", "GOOGLE_", "AGENTUI_")
@@ -228,11 +229,7 @@ async def agentui_acp_process(
     with (home / "stderr.log").open("ab") as stderr, anyio.fail_after(TIMEOUT_S):
         async with spawn_agent_process(
             client,
-            sys.executable,
-            "-m",
-            "agentui.tui.cli.main",
-            "acp",
-            *args,
+            *FORKS.command("module", "agentui.tui.cli.main", "acp", *args),
             env=child_env(home),
             cwd=home,
             transport_kwargs={"stderr": stderr},

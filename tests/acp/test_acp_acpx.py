@@ -15,13 +15,13 @@ import re
 import select
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from ..forks import FORKS
 from ..third_party import program
 from .acp_client import TIMEOUT_S, child_env, sessions_dir
 from .test_acp_reconnect import AFTER_THE_ANSWER, ASKING, Agents
@@ -57,7 +57,7 @@ class Acpx:
         self.work.mkdir(parents=True)
         self.script = home / "script.json"
         self.env = child_env(home) | {"HOME": str(acpx_home)}
-        agent = [sys.executable, "-m", "agentui.tui.cli.main", "acp", "--workflow", "plain"]
+        agent = FORKS.command("module", "agentui.tui.cli.main", "acp", "--workflow", "plain")
         self.agent = " ".join([*agent, "--script", str(self.script)])
 
     def plays(self, agents: Agents) -> None:

@@ -7,7 +7,6 @@ declare them still sees tool calls and a plan (test_acp_agent.py)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +18,7 @@ from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
 from acp.client.connection import ClientSideConnection
 from acp.connection import StreamDirection, StreamEvent
 
+from ..forks import FORKS
 from .acp_client import TIMEOUT_S, RecordingClient, child_env
 from .test_acp_approvals import json_script, python
 
@@ -70,11 +70,7 @@ async def with_child_sessions(
     with (home / "stderr.log").open("ab") as stderr, anyio.fail_after(TIMEOUT_S):
         async with spawn_agent_process(
             client,
-            sys.executable,
-            "-m",
-            "agentui.tui.cli.main",
-            "acp",
-            *args,
+            *FORKS.command("module", "agentui.tui.cli.main", "acp", *args),
             env=child_env(home),
             cwd=home,
             transport_kwargs={"stderr": stderr},

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from ..forks import FORKS
 from ..third_party import node_modules
 from .acp_client import TIMEOUT_S, child_env
 from .test_acp_approvals import python
@@ -46,7 +46,7 @@ def test_the_sdk_client_accepts_every_child_session_update(
         "main.1": [python("print(3)"), {"text": "Sized."}],
     }
     plays.write_text(json.dumps({"agents": agents}), "utf-8")
-    agentui = [sys.executable, "-m", "agentui.tui.cli.main", "acp", "--workflow", "plain"]
+    agentui = FORKS.command("module", "agentui.tui.cli.main", "acp", "--workflow", "plain")
     done = subprocess.run(
         ["node", str(sdk_client), *agentui, "--script", str(plays)],
         cwd=tmp_path,

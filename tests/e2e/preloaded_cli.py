@@ -1,83 +1,49 @@
 """`agentui ARGS` run to its end in a child process, as a person runs it, without paying the
-command's imports for each run: the children fork from one process per test worker that has
-imported them (cli_zygote.py). Each child has its own environment, directory, stdin, stdout
-and stderr, and exits as `python -m agentui.tui.cli.main` would; a run whose environment
+command's imports for each run: the children fork from one process per test process that has
+imported them (tests/fork_server.py). Each child has its own environment, directory, stdin,
+stdout and stderr, and exits as `python -m agentui.tui.cli.main` would; a run whose environment
 changes how the interpreter itself starts (PYTHON*, the locale) gets a fresh interpreter.
-
-What a fork cannot show, the start of the command itself (what it imports, how long the first
-frame takes), is tested with real processes: tests/tui/test_start_loads_little.py,
-tests/e2e/test_app_terminal.py.
 """
 
 from __future__ import annotations
 
-import atexit
 import io
-import json
 import os
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
-ZYGOTE = Path(__file__).with_name("cli_zygote.py")
-COMMAND = [sys.executable, "-m", "agentui.tui.cli.main"]
-# Variables the interpreter reads as it starts: a child whose values differ needs its own.
-STARTUP_VARIABLES = (
-    "PYTHONPATH", "PYTHONHOME", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONDONTWRITEBYTECODE",
-    "PYTHONOPTIMIZE", "PYTHONWARNINGS", "PYTHONDEVMODE", "PYTHONSAFEPATH", "PYTHONHASHSEED",
-    "PYTHONMALLOC", "PYTHONFAULTHANDLER", "LANG", "LC_ALL", "LC_CTYPE",
-)  # fmt: skip
+from ..forks import FORKS
+
+MODULE = "agentui.tui.cli.main"
+COMMAND = [sys.executable, "-m", MODULE]
 FRESH_TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
 
 
 class PreloadedCli:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._zygote: subprocess.Popen[bytes] | None = None
-        self._startup: dict[str, str | None] = {}
-
     def run(
         self, args: list[str], *, env: dict[str, str], cwd: Path | None, stdin: str = ""
     ) -> tuple[int, bytes, bytes]:
         """Its exit status, stdout and stderr (as bytes: the caller decodes as it needs)."""
-        with self._lock:
-            zygote = self._started()
-            if {name: env.get(name) for name in STARTUP_VARIABLES} != self._startup:
-                return self._fresh(args, env=env, cwd=cwd, stdin=stdin)
-            with tempfile.TemporaryDirectory(prefix="agentui-cli-") as folder:
-                files = {name: os.path.join(folder, name) for name in ("in", "out", "err")}
-                Path(files["in"]).write_text(stdin, encoding="utf-8")
-                request = {
-                    "argv": args,
-                    "env": env,
-                    "cwd": str(cwd if cwd is not None else Path.cwd()),
-                    "stdin": files["in"],
-                    "stdout": files["out"],
-                    "stderr": files["err"],
-                }
-                assert zygote.stdin is not None and zygote.stdout is not None
-                zygote.stdin.write(json.dumps(request).encode() + b"\n")
-                zygote.stdin.flush()
-                reply = zygote.stdout.readline()
-                if not reply:
-                    raise RuntimeError("the preloaded agentui process ended")
-                code = json.loads(reply)["code"]
-                return code, Path(files["out"]).read_bytes(), Path(files["err"]).read_bytes()
-
-    def _started(self) -> subprocess.Popen[bytes]:
-        if self._zygote is None:
-            env = dict(os.environ)
-            self._startup = {name: env.get(name) for name in STARTUP_VARIABLES}
-            self._zygote = subprocess.Popen(
-                [sys.executable, str(ZYGOTE)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                env=env,
+        with tempfile.TemporaryDirectory(prefix="agentui-cli-") as folder:
+            paths = [os.path.join(folder, name) for name in ("in", "out", "err")]
+            Path(paths[0]).write_text(stdin, encoding="utf-8")
+            opened = (
+                os.open(paths[0], os.O_RDONLY),
+                os.open(paths[1], os.O_WRONLY | os.O_CREAT, 0o600),
+                os.open(paths[2], os.O_WRONLY | os.O_CREAT, 0o600),
             )
-            atexit.register(self.close)
-        return self._zygote
+            try:
+                code = FORKS.run(
+                    "module", MODULE, args, env=env, cwd=cwd or Path.cwd(), files=opened
+                )
+            finally:
+                for fd in opened:
+                    os.close(fd)
+            if code is None:
+                return self._fresh(args, env=env, cwd=cwd, stdin=stdin)
+            return code, Path(paths[1]).read_bytes(), Path(paths[2]).read_bytes()
 
     def _fresh(
         self, args: list[str], *, env: dict[str, str], cwd: Path | None, stdin: str
@@ -92,12 +58,6 @@ class PreloadedCli:
             check=False,
         )
         return done.returncode, done.stdout, done.stderr
-
-    def close(self) -> None:
-        zygote, self._zygote = self._zygote, None
-        if zygote is not None and zygote.stdin is not None:
-            zygote.stdin.close()  # its loop ends
-            zygote.wait()
 
 
 PRELOADED = PreloadedCli()

@@ -25,6 +25,7 @@ from agentui.core.tools.mcp.manager import McpManager
 from agentui.core.tools.registry import ToolRegistry
 
 from ..core.helpers import Recorder
+from ..forks import FORKS
 
 # Starting a server takes a Python interpreter and the SDK: generous on a loaded machine.
 GUARD_S = 60
@@ -36,8 +37,11 @@ SILENT = "import sys; sys.stdin.read()"  # a server that reads the handshake and
 
 
 def stdio_server(**settings: Any) -> McpServerConfig:
-    """The echo server over stdio (`args` given: this Python with those arguments instead)."""
-    settings.setdefault("args", [str(ECHO_SERVER)])
+    """The echo server over stdio, forked by the tests' fork server (`args` given: this Python
+    started with those arguments instead)."""
+    if "args" not in settings:
+        command, *args = FORKS.command("path", str(ECHO_SERVER))
+        return McpServerConfig(command=command, args=args, **settings)
     return McpServerConfig(command=sys.executable, **settings)
 
 
@@ -63,7 +67,7 @@ class HttpEchoServer:
 
     async def start(self) -> None:
         self._process = await anyio.open_process(
-            [sys.executable, str(ECHO_SERVER), "--http", str(self.port)],
+            FORKS.command("path", str(ECHO_SERVER), "--http", str(self.port)),
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import signal
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from agentui.core.session.naming import SUFFIX
 from tests.e2e.cli_runs import child_env
+
+from ..forks import FORKS
 
 FAIL_AFTER_S = 60  # a guard against a hung child, never a measurement
 LISTENING = re.compile(r"^agentui serve: listening on (\S+) \(token in (.+)\)$")
@@ -55,7 +56,7 @@ class ServeProcess:
 async def serve_process(home: Path, *options: str, **env: str) -> AsyncIterator[ServeProcess]:
     """Run `agentui serve --port 0 --pace 0 OPTIONS` with its config, data and state in
     `home`; killed at the end of the block if it still runs."""
-    command = [sys.executable, "-m", "agentui.tui.cli.main", "serve", "--port", "0", "--pace", "0"]
+    command = FORKS.command("module", "agentui.tui.cli.main", "serve", "--port", "0", "--pace", "0")
     process = await anyio.open_process([*command, *options], env=child_env(home, **env))
     try:
         assert process.stdout is not None
