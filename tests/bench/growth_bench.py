@@ -325,6 +325,151 @@ async def grow_agents(agents: int, points: list[int], seconds: float, presses: i
     return rows
 
 
+# -- every agent's transcript at once ------------------------------------------------------------
+
+
+def timeline_chars(app: RenderingApp) -> int:
+    return sum(len(entry.text) for entry in app.main.model.timeline if entry.kind == "text")
+
+
+def widgets_in(view: Any) -> int:
+    return sum(1 for _ in view.walk_children())
+
+
+async def frame_after(
+    app: RenderingApp, condition: Any = lambda: True, began: float | None = None
+) -> float:
+    """Seconds from `began` (default: now) to the first frame drawn after it with `condition`
+    true."""
+    began = time.perf_counter() if began is None else began
+    await until(lambda: app.last_frame > began and condition(), safety_s=120)
+    return app.last_frame - began
+
+
+async def reveals(app: RenderingApp, count: int) -> dict[str, Any]:
+    """Go to `count` random entries of the view (as a search does: reveal, then its block at
+    the top of the pane), each timed to the frame that shows it."""
+    view = app.main.transcript_view
+    rng = random.Random(11)
+    latencies: list[float] = []
+    frames0, cpu0 = app.frames, time.process_time()
+    for _ in range(count):
+        index = rng.randrange(len(view.entries))
+        began = time.perf_counter()
+        block = view.reveal(index)
+        assert block is not None, "an entry of the view was not reachable"
+        scrolled: list[float] = []
+
+        def show(block: Any = block, scrolled: list[float] = scrolled) -> None:
+            view.show_block(block)
+            scrolled.append(time.perf_counter())
+
+        view.call_after_refresh(show)
+        await until(
+            lambda s=scrolled, k=block: (
+                bool(s) and app.last_frame > s[0] and k.region.overlaps(view.region)
+            ),
+            safety_s=60,
+        )
+        latencies.append(app.last_frame - began)
+        await asyncio.sleep(0.05)
+    frames = app.frames - frames0
+    cpu = time.process_time() - cpu0
+    return {
+        "reveal_ms": spread_ms(latencies),
+        "reveal_cpu_per_frame_ms": round(cpu / frames * 1000, 2) if frames else None,
+    }
+
+
+async def monologue_switch(app: RenderingApp, agent_ids: list[str], lines: int) -> float:
+    """CPU ms of switching the monologue from the selected agent's lines to every agent's, with
+    `lines` narratives of all the agents in the fold (made here: the bench runs no narrator)."""
+    from agentui.core.protocol.narrative import NarrativeEntry, NarrativeMetadata
+    from agentui.core.state.run_state import MonologueLine
+
+    metadata = NarrativeMetadata(
+        event_count=40, history_length=3, is_final=False, model="bench", latency_ms=1.0
+    )
+    model = app.main.model
+    for index in range(lines):
+        agent_id = agent_ids[index % len(agent_ids)]
+        text = f"I am on part {index} of the job and the {WORDS[index % len(WORDS)]} is next."
+        entry = NarrativeEntry(
+            timestamp=time.time(), agent_name=agent_id, task_id=agent_id, text=text,
+            metadata=metadata,
+        )  # fmt: skip
+        model.monologue.append(MonologueLine(agent_id, entry))
+    app.main.action_toggle_monologue_filter()  # the selected agent's
+    await frame_after(app)
+    cpu0 = time.process_time()
+    app.main.action_toggle_monologue_filter()  # every agent's
+    await frame_after(app)
+    return round((time.process_time() - cpu0) * 1000, 1)
+
+
+async def all_view(agents: int, chars_each: int, seconds: float, presses: int) -> dict[str, Any]:
+    fresh_heap()
+    text = markdown_text(chars_each + 100_000)  # the window streams on past the point
+    provider = GrowthProvider(Script.for_all(Turn(text=text)))
+    provider.stop_at = 0
+    app = make_app(provider)
+    async with app.run_test(size=SIZE):
+        await until(lambda: app.host.started)
+        runtime = app.host.runtime
+        assert runtime is not None
+        agent_ids = [runtime.start(f"agent {n} writes its long answer") for n in range(agents)]
+        await until(lambda: provider.held, 600)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        provider.move_to(agents * chars_each)  # the agents take turns: each about chars_each
+        await until(lambda: provider.held and timeline_chars(app) >= provider.released, 7200)
+        await frame_after(app)
+        fill_cpu, fill_wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        main = app.main
+        view = main.transcript_view
+        assert not main.show_all
+        gc.collect()
+        row: dict[str, Any] = {
+            "agents": agents,
+            "chars": provider.released,
+            "fill_us_per_char": round(fill_cpu / max(provider.released, 1) * 1e6, 2),
+            "fill_s": round(fill_wall, 2),
+            "rss_before_mib": rss_mib(),
+        }
+        # The switch: its CPU until the frame showing the view, and until the next.
+        cpu0, began, thread0 = time.process_time(), time.perf_counter(), time.thread_time()
+        main.action_toggle_all()
+        wall = await frame_after(
+            app,
+            lambda: all(b.is_mounted for b in view.mounted_blocks()) and view.source == "*",
+            began,
+        )
+        row["switch_cpu_ms"] = round((time.process_time() - cpu0) * 1000, 1)
+        row["switch_ms"] = round(wall * 1000, 1)
+        # The app's own thread (the process's CPU counts the session writer's thread too).
+        row["switch_app_thread_cpu_ms"] = round((time.thread_time() - thread0) * 1000, 1)
+        await frame_after(app)
+        row["switch_settled_cpu_ms"] = round((time.process_time() - cpu0) * 1000, 1)
+        row["entries"] = len(view.entries)
+        row["mounted_blocks"] = len(view.mounted_blocks())
+        row["widgets"] = widgets_in(view)
+        gc.collect()
+        row["rss_mib"] = rss_mib()
+        main.prompt_view.focus()
+        provider.move_to(math.inf, pace_s=0.2)  # each agent 5 chunks/s
+        row.update(await window(app, seconds, presses, lambda p, i: type_letter(app, p, i)))
+        provider.move_to(provider.sent)
+        await until(lambda: provider.held and timeline_chars(app) >= provider.released, 600)
+        main.prompt_view.clear()
+        row.update(await scrolls(app, max(3, presses // 2)))
+        row.update(await reveals(app, max(3, presses // 2)))
+        row["widgets_after"] = widgets_in(view)
+        gc.collect()
+        row["rss_after_mib"] = rss_mib()
+        row["monologue_switch_cpu_ms"] = await monologue_switch(app, agent_ids, 100 * agents)
+        say(row)
+    return row
+
+
 # -- output ------------------------------------------------------------------------------------
 
 
@@ -376,6 +521,15 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {"bench": "agentui.growth", "load": _load()}
     chars = args.chars or (30_000 if args.quick else None)
     agents = args.agents or (300 if args.quick else None)
+    if args.all_view and args.quick:
+        agents, args.chars_each = args.agents or 10, min(args.chars_each, 10_000)
+    if args.all_view:
+        row = await all_view(agents or 100, args.chars_each, seconds, presses)
+        result["all_view"] = row
+        result["rss_mib"] = row["rss_mib"]
+        result["cpu_per_frame_ms"] = row["cpu_per_frame_ms"]
+        result["load_after"] = _load()
+        return result
     if chars is None and agents is None:
         chars = 1_000_000
     if chars:
@@ -401,6 +555,14 @@ if __name__ == "__main__":
     )
     parser.add_argument("--chars", type=int, help="grow one agent's answer to N characters")
     parser.add_argument("--agents", type=int, help="grow the run to N live root agents")
+    parser.add_argument(
+        "--all-view",
+        action="store_true",
+        help="--agents N (default 100) each write --chars-each characters; then every agent's view",
+    )
+    parser.add_argument(
+        "--chars-each", type=int, default=100_000, help="with --all-view: each agent's answer"
+    )
     parser.add_argument("--window", type=float, default=3.0, help="seconds measured per point")
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
     parser.add_argument("--json", action="store_true", help="one line of JSON")
@@ -409,6 +571,9 @@ if __name__ == "__main__":
     if arguments.json:
         print(json.dumps(outcome))
     else:
+        if "all_view" in outcome:
+            for key, value in outcome["all_view"].items():
+                print(f"{key}: {value}")
         for kind in ("chars", "agents"):
             if kind in outcome:
                 print(table(outcome[kind], kind))
