@@ -1,9 +1,13 @@
 """The transcript pane: the selected agent's entries, or every agent's interleaved.
 
-Only this pane's source is rendered (transcripts nobody looks at cost nothing), and only the
-newest MAX_BLOCKS entries are mounted while it follows the tail; older ones stay reachable with
-the "show earlier" button (and a search that goes to one: `reveal`). Blocks redraw only when
-their entry changed. While a search is open, `marker` says what each block marks of it.
+Only this pane's source is rendered (transcripts nobody looks at cost nothing), and only a
+window of its entries is mounted: while it follows the tail, the newest entry and the ones
+before it up to MAX_BLOCKS entries or WINDOW_LINES lines (estimated from their text), so every
+agent's long answers at once mount a few, not all. Older ones stay reachable with the "show
+earlier" button; a search or a question that goes to an entry far from the window moves the
+window there (`reveal`), and a "show later" button below it leads back down to the tail.
+Blocks redraw only when their entry changed. While a search is open, `marker` says what each
+block marks of it.
 
 The selected block, which the palette's "Copy the selected block" copies, is the one the person
 last clicked, or the one the search last went to (`select`).
@@ -40,6 +44,12 @@ if TYPE_CHECKING:  # the fold loads after the first frame
 
 MAX_BLOCKS = 200
 PAGE = 100
+# The window's lines besides its newest entry (and a page's), estimated from the entries'
+# text: an answer of 100 k characters is ~2,000 lines, and mounting one costs its widgets and
+# the chunks it renders, so a window of long answers holds a few of them, not a hundred.
+WINDOW_LINES = 4000
+# Kinds drawn on one line until unfolded.
+_FOLDED_KINDS = frozenset({"thinking", "tool"})
 # What the empty pane says on the first screen, at any width (it wraps).
 EMPTY_HINT = (
     "Nothing yet. Type a task in the prompt below and press enter: the agents' work streams here."
@@ -61,6 +71,10 @@ class Transcript(VerticalScroll):
         self.name_of: Callable[[str], str] = lambda agent_id: agent_id
         self._start = 0  # entries[_start:_end] are mounted
         self._end = 0
+        # The window was moved away from the tail (to an entry far up): new entries are not
+        # mounted, and the "later" button below leads back down.
+        self._detached = False
+        self._later: Button | None = None
         self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
         # A switch's blocks still being removed: until they are gone, the view's height is the
         # old source's, and following its tail would anchor (bottom-align) the new one.
@@ -104,6 +118,8 @@ class Transcript(VerticalScroll):
 
     def _showing_end(self) -> bool:
         """The view, as drawn now, shows the end of the transcript."""
+        if self._detached:
+            return False
         return self.max_scroll_y <= 0 or self.scroll_y >= self.max_scroll_y - 1
 
     def _follow_tail(self, was_at_end: bool = True) -> None:
@@ -114,13 +130,15 @@ class Transcript(VerticalScroll):
         scroll to a question, a resize): Textual restores a released anchor only when the
         scroll position changes, which a view already at the end never does.
         """
-        if self.max_scroll_y <= 0 or self._removing:
+        if self.max_scroll_y <= 0 or self._removing or self._detached:
             return
         if was_at_end and (not self.is_anchored or textual_compat.anchor_released(self)):
             self.anchor()  # scrolls to the end and clears the release
 
     def follow(self) -> None:
         """Go to the end and follow it from now on (after the person answered a question)."""
+        if self._detached:
+            self._rewindow(self._tail_start(), follow=True)
         self.call_after_refresh(self._follow_tail, True)
 
     def show_block(self, block: EntryBlock) -> None:
@@ -171,7 +189,8 @@ class Transcript(VerticalScroll):
             self._hint = None
         old = list(self._blocks.values())  # in screen order
         self._blocks = {}
-        self._start = max(0, len(entries) - MAX_BLOCKS)
+        self._back_at_tail()
+        self._start = self._tail_start()
         reused = 0
         for entry in entries[self._start :]:
             if reused == len(old):
@@ -193,10 +212,11 @@ class Transcript(VerticalScroll):
         if self.entries_changed is not None:
             self.entries_changed(None)
 
-    async def _follow_once_removed(self, removal: AwaitRemove) -> None:
+    async def _follow_once_removed(self, removal: AwaitRemove, follow: bool = True) -> None:
         await removal
         self._removing -= 1
-        self.call_after_refresh(self._follow_tail, True)
+        if follow:
+            self.call_after_refresh(self._follow_tail, True)
 
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
@@ -213,7 +233,9 @@ class Transcript(VerticalScroll):
         if changed:
             self.call_after_refresh(self._follow_tail, was_at_end)
         # Trim only while following the tail, never under a person reading back.
-        if self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
+        if self._detached:
+            self._update_later()
+        elif self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
             self._trim()
 
     @property
@@ -225,18 +247,35 @@ class Transcript(VerticalScroll):
         return list(self._blocks.values())
 
     def reveal(self, index: int) -> EntryBlock | None:
-        """The block of `self.entries[index]`, mounting the earlier entries down to it first
-        when it is among the hidden ones (a search went to it)."""
+        """The block of `self.entries[index]` (a search went to it), mounted first when it is
+        outside the window: the entries between it and the window with it when they make a
+        page, else the window moves to it. The block may be mounted in the next refresh."""
         if not 0 <= index < len(self._entries):
             return None
         if index < self._start:
-            self._mount_earlier(max(0, min(index, self._start - PAGE)))
+            page = self._page_before(self._start, PAGE)
+            if index >= page or self._fits_a_page(index, self._start):
+                self._mount_earlier(min(index, page))
+            else:
+                self._rewindow(index)
+        elif index >= self._end:
+            if self._fits_a_page(self._end, index + 1):
+                self._mount_later(max(index + 1, self._page_after(self._end, PAGE)))
+            else:
+                self._rewindow(index)
         return self._blocks.get(self._entries[index].uid)
 
     def block_for_query(self, query_id: str) -> QueryBlock | None:
+        """The block of this question or approval, mounted first when it is outside the window
+        (an agent far up the every-agent view asks): every open question can be answered."""
         for block in self._blocks.values():
             if isinstance(block, QueryBlock) and block.query_id == query_id:
                 return block
+        for index in range(len(self._entries) - 1, -1, -1):
+            entry = self._entries[index]
+            if entry.kind == "question" and entry.key == query_id:
+                block = self.reveal(index)
+                return block if isinstance(block, QueryBlock) else None
         return None
 
     # -- mounting ------------------------------------------------------------------------
@@ -256,7 +295,7 @@ class Transcript(VerticalScroll):
         return block
 
     def _mount_new(self, was_at_end: bool = True) -> None:
-        new = self._entries[self._end :]
+        new = self._entries[self._end :] if not self._detached else []
         if new:
             self.mount_all([part for e in new for part in self._make(e).parts()])
             self._end = len(self._entries)
@@ -282,7 +321,8 @@ class Transcript(VerticalScroll):
             return
         self._earlier.display = hidden > 0
         if hidden:
-            self._earlier.label = f"Show {min(PAGE, hidden)} earlier of {hidden} hidden entries"
+            page = self._start - self._page_before(self._start, PAGE)
+            self._earlier.label = f"Show {page} earlier of {hidden} hidden entries"
 
     @on(Button.Pressed, "#earlier")
     def show_earlier(self, event: Button.Pressed | None = None) -> None:
@@ -290,7 +330,110 @@ class Transcript(VerticalScroll):
             event.stop()
         if self._start == 0:
             return
-        self._mount_earlier(max(0, self._start - PAGE))
+        self._mount_earlier(self._page_before(self._start, PAGE))
+
+    def _update_later(self) -> None:
+        hidden = len(self._entries) - self._end
+        if not self._detached or not hidden:
+            return
+        if self._later is None:
+            self._later = Button("", id="later", classes="earlier")
+            self.mount(self._later)
+        page = self._page_after(self._end, PAGE) - self._end
+        self._later.label = f"Show {page} later of {hidden} hidden entries"
+
+    @on(Button.Pressed, "#later")
+    def show_later(self, event: Button.Pressed | None = None) -> None:
+        if event is not None:
+            event.stop()
+        if self._detached:
+            self._mount_later(self._page_after(self._end, PAGE))
+
+    def _back_at_tail(self) -> None:
+        """The window reaches the tail again: new entries are mounted as they come."""
+        self._detached = False
+        if self._later is not None:
+            self._later.remove()
+            self._later = None
+
+    # -- the window ----------------------------------------------------------------------
+
+    def _lines(self, entry: Entry, width: int) -> int:
+        """About how many lines `entry`'s block takes at `width` (before it is drawn)."""
+        if entry.kind in _FOLDED_KINDS and not entry.failed:
+            return 1
+        text = entry.text
+        return 2 + text.count("\n") + len(text) // width
+
+    def _width(self) -> int:
+        width = self.scrollable_content_region.width
+        return width if width > 0 else 80
+
+    def _page_before(self, end: int, count: int) -> int:
+        """Where a page of hidden entries ending at `end` starts: at most `count` entries and
+        WINDOW_LINES lines, and at least one entry."""
+        width, lines, begin = self._width(), 0, end
+        while begin > 0 and end - begin < count:
+            lines += self._lines(self._entries[begin - 1], width)
+            if lines > WINDOW_LINES and begin < end:
+                break
+            begin -= 1
+        return begin
+
+    def _page_after(self, begin: int, count: int) -> int:
+        """Where a page of hidden entries starting at `begin` ends (as `_page_before`)."""
+        width, lines, end, last = self._width(), 0, begin, len(self._entries)
+        while end < last and end - begin < count:
+            lines += self._lines(self._entries[end], width)
+            if lines > WINDOW_LINES and end > begin:
+                break
+            end += 1
+        return end
+
+    def _fits_a_page(self, begin: int, end: int) -> bool:
+        return self._page_after(begin, end - begin) >= end
+
+    def _tail_start(self) -> int:
+        """Where the window following the tail starts: the newest entry, and a page before it."""
+        last = len(self._entries) - 1
+        return self._page_before(last, MAX_BLOCKS - 1) if last > 0 else 0
+
+    def _rewindow(self, begin: int, *, follow: bool = False) -> None:
+        """Mount a window from `begin` on in place of the one mounted (an entry far from it
+        was asked for, or the tail again: `follow`): the blocks go, and a page of entries
+        from `begin` is mounted."""
+        end, tail = self._page_after(begin, MAX_BLOCKS), self._tail_start()
+        if end >= len(self._entries) or begin >= tail:  # it reaches the tail: the tail's window
+            begin, end = min(begin, tail), len(self._entries)
+        parts = [part for block in self._blocks.values() for part in block.parts()]
+        self._blocks = {}
+        if parts:
+            self._removing += 1
+            removal = self.remove_children(parts)
+            self.call_next(self._follow_once_removed, removal, follow)
+        self._start = self._end = begin
+        self._detached = end < len(self._entries)
+        if self._detached:
+            self.release_anchor()  # the person reads back: stop following the tail
+            self._mount_later(end)
+        else:
+            self._back_at_tail()
+            self._mount_new(was_at_end=False)
+        self._update_earlier()
+
+    def _mount_later(self, end: int) -> None:
+        """Mount the hidden entries from the window's end up to `end`, below the ones shown."""
+        blocks = [self._make(e) for e in self._entries[self._end : end]]
+        parts = [part for block in blocks for part in block.parts()]
+        if parts:
+            if self._later is not None:
+                self.mount_all(parts, before=self._later)
+            else:
+                self.mount_all(parts)
+        self._end = end
+        if end >= len(self._entries):
+            self._back_at_tail()
+        self._update_later()
 
     def _mount_earlier(self, begin: int) -> None:
         """Mount the hidden entries from `begin` on, above the ones shown."""

@@ -1,0 +1,151 @@
+"""Every agent's transcript at once mounts a window of its entries, not all of them: long
+answers of many agents cost what is shown, and every entry stays reachable (scrolled back to
+with the earlier button, gone to by a search, or a question waiting in it answered)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Button
+
+from agentui.core.state import TranscriptItem as Entry
+from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock, QuestionBlock
+from agentui.tui.app.widgets.transcript import MAX_BLOCKS, WINDOW_LINES, Transcript
+
+pytestmark = pytest.mark.anyio
+
+ALL = "*"
+AGENTS = 60
+
+
+def long_answer(agent: int) -> str:
+    """About 600 lines of Markdown: a few such answers fill a window."""
+    return "\n\n".join(f"Agent {agent} says paragraph {n} of its long answer." for n in range(300))
+
+
+def every_agents_entries(question_of: int | None = None) -> list[Entry]:
+    """Each agent's task and long answer, interleaved as the fold's timeline is; agent
+    `question_of` asked a question, still open, right after its task."""
+    entries = [Entry(f"a{n}", "task", f"part {n} of the job") for n in range(AGENTS)]
+    if question_of is not None:
+        entries.append(
+            Entry(f"a{question_of}", "question", "Which port?", key="q-early", open=True)
+        )
+    entries += [Entry(f"a{n}", "text", long_answer(n)) for n in range(AGENTS)]
+    return entries
+
+
+class AllAgentsApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered: list[tuple[str, str | None]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Transcript()
+
+    def on_answer_input_answered(self, message: AnswerInput.Answered) -> None:
+        self.answered.append((message.query_id, message.text))
+
+
+def show_all(transcript: Transcript, entries: list[Entry]) -> None:
+    transcript.show(ALL, entries, lambda entry: entry.agent_id)
+
+
+async def test_the_view_of_many_agents_long_answers_mounts_a_bounded_window() -> None:
+    app = AllAgentsApp()
+    entries = every_agents_entries()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        mounted = transcript.mounted_blocks()
+        answers = [b for b in mounted if isinstance(b, AnswerBlock)]
+        # The newest answer and what fits in the window's lines before it: a handful.
+        assert 1 <= len(answers) <= 1 + WINDOW_LINES // 600
+        assert len(mounted) == len(answers) < MAX_BLOCKS
+        assert mounted[-1].entry is entries[-1], "the view ends at the newest entry"
+        button = transcript.query_one("#earlier", Button)
+        hidden = len(entries) - len(mounted)
+        assert button.display and f"of {hidden} hidden entries" in str(button.label)
+        # A page of the earlier ones is as bounded: a few long answers, not the other 50.
+        transcript.show_earlier()
+        await pilot.pause()
+        assert len(transcript.mounted_blocks()) <= 2 * len(mounted)
+
+
+async def test_an_entry_far_up_is_mounted_and_shown_when_gone_to_and_the_tail_comes_back() -> None:
+    app = AllAgentsApp()
+    entries = every_agents_entries()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        window = len(transcript.mounted_blocks())
+        far = AGENTS + 3  # agent 3's answer: dozens of long answers above the window
+        block = transcript.reveal(far)
+        assert block is not None and block.entry is entries[far]
+        await pilot.pause()
+        transcript.show_block(block)
+        await pilot.pause()
+        assert block.is_mounted and block.region.overlaps(transcript.region), "it is shown"
+        assert len(transcript.mounted_blocks()) <= window + 1, "the window moved, not grew"
+        assert transcript.entries[-1].uid not in {b.entry.uid for b in transcript.mounted_blocks()}
+        # New entries while the person reads up there are not mounted; "later" leads back.
+        entries.append(Entry("a0", "notice", "a late notice"))
+        transcript.sync(set())
+        await pilot.pause()
+        later = transcript.query_one("#later", Button)
+        assert later.display and "later of" in str(later.label)
+        while transcript.query("#later"):
+            transcript.show_later()
+            await pilot.pause()
+        assert transcript.mounted_blocks()[-1].entry is entries[-1]
+
+
+async def test_going_back_to_the_end_after_reading_far_up_follows_the_tail_again() -> None:
+    app = AllAgentsApp()
+    entries = every_agents_entries()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        transcript.reveal(AGENTS)  # the first answer
+        await pilot.pause()
+        transcript.follow()  # as after the person answers a question
+        await pilot.pause()
+        await pilot.pause()
+        assert transcript.mounted_blocks()[-1].entry is entries[-1]
+        assert not transcript.query("#later")
+        entries.append(Entry("a1", "notice", "new at the tail"))
+        transcript.sync(set())
+        await pilot.pause()
+        assert transcript.mounted_blocks()[-1].entry is entries[-1], "new entries mount again"
+
+
+async def test_a_question_of_an_agent_far_above_the_window_is_answerable_in_place() -> None:
+    app = AllAgentsApp()
+    entries = every_agents_entries(question_of=7)
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        assert not transcript.open_query_blocks(), "its block is far above the window"
+        block = transcript.block_for_query("q-early")
+        assert isinstance(block, QuestionBlock) and block.input is not None
+        await pilot.pause()
+        assert block in transcript.open_query_blocks()
+        app.screen.set_focus(block.input)
+        await pilot.press(*"8080", "enter")
+        assert app.answered == [("q-early", "8080")]
+
+
+async def test_a_short_transcript_is_mounted_whole_as_before() -> None:
+    app = AllAgentsApp()
+    entries = [Entry(f"a{n % 5}", "notice", f"note {n}") for n in range(MAX_BLOCKS)]
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        blocks: list[EntryBlock] = transcript.mounted_blocks()
+        assert [b.entry for b in blocks] == entries
+        assert not transcript.query("#earlier")
