@@ -40,15 +40,16 @@ if TYPE_CHECKING:
     from agentui.core.session.recording import RecordingRuntime
     from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
     from agentui.core.session.resume import ResumePlan, open_for_resume, plan_resume
+    from agentui.core.session.session_targets import ContinuedSession, NewSession
     from agentui.core.session.store import SessionInfo, find_session, list_sessions
-    from agentui.core.session.writer import ContinuedSession, NewSession, SessionWriter
+    from agentui.core.session.writer import SessionWriter
 
 _EXPORTS = {
     "EXPORT_FORMATS": "export",
     "FORMAT_VERSION": "records",
-    "ContinuedSession": "writer",
+    "ContinuedSession": "session_targets",
     "ConversationRecord": "records",
-    "NewSession": "writer",
+    "NewSession": "session_targets",
     "RecordingRuntime": "recording",
     "ResumePlan": "resume",
     "SessionError": "errors",

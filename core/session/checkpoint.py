@@ -2,7 +2,7 @@
 
 Resuming a long session spends most of its time reading the log and folding it (~0.3 s per
 100k events, before the first frame). So when a session's writer closes a log of at least
-CHECKPOINT_FROM_BYTES, the log is read back and folded once more, as a resume would, and the
+CHECKPOINT_FROM_BYTES (checkpoint_keeping.py), the log is read back and folded once more, as a resume would, and the
 plan is kept in `<id>.checkpoint`; the app's resume loads it instead (~0.05 s).
 
 A checkpoint stands only for the log exactly as it was taken from, read by this agentui:
@@ -50,8 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("agentui.session")
 
 CHECKPOINT_SUFFIX = ".checkpoint"
-# Below this a log reads whole in well under 0.1 s: no checkpoint is kept for it.
-CHECKPOINT_FROM_BYTES = 1 << 20
 KEY_FILE = "checkpoint.key"
 KEY_BYTES = 32
 MAGIC = b"agentui resume checkpoint 1\n"
@@ -71,7 +69,7 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     try:
         data = checkpoint_path(session).read_bytes()
         key = _read_key()
-        fingerprint = _log_fingerprint(session)
+        fingerprint = log_fingerprint(session)
     except OSError:
         return None
     if key is None:
@@ -124,35 +122,19 @@ def _split(data: bytes) -> tuple[bytes | None, bytes, bytes]:
 # -- keeping --------------------------------------------------------------------------------------
 
 
-def keep_checkpoint(session: Path, *, from_bytes: int | None = None) -> bool:
-    """Read `session` whole, fold it as a resume would, and keep the plan beside it (a log of
-    at least `from_bytes`, default CHECKPOINT_FROM_BYTES). True when one was written.
-
-    Call it once nothing writes the log any more (the writer has closed it). Runs for as long
-    as a resume without a checkpoint would (in a worker thread: see writer.py).
-    """
-    from agentui.core.session.errors import SessionError
-    from agentui.core.session.reader import read_session
-    from agentui.core.session.resume import plan_resume
-
-    threshold = CHECKPOINT_FROM_BYTES if from_bytes is None else from_bytes
+def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any]) -> bool:
+    """Keep `plan` (made from `session` while it had `fingerprint`, log_fingerprint's) beside
+    the log, signed with this machine's key; never half written where a resume looks. True
+    when written; a failure is a warning in the log (the next resume reads the log)."""
     try:
-        before = _log_fingerprint(session)
-        if before["size"] < threshold:
-            return False
-        plan = plan_resume(read_session(session))
-        if _log_fingerprint(session) != before:
-            return False  # written meanwhile: the plan may not be the file's
         key = _key()
-    except FileNotFoundError:
-        return False  # the log is gone (moved or removed meanwhile): nothing to keep
-    except (OSError, SessionError) as exc:
-        log.warning("no resume checkpoint for %s: %s", session, exc)
+    except OSError as exc:
+        log.warning("no resume checkpoint for %s: %s", session, exc.strerror or exc)
         return False
     slim = replace(plan, log=replace(plan.log, events=[], conversations=[]), history=[])
     # Past every transcript entry's uid in the plan: the loading process numbers after it.
     uid_bound = next_uid_bound()
-    meta = {"log": before, "code": code_fingerprint(), "path": str(session.resolve())}
+    meta = {"log": fingerprint, "code": code_fingerprint(), "path": str(session.resolve())}
     header = json.dumps(meta, sort_keys=True).encode()
     # The steps apart, read when the runtime adopts the plan (after the first frame).
     steps = pickle.dumps(dict(slim.steps), protocol=pickle.HIGHEST_PROTOCOL)
@@ -210,7 +192,7 @@ def drop_checkpoint(session: Path) -> None:
 # -- what a checkpoint is checked against ---------------------------------------------------------
 
 
-def _log_fingerprint(session: Path) -> dict[str, Any]:
+def log_fingerprint(session: Path) -> dict[str, Any]:
     """The log as it is: size, modification time, and a digest of its first and last bytes
     (a log only grows, at its end; its start holds the header)."""
     with session.open("rb") as file:

@@ -54,6 +54,7 @@ from agentui.core.session.delta_merge import merge_deltas
 from agentui.core.session.fold import fold_parts
 from agentui.core.session.reader import SessionLog, collector_paused, read_session
 from agentui.core.session.resume_plan import ResumePlan as ResumePlan  # where it was
+from agentui.core.session.resume_target import session_to_resume
 from agentui.core.session.saved_steps import all_steps
 from agentui.core.session.session_end import SessionEnd, session_ends
 from agentui.core.state import INTERRUPTED, AgentState, RunState
@@ -101,18 +102,9 @@ def plan_resume(log: SessionLog, *, transcripts: bool = True) -> ResumePlan:
     )
 
 
-def open_for_resume(reference: str, *, history: bool = True) -> ResumePlan:
+def open_for_resume(reference: str) -> ResumePlan:
     """Find, check and load a session to resume: `last`, an id, a unique id prefix, a path.
-
-    `history=False` (the app, which shows the fold and replays nothing): as
-    `resume_open.open_to_show`, the plan's `history` and its log's `events` left empty and the
-    session's checkpoint standing in for reading the log when it is valid for the log as it
-    is (checkpoint.py).
-    """
-    from agentui.core.session.resume_open import open_to_show, session_to_resume
-
-    if not history:
-        return open_to_show(reference)
+    (The app, which replays nothing, opens it with `resume_open.open_to_show`.)"""
     return plan_resume(read_session(session_to_resume(reference)))
 
 

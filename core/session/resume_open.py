@@ -11,24 +11,10 @@ needs: the reader, the closing rules and the workflow's trail load only to fold 
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 from agentui.core.session.checkpoint import load_checkpoint
-from agentui.core.session.errors import SessionError
-from agentui.core.session.lock import is_locked
 from agentui.core.session.resume_plan import ResumePlan
-from agentui.core.session.store import find_session
-
-
-def session_to_resume(reference: str) -> Path:
-    """The file `reference` names (`last`, an id, a unique id prefix, a path), unless another
-    agentui has it open."""
-    path = find_session(reference)
-    if is_locked(path):
-        raise SessionError(
-            f"session {path.stem} is still open in another agentui; close that one first"
-        )
-    return path
+from agentui.core.session.resume_target import session_to_resume
 
 
 def open_to_show(reference: str) -> ResumePlan:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from agentui.core.protocol import events as ev
     from agentui.core.runtime import Runtime
     from agentui.core.session.reader import SessionLog
-    from agentui.core.session.writer import ContinuedSession
+    from agentui.core.session.session_targets import ContinuedSession
     from agentui.core.state import RunState
 
 
@@ -83,8 +83,8 @@ class ResumePlan:
 
     def continued_session(self) -> ContinuedSession:
         """Where and how a writer appends the resumed run to the same file."""
+        from agentui.core.session.session_targets import ContinuedSession
         from agentui.core.session.summary import SummaryTracker
-        from agentui.core.session.writer import ContinuedSession
 
         damaged = bool(self.log.damaged_lines)
         return ContinuedSession(

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -47,7 +45,9 @@ from agentui.core.session.elision import Elision
 from agentui.core.session.lock import try_lock
 from agentui.core.session.naming import new_session_id, session_path, sessions_dir
 from agentui.core.session.private_file import create_private, make_private_folder
-from agentui.core.session.records import FORMAT_VERSION, SessionHeader
+from agentui.core.session.records import SessionHeader
+from agentui.core.session.session_targets import ContinuedSession as ContinuedSession
+from agentui.core.session.session_targets import NewSession as NewSession  # named with the writer
 from agentui.core.session.summary import (
     SessionSummary,
     SummaryRow,
@@ -68,36 +68,6 @@ FLUSH_INTERVAL_S = 0.1
 def _is_urgent(event: Event) -> bool:
     """An event flushed at once, with what came before it."""
     return event.type == "agent:status"
-
-
-@dataclass(frozen=True, slots=True)
-class NewSession:
-    """Start a new session file in `directory` (default: `sessions_dir()`), named `session_id`
-    when given: a front end that must name the session before its first event (the ACP door
-    tells its client at `session/new`) draws it with `new_session_id`."""
-
-    provider: str
-    model: str
-    directory: Path | None = None
-    session_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ContinuedSession:
-    """Append to a saved session (resume), from `append_at` (a torn tail is cut off first).
-
-    `preamble` holds events to write before the runtime's own: those that close what the
-    session left open. `format` is the file's (its header's): lines are left compact
-    only in a file whose readers expect it. With `header` and `summary` (the row as the file
-    stands) the writer keeps the file's summary up to date; without, it leaves none.
-    """
-
-    path: Path
-    append_at: int
-    preamble: Sequence[Event] = ()
-    format: int = FORMAT_VERSION
-    header: SessionHeader | None = None
-    summary: SummaryTracker | None = None
 
 
 class SessionWriter:
@@ -378,7 +348,7 @@ class SessionWriter:
         and folds the log once more, ~0.3 s per 100k events)."""
         if self.error is not None or self.path is None or not self.saved:
             return
-        from agentui.core.session.checkpoint import keep_checkpoint
+        from agentui.core.session.checkpoint_keeping import keep_checkpoint
 
         await anyio.to_thread.run_sync(keep_checkpoint, self.path)
 

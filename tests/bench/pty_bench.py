@@ -60,8 +60,9 @@ from live_bench import BARE_APP, SAME_WIDGETS_APP, first_frame_s, keys_at
 from pty_terminal import PtyTerminal
 from session_bench import Made, make_session, resume_to_first_frame
 
-from agentui.core.session import checkpoint
-from agentui.core.session.checkpoint import checkpoint_path, keep_checkpoint
+from agentui.core.session import checkpoint_keeping
+from agentui.core.session.checkpoint import checkpoint_path
+from agentui.core.session.checkpoint_keeping import keep_checkpoint
 
 HERE = Path(__file__).resolve().parent
 AGENTUI = Path(sys.executable).with_name("agentui")
@@ -289,7 +290,7 @@ def resume(agents: int, runs: int, in_process: bool) -> dict[str, Any]:
     if in_process:
         # Each run's writer would keep a checkpoint when it closes the log (~0.5 s in a worker
         # thread, after its run is timed, while the next one is): not here.
-        checkpoint.CHECKPOINT_FROM_BYTES = 1 << 62
+        checkpoint_keeping.CHECKPOINT_FROM_BYTES = 1 << 62
         inside = []
         for _ in range(runs):
             restored(True)

@@ -52,10 +52,11 @@ from agentui.core.agent.limits import Limits
 from agentui.core.protocol.events import AgentSpawned, LLMRequested, TextDelta
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.session import checkpoint
-from agentui.core.session.checkpoint import checkpoint_path, keep_checkpoint
+from agentui.core.session import checkpoint_keeping
+from agentui.core.session.checkpoint import checkpoint_path
+from agentui.core.session.checkpoint_keeping import keep_checkpoint
 from agentui.core.session.recording import RecordingRuntime
-from agentui.core.session.resume import open_for_resume
+from agentui.core.session.resume_open import open_to_show
 from agentui.core.session.store import list_sessions
 from agentui.core.session.writer import NewSession, SessionWriter
 from agentui.core.state import RunState
@@ -191,7 +192,7 @@ async def resume_to_first_frame(path: Path | None) -> dict[str, float]:
             times["first_frame_s"] = time.perf_counter() - started
             times["first_frame_cpu_s"] = time.process_time() - cpu
         return {k: seconds(v) for k, v in times.items()}
-    plan = open_for_resume(str(path), history=False)  # as the app does
+    plan = open_to_show(str(path))  # as the app does
     times["open_for_resume_s"] = time.perf_counter() - started
     times["open_for_resume_cpu_s"] = time.process_time() - cpu
 
@@ -410,7 +411,7 @@ async def run(quick: bool, keep: Path | None) -> dict[str, object]:
     keep_checkpoint(resumed.path, from_bytes=0)
     # Each timed resume's writer would keep a checkpoint when it closes the log (~0.5 s in a
     # worker thread, after its run is timed, while the next one is): not here.
-    checkpoint.CHECKPOINT_FROM_BYTES = 1 << 62
+    checkpoint_keeping.CHECKPOINT_FROM_BYTES = 1 << 62
     kept = scratch / "kept"
     kept.mkdir()
     shutil.copy2(resumed.path, kept)

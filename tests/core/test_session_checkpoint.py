@@ -15,15 +15,13 @@ import pytest
 
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
-from agentui.core.session import checkpoint
+from agentui.core.session import checkpoint, checkpoint_keeping
 from agentui.core.session import resume as resume_module
-from agentui.core.session.checkpoint import (
-    checkpoint_path,
-    keep_checkpoint,
-    load_checkpoint,
-)
+from agentui.core.session.checkpoint import checkpoint_path, load_checkpoint
+from agentui.core.session.checkpoint_keeping import keep_checkpoint
 from agentui.core.session.reader import read_session
-from agentui.core.session.resume import ResumePlan, open_for_resume, plan_resume
+from agentui.core.session.resume import ResumePlan, plan_resume
+from agentui.core.session.resume_open import open_to_show
 from agentui.core.state import transcript
 from agentui.core.state.transcript import TranscriptItem
 from agentui.core.support.paths import state_dir
@@ -106,7 +104,7 @@ def _picture(plan: ResumePlan) -> bytes:
 @pytest.fixture
 def every_log(monkeypatch: pytest.MonkeyPatch) -> None:
     """Checkpoints for logs of any size (the tests' logs are small)."""
-    monkeypatch.setattr(checkpoint, "CHECKPOINT_FROM_BYTES", 0)
+    monkeypatch.setattr(checkpoint_keeping, "CHECKPOINT_FROM_BYTES", 0)
 
 
 async def test_a_closed_log_leaves_a_checkpoint_the_app_s_resume_loads_instead_of_the_log(
@@ -121,7 +119,7 @@ async def test_a_closed_log_leaves_a_checkpoint_the_app_s_resume_loads_instead_o
         raise AssertionError("the log was read")
 
     monkeypatch.setattr(resume_module, "read_session", never)
-    kept = open_for_resume(str(path), history=False)
+    kept = open_to_show(str(path))
 
     assert _picture(kept) == _picture(read_whole)
     assert kept.state.agents[root].status is S.AWAITING_USER  # it waits on its question again
@@ -134,7 +132,7 @@ async def test_a_resume_from_the_checkpoint_goes_on_as_one_from_the_log(
     tmp_path: Path, every_log: None
 ) -> None:
     path, root = await _quit_while_asking(tmp_path)
-    plan = open_for_resume(str(path), history=False)
+    plan = open_to_show(str(path))
 
     runtime = resumed_runtime(plan, Script.for_all(Turn(text="Thanks.")))
     async with runtime:
@@ -167,7 +165,7 @@ async def test_a_log_that_grew_after_its_checkpoint_is_read_whole(
     checkpoint_path(path).write_bytes(kept)  # the old one, as if the crash left it
 
     assert load_checkpoint(path) is None
-    plan = open_for_resume(str(path), history=False)
+    plan = open_to_show(str(path))
     assert plan.state.agents[root].status is S.COMPLETED
     assert _picture(plan) == _picture(plan_resume(read_session(path)))
 
@@ -181,7 +179,7 @@ async def test_an_edited_log_of_the_same_size_is_read_whole(
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # even its time put back
 
     assert load_checkpoint(path) is None
-    plan = open_for_resume(str(path), history=False)
+    plan = open_to_show(str(path))
     assert plan.state.agents[root].task == "Ask us"
 
 
@@ -209,7 +207,7 @@ async def test_a_damaged_checkpoint_is_ignored_and_the_log_read(
     target.write_bytes(bytes(data))
 
     assert load_checkpoint(path) is None
-    plan = open_for_resume(str(path), history=False)
+    plan = open_to_show(str(path))
     assert _picture(plan) == _picture(plan_resume(read_session(path)))
     assert plan.state.agents[root].status is S.AWAITING_USER
 
@@ -219,7 +217,7 @@ async def test_no_checkpoint_reads_the_log(tmp_path: Path) -> None:
     path, root = await _quit_while_asking(tmp_path)
     assert not checkpoint_path(path).exists()
     assert load_checkpoint(path) is None
-    plan = open_for_resume(str(path), history=False)
+    plan = open_to_show(str(path))
     assert plan.state.agents[root].status is S.AWAITING_USER
     assert plan.history == []
 
@@ -259,7 +257,7 @@ async def test_a_copy_of_the_session_under_another_name_reads_its_log(
     os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
 
     assert load_checkpoint(copy) is None
-    assert open_for_resume(str(copy), history=False).log.path == copy
+    assert open_to_show(str(copy)).log.path == copy
 
 
 async def test_a_checkpoint_of_other_code_is_not_loaded(
@@ -276,7 +274,9 @@ async def test_a_resumed_run_drops_the_checkpoint_as_soon_as_it_appends(
     """The log changes from the moment the resumed writer opens it: a checkpoint left there
     would only take room until the next close replaces it."""
     path, _ = await _quit_while_asking(tmp_path)
-    monkeypatch.setattr(checkpoint, "CHECKPOINT_FROM_BYTES", 1 << 40)  # the close keeps none
+    monkeypatch.setattr(
+        checkpoint_keeping, "CHECKPOINT_FROM_BYTES", 1 << 40
+    )  # the close keeps none
     runtime = resumed_runtime(plan_resume(read_session(path)), Script.for_all(Turn(text="Ok.")))
     async with runtime:
         assert not checkpoint_path(path).exists()

@@ -11,7 +11,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from agentui.core.session.checkpoint import keep_checkpoint
+from agentui.core.session.checkpoint_keeping import keep_checkpoint
 
 from .saved_runs import LEFT, saved_run
 from .test_start_loads_little import (
