@@ -317,6 +317,10 @@ class AnswerBlock(EntryBlock):
         # What the tail draws and the text it shows (a search marks its matches in it).
         self._tail_drawn: tuple[RenderableType, str] = (Text(""), "")
         self._tail_lines: tuple[int, int] | None = None  # (width, lines) it was laid out at
+        # Render the last frozen chunks when the answer is bound whole, for the pane that
+        # shows its end at once; a block mounted away from the pane's end (a page of earlier
+        # entries, an entry gone to) renders only what gets drawn.
+        self.measure_when_bound = True
 
     def _label_text(self) -> Text:
         return Text(f"{self.agent_label} ›", style="bold")
@@ -375,7 +379,10 @@ class AnswerBlock(EntryBlock):
             )
             self._frozen += cut.at
             self._fence = cut.fence
-        self.frozen_chunks.extend(frozen)
+        bound_whole = len(frozen) > 1 and not self.frozen_chunks.chunks
+        self.frozen_chunks.extend(
+            frozen, measure_last=0 if bound_whole and not self.measure_when_bound else 3
+        )
         tail = text[self._frozen :]
         shown_tail = shown(self._reopened(tail))
         parts: list[RenderableType] = [Markdown(shown_tail)] if tail.strip() else []

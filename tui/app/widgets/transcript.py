@@ -31,6 +31,7 @@ from agentui.tui.app import textual_compat
 from agentui.tui.app.decision_progress import DecidingLine, fit_line
 from agentui.tui.app.keymap import VIEW_KEYS, bindings
 from agentui.tui.app.widgets.blocks import (
+    AnswerBlock,
     AnswerHead,
     EntryBlock,
     FoldBlock,
@@ -280,7 +281,9 @@ class Transcript(VerticalScroll):
 
     # -- mounting ------------------------------------------------------------------------
 
-    def _make(self, entry: Entry) -> EntryBlock:
+    def _make(self, entry: Entry, *, at_the_end: bool = True) -> EntryBlock:
+        """The block of `entry`; `at_the_end` False: it is mounted away from the pane's end
+        (an answer's last chunks are rendered when drawn, not when bound)."""
         block = block_for(
             entry,
             self._label(entry),
@@ -288,6 +291,8 @@ class Transcript(VerticalScroll):
             self.name_of(entry.agent_id),
             read_only=self.read_only,
         )
+        if isinstance(block, AnswerBlock):
+            block.measure_when_bound = at_the_end
         if self.marker is not None:
             block.highlight = self.marker(entry)  # drawn with it from the first frame
         block.set_step_mark(self._step_mark_of(entry))
@@ -423,7 +428,7 @@ class Transcript(VerticalScroll):
 
     def _mount_later(self, end: int) -> None:
         """Mount the hidden entries from the window's end up to `end`, below the ones shown."""
-        blocks = [self._make(e) for e in self._entries[self._end : end]]
+        blocks = [self._make(e, at_the_end=False) for e in self._entries[self._end : end]]
         parts = [part for block in blocks for part in block.parts()]
         if parts:
             if self._later is not None:
@@ -439,7 +444,11 @@ class Transcript(VerticalScroll):
         """Mount the hidden entries from `begin` on, above the ones shown."""
         kept = self._blocks
         self._blocks = {}
-        parts = [part for e in self._entries[begin : self._start] for part in self._make(e).parts()]
+        parts = [
+            part
+            for e in self._entries[begin : self._start]
+            for part in self._make(e, at_the_end=False).parts()
+        ]
         self._blocks.update(kept)  # screen order: the earlier ones first
         first = next(
             (
