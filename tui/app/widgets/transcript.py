@@ -49,6 +49,9 @@ PAGE = 100
 # text: an answer of 100 k characters is ~2,000 lines, and mounting one costs its widgets and
 # the chunks it renders, so a window of long answers holds a few of them, not a hundred.
 WINDOW_LINES = 4000
+# The entries mounted from one gone to far from the window (a few screens of short ones): the
+# person sees the screen it starts; the "later" button mounts more.
+MOVED_WINDOW = 30
 # Kinds drawn on one line until unfolded.
 _FOLDED_KINDS = frozenset({"thinking", "tool"})
 # What the empty pane says on the first screen, at any width (it wraps).
@@ -260,8 +263,8 @@ class Transcript(VerticalScroll):
             else:
                 self._rewindow(index)
         elif index >= self._end:
-            if self._fits_a_page(self._end, index + 1):
-                self._mount_later(max(index + 1, self._page_after(self._end, PAGE)))
+            if index - self._end < MOVED_WINDOW and self._fits_a_page(self._end, index + 1):
+                self._mount_later(self._page_after(index, MOVED_WINDOW // 3))
             else:
                 self._rewindow(index)
         return self._blocks.get(self._entries[index].uid)
@@ -407,7 +410,7 @@ class Transcript(VerticalScroll):
         """Mount a window from `begin` on in place of the one mounted (an entry far from it
         was asked for, or the tail again: `follow`): the blocks go, and a page of entries
         from `begin` is mounted."""
-        end, tail = self._page_after(begin, MAX_BLOCKS), self._tail_start()
+        end, tail = self._page_after(begin, MOVED_WINDOW), self._tail_start()
         if end >= len(self._entries) or begin >= tail:  # it reaches the tail: the tail's window
             begin, end = min(begin, tail), len(self._entries)
         parts = [part for block in self._blocks.values() for part in block.parts()]
