@@ -79,6 +79,8 @@ class Transcript(VerticalScroll):
         # mounted, and the "later" button below leads back down.
         self._detached = False
         self._later: Button | None = None
+        # While a switch mounts its window: entries before this one are above what it draws.
+        self._drawn_first = 0
         self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
         # A switch's blocks still being removed: until they are gone, the view's height is the
         # old source's, and following its tail would anchor (bottom-align) the new one.
@@ -195,12 +197,16 @@ class Transcript(VerticalScroll):
         self._blocks = {}
         self._back_at_tail()
         self._start = self._tail_start()
+        self._drawn_first = self._screens_from_the_end()
         reused = 0
         for entry in entries[self._start :]:
             if reused == len(old):
                 break
             if self.marker is not None:  # drawn with the entry it now shows
                 old[reused].highlight = self.marker(entry)
+            if isinstance(old[reused], AnswerBlock):
+                at_the_end = self._start + reused >= self._drawn_first
+                old[reused].measure_when_bound = at_the_end  # type: ignore[attr-defined]
             if not old[reused].rebind(entry, label(entry), self.name_of(entry.agent_id)):
                 break
             old[reused].set_step_mark(self._step_mark_of(entry))
@@ -305,10 +311,23 @@ class Transcript(VerticalScroll):
     def _mount_new(self, was_at_end: bool = True) -> None:
         new = self._entries[self._end :] if not self._detached else []
         if new:
-            self.mount_all([part for e in new for part in self._make(e).parts()])
+            first, drawn_first = self._end, self._drawn_first
+            blocks = [self._make(e, at_the_end=first + n >= drawn_first) for n, e in enumerate(new)]
+            self.mount_all([part for block in blocks for part in block.parts()])
             self._end = len(self._entries)
+        self._drawn_first = 0  # entries coming at the tail are drawn there
         self._update_earlier()
         self.call_after_refresh(self._follow_tail, was_at_end)
+
+    def _screens_from_the_end(self, screens: int = 2) -> int:
+        """The first of the entries within `screens` pane heights of the end (estimated): a
+        window's answers above them render their chunks when drawn, not when bound."""
+        width, height = self._width(), max(self.scrollable_content_region.height, 24)
+        lines, first = 0, len(self._entries)
+        while first > 0 and lines <= screens * height:
+            first -= 1
+            lines += self._lines(self._entries[first], width)
+        return first
 
     def _trim(self) -> None:
         excess = self._end - self._start - MAX_BLOCKS
