@@ -53,6 +53,24 @@ def mark_footer_bindings_ready(footer: Footer) -> None:
     footer.set_reactive(Footer._bindings_ready, True)
 
 
+def footer_key_compact_from_birth(key: FooterKey, compact: bool) -> FooterKey:
+    """A footer key bound to its footer's `compact` given that value before it is mounted.
+
+    Why: FooterKey's `compact` defaults to True and its watcher runs when the key mounts
+    (adding `-compact`, a restyle of the key and its two parts); the footer's data binding then
+    sets it to the footer's False (removing it, a second restyle). Eight keys restyled twice
+    for nothing cost ~5 ms of the first frame. Set before mounting, the reactive has its value
+    and the watcher does not run at mount; the class is what the watcher would have set. Check
+    on upgrade: that `Reactive._initialize_reactive` skips an attribute that has a value, that
+    `FooterKey._watch_compact` only toggles `-compact`, and that `data_bind` keeps its links in
+    `_reactive_connect` (the palette's key is not bound: it stays compact, as Textual makes it)."""
+    if "compact" not in (key._reactive_connect or {}):
+        return key
+    key.set_reactive(FooterKey.compact, compact)
+    key.set_class(compact, "-compact", update=False)
+    return key
+
+
 def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
     """A footer key greyed out (or not) in place, as `Footer.compose` would have made it.
 

@@ -27,6 +27,7 @@ from agentui.tui.app.keymap import KeyMap, key_action, pane_action
 from agentui.tui.app.textual_compat import (
     FooterKey,
     footer_bindings_ready,
+    footer_key_compact_from_birth,
     mark_footer_bindings_ready,
     set_footer_key_disabled,
 )
@@ -63,20 +64,29 @@ class KeyFooter(Footer):
         self._composed = self._showing()
         dialog = self._dialog()
         if dialog is None:
-            yield from super().compose()
+            for widget in super().compose():
+                if isinstance(widget, FooterKey):
+                    footer_key_compact_from_birth(widget, self.compact)
+                yield widget
             return
         for key, display, description in PALETTE_KEYS:
-            yield FooterKey(key, display, description, "").data_bind(compact=Footer.compact)
+            yield self._key(FooterKey(key, display, description, ""))
         for node, binding, enabled, tooltip in dialog.active_bindings.values():
             if node is dialog and binding.show:  # esc: "Exit the command palette"
-                yield FooterKey(
-                    binding.key,
-                    self.app.get_key_display(binding),
-                    "Close",
-                    binding.action,
-                    disabled=not enabled,
-                    tooltip=tooltip,
-                ).data_bind(compact=Footer.compact)
+                yield self._key(
+                    FooterKey(
+                        binding.key,
+                        self.app.get_key_display(binding),
+                        "Close",
+                        binding.action,
+                        disabled=not enabled,
+                        tooltip=tooltip,
+                    )
+                )
+
+    def _key(self, key: FooterKey) -> FooterKey:
+        """`key` as Footer.compose makes one: compact as the footer, and kept so."""
+        return footer_key_compact_from_birth(key.data_bind(compact=Footer.compact), self.compact)
 
     def on_resize(self) -> None:
         self._fit_keys()
