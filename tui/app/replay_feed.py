@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import anyio
-
 if TYPE_CHECKING:
     from agentui.core.protocol.events import Event
 
@@ -38,6 +36,8 @@ class ReplayFeed:
         return ready
 
     async def play(self) -> None:
+        import anyio  # not at import: the app's first frame loads this module, not anyio
+
         previous: float | None = None
         for event in self._events:
             if previous is not None:

@@ -13,7 +13,6 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypedDict, Unpack, cast
 
-import anyio
 from textual.command import CommandInput, CommandPalette
 from textual.worker import Worker
 
@@ -27,6 +26,8 @@ from agentui.tui.cli.gc_policy import start_collecting
 
 # The runtime and what it needs load after the first frame (see LocalHost.load_then_start).
 if TYPE_CHECKING:
+    import anyio
+
     from agentui.core.monologue.config import MonologueConfig
     from agentui.core.protocol.commands import AttachedPort, EventStream, RuntimePort
     from agentui.core.runtime import Runtime
@@ -230,6 +231,8 @@ class LocalHost(RuntimeHost):
         return self._prepare_runtime() if self._prepare_runtime is not None else None
 
     def _start_runtime(self) -> None:
+        import anyio  # loaded by the runtime's modules by now; not needed for the first frame
+
         self._runtime_stop = anyio.Event()
         self.runtime = self._runtime_factory()
         self._listen(self.runtime)

@@ -22,8 +22,6 @@ import stat
 import sys
 import threading
 
-from agentui.core.support.process_guard import stop_every_sandbox
-
 # What textual-serve (agentui web) sets for each browser tab's app: it talks through pipes.
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 
@@ -60,11 +58,20 @@ def exit_when_the_terminal_hangs_up(*fds: int) -> bool:
                     if not open_fds:
                         return
                 elif events & (select.POLLHUP | select.POLLERR):
-                    stop_every_sandbox()
+                    _stop_every_sandbox()
                     os._exit(128 + signal.SIGHUP)
 
     threading.Thread(target=watch, name="terminal-watch", daemon=True).start()
     return True
+
+
+def _stop_every_sandbox() -> None:
+    """Kill every sandbox that runs. The guard is looked up, not imported: a sandbox is
+    registered there, so with the module not loaded none runs, and start-up does not pay for
+    it (ctypes) before the first frame."""
+    guard = sys.modules.get("agentui.core.support.process_guard")
+    if guard is not None:
+        guard.stop_every_sandbox()
 
 
 def _can_hang_up(fd: int) -> bool:
