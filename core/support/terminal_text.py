@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from functools import cache
 
 # Bidi embeddings/overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
 _BIDI_CONTROLS = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
@@ -104,12 +105,25 @@ _FROM_TAGS = [code for code in _ASTRAL if code >= 0xE0000]
 HIDDEN_CLASS = _char_class([code for code in HIDDEN if code <= 0xFFFF]) + "".join(
     f"{chr(span[0])}-{chr(span[-1])}" for span in (_BEFORE_EMOJI, _FROM_TAGS)
 )
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{HIDDEN_CLASS}]")
+_UNSAFE_PATTERN = f"[\x00-\x08\x0b-\x1f{HIDDEN_CLASS}]"
 # A subdivision flag (UTS #51's emoji tag sequence): a region and subdivision code in tag
 # letters and digits (`gbsct`), then the cancel tag. It is kept whole.
 _TAG_LETTER = "\U000e0061-\U000e007a"
 _FLAG = f"\U0001f3f4[{_TAG_LETTER}]{{2}}[{_TAG_LETTER}\U000e0030-\U000e0039]{{1,3}}\U000e007f"
-_SHOWN = re.compile(f"{_FLAG}|{_UNSAFE.pattern}")
+
+
+# Compiled, and the stand-ins made, when first needed, not at import: together ~3 ms of the
+# app's start-up, whose first frame shows only printable ASCII (see `visible_controls`).
+@cache
+def _unsafe() -> re.Pattern[str]:
+    return re.compile(_UNSAFE_PATTERN)
+
+
+@cache
+def _shown_or_kept() -> re.Pattern[str]:
+    return re.compile(f"{_FLAG}|{_UNSAFE_PATTERN}")
+
+
 # Between a pictograph and ZWJ: its skin tone (U+1F3FB-U+1F3FF) or emoji presentation (U+FE0F).
 _EMOJI_MODIFIERS = frozenset([*map(chr, range(0x1F3FB, 0x1F400)), "\ufe0f"])
 # The blocks of the scripts that spell with ZWNJ and ZWJ, each named by its script (a join
@@ -145,6 +159,7 @@ _JOINING_BLOCKS = [
 _JOINING_STARTS = [first for first, _, _ in _JOINING_BLOCKS]
 
 
+@cache
 def _stand_ins() -> dict[int, str]:
     # C0 and DEL have their own glyphs in Unicode's Control Pictures block (U+2400-U+2421).
     table = {code: chr(0x2400 + code) for code in range(0x20) if code not in (0x09, 0x0A)}
@@ -155,9 +170,6 @@ def _stand_ins() -> dict[int, str]:
     table.update({code: f"<U+{code:04X}>" for code in _INVISIBLE})
     table.update({code: f"<U+{code:04X}>" for code in range(0xD800, 0xE000)})
     return table
-
-
-_STAND_INS = _stand_ins()
 
 
 def clipped(text: str, limit: int) -> str:
@@ -175,9 +187,11 @@ def visible_controls(text: str) -> str:
     them, ZWJ inside an emoji sequence, one variation selector after what it selects, a number
     mark before its digits and the tags of a subdivision flag stay (see above).
     """
-    if _UNSAFE.search(text) is None:
+    if text.isascii() and text.isprintable():  # no C0, no DEL: nothing to show
         return text
-    return _SHOWN.sub(_shown, text.replace("\r\n", "\n"))
+    if _unsafe().search(text) is None:
+        return text
+    return _shown_or_kept().sub(_shown, text.replace("\r\n", "\n"))
 
 
 def _shown(found: re.Match[str]) -> str:
@@ -192,7 +206,7 @@ def _shown(found: re.Match[str]) -> str:
         return char
     if code in _NUMBER_MARKS and at + 1 < len(text) and text[at + 1].isdecimal():
         return char
-    return _STAND_INS.get(code, char)  # the spans of HIDDEN_CLASS hold others
+    return _stand_ins().get(code, char)  # the spans of HIDDEN_CLASS hold others
 
 
 def _joins(text: str, at: int, joiner: str) -> bool:
