@@ -9,11 +9,11 @@ with a warning naming the file, the key and what is wrong, never fatal.
 from __future__ import annotations
 
 import tomllib
+from importlib.util import find_spec
 from pathlib import Path
 
 from textual.theme import Theme
 
-import agentui.themes
 from agentui.core.support.paths import config_dir
 
 # Re-exported: the app and its tests read the status colours here, beside the theme files.
@@ -30,7 +30,9 @@ def shipped_theme_texts() -> list[tuple[str, str]]:
     """Each shipped theme file's name (as messages give it) and text, by file name."""
     # The package's folder, not importlib.resources: that module (and the zipfile it brings)
     # cost ~2 ms of start-up, for files that are always plain files in an installed package.
-    folder = Path(next(iter(agentui.themes.__path__)))
+    spec = find_spec("agentui.themes")
+    assert spec is not None and spec.submodule_search_locations is not None  # package data
+    folder = Path(next(iter(spec.submodule_search_locations)))
     files = sorted(folder.glob("*.toml"), key=lambda p: p.name)
     return [(f"themes/{p.name}", p.read_text("utf-8")) for p in files]
 
