@@ -60,10 +60,7 @@ class MonologueSidebar(VerticalScroll):
 
     def add(self, narratives: Iterable[tuple[str, NarrativeEntry]]) -> None:
         new = [
-            Static(
-                render_narrative(entry),
-                classes="narrative final" if entry.metadata.is_final else "narrative",
-            )
+            Static(render_narrative(entry), classes=_classes(entry))
             for agent_id, entry in narratives
             if self._passes(agent_id)
         ]
@@ -81,12 +78,30 @@ class MonologueSidebar(VerticalScroll):
     def show(
         self, narratives: Sequence[tuple[str, NarrativeEntry]], filter_agent: str | None
     ) -> None:
-        """Rebuild with a new filter (None: every agent)."""
+        """Rebuild with a new filter (None: every agent): its newest MAX_SHOWN lines. The
+        lines shown are redrawn in place with the new ones (mounting and removing widgets is
+        most of a switch's cost); only the difference is mounted or removed."""
         self.filter_agent = filter_agent
         self.anchor(False)
-        for old in self._shown:
+        recent = narratives[-MAX_SHOWN:] if filter_agent is None else narratives
+        wanted = [entry for agent_id, entry in recent if self._passes(agent_id)][-MAX_SHOWN:]
+        kept = self._shown[: len(wanted)]
+        for static, entry in zip(kept, wanted, strict=False):
+            static.update(render_narrative(entry))
+            static.set_classes(_classes(entry))
+        for old in self._shown[len(wanted) :]:
             old.remove()
-        self._shown.clear()
-        self._empty.display = True
-        self.add(narratives[-MAX_SHOWN:] if filter_agent is None else narratives)
+        new = [
+            Static(render_narrative(entry), classes=_classes(entry))
+            for entry in wanted[len(kept) :]
+        ]
+        self._shown = [*kept, *new]
+        if new:
+            self.mount_all(new)
+        self._empty.display = not wanted
+        self.call_after_refresh(self._follow_tail)
         self.border_subtitle = "all agents" if filter_agent is None else "selected agent"
+
+
+def _classes(entry: NarrativeEntry) -> str:
+    return "narrative final" if entry.metadata.is_final else "narrative"
