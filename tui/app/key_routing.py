@@ -13,9 +13,9 @@ from textual import events
 from textual.errors import NoWidget
 from textual.widgets import TextArea
 
+from agentui.tui.app.block_checks import is_approval
 from agentui.tui.app.focus import KeyRoute, home_box
 from agentui.tui.app.textual_compat import FooterKey
-from agentui.tui.app.widgets.blocks import ApprovalBlock, QuestionBlock
 from agentui.tui.app.widgets.composer import Composer, Draft
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from agentui.tui.app.screens.main import MainScreen
+    from agentui.tui.app.widgets.blocks import QueryBlock
 
 APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
 # The action of a key that works anywhere, as keymap.key_action names it (`app.key('inbox')`),
@@ -55,11 +56,7 @@ class KeyRouting:
         selected = screen.selected_id
         found: list[tuple[bool, Composer]] = []
         for block in screen.transcript_view.open_query_blocks():
-            box: Composer | None = None
-            if isinstance(block, QuestionBlock):
-                box = block.input
-            elif isinstance(block, ApprovalBlock):
-                box = block.reason_waiting()
+            box = _box_waiting_in(block)
             if box is not None and box.display:
                 found.append((block.entry.agent_id != selected, box))
         if found:
@@ -133,14 +130,14 @@ class KeyRouting:
                 return False
             return True
         if event.is_printable and self._keep_the_promise():
-            if isinstance(app.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
+            if is_approval(app.focused) and event.key not in APPROVAL_DIGITS:
                 self._words_typed_at_an_approval(event)  # a word, not a choice: the prompt's
             return True
         if event.is_printable:
             box = self.box_for_typed_keys()
             if box is not None:
                 app.screen.set_focus(box)
-            elif isinstance(app.focused, ApprovalBlock) and event.key not in APPROVAL_DIGITS:
+            elif is_approval(app.focused) and event.key not in APPROVAL_DIGITS:
                 self._words_typed_at_an_approval(event)
         return True
 
@@ -330,3 +327,14 @@ class KeysBehind:
             return
         self._in_flight = self._waiting.pop(0)
         self.screen.agent_app.post_message(self._in_flight)
+
+
+def _box_waiting_in(block: QueryBlock) -> Composer | None:
+    """A question's answer box, or an approval's reason box once asked for."""
+    from agentui.tui.app.widgets.blocks import ApprovalBlock, QuestionBlock  # loaded: a block
+
+    if isinstance(block, QuestionBlock):
+        return block.input
+    if isinstance(block, ApprovalBlock):
+        return block.reason_waiting()
+    return None

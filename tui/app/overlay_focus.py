@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import TextArea
 
-from agentui.tui.app.widgets.blocks import QueryBlock
+from agentui.tui.app.block_checks import query_block_around
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -72,5 +72,5 @@ def _takes_keys(widget: Widget) -> bool:
     """Still on screen, shown, and not part of a question that was settled meanwhile."""
     if not widget.is_attached or not widget.display or not widget.focusable:
         return False
-    block = next((n for n in widget.ancestors_with_self if isinstance(n, QueryBlock)), None)
+    block = query_block_around(widget)
     return block is None or block.entry.open

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from agentui.core.support.terminal_text import visible_controls as shown
-from agentui.tui.app.widgets.blocks import EntryBlock, FoldBlock
-from agentui.tui.app.widgets.search_bar import SearchBar
-from agentui.tui.app.widgets.search_highlight import Highlight, search_pattern
 
+# The bar, its highlights and the transcript's blocks load when the search opens: the first
+# frame of an empty app loads none of them.
 if TYPE_CHECKING:
     import re
 
@@ -28,6 +27,9 @@ if TYPE_CHECKING:
 
     from agentui.core.state import TranscriptItem as Entry
     from agentui.tui.app.screens.main import MainScreen
+    from agentui.tui.app.widgets.blocks import EntryBlock
+    from agentui.tui.app.widgets.search_bar import SearchBar
+    from agentui.tui.app.widgets.search_highlight import Highlight
 
 NO_MATCH = "no match"
 # How far back from a growing text's end a place to settle its count is looked for.
@@ -112,6 +114,8 @@ class TranscriptSearch:
     @property
     def bar(self) -> SearchBar:
         if self._bar is None:
+            from agentui.tui.app.widgets.search_bar import SearchBar
+
             self._bar = SearchBar(self._query_changed, self.step, self.close)
         return self._bar
 
@@ -149,6 +153,8 @@ class TranscriptSearch:
         self.bar.display = False
         transcript.marker = None
         transcript.entries_changed = None
+        from agentui.tui.app.widgets.blocks import FoldBlock  # not at start-up (see above)
+
         for block in transcript.mounted_blocks():
             block.set_highlight(None)
             if block.entry.uid in self._unfolded and isinstance(block, FoldBlock):
@@ -168,6 +174,8 @@ class TranscriptSearch:
         """What `entry`'s block marks (Transcript.marker)."""
         if self.pattern is None or not self._count(entry):
             return None
+        from agentui.tui.app.widgets.search_highlight import Highlight
+
         at = self.at
         return Highlight(self.pattern, at[1] if at is not None and at[0] == entry.uid else None)
 
@@ -202,6 +210,8 @@ class TranscriptSearch:
         self.total = sum(self._count(e) for e in self.screen.transcript_view.entries)
 
     def _query_changed(self, text: str) -> None:
+        from agentui.tui.app.widgets.search_highlight import search_pattern
+
         self.pattern = search_pattern(text)
         self._longest = len(text)  # the words as typed: each character matches one
         self.at = None
@@ -275,6 +285,8 @@ class TranscriptSearch:
         self._say()
 
     def _show(self, block: EntryBlock) -> None:
+        from agentui.tui.app.widgets.blocks import FoldBlock  # loaded: `block` is one
+
         if isinstance(block, FoldBlock) and block.folded:
             block.folded = False
             self._unfolded.add(block.entry.uid)

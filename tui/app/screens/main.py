@@ -22,13 +22,13 @@ from textual.widgets import TextArea, Tree
 from agentui.core.support.clock import Clock
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_text import clipped, visible_controls
+from agentui.tui.app.block_checks import query_block_around
 from agentui.tui.app.decision_progress import DecidingLine, deciding_line
 from agentui.tui.app.key_routing import KeyRouting
 from agentui.tui.app.overlay_focus import OverlayFocus
 from agentui.tui.app.prompt_addressing import PromptAddressing
 from agentui.tui.app.transcript_search import TranscriptSearch
 from agentui.tui.app.widgets.agent_tree import AgentTree
-from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
 from agentui.tui.app.widgets.composer import Composer, Draft
 from agentui.tui.app.widgets.footer import KeyFooter
 from agentui.tui.app.widgets.monologue import MonologueSidebar
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from agentui.core.state import TranscriptItem as Entry
     from agentui.tui.app.app import AgentUIApp
     from agentui.tui.app.step_book import StepBook
+    from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)
@@ -521,25 +522,26 @@ class MainScreen(Screen[None]):
 
     def _focused_block(self) -> QueryBlock | None:
         """The question or approval block the focus is in (on it, or in its input)."""
-        focused = self.agent_app.focused
-        if focused is None:
-            return None
-        return next((n for n in focused.ancestors_with_self if isinstance(n, QueryBlock)), None)
+        return query_block_around(self.agent_app.focused)
 
-    @on(AnswerInput.Left)
-    @on(ApprovalBlock.Left)
+    # The blocks' messages are handled by name (on_<block>_<message>), not with @on, which
+    # would need the blocks' module at import: it loads with the transcript's first block.
+    def on_answer_input_left(self, _event: AnswerInput.Left) -> None:
+        self._left_a_question()
+
+    def on_approval_block_left(self, _event: ApprovalBlock.Left) -> None:
+        self._left_a_question()
+
     def _left_a_question(self) -> None:
         # The question or approval stays open; the cursor goes where letters are words (the
         # prompt): the query may have taken it by itself, so the tree was never chosen.
         self.keys.to_words()
         self.keys.give_back_words_typed_at_an_approval()
 
-    @on(AnswerInput.Answered)
-    def _answered(self, event: AnswerInput.Answered) -> None:
+    def on_answer_input_answered(self, event: AnswerInput.Answered) -> None:
         self._settle_query(lambda runtime: runtime.answer(event.query_id, event.text))
 
-    @on(ApprovalBlock.Decided)
-    def _decided(self, event: ApprovalBlock.Decided) -> None:
+    def on_approval_block_decided(self, event: ApprovalBlock.Decided) -> None:
         self._settle_query(
             lambda runtime: runtime.approve(event.query_id, event.choice, event.reason or None)
         )
