@@ -149,3 +149,23 @@ async def test_a_short_transcript_is_mounted_whole_as_before() -> None:
         blocks: list[EntryBlock] = transcript.mounted_blocks()
         assert [b.entry for b in blocks] == entries
         assert not transcript.query("#earlier")
+
+
+async def test_an_answer_growing_far_above_the_view_is_drawn_when_scrolled_to() -> None:
+    app = AllAgentsApp()
+    entries = [Entry(f"a{n}", "text", long_answer(n) if n else "short start") for n in range(4)]
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        transcript.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        first = transcript.mounted_blocks()[0]
+        assert isinstance(first, AnswerBlock) and first.entry is entries[0]
+        entries[0].append_text(" and the words that came while nobody looked")
+        transcript.sync({entries[0].uid})
+        await pilot.pause()
+        assert "nobody looked" not in first.tail_text, "not drawn far off screen"
+        transcript.scroll_home(animate=False, immediate=True)
+        await pilot.pause()
+        assert "nobody looked" in first.tail_text, "drawn once it is near the view"

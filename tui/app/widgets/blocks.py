@@ -396,6 +396,11 @@ class AnswerBlock(EntryBlock):
         # height; most flushes only add words to the last line.
         self._tail.update(marked, layout=self._tail_height_changed(marked))
 
+    @property
+    def tail_text(self) -> str:
+        """The Markdown the live tail draws now (as shown: controls made visible)."""
+        return self._tail_drawn[1]
+
     def _tail_height_changed(self, marked: RenderableType) -> bool:
         """Whether `marked` takes another number of lines in the tail than it shows now,
         measured as Textual measures it (the measure is kept: Textual reuses it)."""

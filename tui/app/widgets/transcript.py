@@ -81,6 +81,8 @@ class Transcript(VerticalScroll):
         self._later: Button | None = None
         # While a switch mounts its window: entries before this one are above what it draws.
         self._drawn_first = 0
+        # Answers that changed while far from the view (entry uids): redrawn when scrolled near.
+        self._stale: set[int] = set()
         self._blocks: dict[int, EntryBlock] = {}  # entry uid -> its block, in screen order
         # A switch's blocks still being removed: until they are gone, the view's height is the
         # old source's, and following its tail would anchor (bottom-align) the new one.
@@ -121,6 +123,30 @@ class Transcript(VerticalScroll):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit_subtitle()
+
+    def _near_view(self, block: EntryBlock) -> bool:
+        """The block is on the pane, or within a pane's height of it (not yet laid out: it
+        may be)."""
+        region = block.virtual_region
+        if not region:
+            return True
+        height = self.scrollable_content_region.height
+        top = self.scroll_y - height
+        return region.y < self.scroll_y + 2 * height and region.bottom > top
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self._stale:
+            self._redraw_stale()
+
+    def _redraw_stale(self) -> None:
+        for uid in list(self._stale):
+            block = self._blocks.get(uid)
+            if block is None:
+                self._stale.discard(uid)
+            elif self._near_view(block):
+                self._stale.discard(uid)
+                block.refresh_entry()
 
     def _showing_end(self) -> bool:
         """The view, as drawn now, shows the end of the transcript."""
@@ -195,6 +221,7 @@ class Transcript(VerticalScroll):
             self._hint = None
         old = list(self._blocks.values())  # in screen order
         self._blocks = {}
+        self._stale.clear()  # every block shown is drawn from scratch
         self._back_at_tail()
         self._start = self._tail_start()
         self._drawn_first = self._screens_from_the_end()
@@ -231,6 +258,8 @@ class Transcript(VerticalScroll):
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
         was_at_end = self._showing_end()  # before this batch makes it longer
+        if self._stale:  # brought near the view by a layout since (a resize, a trim)
+            self._redraw_stale()
         searching = self.entries_changed
         added = {e.uid for e in self._entries[self._end :]} if searching else set()
         self._mount_new(was_at_end)
@@ -238,7 +267,11 @@ class Transcript(VerticalScroll):
             searching(changed | added)
         for uid in changed:
             block = self._blocks.get(uid)
-            if block is not None:
+            if block is None:
+                continue
+            if isinstance(block, AnswerBlock) and not self._near_view(block):
+                self._stale.add(uid)  # redrawn when scrolled to: every agent streams at once
+            else:
                 block.refresh_entry()
         if changed:
             self.call_after_refresh(self._follow_tail, was_at_end)
@@ -273,7 +306,12 @@ class Transcript(VerticalScroll):
                 self._mount_later(self._page_after(index, MOVED_WINDOW // 3))
             else:
                 self._rewindow(index)
-        return self._blocks.get(self._entries[index].uid)
+        uid = self._entries[index].uid
+        block = self._blocks.get(uid)
+        if block is not None and uid in self._stale:
+            self._stale.discard(uid)
+            block.refresh_entry()
+        return block
 
     def block_for_query(self, query_id: str) -> QueryBlock | None:
         """The block of this question or approval, mounted first when it is outside the window
