@@ -88,7 +88,9 @@ class MonologueSidebar(VerticalScroll):
         kept = self._shown[: len(wanted)]
         for static, entry in zip(kept, wanted, strict=False):
             static.update(render_narrative(entry))
-            static.set_classes(_classes(entry))
+            final = entry.metadata.is_final
+            if static.has_class("final") != final:  # a change of classes restyles it
+                static.set_class(final, "final")
         for old in self._shown[len(wanted) :]:
             old.remove()
         new = [
