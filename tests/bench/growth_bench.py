@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/growth_bench.py --chars 1000000 [--json]
     .venv/bin/python tests/bench/growth_bench.py --agents 10000 [--json]
+    .venv/bin/python tests/bench/growth_bench.py --all-view [--agents 100 --chars-each 100000]
     .venv/bin/python tests/bench/growth_bench.py --quick --json     # CI's smoke run, seconds
 
 The real app, headless, with every frame's segments rendered as a terminal would (ui_bench's
@@ -19,6 +20,14 @@ RenderingApp), on the scripted provider (the offline model, 3-8 character chunks
   the first 100 stream 5 chunks/s for ever, the rest hold a stream open after a few characters.
   At each checkpoint, after they are all in the tree: the same window (frames/s, CPU per frame,
   typed key p50/p95, and arrow-down on the tree to the transcript switched).
+- `--all-view`: `--agents` N (default 100) root agents each write `--chars-each` C characters
+  (default 100 k) of the Markdown above, the provider held at N x C in all; then every agent's
+  view is switched to: the app thread's CPU and the wall time to the first frame that shows its
+  blocks, what it mounted (blocks, widgets) of how many entries, RSS; the window above with the
+  agents streaming on at 5 chunks/s each; scrolls to random places; going to random entries as
+  a search does (reveal, then the block at the top of the pane), timed to the frame that shows
+  it; and the monologue's switch from the selected agent's lines to every agent's, with 100
+  lines per agent put in the fold (the bench runs no narrator). `--quick`: 10 agents x 10 k.
 
 At every checkpoint: RSS after a collection. `*_exponent` is the slope of the curve from the
 checkpoint before on log-log axes (0: flat; 1: linear in the size): where it rises, the curve
