@@ -20,6 +20,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
+from agentui.tui.app import textual_compat
+
 NEWLINE_KEYS = frozenset({"ctrl+j", "shift+enter", "alt+enter"})
 NEWLINE_HINT = "ctrl+j new line"
 PASTE_FOLD_CHARS = 4000
@@ -78,12 +80,12 @@ class Composer(TextArea):
             soft_wrap=True,
             tab_behavior="focus",
             show_line_numbers=False,
-            compact=True,
             highlight_cursor_line=False,
             placeholder=placeholder,
             id=id,
             classes=classes,
         )
+        textual_compat.compact_before_mount(self)  # TextArea(compact=True) restyles it unmounted
         # A fresh box opens with the cursor after what was there (a kept draft).
         self.move_cursor(self.document.end)
         self._pastes: dict[str, str] = {}  # marker -> the long text it stands for
