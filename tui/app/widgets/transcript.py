@@ -229,15 +229,15 @@ class Transcript(VerticalScroll):
         for entry in entries[self._start :]:
             if reused == len(old):
                 break
+            block = old[reused]
             if self.marker is not None:  # drawn with the entry it now shows
-                old[reused].highlight = self.marker(entry)
-            if isinstance(old[reused], AnswerBlock):
-                at_the_end = self._start + reused >= self._drawn_first
-                old[reused].measure_when_bound = at_the_end  # type: ignore[attr-defined]
-            if not old[reused].rebind(entry, label(entry), self.name_of(entry.agent_id)):
+                block.highlight = self.marker(entry)
+            if isinstance(block, AnswerBlock):
+                block.measure_when_bound = self._start + reused >= self._drawn_first
+            if not block.rebind(entry, label(entry), self.name_of(entry.agent_id)):
                 break
-            old[reused].set_step_mark(self._step_mark_of(entry))
-            self._blocks[entry.uid] = old[reused]
+            block.set_step_mark(self._step_mark_of(entry))
+            self._blocks[entry.uid] = block
             reused += 1
         if stale := old[reused:]:
             self._removing += 1
@@ -322,8 +322,8 @@ class Transcript(VerticalScroll):
         for index in range(len(self._entries) - 1, -1, -1):
             entry = self._entries[index]
             if entry.kind == "question" and entry.key == query_id:
-                block = self.reveal(index)
-                return block if isinstance(block, QueryBlock) else None
+                revealed = self.reveal(index)
+                return revealed if isinstance(revealed, QueryBlock) else None
         return None
 
     # -- mounting ------------------------------------------------------------------------
@@ -483,6 +483,7 @@ class Transcript(VerticalScroll):
             self._mount_later(end)
         else:
             self._back_at_tail()
+            self._drawn_first = self._screens_from_the_end()
             self._mount_new(was_at_end=False)
         self._update_earlier()
 
