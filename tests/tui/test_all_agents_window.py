@@ -8,9 +8,13 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button
 
+from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state import TranscriptItem as Entry
 from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock, QuestionBlock
 from agentui.tui.app.widgets.transcript import MAX_BLOCKS, WINDOW_LINES, Transcript
+
+from .helpers import app_when, has_status, settle
 
 pytestmark = pytest.mark.anyio
 
@@ -169,3 +173,44 @@ async def test_an_answer_growing_far_above_the_view_is_drawn_when_scrolled_to() 
         transcript.scroll_home(animate=False, immediate=True)
         await pilot.pause()
         assert "nobody looked" in first.tail_text, "drawn once it is near the view"
+
+
+# -- in the app ------------------------------------------------------------------------------
+
+# An answer of many short paragraphs: few characters to stream, ~2,000 lines to the window.
+TALL_ANSWER = Turn(text="\n\n".join(f"p{n}" for n in range(1000)))
+ASKS_FIRST = Script(
+    agents={
+        "main": [
+            Turn(tool_calls=[ScriptedToolCall(name="ask_user", arguments={"question": "Port?"})]),
+            Turn(text="done"),
+        ],
+        "*": [TALL_ANSWER],
+    }
+)
+
+
+async def test_in_the_app_a_question_far_above_every_agents_window_is_answered_in_place() -> None:
+    async with app_when(lambda app: bool(app.main.model.open_queries), "ask", ASKS_FIRST) as (
+        app,
+        pilot,
+    ):
+        (query_id,) = app.main.model.open_queries
+        runtime = app.host.runtime
+        assert runtime is not None
+        others = [runtime.start(f"write part {n}") for n in range(4)]
+        await settle(pilot, lambda: all(has_status(app, a, S.COMPLETED)() for a in others))
+        app.main.prompt_view.focus()
+        app.main.action_toggle_all()
+        await pilot.pause()
+        transcript = app.main.transcript_view
+        assert transcript.source == ALL
+        assert not transcript.open_query_blocks(), "its block is far above the window"
+        app.main.focus_question(query_id)
+        await pilot.pause()
+        block = transcript.block_for_query(query_id)
+        assert isinstance(block, QuestionBlock) and app.focused is block.input
+        await pilot.press(*"8080", "enter")
+        await settle(pilot, lambda: query_id not in app.main.model.open_queries)
+        (question,) = [e for e in app.main.model.timeline if e.key == query_id]
+        assert question.detail == "8080"
