@@ -8,7 +8,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button
 
-from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.agent_status import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state import TranscriptItem as Entry
 from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock, QuestionBlock
