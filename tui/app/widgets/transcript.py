@@ -166,6 +166,10 @@ class Transcript(VerticalScroll):
             return
         if was_at_end and (not self.is_anchored or textual_compat.anchor_released(self)):
             self.anchor()  # scrolls to the end and clears the release
+        if was_at_end and self._end - self._start > MAX_BLOCKS:
+            # A batch synced before the last one was laid out (the view not yet at its end)
+            # was not trimmed then: with nothing more to come it would stay over the bound.
+            self._trim()
 
     def follow(self) -> None:
         """Go to the end and follow it from now on (after the person answered a question)."""
