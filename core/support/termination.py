@@ -15,10 +15,9 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 from collections.abc import Callable
 from types import FrameType
-
-from agentui.core.support.process_guard import stop_every_sandbox
 
 TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 _received: list[int] = []  # the signals handled, first first
@@ -50,7 +49,7 @@ def end_on_termination_signals(
         nonlocal received
         received += 1
         _received.append(signum)
-        stop_every_sandbox()
+        stop_running_sandboxes()
         if received > 1 or (exit_on_hangup and signum == signal.SIGHUP):
             os._exit(128 + signum)  # asked twice, or nowhere left to show anything
         if stop is not None:
@@ -64,3 +63,12 @@ def end_on_termination_signals(
 
     for signum in signals:
         signal.signal(signum, handle)
+
+
+def stop_running_sandboxes() -> None:
+    """Kill every sandbox that runs. The guard is looked up, not imported: a sandbox registers
+    there, so with its module not loaded none runs, and a command's start does not pay for it
+    (ctypes) before its first frame."""
+    guard = sys.modules.get("agentui.core.support.process_guard")
+    if guard is not None:
+        guard.stop_every_sandbox()

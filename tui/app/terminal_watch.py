@@ -22,6 +22,8 @@ import stat
 import sys
 import threading
 
+from agentui.core.support.termination import stop_running_sandboxes
+
 # What textual-serve (agentui web) sets for each browser tab's app: it talks through pipes.
 WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
 
@@ -58,20 +60,11 @@ def exit_when_the_terminal_hangs_up(*fds: int) -> bool:
                     if not open_fds:
                         return
                 elif events & (select.POLLHUP | select.POLLERR):
-                    _stop_every_sandbox()
+                    stop_running_sandboxes()
                     os._exit(128 + signal.SIGHUP)
 
     threading.Thread(target=watch, name="terminal-watch", daemon=True).start()
     return True
-
-
-def _stop_every_sandbox() -> None:
-    """Kill every sandbox that runs. The guard is looked up, not imported: a sandbox is
-    registered there, so with the module not loaded none runs, and start-up does not pay for
-    it (ctypes) before the first frame."""
-    guard = sys.modules.get("agentui.core.support.process_guard")
-    if guard is not None:
-        guard.stop_every_sandbox()
 
 
 def _can_hang_up(fd: int) -> bool:
