@@ -40,11 +40,16 @@ def main() -> None:
     env = dict(os.environ)
     server = _connected(folder, env)
     if server is None:
-        real = [sys.executable, "-m", target] if kind == "module" else [sys.executable, target]
-        os.execv(sys.executable, [*real, *args])
+        _become_the_program(kind, target, args)
+    # A signal sent before the program's pid is known waits, then reaches the program.
+    signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
     request = {"run": [kind, target], "argv": [target, *args], "env": env, "cwd": os.getcwd()}
     socket.send_fds(server, [json.dumps(request).encode()], [0, 1, 2])
-    pid = json.loads(server.recv(4096))["pid"]
+    started = server.recv(4096)
+    if not started:  # the server went before forking it: the program runs here instead
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
+        _become_the_program(kind, target, args)
+    pid = json.loads(started)["pid"]
 
     def forward(signum: int, _frame: object) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -52,12 +57,20 @@ def main() -> None:
 
     for signum in FORWARDED:
         signal.signal(signum, forward)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
     ended = server.recv(4096)
     code = json.loads(ended)["code"] if ended else -signal.SIGKILL
     if code < 0:  # die of the same signal, as the program did
-        signal.signal(-code, signal.SIG_DFL)
+        with contextlib.suppress(OSError):  # SIGKILL's disposition cannot be set (nor needs to)
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     os._exit(code)
+
+
+def _become_the_program(kind: str, target: str, args: list[str]) -> None:
+    """exec the real interpreter on the program (never returns)."""
+    real = [sys.executable, "-m", target] if kind == "module" else [sys.executable, target]
+    os.execv(sys.executable, [*real, *args])
 
 
 def _connected(folder: str, env: dict[str, str]) -> socket.socket | None:

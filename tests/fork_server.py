@@ -26,6 +26,7 @@ import json
 import os
 import runpy
 import selectors
+import shutil
 import signal
 import socket
 import sys
@@ -65,8 +66,10 @@ def main() -> None:
     # This script's folder is the tests' package, whose `mcp` would hide the SDK's.
     sys.path[0] = str(folder)
     for name in PRELOAD:
-        with contextlib.suppress(ImportError):
+        try:
             importlib.import_module(name)
+        except Exception as error:  # a child that needs it imports it (and fails) itself
+            print(f"fork server: {name} not preloaded: {error!r}", file=sys.stderr)
     # What was imported lives in every child: frozen, the children's collections neither walk
     # it nor copy its pages out of this process (0.67 -> 0.15 s of CPU per child).
     gc.collect()
@@ -81,75 +84,111 @@ def main() -> None:
     for fd in (0, 1):  # no child holds the pipes to the test process
         os.dup2(null, fd)
     os.close(null)
-    selector = selectors.DefaultSelector()
-    selector.register(listener, selectors.EVENT_READ, "accept")
-    selector.register(control, selectors.EVENT_READ, "control")
-    by_pidfd: dict[int, _Child] = {}
-    by_requester: dict[socket.socket, _Child] = {}
+    _Loop(listener, control).run()  # a child never returns from it: it exits as its program
+    shutil.rmtree(folder, ignore_errors=True)
 
-    def close_own_files() -> None:
-        """In a child: none of the server's files stay open (detached first, so that no socket
-        object closes a number the child's own files take later)."""
-        selector.close()
-        for held in (listener, *by_requester):
-            os.close(held.detach())
-        for pidfd in by_pidfd:
-            os.close(pidfd)
-        os.close(control)
 
-    while True:
-        for key, _ in selector.select():
-            what = key.data
-            if what == "control":
-                for child in by_pidfd.values():
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(child.pid, signal.SIGKILL)
-                return
-            if what == "accept":
-                requester, _ = listener.accept()
-                selector.register(requester, selectors.EVENT_READ, "request")
-            elif what == "request":
-                requester = key.fileobj
-                assert isinstance(requester, socket.socket)
-                selector.unregister(requester)
-                message, fds, _, _ = socket.recv_fds(requester, REQUEST_BYTES, 3)
-                if not message or len(fds) != 3:
-                    for fd in fds:
-                        os.close(fd)
-                    requester.close()
-                    continue
-                sys.stdout.flush()
-                sys.stderr.flush()
-                pid = os.fork()
-                if pid == 0:
-                    close_own_files()
-                    os.close(requester.detach())
-                    run_child(json.loads(message), fds)  # never returns
+class _Loop:
+    """One thread: accept a request, fork its child, answer when it ends; kill a child whose
+    requester went away; at the control pipe's end kill and reap every child."""
+
+    def __init__(self, listener: socket.socket, control: int) -> None:
+        self.listener = listener
+        self.control = control
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(listener, selectors.EVENT_READ, "accept")
+        self.selector.register(control, selectors.EVENT_READ, "control")
+        self.requesters: set[socket.socket] = set()  # every open connection, child or not yet
+        self.by_pidfd: dict[int, _Child] = {}
+        self.by_requester: dict[socket.socket, _Child] = {}
+        self.pid = os.getpid()
+
+    def run(self) -> None:
+        while True:
+            for key, _ in self.selector.select():
+                if key.data == "control":
+                    self.end()
+                    return
+                try:
+                    self.handle(key)
+                except OSError as error:
+                    if os.getpid() != self.pid:
+                        raise  # a child's program raised it: it ends the child, as uncaught
+                    print(f"fork server: {error!r}", file=sys.stderr)  # the loop goes on
+
+    def handle(self, key: selectors.SelectorKey) -> None:
+        what = key.data
+        if what == "accept":
+            requester, _ = self.listener.accept()
+            self.requesters.add(requester)
+            self.selector.register(requester, selectors.EVENT_READ, "request")
+        elif what == "request":
+            requester = key.fileobj
+            assert isinstance(requester, socket.socket)
+            self.selector.unregister(requester)
+            message, fds, _, _ = socket.recv_fds(requester, REQUEST_BYTES, 3)
+            if not message or len(fds) != 3:
                 for fd in fds:
                     os.close(fd)
-                child = _Child(pid, requester)
-                by_pidfd[child.pidfd] = child
-                by_requester[requester] = child
-                selector.register(child.pidfd, selectors.EVENT_READ, "ended")
-                selector.register(requester, selectors.EVENT_READ, "gone")
-                _reply(requester, {"pid": pid})
-            elif what == "gone":  # the requester closed its end (or wrote, which it never does)
-                requester = key.fileobj
-                assert isinstance(requester, socket.socket)
+                self.forget(requester)
+                return
+            self.start(requester, json.loads(message), fds)
+        elif what == "gone":  # the requester closed its end: its program goes with it
+            requester = key.fileobj
+            assert isinstance(requester, socket.socket)
+            self.selector.unregister(requester)
+            child = self.by_requester.get(requester)
+            if child is not None:
                 with contextlib.suppress(ProcessLookupError):
-                    os.kill(by_requester[requester].pid, signal.SIGKILL)
-                selector.unregister(requester)
-            else:  # "ended"
-                pidfd = key.fd
-                child = by_pidfd.pop(pidfd)
-                selector.unregister(pidfd)
-                os.close(pidfd)
-                _, status = os.waitpid(child.pid, 0)
-                by_requester.pop(child.requester)
-                with contextlib.suppress(KeyError, ValueError):
-                    selector.unregister(child.requester)
-                _reply(child.requester, {"code": os.waitstatus_to_exitcode(status)})
-                child.requester.close()
+                    os.kill(child.pid, signal.SIGKILL)
+        else:  # "ended"
+            child = self.by_pidfd.pop(key.fd)
+            self.selector.unregister(key.fd)
+            os.close(key.fd)
+            _, status = os.waitpid(child.pid, 0)
+            self.by_requester.pop(child.requester, None)
+            with contextlib.suppress(KeyError, ValueError):
+                self.selector.unregister(child.requester)
+            _reply(child.requester, {"code": os.waitstatus_to_exitcode(status)})
+            self.forget(child.requester)
+
+    def start(self, requester: socket.socket, request: dict[str, Any], fds: list[int]) -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            self.close_own_files()
+            run_child(request, fds)  # never returns
+        for fd in fds:
+            os.close(fd)
+        child = _Child(pid, requester)
+        self.by_pidfd[child.pidfd] = child
+        self.by_requester[requester] = child
+        self.selector.register(child.pidfd, selectors.EVENT_READ, "ended")
+        self.selector.register(requester, selectors.EVENT_READ, "gone")
+        _reply(requester, {"pid": pid})
+
+    def forget(self, requester: socket.socket) -> None:
+        self.requesters.discard(requester)
+        requester.close()
+
+    def close_own_files(self) -> None:
+        """In a child: none of the server's files stay open (detached first, so that no socket
+        object closes a number the child's own files take later)."""
+        self.selector.close()
+        for held in (self.listener, *self.requesters):
+            os.close(held.detach())
+        for pidfd in self.by_pidfd:
+            os.close(pidfd)
+        os.close(self.control)
+
+    def end(self) -> None:
+        for child in self.by_pidfd.values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid, signal.SIGKILL)
+        for child in self.by_pidfd.values():
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(child.pid, 0)
 
 
 def _reply(requester: socket.socket, message: dict[str, int]) -> None:
@@ -170,10 +209,13 @@ def run_child(request: dict[str, Any], fds: list[int]) -> None:
     tempfile.tempdir = None  # TMPDIR may differ from the server's
     unbuffered = bool(os.environ.get("PYTHONUNBUFFERED"))
     encoding = sys.stdout.encoding
+    errors = sys.stdout.errors  # as the interpreter's own (surrogateescape in a C/UTF-8 locale)
     sys.stdin = sys.__stdin__ = io.TextIOWrapper(
-        io.BufferedReader(io.FileIO(0, "rb", closefd=False)), encoding=encoding, errors="strict"
+        io.BufferedReader(io.FileIO(0, "rb", closefd=False)),
+        encoding=encoding,
+        errors=sys.stdin.errors,
     )
-    sys.stdout = sys.__stdout__ = _text_out(1, encoding, "strict", unbuffered)
+    sys.stdout = sys.__stdout__ = _text_out(1, encoding, errors, unbuffered)
     sys.stderr = sys.__stderr__ = _text_out(2, encoding, "backslashreplace", True)
     sys.argv = list(request["argv"])
     kind, target = request["run"]

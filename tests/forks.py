@@ -29,6 +29,7 @@ from .fork_launch import SOCKET_NAME, startup_of
 
 SERVER = Path(__file__).with_name("fork_server.py")
 LAUNCHER = Path(__file__).with_name("fork_launch.py")
+RUN_TIMEOUT_S = 60
 
 
 class ForkServer:
@@ -61,12 +62,19 @@ class ForkServer:
             return None
         request = {"run": [kind, target], "argv": [target, *args], "env": env, "cwd": str(cwd)}
         with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as server:
-            server.connect(os.path.join(folder, SOCKET_NAME))
+            try:
+                server.connect(os.path.join(folder, SOCKET_NAME))
+            except OSError:  # the server is gone: a real interpreter instead
+                return None
             socket.send_fds(server, [json.dumps(request).encode()], list(files))
-            json.loads(server.recv(4096))  # its pid
+            if not server.recv(4096):  # its pid; nothing: the server went before forking
+                return None
+            # A safety net against a hung program (closing the socket makes the server kill
+            # it), never a measurement.
+            server.settimeout(RUN_TIMEOUT_S)
             ended = server.recv(4096)
         if not ended:
-            raise RuntimeError("the fork server ended")
+            raise RuntimeError("the fork server ended while the program ran")
         code: int = json.loads(ended)["code"]
         return code
 
