@@ -4,8 +4,11 @@ with the earlier button, gone to by a search, or a question waiting in it answer
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.widgets import Button
 
 from agentui.core.protocol.agent_status import AgentStatus as S
@@ -49,6 +52,15 @@ class AllAgentsApp(App[None]):
 
     def on_answer_input_answered(self, message: AnswerInput.Answered) -> None:
         self.answered.append((message.query_id, message.text))
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool], *, pauses: int = 50) -> None:
+    """Let the app run until `condition` holds (a bounded number of idle waits)."""
+    for _ in range(pauses):
+        if condition():
+            return
+        await pilot.pause()
+    assert condition()
 
 
 def show_all(transcript: Transcript, entries: list[Entry]) -> None:
@@ -124,6 +136,25 @@ async def test_going_back_to_the_end_after_reading_far_up_follows_the_tail_again
         transcript.sync(set())
         await pilot.pause()
         assert transcript.mounted_blocks()[-1].entry is entries[-1], "new entries mount again"
+
+
+async def test_end_on_a_window_moved_far_up_goes_back_to_the_tail_and_follows_it() -> None:
+    app = AllAgentsApp()
+    entries = every_agents_entries()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        show_all(transcript, entries)
+        await pilot.pause()
+        transcript.reveal(AGENTS)  # a search went to the first answer
+        await pilot.pause()
+        assert transcript.query("#later")
+        transcript.focus()
+        await pilot.press("end")
+        await until(pilot, lambda: not transcript.query("#later"))
+        assert transcript.mounted_blocks()[-1].entry is entries[-1]
+        entries.append(Entry("a1", "notice", "new at the tail"))
+        transcript.sync(set())
+        await until(pilot, lambda: transcript.mounted_blocks()[-1].entry is entries[-1])
 
 
 async def test_a_question_of_an_agent_far_above_the_window_is_answerable_in_place() -> None:

@@ -177,6 +177,14 @@ class Transcript(VerticalScroll):
             self._rewindow(self._tail_start(), follow=True)
         self.call_after_refresh(self._follow_tail, True)
 
+    def action_scroll_end(self) -> None:
+        """End: the newest entries, followed again, also from a window moved far up (a search
+        or a question went there): one key back to the live tail."""
+        if self._detached:
+            self.follow()
+            return
+        super().action_scroll_end()
+
     def show_block(self, block: EntryBlock) -> None:
         """Scroll so `block` starts at the top of the pane (as much of it as fits shows)."""
         if block.is_attached:
