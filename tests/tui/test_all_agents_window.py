@@ -4,7 +4,8 @@ with the earlier button, gone to by a search, or a question waiting in it answer
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 import pytest
 from textual.app import App, ComposeResult
@@ -67,13 +68,22 @@ def show_all(transcript: Transcript, entries: list[Entry]) -> None:
     transcript.show(ALL, entries, lambda entry: entry.agent_id)
 
 
-async def test_the_view_of_many_agents_long_answers_mounts_a_bounded_window() -> None:
+@asynccontextmanager
+async def every_agent_view(
+    entries: list[Entry],
+) -> AsyncIterator[tuple[AllAgentsApp, Pilot[None], Transcript]]:
+    """A transcript alone, showing `entries` as every agent's view, once it has settled."""
     app = AllAgentsApp()
-    entries = every_agents_entries()
     async with app.run_test(size=(100, 30)) as pilot:
         transcript = app.query_one(Transcript)
         show_all(transcript, entries)
         await pilot.pause()
+        yield app, pilot, transcript
+
+
+async def test_the_view_of_many_agents_long_answers_mounts_a_bounded_window() -> None:
+    entries = every_agents_entries()
+    async with every_agent_view(entries) as (_app, pilot, transcript):
         mounted = transcript.mounted_blocks()
         answers = [b for b in mounted if isinstance(b, AnswerBlock)]
         # The newest answer and what fits in the window's lines before it: a handful.
@@ -90,12 +100,8 @@ async def test_the_view_of_many_agents_long_answers_mounts_a_bounded_window() ->
 
 
 async def test_an_entry_far_up_is_mounted_and_shown_when_gone_to_and_the_tail_comes_back() -> None:
-    app = AllAgentsApp()
     entries = every_agents_entries()
-    async with app.run_test(size=(100, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        show_all(transcript, entries)
-        await pilot.pause()
+    async with every_agent_view(entries) as (_app, pilot, transcript):
         window = len(transcript.mounted_blocks())
         far = AGENTS + 3  # agent 3's answer: dozens of long answers above the window
         block = transcript.reveal(far)
@@ -119,12 +125,8 @@ async def test_an_entry_far_up_is_mounted_and_shown_when_gone_to_and_the_tail_co
 
 
 async def test_going_back_to_the_end_after_reading_far_up_follows_the_tail_again() -> None:
-    app = AllAgentsApp()
     entries = every_agents_entries()
-    async with app.run_test(size=(100, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        show_all(transcript, entries)
-        await pilot.pause()
+    async with every_agent_view(entries) as (_app, pilot, transcript):
         transcript.reveal(AGENTS)  # the first answer
         await pilot.pause()
         transcript.follow()  # as after the person answers a question
@@ -139,12 +141,8 @@ async def test_going_back_to_the_end_after_reading_far_up_follows_the_tail_again
 
 
 async def test_end_on_a_window_moved_far_up_goes_back_to_the_tail_and_follows_it() -> None:
-    app = AllAgentsApp()
     entries = every_agents_entries()
-    async with app.run_test(size=(100, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        show_all(transcript, entries)
-        await pilot.pause()
+    async with every_agent_view(entries) as (_app, pilot, transcript):
         transcript.reveal(AGENTS)  # a search went to the first answer
         await pilot.pause()
         assert transcript.query("#later")
@@ -158,12 +156,8 @@ async def test_end_on_a_window_moved_far_up_goes_back_to_the_tail_and_follows_it
 
 
 async def test_a_question_of_an_agent_far_above_the_window_is_answerable_in_place() -> None:
-    app = AllAgentsApp()
     entries = every_agents_entries(question_of=7)
-    async with app.run_test(size=(100, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        show_all(transcript, entries)
-        await pilot.pause()
+    async with every_agent_view(entries) as (app, pilot, transcript):
         assert not transcript.open_query_blocks(), "its block is far above the window"
         block = transcript.block_for_query("q-early")
         assert isinstance(block, QuestionBlock) and block.input is not None
@@ -175,24 +169,16 @@ async def test_a_question_of_an_agent_far_above_the_window_is_answerable_in_plac
 
 
 async def test_a_short_transcript_is_mounted_whole_as_before() -> None:
-    app = AllAgentsApp()
     entries = [Entry(f"a{n % 5}", "notice", f"note {n}") for n in range(MAX_BLOCKS)]
-    async with app.run_test(size=(100, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        show_all(transcript, entries)
-        await pilot.pause()
+    async with every_agent_view(entries) as (_app, _pilot, transcript):
         blocks: list[EntryBlock] = transcript.mounted_blocks()
         assert [b.entry for b in blocks] == entries
         assert not transcript.query("#earlier")
 
 
 async def test_an_answer_growing_far_above_the_view_is_drawn_when_scrolled_to() -> None:
-    app = AllAgentsApp()
     entries = [Entry(f"a{n}", "text", long_answer(n) if n else "short start") for n in range(4)]
-    async with app.run_test(size=(100, 30)) as pilot:
-        transcript = app.query_one(Transcript)
-        show_all(transcript, entries)
-        await pilot.pause()
+    async with every_agent_view(entries) as (_app, pilot, transcript):
         transcript.scroll_end(animate=False, immediate=True)
         await pilot.pause()
         first = transcript.mounted_blocks()[0]
