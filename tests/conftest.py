@@ -104,6 +104,8 @@ def pytest_runtest_protocol() -> object:
 
 _PAINTING_REFRESH = Screen._compositor_refresh
 _SHUTDOWN = App._shutdown
+_EXIT = App.exit
+_REPLACE_SCREEN = App._replace_screen
 
 
 def _refresh_unpainted(screen: Screen[Any]) -> None:
@@ -116,25 +118,51 @@ def _refresh_unpainted(screen: Screen[Any]) -> None:
     app._update_mouse_over(screen)
 
 
+def _paint(screen: Screen[Any]) -> None:
+    screen._compositor.render_update(full=True)
+
+
 async def _shutdown_after_painting_once(app: App[Any]) -> None:
     try:
         if app.is_headless and app._running and app._screen_stack:
-            app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+            _paint(app.screen)
     finally:
         await _SHUTDOWN(app)
+
+
+def _exit_after_painting_once(app: App[Any], *args: Any, **kwargs: Any) -> None:
+    try:
+        if app.is_headless and app._running and app._screen_stack:
+            _paint(app.screen)
+    finally:
+        _EXIT(app, *args, **kwargs)
+
+
+async def _replace_screen_after_painting_it(app: App[Any], screen: Screen[Any]) -> Screen[Any]:
+    try:
+        if app.is_headless:
+            _paint(screen)
+    finally:
+        replaced: Screen[Any] = await _REPLACE_SCREEN(app, screen)
+    return replaced
 
 
 @pytest.fixture(autouse=True)
 def _frames_unpainted(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """A headless app lays its screen out as ever (clicks, sizes, scrolling) but paints no
-    frame: nothing shows it, and painting was a quarter of the TUI tests' CPU. Snapshots
-    paint their picture themselves; the screen an app ends on is painted once as it closes,
-    so a widget that cannot draw still fails its test. A test whose widgets do work as they
-    are painted (the tree makes a row's label when it is drawn) is marked `painted`."""
+    frame: nothing shows it, and painting was a quarter of the TUI tests' CPU. Each screen is
+    painted once as it goes (a dialog closed, the app exiting or shut down), so a widget that
+    cannot draw still fails its test; snapshots paint their picture themselves. A test whose
+    widgets do work as they are painted (the tree makes a row's label when it is drawn) is
+    marked `painted`; AGENTUI_TEST_PAINT=1 paints every frame of every test."""
+    if os.environ.get("AGENTUI_TEST_PAINT") == "1":
+        return
     if request.node.get_closest_marker("painted") is not None:
         return
     monkeypatch.setattr(Screen, "_compositor_refresh", _refresh_unpainted)
     monkeypatch.setattr(App, "_shutdown", _shutdown_after_painting_once)
+    monkeypatch.setattr(App, "exit", _exit_after_painting_once)
+    monkeypatch.setattr(App, "_replace_screen", _replace_screen_after_painting_it)
 
 
 @pytest.fixture
