@@ -119,3 +119,42 @@ async def test_esc_from_a_new_task_opened_at_an_answer_box_gives_the_box_back() 
         assert isinstance(box, AnswerInput), box
         assert box.value == "Keep it cozy"
         assert app.main.prompt_view.text == ""
+
+
+async def test_a_resumed_session_shows_the_agent_that_waits_not_the_first_one(
+    tmp_path: Path,
+) -> None:
+    runs: list[str] = []
+    script = Script(
+        agents={
+            "main": [Turn(text="Done.")],
+            "*": [Turn(tool_calls=[call("deploy", target="prod")])],
+        }
+    )
+    before = recorded_runtime(tmp_path, script=script, tools=[deploy_tool(runs)])
+    async with before:
+        rec = Recorder(before)
+        first = before.start("Plan the launch")
+        await rec.wait_for(lambda e: e.agent_id == first and getattr(e, "new", "") == "completed")
+        waiting = before.start("Ship it")
+        await rec.wait_for(is_type("query:raised", waiting))
+        await rec.wait_for(
+            lambda e: e.agent_id == waiting and getattr(e, "new", "") == "awaiting_user"
+        )
+        await ended(before, rec, "quit", tmp_path)
+    plan = saved(before)
+    app = AgentUIApp(
+        lambda: resumed(plan, Script.for_all(Turn(text="Done.")), [deploy_tool(runs)]),
+        state=plan.state,
+        clock=FrozenClock(),
+        remember_theme=False,
+        monologue=MonologueConfig(enabled=False),
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await runtime_of(pilot)
+        await settle(pilot, lambda: isinstance(app.focused, ApprovalBlock))
+        assert app.main.selected_id == waiting
+        assert app.main.transcript_view.source == waiting
+        await pilot.press("1")
+        await settle(pilot, has_status(app, waiting, S.COMPLETED))
+        assert runs == ["prod"]

@@ -236,7 +236,7 @@ class MainScreen(Screen[None]):
                 self.select(self._select_when_shown)
                 self._select_when_shown = None
             elif self.selected_id is None:
-                self.select(changes.added[0])
+                self.select(self._shown_first(changes.added, resumed=whole))
         tree.relabel(self.model.agents[i] for i in changes.relabel)
         roots_changed = roots_changed or any(
             self.model.agents[i].parent_id is None for i in changes.relabel
@@ -306,6 +306,16 @@ class MainScreen(Screen[None]):
             else:
                 message = f"{agent.name} asks you something (ctrl+n)"
                 app.waiting_toasts.show(message, "Waiting for you", raised)
+
+    def _shown_first(self, added: list[str], *, resumed: bool) -> str:
+        """The agent selected at the first agents: in a resumed session where agents wait on
+        the person, the one whose question or approval came last (what the person was most
+        likely answering when the session ended), else the first agent."""
+        if resumed and self.model.open_queries:
+            newest = next(reversed(self.model.open_queries.values()))
+            if newest.agent_id in self.model.agents:
+                return newest.agent_id
+        return added[0]
 
     def _cursor_to_a_resumed_query(self) -> None:
         """A resumed session whose agent waits on the person: its box takes the cursor once
