@@ -16,7 +16,7 @@ from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
 
-from ..core.helpers import Recorder, deploy_tool, is_type
+from ..core.helpers import Recorder, deploy_tool
 from ..core.session_helpers import recorded_runtime
 from ..core.test_inbox_resume import call, ended, resumed, saved
 from .helpers import app_when, has_status, runtime_of, settle
@@ -73,19 +73,24 @@ async def test_a_resumed_waiting_question_has_the_cursor_and_typed_words_answer_
         assert [q.answer for q in report.questions] == ["quiet"]
 
 
-async def test_a_resumed_waiting_approval_has_the_cursor_and_1_allows_it(
-    tmp_path: Path,
-) -> None:
-    runs: list[str] = []
-    script = Script.for_all(Turn(tool_calls=[call("deploy", target="prod")]))
+async def _resumed_at_an_approval(
+    tmp_path: Path, runs: list[str], script: Script, *tasks: str
+) -> tuple[AgentUIApp, list[str]]:
+    """`tasks` started one after another (each to its end, the last to its deploy approval),
+    the session quit, and the app resuming it; the roots' ids."""
     before = recorded_runtime(tmp_path, script=script, tools=[deploy_tool(runs)])
+    roots: list[str] = []
     async with before:
         rec = Recorder(before)
-        root = before.start("Ship it")
-        await rec.wait_for(is_type("query:raised", root))
-        await rec.wait_for(
-            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
-        )
+        for number, task in enumerate(tasks, start=1):
+            root = before.start(task)
+            roots.append(root)
+            awaited = "awaiting_user" if number == len(tasks) else "completed"
+            await rec.wait_for(
+                lambda e, root=root, awaited=awaited: (
+                    e.agent_id == root and getattr(e, "new", "") == awaited
+                )
+            )
         await ended(before, rec, "quit", tmp_path)
     plan = saved(before)
     app = AgentUIApp(
@@ -95,6 +100,15 @@ async def test_a_resumed_waiting_approval_has_the_cursor_and_1_allows_it(
         remember_theme=False,
         monologue=MonologueConfig(enabled=False),
     )
+    return app, roots
+
+
+async def test_a_resumed_waiting_approval_has_the_cursor_and_1_allows_it(
+    tmp_path: Path,
+) -> None:
+    runs: list[str] = []
+    script = Script.for_all(Turn(tool_calls=[call("deploy", target="prod")]))
+    app, (root,) = await _resumed_at_an_approval(tmp_path, runs, script, "Ship it")
     async with app.run_test(size=(80, 24)) as pilot:
         await runtime_of(pilot)
         await settle(pilot, lambda: bool(app.main.model.open_queries))
@@ -131,24 +145,8 @@ async def test_a_resumed_session_shows_the_agent_that_waits_not_the_first_one(
             "*": [Turn(tool_calls=[call("deploy", target="prod")])],
         }
     )
-    before = recorded_runtime(tmp_path, script=script, tools=[deploy_tool(runs)])
-    async with before:
-        rec = Recorder(before)
-        first = before.start("Plan the launch")
-        await rec.wait_for(lambda e: e.agent_id == first and getattr(e, "new", "") == "completed")
-        waiting = before.start("Ship it")
-        await rec.wait_for(is_type("query:raised", waiting))
-        await rec.wait_for(
-            lambda e: e.agent_id == waiting and getattr(e, "new", "") == "awaiting_user"
-        )
-        await ended(before, rec, "quit", tmp_path)
-    plan = saved(before)
-    app = AgentUIApp(
-        lambda: resumed(plan, Script.for_all(Turn(text="Done.")), [deploy_tool(runs)]),
-        state=plan.state,
-        clock=FrozenClock(),
-        remember_theme=False,
-        monologue=MonologueConfig(enabled=False),
+    app, (_, waiting) = await _resumed_at_an_approval(
+        tmp_path, runs, script, "Plan the launch", "Ship it"
     )
     async with app.run_test(size=(80, 24)) as pilot:
         await runtime_of(pilot)
