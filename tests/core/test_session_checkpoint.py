@@ -128,19 +128,24 @@ async def test_a_closed_log_leaves_a_checkpoint_the_app_s_resume_loads_instead_o
     assert (kept.history, kept.log.events) == ([], [])
 
 
-async def test_a_resume_from_the_checkpoint_goes_on_as_one_from_the_log(
-    tmp_path: Path, every_log: None
-) -> None:
-    path, root = await _quit_while_asking(tmp_path)
-    plan = open_to_show(str(path))
-
-    runtime = resumed_runtime(plan, Script.for_all(Turn(text="Thanks.")))
+async def _answered_to_the_end(plan: ResumePlan, root: str, reply: str) -> None:
+    """The resumed session's waiting question answered, and its root run to its end."""
+    runtime = resumed_runtime(plan, Script.for_all(Turn(text=reply)))
     async with runtime:
         events = runtime.subscribe(maxsize=None)
         (query_id,) = list(plan.state.open_queries)
         await next_event(events, "execution:start", root)
         runtime.answer(query_id, "That one")
         assert (await runtime.wait(root)).status is S.COMPLETED
+
+
+async def test_a_resume_from_the_checkpoint_goes_on_as_one_from_the_log(
+    tmp_path: Path, every_log: None
+) -> None:
+    path, root = await _quit_while_asking(tmp_path)
+    plan = open_to_show(str(path))
+
+    await _answered_to_the_end(plan, root, "Thanks.")
     # Appending made the old checkpoint stale; the close kept a new one for the grown log.
     again = load_checkpoint(path)
     assert again is not None
@@ -155,13 +160,7 @@ async def test_a_log_that_grew_after_its_checkpoint_is_read_whole(
     kept = checkpoint_path(path).read_bytes()
     # A resumed run that crashed: its lines are in the log, its checkpoint never came.
     plan = plan_resume(read_session(path))
-    runtime = resumed_runtime(plan, Script.for_all(Turn(text="Ok.")))
-    async with runtime:
-        events = runtime.subscribe(maxsize=None)
-        (query_id,) = list(plan.state.open_queries)
-        await next_event(events, "execution:start", root)
-        runtime.answer(query_id, "That one")
-        assert (await runtime.wait(root)).status is S.COMPLETED
+    await _answered_to_the_end(plan, root, "Ok.")
     checkpoint_path(path).write_bytes(kept)  # the old one, as if the crash left it
 
     assert load_checkpoint(path) is None

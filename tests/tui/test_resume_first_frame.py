@@ -39,14 +39,9 @@ def test_a_resumed_first_frame_validates_the_settings_after_it(tmp_path: Path) -
     assert "agentui.core.config.settings" not in loaded
 
 
-def test_a_bad_setting_closes_the_resumed_screen_and_the_session_stays_as_it_was(
-    tmp_path: Path,
-) -> None:
-    session = _saved(tmp_path)
-    before = session.read_bytes()
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "config.toml").write_text('[limits]\nmax_iterations = "many"\n')
-    out = subprocess.run(
+def _resumed_headless(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """`agentui --resume SESSION` run headless in a fresh interpreter, to its end."""
+    return subprocess.run(
         [sys.executable, "-c", HEADLESS_APP, "--resume", SESSION],
         capture_output=True,
         text=True,
@@ -54,6 +49,16 @@ def test_a_bad_setting_closes_the_resumed_screen_and_the_session_stays_as_it_was
         env=_scratch_env(tmp_path),
         cwd=tmp_path,
     )
+
+
+def test_a_bad_setting_closes_the_resumed_screen_and_the_session_stays_as_it_was(
+    tmp_path: Path,
+) -> None:
+    session = _saved(tmp_path)
+    before = session.read_bytes()
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text('[limits]\nmax_iterations = "many"\n')
+    out = _resumed_headless(tmp_path)
     assert out.returncode == 2, out.stderr
     assert "the screen opened" in out.stdout
     lines = out.stderr.strip().splitlines()
@@ -66,14 +71,7 @@ def test_a_bad_setting_closes_the_resumed_screen_and_the_session_stays_as_it_was
 def test_a_bad_session_is_said_before_the_screen_opens(tmp_path: Path) -> None:
     session = _saved(tmp_path)
     session.write_bytes(b"not a session\n")
-    out = subprocess.run(
-        [sys.executable, "-c", HEADLESS_APP, "--resume", SESSION],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=_scratch_env(tmp_path),
-        cwd=tmp_path,
-    )
+    out = _resumed_headless(tmp_path)
     assert out.returncode == 2, out.stderr
     assert "the screen opened" not in out.stdout
     assert out.stderr.startswith("agentui: ") and "not a session file" in out.stderr
