@@ -166,10 +166,6 @@ class Transcript(VerticalScroll):
             return
         if was_at_end and (not self.is_anchored or textual_compat.anchor_released(self)):
             self.anchor()  # scrolls to the end and clears the release
-        if was_at_end and self._end - self._start > MAX_BLOCKS:
-            # A batch synced before the last one was laid out (the view not yet at its end)
-            # was not trimmed then: with nothing more to come it would stay over the bound.
-            self._trim()
 
     def follow(self) -> None:
         """Go to the end and follow it from now on (after the person answered a question)."""
@@ -290,8 +286,14 @@ class Transcript(VerticalScroll):
         # Trim only while following the tail, never under a person reading back.
         if self._detached:
             self._update_later()
-        elif self._end - self._start > MAX_BLOCKS and self.is_vertical_scroll_end:
-            self._trim()
+        elif self._end - self._start > MAX_BLOCKS:
+            if self.is_vertical_scroll_end:
+                self._trim()
+            elif was_at_end:
+                # Synced before the batch before it was laid out (the view short of its end
+                # for now): trimmed once laid out, or with nothing more to come the pane would
+                # stay over the bound.
+                self.call_after_refresh(self._trim_once_laid_out, self._start)
 
     @property
     def entries(self) -> list[Entry]:
@@ -378,6 +380,14 @@ class Transcript(VerticalScroll):
             first -= 1
             lines += self._lines(self._entries[first], width)
         return first
+
+    def _trim_once_laid_out(self, start: int) -> None:
+        """The trim a sync put off, unless the window moved meanwhile (the person paged back,
+        or went far up): never under a person reading back."""
+        if start != self._start or self._detached or self._end - self._start <= MAX_BLOCKS:
+            return
+        if self.is_vertical_scroll_end:
+            self._trim()
 
     def _trim(self) -> None:
         excess = self._end - self._start - MAX_BLOCKS
