@@ -87,6 +87,25 @@ ANSWERS = {"Which city?": "Lisbon", "What budget?": "1000 EUR", "How many?": "Tw
 ANSWERS["Saturday or Sunday?"] = "Saturday"
 
 
+async def asking_at_the_end(
+    tmp_path: Path, decisions: dict[str, list[Turn]], ending: Ending | None = None
+) -> tuple[ResumePlan, str]:
+    """A six-step root on "Plan a small team offsite" whose `decisions` make it ask the person,
+    its session ended while the question waits (as `ending` ends it; None: the runtime closes
+    as a quit does): the saved plan and the root's id."""
+    before = Script(agents={"main": [Turn(text="unused")]}, decisions={"main": decisions})
+    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
+    async with runtime:
+        rec = Recorder(runtime)
+        root = runtime.start("Plan a small team offsite")
+        await rec.wait_for(
+            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
+        )
+        if ending is not None:
+            await ended(runtime, rec, ending, tmp_path)
+    return saved(runtime), root
+
+
 @pytest.mark.parametrize("ending", ENDINGS)
 @pytest.mark.parametrize("kind", list(CASES))
 async def test_a_workflow_question_waits_again_and_its_answer_goes_on_to_the_report(
@@ -185,15 +204,7 @@ async def test_a_round_question_given_back_twice_is_still_that_round_s(tmp_path:
     again, it is still the round's first question (the rest of the round follows it), and the
     report lists each question once."""
     case = CASES["blocking"]
-    before = Script(agents={"main": [Turn(text="unused")]}, decisions={"main": case["before"]})
-    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
-    async with runtime:
-        rec = Recorder(runtime)
-        root = runtime.start("Plan a small team offsite")
-        await rec.wait_for(
-            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
-        )
-    first = saved(runtime)
+    first, root = await asking_at_the_end(tmp_path, case["before"])
     again = resumed(first, Script.for_all(Turn(text="unused")))
     async with again:
         rec = Recorder(again)
@@ -372,17 +383,7 @@ async def test_a_resumed_root_s_run_is_no_message_of_the_person_and_keeps_its_ta
     wrote (no follow-up in its transcript), and the subagents it starts after the answer work
     on parts of the root task."""
     case = CASES["clarification"]
-    before = Script(agents={"main": [Turn(text="unused")]}, decisions={"main": case["before"]})
-    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
-    async with runtime:
-        rec = Recorder(runtime)
-        root = runtime.start("Plan a small team offsite")
-        await rec.wait_for(
-            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
-        )
-        await ended(runtime, rec, ending, tmp_path)
-
-    plan = saved(runtime)
+    plan, root = await asking_at_the_end(tmp_path, case["before"], ending)
     row = only_row(plan, "question")
     after = Script(
         agents={"main": [Turn(text="The offsite, planned.")], "*": [Turn(text="a venue")]},

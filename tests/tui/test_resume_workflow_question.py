@@ -18,9 +18,8 @@ from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.widgets.blocks import AnswerInput
 
-from ..core.helpers import Recorder
-from ..core.session_helpers import recorded_runtime
-from ..core.test_inbox_resume import ended, resumed, saved
+from ..core.test_inbox_resume import resumed
+from ..core.test_inbox_resume_workflow import asking_at_the_end
 from .helpers import has_status, runtime_of, settle, write
 
 pytestmark = pytest.mark.anyio
@@ -40,19 +39,9 @@ DECISIONS = {
 
 
 async def _quit_while_it_asks(tmp_path: Path) -> ResumePlan:
-    before = Script(
-        agents={"main": [Turn(text="unused")]},
-        decisions={"main": {"clarify": [_decide(ambiguous=True, question=QUESTION)]}},
-    )
-    runtime = recorded_runtime(tmp_path, script=before, workflow="six-step")
-    async with runtime:
-        rec = Recorder(runtime)
-        root = runtime.start("Plan a small team offsite")
-        await rec.wait_for(
-            lambda e: e.agent_id == root and getattr(e, "new", "") == "awaiting_user"
-        )
-        await ended(runtime, rec, "quit", tmp_path)
-    return saved(runtime)
+    decisions = {"clarify": [_decide(ambiguous=True, question=QUESTION)]}
+    plan, _ = await asking_at_the_end(tmp_path, decisions, "quit")
+    return plan
 
 
 def resumed_app(plan: ResumePlan) -> AgentUIApp:
