@@ -122,18 +122,21 @@ def _paint(screen: Screen[Any]) -> None:
     screen._compositor.render_update(full=True)
 
 
+def _paint_the_screen_shown(app: App[Any]) -> None:
+    if app.is_headless and app._running and app._screen_stack:
+        _paint(app.screen)
+
+
 async def _shutdown_after_painting_once(app: App[Any]) -> None:
     try:
-        if app.is_headless and app._running and app._screen_stack:
-            _paint(app.screen)
+        _paint_the_screen_shown(app)
     finally:
         await _SHUTDOWN(app)
 
 
 def _exit_after_painting_once(app: App[Any], *args: Any, **kwargs: Any) -> None:
     try:
-        if app.is_headless and app._running and app._screen_stack:
-            _paint(app.screen)
+        _paint_the_screen_shown(app)
     finally:
         _EXIT(app, *args, **kwargs)
 
