@@ -9,51 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-# Run in a fresh interpreter (this test process has imported textual and tui already), once for
-# both checks below: loading the providers brings their SDKs, seconds of a busy CI's time. First
-# every provider module and the events, then the rest of core.
-IMPORT_PROVIDERS_THEN_ALL_OF_CORE = """
-import importlib, json, pkgutil, sys
-import agentui.core.protocol.events
-import agentui.core.providers as providers
-for info in pkgutil.walk_packages(providers.__path__, "agentui.core.providers."):
-    importlib.import_module(info.name)
-print(json.dumps(sorted(sys.modules)))
-import agentui.core as core
-names = [m.name for m in pkgutil.walk_packages(core.__path__, "agentui.core.")]
-for name in names:
-    importlib.import_module(name)
-print(json.dumps({"count": len(names), "loaded": sorted(sys.modules)}))
-"""
-
-
-@pytest.fixture(scope="module")
-def fresh_imports() -> tuple[set[str], int, set[str]]:
-    """What a fresh interpreter has loaded after the providers and the events; how many core
-    modules there are; what it has loaded after all of them."""
-    done = subprocess.run(
-        [sys.executable, "-c", IMPORT_PROVIDERS_THEN_ALL_OF_CORE],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    providers_line, core_line = done.stdout.splitlines()[-2:]
-    everything = json.loads(core_line)
-    return set(json.loads(providers_line)), everything["count"], set(everything["loaded"])
-
-
-def test_no_core_module_imports_textual_or_tui(
-    fresh_imports: tuple[set[str], int, set[str]],
-) -> None:
-    _, count, loaded = fresh_imports
-    assert count > 50  # the walk found the whole package, subpackages included
-    front = sorted(m for m in loaded if m.split(".")[0] == "textual" or m.startswith("agentui.tui"))
-    assert front == [], f"core imported front-end modules: {front}"
-
-
 # -- a lower layer never imports a higher one ---------------------------------------------------
 
 CORE = Path(__file__).resolve().parents[2] / "core"
@@ -88,6 +43,30 @@ def _higher(names: set[str]) -> list[str]:
     return sorted(n for n in names if any(n == h or n.startswith(h + ".") for h in HIGHER))
 
 
+MODULES = {_module_name(path): path for path in CORE.rglob("*.py")}
+IMPORTS = {name: _imports(path) for name, path in MODULES.items()}
+
+
+def _loaded_with(roots: list[str]) -> set[str]:
+    """The core modules importing `roots` can load: every import statement followed, those
+    inside functions and under TYPE_CHECKING too, and the packages above each module."""
+    loaded: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in loaded:
+            continue
+        loaded.add(name)
+        for imported in IMPORTS.get(name, ()):
+            parts = imported.split(".")
+            todo.extend(
+                package
+                for package in (".".join(parts[:end]) for end in range(2, len(parts) + 1))
+                if package in MODULES and package not in loaded
+            )
+    return loaded
+
+
 def test_the_import_reader_sees_relative_and_absolute_imports() -> None:
     sample = CORE / "providers" / "scripted" / "demo.py"
     names = _imports(sample)
@@ -108,14 +87,24 @@ def test_the_event_vocabulary_imports_neither_the_workflow_nor_the_monologue() -
     assert _higher(_imports(CORE / "protocol" / "events.py")) == []
 
 
-# Nor through what they import: in a fresh interpreter, loading every provider module and the
-# events loads no module of the workflow or the monologue.
-def test_providers_and_events_load_nothing_of_the_workflow_or_the_monologue(
-    fresh_imports: tuple[set[str], int, set[str]],
-) -> None:
-    loaded, _, _ = fresh_imports
-    assert "agentui.core.providers.scripted.demo" in loaded
+# Nor through what they import: loading every provider module and the events loads no module of
+# the workflow or the monologue.
+def test_providers_and_events_load_nothing_of_the_workflow_or_the_monologue() -> None:
+    roots = [name for name in MODULES if name.startswith("agentui.core.providers")]
+    loaded = _loaded_with([*roots, "agentui.core.protocol.events"])
+    assert "agentui.core.providers.scripted.demo" in loaded and "agentui.core" in loaded
     assert _higher(loaded) == []
+
+
+def test_no_core_module_imports_textual_or_tui() -> None:
+    assert len(MODULES) > 50  # the walk found the whole package, subpackages included
+    front = {
+        name: sorted(
+            n for n in names if n.split(".")[0] == "textual" or n.startswith("agentui.tui")
+        )
+        for name, names in IMPORTS.items()
+    }
+    assert {name: found for name, found in front.items() if found} == {}
 
 
 # The state sits below core/scene: it folds a scene with the fold scene_state.py registers, and
