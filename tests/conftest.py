@@ -19,6 +19,8 @@ from textual.screen import Screen
 
 from agentui.tui.cli import gc_policy
 
+from . import forks
+
 # The suite must pass while other processes load both cores: no per-example deadline, and no
 # failing because generating inputs was slow (what a loaded machine makes of it).
 settings.register_profile(
@@ -68,6 +70,10 @@ os.environ["AGENTUI_PACE"] = "0"
 # test process (each pytest-xdist worker imports this file itself), removed when it exits.
 _sandbox = tempfile.mkdtemp(prefix="agentui-tests-")
 atexit.register(shutil.rmtree, _sandbox, ignore_errors=True)
+# pytest-xdist's workers share one fork server, found in a folder named after this process
+# (tests/forks.py): removed when the run ends.
+if "PYTEST_XDIST_WORKER" not in os.environ:
+    atexit.register(shutil.rmtree, forks.shared_folder_of(os.getpid()), ignore_errors=True)
 for _name, _sub in (
     ("AGENTUI_CONFIG_DIR", "config"),
     ("AGENTUI_DATA_DIR", "data"),

@@ -21,6 +21,7 @@ import socket
 import sys
 
 SOCKET_NAME = "forks.sock"
+HOLDERS_NAME = "holders.sock"
 STARTUP_NAME = "startup.json"
 # Variables the interpreter reads as it starts: a program whose values differ needs its own.
 STARTUP_VARIABLES = (

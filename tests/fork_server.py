@@ -10,8 +10,12 @@ those files and runs the script or module as `python SCRIPT` / `python -m NAME` 
 `__main__`), exiting as that would. The reply is `{"pid": N}` at once, then `{"code": C}` when
 the child ends (C as `subprocess` gives it: negative for a signal). When the requester's end of
 the socket closes first (the launcher killed), the child is killed: it lives exactly as long as
-the process that asked for it. The server ends when its stdin (a pipe from the test process)
-closes, killing the children still running.
+the process that asked for it.
+
+The test processes of one run (pytest-xdist's workers) share one server (forks.py): the one that
+started it holds its stdin (a pipe), the others a connection to `holders.sock`, each answered
+`ok` while the server goes on. It ends when the pipe and every holder have closed, killing the
+children still running; a holder that connects as it ends gets no `ok` and starts another.
 
 Only the loop's own process forks, from a single thread: nothing holds a lock across the fork.
 """
@@ -34,7 +38,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from fork_launch import SOCKET_NAME, STARTUP_NAME, startup_of  # beside this script
+from fork_launch import HOLDERS_NAME, SOCKET_NAME, STARTUP_NAME, startup_of  # beside this script
 
 PRELOAD = (
     "agentui.tui.cli.main",
@@ -78,25 +82,33 @@ def main() -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     listener.bind(str(folder / SOCKET_NAME))
     listener.listen(64)
+    holders = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    holders.bind(str(folder / HOLDERS_NAME))
+    holders.listen(16)
     print("ready", flush=True)  # to the test process, which waits for it
     control = os.dup(0)  # the test process's pipe: its end closes when the test process ends
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):  # no child holds the pipes to the test process
         os.dup2(null, fd)
     os.close(null)
-    _Loop(listener, control).run()  # a child never returns from it: it exits as its program
+    # A child never returns from the loop: it exits as its program.
+    _Loop(listener, holders, control).run()
     shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Loop:
     """One thread: accept a request, fork its child, answer when it ends; kill a child whose
-    requester went away; at the control pipe's end kill and reap every child."""
+    requester went away; once the control pipe and every holder have closed, kill and reap
+    every child."""
 
-    def __init__(self, listener: socket.socket, control: int) -> None:
+    def __init__(self, listener: socket.socket, holders: socket.socket, control: int) -> None:
         self.listener = listener
-        self.control = control
+        self.holders_listener = holders
+        self.control: int | None = control
+        self.holders: set[socket.socket] = set()
         self.selector = selectors.DefaultSelector()
         self.selector.register(listener, selectors.EVENT_READ, "accept")
+        self.selector.register(holders, selectors.EVENT_READ, "hold")
         self.selector.register(control, selectors.EVENT_READ, "control")
         self.requesters: set[socket.socket] = set()  # every open connection, child or not yet
         self.by_pidfd: dict[int, _Child] = {}
@@ -106,9 +118,12 @@ class _Loop:
     def run(self) -> None:
         while True:
             for key, _ in self.selector.select():
-                if key.data == "control":
-                    self.end()
-                    return
+                if key.data in ("control", "unhold"):
+                    self.let_go(key)
+                    if self.control is None and not self.holders:
+                        self.end()
+                        return
+                    continue
                 try:
                     self.handle(key)
                 except OSError as error:
@@ -116,9 +131,31 @@ class _Loop:
                         raise  # a child's program raised it: it ends the child, as uncaught
                     print(f"fork server: {error!r}", file=sys.stderr)  # the loop goes on
 
+    def let_go(self, key: selectors.SelectorKey) -> None:
+        """The control pipe or a holder closed (its test process ended)."""
+        self.selector.unregister(key.fileobj)
+        if key.data == "control":
+            assert self.control is not None
+            os.close(self.control)
+            self.control = None
+            return
+        holder = key.fileobj
+        assert isinstance(holder, socket.socket)
+        self.holders.discard(holder)
+        holder.close()
+
     def handle(self, key: selectors.SelectorKey) -> None:
         what = key.data
-        if what == "accept":
+        if what == "hold":
+            holder, _ = self.holders_listener.accept()
+            try:
+                holder.sendall(b"ok")
+            except OSError:  # gone already
+                holder.close()
+                return
+            self.holders.add(holder)
+            self.selector.register(holder, selectors.EVENT_READ, "unhold")
+        elif what == "accept":
             requester, _ = self.listener.accept()
             self.requesters.add(requester)
             self.selector.register(requester, selectors.EVENT_READ, "request")
@@ -176,13 +213,16 @@ class _Loop:
         """In a child: none of the server's files stay open (detached first, so that no socket
         object closes a number the child's own files take later)."""
         self.selector.close()
-        for held in (self.listener, *self.requesters):
+        for held in (self.listener, self.holders_listener, *self.holders, *self.requesters):
             os.close(held.detach())
         for pidfd in self.by_pidfd:
             os.close(pidfd)
-        os.close(self.control)
+        if self.control is not None:
+            os.close(self.control)
 
     def end(self) -> None:
+        self.listener.close()  # a holder connecting now gets no "ok": it starts another server
+        self.holders_listener.close()
         for child in self.by_pidfd.values():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child.pid, signal.SIGKILL)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import json
 import os
 import shutil
@@ -25,17 +26,30 @@ import tempfile
 import threading
 from pathlib import Path
 
-from .fork_launch import SOCKET_NAME, startup_of
+from .fork_launch import HOLDERS_NAME, SOCKET_NAME, STARTUP_NAME, startup_of
 
 SERVER = Path(__file__).with_name("fork_server.py")
 LAUNCHER = Path(__file__).with_name("fork_launch.py")
 RUN_TIMEOUT_S = 60
 
 
+def shared_folder() -> Path | None:
+    """Where the workers of this pytest-xdist run find their server (their parent is the run's
+    main process, which removes it: tests/conftest.py); None outside xdist."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return None
+    return shared_folder_of(os.getppid())
+
+
+def shared_folder_of(run: int) -> Path:
+    return Path(tempfile.gettempdir()) / f"agentui-forks-of-{run}"
+
+
 class ForkServer:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: subprocess.Popen[bytes] | None = None  # when this process started it
+        self._holder: socket.socket | None = None  # when another did
         self._folder = ""
         self._startup: dict[str, str | None] = {}
 
@@ -79,29 +93,65 @@ class ForkServer:
         return code
 
     def folder(self) -> str:
-        """The server's folder (its socket), the server started on first use."""
+        """The server's folder (its socket), the server found or started on first use."""
         with self._lock:
-            if self._process is None:
-                self._folder = tempfile.mkdtemp(prefix="agentui-forks-")
-                self._startup = startup_of(dict(os.environ))
-                self._process = subprocess.Popen(
-                    [sys.executable, str(SERVER), self._folder],
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    start_new_session=True,  # a signal to a test's process group spares it
-                )
+            if not self._folder:
+                shared = shared_folder()
+                if shared is None:
+                    self._folder = self._start(tempfile.mkdtemp(prefix="agentui-forks-"))
+                else:
+                    self._folder = self._share(shared)
                 atexit.register(self.close)
-                assert self._process.stdout is not None
-                if self._process.stdout.readline() != b"ready\n":
-                    raise RuntimeError("the fork server did not start")
+                startup = Path(self._folder, STARTUP_NAME).read_text(encoding="utf-8")
+                self._startup = json.loads(startup)
             return self._folder
 
-    def close(self) -> None:
-        process, self._process = self._process, None
-        if process is not None:
-            assert process.stdin is not None
+    def _share(self, shared: Path) -> str:
+        """The run's server, held; started here if it has none (or it is ending)."""
+        shared.mkdir(exist_ok=True)
+        with open(shared / "lock", "a+b") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # one starts it, the others wait and share it
+            current = shared / "current"
             with contextlib.suppress(OSError):
-                process.stdin.close()  # its loop ends, killing the programs still running
+                folder = current.read_text(encoding="utf-8")
+                holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                try:
+                    holder.connect(os.path.join(folder, HOLDERS_NAME))
+                    if holder.recv(2) == b"ok":
+                        self._holder = holder
+                        return folder
+                except OSError:
+                    pass
+                holder.close()
+            folder = self._start(tempfile.mkdtemp(prefix="server-", dir=shared))
+            current.write_text(folder, encoding="utf-8")
+            return folder
+
+    def _start(self, folder: str) -> str:
+        self._process = subprocess.Popen(
+            [sys.executable, str(SERVER), folder],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            start_new_session=True,  # a signal to a test's process group spares it
+        )
+        assert self._process.stdout is not None
+        if self._process.stdout.readline() != b"ready\n":
+            raise RuntimeError("the fork server did not start")
+        return folder
+
+    def close(self) -> None:
+        """Let go of the server: it ends once every test process sharing it has (this one
+        waits for it only when it is its own)."""
+        holder, self._holder = self._holder, None
+        if holder is not None:
+            holder.close()
+        process, self._process = self._process, None
+        if process is None:
+            return
+        assert process.stdin is not None
+        with contextlib.suppress(OSError):
+            process.stdin.close()  # its loop ends, killing the programs still running
+        if shared_folder() is None:
             process.wait()
             shutil.rmtree(self._folder, ignore_errors=True)
 
