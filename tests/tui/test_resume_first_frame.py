@@ -97,3 +97,32 @@ def test_a_resume_without_a_checkpoint_folds_the_log(tmp_path: Path) -> None:
     _saved(tmp_path)
     loaded = set(_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
     assert "agentui.core.session.session_end" in loaded
+
+
+@pytest.mark.anyio
+async def test_a_resumed_session_s_agents_are_in_the_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawn as the screen mounts, not at the first tick of the screen's flush timer (a frame
+    later, ~50 ms)."""
+    from textual.screen import Screen
+
+    from agentui.tui.app.screens.main import MainScreen
+
+    from .test_resume_workflow_question import _quit_while_it_asks, resumed_app
+
+    plan = await _quit_while_it_asks(tmp_path)
+    app = resumed_app(plan)
+    refresh = Screen._compositor_refresh
+    in_the_first_frame: list[list[str]] = []
+
+    def noting_the_first_frame(screen: Screen[object]) -> None:
+        if isinstance(screen, MainScreen) and not in_the_first_frame:
+            in_the_first_frame.append(sorted(screen.tree_view._agent_nodes))
+        refresh(screen)
+
+    monkeypatch.setattr(Screen, "_compositor_refresh", noting_the_first_frame)
+    async with app.run_test(size=(80, 24)) as pilot:
+        while not in_the_first_frame:
+            await pilot.pause()
+    assert in_the_first_frame == [sorted(plan.state.agents)]

@@ -165,6 +165,10 @@ class MainScreen(Screen[None]):
             self.set_focus(self.tree_view)
             await self.mount(KeyFooter())  # the view keys and quit work in a replay too
             return
+        if self._show_whole_state:
+            # A resumed session's agents are in the first frame, not one timer tick (and a
+            # frame) later.
+            self.flush_events()
         self.refresh_status()
         self.addressing.follow_the_runs()  # a task given on the command line: words typed are for it
         # Home: keys typed before anything else are words. Focused now, not at the next
