@@ -31,11 +31,17 @@ async def test_a_silent_agent_is_said_stalled(tmp_path: Path) -> None:
         command, env=child_env(tmp_path), cwd=tmp_path, stdin=None
     ) as process:
         assert process.stderr is not None
-        with anyio.fail_after(TIMEOUT_S):  # a safety net: the line comes after 0.2 s
-            async for chunk in process.stderr:
-                said += chunk
-                if b"inbox: stalled" in said:
-                    break
+        try:
+            with anyio.fail_after(TIMEOUT_S):  # a safety net: the line comes after 0.2 s
+                async for chunk in process.stderr:
+                    said += chunk
+                    if b"inbox: stalled" in said:
+                        break
+        except TimeoutError:
+            process.kill()  # else leaving the block waits for it for ever
+            said += b"".join([chunk async for chunk in process.stderr])
+            await process.wait()
+            pytest.fail(f"no stall said in {TIMEOUT_S} s; it said: {said.decode()!r}")
         process.send_signal(signal.SIGINT)
         with anyio.fail_after(TIMEOUT_S):
             said += b"".join([chunk async for chunk in process.stderr])
