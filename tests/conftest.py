@@ -7,6 +7,7 @@ import atexit
 import gc
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -58,6 +59,16 @@ sys.dont_write_bytecode = False
 os.environ["PATH"] = os.pathsep.join(
     folder for folder in os.environ.get("PATH", "").split(os.pathsep) if os.access(folder, os.X_OK)
 )
+# A suite started in the background by a script (`cmd &`, nohup) has SIGINT, SIGQUIT and SIGHUP
+# ignored, and a child inherits an ignored signal: an `agentui` a test interrupts would go on
+# for ever. The children get the terminal's defaults, as when a person runs them.
+for _signum, _handler in (
+    (signal.SIGINT, signal.default_int_handler),
+    (signal.SIGQUIT, signal.SIG_DFL),
+    (signal.SIGHUP, signal.SIG_DFL),
+):
+    if signal.getsignal(_signum) == signal.SIG_IGN:
+        signal.signal(_signum, _handler)
 # Snapshots show clock times: render them in one zone on every machine.
 os.environ["TZ"] = "UTC"
 time.tzset()
