@@ -123,6 +123,14 @@ class TranscriptItem:
     def text(self, value: str) -> None:
         self._text = GrowingText(value)
 
+    @property
+    def text_length(self) -> int:
+        return len(self._text)
+
+    def text_slice(self, start: int, end: int | None = None) -> str:
+        """`text[start:end]`, without joining the rest of a long text (see GrowingText)."""
+        return self._text.slice(start, end)
+
     def append_text(self, piece: str) -> None:
         self._text.append(piece)
 

@@ -251,6 +251,26 @@ def test_an_unread_answer_is_held_in_few_strings() -> None:
     assert text.value == "abcd" * 100_000
 
 
+@given(
+    st.lists(st.text(max_size=9), max_size=700),
+    st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 2000) | st.none()), max_size=20),
+    st.integers(0, 700),
+)
+def test_a_part_or_the_length_of_a_growing_text_is_what_the_whole_would_give(
+    pieces: list[str], spans: list[tuple[int, int | None]], read_at: int
+) -> None:
+    """Read while it grows (the whole joined or not, before or after JOIN_EVERY pieces)."""
+    text, whole = GrowingText("start "), "start "
+    for number, piece in enumerate(pieces):
+        text.append(piece)
+        whole += piece
+        if number == read_at:
+            assert text.value == whole
+        assert len(text) == len(whole)
+    for start, end in spans:
+        assert text.slice(start, end) == whole[start:end]
+
+
 def test_a_fold_without_streamed_text_keeps_the_answer_once() -> None:
     """The live screen's fold keeps no second copy of a streaming answer (only resuming a cut
     session reads `streaming`); its transcript has the text all the same."""

@@ -8,6 +8,7 @@ Textualize/textual); a person who files one adds its link beside the function.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rich.text import Text
@@ -162,3 +163,76 @@ def set_theme_before_start(app: App[Any], name: str) -> None:
     )
     app._refresh_truecolor_filter(app.ansi_theme)
     app.stylesheet.set_variables(app.get_css_variables())
+
+
+class _DirtyLineRanges:
+    """The lines Textual's line cache must draw again, as ranges (see `keep_tall`)."""
+
+    __slots__ = ("_ranges",)
+
+    def __init__(self) -> None:
+        self._ranges: list[range] = []
+
+    def update(self, lines: Iterable[int]) -> None:
+        ranges = [lines] if isinstance(lines, range) else [range(y, y + 1) for y in lines]
+        self._ranges += [r for r in ranges if r]
+        if len(self._ranges) > 32:
+            self._merge()
+
+    def _merge(self) -> None:
+        merged: list[range] = []
+        for r in sorted(self._ranges, key=lambda r: r.start):
+            if merged and r.start <= merged[-1].stop:
+                merged[-1] = range(merged[-1].start, max(merged[-1].stop, r.stop))
+            else:
+                merged.append(r)
+        self._ranges = merged
+
+    def difference_update(self, lines: range) -> None:
+        left: list[range] = []
+        for r in self._ranges:
+            if r.stop <= lines.start or r.start >= lines.stop:
+                left.append(r)
+                continue
+            if r.start < lines.start:
+                left.append(range(r.start, lines.start))
+            if r.stop > lines.stop:
+                left.append(range(lines.stop, r.stop))
+        self._ranges = left
+
+    def __contains__(self, y: object) -> bool:
+        return any(y in r for r in self._ranges)
+
+    def clear(self) -> None:
+        self._ranges = []
+
+    def __bool__(self) -> bool:
+        return bool(self._ranges)
+
+    def __repr__(self) -> str:
+        return f"lines {self._ranges}"
+
+
+def keep_tall(widget: Widget) -> None:
+    """Make a widget millions of lines tall cost what its lines on screen cost, in Textual's
+    line cache: marking it dirty is one range, not one int per line.
+
+    Why: the line cache (`StylesCache`) keeps the lines to draw again as a set of ints, and a
+    refresh of the whole widget (its own, or Textual's when its size changes) puts every line
+    of it there: per frame, O(its height) in time and memory for the one long answer of
+    widgets/frozen_chunks.py, which grows at every frame it streams. Its lines drawn are let go
+    of with `forget_lines_drawn_outside`. Check on upgrade: how `StylesCache` uses
+    `_dirty_lines` (update with a range, `in`, difference_update, clear, truth)."""
+    widget._styles_cache._dirty_lines = _DirtyLineRanges()  # type: ignore[assignment]  # set-like
+
+
+def forget_lines_drawn_outside(widget: Widget, keep: range) -> None:
+    """Let go of the lines a widget drew outside `keep` (drawn afresh if they show again).
+
+    Why: Textual's line cache keeps every line a widget drew until it is refreshed whole: a
+    tall widget scrolled through kept every line of it. A line neither cached nor dirty is
+    drawn when it shows. Check on upgrade: `StylesCache._cache` (line -> Strip)."""
+    lines = widget._styles_cache._cache
+    if len(lines) > len(keep):
+        for y in [y for y in lines if y not in keep]:
+            del lines[y]

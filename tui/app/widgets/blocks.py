@@ -308,7 +308,7 @@ class AnswerBlock(EntryBlock):
         super().__init__(entry, agent_label)
         self._frozen = 0  # characters of entry.text already in frozen chunks
         self._fence: str | None = None  # a code fence open where the frozen chunks end
-        self.frozen_chunks = FrozenChunks(lambda: self.entry.text)
+        self.frozen_chunks = FrozenChunks(lambda start, end: self.entry.text_slice(start, end))
         self._tail = Static("", classes="answer-tail")
         self._label = Static(self._label_text(), classes="agent-label")
         self.head = AnswerHead(self, self._label, self.frozen_chunks)
@@ -359,16 +359,23 @@ class AnswerBlock(EntryBlock):
     def refresh_entry(self) -> None:
         if self._tail.parent is None:
             return  # not composed yet: on_mount draws it, with everything up to then
-        text = self.entry.text
-        if len(text) == self._shown_length and self.entry.interrupted == self._shown_interrupted:
+        entry = self.entry
+        length = entry.text_length
+        if length == self._shown_length and entry.interrupted == self._shown_interrupted:
             return
-        self._shown_length, self._shown_interrupted = len(text), self.entry.interrupted
+        self._shown_length, self._shown_interrupted = length, entry.interrupted
         # Here, not at the top: rich.markdown and markdown_it wait for the first answer instead
         # of delaying the first frame.
         from rich.markdown import Markdown
 
+        # What is not frozen yet, read alone: an answer millions of characters long is not
+        # joined whole at every flush.
+        base = self._frozen
+        rest = entry.text_slice(base)
         frozen: list[FrozenChunk] = []
-        while cut := freeze_point(text, PARAGRAPHS_PER_CHUNK, self._fence, start=self._frozen):
+        while cut := freeze_point(
+            rest, PARAGRAPHS_PER_CHUNK, self._fence, start=self._frozen - base
+        ):
             frozen.append(
                 FrozenChunk(
                     self._frozen,
@@ -383,7 +390,7 @@ class AnswerBlock(EntryBlock):
         self.frozen_chunks.extend(
             frozen, measure_last=0 if bound_whole and not self.measure_when_bound else 3
         )
-        tail = text[self._frozen :]
+        tail = rest[self._frozen - base :]
         shown_tail = shown(self._reopened(tail))
         parts: list[RenderableType] = [Markdown(shown_tail)] if tail.strip() else []
         if self.entry.interrupted:

@@ -30,6 +30,7 @@ from textual.visual import Visual, visualize
 from textual.widget import Widget
 
 from agentui.core.support.terminal_text import visible_controls as shown
+from agentui.tui.app.textual_compat import forget_lines_drawn_outside, keep_tall
 from agentui.tui.app.widgets.search_highlight import CURRENT, Highlight, Highlighted
 
 if TYPE_CHECKING:
@@ -69,9 +70,11 @@ class FrozenChunks(Widget):
 
     DEFAULT_CSS = "FrozenChunks { height: auto; }"
 
-    def __init__(self, text_of: Callable[[], str]) -> None:
+    def __init__(self, text_of: Callable[[int, int], str]) -> None:
         super().__init__(classes="answer-chunks")
-        self._text_of = text_of  # the entry's text (the block is rebound to other entries)
+        keep_tall(self)  # its height is the answer's, millions of lines: see keep_tall
+        # `text_of(start, end)`: that part of the entry's text (the block is rebound to others)
+        self._text_of = text_of
         self.chunks: list[FrozenChunk] = []
         self._laid_width = 0  # the width of the layout below (0: never laid out)
         self._chunk_heights: list[int] = []  # at _laid_width: measured, or estimated
@@ -82,7 +85,6 @@ class FrozenChunks(Widget):
         self._lines_rendered = self._lines_estimated = 0
         # (chunk, width, its highlight, base style) -> its lines, newest last
         self._rendered: OrderedDict[tuple[object, ...], list[Strip]] = OrderedDict()
-        self._evicted = 0  # rendered chunks let go of since the last refresh
         self.highlight: Highlight | None = None
         self._counted_pattern: re.Pattern[str] | None = None
         self._match_counts: list[int] = []  # per chunk, of _counted_pattern
@@ -110,9 +112,8 @@ class FrozenChunks(Widget):
         estimated until drawn."""
         if not chunks:
             return
-        text = self._text_of()
         for chunk in chunks:
-            chunk.newlines = text.count("\n", chunk.start, chunk.end)
+            chunk.newlines = self._text_of(chunk.start, chunk.end).count("\n")
         first = len(self.chunks)
         self.chunks.extend(chunks)
         width = self._laid_width
@@ -131,7 +132,7 @@ class FrozenChunks(Widget):
     def markdown_of(self, index: int) -> str:
         """The Markdown chunk `index` is drawn from, as shown (controls made visible)."""
         chunk = self.chunks[index]
-        return shown(chunk.prefix + self._text_of()[chunk.start : chunk.end] + chunk.suffix)
+        return shown(chunk.prefix + self._text_of(chunk.start, chunk.end) + chunk.suffix)
 
     # -- heights -------------------------------------------------------------------------
 
@@ -218,12 +219,6 @@ class FrozenChunks(Widget):
         self._rendered[key] = lines
         if len(self._rendered) > KEPT:
             self._rendered.popitem(last=False)
-            self._evicted += 1
-            if self._evicted >= KEPT:
-                # Textual keeps every line drawn until the widget is refreshed: let go of
-                # those of the chunks let go of.
-                self._evicted = 0
-                self.call_later(self.refresh)
         return lines
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -245,7 +240,12 @@ class FrozenChunks(Widget):
                 if index < len(self.chunks):
                     top = self._chunk_tops[index]
                     self._top_line = (index, crop.y - top, self._chunk_heights[index], width)
-        return super().render_lines(crop)
+        lines = super().render_lines(crop)
+        # Textual keeps every line drawn: only those about the screen are kept.
+        forget_lines_drawn_outside(
+            self, range(max(0, crop.y - crop.height), crop.bottom + crop.height)
+        )
+        return lines
 
     def render_line(self, y: int) -> Strip:
         width = self._laid_width
