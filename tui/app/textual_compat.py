@@ -12,8 +12,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from rich.text import Text
+from textual import layout
 from textual._xterm_parser import XTermParser as XTermParser
 from textual.app import App
+from textual.geometry import Offset, Region
 from textual.keys import _character_to_key
 from textual.notifications import Notification
 from textual.widget import Widget
@@ -236,3 +238,61 @@ def forget_lines_drawn_outside(widget: Widget, keep: range) -> None:
     if len(lines) > len(keep):
         for y in [y for y in lines if y not in keep]:
             del lines[y]
+
+
+class ArrangementMap:
+    """What Textual's SpatialMap answers, without its grid: a container's arrangement asks it
+    for its total region (every layout) and for the placements under the visible region (at
+    most a few times a frame); this keeps the placements and reads them all for each.
+
+    Why: the grid puts each placement in every 100x20 cell it covers; the transcript's one long
+    answer (and the blocks holding it) cover hundreds of thousands of lines, so each layout
+    filled tens of thousands of cells (~6 ms a frame at 3 M characters, growing with the
+    answer). Same answers, in the same order (tests/tui/test_arrangement_map.py compares them
+    with Textual's). Check on upgrade: that textual.layout still makes its map as
+    `SpatialMap()` and reads `total_region`, `insert` and `get_values_in_region` only."""
+
+    def __init__(self, grid_width: int = 100, grid_height: int = 20) -> None:
+        self._grid_size = (grid_width, grid_height)
+        self.total_region = Region()
+        self._fixed: list[Any] = []
+        self._placed: list[tuple[range, range, Any]] = []  # grid columns and rows, value
+
+    def _cells(self, region: Region) -> tuple[range, range]:
+        x, y, width, height = region
+        grid_width, grid_height = self._grid_size
+        return (
+            range(x // grid_width, (x + width - 1) // grid_width + 1),
+            range(y // grid_height, (y + height - 1) // grid_height + 1),
+        )
+
+    def insert(self, regions_and_values: Iterable[tuple[Region, Offset, bool, bool, Any]]) -> None:
+        total_region = self.total_region
+        for region, offset, fixed, overlay, value in regions_and_values:
+            if fixed:
+                self._fixed.append(value)
+                continue
+            if not overlay:
+                total_region = total_region.union(region)
+            self._placed.append((*self._cells(region + offset), value))
+        self.total_region = total_region
+
+    def get_values_in_region(self, region: Region) -> list[Any]:
+        """As SpatialMap's: the fixed values, then each value by the first grid cell of
+        `region` it is in (columns, then rows), values in one cell in the order inserted."""
+        columns, rows = self._cells(region)
+        found: list[tuple[int, int, int, Any]] = []
+        for index, (value_columns, value_rows, value) in enumerate(self._placed):
+            column = max(columns.start, value_columns.start)
+            row = max(rows.start, value_rows.start)
+            if column < min(columns.stop, value_columns.stop) and row < min(
+                rows.stop, value_rows.stop
+            ):
+                found.append((column, row, index, value))
+        found.sort(key=lambda place: place[:3])
+        return list(dict.fromkeys([*self._fixed, *(place[3] for place in found)]))
+
+
+def arrange_without_a_grid() -> None:
+    """Textual's arrangements keep their placements in an ArrangementMap (see there)."""
+    layout.SpatialMap = ArrangementMap  # type: ignore[attr-defined,assignment]  # same interface
