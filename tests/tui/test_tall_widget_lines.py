@@ -39,7 +39,8 @@ def test_the_ranges_hold_the_lines_a_set_would(steps: list[tuple[str, range]]) -
 @pytest.mark.painted
 async def test_a_long_answer_scrolled_through_keeps_about_three_screens_of_lines() -> None:
     async with app_when(done, "Write a long answer", SCRIPT, size=(100, 30)) as (app, pilot):
-        frozen = answer_of(app).frozen_chunks
+        block = answer_of(app)
+        frozen = block.frozen_chunks
         transcript = app.main.transcript_view
         assert frozen.size.height > 10 * 30
         for y in range(0, transcript.max_scroll_y, 25):
@@ -49,9 +50,12 @@ async def test_a_long_answer_scrolled_through_keeps_about_three_screens_of_lines
             assert shown == list(range(shown[0], shown[0] + len(shown))), "drawn whole, in order"
         kept = frozen._styles_cache._cache
         assert 0 < len(kept) <= 3 * 30
+        assert len(block.head._styles_cache._cache) <= 3 * 30  # the head holding it as well
         # All of it marked to be drawn again: one range, the lines on screen drawn anew.
         frozen.refresh()
         assert repr(frozen._styles_cache._dirty_lines) == f"lines [range(0, {frozen.size.height})]"
+        block.head.refresh()
+        assert repr(block.head._styles_cache._dirty_lines).startswith("lines [range(0, ")
         await pilot.pause()
         shown = paragraphs_on_screen(app)
         assert shown == list(range(shown[0], shown[0] + len(shown)))

@@ -20,8 +20,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
+from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button, Static, TextArea
 
@@ -30,9 +32,10 @@ from agentui.core.scene.round_question import EMPTY_IS_AN_ANSWER, answer_of
 from agentui.core.support.terminal_text import clipped
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.keymap import VIEW_KEYS, shadowing
+from agentui.tui.app.textual_compat import keep_tall
 from agentui.tui.app.widgets.composer import Composer
 from agentui.tui.app.widgets.fitted_line import Piece, fit_line
-from agentui.tui.app.widgets.frozen_chunks import FrozenChunk, FrozenChunks
+from agentui.tui.app.widgets.frozen_chunks import FrozenChunk, FrozenChunks, keep_lines_near
 from agentui.tui.app.widgets.search_highlight import Highlight, Highlighted, mark_text
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -286,9 +289,15 @@ class AnswerHead(Widget):
 
     def __init__(self, block: AnswerBlock, label: Static, chunks: FrozenChunks) -> None:
         super().__init__(classes="answer-head")
+        keep_tall(self)  # as tall as its frozen chunks (see textual_compat.keep_tall)
         self.block = block
         self._label = label
         self._chunks = chunks
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        lines = super().render_lines(crop)
+        keep_lines_near(self, crop)
+        return lines
 
     def compose(self) -> ComposeResult:
         if self.block.agent_label:

@@ -241,10 +241,7 @@ class FrozenChunks(Widget):
                     top = self._chunk_tops[index]
                     self._top_line = (index, crop.y - top, self._chunk_heights[index], width)
         lines = super().render_lines(crop)
-        # Textual keeps every line drawn: only those about the screen are kept.
-        forget_lines_drawn_outside(
-            self, range(max(0, crop.y - crop.height), crop.bottom + crop.height)
-        )
+        keep_lines_near(self, crop)
         return lines
 
     def render_line(self, y: int) -> Strip:
@@ -316,6 +313,14 @@ class FrozenChunks(Widget):
         if center:
             offset -= pane.scrollable_content_region.height // 2
         pane.scroll_to(y=pane.scroll_y + offset, animate=False, immediate=True)
+
+
+def keep_lines_near(widget: Widget, crop: Region) -> None:
+    """Of the lines a tall widget drew, keep those about `crop` (what shows, a screen either
+    side): Textual would keep every line drawn (textual_compat.forget_lines_drawn_outside)."""
+    forget_lines_drawn_outside(
+        widget, range(max(0, crop.y - crop.height), crop.bottom + crop.height)
+    )
 
 
 def _holds_current(strip: Strip) -> bool:
