@@ -13,6 +13,7 @@ from agentui.tui.app.widgets.blocks import (
     LINES_PER_CHUNK,
     PARAGRAPHS_PER_CHUNK,
     AnswerBlock,
+    Cut,
     EntryBlock,
     FoldBlock,
     freeze_point,
@@ -167,6 +168,17 @@ def test_a_long_code_block_is_cut_by_lines_and_the_fence_carried_over() -> None:
     rest = freeze_point(text[cut.at :], 24, cut.fence, max_lines=5)
     assert rest is not None and rest.fence == "~~~~python"
     assert freeze_point("unfinished line without its newline", 1, max_lines=1) is None
+
+
+def test_a_line_longer_than_a_chunk_is_cut_between_words_or_where_it_has_none() -> None:
+    words = "word " * 3000  # 15,000 characters, no newline: a chunk is 4,000 at most
+    cut = freeze_point(words, 24, line_chars=4000)
+    assert cut is not None and cut.at <= 4000 and words[: cut.at].endswith(" ")
+    blob = "A" * 9000
+    assert freeze_point(blob, 24, line_chars=4000) == Cut(4000)
+    assert freeze_point("x" * 3999, 24, line_chars=4000) is None, "a line being written"
+    inside = freeze_point("```\n" + blob, 24, line_chars=4000)
+    assert inside == Cut(4 + 4000, "```"), "in code: the fence carried over"
 
 
 async def test_a_long_streamed_code_block_renders_as_code_in_every_chunk() -> None:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # the fold loads after the first frame
 # paragraphs made ~9 ms a flush, 8 make ~4).
 PARAGRAPHS_PER_CHUNK = 8
 LINES_PER_CHUNK = 40
+LINE_CHARS_PER_CHUNK = 4000
 PREVIEW_CHARS = 100
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
@@ -70,15 +71,27 @@ def freeze_point(
     fence: str | None = None,
     max_lines: int = LINES_PER_CHUNK,
     start: int = 0,
+    line_chars: int = LINE_CHARS_PER_CHUNK,
 ) -> Cut | None:
     """Where to cut `text[start:]` (which starts inside `fence`, if given): after `paragraphs`
-    complete paragraphs outside code, or after `max_lines` complete lines anywhere; `at` counts
-    from `start`. None while there is not enough yet. It reads no further than the cut (an
-    answer bound whole is cut in one pass, not re-read from each cut to its end)."""
+    complete paragraphs outside code, or after `max_lines` complete lines anywhere, or inside
+    a line longer than `line_chars` (after its last space before that, or at that); `at`
+    counts from `start`. None while there is not enough yet. It reads no further than the cut
+    (an answer bound whole is cut in one pass, not re-read from each cut to its end)."""
     open_fence = fence
     count = lines = 0
     position, end = start, len(text)
-    while (newline := text.find("\n", position)) >= 0:  # a line without one is being written
+    while True:
+        newline = text.find("\n", position, position + line_chars)
+        if newline < 0:
+            if end - position <= line_chars:
+                return None  # a line being written
+            # One line longer than a chunk (minified JSON, a blob): drawn whole at every
+            # flush it would cost more the longer it got. Cut, between words if it has any.
+            space = text.rfind(" ", position, position + line_chars)
+            return Cut(
+                (space + 1 if space > position else position + line_chars) - start, open_fence
+            )
         line = text[position : newline + 1]
         lines += 1
         position = newline + 1
@@ -91,7 +104,6 @@ def freeze_point(
                 return Cut(position - start)
         if lines >= max_lines and position < end:
             return Cut(position - start, open_fence)
-    return None
 
 
 def _closer(opening: str) -> str:
