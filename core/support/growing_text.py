@@ -49,9 +49,11 @@ class GrowingText:
         first = bisect_right(ends, start)  # the part holding `start`
         last = bisect_right(ends, end - 1)
         offset = ends[first - 1] if first else 0
+        parts = self._parts
         if first == last:
-            return self._parts[first][start - offset : end - offset]
-        return "".join(self._parts[first : last + 1])[start - offset : end - offset]
+            return parts[first][start - offset : end - offset]
+        first_part, last_part = parts[first][start - offset :], parts[last][: end - ends[last - 1]]
+        return "".join([first_part, *parts[first + 1 : last], last_part])
 
     def append(self, piece: str) -> None:
         parts = self._parts

@@ -181,6 +181,27 @@ def test_a_line_longer_than_a_chunk_is_cut_between_words_or_where_it_has_none() 
     assert inside == Cut(4 + 4000, "```"), "in code: the fence carried over"
 
 
+async def test_a_code_line_longer_than_a_chunk_is_cut_and_every_part_renders_as_code() -> None:
+    app = TranscriptApp()
+    line = "".join(f"v{i}=[{i}];" for i in range(1500))  # ~12,000 characters, no space
+    entry = Entry("a1", "text", "")
+    async with app.run_test(size=(120, 40)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("a1", [entry])
+        await pilot.pause()
+        entry.text = f"Here:\n```\n{line}\n```\nDone.\n"
+        transcript.sync({entry.uid})
+        await pilot.pause()
+        frozen = transcript.query_one(AnswerBlock).frozen_chunks
+        assert len(frozen.chunks) >= 3
+        console = Console(record=True, width=20000)  # no wrapping: the code's line as drawn
+        for index in range(len(frozen.chunks)):
+            console.print(Markdown(frozen.markdown_of(index)))
+        shown = console.export_text()
+        assert "```" not in shown, "each cut closes its fence on a line of its own"
+        assert "".join(shown.split()).count(line[:40]) == 1
+
+
 async def test_a_long_streamed_code_block_renders_as_code_in_every_chunk() -> None:
     app = TranscriptApp()
     lines = [f"value_{i} = {i}  # [bold]not markup[/]" for i in range(LINES_PER_CHUNK * 2 + 7)]

@@ -167,9 +167,10 @@ class MainScreen(Screen[None]):
             return
         if self._show_whole_state:
             # A resumed session's agents are in the first frame, not one timer tick (and a
-            # frame) later.
+            # frame) later; that flush draws the status bar.
             self.flush_events()
-        self.refresh_status()
+        if self._show_whole_state or self._model is None:
+            self.refresh_status()
         self.addressing.follow_the_runs()  # a task given on the command line: words typed are for it
         # Home: keys typed before anything else are words. Focused now, not at the next
         # idle as `focus()` does, so that the footer composes with the prompt's keys and the

@@ -82,16 +82,15 @@ def freeze_point(
     count = lines = 0
     position, end = start, len(text)
     while True:
-        newline = text.find("\n", position, position + line_chars)
+        newline = text.find("\n", position, position + line_chars + 1)
         if newline < 0:
             if end - position <= line_chars:
                 return None  # a line being written
             # One line longer than a chunk (minified JSON, a blob): drawn whole at every
-            # flush it would cost more the longer it got. Cut, between words if it has any.
-            space = text.rfind(" ", position, position + line_chars)
-            return Cut(
-                (space + 1 if space > position else position + line_chars) - start, open_fence
-            )
+            # flush it would cost more the longer it got. Cut, between words if it has any
+            # in the second half of the stretch (not into a chunk of indentation alone).
+            space = text.rfind(" ", position + line_chars // 2, position + line_chars)
+            return Cut((space + 1 if space >= 0 else position + line_chars) - start, open_fence)
         line = text[position : newline + 1]
         lines += 1
         position = newline + 1
@@ -398,12 +397,16 @@ class AnswerBlock(EntryBlock):
         while cut := freeze_point(
             rest, PARAGRAPHS_PER_CHUNK, self._fence, start=self._frozen - base
         ):
+            # A fence closes on a line of its own: a chunk cut inside a long line of code
+            # ends that line first.
+            mid_line = rest[self._frozen - base + cut.at - 1] != "\n"
+            closer = ("\n" if mid_line else "") + _closer(cut.fence) + "\n" if cut.fence else ""
             frozen.append(
                 FrozenChunk(
                     self._frozen,
                     self._frozen + cut.at,
                     prefix=f"{self._fence}\n" if self._fence is not None else "",
-                    suffix=_closer(cut.fence) + "\n" if cut.fence is not None else "",
+                    suffix=closer,
                 )
             )
             self._frozen += cut.at

@@ -316,11 +316,11 @@ class FrozenChunks(Widget):
 
 
 def keep_lines_near(widget: Widget, crop: Region) -> None:
-    """Of the lines a tall widget drew, keep those about `crop` (what shows, a screen either
-    side): Textual would keep every line drawn (textual_compat.forget_lines_drawn_outside)."""
-    forget_lines_drawn_outside(
-        widget, range(max(0, crop.y - crop.height), crop.bottom + crop.height)
-    )
+    """Of the lines a tall widget drew, keep those about `crop`: a screen either side (a crop
+    is what shows, or the one line under the mouse). Textual would keep every line drawn
+    (textual_compat.forget_lines_drawn_outside)."""
+    margin = max(crop.height, widget.app.size.height)
+    forget_lines_drawn_outside(widget, range(max(0, crop.y - margin), crop.bottom + margin))
 
 
 def _holds_current(strip: Strip) -> bool:
