@@ -61,14 +61,17 @@ os.environ["PATH"] = os.pathsep.join(
 )
 # A suite started in the background by a script (`cmd &`, nohup) has SIGINT, SIGQUIT and SIGHUP
 # ignored, and a child inherits an ignored signal: an `agentui` a test interrupts would go on
-# for ever. The children get the terminal's defaults, as when a person runs them.
-for _signum, _handler in (
-    (signal.SIGINT, signal.default_int_handler),
-    (signal.SIGQUIT, signal.SIG_DFL),
-    (signal.SIGHUP, signal.SIG_DFL),
-):
+# for ever. Caught and dropped here instead, they stay ignored by pytest itself, and a program
+# it starts begins with the terminal's defaults (exec resets a caught signal, not an ignored one).
+
+
+def _still_ignored(signum: int, frame: object) -> None:
+    return None
+
+
+for _signum in (signal.SIGINT, signal.SIGQUIT, signal.SIGHUP):
     if signal.getsignal(_signum) == signal.SIG_IGN:
-        signal.signal(_signum, _handler)
+        signal.signal(_signum, _still_ignored)
 # Snapshots show clock times: render them in one zone on every machine.
 os.environ["TZ"] = "UTC"
 time.tzset()
@@ -81,10 +84,11 @@ os.environ["AGENTUI_PACE"] = "0"
 # test process (each pytest-xdist worker imports this file itself), removed when it exits.
 _sandbox = tempfile.mkdtemp(prefix="agentui-tests-")
 atexit.register(shutil.rmtree, _sandbox, ignore_errors=True)
-# pytest-xdist's workers share one fork server, found in a folder named after this process
-# (tests/forks.py): removed when the run ends.
+# pytest-xdist's workers share one fork server (tests/forks.py), found in a folder this
+# process makes (private, 0700) before it starts them: removed when the run ends.
 if "PYTEST_XDIST_WORKER" not in os.environ:
-    atexit.register(shutil.rmtree, forks.shared_folder_of(os.getpid()), ignore_errors=True)
+    os.environ[forks.SHARED_FOLDER] = tempfile.mkdtemp(prefix="agentui-forks-")
+    atexit.register(shutil.rmtree, os.environ[forks.SHARED_FOLDER], ignore_errors=True)
 for _name, _sub in (
     ("AGENTUI_CONFIG_DIR", "config"),
     ("AGENTUI_DATA_DIR", "data"),

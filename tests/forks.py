@@ -33,16 +33,15 @@ LAUNCHER = Path(__file__).with_name("fork_launch.py")
 RUN_TIMEOUT_S = 60
 
 
+SHARED_FOLDER = "PYTEST_AGENTUI_FORKS"  # set by tests/conftest.py in pytest's main process
+
+
 def shared_folder() -> Path | None:
-    """Where the workers of this pytest-xdist run find their server (their parent is the run's
-    main process, which removes it: tests/conftest.py); None outside xdist."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
+    """Where the workers of this pytest-xdist run find their server (a private folder their
+    main process made: tests/conftest.py); None outside xdist."""
+    if "PYTEST_XDIST_WORKER" not in os.environ or SHARED_FOLDER not in os.environ:
         return None
-    return shared_folder_of(os.getppid())
-
-
-def shared_folder_of(run: int) -> Path:
-    return Path(tempfile.gettempdir()) / f"agentui-forks-of-{run}"
+    return Path(os.environ[SHARED_FOLDER])
 
 
 class ForkServer:
@@ -108,16 +107,17 @@ class ForkServer:
 
     def _share(self, shared: Path) -> str:
         """The run's server, held; started here if it has none (or it is ending)."""
-        shared.mkdir(exist_ok=True)
         with open(shared / "lock", "a+b") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # one starts it, the others wait and share it
             current = shared / "current"
             with contextlib.suppress(OSError):
                 folder = current.read_text(encoding="utf-8")
                 holder = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                holder.settimeout(30)  # a server stopped or hung: another is started
                 try:
                     holder.connect(os.path.join(folder, HOLDERS_NAME))
                     if holder.recv(2) == b"ok":
+                        holder.settimeout(None)
                         self._holder = holder
                         return folder
                 except OSError:

@@ -39,8 +39,9 @@ async def test_a_silent_agent_is_said_stalled(tmp_path: Path) -> None:
                         break
         except TimeoutError:
             process.kill()  # else leaving the block waits for it for ever
-            said += b"".join([chunk async for chunk in process.stderr])
-            await process.wait()
+            with anyio.move_on_after(TIMEOUT_S):
+                said += b"".join([chunk async for chunk in process.stderr])
+                await process.wait()
             pytest.fail(f"no stall said in {TIMEOUT_S} s; it said: {said.decode()!r}")
         process.send_signal(signal.SIGINT)
         with anyio.fail_after(TIMEOUT_S):
