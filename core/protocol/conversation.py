@@ -5,17 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 Role = Literal["system", "user", "assistant"]
 
 
 class TextBlock(BaseModel):
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(defer_build=True)
+
     type: Literal["text"] = "text"
     text: str
 
 
 class ThinkingBlock(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     type: Literal["thinking"] = "thinking"
     thinking: str
     # Anthropic signs thinking; the signature goes back unchanged or tool use breaks.
@@ -26,11 +32,15 @@ class RedactedThinkingBlock(BaseModel):
     """Thinking the API encrypted. Opaque to us; it goes back verbatim in later requests, or
     multi-turn tool use with thinking is rejected."""
 
+    model_config = ConfigDict(defer_build=True)
+
     type: Literal["redacted_thinking"] = "redacted_thinking"
     data: str
 
 
 class ToolUseBlock(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     type: Literal["tool_use"] = "tool_use"
     id: str
     name: str
@@ -38,6 +48,8 @@ class ToolUseBlock(BaseModel):
 
 
 class ToolResultBlock(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     type: Literal["tool_result"] = "tool_result"
     tool_use_id: str
     content: str
@@ -51,6 +63,8 @@ ContentBlock = Annotated[
 
 
 class Message(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     role: Role
     content: list[ContentBlock]
     # Set on an assistant message cut short by cancel or a failed attempt: kept, never merged.
@@ -85,6 +99,8 @@ class Conversation(BaseModel):
     never changed in place (a note replaces the last user message with a longer copy), so the
     events that carried it stay true.
     """
+
+    model_config = ConfigDict(defer_build=True)
 
     instructions: str = ""
     messages: list[Message] = Field(default_factory=list)

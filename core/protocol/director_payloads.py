@@ -37,7 +37,9 @@ def set_value(value: str | None) -> str | None:
 
 class _Part(BaseModel):
     # A scene's own director schema may carry more per item; only these fields are used.
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
 
 class ActingCharacter(_Part):
@@ -95,7 +97,7 @@ class DirectorDecision(_Part):
 class CharacterGuidance(BaseModel):
     """What the director asks of one character this round; each part optional."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     directive: str = ""  # what to do now
     entry: str = ""  # how to enter, when the director activated it this round
@@ -108,7 +110,7 @@ class CharacterGuidance(BaseModel):
 class PlannedTurn(BaseModel):
     """One character's turn in a director's pass: who, and what the director asks of it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1)
     guidance: CharacterGuidance = Field(default_factory=CharacterGuidance)

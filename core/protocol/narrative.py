@@ -10,7 +10,9 @@ from pydantic import BaseModel, ConfigDict
 
 
 class NarrativeMetadata(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     event_count: int  # agent events this narrative summarises
     history_length: int  # earlier narratives re-injected into the narrator's prompt
@@ -20,7 +22,7 @@ class NarrativeMetadata(BaseModel):
 
 
 class NarrativeEntry(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     timestamp: float
     agent_name: str

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 
 class Usage(BaseModel):
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(defer_build=True)
+
     input_tokens: int = 0
     output_tokens: int = 0
     cache_creation_input_tokens: int = 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from agentui.core.protocol.usage import Usage
 
@@ -17,6 +17,10 @@ QuestionStep = Literal["clarify", "questions", "resolution"]
 
 class ChildReport(BaseModel):
     """One subagent the workflow started for a subquestion, as it ended."""
+
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(defer_build=True)
 
     id: str
     name: str
@@ -27,12 +31,16 @@ class ChildReport(BaseModel):
 
 
 class QuestionReport(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     step: QuestionStep
     question: str
     answer: str | None  # None: the person declined
 
 
 class WorkflowReport(BaseModel):
+    model_config = ConfigDict(defer_build=True)
+
     answer: str
     children: list[ChildReport] = Field(default_factory=list)
     questions: list[QuestionReport] = Field(default_factory=list)

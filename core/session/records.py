@@ -21,7 +21,9 @@ FORMAT_VERSION = 3
 
 
 class SessionHeader(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     record: Literal["header"] = "header"
     format: int = FORMAT_VERSION
@@ -44,7 +46,7 @@ class ConversationRecord(BaseModel):
     behind them.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     record: Literal["conversation"] = "conversation"
     agent_id: str

@@ -37,7 +37,9 @@ class SummaryRow(TypedDict):
 
 
 class SessionSummary(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     summary: Literal[1] = 1  # the shape of this file
     id: str  # the id inside the session file (its header's), which a copy's name is not

@@ -24,7 +24,9 @@ class AgentState(AgentNode):
     screen shows that the runtime's own node has no use for. Those parts are left out of
     `snapshot()`, so a folded agent and the runtime's agent compare equal."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame unpickles these models and validates none (issue 36).
+    model_config = ConfigDict(arbitrary_types_allowed=True, defer_build=True)
 
     # When it first ran: a continued agent's elapsed time counts from its first run.
     first_started_at: float | None = Field(default=None, exclude=True)

@@ -126,3 +126,33 @@ async def test_a_resumed_session_s_agents_are_in_the_first_frame(
         while not in_the_first_frame:
             await pilot.pause()
     assert in_the_first_frame == [sorted(plan.state.agents)]
+
+
+# The session named by its id, as a person resuming a listed one does (`last` reads each
+# session's header: a validation, which builds its model's schema).
+BUILT_MODELS_PROBE = RESUMED_FIRST_FRAME_PROBE.replace('"last"', f'"{SESSION}"').replace(
+    "print(json.dumps(sorted(sys.modules)))",
+    """from pydantic import BaseModel
+    ours = ("agentui.core.protocol.", "agentui.core.state.", "agentui.core.session.")
+    print(json.dumps(sorted(
+        f"{name}.{value.__name__}"
+        for name, module in list(sys.modules.items()) if name.startswith(ours)
+        for value in vars(module).values()
+        if isinstance(value, type) and issubclass(value, BaseModel)
+        and value.__module__ == name and value.__pydantic_complete__
+    )))""",
+)
+
+
+def test_a_resume_from_its_checkpoint_builds_no_model_s_schema_before_the_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Unpickling the plan validates nothing: the schemas of the conversation's, the events'
+    and the fold's models (~10 ms, and pydantic's plugin scan with the first) are built at
+    their first validation, after the first frame (defer_build)."""
+    session = _saved(tmp_path)
+    monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
+    assert keep_checkpoint(session, from_bytes=0)
+    assert '"last"' in RESUMED_FIRST_FRAME_PROBE
+    assert "print(json.dumps(sorted(sys.modules)))" in RESUMED_FIRST_FRAME_PROBE
+    assert _probe(BUILT_MODELS_PROBE, tmp_path) == []
