@@ -20,7 +20,7 @@ from textual.screen import Screen
 
 from agentui.tui.cli import gc_policy
 
-from . import forks
+from . import css_parse_cache, forks
 
 # The suite must pass while other processes load both cores: no per-example deadline, and no
 # failing because generating inputs was slow (what a loaded machine makes of it).
@@ -101,6 +101,8 @@ for _name, _sub in (
 # hundreds of apps run one after another, and each one's close would unfreeze the whole heap
 # below. It has its own tests (tests/tui/test_tree_at_scale.py); the real-terminal tests run it.
 gc_policy.POLICY_ON = False
+
+css_parse_cache.install()
 
 
 @pytest.hookimpl(trylast=True)
