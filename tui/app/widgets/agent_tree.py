@@ -250,6 +250,7 @@ class AgentTree(Tree[str]):
         self.on_cursor: Callable[[str], None] = lambda agent_id: None
         # The step a rewind took an agent back to, while it waits there (the screen's steps).
         self.rewound_to: Callable[[str], int | None] = lambda agent_id: None
+        self._adding = False  # within add_agents: the tree's caches are dropped once, after
         super().__init__("agents", **kwargs)
         self.show_root = False
         self.guide_depth = 2
@@ -264,15 +265,28 @@ class AgentTree(Tree[str]):
         """A row's label is made when the row is first painted (render_label), fitted to the
         pane then: a resumed session of many agents would otherwise make every label before
         its first frame, for the few on screen. Until then the row counts 0 cells in the tree's
-        width, which only pads rows (the pane never scrolls sideways, overflow-x hidden)."""
-        for agent in agents:
-            parent = self._agent_nodes.get(agent.parent_id or "", self.root)
-            if parent is not self.root:
-                parent.allow_expand = True
-            self._agents[agent.id] = agent
-            node = parent.add(Text(), data=agent.id, expand=True, allow_expand=False)
-            self._agent_nodes[agent.id] = node
-            self._count(agent)
+        width, which only pads rows (the pane never scrolls sideways, overflow-x hidden).
+
+        Textual's Tree drops its line caches and asks for a layout at each node added; the
+        rows added at once do it once, after the last (a resumed session's 1,000 agents: ~8 ms
+        of its first frame)."""
+        self._adding = True
+        try:
+            for agent in agents:
+                parent = self._agent_nodes.get(agent.parent_id or "", self.root)
+                if parent is not self.root:
+                    parent.allow_expand = True
+                self._agents[agent.id] = agent
+                node = parent.add(Text(), data=agent.id, expand=True, allow_expand=False)
+                self._agent_nodes[agent.id] = node
+                self._count(agent)
+        finally:
+            self._adding = False
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        if not self._adding:
+            super()._invalidate()
 
     def relabel(self, agents: Iterable[AgentState]) -> None:
         """These agents changed: their rows are drawn again when (and only if) on screen."""
