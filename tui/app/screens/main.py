@@ -221,7 +221,10 @@ class MainScreen(Screen[None]):
         whole = self._show_whole_state
         if whole:
             self._show_whole_state = False
-            folded, stepped = self.steps.fold(self.model, batch)
+            if batch:
+                folded, stepped = self.steps.fold(self.model, batch)
+            else:  # a resumed session's first frame: no event, no step (nor the steps' modules)
+                folded, stepped = self.model.apply_all(()), set()
             changes = self.model.as_change().merge(folded)
         elif batch:
             changes, stepped = self.steps.fold(self.model, batch)
