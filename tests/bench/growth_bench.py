@@ -26,8 +26,10 @@ RenderingApp), on the scripted provider (the offline model, 3-8 character chunks
   blocks, what it mounted (blocks, widgets) of how many entries, RSS; the window above with the
   agents streaming on at 5 chunks/s each; scrolls to random places; going to random entries as
   a search does (reveal, then the block at the top of the pane), timed to the frame that shows
-  it; and the monologue's switch from the selected agent's lines to every agent's, with 100
-  lines per agent put in the fold (the bench runs no narrator). `--quick`: 10 agents x 10 k.
+  it; and the monologue's switch from every agent's lines to the selected agent's
+  (`monologue_to_selected_cpu_ms`) and back (`monologue_switch_cpu_ms`), with 100 lines per
+  agent put in the fold (the bench runs no narrator) and handed to the every-agent view as
+  they would have come. `--quick`: 10 agents x 10 k.
 
 At every checkpoint: RSS after a collection. `*_exponent` is the slope of the curve from the
 checkpoint before on log-log axes (0: flat; 1: linear in the size): where it rises, the curve
@@ -216,15 +218,15 @@ async def scrolls(app: RenderingApp, count: int) -> dict[str, Any]:
     view = app.main.transcript_view
     rng = random.Random(9)
     latencies: list[float] = []
+    cpu_each: list[float] = []  # the app thread's CPU from the scroll to its frame
     frames0, cpu0 = app.frames, time.process_time()
     for _ in range(count):
         target = round(rng.random() * view.max_scroll_y)
-        began = time.perf_counter()
+        began, thread0 = time.perf_counter(), time.thread_time()
         view.scroll_to(y=target, animate=False)
-        await until(
-            lambda b=began, t=target: app.last_frame > b and view.scroll_y == t, safety_s=60
-        )
-        latencies.append(app.last_frame - began)
+        wall, thread1 = await frame_after(app, lambda t=target: view.scroll_y == t, began)
+        latencies.append(wall)
+        cpu_each.append(thread1 - thread0)
         await asyncio.sleep(0.05)
     began = time.perf_counter()
     view.scroll_end(animate=False)
@@ -234,6 +236,7 @@ async def scrolls(app: RenderingApp, count: int) -> dict[str, Any]:
     cpu = time.process_time() - cpu0
     return {
         "scroll_ms": spread_ms(latencies),
+        "scroll_cpu_ms": spread_ms(cpu_each),
         "scroll_cpu_per_frame_ms": round(cpu / frames * 1000, 2) if frames else None,
         "virtual_height": view.virtual_size.height,
     }
@@ -401,10 +404,13 @@ async def reveals(app: RenderingApp, count: int) -> dict[str, Any]:
     }
 
 
-async def monologue_switch(app: RenderingApp, agent_ids: list[str], lines: int) -> float:
-    """CPU ms (the app thread's) of switching the monologue from the selected agent's lines to
-    every agent's, to the frame that shows them all laid out, with `lines` narratives of all the
-    agents in the fold (made here: the bench runs no narrator)."""
+async def monologue_switch(
+    app: RenderingApp, agent_ids: list[str], lines: int
+) -> tuple[float, float]:
+    """CPU ms (the app thread's) of switching the monologue from every agent's lines to the
+    selected agent's, and back, each to the frame that shows them all laid out, with `lines`
+    narratives of all the agents in the fold (made here: the bench runs no narrator), handed
+    to the every-agent view as the screen hands it new ones."""
     from agentui.core.protocol.narrative import NarrativeEntry, NarrativeMetadata
     from agentui.core.state.run_state import MonologueLine
 
@@ -421,18 +427,25 @@ async def monologue_switch(app: RenderingApp, agent_ids: list[str], lines: int) 
         )  # fmt: skip
         model.monologue.append(MonologueLine(agent_id, entry))
     view = app.main.monologue_view
+    # As the screen hands the view new lines, the newest (the view keeps no more).
+    view.add([(line.agent_id, line.entry) for line in model.monologue[-MONOLOGUE_SHOWN:]])
 
     def laid_out(count: int) -> bool:
         lines = [s for s in view.query(".narrative") if s.display]
         return len(lines) == count and all(s.size.height > 0 for s in lines)
 
-    app.main.action_toggle_monologue_filter()  # the selected agent's
-    await frame_after(app, lambda: laid_out(min(MONOLOGUE_SHOWN, lines // len(agent_ids))))
+    await frame_after(app, lambda: laid_out(min(MONOLOGUE_SHOWN, lines)))
     await asyncio.sleep(0.3)  # what the switch left to do (widgets being removed) is done
     thread0 = time.thread_time()
+    app.main.action_toggle_monologue_filter()  # the selected agent's
+    _, thread1 = await frame_after(
+        app, lambda: laid_out(min(MONOLOGUE_SHOWN, lines // len(agent_ids)))
+    )
+    await asyncio.sleep(0.3)
+    thread2 = time.thread_time()
     app.main.action_toggle_monologue_filter()  # every agent's
-    _, thread1 = await frame_after(app, lambda: laid_out(min(MONOLOGUE_SHOWN, lines)))
-    return round((thread1 - thread0) * 1000, 1)
+    _, thread3 = await frame_after(app, lambda: laid_out(min(MONOLOGUE_SHOWN, lines)))
+    return round((thread1 - thread0) * 1000, 1), round((thread3 - thread2) * 1000, 1)
 
 
 async def all_view(agents: int, chars_each: int, seconds: float, presses: int) -> dict[str, Any]:
@@ -492,7 +505,9 @@ async def all_view(agents: int, chars_each: int, seconds: float, presses: int) -
         row["widgets_after"] = widgets_in(view)
         gc.collect()
         row["rss_after_mib"] = rss_mib()
-        row["monologue_switch_cpu_ms"] = await monologue_switch(app, agent_ids, 100 * agents)
+        to_selected, to_all = await monologue_switch(app, agent_ids, 100 * agents)
+        row["monologue_to_selected_cpu_ms"] = to_selected
+        row["monologue_switch_cpu_ms"] = to_all
         say(row)
     return row
 
