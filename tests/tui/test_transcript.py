@@ -229,3 +229,22 @@ async def test_a_long_streamed_code_block_renders_as_code_in_every_chunk() -> No
             assert line in shown, "every line of code, literally"
         assert "```" not in shown, "the fences split across chunks never show as text"
         assert "Done." in shown
+
+
+async def test_an_answer_s_head_is_covered_whole_by_its_label_and_chunks() -> None:
+    # The head draws blank lines, not its styles line by line (AnswerHead.render_lines): what
+    # it would draw never shows only while its label and chunks cover every cell of it.
+    app = TranscriptApp()
+    text = "".join(f"Paragraph {i} of an answer.\n\n" for i in range(PARAGRAPHS_PER_CHUNK * 3))
+    async with app.run_test(size=(60, 20)) as pilot:
+        transcript = app.query_one(Transcript)
+        entry = Entry("a1", "text", text)
+        transcript.show("*", [entry], label=lambda entry: "agent one")
+        await pilot.pause()
+        block = transcript.query_one(AnswerBlock)
+        head, label, chunks = block.head, block._label, block.frozen_chunks
+        assert label.is_mounted and chunks.chunks
+        assert head.styles.gutter.width == head.styles.gutter.height == 0
+        assert (label.region.width, chunks.region.width) == (head.region.width,) * 2
+        assert label.outer_size.height + chunks.outer_size.height == head.outer_size.height
+        assert label.region.y == head.region.y and chunks.region.y == label.region.bottom
