@@ -118,7 +118,9 @@ def scratch_env(home: Path) -> dict[str, str]:
         "AGENTUI_STATE_DIR": str(home / "state"),
         "TERM": "xterm-256color",
         "COLORTERM": "truecolor",
-        "PYTHONPATH": str(HERE),
+        # An agentui put first on PYTHONPATH (a copy of another commit, to compare) is the
+        # one the commands run.
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")])),
     }
 
 
