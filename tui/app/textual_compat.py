@@ -296,3 +296,46 @@ class ArrangementMap:
 def arrange_without_a_grid() -> None:
     """Textual's arrangements keep their placements in an ArrangementMap (see there)."""
     layout.SpatialMap = ArrangementMap  # type: ignore[attr-defined,assignment]  # same interface
+
+
+def scroll_views_update_scrollbars_when_sized_anew() -> None:
+    """A ScrollView (the agent tree, a text box) updates its scrollbars when its size, its own
+    virtual size or its scrollbars' styles changed, not at every layout of the screen.
+
+    Why: `ScrollView._size_updated` compares its own virtual size (its content's: the tree's
+    rows) with the one the compositor gives it (its region's, which it ignores), so they
+    always differ: every layout refreshed the tree's scrollbar, and the screen's next update,
+    one region around everything refreshed, drew the tree and its scrollbar again (~2 ms of
+    each frame of a transcript scrolled, for a tree that did not change). What decides the
+    scrollbars is kept with the view; when it is unchanged, the call is skipped, answering
+    what Textual would (whether to send a Resize). Check on upgrade: `ScrollView._size_updated`
+    (its test of what changed, its return), and that `_scroll_update` reads only the size,
+    the virtual size, the container size and the scrollbar styles."""
+    from textual.scroll_view import ScrollView
+
+    original = ScrollView._size_updated
+    if getattr(original, "_skips_unchanged", False):
+        return
+
+    def size_updated(
+        self: ScrollView, size: Any, virtual_size: Any, container_size: Any, layout: bool = True
+    ) -> bool:
+        styles = self.styles
+        sized = (
+            size,
+            self.virtual_size,
+            size - styles.gutter.totals,
+            styles.overflow_x,
+            styles.overflow_y,
+            styles.scrollbar_size_vertical,
+            styles.scrollbar_size_horizontal,
+            styles.scrollbar_gutter,
+        )
+        if sized == getattr(self, "_agentui_sized", None) and self._size == size:
+            return self._container_size != container_size  # Textual's answer, unchanged
+        updated = original(self, size, virtual_size, container_size, layout)
+        self._agentui_sized = sized  # type: ignore[attr-defined]  # kept with the view
+        return updated
+
+    size_updated._skips_unchanged = True  # type: ignore[attr-defined]
+    ScrollView._size_updated = size_updated  # type: ignore[method-assign]  # see the docstring
