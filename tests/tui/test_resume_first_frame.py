@@ -160,3 +160,12 @@ def test_a_resume_from_its_checkpoint_builds_no_model_s_schema_before_the_first_
     assert '"last"' in RESUMED_FIRST_FRAME_PROBE
     assert "print(json.dumps(sorted(sys.modules)))" in RESUMED_FIRST_FRAME_PROBE
     assert _probe(BUILT_MODELS_PROBE, tmp_path) == []
+
+
+def test_a_resumed_first_frame_loads_no_emoji_table(tmp_path: Path) -> None:
+    """Nothing drawn in it is markup with emoji codes: the tree's title is given as a Text
+    (Textual reads a str as markup, and rich's emoji table costs ~3 ms to load)."""
+    _saved(tmp_path)
+    loaded = set(_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
+    assert "agentui.tui.app.widgets.agent_tree" in loaded
+    assert "rich._emoji_codes" not in loaded

@@ -251,7 +251,9 @@ class AgentTree(Tree[str]):
         # The step a rewind took an agent back to, while it waits there (the screen's steps).
         self.rewound_to: Callable[[str], int | None] = lambda agent_id: None
         self._adding = False  # within add_agents: the tree's caches are dropped once, after
-        super().__init__("agents", **kwargs)
+        # A Text, not a str: Textual reads a str as markup, and its emoji table (~3 ms) would
+        # load for this one word before the first frame.
+        super().__init__(Text("agents"), **kwargs)
         self.show_root = False
         self.guide_depth = 2
         # A click on a row's label selects its agent; only the ▶/▼ folds (Textual's Tree folds
