@@ -12,19 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
 import pytest
-from anthropic.types import (
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawMessageStopEvent,
-)
 
 from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol.usage import Usage
-from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.providers.anthropic.stream import BAD_TOOL_JSON, StreamTranslator
 from agentui.core.providers.base import ToolArgsDelta, ToolUseStart
 from agentui.core.support.errors import ProviderError
@@ -41,11 +34,21 @@ from tests.e2e.messages_api import (
 from tests.e2e.provider_runs import deltas, of_type, run
 from tests.e2e.stub_server import Sse, StubServer, sse_reply
 
+if TYPE_CHECKING:
+    from agentui.core.providers.anthropic.provider import AnthropicProvider
+
+# The SDK (and the provider, which imports it) is imported where it is used: collecting this
+# module imports no SDK.
+
 ARGUMENTS = {"query": "port", "note": 'café ☕ "quoted"\n', "depth": [1, 2.5, None, True]}
 
 
 @asynccontextmanager
 async def claude(stub: StubServer, **options: Any) -> AsyncIterator[AnthropicProvider]:
+    import anthropic
+
+    from agentui.core.providers.anthropic.provider import AnthropicProvider
+
     client = anthropic.AsyncAnthropic(base_url=stub.url, api_key="sk-test", max_retries=0)
     try:
         yield AnthropicProvider(client=client, **options)
@@ -289,6 +292,12 @@ async def test_pings_and_events_the_sdk_does_not_know_are_passed_over() -> None:
 
 
 def feed(translator: StreamTranslator, event: dict[str, Any]) -> list[Any]:
+    from anthropic.types import (
+        RawContentBlockDeltaEvent,
+        RawContentBlockStartEvent,
+        RawMessageStopEvent,
+    )
+
     kinds = {
         "content_block_start": RawContentBlockStartEvent,
         "content_block_delta": RawContentBlockDeltaEvent,

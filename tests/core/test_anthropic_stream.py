@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from anthropic.types import (
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawContentBlockStopEvent,
-    RawMessageDeltaEvent,
-    RawMessageStartEvent,
-    RawMessageStopEvent,
-)
+from typing import TYPE_CHECKING, Any
 
 from agentui.core.agent.turn import TurnBuilder
 from agentui.core.protocol.conversation import RedactedThinkingBlock, TextBlock, ThinkingBlock
@@ -28,8 +19,22 @@ from agentui.core.providers.base import (
     UsageReport,
 )
 
+if TYPE_CHECKING:
+    from anthropic.types import (
+        RawContentBlockDeltaEvent,
+        RawContentBlockStartEvent,
+        RawContentBlockStopEvent,
+        RawMessageDeltaEvent,
+        RawMessageStartEvent,
+        RawMessageStopEvent,
+    )
+
+# The SDK's types are imported where an event is made: collecting this module imports no SDK.
+
 
 def start(**usage: int) -> RawMessageStartEvent:
+    from anthropic.types import RawMessageStartEvent
+
     return RawMessageStartEvent.model_validate(
         {
             "type": "message_start",
@@ -46,25 +51,39 @@ def start(**usage: int) -> RawMessageStartEvent:
 
 
 def block_start(index: int, block: dict[str, Any]) -> RawContentBlockStartEvent:
+    from anthropic.types import RawContentBlockStartEvent
+
     return RawContentBlockStartEvent.model_validate(
         {"type": "content_block_start", "index": index, "content_block": block}
     )
 
 
 def delta(index: int, body: dict[str, Any]) -> RawContentBlockDeltaEvent:
+    from anthropic.types import RawContentBlockDeltaEvent
+
     return RawContentBlockDeltaEvent.model_validate(
         {"type": "content_block_delta", "index": index, "delta": body}
     )
 
 
 def stop(index: int) -> RawContentBlockStopEvent:
+    from anthropic.types import RawContentBlockStopEvent
+
     return RawContentBlockStopEvent(type="content_block_stop", index=index)
 
 
 def message_delta(stop_reason: str, **usage: int) -> RawMessageDeltaEvent:
+    from anthropic.types import RawMessageDeltaEvent
+
     return RawMessageDeltaEvent.model_validate(
         {"type": "message_delta", "delta": {"stop_reason": stop_reason}, "usage": usage}
     )
+
+
+def message_stop() -> RawMessageStopEvent:
+    from anthropic.types import RawMessageStopEvent
+
+    return RawMessageStopEvent(type="message_stop")
 
 
 def translate(*events: Any) -> tuple[list[Any], StreamTranslator]:
@@ -86,7 +105,7 @@ def test_redacted_thinking_comes_through_whole_and_server_tool_blocks_are_skippe
         delta(2, {"type": "text_delta", "text": "Hi"}),
         stop(2),
         message_delta("end_turn", output_tokens=3),
-        RawMessageStopEvent(type="message_stop"),
+        message_stop(),
     )
 
     usage = [e for e in out if isinstance(e, UsageReport)]
@@ -148,7 +167,7 @@ def test_usage_is_reported_as_it_grows_and_message_delta_overrides_what_it_names
         start(cache_creation_input_tokens=5, cache_read_input_tokens=6),
         message_delta("max_tokens", output_tokens=40, cache_read_input_tokens=9),
         message_delta("max_tokens", output_tokens=50),
-        RawMessageStopEvent(type="message_stop"),
+        message_stop(),
     )
 
     def usage(output: int, cache_read: int) -> UsageReport:
