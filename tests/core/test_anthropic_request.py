@@ -15,16 +15,11 @@ from agentui.core.protocol.conversation import (
     ToolUseBlock,
     user_text,
 )
-from agentui.core.providers.anthropic.request import (
-    WINDOW_START,
-    api_messages,
-    has_structured_output,
-    request_params,
-    thinking_form,
-)
 from agentui.core.providers.base import ProviderRequest, ToolSpec
 from agentui.core.support.errors import ProviderError
 from agentui.core.workflow.decisions import QuestionsDecision
+
+# request.py imports the SDK: each test imports it, so collecting this module imports no SDK.
 
 
 def assistant(*blocks: object, interrupted: bool = False) -> Message:
@@ -41,6 +36,8 @@ def request(*messages: Message, **fields: object) -> ProviderRequest:
 
 
 def test_a_tool_round_trip_maps_both_ways_with_signed_thinking() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("What is the port?"),
         assistant(
@@ -78,6 +75,8 @@ def test_a_tool_round_trip_maps_both_ways_with_signed_thinking() -> None:
 
 
 def test_system_messages_join_the_instructions() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     params = request_params(
         request(
             Message(role="system", content=[TextBlock(text="Earlier summary.")]),
@@ -91,6 +90,8 @@ def test_system_messages_join_the_instructions() -> None:
 
 
 def test_same_role_messages_merge_with_tool_results_first() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("Task."),
         assistant(ToolUseBlock(id="t1", name="lookup", input={})),
@@ -105,6 +106,8 @@ def test_same_role_messages_merge_with_tool_results_first() -> None:
 
 
 def test_a_paused_turn_and_its_continuation_merge_into_one_assistant_message() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("Task."),
         assistant(TextBlock(text="Part one. ")),
@@ -118,12 +121,16 @@ def test_a_paused_turn_and_its_continuation_merge_into_one_assistant_message() -
 
 
 def test_a_trailing_assistant_message_loses_its_trailing_whitespace() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [user_text("Task."), assistant(TextBlock(text="Searching \n"))]
 
     assert api_messages(messages)[-1]["content"] == [{"type": "text", "text": "Searching"}]
 
 
 def test_an_interrupted_message_is_sent_as_its_plain_text() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("Task."),
         assistant(
@@ -142,6 +149,8 @@ def test_an_interrupted_message_is_sent_as_its_plain_text() -> None:
 
 
 def test_redacted_thinking_goes_back_verbatim_but_not_from_an_interrupted_message() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("Task."),
         assistant(
@@ -161,6 +170,8 @@ def test_redacted_thinking_goes_back_verbatim_but_not_from_an_interrupted_messag
 
 
 def test_unsigned_thinking_empty_text_and_empty_messages_are_dropped() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("Task."),
         assistant(ThinkingBlock(thinking="from the scripted model"), TextBlock(text="  ")),
@@ -181,6 +192,8 @@ def test_unsigned_thinking_empty_text_and_empty_messages_are_dropped() -> None:
 
 
 def test_a_window_that_starts_with_the_assistant_gets_a_user_message_in_front() -> None:
+    from agentui.core.providers.anthropic.request import WINDOW_START, api_messages
+
     messages = [assistant(TextBlock(text="Earlier answer.")), user_text("And now?")]
 
     mapped = api_messages(messages)
@@ -190,6 +203,8 @@ def test_a_window_that_starts_with_the_assistant_gets_a_user_message_in_front() 
 
 
 def test_tools_map_to_json_schema() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     schema = {"type": "object", "properties": {"query": {"type": "string"}}}
     params = request_params(
         request(user_text("Task."), tools=[ToolSpec("lookup", "Look up.", schema)]),
@@ -204,6 +219,8 @@ def test_tools_map_to_json_schema() -> None:
 
 
 def test_thinking_budget_of_the_request_wins_and_adds_to_max_tokens() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     older = "claude-haiku-4-5"
     by_provider = request_params(request(user_text("Task."), model=older), thinking_budget=2048)
     by_request = request_params(
@@ -220,6 +237,8 @@ def test_thinking_budget_of_the_request_wins_and_adds_to_max_tokens() -> None:
 
 
 def test_models_from_4_6_on_think_adaptively_with_the_budget_as_headroom() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     params = request_params(request(user_text("Task.")), thinking_budget=2048)
 
     assert params["model"] == "claude-sonnet-4-6"
@@ -242,10 +261,14 @@ def test_models_from_4_6_on_think_adaptively_with_the_budget_as_headroom() -> No
     ],
 )
 def test_the_thinking_form_follows_the_model_version(model: str, form: str) -> None:
+    from agentui.core.providers.anthropic.request import thinking_form
+
     assert thinking_form(model) == form
 
 
 def test_a_thinking_budget_below_the_minimum_is_refused() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     with pytest.raises(ProviderError, match="at least 1024"):
         request_params(request(user_text("Task.")), thinking_budget=100)
 
@@ -254,6 +277,8 @@ def test_a_thinking_budget_below_the_minimum_is_refused() -> None:
 
 
 def test_a_declared_response_schema_asks_for_structured_output() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     schema = QuestionsDecision.model_json_schema()
     sent = copy.deepcopy(schema)
     params = request_params(
@@ -286,6 +311,8 @@ def test_a_declared_response_schema_asks_for_structured_output() -> None:
 
 
 def test_free_text_requests_ask_for_no_format() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     assert "output_config" not in request_params(request(user_text("Task.")), thinking_budget=None)
 
 
@@ -304,6 +331,8 @@ def test_free_text_requests_ask_for_no_format() -> None:
     ],
 )
 def test_structured_output_is_asked_of_models_that_have_it(model: str, structured: bool) -> None:
+    from agentui.core.providers.anthropic.request import has_structured_output, request_params
+
     assert has_structured_output(model) is structured
     schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
     params = request_params(
@@ -314,6 +343,8 @@ def test_structured_output_is_asked_of_models_that_have_it(model: str, structure
 
 def test_a_draft_07_schema_keeps_its_definitions_as_defs() -> None:
     """An agent profile's schema is Draft-07, whose `definitions` the SDK would drop."""
+    from agentui.core.providers.anthropic.request import request_params
+
     schema = {
         "type": "object",
         "properties": {"mood": {"$ref": "#/definitions/mood"}},
@@ -333,6 +364,8 @@ def test_a_draft_07_schema_keeps_its_definitions_as_defs() -> None:
 
 
 def test_a_schema_the_api_cannot_take_goes_without_structured_output() -> None:
+    from agentui.core.providers.anthropic.request import request_params
+
     schema = {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
     params = request_params(
         request(user_text("Task."), response_schema=schema), thinking_budget=None
