@@ -3,10 +3,9 @@ kept. Compared as the JSON the SDK sends (camelCase keys, bytes as base64)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from google.genai import types
 
 from agentui.core.protocol.conversation import (
     Message,
@@ -17,21 +16,18 @@ from agentui.core.protocol.conversation import (
     ToolUseBlock,
     user_text,
 )
-from agentui.core.providers.anthropic.request import api_messages
 from agentui.core.providers.base import ProviderRequest, ToolSpec
 from agentui.core.providers.factory import make_provider
 from agentui.core.providers.google import thought_signature
 from agentui.core.providers.google.call_ids import new_call_id, wire_id
 from agentui.core.providers.google.defaults import base_url, resolve_model
-from agentui.core.providers.google.request import (
-    UNBUDGETED_THINKING_ROOM,
-    WINDOW_START,
-    api_contents,
-    generation_config,
-    holds_json_with_tools,
-)
 from agentui.core.providers.keys import key_value, provider_by_key
 from agentui.core.workflow.decisions import QuestionsDecision
+
+if TYPE_CHECKING:
+    from google.genai import types
+
+# request.py imports the SDK: each test imports it, so collecting this module imports no SDK.
 
 SIG = thought_signature.to_text(b"gemini-signed")
 SIG_WIRE = "Z2VtaW5pLXNpZ25lZA=="  # the same bytes as the API sends them
@@ -61,6 +57,8 @@ def config_wire(config: types.GenerateContentConfig) -> dict[str, Any]:
 
 
 def test_a_function_round_trip_maps_both_ways_with_signatures_on_their_parts() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     messages = [
         user_text("What are the port and host?"),
         assistant(
@@ -111,6 +109,8 @@ def test_a_function_round_trip_maps_both_ways_with_signatures_on_their_parts() -
 
 
 def test_a_lone_signature_at_the_start_goes_on_the_next_part() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     contents = api_contents(
         [
             user_text("Hi"),
@@ -122,6 +122,8 @@ def test_a_lone_signature_at_the_start_goes_on_the_next_part() -> None:
 
 
 def test_thinking_gemini_did_not_sign_and_claude_s_redacted_thinking_are_dropped() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     contents = api_contents(
         [
             user_text("Hi"),
@@ -138,6 +140,8 @@ def test_thinking_gemini_did_not_sign_and_claude_s_redacted_thinking_are_dropped
 
 
 def test_a_call_we_named_goes_back_without_an_id() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     ours = new_call_id()
     contents = api_contents(
         [
@@ -158,6 +162,8 @@ def test_a_call_we_named_goes_back_without_an_id() -> None:
 
 
 def test_same_role_messages_merge_with_function_responses_first() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     contents = api_contents(
         [
             user_text("Port?"),
@@ -177,12 +183,16 @@ def test_same_role_messages_merge_with_function_responses_first() -> None:
 
 
 def test_a_result_whose_call_is_not_in_the_window_is_kept_as_text() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     contents = api_contents([user(ToolResultBlock(tool_use_id="gone", content="8080"))])
 
     assert wire(contents) == [{"role": "user", "parts": [{"text": "(a tool result) 8080"}]}]
 
 
 def test_an_interrupted_message_is_sent_as_its_plain_text() -> None:
+    from agentui.core.providers.google.request import api_contents
+
     contents = api_contents(
         [
             user_text("Go."),
@@ -200,6 +210,8 @@ def test_an_interrupted_message_is_sent_as_its_plain_text() -> None:
 
 
 def test_empty_text_and_empty_messages_are_dropped_and_a_model_first_window_gets_a_start() -> None:
+    from agentui.core.providers.google.request import WINDOW_START, api_contents
+
     contents = api_contents(
         [
             Message(role="system", content=[TextBlock(text="Joins the instructions.")]),
@@ -217,6 +229,8 @@ def test_empty_text_and_empty_messages_are_dropped_and_a_model_first_window_gets
 
 
 def test_system_messages_join_the_system_instruction() -> None:
+    from agentui.core.providers.google.request import generation_config
+
     config = generation_config(
         request(Message(role="system", content=[TextBlock(text="Also this.")]), user_text("Hi")),
         thinking_budget=None,
@@ -226,6 +240,8 @@ def test_system_messages_join_the_system_instruction() -> None:
 
 
 def test_tools_go_as_their_json_schemas_with_draft_07_definitions_as_defs() -> None:
+    from agentui.core.providers.google.request import generation_config
+
     schema = {
         "type": "object",
         "properties": {"where": {"$ref": "#/definitions/Place"}},
@@ -251,6 +267,8 @@ def test_tools_go_as_their_json_schemas_with_draft_07_definitions_as_defs() -> N
 
 
 def test_a_thinking_budget_shows_thoughts_and_adds_to_the_output_room() -> None:
+    from agentui.core.providers.google.request import UNBUDGETED_THINKING_ROOM, generation_config
+
     budgeted = generation_config(request(user_text("Hi")), thinking_budget=2048)
     override = generation_config(
         request(user_text("Hi"), thinking_budget=1024), thinking_budget=2048
@@ -286,6 +304,8 @@ def test_a_thinking_budget_shows_thoughts_and_adds_to_the_output_room() -> None:
 def test_asking_for_no_thinking_asks_for_the_least_the_model_takes(
     model: str, least: dict[str, Any] | None
 ) -> None:
+    from agentui.core.providers.google.request import generation_config
+
     config = generation_config(
         request(user_text("Hi"), model=model, thinking_budget=0), thinking_budget=None
     )
@@ -297,6 +317,8 @@ def test_asking_for_no_thinking_asks_for_the_least_the_model_takes(
 
 
 def test_a_declared_response_schema_asks_for_json_held_to_it() -> None:
+    from agentui.core.providers.google.request import generation_config
+
     schema = QuestionsDecision.model_json_schema()
     config = generation_config(
         request(user_text("Any questions?"), response_schema=schema), thinking_budget=None
@@ -321,6 +343,8 @@ def test_a_declared_response_schema_asks_for_json_held_to_it() -> None:
     ],
 )
 def test_json_beside_function_declarations_only_from_gemini_3(model: str, both: bool) -> None:
+    from agentui.core.providers.google.request import generation_config, holds_json_with_tools
+
     schema = {"type": "object", "properties": {"port": {"type": "integer"}}}
     config = generation_config(
         request(
@@ -377,6 +401,8 @@ def test_aliases_and_ids(typed: str, model: str) -> None:
 
 
 def test_a_conversation_from_gemini_goes_on_claude_without_gemini_s_signatures() -> None:
+    from agentui.core.providers.anthropic.request import api_messages
+
     messages = [
         user_text("Port?"),
         assistant(
