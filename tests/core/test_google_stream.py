@@ -3,11 +3,11 @@ ProviderErrors: the cases a stub stream rarely produces."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import pytest
-from google.genai import errors, types
 
 from agentui.core.agent.turn import TurnBuilder
 from agentui.core.protocol.conversation import TextBlock, ThinkingBlock, ToolUseBlock
@@ -22,16 +22,24 @@ from agentui.core.providers.base import (
     UsageReport,
 )
 from agentui.core.providers.google import thought_signature
-from agentui.core.providers.google.errors import provider_error
 from agentui.core.providers.google.http_client import connect_briefly
-from agentui.core.providers.google.stream import StreamTranslator
 from agentui.core.support.errors import ProviderError
+
+if TYPE_CHECKING:
+    from google.genai import errors, types
+
+    from agentui.core.providers.google.stream import StreamTranslator
+
+# The SDK (and stream.py and errors.py, which import it) is imported where it is used:
+# collecting this module imports no SDK.
 
 SIG = b"signed-by-gemini"
 SIG_TEXT = thought_signature.to_text(SIG)
 
 
 def chunk(*parts: dict[str, Any], **candidate: Any) -> types.GenerateContentResponse:
+    from google.genai import types
+
     return types.GenerateContentResponse.model_validate(
         {"candidates": [{"content": {"role": "model", "parts": list(parts)}, **candidate}]}
     )
@@ -42,6 +50,8 @@ def signed(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def translate(*chunks: types.GenerateContentResponse) -> tuple[list[Any], StreamTranslator]:
+    from agentui.core.providers.google.stream import StreamTranslator
+
     translator = StreamTranslator()
     return [event for c in chunks for event in translator.feed(c)], translator
 
@@ -107,6 +117,8 @@ def test_parts_the_loop_cannot_use_are_skipped() -> None:
 
 
 def test_usage_splits_cached_tokens_off_the_prompt_and_counts_thinking_as_output() -> None:
+    from google.genai import types
+
     first = types.GenerateContentResponse.model_validate(
         {"usageMetadata": {"promptTokenCount": 1000, "cachedContentTokenCount": 600}}
     )
@@ -197,6 +209,8 @@ def test_a_response_without_a_finish_reason_was_cut_short() -> None:
 
 
 def test_a_blocked_prompt_fails_with_its_reason_and_is_not_retryable() -> None:
+    from google.genai import types
+
     _, translator = translate(
         types.GenerateContentResponse.model_validate(
             {"promptFeedback": {"blockReason": "JAILBREAK"}}
@@ -213,61 +227,76 @@ def test_a_blocked_prompt_fails_with_its_reason_and_is_not_retryable() -> None:
 
 
 def api_error(code: int, status: str, message: str) -> errors.APIError:
+    from google.genai import errors
+
     body = {"error": {"code": code, "status": status, "message": message}}
     return (errors.ClientError if code < 500 else errors.ServerError)(code, body)
 
 
+def not_json() -> Exception:
+    from google.genai import errors
+
+    return errors.UnknownApiResponseError("<html>")
+
+
 def mapped(exc: Exception, *, mid_stream: bool = False) -> ProviderError | None:
+    from agentui.core.providers.google.errors import provider_error
+
     return provider_error(
         exc, model="gemini-x", base_url="http://gw", timeout_s=30, mid_stream=mid_stream
     )
 
 
 @pytest.mark.parametrize(
-    ("exc", "mid_stream", "message", "retryable"),
+    ("make_exc", "mid_stream", "message", "retryable"),
     [
         (
-            api_error(403, "PERMISSION_DENIED", "No."),
+            lambda: api_error(403, "PERMISSION_DENIED", "No."),
             False,
             "the API key is not allowed to do this: No.",
             False,
         ),
         (
-            api_error(404, "NOT_FOUND", "Not found."),
+            lambda: api_error(404, "NOT_FOUND", "Not found."),
             False,
             "nothing answers at http://gw (check GOOGLE_GEMINI_BASE_URL)",
             False,
         ),
         (
-            api_error(413, "", "Too big."),
+            lambda: api_error(413, "", "Too big."),
             False,
             "the request is too large for the API (413)",
             False,
         ),
-        (api_error(408, "", "Slow."), False, "the API failed (408): Slow.", True),
+        (lambda: api_error(408, "", "Slow."), False, "the API failed (408): Slow.", True),
         (
-            api_error(400, "INVALID_ARGUMENT", "Bad."),
+            lambda: api_error(400, "INVALID_ARGUMENT", "Bad."),
             True,
             "the API failed mid-response (400 INVALID_ARGUMENT: Bad.)",
             False,
         ),
         (
-            api_error(429, "RESOURCE_EXHAUSTED", "Busy."),
+            lambda: api_error(429, "RESOURCE_EXHAUSTED", "Busy."),
             True,
             "the API failed mid-response (429 RESOURCE_EXHAUSTED: Busy.)",
             True,
         ),
-        (httpx2.ReadTimeout("slow"), False, "the API did not answer within 30 s", True),
-        (httpx2.ReadTimeout("slow"), True, "the API stopped sending for 30 s mid-response", True),
-        (httpx2.ConnectError("refused"), False, "cannot reach the API at http://gw", True),
+        (lambda: httpx2.ReadTimeout("slow"), False, "the API did not answer within 30 s", True),
         (
-            httpx2.RemoteProtocolError("gone"),
+            lambda: httpx2.ReadTimeout("slow"),
+            True,
+            "the API stopped sending for 30 s mid-response",
+            True,
+        ),
+        (lambda: httpx2.ConnectError("refused"), False, "cannot reach the API at http://gw", True),
+        (
+            lambda: httpx2.RemoteProtocolError("gone"),
             False,
             "the connection to the API dropped before the response",
             True,
         ),
         (
-            errors.UnknownApiResponseError("<html>"),
+            not_json,
             True,
             "the API sent a response that is not JSON",
             True,
@@ -275,9 +304,9 @@ def mapped(exc: Exception, *, mid_stream: bool = False) -> ProviderError | None:
     ],
 )
 def test_failures_map_to_messages_a_person_can_act_on(
-    exc: Exception, mid_stream: bool, message: str, retryable: bool
+    make_exc: Callable[[], Exception], mid_stream: bool, message: str, retryable: bool
 ) -> None:
-    error = mapped(exc, mid_stream=mid_stream)
+    error = mapped(make_exc(), mid_stream=mid_stream)
 
     assert error is not None
     assert (str(error), error.retryable) == (message, retryable)
