@@ -11,15 +11,13 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
 import anyio
 import pytest
 
 from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol.usage import Usage
-from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.state.transcript import TranscriptBuilder
@@ -49,6 +47,12 @@ from .provider_runs import (
 )
 from .stub_server import Drop, Hold, StubServer, error_reply, sse_reply
 
+if TYPE_CHECKING:
+    from agentui.core.providers.anthropic.provider import AnthropicProvider
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
+
 SECRET = "sk-test-SECRET"
 RETRY_NOW = {"retry-after-ms": "1"}
 
@@ -57,6 +61,10 @@ RETRY_NOW = {"retry-after-ms": "1"}
 async def claude(
     stub: StubServer, *, max_retries: int = 2, timeout_s: float = 30.0, **options: Any
 ) -> AsyncIterator[AnthropicProvider]:
+    import anthropic
+
+    from agentui.core.providers.anthropic.provider import AnthropicProvider
+
     client = anthropic.AsyncAnthropic(
         base_url=stub.url, api_key=SECRET, max_retries=max_retries, timeout=timeout_s
     )

@@ -13,16 +13,14 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
 import anyio
 import pytest
 
 from agentui.core.agent.limits import Limits
 from agentui.core.agent.tree import AgentNode, AgentStatus
 from agentui.core.protocol.events import Event
-from agentui.core.providers.anthropic.provider import AnthropicProvider
 from agentui.core.runtime import Runtime
 from agentui.core.support.clock import FrozenClock
 from agentui.core.workflow.decisions import DECISIONS
@@ -38,6 +36,12 @@ from .stub_server import (
     minimal_instance,
     sse_reply,
 )
+
+if TYPE_CHECKING:
+    from agentui.core.providers.anthropic.provider import AnthropicProvider
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -81,6 +85,10 @@ class FirstAttemptFails:
 
 @asynccontextmanager
 async def claude(stub: StubServer, model: str) -> AsyncIterator[AnthropicProvider]:
+    import anthropic
+
+    from agentui.core.providers.anthropic.provider import AnthropicProvider
+
     client = anthropic.AsyncAnthropic(
         base_url=stub.url, api_key="sk-test-minimal", max_retries=2, timeout=30.0
     )

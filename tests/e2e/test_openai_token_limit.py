@@ -7,16 +7,21 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
-import openai
 import pytest
 
 from agentui.core.agent.tree import AgentStatus
-from agentui.core.providers.openai.provider import OpenAIProvider
 
 from .chat_completions_api import completion, content, error_reply
 from .provider_runs import of_type, run
 from .stub_server import StubServer, sse_reply
+
+if TYPE_CHECKING:
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -31,6 +36,10 @@ MAX_COMPLETION_TOKENS_REFUSED = "Unrecognized request argument supplied: max_com
 
 @asynccontextmanager
 async def provider_for(stub: StubServer, model: str) -> AsyncIterator[OpenAIProvider]:
+    import openai
+
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
     client = openai.AsyncOpenAI(base_url=f"{stub.url}/v1", api_key="sk-test", max_retries=0)
     try:
         yield OpenAIProvider(client=client, model=model, thinking_budget=1024)
