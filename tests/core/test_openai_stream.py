@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from openai.types.chat import ChatCompletionChunk
 
 from agentui.core.agent.turn import TurnBuilder
 from agentui.core.protocol.conversation import TextBlock, ThinkingBlock, ToolUseBlock
@@ -22,6 +21,12 @@ from agentui.core.providers.base import (
 from agentui.core.providers.openai.stream import CONTENT_FILTERED, CUT_OFF, ChunkTranslator
 from agentui.core.support.errors import ProviderError
 
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionChunk
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
+
 
 def chunk(
     delta: dict[str, Any] | None = None,
@@ -31,6 +36,8 @@ def chunk(
     index: int = 0,
 ) -> ChatCompletionChunk:
     """As the SDK makes them: built without validation, so a server's extra fields stay."""
+    from openai.types.chat import ChatCompletionChunk
+
     choices = [] if delta is None else [{"index": index, "delta": delta, "finish_reason": finish}]
     return ChatCompletionChunk.construct(
         id="c", object="chat.completion.chunk", created=1, model="m", choices=choices, usage=usage
