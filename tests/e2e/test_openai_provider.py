@@ -14,10 +14,9 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-import openai
 import pytest
 
 from agentui.core.agent.limits import Limits
@@ -25,7 +24,6 @@ from agentui.core.agent.tree import AgentStatus
 from agentui.core.monologue.attach import attach_monologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.protocol.usage import Usage
-from agentui.core.providers.openai.provider import OpenAIProvider
 from agentui.core.providers.openai.request import Dialect
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
@@ -68,6 +66,12 @@ from .stub_server import (
     sse_reply,
 )
 
+if TYPE_CHECKING:
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
+
 pytestmark = pytest.mark.anyio
 
 SECRET = "sk-test-OPENAI-SECRET"
@@ -79,6 +83,10 @@ OPENAI_DIALECT = Dialect.for_server("https://api.openai.com/v1")
 async def gpt(
     stub: StubServer, *, max_retries: int = 2, timeout_s: float = 30.0, **options: Any
 ) -> AsyncIterator[OpenAIProvider]:
+    import openai
+
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
     client = openai.AsyncOpenAI(
         base_url=f"{stub.url}/v1", api_key=SECRET, max_retries=max_retries, timeout=timeout_s
     )
@@ -628,6 +636,10 @@ async def test_record_then_replay_gives_identical_events(tmp_path: Path) -> None
 
 
 async def test_the_provider_closes_the_client_it_made_and_not_one_it_was_given() -> None:
+    import openai
+
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
     async with StubServer() as stub:
         own = OpenAIProvider(model="qwen3:8b", base_url=f"{stub.url}/v1")
         given = openai.AsyncOpenAI(base_url=f"{stub.url}/v1", api_key=SECRET)
@@ -641,6 +653,7 @@ async def test_the_provider_closes_the_client_it_made_and_not_one_it_was_given()
 
 
 def test_openai_itself_needs_a_key_but_a_local_server_does_not() -> None:
+    from agentui.core.providers.openai.provider import OpenAIProvider
     from agentui.core.support.errors import AgentUIError
 
     with pytest.raises(AgentUIError, match="OPENAI_API_KEY is not set"):
