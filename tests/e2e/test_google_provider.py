@@ -11,11 +11,10 @@ import json
 import logging
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from google.genai import types
 
 from agentui.core.agent.limits import Limits
 from agentui.core.agent.tree import AgentStatus
@@ -29,7 +28,6 @@ from agentui.core.providers.base import (
     ToolUseStart,
     ToolUseStop,
 )
-from agentui.core.providers.google.provider import GoogleProvider
 from agentui.core.providers.record.recorder import RecordingProvider
 from agentui.core.providers.record.replay import ReplayProvider
 from agentui.core.runtime import Runtime
@@ -73,12 +71,20 @@ from .provider_runs import (
 )
 from .stub_server import Drop, Hold, Reply, SeenRequest, StubServer, sse_reply
 
+if TYPE_CHECKING:
+    from agentui.core.providers.google.provider import GoogleProvider
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
+
 SECRET = "AIzaSy-test-SECRET-key"
 UNBUDGETED_ROOM = 8192  # request.UNBUDGETED_THINKING_ROOM
 
 
 def gemini(stub: StubServer, *, timeout_s: float = 30.0, **options: Any) -> GoogleProvider:
     """The provider as a person configures it, pointed at the stub (the runtime closes it)."""
+    from agentui.core.providers.google.provider import GoogleProvider
+
     return GoogleProvider(
         model=MODEL, api_key=SECRET, base_url=stub.url, timeout_s=timeout_s, **options
     )
@@ -386,6 +392,8 @@ async def test_429_until_the_retries_run_out_shows_on_the_node_with_the_asked_wa
 async def test_a_bad_key_model_or_request_gives_one_clear_message(
     status: int, name: str, message: str, expected: str
 ) -> None:
+    from agentui.core.providers.google.provider import GoogleProvider
+
     async with StubServer() as stub:
         stub.reply(error_reply(status, name, message))
         provider = GoogleProvider(model="gemini-nope", api_key=SECRET, base_url=stub.url)
@@ -399,6 +407,8 @@ async def test_a_bad_key_model_or_request_gives_one_clear_message(
 
 @pytest.mark.anyio
 async def test_an_endpoint_that_refuses_connections_is_retried_then_named() -> None:
+    from agentui.core.providers.google.provider import GoogleProvider
+
     async with StubServer() as stub:
         url = stub.url
     provider = GoogleProvider(model=MODEL, api_key=SECRET, base_url=url, timeout_s=5)
@@ -614,6 +624,8 @@ async def test_usage_and_cost_are_reported_with_cached_and_thinking_tokens() -> 
 
 @pytest.mark.anyio
 async def test_a_model_missing_from_the_price_table_shows_tokens_without_a_cost() -> None:
+    from agentui.core.providers.google.provider import GoogleProvider
+
     async with StubServer() as stub:
         stub.reply(sse_reply(response(text("Hi."), prompt=100, output=5)))
         provider = GoogleProvider(model="gemini-9-ultra", api_key=SECRET, base_url=stub.url)
@@ -724,6 +736,8 @@ async def test_json_beside_function_calls_on_gemini_3_streams_without_sdk_warnin
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The SDK warns once per process; make this test the first time.
+    from google.genai import types
+
     monkeypatch.setattr(types, "_response_text_non_text_warning_logged", False)
     caplog.set_level(logging.WARNING)
     request = ProviderRequest(
