@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import io
 import json
 import logging
 import os
@@ -39,6 +40,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agentui.core.protocol.conversation import Conversation
+from agentui.core.session.kept_conversations import ConversationToCome, KeptConversations
 from agentui.core.session.private_file import create_private, make_private_folder
 from agentui.core.state.transcript import next_uid_bound, number_after
 from agentui.core.support.paths import state_dir
@@ -53,7 +56,8 @@ CHECKPOINT_SUFFIX = ".checkpoint"
 KEY_FILE = "checkpoint.key"
 KEY_BYTES = 32
 # 2: its MAC is an HMAC-SHA256 (OpenSSL's; ~3 ms for a 1,000-agent plan, keyed BLAKE2b's ~8 ms).
-MAGIC = b"agentui resume checkpoint 2\n"
+# 3: the agents' conversations follow the plan, read at first use (KeptConversations).
+MAGIC = b"agentui resume checkpoint 3\n"
 EDGE_BYTES = 1 << 16  # how much of the log's start and end its digest covers
 MAC_BYTES = 32
 
@@ -87,8 +91,10 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
         return None  # stale (the log changed), another agentui's, or another file's
     if not hmac.compare_digest(mac, _mac(key, header, payload)):
         return None
+    kept = KeptConversations()
+    loader = _PlanLoader(io.BytesIO(payload), kept)
     try:
-        uid_bound, plan, steps = pickle.loads(payload)
+        uid_bound, plan, steps = loader.load()
     except Exception:  # a pickle of ours that cannot load (whatever it raises): read the log
         return None
     from agentui.core.session.resume_plan import ResumePlan
@@ -98,6 +104,8 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     if not isinstance(steps, bytes):
         return None
     plan.steps = KeptSteps(steps)
+    kept.hold(loader, plan.state.agents)
+    plan.conversations = kept
     # The file as this process names it (the same file: checked above), where a resumed run
     # appends; the writer may have named it from another folder.
     plan.log.path = session
@@ -141,7 +149,17 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
     # The steps apart, read when the runtime adopts the plan (after the first frame).
     steps = pickle.dumps(dict(slim.steps), protocol=pickle.HIGHEST_PROTOCOL)
     slim.steps = {}
-    payload = pickle.dumps((uid_bound, slim, steps), protocol=pickle.HIGHEST_PROTOCOL)
+    slim.conversations = None
+    # So are the agents' conversations (a third of the plan's objects), which no frame shows:
+    # after the plan in the same pickle stream (one memo: a string the plan shares with one
+    # is one string again), each named by its agent's id where the plan holds it.
+    apart = {agent_id: agent.conversation for agent_id, agent in slim.state.agents.items()}
+    buffer = io.BytesIO()
+    pickler = _PlanPickler(buffer, {id(conv): agent_id for agent_id, conv in apart.items()})
+    pickler.dump((uid_bound, slim, steps))
+    pickler.names = {}
+    pickler.dump(apart)
+    payload = buffer.getvalue()
     target = checkpoint_path(session)
     temporary = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     try:
@@ -181,6 +199,33 @@ class KeptSteps(Mapping[str, "StepLog"]):
 
     def __len__(self) -> int:
         return len(self._read())
+
+
+class _PlanPickler(pickle.Pickler):
+    """Pickles a plan with each agent's conversation named by the agent's id, not pickled
+    (they are pickled apart)."""
+
+    def __init__(self, file: io.BytesIO, names: dict[int, str]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.names = names
+
+    def persistent_id(self, obj: object) -> str | None:
+        if type(obj) is Conversation or type(obj) is ConversationToCome:
+            return self.names.get(id(obj))
+        return None
+
+
+class _PlanLoader(pickle.Unpickler):
+    """Loads a plan pickled by _PlanPickler: each conversation named stands for its own."""
+
+    def __init__(self, file: io.BytesIO, kept: KeptConversations) -> None:
+        super().__init__(file)
+        self._kept = kept
+
+    def persistent_load(self, pid: object) -> ConversationToCome:
+        if not isinstance(pid, str):
+            raise pickle.UnpicklingError("not a conversation's name")
+        return self._kept.standing_for(pid)
 
 
 def drop_checkpoint(session: Path) -> None:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from agentui.core.agent.steps import StepLog
     from agentui.core.protocol import events as ev
     from agentui.core.runtime import Runtime
+    from agentui.core.session.kept_conversations import KeptConversations
     from agentui.core.session.reader import SessionLog
     from agentui.core.session.session_targets import ContinuedSession
     from agentui.core.state import RunState
@@ -43,6 +44,8 @@ class ResumePlan:
     # stop, a stall), and how each goes on; and the budget stops that hold them.
     reopenings: dict[str, Reopening] = field(default_factory=dict)
     stops: dict[str, tuple[BudgetStop, list[str]]] = field(default_factory=dict)
+    # From a checkpoint: the agents' conversations, read when the runtime adopts the plan.
+    conversations: KeptConversations | None = None
 
     @property
     def last_seq(self) -> int:
@@ -64,6 +67,8 @@ class ResumePlan:
         from agentui.core.agent.pending_interventions import Note
         from agentui.core.session.reader import collector_paused
 
+        if self.conversations is not None:  # each agent's own, before the runtime copies it
+            self.conversations.restore()
         with collector_paused():  # a thousand agents: no collection walks them meanwhile
             for agent in self.state.agents.values():
                 notes = [

@@ -1,6 +1,7 @@
-"""A resume checkpoint of the earlier format (its MAC a keyed BLAKE2b, format 1) is not loaded
-by this agentui (an HMAC-SHA256, format 2, checked faster: issue 36): the log is read whole,
-as for any checkpoint that does not stand, and the session comes back the same."""
+"""A resume checkpoint of an earlier format (1: its MAC a keyed BLAKE2b; 2: the conversations
+inside the plan) is not loaded by this agentui (3: an HMAC-SHA256, the conversations after the
+plan, read at first use; issue 36): the log is read whole, as for any checkpoint that does not
+stand, and the session comes back the same."""
 
 from __future__ import annotations
 
@@ -18,13 +19,19 @@ from .test_session_checkpoint import _quit_while_asking, every_log  # noqa: F401
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_format_1_checkpoint_is_not_loaded(tmp_path: Path, every_log: None) -> None:  # noqa: F811
+@pytest.mark.parametrize("earlier", [1, 2])
+async def test_an_earlier_format_s_checkpoint_is_not_loaded(
+    tmp_path: Path,
+    every_log: None,  # noqa: F811
+    earlier: int,
+) -> None:
     path, root = await _quit_while_asking(tmp_path)
     assert load_checkpoint(path) is not None  # this agentui's own stands
     target = checkpoint_path(path)
     data = target.read_bytes()
-    assert data.startswith(checkpoint.MAGIC) and checkpoint.MAGIC.endswith(b" 2\n")
-    target.write_bytes(b"agentui resume checkpoint 1\n" + data[len(checkpoint.MAGIC) :])
+    assert data.startswith(checkpoint.MAGIC) and checkpoint.MAGIC.endswith(b" 3\n")
+    old = f"agentui resume checkpoint {earlier}\n".encode()
+    target.write_bytes(old + data[len(checkpoint.MAGIC) :])
 
     assert load_checkpoint(path) is None
     plan = open_to_show(str(path))

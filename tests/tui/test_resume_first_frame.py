@@ -169,3 +169,29 @@ def test_a_resumed_first_frame_loads_no_emoji_table(tmp_path: Path) -> None:
     loaded = set(_probe(RESUMED_FIRST_FRAME_PROBE, tmp_path))
     assert "agentui.tui.app.widgets.agent_tree" in loaded
     assert "rich._emoji_codes" not in loaded
+
+
+HELD_CONVERSATIONS_PROBE = (
+    BUILT_MODELS_PROBE.split("LocalHost.start = ")[0].replace(
+        "def loaded_at_the_first_frame(self):",
+        """def loaded_at_the_first_frame(self):
+    agents = self.app.main.model.agents.values()
+    print(json.dumps(sorted({type(a.__dict__["conversation"]).__name__ for a in agents})))
+    self.app.exit()
+
+def unused(self):""",
+    )
+    + "LocalHost.start = "
+    + BUILT_MODELS_PROBE.split("LocalHost.start = ")[1]
+)
+
+
+def test_a_resume_from_its_checkpoint_reads_no_conversation_before_the_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agents' conversations (a third of the plan's objects) stay unread in the checkpoint
+    until the runtime adopts the plan, after the first frame (kept_conversations.py)."""
+    session = _saved(tmp_path)
+    monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
+    assert keep_checkpoint(session, from_bytes=0)
+    assert _probe(HELD_CONVERSATIONS_PROBE, tmp_path) == ["ConversationToCome"]
