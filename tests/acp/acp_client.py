@@ -6,7 +6,10 @@ The client also checks what the protocol promises, whatever a test looks at: no 
 created twice or updated before it was created, a plan update carries the whole plan, a
 permission request or form points at a call the client was shown, a form goes only to a client
 that declared forms, and no text holds a terminal control or a lone surrogate. `agentui_acp`
-fails the test on any breach."""
+fails the test on any breach.
+
+The SDK is imported where it is used: the test modules import this one, and collecting them
+imports no SDK (tests/core/test_collection_imports.py)."""
 
 from __future__ import annotations
 
@@ -16,24 +19,19 @@ import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from acp import PROTOCOL_VERSION, spawn_agent_process
-from acp.client.connection import ClientSideConnection
-from acp.schema import (
-    AcceptElicitationResponse,
-    AllowedOutcome,
-    ClientCapabilities,
-    CreateElicitationResponse,
-    DeniedOutcome,
-    ElicitationCapabilities,
-    ElicitationFormCapabilities,
-    ElicitationFormSessionMode,
-    PermissionOption,
-    RequestPermissionResponse,
-    ToolCallUpdate,
-)
+
+if TYPE_CHECKING:
+    from acp.client.connection import ClientSideConnection
+    from acp.schema import (
+        ClientCapabilities,
+        CreateElicitationResponse,
+        ElicitationFormSessionMode,
+        PermissionOption,
+        ToolCallUpdate,
+    )
 
 from ..forks import FORKS
 
@@ -95,6 +93,8 @@ class RecordingClient:
     async def request_permission(
         self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kw: Any
     ) -> Any:
+        from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
+
         self._check_points_at(session_id, tool_call.tool_call_id, "a permission request")
         self._check_text(tool_call.model_dump(mode="json"), "a permission request")
         self.permissions.append((tool_call, options))
@@ -113,6 +113,8 @@ class RecordingClient:
     async def create_elicitation(
         self, message: str, mode: ElicitationFormSessionMode, **kwargs: Any
     ) -> CreateElicitationResponse:
+        from acp.schema import AcceptElicitationResponse
+
         if not self.takes_forms:
             self.problems.append("a form was asked of a client that declared no forms")
         self._check_points_at(mode.session_id, mode.tool_call_id or "", "a form")
@@ -211,7 +213,17 @@ class RecordingClient:
         self._changed.set()
 
 
-FORMS = ClientCapabilities(elicitation=ElicitationCapabilities(form=ElicitationFormCapabilities()))
+def forms() -> ClientCapabilities:
+    """A client's capabilities declaring forms (elicitation)."""
+    from acp.schema import (
+        ClientCapabilities,
+        ElicitationCapabilities,
+        ElicitationFormCapabilities,
+    )
+
+    return ClientCapabilities(
+        elicitation=ElicitationCapabilities(form=ElicitationFormCapabilities())
+    )
 
 
 @asynccontextmanager
@@ -223,6 +235,9 @@ async def agentui_acp_process(
 ) -> AsyncIterator[tuple[ClientSideConnection, asyncio.subprocess.Process]]:
     """`agentui acp ARGS` in a child process, initialized; its stderr in home/stderr.log.
     Fails the test if the client saw the protocol broken."""
+    from acp import PROTOCOL_VERSION, spawn_agent_process
+    from acp.schema import ClientCapabilities
+
     home.mkdir(parents=True, exist_ok=True)
     capabilities = capabilities or ClientCapabilities()
     client.takes_forms = capabilities.elicitation is not None

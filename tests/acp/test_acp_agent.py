@@ -8,10 +8,11 @@ from typing import Any
 
 import anyio
 import pytest
-from acp import RequestError, text_block
-from acp.schema import PromptResponse
 
-from .acp_client import FORMS, RecordingClient, agentui_acp, sessions_dir
+from .acp_client import RecordingClient, agentui_acp, forms, sessions_dir
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -54,8 +55,12 @@ def final_plan(client: RecordingClient) -> list[dict[str, Any]]:
 async def test_a_prompt_shows_its_subagents_its_approval_and_its_question(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    from acp import text_block
+
     client = RecordingClient(choices=["once"], answers=["museums"])
-    async with agentui_acp(client, tmp_path, "--workflow", "six-step", capabilities=FORMS) as conn:
+    async with agentui_acp(
+        client, tmp_path, "--workflow", "six-step", capabilities=forms()
+    ) as conn:
         session = await conn.new_session(cwd=str(tmp_path), mcp_servers=[])
         assert session.modes is not None and session.modes.current_mode_id == "ask"
         response = await conn.prompt(session_id=session.session_id, prompt=[text_block(TASK)])
@@ -123,6 +128,8 @@ async def test_a_prompt_shows_its_subagents_its_approval_and_its_question(
 async def test_without_forms_a_question_is_a_choice_and_yes_mode_asks_no_approval(
     tmp_path: Path,
 ) -> None:
+    from acp import RequestError, text_block
+
     client = RecordingClient(choices=["proceed"])
     async with agentui_acp(client, tmp_path, "--workflow", "six-step") as conn:
         session = await conn.new_session(cwd=str(tmp_path), mcp_servers=[])
@@ -148,6 +155,8 @@ async def test_without_forms_a_question_is_a_choice_and_yes_mode_asks_no_approva
 
 
 async def test_stop_the_task_at_a_question_cancels_the_prompt(tmp_path: Path) -> None:
+    from acp import text_block
+
     client = RecordingClient(choices=["stop"])
     async with agentui_acp(client, tmp_path, "--workflow", "six-step") as conn:
         session = await conn.new_session(cwd=str(tmp_path), mcp_servers=[])
@@ -161,6 +170,9 @@ async def test_stop_the_task_at_a_question_cancels_the_prompt(tmp_path: Path) ->
 async def test_cancel_stops_the_whole_tree_and_a_load_replays_and_continues(
     tmp_path: Path,
 ) -> None:
+    from acp import RequestError, text_block
+    from acp.schema import PromptResponse
+
     client = RecordingClient()
     hang = script(tmp_path / "first", FORK_AND_HANG)
     async with agentui_acp(client, tmp_path, "--workflow", "plain", "--script", hang) as conn:
@@ -218,6 +230,8 @@ async def test_cancel_stops_the_whole_tree_and_a_load_replays_and_continues(
 
 
 async def test_a_failed_root_answers_with_its_error(tmp_path: Path) -> None:
+    from acp import RequestError, text_block
+
     client = RecordingClient()
     fails = script(tmp_path, '[[agents.main]]\nerror = { message = "the model is overloaded" }\n')
     async with agentui_acp(client, tmp_path, "--workflow", "plain", "--script", fails) as conn:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import anyio
 import pytest
-from acp.schema import PromptResponse
 
 from agentui.core.agent.tree import AgentStatus
 
 from ..core.helpers import Recorder
 from .acp_client import RecordingClient
 from .test_acp_session import FORK_AND_LEAVE, ROOT, SUBAGENT, ended, hosted, runtime_for
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -175,6 +177,8 @@ async def test_a_prompt_answering_an_agent_a_failed_root_left_ends_as_that_agent
     asker_ends: dict[str, object], outcome: str
 ) -> None:
     # The root forks, then fails; the subagent it left asks, and the next prompt answers.
+    from acp.schema import PromptResponse
+
     runtime = runtime_for(
         {
             "main": [

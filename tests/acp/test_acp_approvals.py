@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acp import text_block
 
 from .acp_client import CANCELLED as CLIENT_CANCELLED
-from .acp_client import FORMS, MALFORMED, RecordingClient, agentui_acp
+from .acp_client import MALFORMED, RecordingClient, agentui_acp, forms
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -33,6 +35,8 @@ def python_calls(client: RecordingClient) -> list[str]:
 
 
 async def test_reject_cancelled_and_always_are_the_persons_choices(tmp_path: Path) -> None:
+    from acp import text_block
+
     plays = json_script(
         tmp_path,
         {
@@ -62,6 +66,8 @@ async def test_reject_cancelled_and_always_are_the_persons_choices(tmp_path: Pat
 
 
 async def test_an_approval_shows_the_question_and_keeps_the_code_as_code(tmp_path: Path) -> None:
+    from acp import text_block
+
     plays = json_script(tmp_path, {"main": [python("print(42)"), {"text": "Done."}]})
     client = RecordingClient(choices=["once"])
     async with agentui_acp(client, tmp_path, "--workflow", "plain", "--script", plays) as conn:
@@ -77,6 +83,8 @@ async def test_an_approval_shows_the_question_and_keeps_the_code_as_code(tmp_pat
 async def test_answers_that_are_no_answer_reject_or_decline_and_the_session_goes_on(
     tmp_path: Path,
 ) -> None:
+    from acp import text_block
+
     asks = {"tool_calls": [{"name": "ask_user", "arguments": {"question": "Which colour?"}}]}
     plays = json_script(
         tmp_path,
@@ -84,7 +92,7 @@ async def test_answers_that_are_no_answer_reject_or_decline_and_the_session_goes
     )
     client = RecordingClient(choices=[MALFORMED], answers=[MALFORMED])
     async with agentui_acp(
-        client, tmp_path, "--workflow", "plain", "--script", plays, capabilities=FORMS
+        client, tmp_path, "--workflow", "plain", "--script", plays, capabilities=forms()
     ) as conn:
         session = await conn.new_session(cwd=str(tmp_path), mcp_servers=[])
         first = await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])

@@ -10,17 +10,21 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from acp import PROTOCOL_VERSION, spawn_agent_process, text_block
-from acp.client.connection import ClientSideConnection
-from acp.connection import StreamDirection, StreamEvent
 
 from ..forks import FORKS
 from .acp_client import TIMEOUT_S, RecordingClient, child_env
 from .test_acp_approvals import json_script, python
+
+if TYPE_CHECKING:
+    from acp.client.connection import ClientSideConnection
+    from acp.connection import StreamEvent
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -40,6 +44,8 @@ class Wire:
         self.changed = anyio.Event()
 
     def observe(self, event: StreamEvent) -> None:
+        from acp.connection import StreamDirection
+
         message = event.message
         if (
             event.direction is StreamDirection.INCOMING
@@ -66,6 +72,8 @@ class Wire:
 async def with_child_sessions(
     client: RecordingClient, wire: Wire, home: Path, *args: str
 ) -> AsyncIterator[ClientSideConnection]:
+    from acp import PROTOCOL_VERSION, spawn_agent_process
+
     home.mkdir(parents=True, exist_ok=True)
     with (home / "stderr.log").open("ab") as stderr, anyio.fail_after(TIMEOUT_S):
         async with spawn_agent_process(
@@ -87,6 +95,8 @@ async def with_child_sessions(
 
 
 async def test_a_subagent_speaks_and_asks_in_its_own_child_session(tmp_path: Path) -> None:
+    from acp import text_block
+
     plays = json_script(
         tmp_path,
         {
@@ -139,6 +149,8 @@ async def test_a_subagent_speaks_and_asks_in_its_own_child_session(tmp_path: Pat
 
 
 async def test_a_cancel_of_a_child_session_cancels_that_subagent_alone(tmp_path: Path) -> None:
+    from acp import text_block
+
     asks = {"tool_calls": [{"name": "ask_user", "arguments": {"question": "Which size?"}}]}
     plays = json_script(
         tmp_path,
@@ -173,6 +185,8 @@ async def test_a_cancel_of_a_child_session_cancels_that_subagent_alone(tmp_path:
 async def test_a_subagents_own_subagent_is_announced_on_its_parents_child_session(
     tmp_path: Path,
 ) -> None:
+    from acp import text_block
+
     grandchild = "a3"
     plays = json_script(
         tmp_path,

@@ -10,18 +10,16 @@ from typing import Any
 
 import anyio
 import pytest
-from acp import PROTOCOL_VERSION, RequestError, text_block
 
-from agentui.core.acp.agent import AgentuiAgent
 from agentui.core.acp.inbox import METHOD
-from agentui.core.acp.modes import ASK
-from agentui.core.acp.session import AcpSession
-from agentui.core.acp.updates import UpdateTranslator
 from agentui.core.protocol import events as ev
 from agentui.core.support.clock import FrozenClock
 
 from .acp_client import TIMEOUT_S, RecordingClient, agentui_acp
 from .test_acp_session import runtime_for
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -34,6 +32,12 @@ def inbox_notes(client: RecordingClient) -> list[list[dict[str, Any]]]:
 
 
 async def test_the_client_is_told_each_change_of_the_inbox_and_can_read_it() -> None:
+    from acp import text_block
+
+    from agentui.core.acp.agent import AgentuiAgent
+    from agentui.core.acp.modes import ASK
+    from agentui.core.acp.session import AcpSession
+
     runtime = runtime_for({"main": [ASKS, {"text": "Oslo then."}]})
     assert isinstance(runtime.clock, FrozenClock)
     client = RecordingClient()  # holds the permission request: the question stays open
@@ -60,6 +64,11 @@ async def test_the_client_is_told_each_change_of_the_inbox_and_can_read_it() -> 
 
 
 async def test_the_extension_is_advertised_and_other_names_are_not_found() -> None:
+    from acp import PROTOCOL_VERSION, RequestError
+
+    from agentui.core.acp.agent import AgentuiAgent
+    from agentui.core.acp.modes import ASK
+
     agent = AgentuiAgent(lambda **_: None, None, mode=ASK)  # type: ignore[arg-type]
     response = await agent.initialize(protocol_version=PROTOCOL_VERSION)
     wire = response.model_dump(mode="json", by_alias=True, exclude_none=True)
@@ -75,6 +84,8 @@ async def test_the_extension_is_advertised_and_other_names_are_not_found() -> No
 
 
 def translated(*events: ev.Event) -> list[dict[str, Any]]:
+    from agentui.core.acp.updates import UpdateTranslator
+
     translator = UpdateTranslator()
     spawned = ev.AgentSpawned(seq=0, ts=START, agent_id="a1", parent_id=None, name="main", task="t")
     running = ev.StatusChanged(
@@ -118,6 +129,8 @@ def test_a_stalled_agent_is_a_thought_line() -> None:
 async def test_an_editor_gets_the_inbox_over_stdio(tmp_path: Path) -> None:
     """`agentui acp` in a child process: the notification as the client's SDK hands it over
     (its name without the underscore), and the request the client sends."""
+    from acp import text_block
+
     tmp_path.mkdir(parents=True, exist_ok=True)
     script = tmp_path / "script.json"
     script.write_text(json.dumps({"agents": {"main": [ASKS, {"text": "Done."}]}}))

@@ -11,16 +11,15 @@ from typing import Any
 
 import anyio
 import pytest
-from acp import text_block
-from acp.schema import PromptResponse
 
-from agentui.core.acp.modes import ASK
-from agentui.core.acp.session import AcpSession
 from agentui.core.providers.scripted.script import Turn
 
 from ..mcp.servers import ECHO_SERVER, GUARD_S, SILENT, mcp_runtime, stdio_server
 from .acp_client import RecordingClient, agentui_acp
 from .test_acp_agent import script
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -34,6 +33,8 @@ text = "The server said it."
 
 
 async def test_the_first_prompt_waits_for_the_server_and_its_call_runs(tmp_path: Path) -> None:
+    from acp import text_block
+
     config = tmp_path / "config"
     config.mkdir(parents=True)
     (config / "config.toml").write_text(
@@ -65,6 +66,12 @@ class QuietClient:
 
 
 async def test_a_cancel_while_the_prompt_waits_for_a_server_ends_it_before_any_agent() -> None:
+    from acp import text_block
+    from acp.schema import PromptResponse
+
+    from agentui.core.acp.modes import ASK
+    from agentui.core.acp.session import AcpSession
+
     silent = stdio_server(startup_timeout_s=120, args=["-c", SILENT])
     runtime, provider, _ = mcp_runtime({"silent": silent}, Turn(text="never asked"))
     session = AcpSession("s1", runtime, QuietClient(), mode=ASK, forms=False)  # type: ignore[arg-type]

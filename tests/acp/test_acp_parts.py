@@ -3,29 +3,20 @@ prompts become tasks, how chunks merge, text is fenced and agentui's thought lin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from acp import RequestError
-from acp.helpers import (
-    embedded_text_resource,
-    image_block,
-    resource_block,
-    resource_link_block,
-    start_tool_call,
-    text_block,
-    update_agent_message_text,
-    update_agent_thought_text,
-)
 
-from agentui.core.acp.chunks import merged_chunks
 from agentui.core.acp.markdown import one_line
-from agentui.core.acp.prompt_text import task_text
-from agentui.core.acp.turn import Turn
-from agentui.core.acp.updates import UpdateTranslator
 from agentui.core.protocol import events as ev
 from agentui.core.protocol.usage import Usage
 from agentui.core.support.markdown_fence import fenced
+
+if TYPE_CHECKING:
+    from agentui.core.acp.turn import Turn
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 _seq = iter(range(1, 10_000))
 
@@ -35,6 +26,8 @@ def event(cls: type[ev.Event], **fields: Any) -> ev.Event:
 
 
 def ended(status: str, *before: ev.Event) -> Turn:
+    from agentui.core.acp.turn import Turn
+
     turn = Turn("a1")
     for earlier in before:
         turn.observe(earlier)
@@ -81,6 +74,8 @@ def test_how_a_turn_ended_is_its_stop_reason() -> None:
 
 
 def test_a_failed_turn_is_an_error_with_the_agents_message() -> None:
+    from acp import RequestError
+
     turn = ended("error", failed("provider", "401: the key is not valid"))
     with pytest.raises(RequestError) as raised:
         turn.response()
@@ -89,6 +84,8 @@ def test_a_failed_turn_is_an_error_with_the_agents_message() -> None:
 
 
 def test_a_turns_root_ends_only_when_its_new_run_does() -> None:
+    from agentui.core.acp.turn import Turn
+
     turn = Turn("a1")
     turn.observe(event(ev.StatusChanged, old="completed", new="running", reason="continued"))
     turn.observe(event(ev.StatusChanged, old="running", new="awaiting_user", reason="q"))
@@ -105,6 +102,16 @@ def test_a_turn_the_client_cancelled_is_cancelled_however_it_ended() -> None:
 
 
 def test_a_prompt_becomes_the_task_text() -> None:
+    from acp.helpers import (
+        embedded_text_resource,
+        image_block,
+        resource_block,
+        resource_link_block,
+        text_block,
+    )
+
+    from agentui.core.acp.prompt_text import task_text
+
     blocks = [
         text_block("Fix the port"),
         resource_link_block("config.toml", "file:///repo/config.toml"),
@@ -121,6 +128,10 @@ def test_a_prompt_becomes_the_task_text() -> None:
 
 
 def test_adjacent_chunks_of_a_kind_merge_and_nothing_else_does() -> None:
+    from acp.helpers import start_tool_call, update_agent_message_text, update_agent_thought_text
+
+    from agentui.core.acp.chunks import merged_chunks
+
     call = start_tool_call("a1:t1", "python", status="pending")
     merged = merged_chunks(
         [
@@ -149,6 +160,8 @@ def test_fenced_text_cannot_close_its_own_fence() -> None:
 def test_a_thought_line_is_a_paragraph_of_its_own() -> None:
     """Clients render thoughts as Markdown, where one newline joins lines: Toad showed
     "[step 6 of 6: summary] I have enough to answer." as one line."""
+    from agentui.core.acp.updates import UpdateTranslator
+
     translator = UpdateTranslator()
     thoughts = [
         event(ev.AgentSpawned, parent_id=None, name="main", task="t"),

@@ -4,14 +4,16 @@ the arguments fenced (as JSON)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp.schema import ToolCallUpdate
-
-from agentui.core.acp.questions import approval_call
-from agentui.core.acp.updates import UpdateTranslator
 from agentui.core.agent.approval import prompt
 from agentui.core.protocol import events as ev
+
+if TYPE_CHECKING:
+    from acp.schema import ToolCallUpdate
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 
 def approval(tool: str, arguments: dict[str, Any], agent_id: str = "a1") -> ev.QueryRaised:
@@ -27,6 +29,8 @@ def texts(asked: ToolCallUpdate) -> list[str]:
 
 
 def test_an_mcp_approval_asks_in_text_and_fences_only_the_arguments() -> None:
+    from agentui.core.acp.questions import approval_call
+
     asked = approval_call("a1:t1", "echo__echo", approval("echo__echo", {"text": "hi ```"}))
     assert asked.title == "echo__echo"
     question, arguments = texts(asked)
@@ -35,12 +39,16 @@ def test_an_mcp_approval_asks_in_text_and_fences_only_the_arguments() -> None:
 
 
 def test_a_python_approval_is_titled_and_keeps_its_code_as_python() -> None:
+    from agentui.core.acp.questions import approval_call
+
     asked = approval_call("a1:t1", "python", approval("python", {"code": "print(1)\n"}))
     assert asked.title == "python"
     assert texts(asked) == ["Allow python to run?\nsandboxed", "```python\nprint(1)\n```"]
 
 
 def test_a_subagents_call_is_titled_with_its_name_as_its_tool_call_is() -> None:
+    from agentui.core.acp.updates import UpdateTranslator
+
     translator = UpdateTranslator()
     for event in (
         ev.AgentSpawned(seq=1, ts=0.0, agent_id="a1", name="main", task="go", parent_id=None),

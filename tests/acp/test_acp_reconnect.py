@@ -10,10 +10,12 @@ from typing import Any
 
 import anyio
 import pytest
-from acp import RequestError, text_block
 
 from .acp_client import RecordingClient, agentui_acp
 from .test_acp_approvals import json_script, python
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -37,6 +39,8 @@ def plain(tmp_path: Path, agents: Agents, name: str) -> list[str]:
 async def test_a_question_open_when_the_client_left_is_answered_by_its_next_prompt(
     tmp_path: Path,
 ) -> None:
+    from acp import text_block
+
     first = RecordingClient(choices=["answer"])
     async with agentui_acp(first, tmp_path, *plain(tmp_path, ASKING, "one")) as conn:
         session_id = (await conn.new_session(cwd=str(tmp_path), mcp_servers=[])).session_id
@@ -60,6 +64,8 @@ async def test_a_question_open_when_the_client_left_is_answered_by_its_next_prom
 
 
 async def test_a_session_never_prompted_loads_in_a_new_process(tmp_path: Path) -> None:
+    from acp import RequestError, text_block
+
     args = plain(tmp_path, {"main": [{"text": "Hello."}]}, "s")
     async with agentui_acp(RecordingClient(), tmp_path, *args) as conn:
         session_id = (await conn.new_session(cwd=str(tmp_path), mcp_servers=[])).session_id
@@ -77,6 +83,8 @@ async def test_a_session_never_prompted_loads_in_a_new_process(tmp_path: Path) -
 
 
 async def test_list_resume_and_close_as_acp_defines_them(tmp_path: Path) -> None:
+    from acp import RequestError, text_block
+
     elsewhere = tmp_path / "elsewhere"
     args = plain(tmp_path, {"*": [python("print(1)"), {"text": "Done."}]}, "s")
     client = RecordingClient(choices=["once", "once"])
@@ -108,6 +116,8 @@ async def test_list_resume_and_close_as_acp_defines_them(tmp_path: Path) -> None
 async def test_an_approval_open_when_the_client_left_is_asked_at_its_next_prompt(
     tmp_path: Path,
 ) -> None:
+    from acp import text_block
+
     first = RecordingClient()  # holds the approval: the client leaves while it waits
     asking = plain(tmp_path, {"main": [python("print(6 * 7)"), {"text": "not here"}]}, "one")
     async with agentui_acp(first, tmp_path, *asking) as conn:

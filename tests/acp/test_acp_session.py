@@ -7,16 +7,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from acp import RequestError, text_block
-from acp.schema import ClientCapabilities, PromptResponse, ToolCallUpdate
 
-from agentui.core.acp.agent import AgentuiAgent, _fresh_session_id
-from agentui.core.acp.modes import ASK
-from agentui.core.acp.session import AcpSession
 from agentui.core.agent.tree import AgentStatus
 from agentui.core.protocol.events import Event, StatusChanged
 from agentui.core.providers.scripted.script import Script
@@ -28,6 +23,15 @@ from agentui.core.tools.registry import ToolRegistry
 
 from ..core.helpers import Recorder, scripted_runtime
 from .acp_client import TIMEOUT_S, RecordingClient
+
+if TYPE_CHECKING:
+    from acp import RequestError
+    from acp.schema import PromptResponse, ToolCallUpdate
+
+    from agentui.core.acp.session import AcpSession
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -62,6 +66,8 @@ class Prompts:
             await self._answered.wait()
 
     async def _prompt(self, text: str) -> None:
+        from acp import RequestError, text_block
+
         try:
             self.answers.append(await self.session.prompt([text_block(text)]))
         except RequestError as exc:
@@ -69,11 +75,16 @@ class Prompts:
         self._answered.set()
 
     def stop_reasons(self) -> list[str]:
+        from acp.schema import PromptResponse
+
         return [a.stop_reason if isinstance(a, PromptResponse) else repr(a) for a in self.answers]
 
 
 @asynccontextmanager
 async def hosted(runtime: Runtime, client: Any) -> AsyncIterator[Prompts]:
+    from agentui.core.acp.modes import ASK
+    from agentui.core.acp.session import AcpSession
+
     session = AcpSession("s1", runtime, client, mode=ASK, forms=False)
     with anyio.fail_after(TIMEOUT_S):  # a failure guard only
         async with anyio.create_task_group() as group:
@@ -117,6 +128,8 @@ FORK_AND_LEAVE = {
 
 
 async def test_a_turn_stays_open_while_a_subagent_its_root_left_works() -> None:
+    from acp import RequestError, text_block
+
     runtime = runtime_for({**FORK_AND_LEAVE, "main.1": [{"text": "dig", "hang_after_chunks": 1}]})
     recorder = Recorder(runtime)
     client = RecordingClient()
@@ -176,6 +189,12 @@ class BrokenClient(RecordingClient):
 
 
 async def test_a_session_whose_host_died_answers_its_prompt_and_is_forgotten() -> None:
+    from acp import RequestError, text_block
+    from acp.schema import ClientCapabilities
+
+    from agentui.core.acp.agent import AgentuiAgent
+    from agentui.core.acp.modes import ASK
+
     asks = {"tool_calls": [{"name": "ask_user", "arguments": {"question": "Which colour?"}}]}
 
     def open_runtime(*, session_id: str | None, resume: ResumePlan | None) -> Runtime:
@@ -197,6 +216,8 @@ async def test_a_session_whose_host_died_answers_its_prompt_and_is_forgotten() -
 
 
 async def test_a_new_session_id_is_none_open_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentui.core.acp.agent import _fresh_session_id
+
     ids = iter(["20260101T000000Z-aaaa", "20260101T000000Z-bbbb"])
     monkeypatch.setattr("agentui.core.acp.agent.new_session_id", lambda _now: next(ids))
     assert _fresh_session_id(taken={"20260101T000000Z-aaaa"}) == "20260101T000000Z-bbbb"

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import anyio
 import pytest
-from acp import RequestError, image_block, text_block
-from acp.schema import PromptResponse
 
 from .acp_client import RecordingClient, agentui_acp
 from .test_acp_approvals import json_script, python, python_calls
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -23,6 +24,9 @@ INVALID_REQUEST, INVALID_PARAMS = -32600, -32602
 async def test_two_sessions_run_at_once_and_each_runs_one_prompt_at_a_time(
     tmp_path: Path,
 ) -> None:
+    from acp import RequestError, text_block
+    from acp.schema import PromptResponse
+
     plays = json_script(tmp_path, {"*": [python("print('ran')"), {"text": "Finished."}]})
     client = RecordingClient()  # holds every permission request
     async with agentui_acp(client, tmp_path, "--workflow", "plain", "--script", plays) as conn:
@@ -71,6 +75,8 @@ async def test_two_sessions_run_at_once_and_each_runs_one_prompt_at_a_time(
 
 
 async def test_the_protocol_version_and_a_prompt_with_nothing_to_read(tmp_path: Path) -> None:
+    from acp import RequestError, image_block
+
     client = RecordingClient()
     async with agentui_acp(client, tmp_path, "--workflow", "plain") as conn:
         # ACP: the client's version when the agent has it, else the agent's latest.
@@ -87,6 +93,8 @@ async def test_the_protocol_version_and_a_prompt_with_nothing_to_read(tmp_path: 
 
 async def test_calls_of_a_loaded_session_keep_unique_ids_in_a_new_process(tmp_path: Path) -> None:
     # The scripted model numbers its calls from 1 in every process.
+    from acp import text_block
+
     plays = json_script(tmp_path, {"*": [python("print(1)"), {"text": "Done."}]})
     args = ("--workflow", "plain", "--yes", "--script", plays)
     first = RecordingClient()

@@ -15,11 +15,13 @@ from typing import Any
 
 import anyio
 import pytest
-from acp import text_block
 
 from ..processes import marked, new_marker, until
 from .acp_client import TIMEOUT_S, RecordingClient, agentui_acp, agentui_acp_process
 from .test_acp_approvals import json_script
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -65,6 +67,8 @@ print("\\x1b]0;title\\x07 \\x00 nul")
 async def test_what_a_client_is_sent_holds_no_control_and_no_lone_surrogate(
     tmp_path: Path,
 ) -> None:
+    from acp import text_block
+
     plays = json_script(
         tmp_path,
         {
@@ -117,6 +121,8 @@ SLEEPER = (
 async def test_the_end_of_stdin_ends_the_server_its_agents_and_their_processes(
     tmp_path: Path,
 ) -> None:
+    from acp import text_block
+
     marker = new_marker()
     plays = json_script(
         tmp_path,

@@ -10,14 +10,15 @@ import pytest
 
 from agentui.core.acp import inbox as acp_inbox
 from agentui.core.acp.inbox import METHOD
-from agentui.core.acp.modes import ASK
-from agentui.core.acp.session import AcpSession
 from agentui.core.protocol import events as ev
 from agentui.core.state import RunState
 from agentui.core.state.inbox import InboxRow
 
 from ..acp.acp_client import RecordingClient
 from ..acp.test_acp_session import runtime_for
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -39,6 +40,9 @@ def _batches() -> list[list[ev.Event]]:
 async def test_a_batch_that_changes_nothing_in_the_inbox_does_not_list_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from agentui.core.acp.modes import ASK
+    from agentui.core.acp.session import AcpSession
+
     listed: list[int] = []  # the last event folded at each listing
     rows_of = acp_inbox.inbox
 
