@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.core.tools.mcp.agent_tool import MAX_NAME, agent_tool_name
 from agentui.core.tools.mcp.config import McpServerConfig
-from agentui.core.tools.mcp.connection import Backoff, McpConnection
 from agentui.core.tools.tool import ToolError
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
 
 def test_names_are_server__tool_made_acceptable_to_every_provider() -> None:
+    from agentui.core.tools.mcp.agent_tool import MAX_NAME, agent_tool_name
+
     assert agent_tool_name("docs", "search") == "docs__search"
     assert agent_tool_name("docs", "files/read.v2") == "docs__files_read_v2"
     assert agent_tool_name("docs", "search", taken={"docs__search"}) == "docs__search_2"
@@ -24,11 +27,15 @@ def test_names_are_server__tool_made_acceptable_to_every_provider() -> None:
 
 
 def test_the_wait_between_tries_doubles_up_to_its_limit() -> None:
+    from agentui.core.tools.mcp.connection import Backoff
+
     backoff = Backoff(first_s=1, max_s=5)
     assert [backoff.delay(n) for n in range(1, 6)] == [1, 2, 4, 5, 5]
 
 
 async def test_a_call_while_the_server_is_not_ready_fails_at_once_naming_it_and_why() -> None:
+    from agentui.core.tools.mcp.connection import McpConnection
+
     connection = McpConnection("docs", McpServerConfig(command="docs-server"), on_change=print)
     connection.state, connection.error, connection.retry_in_s = "failed", "exited 1", 4.0
     with pytest.raises(ToolError) as raised:

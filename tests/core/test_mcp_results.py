@@ -5,18 +5,8 @@ from __future__ import annotations
 
 import base64
 
-from mcp_types import (
-    AudioContent,
-    BlobResourceContents,
-    CallToolResult,
-    EmbeddedResource,
-    ImageContent,
-    ResourceLink,
-    TextContent,
-    TextResourceContents,
-)
-
-from agentui.core.tools.mcp.results import NO_MESSAGE, capped, error_text, result_text
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 
 def _b64(size: int) -> str:
@@ -24,6 +14,10 @@ def _b64(size: int) -> str:
 
 
 def test_text_blocks_are_the_result() -> None:
+    from mcp_types import CallToolResult, TextContent
+
+    from agentui.core.tools.mcp.results import result_text
+
     result = CallToolResult(
         content=[TextContent(type="text", text="one"), TextContent(type="text", text="two")],
         structured_content={"result": "one"},
@@ -32,11 +26,27 @@ def test_text_blocks_are_the_result() -> None:
 
 
 def test_structured_content_without_text_is_its_json() -> None:
+    from mcp_types import CallToolResult
+
+    from agentui.core.tools.mcp.results import result_text
+
     result = CallToolResult(content=[], structured_content={"total": 3, "unit": "€"})
     assert result_text(result) == '{"total": 3, "unit": "€"}'
 
 
 def test_images_audio_and_resources_are_placeholders() -> None:
+    from mcp_types import (
+        AudioContent,
+        BlobResourceContents,
+        CallToolResult,
+        EmbeddedResource,
+        ImageContent,
+        ResourceLink,
+        TextResourceContents,
+    )
+
+    from agentui.core.tools.mcp.results import result_text
+
     result = CallToolResult(
         content=[
             ImageContent(type="image", data=_b64(12 * 1024), mime_type="image/png"),
@@ -63,17 +73,25 @@ def test_images_audio_and_resources_are_placeholders() -> None:
 
 
 def test_an_error_result_says_the_servers_text() -> None:
+    from mcp_types import CallToolResult, TextContent
+
+    from agentui.core.tools.mcp.results import NO_MESSAGE, error_text
+
     failed = CallToolResult(content=[TextContent(type="text", text="disk full")], is_error=True)
     assert error_text(failed) == "disk full"
     assert error_text(CallToolResult(content=[], is_error=True)) == NO_MESSAGE
 
 
 def test_a_result_within_the_cap_is_whole() -> None:
+    from agentui.core.tools.mcp.results import capped
+
     assert capped("é" * 50, 100) == "é" * 50, "100 bytes of UTF-8, not more"
     assert capped("x" * 100, 100) == "x" * 100
 
 
 def test_a_longer_result_keeps_its_head_and_tail_and_says_how_much_was_cut() -> None:
+    from agentui.core.tools.mcp.results import capped
+
     text = "".join(f"{n:09d}\n" for n in range(1_000_000))  # 10 MB, as the probe's
     shown = capped(text, 3000)
     head, cut, tail = shown.split("\n[", 1)[0], shown.count("[output cut:"), shown[-1000:]
@@ -83,5 +101,7 @@ def test_a_longer_result_keeps_its_head_and_tail_and_says_how_much_was_cut() -> 
 
 
 def test_a_cut_through_a_character_shows_a_replacement_not_an_error() -> None:
+    from agentui.core.tools.mcp.results import capped
+
     shown = capped("é" * 1000, 101)  # 67 head bytes end inside an é
     assert shown.startswith("é" * 33 + "\ufffd\n[output cut: 1899 bytes")

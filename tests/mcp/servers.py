@@ -8,7 +8,7 @@ import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from anyio.abc import Process
@@ -20,19 +20,25 @@ from agentui.core.runtime import Runtime
 from agentui.core.support.clock import FrozenClock
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
-from agentui.core.tools.mcp.connection import Backoff
-from agentui.core.tools.mcp.manager import McpManager
 from agentui.core.tools.registry import ToolRegistry
 
 from ..core.helpers import Recorder
 from ..forks import FORKS
 
+if TYPE_CHECKING:
+    from agentui.core.tools.mcp.manager import McpManager
+
+# The manager and its connections import the MCP SDK: they are imported where a runtime is
+# made, so collecting the test modules that import this one imports no SDK
+# (tests/core/test_collection_imports.py).
+
 # Starting a server takes a Python interpreter and the SDK: generous on a loaded machine.
 GUARD_S = 60
 
 ECHO_SERVER = Path(__file__).with_name("echo_server.py")
-# Short waits between tries: the tests wait on events, never on these.
-QUICK = Backoff(first_s=0.01, max_s=0.2)
+# Short waits between tries (the manager's backoff, in seconds): the tests wait on events,
+# never on these.
+QUICK = {"first_s": 0.01, "max_s": 0.2}
 SILENT = "import sys; sys.stdin.read()"  # a server that reads the handshake and never answers
 
 
@@ -127,9 +133,12 @@ def mcp_runtime(
 ) -> tuple[Runtime, ScriptedProvider, McpManager]:
     """A runtime on the scripted model whose tools are ask_user and the servers' tools; every
     agent plays `turns`, or each its own list of `script`."""
+    from agentui.core.tools.mcp.connection import Backoff
+    from agentui.core.tools.mcp.manager import McpManager
+
     tools = ToolRegistry([ASK_USER])
     extra = {"environ": environ} if environ is not None else {}
-    manager = McpManager(McpConfig(servers=dict(servers)), tools, backoff=QUICK, **extra)
+    manager = McpManager(McpConfig(servers=dict(servers)), tools, backoff=Backoff(**QUICK), **extra)
     provider = ScriptedProvider(script if script is not None else Script.for_all(*turns))
     options.setdefault("clock", FrozenClock())
     runtime = Runtime(provider, tools=tools, services=[manager.attach], **options)

@@ -15,12 +15,12 @@ import pytest
 from agentui.core.protocol.events import McpServerState, ToolCompleted, ToolProgressed
 from agentui.core.state import RunState
 from agentui.core.tools.mcp.config import McpConfig, McpServerConfig
-from agentui.core.tools.mcp.connect import TASK_REQUIRED
-from agentui.core.tools.mcp.connection import McpConnection
-from agentui.core.tools.mcp.probe import probe_servers
 from agentui.tui.headless.run import HeadlessPrinter
 
 from .servers import Events, calls, mcp_runtime, unstartable_server
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -133,6 +133,8 @@ async def test_cancelling_the_agent_cancels_its_task_at_the_server() -> None:
 
 
 async def test_a_task_only_tool_is_left_out_where_the_server_offers_no_tasks() -> None:
+    from agentui.core.tools.mcp.connect import TASK_REQUIRED
+
     config = listing_server(args=[str(LISTING_SERVER), "--no-tasks"])
     runtime, _, manager = mcp_runtime({"listing": config})
     async with runtime:
@@ -144,6 +146,9 @@ async def test_a_task_only_tool_is_left_out_where_the_server_offers_no_tasks() -
 async def test_a_one_shot_probe_says_failed_with_why_never_restarting_and_one_line_of_sdk_log(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from agentui.core.tools.mcp.connection import McpConnection
+    from agentui.core.tools.mcp.probe import probe_servers
+
     reported: list[tuple[str, str]] = []
     report = McpConnection._report
 
@@ -174,6 +179,8 @@ async def test_a_one_shot_probe_says_failed_with_why_never_restarting_and_one_li
 
 async def test_mcp_list_names_the_tools_it_does_not_offer_and_why() -> None:
     from agentui.core.support.terminal_text import clipped
+    from agentui.core.tools.mcp.connect import TASK_REQUIRED
+    from agentui.core.tools.mcp.probe import probe_servers
     from agentui.tui.cli.mcp import _report, format_servers
 
     config = listing_server(args=[str(LISTING_SERVER), "--no-tasks"])
