@@ -17,8 +17,6 @@ import pytest
 
 from agentui.core.agent.tree import AgentStatus
 from agentui.core.providers.base import Provider
-from agentui.core.providers.google.provider import GoogleProvider
-from agentui.core.providers.openai.provider import OpenAIProvider
 from agentui.core.providers.openai.request import Dialect
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
@@ -28,6 +26,9 @@ from ..core.scene_helpers import acting, decision, harbour, play
 from . import chat_completions_api as chat
 from . import gemini_api as gemini
 from .stub_server import Reply, SeenRequest, StubServer, held_to, sse_reply
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -73,6 +74,8 @@ def gemini_reply(text: str) -> Reply:
 def openai_provider(stub: StubServer) -> Provider:
     """The provider as a person configures it (the runtime closes it), speaking OpenAI's own
     dialect: strict structured output where the schema allows it."""
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
     return OpenAIProvider(
         model=chat.MODEL,
         api_key="sk-test",
@@ -83,6 +86,8 @@ def openai_provider(stub: StubServer) -> Provider:
 
 
 def gemini_provider(stub: StubServer) -> Provider:
+    from agentui.core.providers.google.provider import GoogleProvider
+
     return GoogleProvider(model=gemini.MODEL, api_key="AIza-test", base_url=stub.url)
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from agentui.core.acp.updates import UpdateTranslator
 from agentui.core.monologue.attach import AttachedMonologue
 from agentui.core.monologue.config import MonologueConfig
 from agentui.core.protocol.events import AgentSpawned, Event
@@ -18,6 +17,9 @@ from agentui.core.state.transcript import TranscriptBuilder
 from agentui.tui.headless.run import HeadlessPrinter
 
 from ..core.test_bus import SAMPLE_FIELDS, _event_classes
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 
 def samples() -> list[Event]:
@@ -66,6 +68,8 @@ def _monologue() -> tuple[Callable[[Event], object], set[str]]:
 
 
 def _acp_updates() -> tuple[Callable[[Event], object], set[str]]:
+    from agentui.core.acp.updates import UpdateTranslator
+
     translator = UpdateTranslator()
     return translator.apply, translator.unfolded
 

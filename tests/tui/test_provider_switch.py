@@ -10,7 +10,6 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 
 from agentui.core.config.settings import load_config
-from agentui.core.providers.openai.provider import OpenAIProvider
 from agentui.core.providers.scripted.provider import ScriptedProvider
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.provider_switch import TITLE, ProviderSwitch
@@ -18,6 +17,9 @@ from agentui.tui.cli.assemble import Assembly, RunOptions, settle
 
 from .helpers import make_app, notifications, runtime_of
 from .helpers import settle as settle_app
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -79,6 +81,8 @@ def test_each_provider_offers_its_models_the_current_one_first(tmp_path: Path) -
 
 
 def test_the_base_url_setting_stays_with_the_provider_it_was_set_for(tmp_path: Path) -> None:
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
     switch = switch_for(
         tmp_path,
         {"OPENAI_API_KEY": SECRET},
@@ -128,6 +132,8 @@ async def choose(pilot: Pilot[int], typed: str, *, opens_another: bool = True) -
 
 
 async def test_switching_from_the_palette_runs_the_next_task_on_the_choice(tmp_path: Path) -> None:
+    from agentui.core.providers.openai.provider import OpenAIProvider
+
     app = make_app(provider_switch=switch_for(tmp_path, {"OPENAI_API_KEY": SECRET}))
     async with app.run_test() as pilot:
         runtime = await runtime_of(pilot)
