@@ -5,43 +5,66 @@ in tests/e2e/test_web.py)."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import pytest
-from aiohttp import web
-from aiohttp.test_utils import make_mocked_request
 
-from agentui.tui.cli.web import _AccessLog
-from agentui.tui.cli.web_gate import MOST_TICKETS, TICKET_LIFETIME_S, Tickets, WebGate
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from agentui.tui.cli.web_gate import WebGate
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
 TOKEN = "A-token+with/odd=chars_0123456789"
-GATE = WebGate(TOKEN, "127.0.0.1", 8123)
 Headers = Mapping[str, str]
 NO_HEADERS: Headers = MappingProxyType({})
 UPGRADE = {"Upgrade": "websocket", "Connection": "Upgrade", "Origin": "http://127.0.0.1:8123"}
 
 
+@functools.cache
+def the_gate() -> WebGate:
+    """The gate most tests ask through, made once when first used (web_gate imports aiohttp:
+    collecting this module imports no SDK, tests/core/test_collection_imports.py)."""
+    from agentui.tui.cli.web_gate import WebGate
+
+    return WebGate(TOKEN, "127.0.0.1", 8123)
+
+
 async def _page(request: web.Request) -> web.StreamResponse:
+    from aiohttp import web
+
     return web.Response(text="the app's page")
 
 
 async def _through(
-    path: str, gate: WebGate = GATE, host: str = "127.0.0.1:8123", headers: Headers = NO_HEADERS
+    path: str,
+    gate: WebGate | None = None,
+    host: str = "127.0.0.1:8123",
+    headers: Headers = NO_HEADERS,
 ) -> web.StreamResponse:
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
     request = make_mocked_request("GET", path, headers={"Host": host, **headers})
     try:
-        return await gate.middleware(request, _page)
+        return await (gate or the_gate()).middleware(request, _page)
     except web.HTTPException as answer:
         return answer
 
 
-def _ticket(gate: WebGate = GATE, host: str = "127.0.0.1:8123") -> str:
+def _ticket(gate: WebGate | None = None, host: str = "127.0.0.1:8123") -> str:
     """A ticket as a page served to `host` names it."""
-    url = gate.socket_url(make_mocked_request("GET", "/", headers={"Host": host}))
+    from aiohttp.test_utils import make_mocked_request
+
+    url = (gate or the_gate()).socket_url(make_mocked_request("GET", "/", headers={"Host": host}))
     assert url.startswith(f"ws://{host}/ws/")
     return url.removeprefix(f"ws://{host}/ws/")
 
@@ -55,7 +78,7 @@ class Clock:
 
 
 def test_the_printed_address_carries_the_token_as_a_url_can() -> None:
-    assert GATE.login_url() == (
+    assert the_gate().login_url() == (
         "http://127.0.0.1:8123/?token=A-token%2Bwith%2Fodd%3Dchars_0123456789"
     )
 
@@ -64,20 +87,22 @@ async def test_the_printed_address_leads_to_the_page_key_and_sets_no_cookie() ->
     answer = await _through("/?token=A-token%2Bwith%2Fodd%3Dchars_0123456789&fontsize=18")
 
     assert answer.status == 303
-    assert answer.headers["Location"] == f"/?fontsize=18&key={GATE.page_key}"
+    assert answer.headers["Location"] == f"/?fontsize=18&key={the_gate().page_key}"
     assert not answer.cookies, "a browser sends 127.0.0.1's cookies to every port of it"
     assert TOKEN not in answer.headers["Location"]
 
-    page = await _through(f"/?fontsize=18&key={GATE.page_key}")
+    page = await _through(f"/?fontsize=18&key={the_gate().page_key}")
     assert page.status == 200
     assert page.headers["Cache-Control"] == "no-store", "its ticket is for one load"
     assert page.headers["Referrer-Policy"] == "no-referrer", "its address holds the key"
 
 
 async def test_each_start_has_its_own_page_key() -> None:
+    from agentui.tui.cli.web_gate import WebGate
+
     again = WebGate(TOKEN, "127.0.0.1", 8123)
-    assert again.page_key != GATE.page_key and TOKEN not in again.page_key
-    answer = await _through(f"/?key={GATE.page_key}", gate=again)
+    assert again.page_key != the_gate().page_key and TOKEN not in again.page_key
+    answer = await _through(f"/?key={the_gate().page_key}", gate=again)
     assert answer.status == 401, "the key of an ended server opens nothing"
 
 
@@ -97,6 +122,8 @@ async def test_the_page_s_websocket_opens_once_with_its_ticket() -> None:
 
 
 async def test_a_websocket_without_a_fresh_ticket_is_refused() -> None:
+    from agentui.tui.cli.web_gate import TICKET_LIFETIME_S, Tickets, WebGate
+
     clock = Clock()
     gate = WebGate(TOKEN, "127.0.0.1", 8123, tickets=Tickets(clock))
     late = _ticket(gate)
@@ -123,6 +150,8 @@ async def test_a_websocket_needs_the_page_s_own_origin() -> None:
 
 
 def test_unused_tickets_are_forgotten_when_late_or_too_many() -> None:
+    from agentui.tui.cli.web_gate import MOST_TICKETS, TICKET_LIFETIME_S, Tickets
+
     clock = Clock()
     tickets = Tickets(clock)
     first = tickets.issue()
@@ -134,7 +163,7 @@ def test_unused_tickets_are_forgotten_when_late_or_too_many() -> None:
 
 
 async def test_on_loopback_only_its_own_names_are_answered() -> None:
-    page = f"/?key={GATE.page_key}"
+    page = f"/?key={the_gate().page_key}"
     assert (await _through(page, host="evil.example:8123")).status == 403, "DNS rebinding"
     moved = await _through(page, host="localhost:8123")
     assert moved.status == 307
@@ -142,6 +171,8 @@ async def test_on_loopback_only_its_own_names_are_answered() -> None:
 
 
 async def test_beyond_loopback_any_host_is_answered_and_its_own_origin_needed() -> None:
+    from agentui.tui.cli.web_gate import WebGate
+
     gate = WebGate(TOKEN, "0.0.0.0", 8123)
     for host in ("192.0.2.7:8123", "box.example:8123", "[2001:db8::7]:8123"):
         page = await _through(f"/?key={gate.page_key}", gate=gate, host=host)
@@ -158,6 +189,8 @@ async def test_beyond_loopback_any_host_is_answered_and_its_own_origin_needed() 
 
 
 async def test_beyond_loopback_a_host_that_is_no_address_is_refused() -> None:
+    from agentui.tui.cli.web_gate import WebGate
+
     gate = WebGate(TOKEN, "0.0.0.0", 8123)
     answer = await _through(f"/?key={gate.page_key}", gate=gate, host='x"><script>:8123')
     assert answer.status == 403, "the Host goes into the page"
@@ -171,9 +204,14 @@ async def test_textual_serve_s_files_and_a_download_s_own_key_need_no_credential
 def test_the_access_log_leaves_out_the_query_and_ticket_and_keeps_controls_encoded(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from agentui.tui.cli.web import _AccessLog
+
     access_log = _AccessLog(logging.getLogger("agentui.test.web"), "")
     requests = [
-        make_mocked_request("GET", f"/%1B]0;t%07/x\x1b[2J?token={TOKEN}&key={GATE.page_key}"),
+        make_mocked_request("GET", f"/%1B]0;t%07/x\x1b[2J?token={TOKEN}&key={the_gate().page_key}"),
         make_mocked_request("GET", "/ws/the-ticket?width=80"),
     ]
 
@@ -182,7 +220,7 @@ def test_the_access_log_leaves_out_the_query_and_ticket_and_keeps_controls_encod
             access_log.log(request, web.Response(status=303), 0.0)
 
     first, second = caplog.messages
-    assert TOKEN not in first and "token" not in first and GATE.page_key not in first
+    assert TOKEN not in first and "token" not in first and the_gate().page_key not in first
     assert '"GET /%1B%5D0;t%07/x%1B%5B2J" 303' in first, "as sent: %-encoded"
     assert "the-ticket" not in second
     assert '"GET /ws/…" 303' in second
