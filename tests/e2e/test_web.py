@@ -12,13 +12,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import aiohttp
 import anyio
 import pytest
 
 from ..processes import command_line, descendants, gone, until
 from .cli_runs import TIMEOUT_S, child_env
+
+if TYPE_CHECKING:
+    import aiohttp
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -104,6 +110,8 @@ def serving(tmp_path: Path, *options: str) -> Iterator[Served]:
 
 def browser() -> aiohttp.ClientSession:
     """A client keeping cookies as a browser does (aiohttp's own jar refuses an IP's)."""
+    import aiohttp
+
     return aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
 
 
@@ -125,6 +133,8 @@ async def _log_in(http: aiohttp.ClientSession, served: Served) -> str:
 async def _open_tab(http: aiohttp.ClientSession, served: Served) -> aiohttp.ClientWebSocketResponse:
     """The page's websocket, as the browser's script opens it: its address with the
     terminal's size, and the page's Origin."""
+    import aiohttp
+
     socket_url = await _log_in(http, served)
     return await http.ws_connect(
         f"{socket_url}?width=100&height=30",
@@ -134,6 +144,8 @@ async def _open_tab(http: aiohttp.ClientSession, served: Served) -> aiohttp.Clie
 
 
 async def _first_frame(tab: aiohttp.ClientWebSocketResponse) -> None:
+    import aiohttp
+
     await tab.send_json(["resize", {"width": 100, "height": 30}])
     received = b""
     while b"Quit" not in received:  # the key footer of agentui's first frame
@@ -168,6 +180,8 @@ async def test_the_printed_address_opens_the_page_and_its_websocket_the_app(
 
 
 async def test_without_the_token_a_page_says_what_to_open(refusing: Served) -> None:
+    import aiohttp
+
     served = refusing
     async with aiohttp.ClientSession() as http:
         for path in ("/", "/?token=not-the-token", "/?key=not-the-key"):
@@ -185,6 +199,8 @@ async def test_without_the_token_a_page_says_what_to_open(refusing: Served) -> N
 
 
 async def test_a_websocket_needs_the_page_s_origin_and_its_ticket(served: Served) -> None:
+    import aiohttp
+
     page = f"http://{served.address}"
     async with browser() as http:
         ticketed = await _log_in(http, served)
@@ -251,6 +267,8 @@ async def test_stopping_agentui_web_ends_it_and_every_app(
 
 
 async def test_pages_of_other_sites_cannot_open_the_app(refusing: Served) -> None:
+    import aiohttp
+
     served = refusing
     port = served.address.rsplit(":", 1)[1]
     async with browser() as http:
@@ -270,6 +288,8 @@ async def test_pages_of_other_sites_cannot_open_the_app(refusing: Served) -> Non
 
 async def test_beyond_loopback_it_answers_the_name_it_is_reached_by(tmp_path: Path) -> None:
     """Bound to 0.0.0.0 it cannot know its names: any Host, and the page's own Origin."""
+    import aiohttp
+
     with serving(tmp_path, "--host", "0.0.0.0", "--allow-remote") as served:
         port = served.address.rsplit(":", 1)[1]
         assert served.address == f"0.0.0.0:{port}"
