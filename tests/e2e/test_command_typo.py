@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,7 +13,7 @@ import pytest
 
 from agentui.tui.cli.command_typo import mistyped_command
 
-from .cli_runs import TIMEOUT_S, child_env
+from .cli_runs import child_env
 from .preloaded_cli import completed
 from .test_app_terminal import Terminal, _agentui, _scratch_env
 
@@ -45,14 +44,7 @@ def test_other_tasks_are_tasks(task: str | None) -> None:
 
 
 def test_agentui_refuses_a_mistyped_command(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli.main", "sesions"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        env=child_env(tmp_path),
-        timeout=TIMEOUT_S,
-    )
+    done = completed(["sesions"], env=child_env(tmp_path), cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr == (
         "agentui: unknown command 'sesions'; did you mean 'sessions'? "

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from agentui.core.protocol.events import parse_event
 
 from .cli_runs import child_env
-
-TIMEOUT_S = 60  # a safety net against a hung child, never a measurement
+from .preloaded_cli import COMMAND, PRELOADED
 
 ESC, BEL = "\x1b", "\x07"
 HOSTILE = (
@@ -72,16 +70,10 @@ CONTROL_BYTES = [
 
 
 def agentui(home: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    """Bytes, not text: the test sees exactly what a terminal would receive."""
-    return subprocess.run(
-        [sys.executable, "-m", "agentui.tui.cli.main", *args],
-        input=b"",
-        capture_output=True,
-        env=child_env(home),
-        cwd=home,
-        timeout=TIMEOUT_S,
-        check=False,
-    )
+    """Bytes, not text: the test sees exactly what a terminal would receive (the command forked
+    from a process that has imported it: preloaded_cli.py)."""
+    code, out, err = PRELOADED.run(list(args), env=child_env(home), cwd=home)
+    return subprocess.CompletedProcess([*COMMAND, *args], code, out, err)
 
 
 def assert_no_control_bytes(output: bytes) -> None:
