@@ -21,7 +21,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agentui.core.acp.session import takes_a_prompt
 from agentui.core.agent.queries import Query
 from agentui.core.agent.steps import StepLog
 from agentui.core.agent.tree import AgentNode
@@ -37,8 +36,10 @@ from agentui.core.support.errors import AgentEndedError, CommandRefusedError
 from agentui.core.tools.ask_user import ASK_USER
 from agentui.core.tools.registry import ToolRegistry
 
-from ..remote.server_fixture import served_runtime
 from .helpers import deploy_tool, scripted_runtime
+
+# The SDKs (and the agentui modules that import them) are imported where used: collecting
+# this module imports no SDK (tests/core/test_collection_imports.py).
 
 pytestmark = pytest.mark.anyio
 
@@ -242,6 +243,8 @@ async def _http_refusal(call: Awaitable[Any]) -> tuple[int, str] | None:
 
 
 async def test_the_http_api_answers_by_the_table_in_its_words() -> None:
+    from ..remote.server_fixture import served_runtime
+
     ids = count(1)
     async with served_runtime(DONE) as server, server.client() as client:
         runtime = server.runtime
@@ -268,6 +271,8 @@ async def test_the_http_api_answers_by_the_table_in_its_words() -> None:
 
 
 async def test_acp_sends_a_prompt_to_a_root_that_takes_a_steer_or_a_new_message() -> None:
+    from agentui.core.acp.session import takes_a_prompt
+
     ids = count(1)
     async with scripted_runtime(DONE) as runtime:
         for status, driver in product(AgentStatus, DRIVERS):
