@@ -11,13 +11,14 @@ from agentui.core.remote.client import RemoteClient
 from agentui.core.remote.remote_runtime import RemoteProvider, RemoteRuntime
 from agentui.core.state import RunState
 
-from ..remote.server_fixture import served_runtime
 from .servers import GUARD_S, mcp_runtime, stdio_server, unstartable_server
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_an_attached_screen_folds_the_servers_states_as_the_server_does() -> None:
+    from ..remote.server_fixture import served_runtime  # FastAPI: imported when used
+
     runtime, _, _ = mcp_runtime({"echo": stdio_server(), "broken": unstartable_server()})
     async with served_runtime(runtime=runtime) as server:
         remote = RemoteRuntime(
