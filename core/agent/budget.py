@@ -41,7 +41,9 @@ COUNTED = ("tokens", "usd", "tool_calls", "model_calls")  # charged up the chain
 class Budget(BaseModel):
     """Limits of one agent's subtree; every field None means no budget at all."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame needs none.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     # Bounds well above real use: a number past one limits nothing and is a typo.
     tokens: int | None = Field(None, ge=1, le=10**11, description="Tokens the subtree may use.")

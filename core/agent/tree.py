@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from agentui.core.agent.budget import Budget
 from agentui.core.protocol.agent_status import LIVE_STATUSES, AgentStatus
@@ -48,6 +48,10 @@ class UserComment(StrEnum):
 
 
 class AgentNode(BaseModel):
+    # Its schema is built at its first validation, not at import (defer_build): a resumed
+    # session's first frame needs none.
+    model_config = ConfigDict(defer_build=True)
+
     id: str
     parent_id: str | None = None
     children: list[str] = Field(default_factory=list)

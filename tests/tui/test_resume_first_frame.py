@@ -137,7 +137,7 @@ async def test_a_resumed_session_s_agents_are_in_the_first_frame(
 BUILT_MODELS_PROBE = RESUMED_FIRST_FRAME_PROBE.replace('"last"', f'"{SESSION}"').replace(
     "print(json.dumps(sorted(sys.modules)))",
     """from pydantic import BaseModel
-    ours = ("agentui.core.protocol.", "agentui.core.state.", "agentui.core.session.")
+    ours = ("agentui.core.protocol.", "agentui.core.state.", "agentui.core.session.", "agentui.core.agent.")
     print(json.dumps(sorted(
         f"{name}.{value.__name__}"
         for name, module in list(sys.modules.items()) if name.startswith(ours)

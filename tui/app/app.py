@@ -42,7 +42,10 @@ from agentui.tui.app.rewind_fork import RewindAndFork
 from agentui.tui.app.runtime_host import HostOptions, host_for
 from agentui.tui.app.screens.main import MainScreen
 from agentui.tui.app.start_failure import StartFailure
-from agentui.tui.app.textual_compat import arrange_without_a_grid
+from agentui.tui.app.textual_compat import (
+    arrange_without_a_grid,
+    scroll_views_update_scrollbars_when_sized_anew,
+)
 from agentui.tui.app.theme_choice import choose_theme
 from agentui.tui.app.theme_files import AGENT_VARIABLES
 from agentui.tui.app.ui_state import load_ui_state, save_ui_state
@@ -60,6 +63,8 @@ STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a p
 # A long answer is one widget hundreds of thousands of lines tall: its layouts must not cost
 # a grid cell per 20 of its lines (textual_compat.ArrangementMap).
 arrange_without_a_grid()
+# The agent tree's scrollbar is updated when the tree is sized anew, not at every layout.
+scroll_views_update_scrollbars_when_sized_anew()
 
 
 class AgentUIApp(App[int]):

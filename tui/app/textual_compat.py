@@ -19,7 +19,7 @@ from textual.geometry import Offset, Region
 from textual.keys import _character_to_key
 from textual.notifications import Notification
 from textual.widget import Widget
-from textual.widgets import Footer, Input, TextArea
+from textual.widgets import Footer, Input, TextArea, Tree
 from textual.widgets._footer import FooterKey as FooterKey
 from textual.widgets.tree import TreeNode
 
@@ -130,6 +130,16 @@ def store_node_label(node: TreeNode[Any], label: Text) -> None:
     and draws a row's label afresh at paint time. `label` is one line, as `Tree.process_label`
     would keep it. Check on upgrade: that `Tree.render_label` still draws `node._label`."""
     node._label = label
+
+
+def invalidate_tree(tree: Tree[Any]) -> None:
+    """What Textual's Tree does when its nodes changed: drop its line caches, ask for a layout.
+
+    Why here: the agent tree overrides `Tree._invalidate` (which `TreeNode.add` calls once per
+    node) to do it once per batch of rows added, and calls Textual's own through this. Check on
+    upgrade: that `TreeNode.add`/`_add` still call `tree._invalidate()` and nothing else that
+    a batch would need per node."""
+    Tree._invalidate(tree)
 
 
 def key_name_of_character(character: str) -> str:

@@ -37,7 +37,7 @@ from textual.widgets.tree import TreeNode
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
-from agentui.tui.app.textual_compat import store_node_label
+from agentui.tui.app.textual_compat import invalidate_tree, store_node_label
 from agentui.tui.app.widgets.budget_gauge import Gauge, counts_needed, gauge_bar, nearest_limit
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -288,7 +288,7 @@ class AgentTree(Tree[str]):
 
     def _invalidate(self) -> None:
         if not self._adding:
-            super()._invalidate()
+            invalidate_tree(self)
 
     def relabel(self, agents: Iterable[AgentState]) -> None:
         """These agents changed: their rows are drawn again when (and only if) on screen."""
