@@ -2,20 +2,23 @@
 10 million characters, resumed and replayed by the installed command. Not a test.
 
     .venv/bin/python tests/bench/long_session_bench.py [--chars N] [--runs R] [--speed X]
-        [--dir DIR] [--only resume,replay,replay_from] [--quick] [--json]
+        [--dir DIR] [--only resume,resume_reading_the_log,replay,replay_from] [--quick] [--json]
 
 The session is session_bench.make_session's (one agent, `--chars` characters of plain prose
 in the scripted provider's chunks, written by the real SessionWriter, its checkpoint kept as
 the writer keeps it when it closes the log). Making 10 M characters takes minutes of CPU and
 several GB: it is made once under DIR (default: `longsess` in the temp folder) and reused; every
-run works on a fresh copy of it (a resume appends to the log). Each command is exec'd on a
+run works on a fresh copy of it (a resume appends to the log). Its checkpoint stands only for
+the code that made it (any change in core's sources): when this code would not load it, it is
+made anew first (as long as a resume without it takes), and `checkpoint_made_anew` says so. Each command is exec'd on a
 120x40 pseudo-terminal (pty_terminal.py, as pty_bench.py does); the child's RSS is sampled
 from /proc/PID/status every 20 ms while it runs (VmRSS; VmHWM, the kernel's peak, read last).
 
-resume       `agentui --resume ID`: exec -> the first whole frame with the agent counted in the
+resume       `agentui --resume ID` (with the checkpoint): exec -> the first whole frame with the agent counted in the
              status bar and the end of its answer in the transcript (goal <= 1 s); the child's
              CPU and run-queue wait then; then until its CPU settles (idle 1 s): CPU, peak RSS
              (goal: never past 250 MiB).
+resume_reading_the_log   the same without the checkpoint: the log read and folded whole.
 replay       `agentui replay ID --speed X` (default 100): exec -> first whole frame, and ->
              the whole frame saying `replay finished` with the end of the answer shown; beside it the play's own length (the
              recording's span / X, long gaps cut to 2 s / X): `lag_s` is how far the screen
@@ -51,6 +54,7 @@ from pty_bench import AGENTUI, SIZE, Loads, cpu_and_wait, scratch_env
 from pty_terminal import PtyTerminal
 from session_bench import long_text, make_session
 
+from agentui.core.session.checkpoint import CHECKPOINT_SUFFIX, checkpoint_path, load_checkpoint
 from agentui.core.session.checkpoint_keeping import keep_checkpoint
 
 MIB = 1 << 20
@@ -133,13 +137,31 @@ def ensure_session(home: Path, chars: int) -> Saved:
     return saved
 
 
-def restore(home: Path) -> None:
-    """The session's folder as its writer left it."""
+def restore(home: Path, *, checkpoint: bool = True) -> None:
+    """The session's folder as its writer left it, with its checkpoint or without (as a crash
+    leaves it, or another version of agentui)."""
     sessions = home / "data" / "sessions"
     for leftover in sessions.iterdir():
         leftover.unlink()
     for saved in (home / "kept").iterdir():
-        shutil.copy2(saved, sessions)
+        if checkpoint or saved.suffix != CHECKPOINT_SUFFIX:
+            shutil.copy2(saved, sessions)
+
+
+def fresh_checkpoint(home: Path, saved: Saved) -> bool:
+    """The kept checkpoint made anew if this code would not load it: one stands only for the
+    code that made it (a fingerprint of core's sources: any change in them) and for the log's
+    path. True when it had to be made anew."""
+    restore(home)
+    log = home / "data" / "sessions" / f"{saved.stem}.jsonl"
+    os.environ["AGENTUI_STATE_DIR"] = str(home / "state")  # its key signs the checkpoint
+    if load_checkpoint(log) is not None:
+        return False
+    print("the kept checkpoint is stale: making it anew ...", file=sys.stderr, flush=True)
+    if not keep_checkpoint(log, from_bytes=0):
+        raise RuntimeError(f"no checkpoint could be kept for {log}")
+    shutil.copy2(checkpoint_path(log), home / "kept")
+    return True
 
 
 # -- one command on the pty ----------------------------------------------------------------------
@@ -220,8 +242,8 @@ def settle(term: PtyTerminal, limit_s: float = 120.0) -> None:
         before = now
 
 
-def resume_once(home: Path, saved: Saved) -> dict[str, float]:
-    restore(home)
+def resume_once(home: Path, saved: Saved, checkpoint: bool) -> dict[str, float]:
+    restore(home, checkpoint=checkpoint)
     tail = answer_tail(saved.chars)
     argv = [str(AGENTUI), "--resume", saved.stem]
     term = PtyTerminal(argv, scratch_env(home), SIZE)
@@ -303,12 +325,13 @@ def spreads(runs: list[dict[str, float]]) -> dict[str, Any]:
 # -- the parts -----------------------------------------------------------------------------------
 
 
-def resume(home: Path, saved: Saved, runs: int) -> dict[str, Any]:
-    resume_once(home, saved)  # bytecode written, the log in the page cache
+def resume(home: Path, saved: Saved, runs: int, checkpoint: bool) -> dict[str, Any]:
+    resume_once(home, saved, checkpoint)  # bytecode written, the log in the page cache
     loads = Loads()
-    figures = spreads([resume_once(home, saved) for _ in range(runs)])
+    figures = spreads([resume_once(home, saved, checkpoint) for _ in range(runs)])
     return {
         "runs": runs,
+        "checkpoint": checkpoint,
         **figures,
         "goal": f"first frame <= {FIRST_FRAME_GOAL_S:g} s; peak RSS <= {RSS_GOAL_MIB} MiB",
         "met": figures["first_frame_s"]["median"] <= FIRST_FRAME_GOAL_S
@@ -356,7 +379,7 @@ def table(result: dict[str, Any]) -> str:
         lines.append(
             f"  a busy machine: wall times include waiting for a CPU (load > {cpus / 2:g})"
         )
-    for part in ("resume", "replay", "replay_from"):
+    for part in ("resume", "resume_reading_the_log", "replay", "replay_from"):
         if part not in result:
             continue
         r = result[part]
@@ -389,7 +412,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, help="runs of each (default 3, quick 1)")
     parser.add_argument("--speed", type=float, default=100.0, help="replay speed (default 100)")
     parser.add_argument("--dir", type=Path, help="where sessions are made once and kept")
-    parser.add_argument("--only", help="resume,replay,replay_from (default all)")
+    parser.add_argument(
+        "--only", help="resume,resume_reading_the_log,replay,replay_from (default all)"
+    )
     parser.add_argument("--quick", action="store_true", help="smoke run: 100 k chars, 1 run")
     parser.add_argument("--json", action="store_true", help="one JSON line instead of a table")
     args = parser.parse_args()
@@ -403,7 +428,7 @@ def main() -> None:
     else:
         where = Path(tempfile.gettempdir()) / "longsess"
     home = where / f"{chars}-chars"
-    parts = (args.only or "resume,replay,replay_from").split(",")
+    parts = (args.only or "resume,resume_reading_the_log,replay,replay_from").split(",")
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
     saved = ensure_session(home, chars)
     result: dict[str, Any] = {
@@ -416,9 +441,13 @@ def main() -> None:
     def say(part: str) -> None:
         print(f"{part}: {json.dumps(result[part])}", file=sys.stderr, flush=True)
 
+    result["checkpoint_made_anew"] = fresh_checkpoint(home, saved)
     if "resume" in parts:
-        result["resume"] = resume(home, saved, runs)
+        result["resume"] = resume(home, saved, runs, checkpoint=True)
         say("resume")
+    if "resume_reading_the_log" in parts:
+        result["resume_reading_the_log"] = resume(home, saved, runs, checkpoint=False)
+        say("resume_reading_the_log")
     if "replay" in parts:
         result["replay"] = replay(home, saved, runs, args.speed, None)
         say("replay")
