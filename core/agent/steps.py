@@ -25,6 +25,7 @@ folded from its log (`steps_in`), the same class fed the same events, so both ag
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
@@ -38,6 +39,7 @@ StepKind = Literal["task", "model", "tool", "answer", "steer"]
 ASK_USER_TOOL = "ask_user"  # the tool whose result is the person's answer (core/tools/ask_user)
 WAIT_TOOL = "wait"  # the tool that hands a subagent's result to its parent (core/tools/fork)
 SUMMARY_CHARS = 70
+_WORD = re.compile(r"\S+")  # what str.split() splits on is what \s matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,12 +316,26 @@ def _answers_the_person(before: list[Message], results: Message) -> bool:
     return any(result.tool_use_id in asked for result in results.tool_results)
 
 
+def collapsed(text: str) -> str:
+    """`" ".join(text.split())` as far as a summary reads it: past SUMMARY_CHARS it is cut
+    anyway, and an answer of 10 M characters split whole made ~2 M strings (~120 MiB for a
+    moment) for 70 characters."""
+    words: list[str] = []
+    length = -1
+    for word in _WORD.finditer(text):
+        words.append(word.group())
+        length += 1 + len(words[-1])
+        if length > SUMMARY_CHARS:
+            break
+    return " ".join(words)
+
+
 def _summary(kind: StepKind, before: list[Message], append: list[Message]) -> str:
     last = append[-1] if append else None
     if last is None:
         return ""
     if kind == "model":
-        said = " ".join(last.text.split())
+        said = collapsed(last.text)
         calls = ", ".join(use.name for use in last.tool_uses)
         text = (
             f"{said} [calls {calls}]" if calls and said else (f"calls {calls}" if calls else said)
@@ -327,7 +343,7 @@ def _summary(kind: StepKind, before: list[Message], append: list[Message]) -> st
     elif kind in ("tool", "answer"):
         names = {use.id: use.name for message in before[-1:] for use in message.tool_uses}
         text = "; ".join(
-            f"{names.get(result.tool_use_id, 'tool')} → {' '.join(result.content.split())}"
+            f"{names.get(result.tool_use_id, 'tool')} → {collapsed(result.content)}"
             for result in last.tool_results
         )
     elif kind == "steer":
@@ -336,9 +352,9 @@ def _summary(kind: StepKind, before: list[Message], append: list[Message]) -> st
             if before and _extends(before[-1], last)
             else last.content
         )
-        text = " ".join(" ".join(b.text.split()) for b in added if isinstance(b, TextBlock))
+        text = " ".join(collapsed(b.text) for b in added if isinstance(b, TextBlock))
     else:  # its task: the first words it was given (a fork's first message may hold more
         # blocks after it, the answers its origin had by then, which `text` runs together)
         first = next((b for b in append[0].content if isinstance(b, TextBlock)), None)
-        text = " ".join(first.text.split()) if first is not None else ""
+        text = collapsed(first.text) if first is not None else ""
     return text if len(text) <= SUMMARY_CHARS else text[: SUMMARY_CHARS - 1] + "…"
