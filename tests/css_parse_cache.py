@@ -5,6 +5,10 @@ again (its .tcss and every widget's DEFAULT_CSS): ~13 ms of each TUI test's ~100
 a result that depends only on the text, where it came from and the theme's variables. The
 rules are shared here as Textual shares them between the reparses of one app (nothing changes a
 parsed rule set); CSS that fails to parse is never cached, so it fails in every test.
+
+Check on upgrade: that `Stylesheet._parse_rules` keeps its signature, that a theme change
+replaces `Stylesheet._variables` (`set_variables`) rather than editing it in place, and that
+nothing mutates a parsed `RuleSet`.
 """
 
 from __future__ import annotations

@@ -84,8 +84,9 @@ REQUEST_BYTES = 1 << 20
 
 
 def _build_deferred_models() -> None:
-    """The models the app builds on first use (their schemas deferred to keep start-up
-    short) built here once, not in every child (29 of them in each `agentui run`)."""
+    """agentui's models that build on first use (their schemas deferred to keep start-up
+    short) built here once, not in every child (29 of them in each `agentui run`). Only
+    agentui's: the SDKs defer ~2,700 of their own, which cost seconds and 200 MiB to build."""
     from pydantic import BaseModel
     from pydantic._internal._mock_val_ser import MockValSer
 
@@ -93,7 +94,8 @@ def _build_deferred_models() -> None:
     while pending:
         model = pending.pop()
         pending.extend(model.__subclasses__())
-        if isinstance(model.__dict__.get("__pydantic_validator__"), MockValSer):
+        deferred = isinstance(model.__dict__.get("__pydantic_validator__"), MockValSer)
+        if deferred and model.__module__.startswith("agentui."):
             with contextlib.suppress(Exception):  # one a child cannot build fails there, as ever
                 model.model_rebuild()
 

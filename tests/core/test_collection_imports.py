@@ -2,11 +2,12 @@
 test module, so an SDK a test module imports at module level (directly, or through an agentui or
 test helper module that imports it at module level) costs every worker its import time, also the
 workers that never run those tests. The tests that need an SDK import it in their body or
-fixture. Read statically (ast), so the check costs no interpreter collecting the suite."""
+fixture. Read statically (ast), without starting an interpreter that collects the suite."""
 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,13 +83,21 @@ def _module_level_imports(name: str, path: Path) -> set[str]:
     return names
 
 
-MODULES = {
-    _module_name(package, folder, path): path
-    for package, folder in PACKAGES.items()
-    for path in folder.rglob("*.py")
-    if "__pycache__" not in path.parts
-}
-IMPORTS = {name: _module_level_imports(name, path) for name, path in MODULES.items()}
+@cache
+def _modules() -> dict[str, Path]:
+    """Every module of the project by name (read when a test asks: at collection, every
+    worker would parse the whole tree)."""
+    return {
+        _module_name(package, folder, path): path
+        for package, folder in PACKAGES.items()
+        for path in folder.rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+
+
+@cache
+def _imports() -> dict[str, set[str]]:
+    return {name: _module_level_imports(name, path) for name, path in _modules().items()}
 
 
 def _sdks_loaded_by(root: str) -> dict[str, str]:
@@ -101,7 +110,7 @@ def _sdks_loaded_by(root: str) -> dict[str, str]:
         name = todo.pop()
         if name in NOT_YET_LAZY:
             continue
-        for imported in sorted(IMPORTS.get(name, ())):
+        for imported in sorted(_imports().get(name, ())):
             parts = imported.split(".")
             if parts[0] in SDKS and parts[0] not in sdks:
                 chain = [name]
@@ -109,7 +118,7 @@ def _sdks_loaded_by(root: str) -> dict[str, str]:
                     chain.append(parent)
                 sdks[parts[0]] = " <- ".join(chain)
             for package in (".".join(parts[:end]) for end in range(1, len(parts) + 1)):
-                if package in MODULES and package not in loaded_by:
+                if package in _modules() and package not in loaded_by:
                     loaded_by[package] = name
                     todo.append(package)
     return sdks
@@ -143,13 +152,13 @@ def test_the_reader_sees_imports_that_run_at_import_time_only() -> None:
 
 
 def test_the_walk_follows_agentui_modules_to_the_sdks_they_import() -> None:
-    assert "agentui.core.providers.openai" in MODULES and "tests.conftest" in MODULES
+    assert "agentui.core.providers.openai" in _modules() and "tests.conftest" in _modules()
     # a provider imports its SDK at module level: reaching it through the package is seen
     assert "openai" in _sdks_loaded_by("agentui.core.providers.openai.provider")
 
 
 def test_collecting_a_test_module_imports_no_sdk() -> None:
-    collected = sorted(name for name in MODULES if _collected(name))
+    collected = sorted(name for name in _modules() if _collected(name))
     assert len(collected) > 100  # the walk found the whole suite, subfolders included
     found = {name: _sdks_loaded_by(name) for name in collected}
     offenders = {name: sdks for name, sdks in found.items() if sdks}
