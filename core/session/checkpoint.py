@@ -79,9 +79,10 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
         return None
     if key is None:
         return None
-    header, mac, payload = _split(data)
+    header, mac, start = _split(data)
     if header is None:
         return None
+    payload = memoryview(data)[start:]
     try:
         meta = json.loads(header)
     except ValueError:
@@ -92,7 +93,9 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     if not hmac.compare_digest(mac, _mac(key, header, payload)):
         return None
     kept = KeptConversations()
-    loader = _PlanLoader(io.BytesIO(payload), kept)
+    stream = io.BytesIO(data)  # shares the bytes (a view would be copied)
+    stream.seek(start)
+    loader = _PlanLoader(stream, kept)
     try:
         uid_bound, plan, steps = loader.load()
     except Exception:  # a pickle of ours that cannot load (whatever it raises): read the log
@@ -104,7 +107,7 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     if not isinstance(steps, bytes):
         return None
     plan.steps = KeptSteps(steps)
-    kept.hold(loader, plan.state.agents)
+    kept.hold(loader, plan.state.agents, session)
     plan.conversations = kept
     # The file as this process names it (the same file: checked above), where a resumed run
     # appends; the writer may have named it from another folder.
@@ -115,18 +118,18 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     return plan
 
 
-def _split(data: bytes) -> tuple[bytes | None, bytes, memoryview]:
-    """MAGIC, the header's length (4 bytes), the header (JSON), the MAC, the pickle (a view:
-    not a copy of its megabytes)."""
+def _split(data: bytes) -> tuple[bytes | None, bytes, int]:
+    """MAGIC, the header's length (4 bytes), the header (JSON), the MAC, and where the pickle
+    starts (read in place: not a copy of its megabytes)."""
     if not data.startswith(MAGIC):
-        return None, b"", memoryview(b"")
+        return None, b"", 0
     at = len(MAGIC)
     size = int.from_bytes(data[at : at + 4], "big")
     header = data[at + 4 : at + 4 + size]
     mac = data[at + 4 + size : at + 4 + size + MAC_BYTES]
     if len(header) != size or len(mac) != MAC_BYTES:
-        return None, b"", memoryview(b"")
-    return header, mac, memoryview(data)[at + 4 + size + MAC_BYTES :]
+        return None, b"", 0
+    return header, mac, at + 4 + size + MAC_BYTES
 
 
 # -- keeping --------------------------------------------------------------------------------------

@@ -9,7 +9,10 @@ import copy
 import pickle
 import threading
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from agentui.core.session.errors import SessionError
 
 if TYPE_CHECKING:
     from agentui.core.protocol.conversation import Conversation
@@ -25,6 +28,7 @@ class KeptConversations:
         self._agents: Mapping[str, AgentState] = {}
         self._standing: dict[str, ConversationToCome] = {}
         self._read: dict[str, Conversation] | None = None
+        self._session: Path | None = None
         self._lock = threading.Lock()  # read by the loop, or the thread that loads core
 
     def standing_for(self, agent_id: str) -> ConversationToCome:
@@ -33,17 +37,22 @@ class KeptConversations:
             standing = self._standing[agent_id] = ConversationToCome(self, agent_id)
         return standing
 
-    def hold(self, rest: pickle.Unpickler, agents: Mapping[str, AgentState]) -> None:
+    def hold(self, rest: pickle.Unpickler, agents: Mapping[str, AgentState], session: Path) -> None:
         self._rest = rest
         self._agents = agents
+        self._session = session
 
     def restore(self) -> dict[str, Conversation]:
         """Every agent's own conversation in its place (once); the conversations by agent."""
         with self._lock:
             if self._read is None:
-                assert self._rest is not None, "held before read"
-                read: dict[str, Conversation] = self._rest.load()  # checked with the plan
-                self._rest = None
+                rest, self._rest = self._rest, None
+                if rest is None:
+                    raise self._unreadable("it was read already and failed")
+                try:
+                    read: dict[str, Conversation] = rest.load()  # checked with the plan
+                except Exception as error:  # signed, so only a bug or no memory gets here
+                    raise self._unreadable(repr(error)) from error
                 for agent_id, conversation in read.items():
                     agent = self._agents.get(agent_id)
                     # In the model's own dict: no field is marked set that was not.
@@ -54,12 +63,30 @@ class KeptConversations:
                 self._read = read
             return self._read
 
+    def _unreadable(self, why: str) -> SessionError:
+        """The checkpoint is dropped: resumed again, the session reads its log, as after a
+        crash (nothing in the log is lost)."""
+        from agentui.core.session.checkpoint import drop_checkpoint
+
+        if self._session is not None:
+            drop_checkpoint(self._session)
+        return SessionError(
+            f"this session's checkpoint could not be read ({why}); it is set aside: resume the"
+            " session again and it is read from its log"
+        )
+
 
 class ConversationToCome:
     """An agent's conversation until its checkpoint's are read (KeptConversations): any use of
-    it reads them all, and is that of the agent's own conversation."""
+    it reads them all, and is that of the agent's own conversation.
+
+    It is not a Conversation: `isinstance`, iterating it and `Conversation.model_validate` see
+    the stand-in. Nothing does that before the runtime adopts the plan (which puts the real
+    ones in place); code that would must call `own()` first."""
 
     __slots__ = ("_agent_id", "_kept")
+    _agent_id: str
+    _kept: KeptConversations
 
     def __init__(self, kept: KeptConversations, agent_id: str) -> None:
         object.__setattr__(self, "_kept", kept)

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from agentui.core.protocol.conversation import Conversation
-from agentui.core.session.checkpoint import load_checkpoint
+from agentui.core.session import checkpoint
+from agentui.core.session.checkpoint import checkpoint_path, load_checkpoint
+from agentui.core.session.errors import SessionError
 from agentui.core.session.kept_conversations import ConversationToCome
 from agentui.core.session.reader import read_session
 from agentui.core.session.resume import plan_resume
@@ -92,3 +94,26 @@ async def test_adopting_the_plan_gives_the_runtime_each_agent_s_own_conversation
     runtime = Adopting()
     kept.adopt_into(runtime)  # type: ignore[arg-type]
     assert runtime.conversations == [Conversation] * len(kept.state.agents)
+
+
+async def test_conversations_that_cannot_be_read_say_so_and_the_next_resume_reads_the_log(
+    tmp_path: Path,
+    every_log: None,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path, root = await _quit_while_asking(tmp_path)
+    kept = load_checkpoint(path)
+    assert kept is not None and kept.conversations is not None
+
+    def fails(self: pickle.Unpickler) -> object:
+        raise MemoryError
+
+    # The checkpoint's own loader, held at the conversations.
+    monkeypatch.setattr(checkpoint._PlanLoader, "load", fails)
+    for _ in range(2):  # the second use says it as well, never reads half a stream
+        with pytest.raises(SessionError, match=r"checkpoint could not be read.*from its log"):
+            kept.conversations.restore()
+    monkeypatch.undo()
+    assert not checkpoint_path(path).exists()
+    assert load_checkpoint(path) is None  # the log is read instead, whole
+    assert plan_resume(read_session(path)).state.agents[root].conversation.messages

@@ -63,7 +63,8 @@ STOP_GRACE_S = 3.0  # after a SIGTERM/SIGHUP, the orderly stop's time before a p
 # A long answer is one widget hundreds of thousands of lines tall: its layouts must not cost
 # a grid cell per 20 of its lines (textual_compat.ArrangementMap).
 arrange_without_a_grid()
-# The agent tree's scrollbar is updated when the tree is sized anew, not at every layout.
+# A scroll view's scrollbars (the agent tree's, a text box's) are updated when it is sized anew,
+# not at every layout of the screen.
 scroll_views_update_scrollbars_when_sized_anew()
 
 

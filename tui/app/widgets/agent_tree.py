@@ -31,13 +31,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
-from agentui.tui.app.textual_compat import invalidate_tree, store_node_label
+from agentui.tui.app.textual_compat import TreeOfRowsAddedAtOnce, store_node_label
 from agentui.tui.app.widgets.budget_gauge import Gauge, counts_needed, gauge_bar, nearest_limit
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -215,7 +214,7 @@ def _gauge_row_steps(gauge: Detail, clock: list[Detail]) -> Iterator[list[Detail
     yield []
 
 
-class AgentTree(Tree[str]):
+class AgentTree(TreeOfRowsAddedAtOnce):
     """Agents by parent. Node data is the agent id; each row is drawn from its agent's view."""
 
     # The agent commands live here, where nobody types (space pauses/resumes instead of
@@ -250,7 +249,6 @@ class AgentTree(Tree[str]):
         self.on_cursor: Callable[[str], None] = lambda agent_id: None
         # The step a rewind took an agent back to, while it waits there (the screen's steps).
         self.rewound_to: Callable[[str], int | None] = lambda agent_id: None
-        self._adding = False  # within add_agents: the tree's caches are dropped once, after
         # A Text, not a str: Textual reads a str as markup, and its emoji table (~3 ms) would
         # load for this one word before the first frame.
         super().__init__(Text("agents"), **kwargs)
@@ -272,8 +270,7 @@ class AgentTree(Tree[str]):
         Textual's Tree drops its line caches and asks for a layout at each node added; the
         rows added at once do it once, after the last (a resumed session's 1,000 agents: ~8 ms
         of its first frame)."""
-        self._adding = True
-        try:
+        with self.adding_at_once():
             for agent in agents:
                 parent = self._agent_nodes.get(agent.parent_id or "", self.root)
                 if parent is not self.root:
@@ -282,13 +279,6 @@ class AgentTree(Tree[str]):
                 node = parent.add(Text(), data=agent.id, expand=True, allow_expand=False)
                 self._agent_nodes[agent.id] = node
                 self._count(agent)
-        finally:
-            self._adding = False
-        self._invalidate()
-
-    def _invalidate(self) -> None:
-        if not self._adding:
-            invalidate_tree(self)
 
     def relabel(self, agents: Iterable[AgentState]) -> None:
         """These agents changed: their rows are drawn again when (and only if) on screen."""
