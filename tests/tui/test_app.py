@@ -283,6 +283,19 @@ async def test_help_lists_the_keys_and_escape_closes_it() -> None:
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_the_help_window_scrolls_with_the_keys_as_it_opens() -> None:
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        dialog = app.screen.query_one("#dialog")
+        assert dialog.max_scroll_y > 0, "taller than the screen: this test needs it so"
+        await pilot.press("pagedown")
+        assert dialog.scroll_y > 0
+        await pilot.press("end")
+        assert dialog.scroll_y == dialog.max_scroll_y
+
+
 async def test_theme_picker_switches_the_theme() -> None:
     async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
         assert app.theme == "agentui-dark"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rich.style import Style
 from textual.widgets import Button
 
 from agentui.core.agent.tree import AgentStatus as S
@@ -135,3 +136,28 @@ async def test_a_replayed_question_shows_its_answer_and_no_box_to_answer_in() ->
         assert app.check_action("next_question", ()) is False, "no 'Waiting' to go to"
         await pilot.press("tab", "tab", "tab", "tab", "1")
         assert "q9" in app.main.model.open_queries and not toasts(app)
+
+
+def _row(app: AgentUIApp, agent_id: str) -> str:
+    tree = app.main.tree_view
+    node = next(n for n in tree.root.children if n.data == agent_id)
+    return tree.render_label(node, Style(), Style()).plain
+
+
+async def test_a_replayed_agent_s_elapsed_time_is_the_recording_s_not_the_wall_clock_s() -> None:
+    """A replay watched an hour after its run: a running agent's row counts from its start to
+    the recording's moment, not to now."""
+    recorded = await _recorded_run()
+    started = next(i for i, e in enumerate(recorded) if type(e).__name__ == "TextDelta")
+    an_hour_later = FrozenClock(start=recorded[0].ts + 3600)
+    app = AgentUIApp(
+        replay=ReplayFeed(recorded[: started + 1], speed=1000.0),
+        clock=an_hour_later,
+        remember_theme=False,
+    )
+    async with app.run_test() as pilot:
+        await settle(pilot, lambda: app.host.done)
+        app.main.flush_events()
+        assert app.main.model.agents["a1"].status is S.RUNNING
+        row = _row(app, "a1")
+        assert "0s" in row and "1h" not in row, row

@@ -52,5 +52,10 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text("↑↓ scroll · esc closes", style="dim"), id="hint")
         yield Footer()
 
+    def on_mount(self) -> None:
+        # The app focuses nothing by itself (AUTO_FOCUS): without the cursor, the arrows and
+        # page keys scrolled nothing until a tab.
+        self.set_focus(self.query_one("#dialog", VerticalScroll))
+
     def action_dismiss_help(self) -> None:
         self.dismiss(None)

@@ -123,7 +123,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         # Kept as attributes: the timers reach them even while a dialog is the active screen.
-        self.tree_view = AgentTree(self.clock.now, id="tree")
+        self.tree_view = AgentTree(self._screen_now, id="tree")
         self.transcript_view = Transcript(id="transcript")
         self.transcript_view.read_only = self.read_only  # nothing is answered there
         self.monologue_view = MonologueSidebar(enabled=self._monologue_enabled, id="monologue")
@@ -359,6 +359,12 @@ class MainScreen(Screen[None]):
         if isinstance(focused, TextArea) and focused.text.strip():
             return True
         return self.focused_query() is not None
+
+    def _screen_now(self) -> float:
+        """The time the tree's elapsed times read: now, or in a replay the recording's moment
+        (the host's clock; the wall clock showed minutes for an agent that ran seconds)."""
+        model = self._model
+        return self.agent_app.host.now(model) if model is not None else self.clock.now()
 
     def tick(self) -> None:
         """A second passed: only elapsed times move. The tree repaints its visible rows of

@@ -153,6 +153,11 @@ class SceneStateScreen(ModalScreen[None]):
             )
         yield Footer()
 
+    def on_mount(self) -> None:
+        # The app focuses nothing by itself (AUTO_FOCUS): without the cursor, the arrows and
+        # page keys scrolled nothing until a tab.
+        self.set_focus(self.query_one("#dialog", VerticalScroll))
+
     def redraw(self) -> None:
         """The scene changed: show it as it stands now."""
         self._view.update(scene_state_view(self.scene))
