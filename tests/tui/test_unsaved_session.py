@@ -142,7 +142,7 @@ async def test_a_session_that_saved_says_so_as_before(
     )
 
 
-async def test_quitting_a_saved_run_says_resume_takes_the_agents_up_again(tmp_path: Path) -> None:
+async def test_quitting_a_saved_run_says_what_a_resume_gives_back(tmp_path: Path) -> None:
     release = anyio.Event()
     app = recording_app(tmp_path, release)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -150,6 +150,7 @@ async def test_quitting_a_saved_run_says_resume_takes_the_agents_up_again(tmp_pa
         question = app.quit_dialog._question()
         assert question == (
             "1 agent is not finished (working, paused or waiting for you). "
-            "Quit? `agentui --resume` takes it up again: what waits for you waits."
+            "Quit? After `agentui --resume`, what waits for you waits; work cut short comes back"
+            " stopped (r continues it)."
         )
         release.set()

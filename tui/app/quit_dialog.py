@@ -82,13 +82,16 @@ class QuitDialog:
             if unsent:
                 return f"{unsent} Quit and lose it?"
             return "Every agent has finished. Quit?"
-        them = "them" if running != 1 else "it"
         plural = "s are" if running != 1 else " is"
         if self._recorded():
-            # Saved: a resume gives back what waited on the person, the rest interrupted.
-            ending = f"Quit? `agentui --resume` takes {them} up again: what waits for you waits."
+            # Saved: a resume gives back what waited on the person; an agent at work is
+            # stopped by the quit and comes back cancelled, continued from its conversation.
+            ending = (
+                "Quit? After `agentui --resume`, what waits for you waits; work cut short"
+                " comes back stopped (r continues it)."
+            )
         else:
-            ending = f"Quit and cancel {them}?"
+            ending = f"Quit and cancel {'them' if running != 1 else 'it'}?"
         question = (
             f"{running} agent{plural} not finished (working, paused or waiting for you). {ending}"
         )
