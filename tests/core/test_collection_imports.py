@@ -10,6 +10,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from ..import_statements import named_modules
+
 ROOT = Path(__file__).resolve().parents[2]
 # The folders setuptools maps to the package (pyproject's package-dir), and the tests.
 PACKAGES = {"agentui.core": ROOT / "core", "agentui.tui": ROOT / "tui", "tests": ROOT / "tests"}
@@ -71,16 +73,7 @@ def _module_level_imports(name: str, path: Path) -> set[str]:
     import y` counted as x and x.y (y may be a submodule)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    names: set[str] = set()
-    for node in _import_time_statements(tree.body):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            names.add(module)
-            names.update(f"{module}.{alias.name}" for alias in node.names)
-    return names
+    return named_modules(_import_time_statements(tree.body), package)
 
 
 @cache

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..import_statements import named_modules
+
 # -- a lower layer never imports a higher one ---------------------------------------------------
 
 CORE = Path(__file__).resolve().parents[2] / "core"
@@ -27,16 +29,7 @@ def _imports(path: Path) -> set[str]:
     package = _module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            module = ".".join([*base, *([node.module] if node.module else [])])
-            names.add(module)
-            names.update(f"{module}.{alias.name}" for alias in node.names)
-    return names
+    return named_modules(ast.walk(ast.parse(path.read_text(encoding="utf-8"))), package)
 
 
 def _higher(names: set[str]) -> list[str]:
