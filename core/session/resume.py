@@ -160,6 +160,8 @@ class _Closing:
                 )
             elif not end.quit:
                 self._interrupt(end)
+            else:  # the quit cancelled it already: nothing to add, and it was cut short
+                self.interrupted.append(agent_id)
             if agent_id in self.reopenings:  # the run it was in goes on, on that run's task
                 self.reopenings[agent_id] = replace(self.reopenings[agent_id], task=end.task)
         for owner_id, paused in self._stopped_owners(by_id, held, asking).items():

@@ -308,3 +308,23 @@ async def test_an_always_allowed_tool_asks_again_after_a_resume(tmp_path: Path) 
     attached = RunState()
     attached.apply_all(plan.history)
     assert attached.always_allowed == []
+
+
+async def test_an_agent_a_quit_stopped_mid_stream_is_counted_interrupted(tmp_path: Path) -> None:
+    """The quit's shutdown cancelled it in the log (nothing to add on resume), and it counts
+    among the interrupted agents the resume's notice names, as after a crash."""
+    runtime = recorded_runtime(
+        tmp_path, Turn(text="Here is my half-written answ", hang_after_chunks=3)
+    )
+    async with runtime:
+        events = runtime.subscribe(maxsize=None)
+        root = runtime.start("Write the answer")
+        for _ in range(3):
+            await next_event(events, "text:delta", root)
+    assert runtime.session.path is not None
+
+    plan = plan_resume(read_session(runtime.session.path))
+
+    assert plan.interrupted == [root]
+    assert plan.state.agents[root].status is S.CANCELLED
+    assert [e.type for e in plan.closing] == ["run:resumed"], "the quit's cancel is in the log"
