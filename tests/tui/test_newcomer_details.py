@@ -92,6 +92,13 @@ async def test_a_steer_sent_to_a_paused_agent_says_how_to_resume_it() -> None:
         await pilot.pause()
         assert app.focused is app.main.prompt_view
         assert any("is paused: it reads your message when it resumes" in t for t in toasts(app))
+        # Resumed, it reads the message: the toast would say something no longer true.
+        app.main.tree_view.focus()
+        await pilot.press("r")
+        await settle(pilot, lambda: app.main.model.agents["a1"].status is S.RUNNING)
+        app.main.flush_events()
+        await pilot.pause()
+        assert not any("is paused" in t for t in toasts(app))
 
 
 async def test_a_scene_root_s_prompt_says_the_words_answer_its_question() -> None:

@@ -90,9 +90,13 @@ class PromptAddressing:
             self.go_home()
             if agent is not None and agent.status is AgentStatus.PAUSED:
                 # The cursor is back in the prompt, where an r would be a word.
-                app.notify(
+                app.waiting_toasts.show_while(
                     f"{agent.name} is paused: it reads your message when it resumes "
-                    "(esc to the tree, then r)."
+                    "(esc to the tree, then r).",
+                    lambda: (
+                        (now := screen.model.agents.get(agent_id)) is not None
+                        and now.status is AgentStatus.PAUSED
+                    ),
                 )
 
     def _follow_up(self, mode: PromptMode, text: str) -> bool:

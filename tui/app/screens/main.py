@@ -246,6 +246,8 @@ class MainScreen(Screen[None]):
             elif self.selected_id is None:
                 self.select(self._shown_first(changes.added, resumed=whole))
         tree.relabel(self.model.agents[i] for i in changes.relabel)
+        if changes.relabel:  # a status changed: a toast about the old one may be out of date
+            app.waiting_toasts.withdraw_untrue()
         roots_changed = roots_changed or any(
             self.model.agents[i].parent_id is None for i in changes.relabel
         )
