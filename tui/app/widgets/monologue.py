@@ -97,6 +97,7 @@ class MonologueSidebar(VerticalScroll):
         super().__init__(**kwargs)
         self.enabled = enabled
         self.filter_agent: str | None = None  # None: every agent
+        self.border_subtitle = "all agents"  # what `f` switches, said from the start
         self._empty = Static(
             Text(EMPTY_ON if enabled else EMPTY_OFF, style="dim italic"), classes="empty"
         )
