@@ -18,7 +18,7 @@ from agentui.tui.app.widgets.blocks import (
     FoldBlock,
     freeze_point,
 )
-from agentui.tui.app.widgets.transcript import MAX_BLOCKS, PAGE, Transcript
+from agentui.tui.app.widgets.transcript import MAX_BLOCKS, PAGE, STARTING_HINT, Transcript
 
 pytestmark = pytest.mark.anyio
 
@@ -248,3 +248,17 @@ async def test_an_answer_s_head_is_covered_whole_by_its_label_and_chunks() -> No
         assert (label.region.width, chunks.region.width) == (head.region.width,) * 2
         assert label.outer_size.height + chunks.outer_size.height == head.outer_size.height
         assert label.region.y == head.region.y and chunks.region.y == label.region.bottom
+
+
+async def test_an_empty_transcript_of_a_task_given_at_start_says_it_is_starting() -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        transcript = app.query_one(Transcript)
+        hint = transcript.query_one(".empty", Static)
+        assert "Type a task" in str(hint.render())
+        transcript.hint_starting()
+        await pilot.pause()
+        assert str(hint.render()) == STARTING_HINT
+        transcript.show("a1", notes(1))
+        await pilot.pause()
+        assert not transcript.query(".empty"), "gone with the first source shown"

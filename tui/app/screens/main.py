@@ -155,6 +155,8 @@ class MainScreen(Screen[None]):
         self.transcript_view.border_title = (
             Text.assemble("transcript · starting · ", starting) if starting else "transcript"
         )
+        if starting:
+            self.transcript_view.hint_starting()
         self.monologue_view.border_title = "monologue"
         # The app's timers: they run whichever screen is on top.
         app.set_interval(1 / FLUSH_HZ, self.flush_events)

@@ -55,6 +55,7 @@ MOVED_WINDOW = 30
 # Kinds drawn on one line until unfolded.
 _FOLDED_KINDS = frozenset({"thinking", "tool"})
 # What the empty pane says on the first screen, at any width (it wraps).
+STARTING_HINT = "Starting the task: the agents' work streams here in a moment."
 EMPTY_HINT = (
     "Nothing yet. Type a task in the prompt below and press enter: the agents' work streams here."
 )
@@ -105,6 +106,12 @@ class Transcript(VerticalScroll):
     def compose(self) -> ComposeResult:
         if self._hint is not None:
             yield self._hint
+
+    def hint_starting(self) -> None:
+        """A task given on the command line: its agent shows in a moment; nothing is to be
+        typed for it (the empty transcript's usual hint says to type a task)."""
+        if self._hint is not None:
+            self._hint.update(Text(STARTING_HINT, style="dim italic"))
 
     def show_deciding(self, line: DecidingLine) -> None:
         """The lower border says what a decision in progress is (decision_progress writes it).
