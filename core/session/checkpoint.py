@@ -107,7 +107,7 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     if not isinstance(steps, bytes):
         return None
     plan.steps = KeptSteps(steps)
-    kept.hold(loader, plan.state.agents, session)
+    kept.hold(loader, plan.state.agents, lambda: drop_checkpoint(session))
     plan.conversations = kept
     # The file as this process names it (the same file: checked above), where a resumed run
     # appends; the writer may have named it from another folder.

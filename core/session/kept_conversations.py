@@ -8,8 +8,7 @@ from __future__ import annotations
 import copy
 import pickle
 import threading
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from agentui.core.session.errors import SessionError
@@ -28,7 +27,7 @@ class KeptConversations:
         self._agents: Mapping[str, AgentState] = {}
         self._standing: dict[str, ConversationToCome] = {}
         self._read: dict[str, Conversation] | None = None
-        self._session: Path | None = None
+        self._set_aside: Callable[[], None] = lambda: None  # the checkpoint, when unreadable
         self._lock = threading.Lock()  # read by the loop, or the thread that loads core
 
     def standing_for(self, agent_id: str) -> ConversationToCome:
@@ -37,10 +36,16 @@ class KeptConversations:
             standing = self._standing[agent_id] = ConversationToCome(self, agent_id)
         return standing
 
-    def hold(self, rest: pickle.Unpickler, agents: Mapping[str, AgentState], session: Path) -> None:
+    def hold(
+        self,
+        rest: pickle.Unpickler,
+        agents: Mapping[str, AgentState],
+        set_aside: Callable[[], None],
+    ) -> None:
+        """`set_aside` drops the checkpoint if its conversations cannot be read."""
         self._rest = rest
         self._agents = agents
-        self._session = session
+        self._set_aside = set_aside
 
     def restore(self) -> dict[str, Conversation]:
         """Every agent's own conversation in its place (once); the conversations by agent."""
@@ -64,12 +69,9 @@ class KeptConversations:
             return self._read
 
     def _unreadable(self, why: str) -> SessionError:
-        """The checkpoint is dropped: resumed again, the session reads its log, as after a
+        """The checkpoint is set aside: resumed again, the session reads its log, as after a
         crash (nothing in the log is lost)."""
-        from agentui.core.session.checkpoint import drop_checkpoint
-
-        if self._session is not None:
-            drop_checkpoint(self._session)
+        self._set_aside()
         return SessionError(
             f"this session's checkpoint could not be read ({why}); it is set aside: resume the"
             " session again and it is read from its log"
