@@ -19,40 +19,30 @@ if TYPE_CHECKING:
 class WaitingToasts:
     def __init__(self, app: AgentUIApp) -> None:
         self.app = app
-        self._shown: list[tuple[Notification, frozenset[str]]] = []
-        self._while: list[tuple[Notification, Callable[[], bool]]] = []
+        self._shown: list[tuple[Notification, Callable[[], bool]]] = []
 
     def show(self, message: str, title: str, query_ids: Iterable[str]) -> None:
-        notification = self.app.notify(message, title=title)
-        self._shown.append((notification, frozenset(query_ids)))
+        """A toast about these queries: it holds while any of them can still be answered."""
+        asked = frozenset(query_ids)
+        self.show_while(
+            message,
+            lambda: not asked.isdisjoint(self.app.main.model.open_queries),
+            title=title,
+        )
 
-    def show_while(self, message: str, holds: Callable[[], bool]) -> None:
+    def show_while(self, message: str, holds: Callable[[], bool], *, title: str = "") -> None:
         """A toast that says something true while `holds()`; withdrawn when it no longer is."""
-        self._while.append((self.app.notify(message), holds))
+        self._shown.append((self.app.notify(message, title=title), holds))
 
     def withdraw_untrue(self) -> None:
-        """The toasts shown with `show_while` whose state has ended."""
+        """The toasts whose state has ended (their queries settled, their agent resumed);
+        other toasts stay."""
         kept = []
-        for notification, holds in self._while:
+        for notification, holds in self._shown:
             if notification.has_expired:
                 continue
             if holds():
                 kept.append((notification, holds))
             else:
                 textual_compat.withdraw_notification(self.app, notification)
-        self._while = kept
-
-    def withdraw_settled(self) -> None:
-        """Only the toasts about queries nobody can answer any more; other toasts stay."""
-        if not self._shown:
-            return
-        still_open = self.app.main.model.open_queries
-        kept: list[tuple[Notification, frozenset[str]]] = []
-        for notification, query_ids in self._shown:
-            if notification.has_expired:
-                continue
-            if query_ids.isdisjoint(still_open):
-                textual_compat.withdraw_notification(self.app, notification)
-            else:
-                kept.append((notification, query_ids))
         self._shown = kept

@@ -248,8 +248,6 @@ class MainScreen(Screen[None]):
             elif self.selected_id is None:
                 self.select(self._shown_first(changes.added, resumed=whole))
         tree.relabel(self.model.agents[i] for i in changes.relabel)
-        if changes.relabel:  # a status changed: a toast about the old one may be out of date
-            app.waiting_toasts.withdraw_untrue()
         roots_changed = roots_changed or any(
             self.model.agents[i].parent_id is None for i in changes.relabel
         )
@@ -260,8 +258,8 @@ class MainScreen(Screen[None]):
         if answering is not None and answering in changes.closed_queries:
             self._leave_settled_query(box.draft() if box is not None else None)
             self.keys.give_back_words_typed_at_an_approval()
-        if changes.closed_queries:
-            app.waiting_toasts.withdraw_settled()
+        if changes.closed_queries or changes.relabel:  # a toast may say what is over now
+            app.waiting_toasts.withdraw_untrue()
         if changes.new_queries and not self.read_only:  # a replay asks nobody anything
             self._questions_arrived(changes)
         if whole and not self.read_only:

@@ -97,7 +97,7 @@ class MonologueSidebar(VerticalScroll):
         super().__init__(**kwargs)
         self.enabled = enabled
         self.filter_agent: str | None = None  # None: every agent
-        self.border_subtitle = "all agents"  # what `f` switches, said from the start
+        self._say_whose()  # what `f` switches, said from the start
         self._empty = Static(
             Text(EMPTY_ON if enabled else EMPTY_OFF, style="dim italic"), classes="empty"
         )
@@ -166,7 +166,10 @@ class MonologueSidebar(VerticalScroll):
             self.mount_all(new)
         self._empty.display = not wanted
         self.call_after_refresh(self._follow_tail)
-        self.border_subtitle = "all agents" if filter_agent is None else "selected agent"
+        self._say_whose()
+
+    def _say_whose(self) -> None:
+        self.border_subtitle = "all agents" if self.filter_agent is None else "selected agent"
 
 
 def _classes(entry: NarrativeEntry) -> str:
