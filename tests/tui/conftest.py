@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from textual import _wait as textual_wait
 from textual._wait import wait_for_idle
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
+
+from .idle_slices import short_idle_slices
 
 
 @pytest.fixture(autouse=True)
@@ -20,25 +21,17 @@ def _no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-# Between two keys of one press the pilot waits for an idle slice of this length, not
-# Textual's 20 ms (twice per key: a 75-character sentence spent 3 s waiting).
-KEY_SLICE_S = 0.002
-
-
 @pytest.fixture(autouse=True)
 def _quick_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     """Real key events, one after another in the app's queue, with short idle waits between
-    them; after the last key the pilot waits a whole slice as before, so what a test reads
-    next is as settled as it was."""
+    them (Textual waits 20 ms twice per key: a 75-character sentence spent 3 s waiting); after
+    the last key the pilot waits a whole slice as before, so what a test reads next is as
+    settled as it was."""
     press = Pilot.press
 
     async def press_quickly(self: Pilot[Any], *keys: str) -> None:
-        usual = textual_wait.SLEEP_GRANULARITY, textual_wait.SLEEP_IDLE
-        textual_wait.SLEEP_GRANULARITY, textual_wait.SLEEP_IDLE = KEY_SLICE_S, KEY_SLICE_S / 20
-        try:
+        with short_idle_slices():
             await press(self, *keys)
-        finally:
-            textual_wait.SLEEP_GRANULARITY, textual_wait.SLEEP_IDLE = usual
         await wait_for_idle(0)
 
     monkeypatch.setattr(Pilot, "press", press_quickly)

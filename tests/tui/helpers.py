@@ -22,6 +22,8 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.tui.app.app import AgentUIApp
 
+from .idle_slices import short_idle_slices
+
 SLOW_TURN_S = 0.01  # a turn's slice once the quick turns are spent
 SETTLE_GUARD_S = 60.0
 
@@ -75,14 +77,20 @@ def provider_of(app: AgentUIApp) -> ScriptedProvider:
 async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 500) -> None:
     """Let agents and the app run, flushing events each turn, until `until()` holds.
 
-    Work in a thread or a child process (a search, a session read) does not keep the app busy
-    in Textual's eyes: past `turns` quick turns, the wait goes on in short slices until
-    SETTLE_GUARD_S, a bound against a hang on a loaded machine, never a measurement."""
+    Each turn waits for the app to idle in short slices (`until` says when it is done, not
+    the idle wait); once it holds, a whole slice as `pilot.pause()` waits. Work in a thread
+    or a child process (a search, a session read) does not keep the app busy in Textual's
+    eyes: past `turns` quick turns, the wait goes on in short sleeps until SETTLE_GUARD_S, a
+    bound against a hang on a loaded machine, never a measurement."""
     app = pilot.app
     assert isinstance(app, AgentUIApp)
     deadline: float | None = None
     for turn in itertools.count():
-        await pilot.pause(None if turn < turns else SLOW_TURN_S)
+        if turn < turns:
+            with short_idle_slices():
+                await pilot.pause()
+        else:
+            await pilot.pause(SLOW_TURN_S)
         app.main.flush_events()
         if until():
             await pilot.pause()
