@@ -25,8 +25,9 @@ RenderingApp), on the scripted provider (the offline model, 3-8 character chunks
   view is switched to: the app thread's CPU and the wall time to the first frame that shows its
   blocks, what it mounted (blocks, widgets) of how many entries, RSS; the window above with the
   agents streaming on at 5 chunks/s each; scrolls to random places; going to random entries as
-  a search does (reveal, then the block at the top of the pane), timed to the frame that shows
-  it; and the monologue's switch from every agent's lines to the selected agent's
+  a search does (reveal, then the block at the top of the pane), timed to the first frame that
+  shows the entry's top where it stays, with the frames drawn up to it (`reveal_frames`); and
+  the monologue's switch from every agent's lines to the selected agent's
   (`monologue_to_selected_cpu_ms`) and back (`monologue_switch_cpu_ms`), with 100 lines per
   agent put in the fold (the bench runs no narrator) and handed to the every-agent view as
   they would have come. `--quick`: 10 agents x 10 k.
@@ -46,6 +47,7 @@ import gc
 import json
 import math
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -371,14 +373,26 @@ async def frame_after(
 
 async def reveals(app: RenderingApp, count: int) -> dict[str, Any]:
     """Go to `count` random entries of the view (as a search does: reveal, then its block at
-    the top of the pane), each timed to the frame that shows it."""
+    the top of the pane after the refresh), each timed to the first frame that shows the
+    entry's top where it stays (its first part: an answer's head, not its live tail), with
+    the frames drawn up to it."""
     view = app.main.transcript_view
     rng = random.Random(11)
     latencies: list[float] = []
     cpu_each: list[float] = []  # the app thread's CPU from going there to the frame
+    frames_each: list[int] = []
     frames0, cpu0 = app.frames, time.process_time()
     for _ in range(count):
         index = rng.randrange(len(view.entries))
+        drawn: list[tuple[float, float, Any]] = []  # each frame: when, CPU then, where the top was
+
+        def frame(at: float, drawn: list[Any] = drawn, uid: int = view.entries[index].uid) -> None:
+            block = view.block_of(uid)
+            top = block.parts()[0] if block is not None else None
+            shown = top is not None and top.is_mounted and top.region.overlaps(view.region)
+            drawn.append((at, time.thread_time(), top.region if shown else None))
+
+        app.on_frame.append(frame)
         began, thread0 = time.perf_counter(), time.thread_time()
         block = view.reveal(index)
         assert block is not None, "an entry of the view was not reachable"
@@ -389,17 +403,22 @@ async def reveals(app: RenderingApp, count: int) -> dict[str, Any]:
             scrolled.append(time.perf_counter())
 
         view.call_after_refresh(show)
-        wall, thread1 = await frame_after(
-            app, lambda s=scrolled, k=block: bool(s) and k.region.overlaps(view.region), began
-        )
-        latencies.append(wall)
+        try:
+            await until(lambda d=drawn, s=scrolled: bool(s) and any(r for *_, r in d), 120)
+            await asyncio.sleep(0.05)  # what the scroll after the refresh still moves
+        finally:
+            app.on_frame.remove(frame)
+        final = block.parts()[0].region
+        at, thread1, _ = next((f for f in drawn if f[2] == final), drawn[-1])
+        latencies.append(at - began)
         cpu_each.append(thread1 - thread0)
-        await asyncio.sleep(0.05)
+        frames_each.append(sum(1 for f in drawn if f[0] <= at))
     frames = app.frames - frames0
     cpu = time.process_time() - cpu0
     return {
         "reveal_ms": spread_ms(latencies),
         "reveal_cpu_ms": spread_ms(cpu_each),
+        "reveal_frames": {"p50": statistics.median(frames_each), "max": max(frames_each)},
         "reveal_cpu_per_frame_ms": round(cpu / frames * 1000, 2) if frames else None,
     }
 

@@ -413,6 +413,10 @@ class AnswerBlock(EntryBlock):
             self._frozen += cut.at
             self._fence = cut.fence
         bound_whole = len(frozen) > 1 and not self.frozen_chunks.chunks
+        if self.frozen_chunks.highlight != self.highlight:
+            # Made or rebound with a search's marks (the transcript sets `highlight` before
+            # it is mounted): its frozen chunks mark them too, and know where the current is.
+            self.frozen_chunks.set_highlight(self.highlight)
         self.frozen_chunks.extend(
             frozen, measure_last=0 if bound_whole and not self.measure_when_bound else 3
         )

@@ -221,17 +221,26 @@ class FrozenChunks(Widget):
             self._rendered.popitem(last=False)
         return lines
 
+    def measure_lines(self, lines: int, top: int = 0) -> None:
+        """Render the chunks that lines `top` to `top + lines` fall in, at the width laid out,
+        down to that end as measured, and lay them out as rendered (a pane is about to show
+        them: a transcript going to this answer measures its first screen before the frame
+        that draws it, which then moves nothing below it)."""
+        width = self._laid_width
+        if not width or not self.chunks:
+            return
+        index = max(0, bisect_right(self._chunk_tops, top) - 1)
+        while index < len(self.chunks) and self._chunk_tops[index] < top + lines:
+            self._lines_of(index, width)
+            self._apply_heights()
+            index += 1
+
     def render_lines(self, crop: Region) -> list[Strip]:
         width = self._laid_width
         if width and self.chunks:
-            # Measure what is about to be drawn, down to the crop's end as measured: the lines
-            # show right in this frame (the layout, next frame, agrees), and what is above them
-            # does not move.
-            index = max(0, bisect_right(self._chunk_tops, crop.y) - 1)
-            while index < len(self.chunks) and self._chunk_tops[index] < crop.bottom:
-                self._lines_of(index, width)
-                self._apply_heights()
-                index += 1
+            # What is about to be drawn: the lines show right in this frame (the layout, next
+            # frame, agrees), and what is above them does not move.
+            self.measure_lines(crop.height, crop.y)
             self._top_line = None
             pane = self._scroller()
             # The line at the top of a pane read back (one at its end follows the stream).

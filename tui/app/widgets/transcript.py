@@ -15,7 +15,9 @@ last clicked, or the one the search last went to (`select`).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
+from contextlib import ExitStack, suppress
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -25,6 +27,8 @@ from textual.await_remove import AwaitRemove
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
+from textual.geometry import Region
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, Static
 
 from agentui.tui.app import textual_compat
@@ -52,6 +56,9 @@ WINDOW_LINES = 4000
 # The entries mounted from one gone to far from the window (a few screens of short ones): the
 # person sees the screen it starts; the "later" button mounts more.
 MOVED_WINDOW = 30
+# How long a window moved to an entry may take to mount before the screen draws again anyway
+# (the screen's repaints are held meanwhile: see `_land_when_mounted`).
+LANDING_WAIT_S = 0.5
 # Kinds drawn on one line until unfolded.
 _FOLDED_KINDS = frozenset({"thinking", "tool"})
 # What the empty pane says on the first screen, at any width (it wraps).
@@ -102,6 +109,10 @@ class Transcript(VerticalScroll):
         self._selected: int | None = None  # the selected block's entry uid
         # While steps are shown (#): what each entry's block says of the steps ending there.
         self.step_mark: Callable[[Entry], str | None] | None = None
+        # While a window moved to an entry mounts: the screen's repaints held (its first frame
+        # is the window mounted, the entry at the top), and which landing is the latest.
+        self._held_repaints: ExitStack | None = None
+        self._landings = 0
 
     def compose(self) -> ComposeResult:
         if self._hint is not None:
@@ -189,9 +200,11 @@ class Transcript(VerticalScroll):
         super().action_scroll_end()
 
     def show_block(self, block: EntryBlock) -> None:
-        """Scroll so `block` starts at the top of the pane (as much of it as fits shows)."""
-        if block.is_attached:
-            self.scroll_to_widget(block, animate=False, top=True)
+        """Scroll so `block` starts at the top of the pane (as much of it as fits shows): its
+        first part (an answer's head: its label and first lines, not its live tail)."""
+        first = block.parts()[0]
+        if first.is_attached:
+            self.scroll_to_widget(first, animate=False, top=True)
 
     def select(self, uid: int) -> None:
         """The block of this entry is the selected one (a click, or the search went to it)."""
@@ -313,26 +326,137 @@ class Transcript(VerticalScroll):
     def reveal(self, index: int) -> EntryBlock | None:
         """The block of `self.entries[index]` (a search went to it), mounted first when it is
         outside the window: the entries between it and the window with it when they make a
-        page, else the window moves to it. The block may be mounted in the next refresh."""
+        page, else the window moves to it. A block mounted here is drawn first at the top of
+        the pane, in one frame (`_land_when_mounted`); the caller's scroll after the refresh
+        (to the block, or a search's match in it) then has nothing or little left to do."""
         if not 0 <= index < len(self._entries):
             return None
+        mounting: AwaitMount | None = None
         if index < self._start:
             page = self._page_before(self._start, PAGE)
             if index >= page or self._fits_a_page(index, self._start):
-                self._mount_earlier(min(index, page))
+                mounting = self._mount_earlier(min(index, page))
             else:
-                self._rewindow(index)
+                mounting = self._rewindow(index)
         elif index >= self._end:
             if index - self._end < MOVED_WINDOW and self._fits_a_page(self._end, index + 1):
-                self._mount_later(self._page_after(index, MOVED_WINDOW // 3))
+                mounting = self._mount_later(self._page_after(index, MOVED_WINDOW // 3))
             else:
-                self._rewindow(index)
+                mounting = self._rewindow(index)
         uid = self._entries[index].uid
         block = self._blocks.get(uid)
         if block is not None and uid in self._stale:
             self._stale.discard(uid)
             block.refresh_entry()
+        if block is not None and mounting is not None:
+            self._land_when_mounted(block, mounting)
         return block
+
+    # -- landing on an entry gone to -----------------------------------------------------
+
+    def _land_when_mounted(self, block: EntryBlock, mounting: AwaitMount) -> None:
+        """Draw the window just mounted for `block` first with `block` at the top of the pane.
+
+        Left to itself, the screen drew a frame of the window half mounted (each widget mounts
+        in its own task, and an unmounted one is not drawn), one of it mounted at the old
+        scroll position, then the caller's scroll to the block after that refresh: three
+        frames of the whole pane, and a scroll computed before the block was laid out could
+        miss it. Here the screen's repaints are held until the window is mounted (at most
+        LANDING_WAIT_S), the block's place is laid out then, the scroll set and what the pane
+        shows of the block rendered, and the next frame draws it there."""
+        self._landings += 1
+        if self._held_repaints is None:
+            held = ExitStack()
+            held.enter_context(self.app.batch_update())
+            self._held_repaints = held
+        self.call_next(self._land, block, mounting, self._landings)
+
+    async def _land(self, block: EntryBlock, mounting: AwaitMount, landing: int) -> None:
+        try:
+            with suppress(TimeoutError):  # drawn as it is, then
+                async with asyncio.timeout(LANDING_WAIT_S):
+                    await mounting
+            if landing == self._landings and block.is_attached:
+                self._put_at_top(block)
+        finally:
+            if landing == self._landings:
+                self._release_repaints()
+
+    def _release_repaints(self) -> None:
+        held, self._held_repaints = self._held_repaints, None
+        if held is not None:
+            held.close()
+
+    def on_unmount(self) -> None:
+        self._release_repaints()  # never leave the screen's repaints held
+
+    def _put_at_top(self, block: EntryBlock) -> None:
+        """Scroll so `block` starts at the top of the pane, or, when a search is at a match
+        in it, so that match is in the middle of the pane (as the search's own scroll puts
+        it). From the layout the next frame draws (the block was never drawn: Textual's
+        scroll_to_widget would not find it); then what the pane will show of an answer's
+        frozen chunks is rendered (measured, it lays out as drawn: the frame after moves
+        nothing below it)."""
+        size = self.scrollable_content_region.size
+        if not size:
+            return
+        arrangement = self.arrange(size)
+        first = next((p for p in arrangement.placements if p.widget is block.parts()[0]), None)
+        if first is None:
+            return
+        y = first.region.y - first.margin.top
+        chunks = block.frozen_chunks if isinstance(block, AnswerBlock) else None
+        chunks_at = self._laid_out_region(chunks) if chunks is not None else None
+        highlight = block.highlight
+        if highlight is not None and highlight.current is not None:
+            target = block.current_match_widget()
+            line = chunks.current_match_line() if target is chunks and chunks else None
+            if line is not None and chunks_at is not None:
+                y = chunks_at.y + line - size.height // 2
+            elif (region := self._laid_out_region(target)) is not None:
+                y = region.y + region.height // 2 - size.height // 2
+        if chunks is not None and chunks_at is not None:
+            chunks.measure_lines(size.height, max(0, y - chunks_at.y))
+        end = max(0, arrangement.total_region.bottom - size.height)
+        self._scroll_before_layout(max(0, min(y, end)))
+
+    def _laid_out_region(self, widget: Widget) -> Region | None:
+        """Where `widget` (a block's part, or a widget inside one) lies in the pane's content
+        in the layout about to be drawn (None: it is not in it). Each container on the way
+        is arranged as the compositor arranges it (the arrangements are kept: it reuses
+        them)."""
+        chain: list[Widget] = []
+        node: DOMNode | None = widget
+        while isinstance(node, Widget) and node.parent is not self:
+            chain.append(node)
+            node = node.parent
+        if not isinstance(node, Widget):
+            return None
+        size = self.scrollable_content_region.size
+        placement = next((p for p in self.arrange(size).placements if p.widget is node), None)
+        if placement is None:
+            return None
+        region = placement.region
+        for child in reversed(chain):
+            parent = child.parent
+            assert isinstance(parent, Widget)
+            content = region.shrink(parent.styles.gutter)
+            inner = parent.arrange(content.size)
+            placement = next((p for p in inner.placements if p.widget is child), None)
+            if placement is None:
+                return None
+            region = placement.region.translate(content.offset)
+        return region
+
+    def _scroll_before_layout(self, y: int) -> None:
+        """Set the scroll position the next layout places the children at. Not `scroll_to`:
+        it is clamped to the height laid out last (the window before this one), and it asks
+        for a layout of its own. As Textual's layout sets an anchored view's (compositor)."""
+        self.release_anchor()  # the person reads back: the tail is not followed
+        self.set_reactive(Widget.scroll_y, float(y))
+        self.set_reactive(Widget.scroll_target_y, float(y))
+        self.vertical_scrollbar.position = y
+        self.refresh(layout=True)
 
     def block_for_query(self, query_id: str) -> QueryBlock | None:
         """The block of this question or approval, mounted first when it is outside the window
@@ -367,16 +491,18 @@ class Transcript(VerticalScroll):
         self._blocks[entry.uid] = block
         return block
 
-    def _mount_new(self, was_at_end: bool = True) -> None:
+    def _mount_new(self, was_at_end: bool = True) -> AwaitMount | None:
         new = self._entries[self._end :] if not self._detached else []
+        mounting = None
         if new:
             first, drawn_first = self._end, self._drawn_first
             blocks = [self._make(e, at_the_end=first + n >= drawn_first) for n, e in enumerate(new)]
-            self.mount_all([part for block in blocks for part in block.parts()])
+            mounting = self.mount_all([part for block in blocks for part in block.parts()])
             self._end = len(self._entries)
         self._drawn_first = 0  # entries coming at the tail are drawn there
         self._update_earlier()
         self.call_after_refresh(self._follow_tail, was_at_end)
+        return mounting
 
     def _screens_from_the_end(self, screens: int = 2) -> int:
         """The first of the entries within `screens` pane heights of the end (estimated): a
@@ -492,10 +618,10 @@ class Transcript(VerticalScroll):
         last = len(self._entries) - 1
         return self._page_before(last, MAX_BLOCKS - 1) if last > 0 else 0
 
-    def _rewindow(self, begin: int, *, follow: bool = False) -> None:
+    def _rewindow(self, begin: int, *, follow: bool = False) -> AwaitMount | None:
         """Mount a window from `begin` on in place of the one mounted (an entry far from it
         was asked for, or the tail again: `follow`): the blocks go, and a page of entries
-        from `begin` is mounted."""
+        from `begin` is mounted (returned: its mounting)."""
         end, tail = self._page_after(begin, MOVED_WINDOW), self._tail_start()
         if end >= len(self._entries) or begin >= tail:  # it reaches the tail: the tail's window
             begin, end = min(begin, tail), len(self._entries)
@@ -509,28 +635,31 @@ class Transcript(VerticalScroll):
         self._detached = end < len(self._entries)
         if self._detached:
             self.release_anchor()  # the person reads back: stop following the tail
-            self._mount_later(end)
+            mounting = self._mount_later(end)
         else:
             self._back_at_tail()
             self._drawn_first = self._screens_from_the_end()
-            self._mount_new(was_at_end=False)
+            mounting = self._mount_new(was_at_end=False)
         self._update_earlier()
+        return mounting
 
-    def _mount_later(self, end: int) -> None:
+    def _mount_later(self, end: int) -> AwaitMount | None:
         """Mount the hidden entries from the window's end up to `end`, below the ones shown."""
         blocks = [self._make(e, at_the_end=False) for e in self._entries[self._end : end]]
         parts = [part for block in blocks for part in block.parts()]
+        mounting = None
         if parts:
             if self._later is not None:
-                self.mount_all(parts, before=self._later)
+                mounting = self.mount_all(parts, before=self._later)
             else:
-                self.mount_all(parts)
+                mounting = self.mount_all(parts)
         self._end = end
         if end >= len(self._entries):
             self._back_at_tail()
         self._update_later()
+        return mounting
 
-    def _mount_earlier(self, begin: int) -> None:
+    def _mount_earlier(self, begin: int) -> AwaitMount:
         """Mount the hidden entries from `begin` on, above the ones shown."""
         kept = self._blocks
         self._blocks = {}
@@ -549,12 +678,13 @@ class Transcript(VerticalScroll):
             None,
         )
         if first is not None:
-            self.mount_all(parts, before=first.parts()[0])
+            mounting = self.mount_all(parts, before=first.parts()[0])
         else:
-            self.mount_all(parts)
+            mounting = self.mount_all(parts)
         self._start = begin
         self.release_anchor()  # the person is reading back: stop following the tail
         self._update_earlier()
+        return mounting
 
     def _step_mark_of(self, entry: Entry) -> str | None:
         return self.step_mark(entry) if self.step_mark is not None else None
