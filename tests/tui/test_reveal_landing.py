@@ -117,6 +117,20 @@ async def test_an_entry_among_earlier_ones_mounted_with_it_lands_at_the_top_too(
         assert drawn and all(y == top_row(transcript) for y in drawn)
 
 
+async def test_a_block_already_mounted_off_the_pane_is_drawn_at_the_top_in_the_next_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with every_agent_view(monkeypatch) as (app, pilot, transcript, entries):
+        block = transcript.mounted_blocks()[0]  # the window's first answer, far above the end
+        assert not block.parts()[0].region.overlaps(transcript.region)
+        assert transcript.reveal(entries.index(block.entry)) is block
+        drawn: list[int] = []
+        app.on_frame.append(lambda: drawn.append(block.parts()[0].region.y))
+        await pilot.pause()
+        await pilot.pause()
+        assert drawn and all(y == top_row(transcript) for y in drawn), "no frame before it"
+
+
 async def test_the_caller_s_scroll_to_the_block_after_the_refresh_finds_it_there(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -326,9 +326,10 @@ class Transcript(VerticalScroll):
     def reveal(self, index: int) -> EntryBlock | None:
         """The block of `self.entries[index]` (a search went to it), mounted first when it is
         outside the window: the entries between it and the window with it when they make a
-        page, else the window moves to it. A block mounted here is drawn first at the top of
-        the pane, in one frame (`_land_when_mounted`); the caller's scroll after the refresh
-        (to the block, or a search's match in it) then has nothing or little left to do."""
+        page, else the window moves to it. The block is drawn at the top of the pane (a
+        search's match in it in the middle) in the next frame, one mounted here in the first
+        frame that draws it (`_land_when_mounted`): the caller's scroll after the refresh (to
+        the block, or the match) then has nothing or little left to do."""
         if not 0 <= index < len(self._entries):
             return None
         mounting: AwaitMount | None = None
@@ -350,6 +351,10 @@ class Transcript(VerticalScroll):
             block.refresh_entry()
         if block is not None and mounting is not None:
             self._land_when_mounted(block, mounting)
+        elif block is not None:
+            # After the caller's handler: a search marks the match it is at in the block next.
+            self._landings += 1
+            self.call_next(self._land_if_latest, block, self._landings)
         return block
 
     # -- landing on an entry gone to -----------------------------------------------------
@@ -381,6 +386,12 @@ class Transcript(VerticalScroll):
         finally:
             if landing == self._landings:
                 self._release_repaints()
+
+    def _land_if_latest(self, block: EntryBlock, landing: int) -> None:
+        """A block already mounted goes to the top of the pane (or its search match to the
+        middle) in the next frame: not after a refresh, then Textual's scroll after another."""
+        if landing == self._landings and block.is_attached:
+            self._put_at_top(block)
 
     def _release_repaints(self) -> None:
         held, self._held_repaints = self._held_repaints, None
