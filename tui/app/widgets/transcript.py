@@ -27,8 +27,7 @@ from textual.await_remove import AwaitRemove
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
-from textual.geometry import Region
-from textual.widget import AwaitMount, Widget
+from textual.widget import AwaitMount
 from textual.widgets import Button, Static
 
 from agentui.tui.app import textual_compat
@@ -41,6 +40,11 @@ from agentui.tui.app.widgets.blocks import (
     FoldBlock,
     QueryBlock,
     block_for,
+)
+from agentui.tui.app.widgets.pane_landing import (
+    content_height,
+    laid_out_region,
+    scroll_before_layout,
 )
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -404,70 +408,29 @@ class Transcript(VerticalScroll):
     def _put_at_top(self, block: EntryBlock) -> None:
         """Scroll so `block` starts at the top of the pane, or, when a search is at a match
         in it, so that match is in the middle of the pane (as the search's own scroll puts
-        it). From the layout the next frame draws (the block was never drawn: Textual's
-        scroll_to_widget would not find it); then what the pane will show of an answer's
-        frozen chunks is rendered (measured, it lays out as drawn: the frame after moves
-        nothing below it)."""
-        size = self.scrollable_content_region.size
-        if not size:
+        it), from the layout the next frame draws; then render what the pane will show of an
+        answer's frozen chunks (measured, they lay out as drawn: the frame after moves
+        nothing below them)."""
+        height = self.scrollable_content_region.height
+        first = block.parts()[0]
+        top = laid_out_region(self, first)
+        if top is None or not height:
             return
-        arrangement = self.arrange(size)
-        first = next((p for p in arrangement.placements if p.widget is block.parts()[0]), None)
-        if first is None:
-            return
-        y = first.region.y - first.margin.top
+        y = top.y - first.styles.margin.top  # as show_block's scroll_to_widget puts it
         chunks = block.frozen_chunks if isinstance(block, AnswerBlock) else None
-        chunks_at = self._laid_out_region(chunks) if chunks is not None else None
+        chunks_at = laid_out_region(self, chunks) if chunks is not None else None
         highlight = block.highlight
         if highlight is not None and highlight.current is not None:
             target = block.current_match_widget()
-            line = chunks.current_match_line() if target is chunks and chunks else None
+            line = chunks.current_match_line() if chunks is not None and target is chunks else None
             if line is not None and chunks_at is not None:
-                y = chunks_at.y + line - size.height // 2
-            elif (region := self._laid_out_region(target)) is not None:
-                y = region.y + region.height // 2 - size.height // 2
+                y = chunks_at.y + line - height // 2
+            elif (region := laid_out_region(self, target)) is not None:
+                y = region.y + region.height // 2 - height // 2
         if chunks is not None and chunks_at is not None:
-            chunks.measure_lines(size.height, max(0, y - chunks_at.y))
-        end = max(0, arrangement.total_region.bottom - size.height)
-        self._scroll_before_layout(max(0, min(y, end)))
-
-    def _laid_out_region(self, widget: Widget) -> Region | None:
-        """Where `widget` (a block's part, or a widget inside one) lies in the pane's content
-        in the layout about to be drawn (None: it is not in it). Each container on the way
-        is arranged as the compositor arranges it (the arrangements are kept: it reuses
-        them)."""
-        chain: list[Widget] = []
-        node: DOMNode | None = widget
-        while isinstance(node, Widget) and node.parent is not self:
-            chain.append(node)
-            node = node.parent
-        if not isinstance(node, Widget):
-            return None
-        size = self.scrollable_content_region.size
-        placement = next((p for p in self.arrange(size).placements if p.widget is node), None)
-        if placement is None:
-            return None
-        region = placement.region
-        for child in reversed(chain):
-            parent = child.parent
-            assert isinstance(parent, Widget)
-            content = region.shrink(parent.styles.gutter)
-            inner = parent.arrange(content.size)
-            placement = next((p for p in inner.placements if p.widget is child), None)
-            if placement is None:
-                return None
-            region = placement.region.translate(content.offset)
-        return region
-
-    def _scroll_before_layout(self, y: int) -> None:
-        """Set the scroll position the next layout places the children at. Not `scroll_to`:
-        it is clamped to the height laid out last (the window before this one), and it asks
-        for a layout of its own. As Textual's layout sets an anchored view's (compositor)."""
-        self.release_anchor()  # the person reads back: the tail is not followed
-        self.set_reactive(Widget.scroll_y, float(y))
-        self.set_reactive(Widget.scroll_target_y, float(y))
-        self.vertical_scrollbar.position = y
-        self.refresh(layout=True)
+            chunks.measure_lines(height, max(0, y - chunks_at.y))
+        end = max(0, content_height(self) - height)
+        scroll_before_layout(self, max(0, min(y, end)))
 
     def block_for_query(self, query_id: str) -> QueryBlock | None:
         """The block of this question or approval, mounted first when it is outside the window
