@@ -43,7 +43,9 @@ def every_agents_entries() -> list[Entry]:
 
 
 class FramesApp(App[None]):
-    """A transcript alone; each frame drawn calls `on_frame` (Textual's own refresh)."""
+    """A transcript alone; each frame drawn calls `on_frame`. Textual has no public hook for
+    a frame: every one goes through `_display` (as in tests/bench/ui_bench.py's RenderingApp),
+    and the test is `painted` (tests/conftest.py paints no frame otherwise)."""
 
     def __init__(self) -> None:
         super().__init__()
