@@ -45,6 +45,7 @@ import atexit
 import json
 import os
 import random
+import select
 import shutil
 import statistics
 import sys
@@ -57,7 +58,7 @@ from typing import Any
 import anyio
 from figures import percentile
 from live_bench import BARE_APP, SAME_WIDGETS_APP, first_frame_s, keys_at
-from pty_terminal import PtyTerminal
+from pty_terminal import SYNC_END, SYNC_START, PtyTerminal
 from session_bench import Made, make_session, resume_to_first_frame
 
 from agentui.core.session import checkpoint_keeping
@@ -155,9 +156,58 @@ def cpu_and_wait(pid: int) -> tuple[float, float]:
     return cpu / 1e9, wait / 1e9
 
 
+# How long the rest of a frame may take to come once its synchronized block has begun.
+REST_OF_A_FRAME_S = 1.0
+
+
+class FrameReadingTerminal(PtyTerminal):
+    """A PtyTerminal that reads a frame to its end before parsing any of it.
+
+    pyte parses ~1 ms per KB (a 1,000-agent resume's first frame, 25 KB: ~45 ms; agentui's
+    empty one, 15 KB: ~19 ms; the bare app's: a few). A pty holds ~4 KB: parsed as it is
+    read, the frame's last bytes wait in the app's write for the emulator to parse the first
+    ones, and its time counted the emulator's parsing (a real terminal parses a frame in well
+    under a millisecond). Here the bytes of a block that has begun are read as they come, and
+    parsed once its end has arrived; its time is that arrival."""
+
+    def pump(self, timeout: float, shown: Callable[[], bool] | None = None) -> float | None:
+        wait = timeout
+        while not self.closed and select.select([self.fd], [], [], wait)[0]:
+            chunk = self._read()
+            arrived = time.perf_counter()
+            while chunk and self._block_open(chunk):
+                if not select.select([self.fd], [], [], REST_OF_A_FRAME_S)[0]:
+                    break  # the app stopped mid-frame: parse what came
+                more = self._read()
+                if not more:
+                    break
+                chunk += more
+                arrived = time.perf_counter()
+            if not chunk:
+                self.closed = True
+                break
+            if self._take(chunk, arrived, shown):
+                return arrived
+            wait = 0.0
+        return None
+
+    def _read(self) -> bytes:
+        try:
+            return os.read(self.fd, 1 << 16)
+        except OSError:  # the command exited: the pty is closed
+            return b""
+
+    def _block_open(self, chunk: bytes) -> bool:
+        """Whether a synchronized block has begun and not ended by the end of `chunk` (what
+        is pending from earlier reads counted)."""
+        data = self._pending + chunk
+        return data.rfind(SYNC_START) > data.rfind(SYNC_END)
+
+
 def first_whole_frame(argv: list[str], env: dict[str, str], shown: Callable[[str], bool]) -> Run:
-    """exec -> the first whole frame for which `shown(screen text)` holds; the child killed."""
-    term = PtyTerminal(argv, env, SIZE)
+    """exec -> the first whole frame for which `shown(screen text)` holds (read to its end
+    before it is parsed: FrameReadingTerminal); the child killed."""
+    term = FrameReadingTerminal(argv, env, SIZE)
     try:
         arrived = term.until(lambda: shown(term.text()), " ".join(argv))
         cpu, wait = cpu_and_wait(term.pid)
