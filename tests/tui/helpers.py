@@ -92,7 +92,10 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
         else:
             await pilot.pause(SLOW_TURN_S)
         app.main.flush_events()
-        if until():
+        done = until()
+        if callable(done):  # `lambda: has_status(...)`: always true, the wait never waited
+            raise TypeError("settle's condition returned a function: pass the function itself")
+        if done:
             await pilot.pause()
             return
         if turn >= turns:

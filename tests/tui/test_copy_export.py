@@ -36,7 +36,7 @@ async def test_the_last_answer_is_copied_as_written_and_kept_in_a_private_file(
 ) -> None:
     app = make_app("Plan a trip", ANSWERS)
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert "Copy the last answer" in palette_titles(app)
         writing = app.copy_export.copy_last_answer()
         assert app.clipboard == "Lisbon, \x1b[2Jthree days, by train."  # as the model wrote it
@@ -52,7 +52,7 @@ async def test_the_last_answer_is_copied_as_written_and_kept_in_a_private_file(
 async def test_the_transcript_is_copied_as_the_export_writes_it(state_dir: Path) -> None:
     app = make_app("Plan a trip", ANSWERS)
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
         app.copy_export.copy_transcript()
         assert app.clipboard.startswith("## main\n\n**Task:**\n\nPlan a trip")
         assert "\n\nLisbon, \x1b[2Jthree days, by train." in app.clipboard
@@ -79,7 +79,7 @@ async def test_the_session_exports_as_markdown_into_the_current_directory(
         monologue=MonologueConfig(enabled=False),
     )
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
         assert "Export the session as Markdown" in palette_titles(app)
         app.copy_export.export_markdown()
         await settle(pilot, lambda: any("Exported the session" in t for t in toasts(app)))
@@ -91,7 +91,7 @@ async def test_the_session_exports_as_markdown_into_the_current_directory(
 async def test_an_export_with_no_session_says_so() -> None:
     app = make_app("Plan a trip", ANSWERS)
     async with app.run_test() as pilot:
-        await settle(pilot, lambda: has_status(app, "a1", S.COMPLETED))
+        await settle(pilot, has_status(app, "a1", S.COMPLETED))
         app.copy_export.export_markdown()
         await settle(pilot, lambda: any("No session is being recorded" in t for t in toasts(app)))
 
