@@ -128,6 +128,7 @@ class AgentUIApp(App[int]):
             self.collector.freeze()  # a resumed run's state lives as long as the app: out of GC
         self.heap = HeapRelease()  # streaming's freed memory back to the system
         self._main: MainScreen | None = None
+        self._main_mounting: AwaitMount | None = None  # what the app's events wait for (on_mount)
         # The theme is chosen before the first frame: set after mount, it restyles every widget.
         self._theme_warnings = choose_theme(self, theme, remember_theme)
 
@@ -147,16 +148,23 @@ class AgentUIApp(App[int]):
         assert self._main is not None, "the app has not started"
         return self._main
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         self.collector.install()
-        for title, warning in self._theme_warnings:
-            self.notify(warning, title=title, severity="warning", timeout=15)
         self.theme_changed_signal.subscribe(self, lambda theme: self._theme_changed(theme.name))
         if not self.host.read_only:
             take_back_the_signals(self.stop_in_order)
-        # The main screen composes in its own task: the app reads no key before it has mounted
-        # (its prompt focused), so every key has a place to go.
-        await AwaitMount(self.main, [self.main])
+        # The main screen composes in its own task. It is not awaited here: Textual holds every
+        # repaint while the app's mount is handled, so the main screen's first frame, drawn
+        # meanwhile, would never reach the terminal; the next one would bring only what changed
+        # after it (no status bar, no monologue border), and the whole screen a layout later.
+        # The app's events wait for it instead (on_event): the app reads no key before the
+        # main screen has mounted (its prompt focused), so every key has a place to go.
+        self._main_mounting = AwaitMount(self.main, [self.main])
+        self.call_later(self._say_theme_warnings)  # toasts once the main screen shows them
+
+    def _say_theme_warnings(self) -> None:
+        for title, warning in self._theme_warnings:
+            self.notify(warning, title=title, severity="warning", timeout=15)
 
     def on_unmount(self) -> None:
         self.collector.close()
@@ -242,6 +250,9 @@ class AgentUIApp(App[int]):
     # -- keys ----------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
+        if self._main_mounting is not None:  # see on_mount
+            mounting, self._main_mounting = self._main_mounting, None
+            await mounting
         # A click is noted before it moves the focus and before the keys typed after it.
         # Where a key goes is decided here too, before the focused widget has it: keys of a
         # burst (a fast typist, a paste without bracketed paste) are handed over one by one.

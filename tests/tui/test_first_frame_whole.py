@@ -1,0 +1,154 @@
+"""The first frame the terminal gets is the whole screen: panes, prompt, status bar and footer.
+
+Textual holds every repaint while the app's own mount is handled. Had the app waited there for
+its main screen to mount, the main screen's first frame would have been drawn and dropped, and
+the terminal's first frame would have been only what changed after it (no status bar, no
+monologue border, no prompt hint), the whole screen coming a layout later (AgentUIApp.on_mount).
+
+The real command runs on a pseudo-terminal that supports synchronized output (Textual then
+wraps each frame in ?2026h .. ?2026l); the screen is read by pyte as it stands when the first
+frame has ended. Nothing here waits for time to pass.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import anyio
+import pyte
+import pytest
+
+from .saved_runs import LEFT, OLD, saved_run
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+
+SIZE = (120, 36)
+SYNC_START = b"\x1b[?2026h"
+SYNC_END = b"\x1b[?2026l"
+SYNC_QUERY = b"\x1b[?2026$p"
+SYNC_SUPPORTED = b"\x1b[?2026;2$y"  # as kitty or a recent xterm answers
+SAFETY_NET_S = 60.0  # only bounds a hung run
+
+
+def _env(home: Path) -> dict[str, str]:
+    """The offline model (no API key), every agentui folder under `home`, a colour terminal."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.pop("TEXTUAL_DRIVER", None)
+    return env | {
+        "AGENTUI_CONFIG_DIR": str(home / "config"),
+        "AGENTUI_DATA_DIR": str(home / "data"),
+        "AGENTUI_STATE_DIR": str(home / "state"),
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+    }
+
+
+class Terminal:
+    """The command on a pseudo-terminal: its bytes as they came, and the screen pyte reads."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        columns, rows = SIZE
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: become the command
+            os.execvpe(argv[0], argv, env)
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        self.raw = b""
+        self.screen = pyte.Screen(columns, rows)
+        self._stream = pyte.ByteStream(self.screen)
+
+    def text(self) -> str:
+        """The screen now, line by line."""
+        return "\n".join(self.screen.display)
+
+    def read_until(self, done: Callable[[], bool]) -> None:
+        """Read (answering the synchronized-output query) until `done()`."""
+        deadline = time.monotonic() + SAFETY_NET_S
+        while not done():
+            assert time.monotonic() < deadline, f"never came; the bytes: {self.raw[-2000:]!r}"
+            if not select.select([self.fd], [], [], 0.5)[0]:
+                continue
+            chunk = os.read(self.fd, 1 << 16)
+            assert chunk, f"the command ended: {self.raw[-2000:]!r}"
+            if SYNC_QUERY in chunk:
+                os.write(self.fd, SYNC_SUPPORTED)
+            self.raw += chunk
+            self._stream.feed(chunk)
+
+    def close(self) -> None:
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+def _first_frame_ended(raw: bytes) -> int:
+    """Where the first synchronized frame in `raw` ends (-1: not yet)."""
+    start = raw.find(SYNC_START)
+    end = raw.find(SYNC_END, start) if start >= 0 else -1
+    return end + len(SYNC_END) if end >= 0 else -1
+
+
+def first_frame(argv: list[str], env: dict[str, str]) -> str:
+    """The screen as the terminal shows it once the command's first frame has ended."""
+    terminal = Terminal(argv, env)
+    try:
+        terminal.read_until(lambda: _first_frame_ended(terminal.raw) >= 0)
+        screen = pyte.Screen(*SIZE)
+        pyte.ByteStream(screen).feed(terminal.raw[: _first_frame_ended(terminal.raw)])
+        return "\n".join(screen.display)
+    finally:
+        terminal.close()
+
+
+def _prompt_row(terminal: Terminal) -> str:
+    """The prompt's row as shown (its label, then what was typed), or "" while there is none."""
+    rows = [row.rstrip() for row in terminal.screen.display if "task ›" in row]
+    return rows[0] if rows else ""
+
+
+def _agentui() -> str:
+    return str(Path(sys.executable).with_name("agentui"))
+
+
+def test_a_new_app_s_first_frame_is_the_whole_screen(tmp_path: Path) -> None:
+    shown = first_frame([_agentui(), "--no-session"], _env(tmp_path))
+    for part in (
+        "agents",
+        "transcript",
+        "monologue",  # its border's title
+        "What should the agents do?",  # the prompt's hint
+        "offline scripted model",  # the status bar
+        "^q Quit",  # the footer
+    ):
+        assert part in shown, f"{part!r} is not in the first frame:\n{shown}"
+
+
+def test_a_resumed_session_s_first_frame_is_the_whole_screen(tmp_path: Path) -> None:
+    folder = tmp_path / "data" / "sessions"
+    folder.mkdir(parents=True)
+    anyio.run(saved_run, folder, OLD, LEFT)
+    shown = first_frame([_agentui(), "--resume", OLD], _env(tmp_path))
+    for part in ("agents", "monologue", "done 1", f"resumed {OLD}", "^q Quit"):
+        assert part in shown, f"{part!r} is not in the first frame:\n{shown}"
+
+
+def test_keys_typed_before_the_first_frame_land_in_the_prompt(tmp_path: Path) -> None:
+    """Typed once the app reads the terminal (it has asked about synchronized output), well
+    before its main screen has mounted: the app's events wait for that screen
+    (AgentUIApp.on_event), so the words reach its prompt."""
+    terminal = Terminal([_agentui(), "--no-session"], _env(tmp_path))
+    try:
+        terminal.read_until(lambda: SYNC_QUERY in terminal.raw)
+        os.write(terminal.fd, b"hello harbour")
+        terminal.read_until(lambda: _prompt_row(terminal).endswith("hello harbour"))
+    finally:
+        terminal.close()
