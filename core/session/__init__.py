@@ -5,7 +5,8 @@
     elision.py      text a line leaves out because earlier lines hold it, and putting it back
     summary.py      `<id>.summary.json`: a session's row in the listing, kept by the writer
     recording.py    RecordingRuntime: a Runtime that attaches its writer when it starts
-    store.py        where sessions live, their ids, listing (from summaries), `last`
+    store.py        the listing (from summaries)
+    finding.py      a session's file from `last`, its id, a start of one or its path
     reader.py       loading a file (damaged lines are skipped with a warning naming each)
     fold.py         a log -> core/state's RunState (the one fold), records of old formats too
     resume.py       a saved session back in a runtime: what waited on the person waits again,
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from agentui.core.session.errors import SessionError
     from agentui.core.session.export import EXPORT_FORMATS, export_session
+    from agentui.core.session.finding import find_session
     from agentui.core.session.fold import fold_session
     from agentui.core.session.naming import sessions_dir
     from agentui.core.session.reader import SessionLog, read_header, read_session
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
     from agentui.core.session.resume import ResumePlan, open_for_resume, plan_resume
     from agentui.core.session.session_targets import ContinuedSession, NewSession
-    from agentui.core.session.store import SessionInfo, find_session, list_sessions
+    from agentui.core.session.store import SessionInfo, list_sessions
     from agentui.core.session.writer import SessionWriter
 
 _EXPORTS = {
@@ -58,7 +60,7 @@ _EXPORTS = {
     "SessionLog": "reader",
     "SessionWriter": "writer",
     "export_session": "export",
-    "find_session": "store",
+    "find_session": "finding",
     "fold_session": "fold",
     "list_sessions": "store",
     "open_for_resume": "resume",

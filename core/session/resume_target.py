@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentui.core.session.errors import SessionError
+from agentui.core.session.finding import find_session
 from agentui.core.session.lock import is_locked
-from agentui.core.session.store import find_session
 
 
 def session_to_resume(reference: str) -> Path:

@@ -1,4 +1,4 @@
-"""How sessions are listed and found (their files and ids: naming.py).
+"""How sessions are listed (found: finding.py; their files and ids: naming.py).
 
 Each session file has its row for the listing beside it in `<id>.summary.json` (summary.py).
 A session is listed and found by its file's name, which is its id unless the file was copied
@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from agentui.core.session.errors import SessionError
+from agentui.core.session.finding import find_session, modified_at, session_files
 from agentui.core.session.fold import fold_session
 from agentui.core.session.lock import is_locked
-from agentui.core.session.naming import LAST, SUFFIX, sessions_dir
-from agentui.core.session.reader import read_header, read_session, renamed_note
+from agentui.core.session.reader import read_session, renamed_note
 from agentui.core.session.summary import SessionSummary, read_summary, write_summary
 
 
@@ -57,16 +57,6 @@ class SessionInfo:
     def renamed_note(self) -> str | None:
         """One line saying the file's name is not the id inside it, or None."""
         return renamed_note(self.path, self.header_id) if self.header_id is not None else None
-
-
-def session_files(directory: Path | None = None) -> list[Path]:
-    folder = directory if directory is not None else sessions_dir()
-    try:
-        return sorted(p for p in folder.iterdir() if p.suffix == SUFFIX and p.is_file())
-    except (FileNotFoundError, NotADirectoryError):  # never made (it could not be): none yet
-        return []
-    except OSError as exc:
-        raise SessionError(f"cannot read {folder}: {exc.strerror or exc}") from None
 
 
 def describe(path: Path) -> SessionInfo:
@@ -146,45 +136,7 @@ def _unchanged(path: Path, stat: os.stat_result) -> bool:
 def list_sessions(directory: Path | None = None) -> list[SessionInfo]:
     """Every session, oldest first."""
     infos = [describe(p) for p in session_files(directory)]
-    return sorted(infos, key=lambda i: (i.started, _mtime(i.path), i.id))
+    return sorted(infos, key=lambda i: (i.started, modified_at(i.path), i.id))
 
 
-def find_session(reference: str, directory: Path | None = None) -> Path:
-    """The file for `last`, a full id, a unique start of one, or a path to a session file."""
-    given = Path(reference).expanduser()
-    if reference != LAST and given.suffix == SUFFIX and given.is_file():
-        return given
-    files = session_files(directory)
-    if not files:
-        raise SessionError(f"there are no sessions yet (in {directory or sessions_dir()})")
-    if reference == LAST:
-        return max(files, key=_newest_first_key)
-    exact = [p for p in files if p.stem == reference]
-    if exact:
-        return exact[0]
-    matches = [p for p in files if p.stem.startswith(reference)]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        raise SessionError(f"no session {reference!r}; `agentui sessions` lists them")
-    shown = ", ".join(p.stem for p in matches[:5])
-    more = f" and {len(matches) - 5} more" if len(matches) > 5 else ""
-    raise SessionError(f"{reference!r} matches {len(matches)} sessions ({shown}{more})")
-
-
-def _newest_first_key(path: Path) -> tuple[float, float, str]:
-    try:
-        started = read_header(path).started
-    except SessionError:
-        try:  # a damaged header: sorted by the stand-in header, as the listing sorts it
-            started = read_session(path, skip_deltas=True).header.started
-        except SessionError:
-            started = float("-inf")  # an unreadable file is never `last`
-    return (started, _mtime(path), path.stem)
-
-
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
+__all__ = ["SessionInfo", "describe", "find_session", "list_sessions", "session_files"]
