@@ -8,7 +8,8 @@ With no part named, all three run (--tree-keys 5000). Each command is exec'd on 
 pseudo-terminal (pty_terminal.py): keys are written to the terminal, and a figure ends when
 the whole frame showing the effect has been read back (Textual's synchronized-output block,
 ?2026h .. ?2026l, has ended; the terminal says it supports the mode, as kitty, WezTerm or a
-recent xterm do) and parsed by pyte. Beside each, the in-process figure the older bench
+recent xterm do) and parsed by pyte (for --startup and --resume, once its last byte has come:
+FrameReadingTerminal). Beside each, the in-process figure the older bench
 reports for the same thing, so the difference is visible:
 
 --startup   exec -> the first whole frame of `.venv/bin/agentui --no-session` (the panes,
