@@ -226,3 +226,54 @@ async def test_in_the_app_a_search_going_to_a_match_far_up_lands_on_it() -> None
         assert found is not None
         row, pane = found
         assert pane.y <= row < pane.bottom, "the match is on the pane"
+
+
+async def test_a_second_jump_before_the_moved_window_mounted_lands_and_the_screen_draws_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Enter twice in a search, faster than the window mounts: the second jump (to a block of
+    the window just made) lands in the same frame, and the screen's repaints are let go."""
+    async with every_agent_view(monkeypatch) as (app, pilot, transcript, _entries):
+        assert transcript.reveal(AGENTS + 3) is not None  # moves the window
+        second = transcript.reveal(AGENTS + 4)  # in that window, not mounted yet
+        assert isinstance(second, AnswerBlock)
+        frames: list[int] = []
+        app.on_frame.append(lambda: frames.append(second.parts()[0].region.y))
+        await pilot.pause()
+        await pilot.pause()
+        assert frames, "no frame was drawn: the repaints stayed held"
+        assert all(y == top_row(transcript) for y in frames)
+
+
+async def test_words_streamed_while_a_jump_lands_do_not_pull_the_view_back_to_the_tail(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async with every_agent_view(monkeypatch) as (_app, pilot, transcript, entries):
+        block = transcript.reveal(transcript._start - 1)  # a page above: mounted above
+        assert block is not None
+        transcript.call_after_refresh(transcript.show_block, block)  # as a search's jump does
+        entries[-1].append_text("\n\nmore words streamed")  # an agent writes meanwhile
+        transcript.sync({entries[-1].uid})
+        for _ in range(3):
+            await pilot.pause()
+        assert block.parts()[0].region.y == top_row(transcript)
+
+
+async def test_a_neighbour_that_changed_off_screen_is_drawn_anew_when_a_jump_lands_by_it() -> None:
+    entries = [Entry(f"a{n}", "text", f"short answer {n}") for n in range(150)]
+    app = FramesApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        transcript.show("*", entries, lambda entry: entry.agent_id)
+        await pilot.pause()
+        below = transcript.block_of(entries[51].uid)
+        assert isinstance(below, AnswerBlock)
+        entries[51].append_text(" CHANGED")  # far from the view: its redraw waits
+        transcript.sync({entries[51].uid})
+        await pilot.pause()
+        assert "CHANGED" not in below.tail_text
+        transcript.reveal(50)
+        await pilot.pause()
+        await pilot.pause()
+        assert any(part.region.overlaps(transcript.region) for part in below.parts())
+        assert "CHANGED" in below.tail_text

@@ -116,7 +116,9 @@ class Transcript(VerticalScroll):
         # While a window moved to an entry mounts: the screen's repaints held (its first frame
         # is the window mounted, the entry at the top), and which landing is the latest.
         self._held_repaints: ExitStack | None = None
-        self._landings = 0
+        self._landings = 0  # the newest landing's number: only it moves the view
+        self._landings_pending = 0  # landings not done yet: the repaints stay held till none
+        self._pending_mount: AwaitMount | None = None  # the window a held landing waits for
 
     def compose(self) -> ComposeResult:
         if self._hint is not None:
@@ -176,8 +178,9 @@ class Transcript(VerticalScroll):
             return False
         return self.max_scroll_y <= 0 or self.scroll_y >= self.max_scroll_y - 1
 
-    def _follow_tail(self, was_at_end: bool = True) -> None:
-        """After a batch is drawn: follow the tail if the view was at the end before it.
+    def _follow_tail(self, was_at_end: bool = True, landings: int | None = None) -> None:
+        """After a batch is drawn: follow the tail if the view was at the end before it, and
+        (`landings`: their count when the batch came) nothing was gone to since.
 
         Anchoring waits for the content to overflow (an anchored container bottom-aligns short
         content). A view at the end follows again whatever released the anchor on the way (a
@@ -186,11 +189,14 @@ class Transcript(VerticalScroll):
         """
         if self.max_scroll_y <= 0 or self._removing or self._detached:
             return
+        if landings is not None and landings != self._landings:
+            return
         if was_at_end and (not self.is_anchored or textual_compat.anchor_released(self)):
             self.anchor()  # scrolls to the end and clears the release
 
     def follow(self) -> None:
         """Go to the end and follow it from now on (after the person answered a question)."""
+        self._landings += 1  # a landing still pending no longer moves the view
         if self._detached:
             self._rewindow(self._tail_start(), follow=True)
         self.call_after_refresh(self._follow_tail, True)
@@ -198,6 +204,7 @@ class Transcript(VerticalScroll):
     def action_scroll_end(self) -> None:
         """End: the newest entries, followed again, also from a window moved far up (a search
         or a question went there): one key back to the live tail."""
+        self._landings += 1  # a landing still pending no longer moves the view
         if self._detached:
             self.follow()
             return
@@ -289,7 +296,9 @@ class Transcript(VerticalScroll):
 
     def sync(self, changed: set[int]) -> None:
         """Mount entries added since the last sync and redraw the changed ones."""
-        was_at_end = self._showing_end()  # before this batch makes it longer
+        # Before this batch makes it longer. While a landing is pending the scroll still
+        # shows where the view was: the person went elsewhere, the tail must not pull it back.
+        was_at_end = self._showing_end() and not self._landings_pending
         if self._stale:  # brought near the view by a layout since (a resize, a trim)
             self._redraw_stale()
         searching = self.entries_changed
@@ -355,9 +364,13 @@ class Transcript(VerticalScroll):
             block.refresh_entry()
         if block is not None and mounting is not None:
             self._land_when_mounted(block, mounting)
+        elif block is not None and self._pending_mount is not None:
+            # A window is still mounting for an earlier reveal: this block lands with it.
+            self._land_when_mounted(block, self._pending_mount)
         elif block is not None:
             # After the caller's handler: a search marks the match it is at in the block next.
             self._landings += 1
+            self._landings_pending += 1
             self.call_next(self._land_if_latest, block, self._landings)
         return block
 
@@ -374,6 +387,8 @@ class Transcript(VerticalScroll):
         LANDING_WAIT_S), the block's place is laid out then, the scroll set and what the pane
         shows of the block rendered, and the next frame draws it there."""
         self._landings += 1
+        self._landings_pending += 1
+        self._pending_mount = mounting
         if self._held_repaints is None:
             held = ExitStack()
             held.enter_context(self.app.batch_update())
@@ -388,14 +403,24 @@ class Transcript(VerticalScroll):
             if landing == self._landings and block.is_attached:
                 self._put_at_top(block)
         finally:
-            if landing == self._landings:
-                self._release_repaints()
+            self._landed()
 
     def _land_if_latest(self, block: EntryBlock, landing: int) -> None:
         """A block already mounted goes to the top of the pane (or its search match to the
         middle) in the next frame: not after a refresh, then Textual's scroll after another."""
-        if landing == self._landings and block.is_attached:
-            self._put_at_top(block)
+        try:
+            if landing == self._landings and block.is_attached:
+                self._put_at_top(block)
+        finally:
+            self._landed()
+
+    def _landed(self) -> None:
+        """One landing done, whether or not it was the newest: the repaints held for the
+        windows mounting are let go when none is left (a newer landing never strands them)."""
+        self._landings_pending -= 1
+        if not self._landings_pending:
+            self._pending_mount = None
+            self._release_repaints()
 
     def _release_repaints(self) -> None:
         held, self._held_repaints = self._held_repaints, None
@@ -431,6 +456,8 @@ class Transcript(VerticalScroll):
             chunks.measure_lines(height, max(0, y - chunks_at.y))
         end = max(0, content_height(self) - height)
         scroll_before_layout(self, max(0, min(y, end)))
+        if self._stale:  # the scroll was set without its watcher: neighbours changed meanwhile
+            self._redraw_stale()
 
     def block_for_query(self, query_id: str) -> QueryBlock | None:
         """The block of this question or approval, mounted first when it is outside the window
@@ -475,7 +502,7 @@ class Transcript(VerticalScroll):
             self._end = len(self._entries)
         self._drawn_first = 0  # entries coming at the tail are drawn there
         self._update_earlier()
-        self.call_after_refresh(self._follow_tail, was_at_end)
+        self.call_after_refresh(self._follow_tail, was_at_end, self._landings)
         return mounting
 
     def _screens_from_the_end(self, screens: int = 2) -> int:
