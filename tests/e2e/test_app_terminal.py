@@ -37,8 +37,14 @@ class Terminal:
     started: ClassVar[list[Terminal]] = []  # ended after each test, whatever its outcome
 
     def __init__(
-        self, argv: list[str], env: dict[str, str], size: tuple[int, int] = (120, 36)
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        size: tuple[int, int] = (120, 36),
+        answers: dict[bytes, bytes] | None = None,
     ) -> None:
+        """`answers`: what the terminal replies to a query the app writes (a terminal that
+        supports synchronized output says so when asked)."""
         columns, rows = size
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: become the app
@@ -47,6 +53,7 @@ class Terminal:
         self.raw = b""
         self.screen = pyte.Screen(columns, rows)
         self._stream = pyte.ByteStream(self.screen)
+        self.answers = answers or {}
         self.reaped = False
         Terminal.started.append(self)
 
@@ -67,11 +74,21 @@ class Terminal:
                     return
                 if not chunk:
                     return
+                for query, answer in self.answers.items():
+                    if query in chunk:
+                        os.write(self.fd, answer)
                 self.raw += chunk
                 self._stream.feed(chunk)
 
     def send(self, data: bytes) -> None:
         os.write(self.fd, data)
+
+    def close(self) -> None:
+        """End the app now (the test has read what it wanted)."""
+        os.kill(self.pid, 9)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        self.reaped = True
 
     def wait_exit(self) -> int:
         self.read_until(lambda: False, "the app to exit")  # drain until the pty closes

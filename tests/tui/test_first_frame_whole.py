@@ -12,22 +12,15 @@ frame has ended. Nothing here waits for time to pass.
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
-import select
-import signal
-import struct
 import sys
-import termios
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import anyio
 import pyte
 import pytest
 
+from ..e2e.test_app_terminal import Terminal
 from .saved_runs import LEFT, OLD, saved_run
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
@@ -37,7 +30,6 @@ SYNC_START = b"\x1b[?2026h"
 SYNC_END = b"\x1b[?2026l"
 SYNC_QUERY = b"\x1b[?2026$p"
 SYNC_SUPPORTED = b"\x1b[?2026;2$y"  # as kitty or a recent xterm answers
-SAFETY_NET_S = 60.0  # only bounds a hung run
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -53,43 +45,6 @@ def _env(home: Path) -> dict[str, str]:
     }
 
 
-class Terminal:
-    """The command on a pseudo-terminal: its bytes as they came, and the screen pyte reads."""
-
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        columns, rows = SIZE
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:  # the child: become the command
-            os.execvpe(argv[0], argv, env)
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        self.raw = b""
-        self.screen = pyte.Screen(columns, rows)
-        self._stream = pyte.ByteStream(self.screen)
-
-    def text(self) -> str:
-        """The screen now, line by line."""
-        return "\n".join(self.screen.display)
-
-    def read_until(self, done: Callable[[], bool]) -> None:
-        """Read (answering the synchronized-output query) until `done()`."""
-        deadline = time.monotonic() + SAFETY_NET_S
-        while not done():
-            assert time.monotonic() < deadline, f"never came; the bytes: {self.raw[-2000:]!r}"
-            if not select.select([self.fd], [], [], 0.5)[0]:
-                continue
-            chunk = os.read(self.fd, 1 << 16)
-            assert chunk, f"the command ended: {self.raw[-2000:]!r}"
-            if SYNC_QUERY in chunk:
-                os.write(self.fd, SYNC_SUPPORTED)
-            self.raw += chunk
-            self._stream.feed(chunk)
-
-    def close(self) -> None:
-        os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
-        os.close(self.fd)
-
-
 def _first_frame_ended(raw: bytes) -> int:
     """Where the first synchronized frame in `raw` ends (-1: not yet)."""
     start = raw.find(SYNC_START)
@@ -99,9 +54,9 @@ def _first_frame_ended(raw: bytes) -> int:
 
 def first_frame(argv: list[str], env: dict[str, str]) -> str:
     """The screen as the terminal shows it once the command's first frame has ended."""
-    terminal = Terminal(argv, env)
+    terminal = Terminal(argv, env, SIZE, {SYNC_QUERY: SYNC_SUPPORTED})
     try:
-        terminal.read_until(lambda: _first_frame_ended(terminal.raw) >= 0)
+        terminal.read_until(lambda: _first_frame_ended(terminal.raw) >= 0, "the first frame")
         screen = pyte.Screen(*SIZE)
         pyte.ByteStream(screen).feed(terminal.raw[: _first_frame_ended(terminal.raw)])
         return "\n".join(screen.display)
@@ -145,10 +100,12 @@ def test_keys_typed_before_the_first_frame_land_in_the_prompt(tmp_path: Path) ->
     """Typed once the app reads the terminal (it has asked about synchronized output), well
     before its main screen has mounted: the app's events wait for that screen
     (AgentUIApp.on_event), so the words reach its prompt."""
-    terminal = Terminal([_agentui(), "--no-session"], _env(tmp_path))
+    terminal = Terminal(
+        [_agentui(), "--no-session"], _env(tmp_path), SIZE, {SYNC_QUERY: SYNC_SUPPORTED}
+    )
     try:
-        terminal.read_until(lambda: SYNC_QUERY in terminal.raw)
-        os.write(terminal.fd, b"hello harbour")
-        terminal.read_until(lambda: _prompt_row(terminal).endswith("hello harbour"))
+        terminal.read_until(lambda: SYNC_QUERY in terminal.raw, "the query")
+        terminal.send(b"hello harbour")
+        terminal.read_until(lambda: _prompt_row(terminal).endswith("hello harbour"), "the words")
     finally:
         terminal.close()
