@@ -7,11 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from textual._wait import wait_for_idle
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
-from .idle_slices import short_idle_slices
+from .quick_keys import press_quickly
 
 
 @pytest.fixture(autouse=True)
@@ -23,17 +22,8 @@ def _no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _quick_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Real key events, one after another in the app's queue, with short idle waits between
-    them (Textual waits 20 ms twice per key: a 75-character sentence spent 3 s waiting); after
-    the last key the pilot waits a whole slice as before, so what a test reads next is as
-    settled as it was."""
-    press = Pilot.press
-
-    async def press_quickly(self: Pilot[Any], *keys: str) -> None:
-        with short_idle_slices():
-            await press(self, *keys)
-        await wait_for_idle(0)
-
+    """Real key events, each handled before the next, without Textual's idle waits between
+    them (quick_keys.py)."""
     monkeypatch.setattr(Pilot, "press", press_quickly)
 
 
