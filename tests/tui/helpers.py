@@ -23,6 +23,7 @@ from agentui.core.tools.tool import Tool
 from agentui.tui.app.app import AgentUIApp
 
 from .idle_slices import short_idle_slices
+from .quick_keys import until_nothing_is_ready
 
 SLOW_TURN_S = 0.01  # a turn's slice once the quick turns are spent
 SETTLE_GUARD_S = 60.0
@@ -77,32 +78,40 @@ def provider_of(app: AgentUIApp) -> ScriptedProvider:
 async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 500) -> None:
     """Let agents and the app run, flushing events each turn, until `until()` holds.
 
-    Each turn waits for the app to idle in short slices (`until` says when it is done, not
-    the idle wait); once it holds, a whole slice as `pilot.pause()` waits. Work in a thread
-    or a child process (a search, a session read) does not keep the app busy in Textual's
-    eyes: past `turns` quick turns, the wait goes on in short sleeps until SETTLE_GUARD_S, a
-    bound against a hang on a loaded machine, never a measurement."""
+    Each turn lets run what is ready, then waits for the app to idle in a short slice (`until`
+    says when it is done, not the idle wait); once it holds, a whole slice as `pilot.pause()`
+    waits. Work in a thread or a child process (a search, a session read) does not keep the
+    app busy in Textual's eyes: past `turns` quick turns, the wait goes on in short sleeps
+    until SETTLE_GUARD_S, a bound against a hang on a loaded machine, never a measurement."""
     app = pilot.app
     assert isinstance(app, AgentUIApp)
-    deadline: float | None = None
-    for turn in itertools.count():
-        if turn < turns:
-            with short_idle_slices():
-                await pilot.pause()
-        else:
-            await pilot.pause(SLOW_TURN_S)
+
+    def holds() -> bool:
         app.main.flush_events()
         done = until()
         if callable(done):  # `lambda: has_status(...)`: always true, the wait never waited
             raise TypeError("settle's condition returned a function: pass the function itself")
-        if done:
-            await pilot.pause()
-            return
+        return bool(done)
+
+    deadline: float | None = None
+    for turn in itertools.count():
+        if turn < turns:
+            # What is ready to run first (most of what a key or an agent's step starts), then
+            # a short idle slice for what waits on a timer, a thread or a child process.
+            await until_nothing_is_ready()
+            if holds():
+                break
+            with short_idle_slices():
+                await pilot.pause()
+        else:
+            await pilot.pause(SLOW_TURN_S)
+        if holds():
+            break
         if turn >= turns:
             deadline = deadline if deadline is not None else time.monotonic() + SETTLE_GUARD_S
             if time.monotonic() > deadline:
-                break
-    raise AssertionError("the app did not reach the expected state")
+                raise AssertionError("the app did not reach the expected state")
+    await pilot.pause()
 
 
 async def runtime_of(pilot: Pilot[int]) -> Runtime:
