@@ -1,0 +1,178 @@
+"""Textual's parsed CSS kept on disk from one start to the next (issue 36: ~15 ms of CPU).
+
+Textual parses the app's CSS (its .tcss and every widget's DEFAULT_CSS) at every start, for
+rules that depend only on the CSS text, where it came from and the theme's variables: together
+the key of an entry here. The file holds the rules the last run used; it is read once as the
+app is built and written when it ends, if a rule had to be parsed.
+
+It is only a cache. A file that is missing, of another format, Textual or Python, whose checksum
+does not match, or that does not load is ignored and the CSS parsed; a file that cannot be
+written is left as it is. It lives in the person's own cache directory, but a cache is no place
+to run code from: the unpickler makes only the few Textual classes parsed rules are built of.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import sys
+import tempfile
+import zlib
+from collections.abc import Callable, Hashable
+from enum import Enum
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import platformdirs
+
+if TYPE_CHECKING:
+    from textual.css.model import RuleSet
+
+FILE_NAME = "parsed-css.pickle"
+_MAGIC = b"agentui parsed css 1\n"
+
+# What parsed rules are made of (textual 8.x), by module: anything else in the file is refused.
+_MADE_OF = {
+    "textual.css.model": (
+        "RuleSet Selector SelectorSet SelectorType CombinatorType "
+        "_check_universal _check_type _check_class _check_id"
+    ),
+    "textual.css.styles": "Styles",
+    "textual.css.scalar": "Scalar ScalarOffset Unit",
+    "textual.color": "Color",
+    "textual.geometry": "Spacing",
+    "textual.layouts.horizontal": "HorizontalLayout",
+    "textual.layouts.vertical": "VerticalLayout",
+    "textual.layouts.grid": "GridLayout",
+    "textual.layouts.stream": "StreamLayout",
+}
+_ALLOWED = {(module, name) for module, names in _MADE_OF.items() for name in names.split()}
+# What makes the rules: Textual's parser and the classes of what it makes.
+_MAKERS = (
+    "textual.css.parse",
+    "textual.css.tokenize",
+    "textual.css.stylesheet",
+    "textual.css.model",
+    "textual.css.styles",
+    "textual.css.scalar",
+    "textual.color",
+    "textual.geometry",
+)
+
+
+def _stamp() -> bytes:
+    """Which Python and which Textual made the rules: rules pickled by another (an upgrade, an
+    edit) are not read. Textual is named by its files' sizes and times, as asking for
+    `textual.__version__` loads importlib.metadata (~20 ms, more than the cache saves). Raises
+    KeyError if the app has not loaded them."""
+    stats = [os.stat(str(sys.modules[name].__file__)) for name in _MAKERS]
+    textual = ";".join(f"{stat.st_size},{stat.st_mtime_ns}" for stat in stats)
+    python = " ".join(sys.version.split())
+    return f"python {python}; textual {textual}\n".encode()
+
+
+def cache_file() -> Path:
+    """Beside agentui's other caches: AGENTUI_CACHE_DIR, else the platform's."""
+    folder = os.environ.get("AGENTUI_CACHE_DIR") or platformdirs.user_cache_dir("agentui")
+    return Path(folder) / FILE_NAME
+
+
+def _member(owner: object, name: str) -> object:
+    """What pickle reaches with `getattr`, for the two things parsed rules hold: an enum's
+    member (`Unit.CELLS`), and a rule table's `get` and `__contains__` (a `Styles` keeps them
+    bound)."""
+    if isinstance(owner, type) and issubclass(owner, Enum):
+        return owner[name]
+    if type(owner) is dict and name in ("get", "__contains__"):
+        return getattr(owner, name)
+    raise pickle.UnpicklingError(f"{name} of {type(owner).__name__} is not part of parsed CSS")
+
+
+class _RulesUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) == ("builtins", "getattr"):
+            return _member
+        if (module, name) == ("functools", "partial"):  # a selector's check: allowed functions
+            return partial
+        if (module, name) not in _ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of parsed CSS")
+        return super().find_class(module, name)
+
+
+def _entries(data: bytes) -> dict[Hashable, list[RuleSet]]:
+    """The file's entries; raises ValueError (or what unpickling raises) for a bad file."""
+    magic, stamp, check, payload = _split(data)
+    if magic != _MAGIC or stamp != _stamp():
+        raise ValueError("another format, Textual or Python")
+    if _check(payload) != check:  # cut short or damaged (a checksum: no guard against a forger)
+        raise ValueError("its checksum does not match")
+    entries = _RulesUnpickler(io.BytesIO(payload)).load()
+    if not isinstance(entries, dict):
+        raise ValueError("not a table of rules")
+    return entries
+
+
+def _split(data: bytes) -> tuple[bytes, bytes, bytes, bytes]:
+    magic, _, rest = data.partition(b"\n")
+    stamp, _, rest = rest.partition(b"\n")
+    check, _, payload = rest.partition(b"\n")
+    return magic + b"\n", stamp + b"\n", check, payload
+
+
+def _check(payload: bytes) -> bytes:
+    """zlib's CRC-32 (zlib is loaded already; hashlib would load OpenSSL) and the length."""
+    return f"{zlib.crc32(payload):08x} {len(payload)}".encode()
+
+
+class ParsedCss:
+    """The rules parsed in an earlier run, by key; those used in this one are kept."""
+
+    def __init__(self, path: Path, earlier: dict[Hashable, list[RuleSet]]) -> None:
+        self.path = path
+        self._earlier = earlier
+        self._used: dict[Hashable, list[RuleSet]] = {}
+        self.parsed = 0  # rules parsed in this run (none: the file has everything)
+
+    @classmethod
+    def read(cls, path: Path) -> ParsedCss:
+        """The cache in `path`, empty when there is none that is good."""
+        try:
+            earlier = _entries(path.read_bytes())
+        except Exception:  # a cache: whatever is wrong with it, parse instead
+            earlier = {}
+        return cls(path, earlier)
+
+    def rules(self, key: Hashable, parse: Callable[[], list[RuleSet]]) -> list[RuleSet]:
+        """The rules for `key` (its CSS, origin and theme variables), parsed if not known.
+        Nothing changes a parsed rule set, so the same list is handed out again."""
+        rules = self._used.get(key)
+        if rules is None:
+            rules = self._earlier.get(key)
+            if rules is None:
+                rules = parse()  # CSS that fails to parse raises here and is never kept
+                self.parsed += 1
+            self._used[key] = rules
+        return rules
+
+    def write(self) -> None:
+        """Keep this run's rules for the next, if it had to parse any; never raises (a run
+        without the file only parses its CSS again)."""
+        if not self.parsed:
+            return
+        try:
+            payload = pickle.dumps(self._used, protocol=pickle.HIGHEST_PROTOCOL)
+            check = _check(payload)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Whole or not at all: another agentui may be reading it or writing its own.
+            handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".parsed-css-")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(b"".join([_MAGIC, _stamp(), check, b"\n", payload]))
+                os.replace(temporary, self.path)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except Exception:  # a cache that cannot be kept is not an error
+            pass
