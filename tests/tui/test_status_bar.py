@@ -192,6 +192,8 @@ async def test_a_resumed_session_s_notice_is_whole_where_it_fits_and_never_cut_m
         line = str(bar.render())
     if width == 160:
         assert line.endswith(f"{NOTICE} · {RESUMED}")
+    if width == 80:
+        assert "resumed: 2 interrupted agents" in line, "what the resume found outlasts the id"
     assert "20261124T101010Z-ab12" in line or "2026" not in line, "the id whole or not at all"
 
 

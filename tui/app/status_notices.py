@@ -16,3 +16,17 @@ SHORTER_NOTICES: dict[str, tuple[str, ...]] = {
     REPLAY_FINISHED: ("replay finished",),
     SWITCHED: ("switched",),
 }
+
+RESUMED = "resumed"  # a resumed session's notice: `resumed ID` or `resumed ID: what it found`
+
+
+def shorter_wordings(notice: str) -> tuple[str, ...]:
+    """The shorter wordings of one part of the notice, longest first. A resumed session's
+    loses its id first: what the resume found (`2 interrupted agents`) is what the person
+    needs, and an id cut short names nothing."""
+    if notice in SHORTER_NOTICES:
+        return SHORTER_NOTICES[notice]
+    said, colon, found = notice.partition(": ")
+    if said.startswith(RESUMED + " ") and colon:
+        return (f"{RESUMED}: {found}",)
+    return ()

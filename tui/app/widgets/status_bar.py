@@ -21,7 +21,7 @@ from textual.widget import Widget
 
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import clipped, visible_controls
-from agentui.tui.app.status_notices import SHORTER_NOTICES
+from agentui.tui.app.status_notices import shorter_wordings
 from agentui.tui.app.widgets.agent_tree import GLYPHS, format_elapsed
 from agentui.tui.app.widgets.fitted_line import Piece, fit_line
 
@@ -381,9 +381,9 @@ def allowed_piece(tools: list[str]) -> Piece:
 
 
 def notice_piece(notice: str) -> Piece:
-    """Why the provider runs: whole, then in its shorter wordings (SHORTER_NOTICES, each part
+    """Why the provider runs: whole, then in its shorter wordings (status_notices, each part
     of it apart), then, if still long, cut at a word's end; gone last of all but the counts."""
-    parts = [(part, *SHORTER_NOTICES.get(part, ())) for part in notice.split(NOTICE_PARTS)]
+    parts = [(part, *shorter_wordings(part)) for part in notice.split(NOTICE_PARTS)]
     wordings: list[str] = []
     for level in range(max(len(forms) for forms in parts)):
         wording = NOTICE_PARTS.join(forms[min(level, len(forms) - 1)] for forms in parts)
