@@ -124,6 +124,7 @@ def _scratch_env(home: Path) -> dict[str, str]:
         "AGENTUI_CONFIG_DIR": str(home / "config"),
         "AGENTUI_DATA_DIR": str(home / "data"),
         "AGENTUI_STATE_DIR": str(home / "state"),
+        "AGENTUI_CACHE_DIR": str(home / "cache"),  # Textual's parsed CSS (parsed_css_cache.py)
         # The probes run the app headless, with no terminal: a driver named is not refused.
         "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
     }

@@ -3,7 +3,8 @@
 Textual parses the app's CSS (its .tcss and every widget's DEFAULT_CSS) at every start, for
 rules that depend only on the CSS text, where it came from and the theme's variables: together
 the key of an entry here. The file holds the rules the last run used; it is read once as the
-app is built and written when it ends, if a rule had to be parsed.
+app is built, and written when the stylesheet has parsed a rule it did not have (at the first
+start, before the first frame: the app may be killed at any time after it).
 
 It is only a cache. A file that is missing, of another format, Textual or Python, whose checksum
 does not match, or that does not load is ignored and the CSS parsed; a file that cannot be
@@ -133,7 +134,7 @@ class ParsedCss:
         self.path = path
         self._earlier = earlier
         self._used: dict[Hashable, list[RuleSet]] = {}
-        self.parsed = 0  # rules parsed in this run (none: the file has everything)
+        self.parsed = 0  # rules parsed since the last write (none: the file has them all)
 
     @classmethod
     def read(cls, path: Path) -> ParsedCss:
@@ -157,10 +158,11 @@ class ParsedCss:
         return rules
 
     def write(self) -> None:
-        """Keep this run's rules for the next, if it had to parse any; never raises (a run
-        without the file only parses its CSS again)."""
+        """Keep this run's rules for the next, if it had to parse any since the last write;
+        never raises (a run without the file only parses its CSS again)."""
         if not self.parsed:
             return
+        self.parsed = 0  # tried once: a folder that cannot be written is not tried at every parse
         try:
             payload = pickle.dumps(self._used, protocol=pickle.HIGHEST_PROTOCOL)
             check = _check(payload)
