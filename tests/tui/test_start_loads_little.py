@@ -108,6 +108,10 @@ NOT_FOR_THE_FIRST_FRAME = (
     # The settings are validated after it (tui/cli/first_frame.py reads what it needs as given).
     "pydantic",
     "agentui.core.config.settings",
+    # The assembly settles on a provider with them: the first frame names the provider from
+    # provider_choice.py; the assembly and the model aliases load in the loading thread.
+    "agentui.tui.cli.assemble",
+    "agentui.core.providers.model_aliases",
     # The search bar is made at the first `/`; anyio waits for the runtime or a replay; the
     # theme files are read from the package's folder, without importlib.resources (nor zipfile).
     "agentui.tui.app.widgets.search_bar",

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from agentui.tui.cli.assemble import ProviderOnce, build_runtime, monologue_config
-
+# The assembly (and the providers' modules it brings) loads with the runtime, after the first
+# frame: `prepare` runs in the thread that loads the runtime's modules.
 if TYPE_CHECKING:
     from agentui.core.config.attention import AttentionSettings
     from agentui.core.monologue.config import MonologueConfig
     from agentui.core.runtime import Runtime
     from agentui.tui.app.provider_switch import ProviderSwitch
-    from agentui.tui.cli.assemble import Assembly
+    from agentui.tui.cli.assemble import Assembly, ProviderOnce
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,7 @@ class RuntimeStart:
     def prepare(self) -> Prepared:
         """Raises AgentUIError (ConfigError) for a bad setting, a bad script or option."""
         from agentui.tui.app.provider_switch import ProviderSwitch
+        from agentui.tui.cli.assemble import ProviderOnce, monologue_config
 
         assembly = self._assembly = self._settle()  # validated here, after the first frame
         switch = ProviderSwitch(assembly)
@@ -62,5 +63,7 @@ class RuntimeStart:
         return Prepared(monologue_config(assembly, enabled=enabled), switch, config.attention)
 
     def runtime(self) -> Runtime:
+        from agentui.tui.cli.assemble import build_runtime  # loaded by `prepare`
+
         assert self._assembly is not None and self._provider is not None, "prepare() first"
         return build_runtime(self._assembly, self._provider.get())

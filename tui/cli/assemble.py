@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from agentui.core.providers.anthropic import defaults as claude
 from agentui.core.providers.factory import make_provider, openai_base_url
-from agentui.core.providers.keys import provider_by_key
 from agentui.core.providers.model_aliases import resolve_model
 from agentui.core.providers.openai import defaults as openai_defaults
-from agentui.tui.app.status_notices import OFFLINE_NO_KEY
+from agentui.tui.cli.provider_choice import choose_provider
+from agentui.tui.cli.provider_choice import status_notice as status_notice  # still found here
 
 if TYPE_CHECKING:  # validated settings load pydantic: the app's first frame comes before
     from agentui.core.config.settings import LoadedConfig
@@ -24,11 +24,6 @@ if TYPE_CHECKING:  # validated settings load pydantic: the app's first frame com
     from agentui.core.providers.base import Provider
     from agentui.core.runtime import Runtime
     from agentui.core.session.resume import ResumePlan
-
-NO_KEY_NOTICE = (
-    "no API key is set (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY): "
-    "running on the offline scripted model"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,35 +51,6 @@ class Assembly:
     notice: str | None = None  # to tell the person (the offline model runs for want of a key)
     chosen_by: str | None = None  # the key variable that picked the provider, if one did
     resume: ResumePlan | None = None  # continue this session instead of starting one
-
-
-@dataclass(frozen=True, slots=True)
-class ProviderChoice:
-    """The provider the settings come to, and why it runs when no setting named it."""
-
-    provider: str  # a name for make_provider
-    notice: str | None = None  # the offline model runs for want of a key
-    chosen_by: str | None = None  # the key variable that picked the provider
-
-
-def choose_provider(
-    setting: str | None,
-    *,
-    given_as_flag: bool,
-    script: str | None,
-    environ: Mapping[str, str] = os.environ,
-) -> ProviderChoice:
-    """A script file means the scripted model unless `--provider` says otherwise; with no
-    provider set anywhere, the first API key set picks its provider (Anthropic, OpenAI,
-    Google), else the offline model runs."""
-    if script and not given_as_flag:
-        return ProviderChoice("scripted")
-    if setting is not None:
-        return ProviderChoice(setting)
-    choice = provider_by_key(environ)
-    if choice is None:
-        return ProviderChoice("scripted", notice=NO_KEY_NOTICE)
-    return ProviderChoice(choice.provider, chosen_by=choice.variable)
 
 
 def settle(
@@ -134,15 +100,6 @@ def default_narrator_model(
 
         return gemini.DEFAULT_NARRATOR_MODEL
     return None
-
-
-def status_notice(why: Assembly | ProviderChoice) -> str:
-    """What the status bar says of the provider beside its name and model: why it runs."""
-    if why.notice:
-        return OFFLINE_NO_KEY
-    if why.chosen_by:
-        return f"picked by {why.chosen_by}"
-    return ""
 
 
 class ProviderOnce:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from agentui.core.config.sources import PROVIDERS, GatheredSettings
 from agentui.core.providers.factory import label_of
-from agentui.tui.cli.assemble import choose_provider, status_notice
+from agentui.tui.cli.provider_choice import choose_provider, status_notice
 
 if TYPE_CHECKING:
     from agentui.core.config.settings import LoadedConfig
