@@ -25,10 +25,11 @@ from . import css_parse_cache, forks
 # The suite must pass while other processes load both cores: no per-example deadline, and no
 # failing because generating inputs was slow (what a loaded machine makes of it). Its examples are
 # the same at every run, so a run's result is the code's alone; `--hypothesis-profile=explore`
-# draws new ones, to look for cases the fixed ones miss.
-settings.register_profile("explore", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("loaded-machine", settings.get_profile("explore"), derandomize=True)
-settings.load_profile("loaded-machine")
+# draws new ones, to look for cases the fixed ones miss, and prints how to replay a failure.
+_PATIENT = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("same-examples", _PATIENT, derandomize=True)
+settings.register_profile("explore", _PATIENT, print_blob=True)
+settings.load_profile("same-examples")
 
 # Tests never reach a real model: strip keys the developer's shell may have.
 for _name in (
@@ -48,7 +49,7 @@ for _name in (
 for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
 os.environ["TERM"] = "xterm-256color"
-os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
+os.environ["TEXTUAL_ANIMATIONS"] = "none"  # the pilot's keys wait for no animation (quick_keys)
 # The suite starts hundreds of Python processes (apps, servers, CLIs) and each pytest-xdist worker
 # imports every test module: with PYTHONDONTWRITEBYTECODE set, each of them compiles the whole
 # package and pytest rewrites every test's asserts again, a minute of the suite's CPU. The caches

@@ -190,7 +190,6 @@ SEQUENCES = st.lists(st.sampled_from(AGENT_COMMANDS), min_size=1, max_size=8)
 @settings(
     max_examples=40,
     deadline=None,
-    derandomize=True,  # the same sequences at every run: a failure is reproduced by a re-run
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(commands=SEQUENCES)

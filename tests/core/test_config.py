@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from agentui.core.agent.limits import DAY_S, Limits
@@ -410,7 +410,6 @@ def test_numbers_given_as_options_are_checked_like_settings(
     assert (checked_number("0", Seconds), checked_number("0.25", PositiveSeconds)) == (0.0, 0.25)
 
 
-@settings(derandomize=True)  # the same examples on every run
 @given(st.floats() | st.integers().map(float))
 def test_any_timeout_is_either_a_finite_positive_setting_or_one_message(value: float) -> None:
     environ = {"AGENTUI_TOOL_TIMEOUT": repr(value)}

@@ -6,7 +6,7 @@ import math
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
@@ -85,7 +85,6 @@ def split_shares(draw: st.DrawFn) -> list[int]:
     return draw(st.permutations(shares))  # the last sections are not always the small ones
 
 
-@settings(derandomize=True)  # the same examples on every run
 @given(
     shares=split_shares(),
     total=st.integers(min_value=0, max_value=2_000_000),
@@ -153,7 +152,6 @@ def test_a_head_counts_against_the_budget_and_stays_whole() -> None:
     assert cut == f"First. {CUT_MARK}"
 
 
-@settings(derandomize=True)
 @given(
     text=st.text(alphabet=st.sampled_from("ab .!?\n"), max_size=300),
     budget=st.integers(min_value=0, max_value=120),

@@ -81,7 +81,6 @@ ACTIONS = st.lists(
 @settings(
     max_examples=15,
     deadline=None,
-    derandomize=True,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(actions=ACTIONS)

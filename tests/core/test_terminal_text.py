@@ -124,9 +124,10 @@ _SELECTORS = {
     *map(chr, range(0xFE00, 0xFE10)),
     *map(chr, range(0xE0100, 0xE01F0)),
 }
-# The tag block, whole: its unassigned code points (U+E0000, U+E0002-U+E001F) are hidden as its
-# tags are, so a later Unicode that assigns them cannot slip one through.
-_TAG_BLOCK = set(map(chr, range(0xE0000, 0xE0080)))
+# Hidden though Python 3.11's Unicode 14 calls them unassigned: format controls of hieroglyphs
+# that Unicode 15 added (U+13439-U+1343F), and the tag block whole, so a later Unicode that
+# assigns its free code points (U+E0000, U+E0002-U+E001F) cannot slip one through.
+_NEWER_FORMAT = {*map(chr, range(0x13439, 0x13440)), *map(chr, range(0xE0000, 0xE0080))}
 _NUMBER_MARKS = {*"\u0600\u0601\u0602\u0603\u0604\u0605\u06dd\u070f\u0890\u0891\u08e2"}
 _NUMBER_MARKS |= {"\U000110bd", "\U000110cd"}
 _FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e007a]{3,5}\U000e007f")
@@ -237,13 +238,18 @@ def test_emoji_and_ideographs_past_the_bmp_go_the_fast_way() -> None:
     st.text(
         alphabet=st.characters(
             blacklist_categories=("Cc", "Cs", "Cf"),
-            blacklist_characters="".join(sorted(_BIDI | _BLANK | _SELECTORS | _TAG_BLOCK)),
+            blacklist_characters="".join(sorted(_BIDI | _BLANK | _SELECTORS | _NEWER_FORMAT)),
         )
         | st.sampled_from("\n\t")
     )
 )
 def test_text_without_controls_is_unchanged(text: str) -> None:
     assert visible_controls(text) == text
+
+
+@pytest.mark.parametrize("char", sorted(_NEWER_FORMAT))
+def test_format_characters_newer_than_python_s_unicode_are_shown(char: str) -> None:
+    assert visible_controls(f"a{char}b") == f"a<U+{ord(char):04X}>b"
 
 
 @given(st.lists(st.text() | _EDGES).map("".join))

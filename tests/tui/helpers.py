@@ -23,7 +23,7 @@ from agentui.core.tools.tool import Tool
 from agentui.tui.app.app import AgentUIApp
 
 from .idle_slices import short_idle_slices
-from .quick_keys import until_nothing_is_ready
+from .ready_work import until_nothing_is_ready
 
 SLOW_TURN_S = 0.01  # a turn's slice once the quick turns are spent
 SETTLE_GUARD_S = 60.0

@@ -67,7 +67,7 @@ JOINED = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=200, deadline=None, derandomize=True)
+@settings(max_examples=200, deadline=None)
 @given(
     # Some find what a character shown by its neighbours turns into, kept or stood in for.
     query=st.sampled_from(
