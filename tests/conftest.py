@@ -95,6 +95,7 @@ for _name, _sub in (
     ("AGENTUI_CONFIG_DIR", "config"),
     ("AGENTUI_DATA_DIR", "data"),
     ("AGENTUI_STATE_DIR", "state"),
+    ("AGENTUI_CACHE_DIR", "cache"),  # the app's parsed CSS (tui/app/parsed_css_cache.py)
 ):
     os.environ[_name] = os.path.join(_sandbox, _sub)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import layout
@@ -23,6 +23,12 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, TextArea, Tree
 from textual.widgets._footer import FooterKey as FooterKey
 from textual.widgets.tree import TreeNode
+
+if TYPE_CHECKING:
+    from textual.css.model import RuleSet
+    from textual.css.types import CSSLocation
+
+    from agentui.tui.app.parsed_css_cache import ParsedCss
 
 # `XTermParser` is the parser Textual's Linux driver reads terminal input with; it lives in the
 # private `textual._xterm_parser`. agentui subclasses it (paste_escapes.PasteSafeParser) so
@@ -190,6 +196,46 @@ def set_theme_before_start(app: App[Any], name: str) -> None:
     )
     app._refresh_truecolor_filter(app.ansi_theme)
     app.stylesheet.set_variables(app.get_css_variables())
+
+
+def parse_css_through(app: App[Any], parsed: ParsedCss) -> None:
+    """Make the app's stylesheet take its parsed rules from `parsed` (kept on disk from one
+    start to the next), parsing only those it has not got, and keep them once it has parsed.
+
+    Why: Textual parses every CSS source at each start and keeps the rules only in the
+    stylesheet's own memory (`Stylesheet._parse_rules` and its `_parse_cache`); no hook lets
+    them be kept. The key is what the rules depend on: the CSS, its origin, the arguments and
+    the theme's variables. Check on upgrade: `_parse_rules`'s signature and that `parse` calls
+    it, that a theme change replaces `Stylesheet._variables` (`set_variables`) rather than
+    editing it, that nothing mutates a parsed `RuleSet`, and parsed_css_cache's list of the
+    classes rules are made of."""
+    stylesheet = app.stylesheet
+    parse_rules, parse = stylesheet._parse_rules, stylesheet.parse
+    theme: list[tuple[dict[str, str], frozenset[tuple[str, str]]]] = []
+
+    def variables() -> frozenset[tuple[str, str]]:
+        if not theme or theme[0][0] is not stylesheet._variables:
+            theme[:] = [(stylesheet._variables, frozenset(stylesheet._variables.items()))]
+        return theme[0][1]
+
+    def parse_rules_once(
+        css: str,
+        read_from: CSSLocation,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope, variables())
+        return parsed.rules(
+            key, lambda: parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+        )
+
+    def parse_and_keep() -> None:
+        parse()
+        parsed.write()  # nothing to do unless a rule was parsed
+
+    stylesheet._parse_rules = parse_rules_once  # type: ignore[method-assign]  # on purpose
+    stylesheet.parse = parse_and_keep  # type: ignore[method-assign]
 
 
 class _DirtyLineRanges:

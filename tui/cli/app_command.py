@@ -127,9 +127,11 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
         check_theme(first.theme, frame.theme_origin)
     key_map = key_map_from(gathered.data.get("keys"), gathered.origin("keys"))
     from agentui.tui.app.app import AgentUIApp
+    from agentui.tui.app.parsed_css_cache import ParsedCss, cache_file
+    from agentui.tui.app.textual_compat import parse_css_through
 
     runtime = start.runtime
-    return AgentUIApp(
+    app = AgentUIApp(
         runtime_factory=runtime.runtime,
         # In the thread that loads the runtime's modules: the settings are validated there and
         # the provider built (an SDK is slow to import).
@@ -147,6 +149,8 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
         start_with=start.start_with,
         key_map=key_map,
     )
+    parse_css_through(app, ParsedCss.read(cache_file()))  # parsed at the last start, kept
+    return app
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,8 +161,8 @@ class GiveWay(IntEnum):
     SHORT_ALARM = auto()
 
 
-# Shorter wordings of what the app says beside the provider (tui/cli/assemble.status_notice and
-# the app's own), longest first: the provider's name is already on the line, so "scripted
+# Shorter wordings of what the app says beside the provider (tui/cli/provider_choice.status_notice
+# and the app's own), longest first: the provider's name is already on the line, so "scripted
 # model" can go before "no API key" does.
 NOTICE_PARTS = " · "  # how the app joins the provider's notice and the session's
 
