@@ -12,6 +12,7 @@ from pathlib import Path
 
 PARSES_BEFORE_THE_FIRST_FRAME = """
 import json
+import sys
 from textual.css.stylesheet import Stylesheet
 
 parse = Stylesheet._parse_rules
@@ -33,11 +34,11 @@ LocalHost.start = at_the_first_frame
 run = AgentUIApp.run
 AgentUIApp.run = lambda self, **options: run(self, headless=True)
 from agentui.tui.cli import main as cli
-cli.main(["--no-session"])
+cli.main(["--no-session", *sys.argv[1:]])
 """
 
 
-def _parses(home: Path) -> int:
+def _parses(home: Path, *options: str) -> int:
     """How many CSS sources the app parsed before its first frame, run headless in a fresh
     interpreter with its directories (its cache too) under `home`."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")} | {
@@ -48,7 +49,7 @@ def _parses(home: Path) -> int:
         "TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver",
     }
     out = subprocess.run(
-        [sys.executable, "-c", PARSES_BEFORE_THE_FIRST_FRAME],
+        [sys.executable, "-c", PARSES_BEFORE_THE_FIRST_FRAME, *options],
         capture_output=True,
         text=True,
         check=True,
@@ -66,3 +67,10 @@ def test_the_first_start_keeps_its_parsed_css_and_the_next_parses_none(tmp_path:
     written = kept.stat().st_mtime_ns
     assert _parses(tmp_path) == 0
     assert kept.stat().st_mtime_ns == written  # nothing new parsed: not written again
+
+
+def test_another_theme_is_parsed_anew(tmp_path: Path) -> None:
+    """The theme's variables are part of what the rules were parsed with."""
+    assert _parses(tmp_path) > 10
+    assert _parses(tmp_path, "--theme", "agentui-light") > 10
+    assert _parses(tmp_path, "--theme", "agentui-light") == 0

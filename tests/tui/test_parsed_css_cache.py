@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.color import Color
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 from textual.css.tokenizer import TokenError
@@ -157,22 +158,64 @@ def test_a_file_naming_anything_but_parsed_css_s_classes_runs_nothing(tmp_path: 
     path = tmp_path / "parsed-css.pickle"
     _written(path)
     made = tmp_path / "made"
-    _with_payload(path, pickle.dumps({_key(): _Touch(made)}))
+    _with_payload(path, pickle.dumps((_key(), _Touch(made))))
     assert _parsed_again(path)
     assert not made.exists()
-    _with_payload(path, pickle.dumps({_key(): _Reach()}))
+    _with_payload(path, pickle.dumps((_key(), _Reach())))
     assert _parsed_again(path)
-    _with_payload(path, pickle.dumps([1, 2]))  # loads, but is no table of rules
+    _with_payload(path, pickle.dumps([1, 2]))  # loads, but is no entry
+    assert _parsed_again(path)
+    # An entry whose rules are not rules would fail Textual at every start.
+    _with_payload(path, pickle.dumps((_key(), [Color(1, 2, 3)])))
     assert _parsed_again(path)
 
 
-def test_a_file_that_cannot_be_written_is_left(tmp_path: Path) -> None:
+def test_a_file_that_cannot_be_written_is_left_and_not_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "a file").write_text("")
     cache = ParsedCss.read(tmp_path / "a file" / "parsed-css.pickle")
     cache.rules(_key(), _parse)
     cache.write()  # no folder can be made under a file: nothing raised
     assert (tmp_path / "a file").read_text() == ""
     assert list(tmp_path.iterdir()) == [tmp_path / "a file"]
+    pickled: list[object] = []
+    monkeypatch.setattr(parsed_css_cache.pickle, "dumps", lambda *a, **k: pickled.append(a))
+    cache.rules(_key("Label { color: red; }"), lambda: _parse("Label { color: red; }"))
+    cache.write()
+    assert pickled == [], "the run's later parses pickle nothing"
+
+
+def test_each_entry_is_pickled_once_however_often_the_file_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "parsed-css.pickle"
+    dumps = pickle.dumps
+    pickled: list[object] = []
+
+    def counted(entry: object, *args: Any, **options: Any) -> bytes:
+        pickled.append(entry)
+        return dumps(entry, *args, **options)
+
+    monkeypatch.setattr(parsed_css_cache.pickle, "dumps", counted)
+    cache = ParsedCss.read(path)
+    sources = [CSS, "Label { color: red; }", "Static { width: 3; }"]
+    for css in sources:  # as Textual parses a source at a time before the first frame
+        cache.rules(_key(css), lambda css=css: _parse(css))
+        cache.write()
+    assert [type(entry) for entry in pickled] == [tuple] * len(sources), "one entry each"
+    again = ParsedCss.read(path)
+    for css in sources:
+        assert _css(again.rules(_key(css), _never)) == _css(_parse(css))
+
+
+def test_rules_with_a_bad_value_are_parsed_at_each_start_to_say_so(tmp_path: Path) -> None:
+    path = tmp_path / "parsed-css.pickle"
+    bad = "Label { color: notacolor; }"
+    cache = ParsedCss.read(path)
+    assert any(rule.errors for rule in cache.rules(_key(bad), lambda: _parse(bad)))
+    cache.write()
+    assert not path.exists()
 
 
 def test_css_that_does_not_parse_raises_and_is_not_kept(tmp_path: Path) -> None:

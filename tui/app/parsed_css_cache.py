@@ -48,12 +48,17 @@ _MADE_OF = {
     "textual.layouts.vertical": "VerticalLayout",
     "textual.layouts.grid": "GridLayout",
     "textual.layouts.stream": "StreamLayout",
+    "textual.css.transition": "Transition",
 }
 _ALLOWED = {(module, name) for module, names in _MADE_OF.items() for name in names.split()}
 # What makes the rules: Textual's parser and the classes of what it makes.
 _MAKERS = (
     "textual.css.parse",
+    "textual.css._styles_builder",
     "textual.css.tokenize",
+    "textual.css.tokenizer",
+    "textual.css.constants",
+    "textual.css.transition",
     "textual.css.stylesheet",
     "textual.css.model",
     "textual.css.styles",
@@ -102,16 +107,30 @@ class _RulesUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _entries(data: bytes) -> dict[Hashable, list[RuleSet]]:
-    """The file's entries; raises ValueError (or what unpickling raises) for a bad file."""
+def _entries(data: bytes) -> dict[Hashable, tuple[list[RuleSet], bytes]]:
+    """The file's entries, each with its bytes as pickled; raises ValueError (or what
+    unpickling raises) for a bad file."""
+    from textual.css.model import RuleSet
+
     magic, stamp, check, payload = _split(data)
     if magic != _MAGIC or stamp != _stamp():
         raise ValueError("another format, Textual or Python")
     if _check(payload) != check:  # cut short or damaged (a checksum: no guard against a forger)
         raise ValueError("its checksum does not match")
-    entries = _RulesUnpickler(io.BytesIO(payload)).load()
-    if not isinstance(entries, dict):
-        raise ValueError("not a table of rules")
+    entries: dict[Hashable, tuple[list[RuleSet], bytes]] = {}
+    stream = io.BytesIO(payload)
+    while stream.tell() < len(payload):
+        start = stream.tell()
+        entry = _RulesUnpickler(stream).load()
+        # What Textual is handed must be rules: anything else would fail it at every start.
+        if not (
+            type(entry) is tuple
+            and len(entry) == 2
+            and type(entry[1]) is list
+            and all(type(rule) is RuleSet for rule in entry[1])
+        ):
+            raise ValueError("not a table of rules")
+        entries[entry[0]] = (entry[1], payload[start : stream.tell()])
     return entries
 
 
@@ -130,11 +149,13 @@ def _check(payload: bytes) -> bytes:
 class ParsedCss:
     """The rules parsed in an earlier run, by key; those used in this one are kept."""
 
-    def __init__(self, path: Path, earlier: dict[Hashable, list[RuleSet]]) -> None:
+    def __init__(self, path: Path, earlier: dict[Hashable, tuple[list[RuleSet], bytes]]) -> None:
         self.path = path
-        self._earlier = earlier
+        self._earlier = earlier  # each entry pickled alone: a write pickles only what is new
         self._used: dict[Hashable, list[RuleSet]] = {}
+        self._pickled: dict[Hashable, bytes] = {}  # the entries used, as written
         self.parsed = 0  # rules parsed since the last write (none: the file has them all)
+        self._unwritable = False  # a write failed: not tried again in this run
 
     @classmethod
     def read(cls, path: Path) -> ParsedCss:
@@ -149,22 +170,33 @@ class ParsedCss:
         """The rules for `key` (its CSS, origin and theme variables), parsed if not known.
         Nothing changes a parsed rule set, so the same list is handed out again."""
         rules = self._used.get(key)
-        if rules is None:
-            rules = self._earlier.get(key)
-            if rules is None:
-                rules = parse()  # CSS that fails to parse raises here and is never kept
+        if rules is not None:
+            return rules
+        earlier = self._earlier.pop(key, None)
+        if earlier is not None:
+            rules, self._pickled[key] = earlier
+        else:
+            # CSS that fails to tokenize raises here; a rule with errors (a bad value) is
+            # parsed again at each start, so each start says what is wrong with it.
+            rules = parse()
+            if not any(rule.errors for rule in rules):
                 self.parsed += 1
-            self._used[key] = rules
+                self._pickled[key] = b""  # pickled at the next write
+        self._used[key] = rules
         return rules
 
     def write(self) -> None:
         """Keep this run's rules for the next, if it had to parse any since the last write;
         never raises (a run without the file only parses its CSS again)."""
-        if not self.parsed:
+        if not self.parsed or self._unwritable:
             return
-        self.parsed = 0  # tried once: a folder that cannot be written is not tried at every parse
+        self.parsed = 0
         try:
-            payload = pickle.dumps(self._used, protocol=pickle.HIGHEST_PROTOCOL)
+            for key, pickled in self._pickled.items():
+                if not pickled:
+                    entry = (key, self._used[key])
+                    self._pickled[key] = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+            payload = b"".join(self._pickled.values())
             check = _check(payload)
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Whole or not at all: another agentui may be reading it or writing its own.
@@ -176,5 +208,7 @@ class ParsedCss:
             except BaseException:
                 os.unlink(temporary)
                 raise
-        except Exception:  # a cache that cannot be kept is not an error
-            pass
+        except (OSError, pickle.PicklingError):
+            # Nothing is lost (each start can parse its CSS): a cache that cannot be kept is
+            # no error to show; a folder that cannot be written is not tried again.
+            self._unwritable = True
