@@ -28,3 +28,8 @@ def data_dir() -> Path:
 def state_dir() -> Path:
     """Small remembered choices (the last theme). AGENTUI_STATE_DIR overrides."""
     return _dir("AGENTUI_STATE_DIR", platformdirs.user_state_dir(APP_NAME))
+
+
+def cache_dir() -> Path:
+    """What can be made again (Textual's parsed CSS). AGENTUI_CACHE_DIR overrides."""
+    return _dir("AGENTUI_CACHE_DIR", platformdirs.user_cache_dir(APP_NAME))

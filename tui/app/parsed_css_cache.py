@@ -26,7 +26,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import platformdirs
+from agentui.core.support.paths import cache_dir
 
 if TYPE_CHECKING:
     from textual.css.model import RuleSet
@@ -80,9 +80,7 @@ def _stamp() -> bytes:
 
 
 def cache_file() -> Path:
-    """Beside agentui's other caches: AGENTUI_CACHE_DIR, else the platform's."""
-    folder = os.environ.get("AGENTUI_CACHE_DIR") or platformdirs.user_cache_dir("agentui")
-    return Path(folder) / FILE_NAME
+    return cache_dir() / FILE_NAME
 
 
 def _member(owner: object, name: str) -> object:
