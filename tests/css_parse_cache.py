@@ -13,26 +13,16 @@ nothing mutates a parsed `RuleSet`.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from textual.css.model import RuleSet
 from textual.css.stylesheet import CSSLocation, Stylesheet
 
+from agentui.tui.app.textual_compat import parsed_rules_key
+
 _PARSE_RULES = Stylesheet._parse_rules
-_parsed: dict[tuple[object, ...], list[RuleSet]] = {}
-
-
-def _variables_key(stylesheet: Stylesheet) -> frozenset[tuple[str, str]]:
-    """The theme's variables as a key, worked out once per variables dict the stylesheet has
-    (Textual replaces the dict when the theme changes; it never edits it in place)."""
-    variables = stylesheet._variables
-    seen: tuple[dict[str, str], frozenset[tuple[str, str]]] | None = getattr(
-        stylesheet, "_tests_variables_key", None
-    )
-    if seen is None or seen[0] is not variables:
-        seen = (variables, frozenset(variables.items()))
-        stylesheet._tests_variables_key = seen  # type: ignore[attr-defined]
-    return seen[1]
+_parsed: dict[tuple[Hashable, ...], list[RuleSet]] = {}
 
 
 def _parse_rules_once(
@@ -43,7 +33,7 @@ def _parse_rules_once(
     tie_breaker: int = 0,
     scope: str = "",
 ) -> list[RuleSet]:
-    key = (css, read_from, is_default_rules, tie_breaker, scope, _variables_key(self))
+    key = parsed_rules_key(self, css, read_from, is_default_rules, tie_breaker, scope)
     rules = _parsed.get(key)
     if rules is None:
         rules = _PARSE_RULES(self, css, read_from, is_default_rules, tie_breaker, scope)

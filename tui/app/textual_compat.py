@@ -8,7 +8,7 @@ Textualize/textual); a person who files one adds its link beside the function.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,7 @@ from textual.widgets.tree import TreeNode
 
 if TYPE_CHECKING:
     from textual.css.model import RuleSet
+    from textual.css.stylesheet import Stylesheet
     from textual.css.types import CSSLocation
 
     from agentui.tui.app.parsed_css_cache import ParsedCss
@@ -198,25 +199,39 @@ def set_theme_before_start(app: App[Any], name: str) -> None:
     app.stylesheet.set_variables(app.get_css_variables())
 
 
+def parsed_rules_key(
+    stylesheet: Stylesheet,
+    css: str,
+    read_from: CSSLocation,
+    is_default_rules: bool = False,
+    tie_breaker: int = 0,
+    scope: str = "",
+) -> tuple[Hashable, ...]:
+    """What Textual's parse of `css` (`Stylesheet._parse_rules`, same arguments) depends on:
+    those arguments and the theme's variables, worked out once per variables dict (Textual
+    replaces the dict when the theme changes; it never edits it in place)."""
+    variables = stylesheet._variables
+    seen: tuple[dict[str, str], frozenset[tuple[str, str]]] | None = getattr(
+        stylesheet, "_agentui_variables_key", None
+    )
+    if seen is None or seen[0] is not variables:
+        seen = (variables, frozenset(variables.items()))
+        stylesheet._agentui_variables_key = seen  # type: ignore[attr-defined]
+    return (css, read_from, is_default_rules, tie_breaker, scope, seen[1])
+
+
 def parse_css_through(app: App[Any], parsed: ParsedCss) -> None:
     """Make the app's stylesheet take its parsed rules from `parsed` (kept on disk from one
     start to the next), parsing only those it has not got, and keep them once it has parsed.
 
     Why: Textual parses every CSS source at each start and keeps the rules only in the
     stylesheet's own memory (`Stylesheet._parse_rules` and its `_parse_cache`); no hook lets
-    them be kept. The key is what the rules depend on: the CSS, its origin, the arguments and
-    the theme's variables. Check on upgrade: `_parse_rules`'s signature and that `parse` calls
-    it, that a theme change replaces `Stylesheet._variables` (`set_variables`) rather than
-    editing it, that nothing mutates a parsed `RuleSet`, and parsed_css_cache's list of the
-    classes rules are made of."""
+    them be kept. Check on upgrade: `_parse_rules`'s signature and that `parse` calls it, that
+    a theme change replaces `Stylesheet._variables` (`set_variables`) rather than editing it,
+    that nothing mutates a parsed `RuleSet`, and parsed_css_cache's list of the classes rules
+    are made of."""
     stylesheet = app.stylesheet
     parse_rules, parse = stylesheet._parse_rules, stylesheet.parse
-    theme: list[tuple[dict[str, str], frozenset[tuple[str, str]]]] = []
-
-    def variables() -> frozenset[tuple[str, str]]:
-        if not theme or theme[0][0] is not stylesheet._variables:
-            theme[:] = [(stylesheet._variables, frozenset(stylesheet._variables.items()))]
-        return theme[0][1]
 
     def parse_rules_once(
         css: str,
@@ -225,10 +240,9 @@ def parse_css_through(app: App[Any], parsed: ParsedCss) -> None:
         tie_breaker: int = 0,
         scope: str = "",
     ) -> list[RuleSet]:
-        key = (css, read_from, is_default_rules, tie_breaker, scope, variables())
-        return parsed.rules(
-            key, lambda: parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
-        )
+        arguments = (css, read_from, is_default_rules, tie_breaker, scope)
+        key = parsed_rules_key(stylesheet, *arguments)
+        return parsed.rules(key, lambda: parse_rules(*arguments))
 
     def parse_and_keep() -> None:
         parse()
