@@ -35,7 +35,7 @@ _FIRST_WORD = re.compile(r"[a-z]+")
 def parse_answer(text: str | None) -> tuple[ApprovalChoice, str]:
     """The choice and reason a typed answer (None: declined) stands for."""
     if text is None:
-        return "reject", "the person declined to approve it"
+        return "reject", "no answer was given"
     words = text.strip()
     lowered = " ".join(words.lower().rstrip(".!").split())
     if lowered in _ALLOWING:

@@ -192,7 +192,7 @@ async def test_reject_with_a_reason_goes_back_to_the_model() -> None:
 @pytest.mark.parametrize(
     ("answer", "ran", "reason"),
     [
-        (None, False, "the person declined to approve it"),
+        (None, False, "no answer was given"),
         ("yes", True, ""),
         ("no: too risky", False, "too risky"),
         ("use the staging server instead", False, "use the staging server instead"),
@@ -318,7 +318,7 @@ def test_the_python_tool_needs_approval_unless_configured_not_to() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (None, ("reject", "the person declined to approve it")),
+        (None, ("reject", "no answer was given")),
         ("once", ("once", "")),
         ("y", ("once", "")),
         ("Yes please", ("once", "")),

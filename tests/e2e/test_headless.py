@@ -147,7 +147,7 @@ def test_stdin_at_eof_declines_and_still_completes(tmp_path: Path) -> None:
     (raised,) = questions(events)
     declined, rejected = of_type(events, "query:declined")
     assert declined.query_id == raised.query_id  # type: ignore[attr-defined]
-    assert rejected.reason == "rejected: the person declined to approve it"  # type: ignore[attr-defined]
+    assert rejected.reason == "rejected: no answer was given"  # type: ignore[attr-defined]
     assert not of_type(events, "query:answered")
     assert "left the focus to me" in root_result(events)
     statuses = [e for e in of_type(events, "agent:status") if e.agent_id == events[0].agent_id]
