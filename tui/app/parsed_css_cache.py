@@ -151,9 +151,13 @@ class ParsedCss:
         self.path = path
         self._earlier = earlier  # each entry pickled alone: a write pickles only what is new
         self._used: dict[Hashable, list[RuleSet]] = {}
-        self._pickled: dict[Hashable, bytes] = {}  # the entries used, as written
-        self.parsed = 0  # rules parsed since the last write (none: the file has them all)
+        self._pickled: dict[Hashable, bytes] = {}  # the entries used, as written (b"": not yet)
         self._unwritable = False  # a write failed: not tried again in this run
+
+    @property
+    def parsed(self) -> int:
+        """Rules parsed and not written yet (none: the file has them all)."""
+        return sum(1 for pickled in self._pickled.values() if not pickled)
 
     @classmethod
     def read(cls, path: Path) -> ParsedCss:
@@ -178,7 +182,6 @@ class ParsedCss:
             # parsed again at each start, so each start says what is wrong with it.
             rules = parse()
             if not any(rule.errors for rule in rules):
-                self.parsed += 1
                 self._pickled[key] = b""  # pickled at the next write
         self._used[key] = rules
         return rules
@@ -188,7 +191,6 @@ class ParsedCss:
         never raises (a run without the file only parses its CSS again)."""
         if not self.parsed or self._unwritable:
             return
-        self.parsed = 0
         try:
             for key, pickled in self._pickled.items():
                 if not pickled:

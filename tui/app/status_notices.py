@@ -17,7 +17,12 @@ SHORTER_NOTICES: dict[str, tuple[str, ...]] = {
     SWITCHED: ("switched",),
 }
 
-RESUMED = "resumed"  # a resumed session's notice: `resumed ID` or `resumed ID: what it found`
+RESUMED = "resumed"
+
+
+def resumed_notice(session_id: str, found: str) -> str:
+    """A resumed session's notice: `resumed ID`, or `resumed ID: what it found`."""
+    return f"{RESUMED} {session_id}: {found}" if found else f"{RESUMED} {session_id}"
 
 
 def shorter_wordings(notice: str) -> tuple[str, ...]:

@@ -208,13 +208,14 @@ def _resumed_start(args: argparse.Namespace, assembly: Assembly, notice: str) ->
 def _resumed(args: argparse.Namespace) -> tuple[ResumePlan, str]:
     """The session `--resume` names, its warnings said, and the status bar's notice."""
     from agentui.core.session.resume_open import open_to_show
+    from agentui.tui.app.status_notices import resumed_notice
     from agentui.tui.cli.resume_notice import resume_outcome
 
     # The app shows the fold and replays nothing: a checkpoint may stand in for the log.
     plan = open_to_show(args.resume)
     warn(plan.log.warnings)
     outcome = resume_outcome(plan, rows=False)
-    return plan, f"resumed {plan.log.id}: {outcome}" if outcome else f"resumed {plan.log.id}"
+    return plan, resumed_notice(plan.log.id, outcome)
 
 
 def _scene_start(
