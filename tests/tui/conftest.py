@@ -1,5 +1,5 @@
-"""Snapshot determinism (no blinking cursors, no toasts unless a test keeps one), and keys
-pressed without Textual's full idle wait between them."""
+"""Snapshot determinism (no blinking cursors, no toasts unless a test keeps one), keys pressed
+without Textual's full idle wait between them, and pauses that wait for the app to settle."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
 from .quick_keys import press_quickly
+from .settled import settled
 
 
 @pytest.fixture(autouse=True)
@@ -25,6 +26,23 @@ def _quick_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     """Real key events, each handled before the next, without Textual's idle waits between
     them (quick_keys.py)."""
     monkeypatch.setattr(Pilot, "press", press_quickly)
+
+
+@pytest.fixture(autouse=True)
+def _pause_until_settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`pilot.pause()` with no delay, and the snapshots' wait for animations, wait until the
+    app has settled (settled.py) instead of sleeping until it seems idle; a pause of so many
+    seconds still sleeps them."""
+    sleep_for = Pilot.pause
+
+    async def pause(self: Pilot[Any], delay: float | None = None) -> None:
+        if delay is not None:
+            await sleep_for(self, delay)
+        else:
+            await settled(self)
+
+    monkeypatch.setattr(Pilot, "pause", pause)
+    monkeypatch.setattr(Pilot, "wait_for_scheduled_animations", settled)
 
 
 @pytest.fixture

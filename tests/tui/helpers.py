@@ -24,6 +24,7 @@ from agentui.tui.app.app import AgentUIApp
 
 from .idle_slices import short_idle_slices
 from .ready_work import until_nothing_is_ready
+from .settled import settled
 
 SLOW_TURN_S = 0.01  # a turn's slice once the quick turns are spent
 SETTLE_GUARD_S = 60.0
@@ -79,8 +80,8 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
     """Let agents and the app run, flushing events each turn, until `until()` holds.
 
     Each turn lets run what is ready, then waits for the app to idle in a short slice (`until`
-    says when it is done, not the idle wait); once it holds, a whole slice as `pilot.pause()`
-    waits. Work in a thread or a child process (a search, a session read) does not keep the
+    says when it is done, not the idle wait); once it holds, the app is let settle
+    (settled.py). Work in a thread or a child process (a search, a session read) does not keep the
     app busy in Textual's eyes: past `turns` quick turns, the wait goes on in short sleeps
     until SETTLE_GUARD_S, a bound against a hang on a loaded machine, never a measurement."""
     app = pilot.app
@@ -111,7 +112,7 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
             deadline = deadline if deadline is not None else time.monotonic() + SETTLE_GUARD_S
             if time.monotonic() > deadline:
                 raise AssertionError("the app did not reach the expected state")
-    await pilot.pause()
+    await settled(pilot)
 
 
 async def runtime_of(pilot: Pilot[int]) -> Runtime:

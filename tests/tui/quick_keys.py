@@ -7,8 +7,7 @@ ready is run, and the screen's refresh is done at once rather than on its 1/60 s
 waits for it (`call_after_refresh`: a window focusing its box) has happened before the next
 key, however busy the machine. What waits on a timer, a thread or a child process has not, as
 with a person's quick typing; a burst of keys in the app's queue at once is tested apart
-(test_burst_keys_from_a_text_box.py). After the last key the pilot waits for the screen and a
-whole idle slice as before, so what a test reads next is as settled as it was."""
+(test_burst_keys_from_a_text_box.py). After the last key the app is let settle (settled.py)."""
 
 from __future__ import annotations
 
@@ -17,15 +16,10 @@ import unicodedata
 from typing import Any
 
 from textual import events
-from textual._wait import wait_for_idle
-from textual.app import App
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 
-from .ready_work import until_nothing_is_ready
-
-# Refreshes in a row after one key (one refresh's callbacks may ask for another).
-MOST_REFRESHES_PER_KEY = 5
+from .settled import handled, settled
 
 
 def key_event(key: str) -> events.Key:
@@ -38,17 +32,6 @@ def key_event(key: str) -> events.Key:
     except KeyError:
         char = key if len(key) == 1 else None
     return events.Key(key, char)
-
-
-async def handled(app: App[Any]) -> None:
-    """What the last key made ready has run, and the screen's refresh with what waited on it
-    (Pilot.pause refreshes the same way)."""
-    await until_nothing_is_ready()
-    for _ in range(MOST_REFRESHES_PER_KEY):
-        app.screen._on_timer_update()
-        await until_nothing_is_ready()
-        if not app.screen._callbacks:
-            return
 
 
 async def press_quickly(pilot: Pilot[Any], *keys: str) -> None:
@@ -64,6 +47,4 @@ async def press_quickly(pilot: Pilot[Any], *keys: str) -> None:
         event.set_sender(app)
         driver.send_message(event)
         await handled(app)
-    if keys:
-        await pilot._wait_for_screen()
-    await wait_for_idle(0)
+    await settled(pilot)
