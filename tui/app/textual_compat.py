@@ -12,6 +12,7 @@ from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from rich.style import Style
 from rich.text import Text
 from textual import layout
 from textual._xterm_parser import XTermParser as XTermParser
@@ -19,6 +20,7 @@ from textual.app import App
 from textual.geometry import Offset, Region
 from textual.keys import _character_to_key
 from textual.notifications import Notification
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Footer, Input, TextArea, Tree
 from textual.widgets._footer import FooterKey as FooterKey
@@ -130,6 +132,51 @@ def anchor_released(widget: Widget) -> bool:
     return bool(widget._anchor_released)
 
 
+def draw_once_handled(widget: Widget) -> None:
+    """The screen drawn as soon as the handler running now (a key's: the tree's cursor moved,
+    scrolled to, the transcript switched) has returned and its changes have reached the screen,
+    not at the screen's next refresh tick.
+
+    Why: Textual draws from a timer of 1/60 s, resumed when the screen goes idle with something
+    to draw, and the timer waits for its next boundary. A key that came just after another
+    frame (the clock's tick redrawing the tree's rows, a streamed line) waited for it, up to
+    16.7 ms, and after a frame longer than 1/60 s for the boundary after that: the slowest
+    arrow-downs of the pty bench (issue 36). Here, after the widget's current message (its
+    `call_next`: the handler's scroll and refreshes are done), each widget's pending refresh
+    goes to the screen (what its idle handler would do a little later: `_check_refresh`), and
+    a callback queued behind those messages updates the screen (what the timer calls:
+    `_on_timer_update`, which pauses the timer again). Only when no event waits for the app:
+    keys that come faster than frames are drawn together at the timer's pace, as before.
+    Check on upgrade: that widgets still send their refreshes in `_check_refresh` from the
+    `_repaint_required`, `_layout_required` and `_scroll_required` flags, that the screen
+    still takes them as messages, and that `_on_timer_update` is what the timer calls."""
+    widget.call_next(_refreshes_sent_then_drawn, widget)
+
+
+def _send_refresh(widget: Widget) -> None:
+    if widget._repaint_required or widget._layout_required or widget._scroll_required:
+        widget._check_refresh()
+
+
+def _refreshes_sent_then_drawn(widget: Widget) -> None:
+    if not widget.is_attached:
+        return
+    screen = widget.screen
+    for node in screen.walk_children(Widget):
+        _send_refresh(node)
+        # A view's scrollbars are not its children (the tree's moves with its cursor).
+        for bar in (node._vertical_scrollbar, node._horizontal_scrollbar, node._scrollbar_corner):
+            if bar is not None:
+                _send_refresh(bar)
+
+    def draw() -> None:
+        app = screen.app
+        if screen.is_current and not app._batch_count and app._message_queue.empty():
+            screen._on_timer_update()
+
+    screen.call_later(draw)
+
+
 def store_node_label(node: TreeNode[Any], label: Text) -> None:
     """A tree node's label replaced, without the repaint Textual's `set_label` asks for.
 
@@ -162,6 +209,33 @@ class TreeOfRowsAddedAtOnce(Tree[str]):
     def _invalidate(self) -> None:
         if not self._adding_at_once:
             super()._invalidate()
+
+
+class TreeStyledOncePerDraw(Tree[str]):
+    """A Tree that works out its own style once per drawing of its lines, not once per line.
+
+    Why: `Tree.render_line` asks for `self.rich_style` at every line, which combines the
+    styles of the widget and its ancestors each time (~40 us); a frame where the agent tree
+    scrolled by one row draws its 37 rows, and the clock's tick does the same each second, so
+    ~1.5 ms of those frames went to the same style. It cannot change within one drawing.
+    Check on upgrade: that `Tree.render_line` still only passes `rich_style`, the scroll offset
+    and the width to `_render_line`, and that the lines are drawn from `render_lines`."""
+
+    _line_style: Style | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._line_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._line_style = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._line_style
+        if style is None:  # drawn some other way: Textual's
+            return super().render_line(y)
+        scroll_x, scroll_y = self.scroll_offset
+        return self._render_line(y + scroll_y, scroll_x, scroll_x + self.size.width, style)
 
 
 def key_name_of_character(character: str) -> str:

@@ -36,7 +36,12 @@ from textual.widgets.tree import TreeNode
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.support.terminal_text import visible_controls
 from agentui.tui.app.keymap import AGENT_KEYS, LEADING_KEYS, TRAILING_VIEW_KEYS, bindings
-from agentui.tui.app.textual_compat import TreeOfRowsAddedAtOnce, store_node_label
+from agentui.tui.app.textual_compat import (
+    TreeOfRowsAddedAtOnce,
+    TreeStyledOncePerDraw,
+    draw_once_handled,
+    store_node_label,
+)
 from agentui.tui.app.widgets.budget_gauge import Gauge, counts_needed, gauge_bar, nearest_limit
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -214,7 +219,7 @@ def _gauge_row_steps(gauge: Detail, clock: list[Detail]) -> Iterator[list[Detail
     yield []
 
 
-class AgentTree(TreeOfRowsAddedAtOnce):
+class AgentTree(TreeOfRowsAddedAtOnce, TreeStyledOncePerDraw):
     """Agents by parent. Node data is the agent id; each row is drawn from its agent's view."""
 
     # The agent commands live here, where nobody types (space pauses/resumes instead of
@@ -344,6 +349,8 @@ class AgentTree(TreeOfRowsAddedAtOnce):
         node = self.cursor_node
         if node is not None and node is not before and node.data is not None:
             self.on_cursor(node.data)
+            # The cursor and the agent it shows in the frame now, not at the next tick.
+            draw_once_handled(self)
 
     def _room_for(self, node: TreeNode[str]) -> int | None:
         """The cells the node's label has in the pane (its guides and toggle are left of it);
