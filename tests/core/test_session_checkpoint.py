@@ -304,6 +304,25 @@ async def test_entries_made_after_a_checkpoint_loads_never_take_one_of_its_uids(
     assert made.uid > max(loaded)
 
 
+def test_a_transcript_entry_comes_back_from_a_pickle_whole() -> None:
+    """A checkpoint pickles each entry as one tuple of its fields (TranscriptItem.__reduce__):
+    every one of them comes back, its uid too, and its text grows apart from the original's."""
+    item = TranscriptItem(
+        "a1", "tool", "first", title="search", key="call-1", iteration=3, detail="found",
+        failed=True, open=True, interrupted=True, tool="python", ts=1.5, settled_ts=2.5,
+    )  # fmt: skip
+    item.append_text(" second")
+    item.progress = "2/3"
+    back = pickle.loads(pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL))
+    assert type(back) is TranscriptItem
+    for name in TranscriptItem.__slots__:
+        if name != "_text":
+            assert getattr(back, name) == getattr(item, name), name
+    assert back.text == "first second"
+    back.append_text(" third")
+    assert (back.text, item.text) == ("first second third", "first second")
+
+
 async def test_a_checkpoint_names_the_log_as_the_loading_process_does(
     tmp_path: Path, every_log: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
