@@ -139,27 +139,27 @@ class TranscriptItem:
         # set back in one unpacking, they load in a third of the time the slots' default takes
         # (a dict of them per item, set one by one): ~7 ms less before a 1,000-agent resume's
         # first frame (issue 36).
-        return _item_from, (
+        return self._from_fields, (
             (self.agent_id, self.kind, self.text, self.title, self.key, self.iteration,
              self.detail, self.failed, self.open, self.interrupted, self.tool, self.ts,
              self.settled_ts, self.progress, self.uid),
         )  # fmt: skip
+
+    @staticmethod
+    def _from_fields(fields: tuple[Any, ...]) -> TranscriptItem:
+        """An item as `__reduce__` pickled it (its uid kept)."""
+        item = TranscriptItem.__new__(TranscriptItem)
+        (item.agent_id, item.kind, text, item.title, item.key, item.iteration, item.detail,
+         item.failed, item.open, item.interrupted, item.tool, item.ts, item.settled_ts,
+         item.progress, item.uid) = fields  # fmt: skip
+        item._text = GrowingText(text)
+        return item
 
     def __repr__(self) -> str:
         return (
             f"TranscriptItem({self.agent_id!r}, {self.kind!r}, {self.text!r}, "
             f"title={self.title!r}, key={self.key!r}, iteration={self.iteration})"
         )
-
-
-def _item_from(fields: tuple[Any, ...]) -> TranscriptItem:
-    """An item as `TranscriptItem.__reduce__` pickled it (its uid kept)."""
-    item = TranscriptItem.__new__(TranscriptItem)
-    (item.agent_id, item.kind, text, item.title, item.key, item.iteration, item.detail,
-     item.failed, item.open, item.interrupted, item.tool, item.ts, item.settled_ts,
-     item.progress, item.uid) = fields  # fmt: skip
-    item._text = GrowingText(text)
-    return item
 
 
 ItemListener = Callable[[TranscriptItem], None]
