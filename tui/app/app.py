@@ -37,6 +37,7 @@ from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KeyMap, app_bindings
 from agentui.tui.app.nudges import Nudges
 from agentui.tui.app.overlays import Overlays, ResultT
 from agentui.tui.app.quit_dialog import QuitDialog
+from agentui.tui.app.refused_keys import RefusedKeys
 from agentui.tui.app.replay_feed import ReplayFeed
 from agentui.tui.app.rewind_fork import RewindAndFork
 from agentui.tui.app.runtime_host import HostOptions, host_for
@@ -123,6 +124,7 @@ class AgentUIApp(App[int]):
         self.monologue_enabled = monologue.enabled if monologue is not None else monologue_shown
         self._remember_theme = remember_theme
         self.keeper = FocusKeeper()  # after a click, letters are words, never commands
+        self.refused_keys = RefusedKeys(self)
         self.collector = CollectorPolicy()  # short GC pauses however many agents
         if state is not None:
             self.collector.freeze()  # a resumed run's state lives as long as the app: out of GC
@@ -262,6 +264,7 @@ class AgentUIApp(App[int]):
             self.start_failure.key_arrived()  # it closes once no key has come for a moment
             if not self.main.keys.route_key(event):
                 return
+            self.refused_keys.key_arrived(event.key)
         await super().on_event(event)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
