@@ -497,6 +497,13 @@ class MainScreen(Screen[None]):
     def action_toggle_monologue_filter(self) -> None:
         self.monologue_selected_only = not self.monologue_selected_only
         self.show_monologue()
+        if not self.monologue_view.display:  # a narrow terminal: the key would seem to do nothing
+            whose = "the selected agent's" if self.monologue_selected_only else "every agent's"
+            self.agent_app.notify(
+                f"The monologue is hidden under {NARROW_COLUMNS} columns; wider, it shows "
+                f"{whose} lines.",
+                timeout=4,
+            )
 
     # -- questions -----------------------------------------------------------------------
 
