@@ -127,7 +127,10 @@ async def test_the_quit_question_counts_agents_when_it_is_answered() -> None:
         assert app.host.runtime is not None
         app.host.runtime.cancel("a1")
         await settle(pilot, lambda: app.main.model.agents["a1"].status is S.CANCELLED)
-        assert dialog._question == "Every agent has finished. Quit?"
+        assert (
+            dialog._question
+            == "Every agent has finished meanwhile: quitting now loses nothing. Quit?"
+        )
 
 
 async def test_the_start_screen_says_how_to_quit() -> None:

@@ -81,7 +81,8 @@ class QuitDialog:
         if not running:
             if unsent:
                 return f"{unsent} Quit and lose it?"
-            return "Every agent has finished. Quit?"
+            # Only a dialog opened while work ran asks this (at once, a quit then needs none).
+            return "Every agent has finished meanwhile: quitting now loses nothing. Quit?"
         plural = "s are" if running != 1 else " is"
         if self._recorded():
             # Saved: a resume gives back what waited on the person; an agent at work is
