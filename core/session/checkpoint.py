@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import hmac
 import io
 import json
 import logging
@@ -41,6 +40,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agentui.core.protocol.conversation import Conversation
+from agentui.core.session.checkpoint_file import (
+    CHECKPOINT_SUFFIX,
+    KEY_BYTES,
+    KEY_FILE,
+    MAGIC,
+    CheckpointReading,
+    checkpoint_path,
+    log_fingerprint,
+    mac_of,
+    read_key,
+    read_signed,
+)
 from agentui.core.session.kept_conversations import ConversationToCome, KeptConversations
 from agentui.core.session.private_file import create_private, make_private_folder
 from agentui.core.state.transcript import next_uid_bound, number_after
@@ -52,49 +63,39 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("agentui.session")
 
-CHECKPOINT_SUFFIX = ".checkpoint"
-KEY_FILE = "checkpoint.key"
-KEY_BYTES = 32
-# 2: its MAC is an HMAC-SHA256 (OpenSSL's; ~3 ms for a 1,000-agent plan, keyed BLAKE2b's ~8 ms).
-# 3: the agents' conversations follow the plan, read at first use (KeptConversations).
-MAGIC = b"agentui resume checkpoint 3\n"
-EDGE_BYTES = 1 << 16  # how much of the log's start and end its digest covers
-MAC_BYTES = 32
-
-
-def checkpoint_path(session: Path) -> Path:
-    return session.with_name(session.stem + CHECKPOINT_SUFFIX)
+# The file's format, its key and its checks live in checkpoint_file.py (read before this
+# module's imports load); named here too, as the checkpoint's.
+__all__ = [
+    "CHECKPOINT_SUFFIX",
+    "KEY_BYTES",
+    "KEY_FILE",
+    "MAGIC",
+    "KeptSteps",
+    "checkpoint_path",
+    "code_fingerprint",
+    "drop_checkpoint",
+    "load_checkpoint",
+    "log_fingerprint",
+    "write_checkpoint",
+]
 
 
 # -- loading --------------------------------------------------------------------------------------
 
 
-def load_checkpoint(session: Path) -> ResumePlan | None:
-    """The plan kept for `session` as it is now, or None (none, stale, damaged, not ours)."""
-    try:
-        data = checkpoint_path(session).read_bytes()
-        key = _read_key()
-        fingerprint = log_fingerprint(session)
-    except OSError:
+def load_checkpoint(session: Path, reading: CheckpointReading | None = None) -> ResumePlan | None:
+    """The plan kept for `session` as it is now, or None (none, stale, damaged, not ours).
+    `reading`: the same file's, begun earlier (read and checked in its thread meanwhile)."""
+    signed = reading.result() if reading is not None else read_signed(session)
+    if signed is None:
         return None
-    if key is None:
-        return None
-    header, mac, start = _split(data)
-    if header is None:
-        return None
-    payload = memoryview(data)[start:]
-    try:
-        meta = json.loads(header)
-    except ValueError:
-        return None
-    expected = {"log": fingerprint, "code": code_fingerprint(), "path": str(session.resolve())}
-    if meta != expected:
-        return None  # stale (the log changed), another agentui's, or another file's
-    if not hmac.compare_digest(mac, _mac(key, header, payload)):
-        return None
+    # Its log and path were checked as it was read: here, that this code made it.
+    taken_from = {"log": signed.header.get("log"), "path": signed.header.get("path")}
+    if signed.header != taken_from | {"code": code_fingerprint()}:
+        return None  # another agentui's (another version, a change in development)
     kept = KeptConversations()
-    stream = io.BytesIO(data)  # shares the bytes (a view would be copied)
-    stream.seek(start)
+    stream = io.BytesIO(signed.data)  # shares the bytes (a view would be copied)
+    stream.seek(signed.start)
     loader = _PlanLoader(stream, kept)
     try:
         uid_bound, plan, steps = loader.load()
@@ -116,20 +117,6 @@ def load_checkpoint(session: Path) -> ResumePlan | None:
     # own entries are numbered after them, so that a uid still names one entry.
     number_after(uid_bound)
     return plan
-
-
-def _split(data: bytes) -> tuple[bytes | None, bytes, int]:
-    """MAGIC, the header's length (4 bytes), the header (JSON), the MAC, and where the pickle
-    starts (read in place: not a copy of its megabytes)."""
-    if not data.startswith(MAGIC):
-        return None, b"", 0
-    at = len(MAGIC)
-    size = int.from_bytes(data[at : at + 4], "big")
-    header = data[at + 4 : at + 4 + size]
-    mac = data[at + 4 + size : at + 4 + size + MAC_BYTES]
-    if len(header) != size or len(mac) != MAC_BYTES:
-        return None, b"", 0
-    return header, mac, at + 4 + size + MAC_BYTES
 
 
 # -- keeping --------------------------------------------------------------------------------------
@@ -169,7 +156,7 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
         temporary.unlink(missing_ok=True)
         with create_private(temporary) as file:
             file.write(MAGIC + len(header).to_bytes(4, "big") + header)
-            file.write(_mac(key, header, payload))
+            file.write(mac_of(key, header, payload))
             file.write(payload)
         os.replace(temporary, target)  # never half written where a resume looks
     except OSError as exc:
@@ -242,17 +229,6 @@ def drop_checkpoint(session: Path) -> None:
 # -- what a checkpoint is checked against ---------------------------------------------------------
 
 
-def log_fingerprint(session: Path) -> dict[str, Any]:
-    """The log as it is: size, modification time, and a digest of its first and last bytes
-    (a log only grows, at its end; its start holds the header)."""
-    with session.open("rb") as file:
-        stat = os.fstat(file.fileno())
-        digest = hashlib.blake2b(file.read(EDGE_BYTES), digest_size=16)
-        file.seek(max(EDGE_BYTES, stat.st_size - EDGE_BYTES))
-        digest.update(file.read(EDGE_BYTES))
-    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "edges": digest.hexdigest()}
-
-
 # Packages of core that neither make a plan nor shape what it holds: the model back-ends and
 # the network doors (a change there leaves every checkpoint standing).
 _NOT_IN_A_PLAN = frozenset({"providers", "remote", "acp"})
@@ -280,29 +256,9 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _mac(key: bytes, header: bytes, payload: bytes | memoryview) -> bytes:
-    mac = hmac.new(key, len(header).to_bytes(4, "big") + header, hashlib.sha256)
-    mac.update(payload)
-    return mac.digest()
-
-
-def _read_key() -> bytes | None:
-    """This machine's key, or None when there is none, or it is not one agentui made, or
-    others may read it (then anyone could make a checkpoint this agentui loads)."""
-    path = state_dir() / KEY_FILE
-    try:
-        with path.open("rb") as file:
-            if os.fstat(file.fileno()).st_mode & 0o077:
-                return None
-            key = file.read(KEY_BYTES + 1)
-    except FileNotFoundError:
-        return None
-    return key if len(key) == KEY_BYTES else None
-
-
 def _key() -> bytes:
     """This machine's key, made (the owner's alone) the first time. Raises OSError."""
-    key = _read_key()
+    key = read_key()
     if key is not None:
         return key
     folder = state_dir()
@@ -313,7 +269,7 @@ def _key() -> bytes:
             file.write(os.urandom(KEY_BYTES))
     except FileExistsError:
         pass  # another agentui made it meanwhile: theirs is the key
-    key = _read_key()
+    key = read_key()
     if key is None:
         raise OSError(f"{path} is not a private key agentui made")
     return key

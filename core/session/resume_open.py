@@ -11,16 +11,23 @@ needs: the reader, the closing rules and the workflow's trail load only to fold 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from agentui.core.session.checkpoint import load_checkpoint
+from agentui.core.session.checkpoint_file import CheckpointReading
 from agentui.core.session.resume_plan import ResumePlan
 from agentui.core.session.resume_target import session_to_resume
 
 
 def open_to_show(reference: str) -> ResumePlan:
     """Find, check and load a session to resume in the app (no events kept)."""
-    path = session_to_resume(reference)
-    kept = load_checkpoint(path)
+    return show_found(session_to_resume(reference))
+
+
+def show_found(path: Path, reading: CheckpointReading | None = None) -> ResumePlan:
+    """The session at `path` (session_to_resume's) loaded to resume in the app; `reading`:
+    its checkpoint's, begun earlier."""
+    kept = load_checkpoint(path, reading)
     if kept is not None:
         return kept
     from agentui.core.session.reader import read_session

@@ -18,10 +18,11 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.core.session import checkpoint, checkpoint_keeping
 from agentui.core.session import resume as resume_module
 from agentui.core.session.checkpoint import checkpoint_path, load_checkpoint
+from agentui.core.session.checkpoint_file import CheckpointReading
 from agentui.core.session.checkpoint_keeping import keep_checkpoint
 from agentui.core.session.reader import read_session
 from agentui.core.session.resume import ResumePlan, plan_resume
-from agentui.core.session.resume_open import open_to_show
+from agentui.core.session.resume_open import open_to_show, show_found
 from agentui.core.state import transcript
 from agentui.core.state.transcript import TranscriptItem
 from agentui.core.support.paths import state_dir
@@ -139,6 +140,17 @@ async def _answered_to_the_end(plan: ResumePlan, root: str, reply: str) -> None:
         assert (await runtime.wait(root)).status is S.COMPLETED
 
 
+async def test_a_checkpoint_read_in_a_thread_of_its_own_loads_the_same_plan(
+    tmp_path: Path, every_log: None
+) -> None:
+    """`agentui --resume` reads and checks the file in a thread while the plan's modules load
+    (app_command.py): the plan is the one the log folds to."""
+    path, _ = await _quit_while_asking(tmp_path)
+    kept = show_found(path, CheckpointReading(path))
+    assert kept.conversations is not None  # from the checkpoint, not the log
+    assert _picture(kept) == _picture(plan_resume(read_session(path)))
+
+
 async def test_a_resume_from_the_checkpoint_goes_on_as_one_from_the_log(
     tmp_path: Path, every_log: None
 ) -> None:
@@ -206,6 +218,7 @@ async def test_a_damaged_checkpoint_is_ignored_and_the_log_read(
     target.write_bytes(bytes(data))
 
     assert load_checkpoint(path) is None
+    assert load_checkpoint(path, CheckpointReading(path)) is None  # read as `--resume` does
     plan = open_to_show(str(path))
     assert _picture(plan) == _picture(plan_resume(read_session(path)))
     assert plan.state.agents[root].status is S.AWAITING_USER

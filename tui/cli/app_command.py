@@ -207,12 +207,18 @@ def _resumed_start(args: argparse.Namespace, assembly: Assembly, notice: str) ->
 
 def _resumed(args: argparse.Namespace) -> tuple[ResumePlan, str]:
     """The session `--resume` names, its warnings said, and the status bar's notice."""
-    from agentui.core.session.resume_open import open_to_show
+    from agentui.core.session.checkpoint_file import CheckpointReading
+    from agentui.core.session.resume_target import session_to_resume
+
+    path = session_to_resume(args.resume)
+    # The app shows the fold and replays nothing: a checkpoint may stand in for the log. Its
+    # file is read and checked in a thread while the plan's modules load.
+    reading = CheckpointReading(path)
+    from agentui.core.session.resume_open import show_found
     from agentui.tui.app.status_notices import resumed_notice
     from agentui.tui.cli.resume_notice import resume_outcome
 
-    # The app shows the fold and replays nothing: a checkpoint may stand in for the log.
-    plan = open_to_show(args.resume)
+    plan = show_found(path, reading)
     warn(plan.log.warnings)
     outcome = resume_outcome(plan, rows=False)
     return plan, resumed_notice(plan.log.id, outcome)
