@@ -8,6 +8,7 @@
     store.py        the listing (from summaries)
     finding.py      a session's file from `last`, its id, a start of one or its path
     reader.py       loading a file (damaged lines are skipped with a warning naming each)
+    session_log.py  SessionLog: what a file holds, as the reader loads it
     fold.py         a log -> core/state's RunState (the one fold), records of old formats too
     resume.py       a saved session back in a runtime: what waited on the person waits again,
                     agents merely running come back interrupted (closed as cancelled)
@@ -38,10 +39,11 @@ if TYPE_CHECKING:
     from agentui.core.session.finding import find_session
     from agentui.core.session.fold import fold_session
     from agentui.core.session.naming import sessions_dir
-    from agentui.core.session.reader import SessionLog, read_header, read_session
+    from agentui.core.session.reader import read_header, read_session
     from agentui.core.session.recording import RecordingRuntime
     from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
     from agentui.core.session.resume import ResumePlan, open_for_resume, plan_resume
+    from agentui.core.session.session_log import SessionLog
     from agentui.core.session.session_targets import ContinuedSession, NewSession
     from agentui.core.session.store import SessionInfo, list_sessions
     from agentui.core.session.writer import SessionWriter
@@ -57,7 +59,7 @@ _EXPORTS = {
     "SessionError": "errors",
     "SessionHeader": "records",
     "SessionInfo": "store",
-    "SessionLog": "reader",
+    "SessionLog": "session_log",
     "SessionWriter": "writer",
     "export_session": "export",
     "find_session": "finding",

@@ -38,6 +38,7 @@ from agentui.core.protocol.events import (
 from agentui.core.session.elision import Elision
 from agentui.core.session.errors import SessionError
 from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
+from agentui.core.session.session_log import SessionLog as SessionLog  # its own file
 from agentui.core.support.validation import error_location
 
 # Prefixes of the lines a quick scan (listing) checks but does not keep: text streams as many
@@ -56,36 +57,6 @@ _KNOWN_TYPES: frozenset[str] = frozenset(
 MAX_LINE_WARNINGS = 20
 
 UNKNOWN = "unknown"  # what a stand-in header says for what only the lost header knew
-
-
-@dataclass(slots=True)
-class SessionLog:
-    """Everything a session file holds, in file order."""
-
-    path: Path
-    header: SessionHeader
-    events: list[Event] = field(default_factory=list)
-    conversations: list[ConversationRecord] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    # Where the last whole, valid line ends: a resumed session appends from here.
-    valid_bytes: int = 0
-    # Events of types this version does not know (a newer agentui wrote them): left out.
-    unknown_events: int = 0
-    # Numbers of the damaged lines that were skipped (a crash's torn tail is not among them).
-    damaged_lines: list[int] = field(default_factory=list)
-
-    @property
-    def id(self) -> str:
-        """The session's name: its file's, by which every command finds it and in which a
-        resumed run goes on. A copy under another name is a session of its own; its header
-        still holds the id it was written with (`renamed_note` says so)."""
-        return self.path.stem
-
-    @property
-    def last_seq(self) -> int:
-        """The newest seq the file mentions (a record may name one a merged delta holds)."""
-        last_event = self.events[-1].seq if self.events else 0
-        return max(last_event, self.conversations[-1].seq if self.conversations else 0)
 
 
 class _Problem(Exception):

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from agentui.core.protocol import events as ev
     from agentui.core.runtime import Runtime
     from agentui.core.session.kept_conversations import KeptConversations
-    from agentui.core.session.reader import SessionLog
+    from agentui.core.session.session_log import SessionLog
     from agentui.core.session.session_targets import ContinuedSession
     from agentui.core.state import RunState
 

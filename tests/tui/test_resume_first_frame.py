@@ -195,3 +195,18 @@ def test_a_resume_from_its_checkpoint_reads_no_conversation_before_the_first_fra
     monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
     assert keep_checkpoint(session, from_bytes=0)
     assert _probe(HELD_CONVERSATIONS_PROBE, tmp_path) == ["ConversationToCome"]
+
+
+def test_a_resume_by_id_from_its_checkpoint_loads_no_reader_before_the_first_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plan's log is a SessionLog of its own module: no line of the log is read, so the
+    reader's parsing and repairs load after the first frame (`last` reads each session's
+    header, and so loads it)."""
+    session = _saved(tmp_path)
+    monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
+    assert keep_checkpoint(session, from_bytes=0)
+    by_id = RESUMED_FIRST_FRAME_PROBE.replace('"last"', f'"{SESSION}"')
+    loaded = set(_probe(by_id, tmp_path))
+    assert "agentui.core.session.session_log" in loaded
+    assert "agentui.core.session.reader" not in loaded
