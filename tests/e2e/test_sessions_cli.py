@@ -245,7 +245,8 @@ async def test_resume_opens_the_app_with_history_and_continues_the_agent(
     app = build_app(app_parser().parse_args(["--resume", "last", "--no-monologue", "--pace", "0"]))
     with anyio.fail_after(TIMEOUT_S):
         async with app.run_test() as pilot:
-            await settle(pilot, lambda: "a1" in app.main.model.agents)
+            # The runtime starts after the first frame, its modules loaded in a thread.
+            await settle(pilot, lambda: "a1" in app.main.model.agents and app.host.started)
             shown = app.main.model.agents["a1"]
             assert shown.status is S.CANCELLED
             assert any(e.kind == "notice" and INTERRUPTED in e.text for e in shown.entries)
