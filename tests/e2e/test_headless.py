@@ -303,3 +303,18 @@ def test_the_default_six_step_workflow_runs_offline_end_to_end(tmp_path: Path) -
     steps = [e.step for e in events if e.type == "workflow:step"]  # type: ignore[attr-defined]
     assert steps[:1] == [1] and 6 in steps
     assert any(e.type == "workflow:result" for e in events)
+
+
+def test_the_run_ends_saying_its_session_and_how_to_open_it(tmp_path: Path) -> None:
+    run = agentui("run", "--answer", "museums", "--yes", TASK, cwd=tmp_path)
+
+    assert run.returncode == 0, run.stderr
+    said = [line for line in run.stderr.splitlines() if line.startswith("agentui: session ")]
+    assert len(said) == 1, run.stderr
+    session_id = said[0].split()[2]
+    assert (
+        said[0]
+        == f"agentui: session {session_id} saved; `agentui --resume {session_id}` reopens it"
+    )
+    listed = agentui("sessions", "--json")
+    assert session_id in [json.loads(line)["id"] for line in listed.stdout.splitlines()]

@@ -16,6 +16,7 @@ from agentui.core.support.clock import FrozenClock
 from agentui.core.support.errors import AgentUIError
 from agentui.tui.cli.app_command import app_parser, build_app
 from agentui.tui.cli.main import main
+from agentui.tui.headless.answers import STDIN_ENDED_HINT
 from agentui.tui.headless.run import run_headless
 
 from ..core.scene_helpers import harbour
@@ -44,6 +45,7 @@ async def test_a_scene_runs_headless_round_by_round() -> None:
     assert "[round-1] round 1: closed; acted: Tomas, Mara" in err
     assert "[round-2] Ines enters: " in err
     assert "(no answer: stdin has ended, so it is declined)" in err
+    assert err.count(STDIN_ENDED_HINT) == 1, "how to answer without stdin: said once"
 
 
 def test_the_command_line_refuses_a_bad_scene_and_lists_the_shipped_ones(

@@ -1,7 +1,8 @@
 """What every headless command (`agentui run`, its `--rewind`, `fork`, `rerun`) does around its
 run: the provider built first (a bad script or option fails fast, before anything runs), its
 notice said, each runtime made a recorded one, SIGTERM and SIGHUP ending the run as Ctrl+C does,
-an interruption said, and a session that could not be written warned about at the end.
+an interruption said, and at the end the session's id, or a warning that it could not be
+written.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def run_headless_command(prepare: Callable[[], Prepared]) -> int:
     from agentui.core.session.recording import RecordingRuntime
     from agentui.core.support.termination import end_on_termination_signals, termination_received
     from agentui.tui.cli.assemble import build_provider, build_runtime
+    from agentui.tui.cli.session_outcome import what_was_saved
 
     made: list[Runtime] = []
     try:
@@ -57,8 +59,12 @@ def run_headless_command(prepare: Callable[[], Prepared]) -> int:
         print("agentui: interrupted", file=sys.stderr)
         return 130
     for runtime in made:
-        if isinstance(runtime, RecordingRuntime) and runtime.session.error:
+        if not isinstance(runtime, RecordingRuntime):
+            continue
+        if runtime.session.error:
             warn([runtime.session.error])
+        elif (news := what_was_saved(runtime.session)) is not None:
+            print(f"agentui: {news}", file=sys.stderr)  # as the app says it when it closes
     return code
 
 

@@ -28,6 +28,11 @@ APPROVAL_HINT = (
 ANSWER_PROMPT = "> "  # after a question or an approval
 REASON_PROMPT = "reason for the model (one line; empty for none)> "
 _REJECT = "reject"
+# Said once, at the first question or approval that stdin's end declined.
+STDIN_ENDED_HINT = (
+    "(nobody can answer here: --answer TEXT answers the next question ahead; --yes runs tools"
+    " that need approval without asking)\n"
+)
 
 
 def asks_for_reason(text: str) -> bool:
@@ -59,6 +64,7 @@ class Answers:
         # printer shows one, not when its reader starts: a steer line in between must get its
         # "> " back too.
         self._unread = 0
+        self._hinted = False  # how to answer without stdin: said once, at the first decline
 
     def asked(self) -> None:
         """A question and its "> " prompt were just shown; `read` takes its answer later."""
@@ -138,6 +144,9 @@ class Answers:
         if text is None:
             what = "rejected" if query.choices else "declined"
             self._say(f"(no answer: stdin has ended, so it is {what})\n")
+            if not self._hinted:
+                self._hinted = True
+                self._say(STDIN_ENDED_HINT)
         elif echo:
             self._say(visible_controls(text) + "\n")
 
