@@ -15,6 +15,7 @@
     resume_plan.py  ResumePlan: what resume makes of a log, and how a runtime takes it up
     resume_open.py  the app's resume: the checkpoint when it stands, else the log folded
     checkpoint.py   `<id>.checkpoint`: a long log's plan, kept when its writer closes it
+    checkpoint_file.py  its file read and checked (MAC, log) before the plan loads
     session_end.py  what each live agent was doing when its log ended (a crash's or a quit's)
     export.py       Markdown and JSON
 
