@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from textual.command import CommandList, CommandPalette
 from textual.theme import Theme
+from textual.widgets._toast import Toast
 
 from agentui.tui.app.theme_check import ThemeFile, ThemeFileError, known_variables, parse_theme
 from agentui.tui.app.theme_files import AGENT_VARIABLES, load_themes, shipped_theme_texts
@@ -222,3 +223,12 @@ async def test_a_running_app_skips_broken_user_themes_and_never_offers_them(
         await pilot.pause()
         assert app.theme == "mine" and app.is_running
         assert app.get_css_variables()["agent-running"] == "#00ff00"
+
+
+async def test_an_unknown_theme_is_said_in_a_toast_on_the_main_screen() -> None:
+    app = make_app(remember_theme=False, theme="no-such-theme")
+    async with app.run_test(notifications=True) as pilot:  # tests draw no toast by default
+        # Drawn on the main screen, not only kept (said before it had mounted, it was neither).
+        await settle(pilot, lambda: bool(app.main.query(Toast)))
+        (said,) = [n for n in notifications(app) if n.severity == "warning"]
+        assert "no-such-theme" in said.message

@@ -159,10 +159,11 @@ class AgentUIApp(App[int]):
         # repaint while the app's mount is handled, so the main screen's first frame, drawn
         # meanwhile, would never reach the terminal; the next one would bring only what changed
         # after it (no status bar, no monologue border), and the whole screen a layout later.
-        # The app's events wait for it instead (on_event): the app reads no key before the
+        # The app's input events wait for it instead (on_event): the app reads no key before the
         # main screen has mounted (its prompt focused), so every key has a place to go.
         self._main_mounting = AwaitMount(self.main, [self.main])
-        self.call_later(self._say_theme_warnings)  # toasts once the main screen shows them
+        # Said now; the main screen draws them as it comes up (a screen shows the toasts kept).
+        self.call_later(self._say_theme_warnings)
 
     def _say_theme_warnings(self) -> None:
         for title, warning in self._theme_warnings:
@@ -252,7 +253,12 @@ class AgentUIApp(App[int]):
     # -- keys ----------------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        if self._main_mounting is not None:  # see on_mount
+        # What goes to a widget (a key, a click, a paste) waits for the main screen's mount
+        # (see on_mount). The rest does not: a callback or a resize that waited held up the
+        # messages queued behind it, among them the terminal's answer to Textual's
+        # synchronized-output query, and the first frame went out unsynchronized (a 1,000-agent
+        # resume's 29 KB, torn on the way; ~20-30 ms later whole in the pty bench).
+        if self._main_mounting is not None and isinstance(event, events.InputEvent | events.Paste):
             mounting, self._main_mounting = self._main_mounting, None
             await mounting
         # A click is noted before it moves the focus and before the keys typed after it.
