@@ -77,6 +77,8 @@ _BORDER_CELLS = 6
 
 class Transcript(VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [*bindings(VIEW_KEYS)]
+    # It names the agent shown: a switch redraws the title's line, not the whole pane.
+    border_title = textual_compat.BorderTitleRedrawingItsLine()
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
