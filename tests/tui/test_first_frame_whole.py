@@ -53,10 +53,16 @@ def _first_frame_ended(raw: bytes) -> int:
 
 
 def first_frame(argv: list[str], env: dict[str, str]) -> str:
-    """The screen as the terminal shows it once the command's first frame has ended."""
+    """The screen as the terminal shows it once the command's first frame has ended; nothing
+    was drawn before it (a frame drawn before the app knew the terminal synchronizes output
+    reaches the screen in pieces)."""
     terminal = Terminal(argv, env, SIZE, {SYNC_QUERY: SYNC_SUPPORTED})
     try:
         terminal.read_until(lambda: _first_frame_ended(terminal.raw) >= 0, "the first frame")
+        before = pyte.Screen(*SIZE)
+        pyte.ByteStream(before).feed(terminal.raw[: terminal.raw.find(SYNC_START)])
+        drawn = "\n".join(row.rstrip() for row in before.display).strip()
+        assert not drawn, f"drawn before the first synchronized frame (torn):\n{drawn}"
         screen = pyte.Screen(*SIZE)
         pyte.ByteStream(screen).feed(terminal.raw[: _first_frame_ended(terminal.raw)])
         return "\n".join(screen.display)
