@@ -97,7 +97,7 @@ async def test_rows_in_order_counted_in_the_status_bar_and_in_the_footer() -> No
         screen = await open_inbox(pilot)
         assert screen.query_one(InboxList)._ids == ORDER
         prompts = [str(o.prompt) for o in screen.query_one(InboxList)._options]
-        assert prompts[1].startswith("question ×2 3m00s  holds 2  main › main.1")
+        assert prompts[1].startswith("question ×2 3m00s  blocks 2 agents  main › main.1")
         assert "Which city? (asked by 2: main.1, main.2)" in prompts[1]
         assert 'deploy {"target": "prod"}' in prompts[2]
         assert "not read yet: Use metric units" in prompts[3]

@@ -73,12 +73,14 @@ def what_it_waits_for(row: InboxRow, names: Callable[[str], str]) -> str:
 
 
 def row_prompt(row: InboxRow, now: float, names: Callable[[str], str]) -> Text:
-    """`question   2m05s  holds 2  main > writer` and, under it, what it waits for."""
+    """`question   2m05s  blocks 2 agents  main > writer` and, under it, what it waits for."""
     kind = row.kind + (f" ×{len(row.agent_ids)}" if len(row.agent_ids) > 1 else "")
     text = Text()
     text.append(f"{kind:<11}", style=KIND_STYLES[row.kind])
     text.append(f"{format_elapsed(row.waited_s(now)):>6}", style="bold")
-    text.append(f"  holds {row.waiting}  ", style="dim")
+    # The live agents under it: what answering it lets go on.
+    agents = "agent" if row.waiting == 1 else "agents"
+    text.append(f"  blocks {row.waiting} {agents}  ", style="dim")
     text.append(one_line(row.path))
     text.append("\n  ")
     text.append(clipped(one_line(what_it_waits_for(row, names)), LINE_CHARS))
