@@ -39,6 +39,7 @@ class SessionInfo:
     # The id inside the file when its name (`id`, by which it is found) differs: a copy or a
     # rename. None when they agree, or when the file is unreadable.
     header_id: str | None = None
+    tasks: int = 0  # root agents (0: not known, a summary from before they were counted)
 
     def row(self) -> dict[str, Any]:
         """As `agentui sessions --json` prints it (and `GET /sessions` answers)."""
@@ -52,6 +53,7 @@ class SessionInfo:
             "path": str(self.path),
             "problem": self.problem,
             "header_id": self.header_id,
+            "tasks": self.tasks,
         }
 
     def renamed_note(self) -> str | None:
@@ -92,6 +94,7 @@ def describe(path: Path) -> SessionInfo:
         summary.tokens,
         summary.problem,
         header_id=summary.id if summary.id != path.stem else None,
+        tasks=summary.tasks,
     )
 
 
@@ -113,6 +116,7 @@ def _summarize(path: Path, stat: os.stat_result, *, save: bool) -> SessionSummar
         status=state.status,
         agents=len(state.agents),
         tokens=state.tokens,
+        tasks=len(state.roots()),
         damaged_lines=len(log.damaged_lines),
         problem=problem,
         size=stat.st_size,

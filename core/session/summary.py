@@ -34,6 +34,7 @@ class SummaryRow(TypedDict):
     status: str
     agents: int
     tokens: int
+    tasks: int
 
 
 class SessionSummary(BaseModel):
@@ -48,6 +49,7 @@ class SessionSummary(BaseModel):
     status: str  # RunState.status
     agents: int
     tokens: int
+    tasks: int = 0  # root agents: the tasks typed in the session (0: a summary from before)
     damaged_lines: int = 0
     problem: str = ""  # what the damaged lines lost, as the listing says it
     # The session file this describes, when the summary was written.
@@ -122,11 +124,12 @@ class SummaryTracker:
         self.changed = True
 
     def row(self) -> SummaryRow:
-        """status, agents and tokens as they stand."""
+        """status, agents, tokens and tasks as they stand."""
         self.changed = False
         statuses = self._statuses
         return {
             "status": run_status(statuses.values(), [statuses[r] for r in self._roots]),
             "agents": len(statuses),
             "tokens": sum(self._tokens.values()),
+            "tasks": len(self._roots),
         }

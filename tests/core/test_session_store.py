@@ -235,3 +235,16 @@ async def test_a_resumed_copy_goes_on_in_the_copy(tmp_path: Path) -> None:
     infos = {i.id: i for i in list_sessions(tmp_path)}
     assert set(infos) == {original.stem, "try-again"}
     assert infos["try-again"].header_id == original.stem
+
+
+async def test_a_session_of_several_tasks_counts_them_in_its_row(tmp_path: Path) -> None:
+    runtime = recorded_runtime(tmp_path, Turn(text="done"))
+    async with runtime:
+        for task in ("First task", "Second task", "Third task"):
+            await runtime.wait(runtime.start(task))
+    (kept,) = list_sessions(tmp_path)  # from the summary the writer kept
+    assert (kept.task, kept.tasks, kept.row()["tasks"]) == ("First task", 3, 3)
+    assert runtime.session.path is not None
+    summary_path(runtime.session.path).unlink()
+    (read,) = list_sessions(tmp_path)  # from the session read whole
+    assert (read.task, read.tasks) == ("First task", 3)

@@ -125,3 +125,16 @@ def test_export_of_a_listed_copy_finds_it_when_the_original_is_gone(
         f"copy.jsonl holds session {ORIGINAL} (the id in its first line): "
         "it is listed and opened as copy"
     ]
+
+
+def test_a_session_of_several_tasks_lists_by_its_first_and_counts_the_others(
+    sessions: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = _session(sessions / f"{ORIGINAL}.jsonl", ORIGINAL)
+    _summary_saying(one, tasks=7)
+    older = _session(sessions / "20250101T000000Z-bbbb.jsonl", "20250101T000000Z-bbbb")
+    _summary_saying(older, id=older.stem)  # a summary from before tasks were counted
+    assert main(["sessions"]) == 0
+    rows = {row.split()[0]: row for row in capsys.readouterr().out.splitlines()[1:]}
+    assert rows[older.stem].endswith("  Plan a trip") and "more" not in rows[older.stem]
+    assert rows[ORIGINAL].endswith("  (+6 more) Plan a trip")

@@ -38,6 +38,8 @@ def main(argv: Sequence[str]) -> int:
     rows = [("ID", "STARTED", "STATUS", "AGENTS", "TOKENS", "TASK")]
     for info in infos:
         task = visible_controls(" ".join(info.task.split()) or info.problem)
+        if info.tasks > 1:  # a session holds every task typed in it: the first names it
+            task = f"(+{info.tasks - 1} more) {task}"
         ident = visible_controls(info.id)  # from a file name, which may hold anything
         status = visible_controls(info.status)  # from the summary file, which may too
         rows.append(
