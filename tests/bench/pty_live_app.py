@@ -17,6 +17,12 @@ driver's input thread made the event, when the app's loop got to it), each scree
 (`update START`: the refresh timer fired) and each frame handed to the driver's writer thread
 (`frame START END NAME`: the selected agent's name), so the bench can say where a key's time
 went.
+
+With PTY_LIVE_FRAME_DETAIL=1 in the environment (pty_bench passes it on), each update is
+followed by a `detail START END layout=0|1 reflow=MS | Widget#id=MS/LINES ...` line: whether it
+laid the screen out, the compositor's reflow, and each widget drawn (wall ms, the
+lines asked for), dearest first: which widgets a key's frame drew. Off by default: timing every
+widget's drawing adds a little to each frame.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import gc
 gc.disable()  # as the `agentui` executable starts (tui/cli/launch.py); the app turns it on
 
 import asyncio  # noqa: E402
+import os  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -33,7 +40,9 @@ from typing import Any, TextIO  # noqa: E402
 
 from live_bench import spawn, streaming_provider  # noqa: E402
 from textual import events  # noqa: E402
+from textual._compositor import Compositor  # noqa: E402
 from textual.screen import Screen  # noqa: E402
+from textual.widget import Widget  # noqa: E402
 from ui_bench import PerfClock  # noqa: E402
 
 from agentui.core.monologue.config import MonologueConfig  # noqa: E402
@@ -79,6 +88,51 @@ def trace_updates(trace: TextIO) -> None:
     Screen._on_timer_update = traced  # type: ignore[method-assign]  # this process only
 
 
+def trace_frame_detail(trace: TextIO) -> None:
+    """After each update, what it drew: its reflow and each widget's drawing (this process
+    only; see the module's docstring)."""
+    drawn: dict[str, list[float]] = {}
+    reflows: list[float] = []
+    render_lines = Widget.render_lines
+    reflow = Compositor.reflow
+    update = Screen._on_timer_update
+
+    def timed_render_lines(widget: Widget, crop: Any) -> Any:
+        began = time.perf_counter()
+        strips = render_lines(widget, crop)
+        name = f"{type(widget).__name__}#{widget.id or ''}"
+        spent = drawn.setdefault(name, [0.0, 0])
+        spent[0] += time.perf_counter() - began
+        spent[1] += crop.height
+        return strips
+
+    def timed_reflow(compositor: Compositor, parent: Any, size: Any) -> Any:
+        began = time.perf_counter()
+        result = reflow(compositor, parent, size)
+        reflows.append(time.perf_counter() - began)
+        return result
+
+    def detailed(screen: Screen[Any]) -> None:
+        drawn.clear()
+        reflows.clear()
+        laid_out = int(screen._layout_required)
+        began = time.perf_counter()
+        update(screen)
+        ended = time.perf_counter()
+        widgets = " ".join(
+            f"{name}={spent * 1000:.1f}/{lines}"
+            for name, (spent, lines) in sorted(drawn.items(), key=lambda item: -item[1][0])
+        )
+        trace.write(
+            f"detail {began} {ended} layout={laid_out} reflow={sum(reflows) * 1000:.1f}"
+            f" | {widgets}\n"
+        )
+
+    Widget.render_lines = timed_render_lines  # type: ignore[method-assign]  # this process only
+    Compositor.reflow = timed_reflow  # type: ignore[method-assign]
+    Screen._on_timer_update = detailed  # type: ignore[method-assign]
+
+
 def main(count: int, ready: Path, trace_path: Path | None) -> None:
     provider = streaming_provider(min(STREAMING, count), CHUNKS_PER_S)
     app = TracedApp(
@@ -90,6 +144,8 @@ def main(count: int, ready: Path, trace_path: Path | None) -> None:
     if trace_path is not None:
         trace = trace_path.open("w", buffering=1)  # a line at a time: the bench kills the app
         app.trace = trace
+        if os.environ.get("PTY_LIVE_FRAME_DETAIL") == "1":
+            trace_frame_detail(trace)  # wrapped by trace_updates: its line comes first
         trace_updates(trace)
 
     async def populate() -> None:
