@@ -256,7 +256,8 @@ async def test_resume_opens_the_app_with_history_and_continues_the_agent(
             assert app.host.runtime is not None
             app.host.runtime.send("a1", "Please finish the plan.")
             await settle(pilot, lambda: app.main.model.agents["a1"].status is S.COMPLETED)
-            await pilot.press("q")
+            # As the Quit does: the runtime stopped and its session written whole, then the exit.
+            await app.stop_runtime_and_exit()
 
     after = only_session(tmp_path)
     assert after.header == before.header

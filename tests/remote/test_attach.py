@@ -23,6 +23,7 @@ from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
 
 from ..tui.helpers import make_app, toasts
+from ..tui.idle_slices import idle_slice, short_idle_slices
 from .cuttable_proxy import CuttableProxy
 from .server_fixture import Served, served_runtime
 
@@ -55,7 +56,8 @@ async def until(pilots: list[Pilot[int]], condition: Callable[[], bool]) -> None
     with anyio.fail_after(GUARD_S):
         while not condition():
             for pilot in pilots:
-                await pilot.pause()
+                with short_idle_slices():  # it sleeps: the server, in this loop, needs the CPU
+                    await idle_slice(pilot)
                 assert isinstance(pilot.app, AgentUIApp)
                 pilot.app.main.flush_events()
             await anyio.sleep(0)  # a turn for the sockets

@@ -22,7 +22,7 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.core.tools.tool import Tool
 from agentui.tui.app.app import AgentUIApp
 
-from .idle_slices import short_idle_slices
+from .idle_slices import idle_slice, short_idle_slices
 from .ready_work import until_nothing_is_ready
 from .settled import settled
 
@@ -103,7 +103,7 @@ async def settle(pilot: Pilot[int], until: Callable[[], bool], *, turns: int = 5
             if holds():
                 break
             with short_idle_slices():
-                await pilot.pause()
+                await idle_slice(pilot)
         else:
             await pilot.pause(SLOW_TURN_S)
         if holds():

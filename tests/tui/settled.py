@@ -40,7 +40,8 @@ async def handled(app: App[Any]) -> None:
 
 
 def _timers_due_soon(app: App[Any]) -> Iterator[asyncio.Task[None]]:
-    for node in (app, *app.screen.walk_children(with_self=True)):
+    nodes = [app, *(n for screen in app.screen_stack for n in screen.walk_children(with_self=True))]
+    for node in nodes:
         for timer in list(node._timers):
             task = timer._task
             if (
@@ -64,5 +65,6 @@ async def settled(pilot: Pilot[Any]) -> None:
         due = list(_timers_due_soon(app))
         if not due:
             return
-        await asyncio.wait(due)
+        # Bounded: a timer paused after it was seen would never end.
+        await asyncio.wait(due, timeout=SOON_S * 4)
     await wait_for_idle(0)

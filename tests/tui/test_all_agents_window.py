@@ -19,6 +19,7 @@ from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock,
 from agentui.tui.app.widgets.transcript import MAX_BLOCKS, WINDOW_LINES, Transcript
 
 from .helpers import app_when, has_status, settle
+from .idle_slices import idle_slice
 
 pytestmark = pytest.mark.anyio
 
@@ -56,11 +57,11 @@ class AllAgentsApp(App[None]):
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], bool], *, pauses: int = 50) -> None:
-    """Let the app run until `condition` holds (a bounded number of idle waits)."""
+    """Let the app run until `condition` holds (a bounded number of Textual's idle waits)."""
     for _ in range(pauses):
         if condition():
             return
-        await pilot.pause()
+        await idle_slice(pilot)
     assert condition()
 
 

@@ -317,7 +317,9 @@ async def test_a_log_gone_since_it_was_listed_is_said_once(folder: Path) -> None
         app.action_command_palette()
         await choose(pilot, COMPARE_RUNS.rstrip("…"))
         await choose(pilot, OLD[-4:])
-        gone.unlink()  # listed, then removed before it is read
+        # The second palette lists the sessions in a thread: listed first, then removed.
+        await settle(pilot, lambda: any(NEW[-4:] in row for row in listed(app)))
+        gone.unlink()  # before it is read
         await choose(pilot, NEW[-4:], opens_another=False)
         screen = app.screen
         assert isinstance(screen, RunsComparisonScreen)
