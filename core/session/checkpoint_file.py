@@ -81,7 +81,12 @@ class CheckpointReading:
         self._thread.start()
 
     def _read(self) -> None:
-        self._signed = read_signed(self.session)
+        # Whatever goes wrong here (a header nested too deep for json, ...) costs only the
+        # checkpoint: the log is read instead, and no traceback reaches the terminal.
+        try:
+            self._signed = read_signed(self.session)
+        except Exception:
+            self._signed = None
 
     def result(self) -> SignedCheckpoint | None:
         self._thread.join()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -88,6 +89,8 @@ def test_a_termination_signal_ends_agentui_in_order_and_the_sleeper_with_it(
     stderr = (tmp_path / "stderr.txt").read_text()
     assert status == 130 and "agentui: interrupted" in stderr, stderr  # as after Ctrl+C
     assert "Traceback" not in stderr
+    # Where it was kept, for `agentui --resume` (an interrupted run is when it matters most).
+    assert re.search(r"agentui: session \S+ saved; `agentui --resume \S+` reopens it", stderr)
 
 
 @BWRAP_ONLY

@@ -22,13 +22,13 @@ from agentui.tui.app import textual_compat
 if TYPE_CHECKING:
     from agentui.tui.app.app import AgentUIApp
 
-# The agent commands a key asks for, as core's table names them.
+# The agent commands a key asks for, as core's table names them. Not esc's interrupt: esc is
+# also the way back from anything, and would warn at every press on an agent that ended.
 COMMAND_OF_ACTION = {
     "pause": Command.PAUSE,
     "toggle_pause": Command.PAUSE,
     "resume": Command.RESUME,
     "cancel": Command.CANCEL,
-    "interrupt": Command.INTERRUPT,
     "delete": Command.DELETE,
     "modify": Command.MODIFY,
     "steer": Command.STEER,

@@ -52,12 +52,14 @@ def run_headless_command(prepare: Callable[[], Prepared]) -> int:
         return fail(str(exc))
     except KeyboardInterrupt:
         print("agentui: interrupted", file=sys.stderr)
-        return 130
-    if termination_received() is not None:
-        # The signal killed the python tool's process, and the run ended on that before the
-        # interruption reached it: still an interrupted run, as the person asked.
-        print("agentui: interrupted", file=sys.stderr)
-        return 130
+        code = 130
+    else:
+        if termination_received() is not None:
+            # The signal killed the python tool's process, and the run ended on that before
+            # the interruption reached it: still an interrupted run, as the person asked.
+            print("agentui: interrupted", file=sys.stderr)
+            code = 130
+    # Interrupted too: that is when the id for `--resume` matters most.
     for runtime in made:
         if not isinstance(runtime, RecordingRuntime):
             continue

@@ -197,7 +197,7 @@ class MainScreen(Screen[None]):
         self.fit_to(event.size.width)
 
     def fit_to(self, width: int) -> None:
-        # Under 80 columns the transcript needs the room more than the monologue does.
+        # Under NARROW_COLUMNS the transcript needs the room more than the monologue does.
         narrow = width < NARROW_COLUMNS
         if self.monologue_view.display == narrow:
             self.monologue_view.display = not narrow
