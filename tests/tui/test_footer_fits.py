@@ -10,7 +10,7 @@ from textual.widgets._footer import FooterKey
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.footer import KeyFooter, _label_cells
 from agentui.tui.app.widgets.prompt import PromptMode
 
 from .helpers import a1_is, app_when, settle
@@ -67,3 +67,17 @@ def test_the_prompt_hint_fits_whole(mode: PromptMode, room: int) -> None:
     assert len(hint) <= room or hint == mode.placeholders[-1]
     longer = [p for p in mode.placeholders if len(p) > len(hint)]
     assert all(len(p) > room for p in longer), "the longest that fits"
+
+
+@pytest.mark.parametrize("compact", [True, False])
+async def test_a_key_is_measured_as_wide_as_it_draws(compact: bool) -> None:
+    """The fit measures each key from its parts, not by drawing it: the measure must be what
+    Textual's FooterKey draws, every key (with a description and without), compact or not."""
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        footer = app.screen_stack[0].query_one(KeyFooter)
+        footer.compact = compact
+        await pilot.pause()
+        keys = list(footer.query(FooterKey))
+        assert keys and any(k.description for k in keys)
+        for key in keys:
+            assert _label_cells(key) == key.render().cell_len, key.key_display
