@@ -36,6 +36,7 @@ from agentui.tui.app.textual_compat import keep_tall
 from agentui.tui.app.widgets.composer import Composer
 from agentui.tui.app.widgets.fitted_line import Piece, fit_line
 from agentui.tui.app.widgets.frozen_chunks import FrozenChunk, FrozenChunks
+from agentui.tui.app.widgets.plain_answer import as_markdown
 from agentui.tui.app.widgets.search_highlight import Highlight, Highlighted, mark_text
 
 if TYPE_CHECKING:  # the fold loads after the first frame
@@ -386,10 +387,6 @@ class AnswerBlock(EntryBlock):
         if length == self._shown_length and entry.interrupted == self._shown_interrupted:
             return
         self._shown_length, self._shown_interrupted = length, entry.interrupted
-        # Here, not at the top: rich.markdown and markdown_it wait for the first answer instead
-        # of delaying the first frame.
-        from rich.markdown import Markdown
-
         # What is not frozen yet, read alone: an answer millions of characters long is not
         # joined whole at every flush.
         base = self._frozen
@@ -422,7 +419,8 @@ class AnswerBlock(EntryBlock):
         )
         tail = rest[self._frozen - base :]
         shown_tail = shown(self._reopened(tail))
-        parts: list[RenderableType] = [Markdown(shown_tail)] if tail.strip() else []
+        # rich.markdown and markdown_it load with the first answer that is more than plain words.
+        parts: list[RenderableType] = [as_markdown(shown_tail)] if tail.strip() else []
         if self.entry.interrupted:
             parts.append(Text("(cut short)", style="italic dim"))
         drawn = RenderedOncePerWidth(parts[0] if len(parts) == 1 else Group(*parts))

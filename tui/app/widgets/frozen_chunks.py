@@ -31,6 +31,7 @@ from textual.widget import Widget
 
 from agentui.core.support.terminal_text import visible_controls as shown
 from agentui.tui.app.textual_compat import forget_lines_drawn_outside, keep_tall
+from agentui.tui.app.widgets.plain_answer import as_markdown
 from agentui.tui.app.widgets.search_highlight import CURRENT, Highlight, Highlighted
 
 if TYPE_CHECKING:
@@ -201,10 +202,7 @@ class FrozenChunks(Widget):
         if lines is not None:
             self._rendered.move_to_end(key)
             return lines
-        # Here, not at the top: rich.markdown loads with the first answer, not the first frame.
-        from rich.markdown import Markdown
-
-        drawn: RenderableType = Markdown(self.markdown_of(index))
+        drawn: RenderableType = as_markdown(self.markdown_of(index))  # plain: no rich.markdown
         if highlight is not None:
             drawn = Highlighted(drawn, highlight)
         lines = Visual.to_strips(self, visualize(self, drawn), width, None, style)
