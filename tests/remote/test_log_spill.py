@@ -129,7 +129,7 @@ def traced_size(make: object) -> tuple[int, EventLog]:
 def test_memory_stays_bounded_whatever_the_log_holds() -> None:
     kept: dict[int, int] = {}
     bounded_sizes: dict[int, int] = {}
-    for count in (10_000, 40_000):
+    for count in (5_000, 20_000):
         events = long_run(count)
         kept[count], unbounded = traced_size(
             partial(EventLog, events, keep_recent=512, memory_bytes=None)
@@ -148,10 +148,10 @@ def test_memory_stays_bounded_whatever_the_log_holds() -> None:
             )
         finally:
             bounded.discard()
-    assert kept[40_000] > 3 * kept[10_000], "a log kept in memory grows with the run"
+    assert kept[20_000] > 3 * kept[5_000], "a log kept in memory grows with the run"
     # Four times the events, the same memory: what stays is the budget and the recent entries.
-    assert bounded_sizes[40_000] < 1.25 * bounded_sizes[10_000], bounded_sizes
-    assert bounded_sizes[40_000] < 1_000_000, bounded_sizes
+    assert bounded_sizes[20_000] < 1.25 * bounded_sizes[5_000], bounded_sizes
+    assert bounded_sizes[20_000] < 1_000_000, bounded_sizes
 
 
 def test_a_disk_that_refuses_keeps_the_log_in_memory(

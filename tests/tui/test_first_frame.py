@@ -60,7 +60,7 @@ def given_settings(draw: st.DrawFn) -> tuple[str, dict[str, str], dict[str, Flag
     return "".join(file_lines), environ, flags
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(given_settings())
 def test_the_settings_read_as_given_are_the_validated_ones(
     tmp_path_factory: pytest.TempPathFactory,
