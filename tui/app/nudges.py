@@ -18,8 +18,7 @@ import asyncio
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentui.core.support.terminal_text import clipped, visible_controls
 from agentui.tui.app import textual_compat
@@ -36,8 +35,7 @@ COMMAND_TIMEOUT_S = 10.0  # the person's command: it must not pile up behind a h
 OSC_777_TERMS = ("foot", "rxvt")
 
 
-@dataclass(frozen=True, slots=True)
-class Waiting:
+class Waiting(NamedTuple):  # made before the first frame: see first_frame.py
     """One thing that waits for the person, as a nudge names it."""
 
     query_id: str  # or the inbox row's id (`stalled:a3`, `steer:a2`)

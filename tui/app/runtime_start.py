@@ -10,8 +10,7 @@ back. A bad setting raises ConfigError there; the app closes its screen and says
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 # The assembly (and the providers' modules it brings) loads with the runtime, after the first
 # frame: `prepare` runs in the thread that loads the runtime's modules.
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
     from agentui.tui.cli.assemble import Assembly, ProviderOnce
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):  # made before the first frame: see first_frame.py
     """What the app takes from the validated settings before its runtime starts."""
 
     monologue: MonologueConfig

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from agentui.core.providers.keys import provider_by_key
 from agentui.tui.app.status_notices import OFFLINE_NO_KEY
@@ -21,8 +20,7 @@ NO_KEY_NOTICE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderChoice:
+class ProviderChoice(NamedTuple):  # made before the first frame: see first_frame.py
     """The provider the settings come to, and why it runs when no setting named it."""
 
     provider: str  # a name for make_provider

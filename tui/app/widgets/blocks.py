@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.measure import Measurement
@@ -57,8 +56,7 @@ def _one_line(text: str, limit: int = PREVIEW_CHARS) -> str:
     return clipped(" ".join(shown(text).split()), limit)
 
 
-@dataclass(frozen=True, slots=True)
-class Cut:
+class Cut(NamedTuple):  # made before the first frame: see first_frame.py
     """Where a finished chunk ends, and the code fence still open there (if any): the chunk
     closes it and the rest of the answer opens it again, so both render as code."""
 

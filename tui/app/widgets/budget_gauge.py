@@ -15,8 +15,7 @@ the limit it is (running's below 80 %, paused's up to the limit, error's past it
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -34,8 +33,7 @@ SUBTREE_COUNTED = ("model_calls", "tool_calls", "children")
 _WORDS = {"minutes": "min", "tool_calls": "tools", "model_calls": "calls", "children": "live"}
 
 
-@dataclass(frozen=True, slots=True)
-class Gauge:
+class Gauge(NamedTuple):  # made before the first frame: see first_frame.py
     """One measure of a budget: its limit and what the subtree spent of it (None: not known
     here, a minutes budget's active time). `unpriced`: a dollar budget over tokens whose
     model has no price (counted in tokens only)."""

@@ -12,8 +12,7 @@ so a text that long in the box itself would make each key slow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -27,8 +26,7 @@ NEWLINE_HINT = "ctrl+j new line"
 PASTE_FOLD_CHARS = 4000
 
 
-@dataclass(frozen=True, slots=True)
-class Draft:
+class Draft(NamedTuple):  # made before the first frame: see first_frame.py
     text: str
     pastes: dict[str, str]  # marker -> the long text it stands for
 

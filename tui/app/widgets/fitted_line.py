@@ -11,13 +11,12 @@ ellipsis.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rich.text import Text
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):  # made before the first frame: see first_frame.py
     """`forms`, longest first, each with its separator from the piece before; `gives_way[k]`:
     the rank at which form k gives way to form k+1, or to nothing for the last form (a piece
     with one rank fewer than forms is always kept). Ranks grow along a piece."""

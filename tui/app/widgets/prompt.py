@@ -9,8 +9,7 @@ prompt starts new tasks again (its label: "task")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -27,8 +26,7 @@ PromptKind = Literal["task", "follow_up", "steer", "continue"]
 CONTINUE_DEFAULT = "Continue where you left off."
 
 
-@dataclass(frozen=True, slots=True)
-class PromptMode:
+class PromptMode(NamedTuple):  # made before the first frame: see first_frame.py
     kind: PromptKind = "task"
     agent_id: str | None = None  # the agent a follow-up, steer or continue is for
     agent_name: str = ""
