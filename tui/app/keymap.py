@@ -17,8 +17,8 @@ screen and the palette read.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
 
 from textual.binding import Binding
 from textual.keys import Keys, key_to_character
@@ -33,8 +33,7 @@ from agentui.tui.app.widgets.composer import Composer
 Scope = Literal["agent", "view", "everywhere"]
 
 
-@dataclass(frozen=True, slots=True)
-class Key:
+class Key(NamedTuple):  # made before the first frame: see tui/cli/first_frame.py
     id: str  # what config.toml's [keys] table calls it
     key: str  # Textual key name(s), comma separated
     action: str
@@ -250,8 +249,7 @@ BUILT_IN_KEYS: tuple[tuple[str, str, str], ...] = (
 WHERE: dict[Scope, str] = {"agent": "tree", "view": "panes", "everywhere": "anywhere"}
 
 
-@dataclass(frozen=True, slots=True)
-class WindowKey:
+class WindowKey(NamedTuple):  # made before the first frame: see tui/cli/first_frame.py
     """A key of a window over the main screen, as the help screen lists it. `bindings`: the
     window's own bindings for it, which the window takes from here (a list's arrows are the
     list's: no binding)."""
@@ -409,7 +407,7 @@ def key_map_for(remapped: Mapping[str, str], where: str = "config file") -> KeyM
             problems.append(f"{where}: keys.{key_id}: {problem}")
         else:
             keys[key_id] = ",".join(_key_name(part) or "" for part in written.split(","))
-    effective = tuple(replace(k, key=keys.get(k.id, k.key)) for k in KEYS)
+    effective = tuple(k._replace(key=keys.get(k.id, k.key)) for k in KEYS)
     if not problems:
         problems += [f"{where}: keys.{clash}" for clash in _clashes(effective, set(keys))]
     if problems:
