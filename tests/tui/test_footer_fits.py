@@ -4,7 +4,9 @@ of one; the palette's own keys in the footer while it is open."""
 from __future__ import annotations
 
 import pytest
+from textual._context import active_message_pump
 from textual.command import CommandPalette
+from textual.compose import compose
 from textual.widgets._footer import FooterKey
 
 from agentui.core.agent.tree import AgentStatus as S
@@ -81,3 +83,40 @@ async def test_a_key_is_measured_as_wide_as_it_draws(compact: bool) -> None:
         assert keys and any(k.description for k in keys)
         for key in keys:
             assert _label_cells(key) == key.render().cell_len, key.key_display
+
+
+def composed_anew(footer: KeyFooter) -> list[FooterKey]:
+    """The keys the footer would mount if composed now (as from its own handler: its keys bind
+    to its `compact`)."""
+    token = active_message_pump.set(footer)
+    try:
+        return [k for k in compose(footer) if isinstance(k, FooterKey)]
+    finally:
+        active_message_pump.reset(token)
+
+
+def _labels(keys: list[FooterKey]) -> list[tuple[str, str, str, bool, bool]]:
+    return [
+        (
+            k.key,
+            k.key_display,
+            k.description,
+            k.has_class("-disabled"),
+            k.has_class("-command-palette"),
+        )
+        for k in keys
+    ]
+
+
+async def test_keys_relabelled_as_the_focus_moves_are_those_a_new_footer_shows() -> None:
+    """Moving between panes gives the footer's key widgets the new keys' labels (fewer or more
+    of them) instead of mounting new ones: each time, what it shows is what composing it anew
+    shows, the palette's key last and still the palette's."""
+    async with app_when(a1_is(S.RUNNING), "hold", HOLD) as (app, pilot):
+        footer = app.screen_stack[0].query_one(KeyFooter)
+        for place in ("#tree", "#prompt", "#tree", "#transcript", "#prompt"):
+            app.query_one(place).focus()
+            await pilot.pause()
+            shown = _labels(list(footer.query_children(FooterKey)))
+            assert shown == _labels(composed_anew(footer)), place
+            assert shown[-1][-1], "the palette's key is the last"

@@ -106,6 +106,35 @@ def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
     key.set_class(disabled, "-disabled")
 
 
+def footer_key_kind(key: FooterKey) -> frozenset[str]:
+    """What a footer key's widget is made as, apart from its label and state: its classes but
+    the state's (`-command-palette` for the palette's key, `-grouped` in a binding group).
+
+    Why: a key widget is given another key's label in place (relabel_footer_key) only where
+    the footer's compose would have made the same kind of widget. Check on upgrade:
+    FooterKey's state classes (`-disabled`, `-compact`)."""
+    return frozenset(key.classes - {"-disabled", "-compact"})
+
+
+def relabel_footer_key(key: FooterKey, new: FooterKey) -> None:
+    """A mounted footer key made to show what `new` (made by the footer's compose, never
+    mounted) shows: its key, label, action, tooltip and whether it is greyed out.
+
+    Why: recomposing the footer when the focus moves to another pane removes every key widget
+    and mounts new ones, each styled anew with its two parts (~3/4 of the recompose). FooterKey
+    keeps what it shows in plain attributes, read when drawn and when clicked. Check on
+    upgrade: FooterKey.__init__'s attributes and that `render` reads them."""
+    label = (new.key, new.key_display, new.description, new.action)
+    if (key.key, key.key_display, key.description, key.action) != label:
+        key.key, key.key_display, key.description, key.action = label
+        key.clear_cached_dimensions()  # its width is its label's
+        key.refresh(layout=True)
+    if key.tooltip != new.tooltip:
+        key.tooltip = new.tooltip
+    if key._disabled != new._disabled:
+        set_footer_key_disabled(key, new._disabled)
+
+
 def withdraw_notification(app: App[Any], notification: Notification) -> None:
     """Take a toast off the screen before its timeout.
 
