@@ -143,9 +143,10 @@ class KeyFooter(Footer):
         removed, instead of every key removed and mounted again (each mount styles the key
         and its parts anew: ~3/4 of a recompose). Only for a row of plain keys, as Footer
         composes it with no binding groups; False (nothing changed) otherwise."""
-        fresh = list(self.compose())
-        current = list(self.children)
-        if not all(type(w) is FooterKey for w in (*fresh, *current)):
+        made = list(self.compose())
+        fresh = [w for w in made if type(w) is FooterKey]
+        current = [w for w in self.children if type(w) is FooterKey]
+        if len(fresh) != len(made) or len(current) != len(self.children):
             return False
         palette = [k for k in current if k.has_class("-command-palette")]
         new_palette = [k for k in fresh if k.has_class("-command-palette")]
