@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from agentui.tui.app.screens.main import MainScreen
-    from agentui.tui.app.widgets.blocks import QueryBlock
+    from agentui.tui.app.widgets.query_blocks import QueryBlock
 
 APPROVAL_DIGITS = ("1", "2", "3")  # what acts on an approval (its ApprovalBlock's keys)
 # The action of a key that works anywhere, as keymap.key_action names it (`app.key('inbox')`),
@@ -331,7 +331,7 @@ class KeysBehind:
 
 def _box_waiting_in(block: QueryBlock) -> Composer | None:
     """A question's answer box, or an approval's reason box once asked for."""
-    from agentui.tui.app.widgets.blocks import ApprovalBlock, QuestionBlock  # loaded: a block
+    from agentui.tui.app.widgets.query_blocks import ApprovalBlock, QuestionBlock  # loaded: a block
 
     if isinstance(block, QuestionBlock):
         return block.input

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from agentui.core.state import TranscriptItem as Entry
     from agentui.tui.app.app import AgentUIApp
     from agentui.tui.app.step_book import StepBook
-    from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, QueryBlock
+    from agentui.tui.app.widgets.query_blocks import AnswerInput, ApprovalBlock, QueryBlock
 
 FLUSH_HZ = 20  # redraws per second at most; events are batched in between
 NARROW_COLUMNS = 100  # below this the monologue pane is hidden (at 80 it had 18 columns)

@@ -31,6 +31,7 @@ from textual.widget import AwaitMount
 from textual.widgets import Button, Static
 
 from agentui.tui.app import textual_compat
+from agentui.tui.app.block_checks import query_blocks_loaded
 from agentui.tui.app.decision_progress import DecidingLine, fit_line
 from agentui.tui.app.keymap import VIEW_KEYS, bindings
 from agentui.tui.app.widgets.blocks import (
@@ -38,7 +39,6 @@ from agentui.tui.app.widgets.blocks import (
     AnswerHead,
     EntryBlock,
     FoldBlock,
-    QueryBlock,
     block_for,
 )
 from agentui.tui.app.widgets.pane_landing import (
@@ -49,6 +49,7 @@ from agentui.tui.app.widgets.pane_landing import (
 
 if TYPE_CHECKING:  # the fold loads after the first frame
     from agentui.core.state import TranscriptItem as Entry
+    from agentui.tui.app.widgets.query_blocks import QueryBlock
     from agentui.tui.app.widgets.search_highlight import Highlight
 
 MAX_BLOCKS = 200
@@ -238,6 +239,10 @@ class Transcript(VerticalScroll):
             node = node.parent
 
     def open_query_blocks(self) -> list[QueryBlock]:
+        if not query_blocks_loaded():  # no question or approval has been drawn yet
+            return []
+        from agentui.tui.app.widgets.query_blocks import QueryBlock
+
         return [b for b in self._blocks.values() if isinstance(b, QueryBlock) and b.entry.open]
 
     # -- what to show --------------------------------------------------------------------
@@ -464,6 +469,8 @@ class Transcript(VerticalScroll):
     def block_for_query(self, query_id: str) -> QueryBlock | None:
         """The block of this question or approval, mounted first when it is outside the window
         (an agent far up the every-agent view asks): every open question can be answered."""
+        from agentui.tui.app.widgets.query_blocks import QueryBlock  # one is asked for
+
         for block in self._blocks.values():
             if isinstance(block, QueryBlock) and block.query_id == query_id:
                 return block
