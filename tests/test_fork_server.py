@@ -7,7 +7,10 @@ import os
 import select
 import signal
 import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from .forks import FORKS
 
@@ -119,3 +122,65 @@ def test_run_gives_the_exit_status_and_the_output_through_the_files_given(
     assert code == 5
     assert (tmp_path / "out").read_text(encoding="utf-8").endswith("['x'] None\n")
     assert (tmp_path / "err").read_text(encoding="utf-8") == ""
+
+
+ENDING = """
+import atexit, sys, threading
+how = sys.argv[1]
+atexit.register(lambda: print("atexit ran"))
+release = threading.Event()
+def late():
+    release.wait()
+    print("the thread finished")
+threading.Thread(target=late).start()
+sys.stdout.write("buffered, unflushed; ")
+release.set()
+if how == "message":
+    sys.exit("a message")
+if how == "raise":
+    raise ValueError("uncaught")
+if how == "interrupt":
+    raise KeyboardInterrupt
+if how == "big":
+    sys.exit(256 + 4)
+"""
+
+
+@pytest.mark.parametrize(
+    ("how", "status", "stderr_has"),
+    [
+        ("end", 0, ""),
+        ("message", 1, "a message"),
+        ("raise", 1, "ValueError: uncaught"),
+        ("interrupt", -signal.SIGINT, "KeyboardInterrupt"),
+        ("big", 4, ""),
+    ],
+)
+def test_a_program_ends_as_the_interpreter_ends_it(
+    tmp_path: Path, how: str, status: int, stderr_has: str
+) -> None:
+    """Its end as a program sees it: threads waited for, atexit run, output flushed, the
+    status (and message) of how it ended, whatever the fork server skips of finalization."""
+    script = tmp_path / "ending.py"
+    script.write_text(ENDING, encoding="utf-8")
+    files = (
+        os.open(os.devnull, os.O_RDONLY),
+        os.open(tmp_path / "out", os.O_WRONLY | os.O_CREAT, 0o600),
+        os.open(tmp_path / "err", os.O_WRONLY | os.O_CREAT, 0o600),
+    )
+    try:
+        code = FORKS.run(
+            "path", str(script), [how], env=dict(os.environ), cwd=tmp_path, files=files
+        )
+    finally:
+        for fd in files:
+            os.close(fd)
+    fresh = subprocess.run(
+        [sys.executable, str(script), how], capture_output=True, text=True, timeout=GUARD_S
+    )
+    out = (tmp_path / "out").read_text(encoding="utf-8")
+    err = (tmp_path / "err").read_text(encoding="utf-8")
+    assert (code, out) == (fresh.returncode, fresh.stdout), "as a fresh interpreter"
+    assert code == status
+    assert out == "buffered, unflushed; the thread finished\natexit ran\n"
+    assert stderr_has in err and stderr_has in fresh.stderr
