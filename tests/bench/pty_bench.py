@@ -78,6 +78,19 @@ def load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
+def machine_ms() -> float:
+    """The CPU time of a fixed pure-Python workload, median of 5: how fast this machine's CPU
+    is now. A virtual machine's host can slow its CPUs by a third without its load average
+    showing it (bare Textual's start-up measured 256 ms one evening, 343 the next, both
+    quiet): figures of different days compare only beside this."""
+    times = []
+    for _ in range(5):
+        began = time.process_time()
+        sum(i * i for i in range(400_000))
+        times.append(time.process_time() - began)
+    return round(statistics.median(times) * 1000, 1)
+
+
 def spread(seconds: list[float], *, p95: bool = False) -> dict[str, Any]:
     """min / median / max (and p95) in ms."""
     out: dict[str, Any] = {
@@ -478,6 +491,11 @@ def table(result: dict[str, Any]) -> str:
     cpus = os.cpu_count() or 1
     now = os.getloadavg()
     lines = [f"cpus {cpus}, load average now {now[0]:.2f} {now[1]:.2f} {now[2]:.2f}"]
+    if "machine_ms" in result:
+        lines.append(
+            f"machine speed: a fixed workload took {result['machine_ms']} ms of CPU before and"
+            f" {result['machine_ms_after']} after (compare figures of other days beside it)"
+        )
     if now[1] > cpus / 2:
         lines.append(
             f"  a busy machine (5-minute load {now[1]:.2f} on {cpus} CPUs): wall times include"
@@ -542,6 +560,7 @@ def main() -> None:
     in_process = not args.no_in_process
     os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
     result: dict[str, Any] = {"bench": "pty", "cpus": os.cpu_count(), "quick": args.quick}
+    result["machine_ms"] = machine_ms()
 
     def say(part: str) -> None:
         print(f"{part}: {json.dumps(result[part])}", file=sys.stderr, flush=True)
@@ -556,6 +575,7 @@ def main() -> None:
         sizes = [int(n) for n in (args.tree_keys or ("200" if args.quick else "5000")).split(",")]
         result["tree_keys"] = [tree_keys(n, presses, in_process) for n in sizes]
         say("tree_keys")
+    result["machine_ms_after"] = machine_ms()
     print(json.dumps(result) if args.json else table(result))
 
 
