@@ -62,7 +62,12 @@ RSS_GOAL_MIB = 250
 FIRST_FRAME_GOAL_S = 1.0
 SAMPLE_EVERY_S = 0.02
 MAX_GAP_S = 2.0  # tui/app/replay_feed.py's: a longer silence is cut to this when replayed
-SETTLE_S = 1.0  # the child is idle when its CPU grew less than 2 % of this over this long
+SETTLE_S = 1.0  # the child is idle when its CPU grew less than IDLE_SHARE of this over this long
+# What counts as idle: any Textual app idles at a few percent of a CPU (a bare one with a
+# blinking Input measured 2.6 % on the 2-core VM, agentui 4 %: its prompt's cursor blink and
+# the clock's tick), so a lower bar is never reached and the settle ran to its limit, adding
+# two minutes of idle CPU to `cpu_settled_s` (reported as 6-8 s of "settling").
+IDLE_SHARE = 0.10
 
 
 # -- the session, made once ----------------------------------------------------------------------
@@ -237,7 +242,7 @@ def settle(term: PtyTerminal, limit_s: float = 120.0) -> None:
     while time.perf_counter() < deadline and not term.closed:
         term.drain(SETTLE_S)
         now, _ = cpu_and_wait(term.pid)
-        if now - before < SETTLE_S * 0.02:
+        if now - before < SETTLE_S * IDLE_SHARE:
             return
         before = now
 
