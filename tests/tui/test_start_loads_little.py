@@ -17,6 +17,8 @@ from typing import Any
 import anyio
 import pytest
 
+from ..forks import FORKS
+
 LOADED_BY_THEIR_COMMAND = (
     "agentui.core.runtime",
     "agentui.tui.cli.assemble",
@@ -353,6 +355,39 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
+def run_forked(code: str, argv: list[str], env: dict[str, str], cwd: Path) -> Any:
+    """`python -c CODE ARGV...` run to its end, forked by the tests' fork server (tests/forks.py)
+    where the environment allows: for what a program does once started (which message, when
+    the screen opens), not for what it imports as it starts (the probes above need a fresh
+    interpreter). As `subprocess.run(capture_output=True, text=True)` returns it."""
+    script = cwd / "program.py"
+    script.write_text(code, encoding="utf-8")
+    paths = [cwd / name for name in ("stdin", "stdout", "stderr")]
+    paths[0].write_text("", encoding="utf-8")
+    files = (
+        os.open(paths[0], os.O_RDONLY),
+        os.open(paths[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+        os.open(paths[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+    )
+    try:
+        code_ = FORKS.run("path", str(script), argv, env=env, cwd=cwd, files=files)
+    finally:
+        for fd in files:
+            os.close(fd)
+    if code_ is None:  # an environment that needs an interpreter of its own
+        return subprocess.run(
+            [sys.executable, str(script), *argv],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+            cwd=cwd,
+        )
+    return subprocess.CompletedProcess(
+        [str(script), *argv], code_, paths[1].read_text(), paths[2].read_text()
+    )
+
+
 def _app_that_cannot_start(
     tmp_path: Path, *argv: str, config: str = "", **variables: str
 ) -> subprocess.CompletedProcess[str]:
@@ -360,13 +395,8 @@ def _app_that_cannot_start(
     it types two tasks once the screen is open, and must end with exit 2."""
     (tmp_path / "config").mkdir(exist_ok=True)
     (tmp_path / "config" / "config.toml").write_text(config)
-    out = subprocess.run(
-        [sys.executable, "-c", HEADLESS_APP, "--no-session", *argv],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=_scratch_env(tmp_path) | variables,
-        cwd=tmp_path,
+    out: subprocess.CompletedProcess[str] = run_forked(
+        HEADLESS_APP, ["--no-session", *argv], _scratch_env(tmp_path) | variables, tmp_path
     )
     assert out.returncode == 2, out.stderr
     assert "Traceback" not in out.stderr
@@ -461,14 +491,7 @@ def test_a_quit_before_the_settings_were_checked_still_says_a_bad_one(
 ) -> None:
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "config.toml").write_text(config)
-    out = subprocess.run(
-        [sys.executable, "-c", QUIT_BEFORE_THE_CHECK, "--no-session"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=_scratch_env(tmp_path),
-        cwd=tmp_path,
-    )
+    out = run_forked(QUIT_BEFORE_THE_CHECK, ["--no-session"], _scratch_env(tmp_path), tmp_path)
     assert out.returncode == code, out.stderr
     said = [line for line in out.stderr.splitlines() if line.startswith("agentui: ")]
     if code:
