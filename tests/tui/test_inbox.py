@@ -411,7 +411,7 @@ def test_the_inbox_keys_follow_config_s_keys_table_and_its_rules() -> None:
 
 
 async def test_enter_with_nothing_typed_lets_a_scene_s_round_question_go_on() -> None:
-    """As inline (blocks.SceneAnswerInput): for a scene's question nothing is an answer."""
+    """As inline (query_blocks.SceneAnswerInput): for a scene's question nothing is an answer."""
     app = scene_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot, lambda: bool(app.inbox.rows))

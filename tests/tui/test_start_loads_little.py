@@ -355,13 +355,13 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-def run_forked(code: str, argv: list[str], env: dict[str, str], cwd: Path) -> Any:
-    """`python -c CODE ARGV...` run to its end, forked by the tests' fork server (tests/forks.py)
+def run_forked(program: str, argv: list[str], env: dict[str, str], cwd: Path) -> Any:
+    """`python -c PROGRAM ARGV...` run to its end, forked by the tests' fork server (tests/forks.py)
     where the environment allows: for what a program does once started (which message, when
     the screen opens), not for what it imports as it starts (the probes above need a fresh
     interpreter). As `subprocess.run(capture_output=True, text=True)` returns it."""
     script = cwd / "program.py"
-    script.write_text(code, encoding="utf-8")
+    script.write_text(program, encoding="utf-8")
     paths = [cwd / name for name in ("stdin", "stdout", "stderr")]
     paths[0].write_text("", encoding="utf-8")
     files = (
@@ -370,11 +370,11 @@ def run_forked(code: str, argv: list[str], env: dict[str, str], cwd: Path) -> An
         os.open(paths[2], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
     )
     try:
-        code_ = FORKS.run("path", str(script), argv, env=env, cwd=cwd, files=files)
+        status = FORKS.run("path", str(script), argv, env=env, cwd=cwd, files=files)
     finally:
         for fd in files:
             os.close(fd)
-    if code_ is None:  # an environment that needs an interpreter of its own
+    if status is None:  # an environment that needs an interpreter of its own
         return subprocess.run(
             [sys.executable, str(script), *argv],
             capture_output=True,
@@ -384,7 +384,7 @@ def run_forked(code: str, argv: list[str], env: dict[str, str], cwd: Path) -> An
             cwd=cwd,
         )
     return subprocess.CompletedProcess(
-        [str(script), *argv], code_, paths[1].read_text(), paths[2].read_text()
+        [str(script), *argv], status, paths[1].read_text(), paths[2].read_text()
     )
 
 

@@ -106,16 +106,6 @@ def set_footer_key_disabled(key: FooterKey, disabled: bool) -> None:
     key.set_class(disabled, "-disabled")
 
 
-def footer_key_kind(key: FooterKey) -> frozenset[str]:
-    """What a footer key's widget is made as, apart from its label and state: its classes but
-    the state's (`-command-palette` for the palette's key, `-grouped` in a binding group).
-
-    Why: a key widget is given another key's label in place (relabel_footer_key) only where
-    the footer's compose would have made the same kind of widget. Check on upgrade:
-    FooterKey's state classes (`-disabled`, `-compact`)."""
-    return frozenset(key.classes - {"-disabled", "-compact"})
-
-
 def relabel_footer_key(key: FooterKey, new: FooterKey) -> None:
     """A mounted footer key made to show what `new` (made by the footer's compose, never
     mounted) shows: its key, label, action, tooltip and whether it is greyed out.

@@ -29,7 +29,6 @@ from agentui.tui.app.textual_compat import (
     FooterKey,
     footer_bindings_ready,
     footer_key_compact_from_birth,
-    footer_key_kind,
     mark_footer_bindings_ready,
     relabel_footer_key,
     set_footer_key_disabled,
@@ -152,12 +151,10 @@ class KeyFooter(Footer):
         new_palette = [k for k in fresh if k.has_class("-command-palette")]
         if len(palette) != len(new_palette):
             return False
+        # Past the palette's key, a row of plain keys has keys of one kind (a binding group's
+        # come in a KeyGroup, refused above).
         plain = [k for k in current if k not in palette]
         new_plain = [k for k in fresh if k not in new_palette]
-        if any(
-            footer_key_kind(k) != footer_key_kind(n) for k, n in zip(plain, new_plain, strict=False)
-        ):
-            return False
         for key, new in [
             *zip(plain, new_plain, strict=False),
             *zip(palette, new_palette, strict=True),

@@ -14,7 +14,7 @@ its buttons and text box.
 A digit names a button only where the button says it; cancelling has no digit (a digit can be
 typed by accident; a button is chosen). enter on a row never lands on a button that decides
 (an approval's, a cancel): an approval is decided by its digits or a click, as inline
-(blocks.ApprovalBlock), so two enters decide nothing. A button the table (`allowed`) does not
+(query_blocks.ApprovalBlock), so two enters decide nothing. A button the table (`allowed`) does not
 hold for the agent now is greyed out. The pane says what was chosen (Chosen); the screen gives
 the command.
 """
