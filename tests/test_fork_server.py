@@ -22,7 +22,11 @@ def stop(signum, frame):
     print("stopped by", signum, flush=True)
     sys.exit(3)
 signal.signal(signal.SIGTERM, stop)
+# Held while the first line is said: a test signals once it has read that line, which it can
+# before print returns, and the handler's print inside that one raises (reentrant call).
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
 print(os.getpid(), sys.argv[1:], os.environ.get("FORK_TEST"), flush=True)
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 line = sys.stdin.readline()
 if line.startswith("kill"):
     os.kill(os.getpid(), signal.SIGKILL)
