@@ -291,15 +291,14 @@ def _schema_name(schema: dict[str, Any]) -> str:
 
 
 def _event_classes() -> list[type[Any]]:
+    """Every event, in the order of the vocabulary's union (some are defined in modules of
+    their own, which the fold loads without the rest)."""
+    import typing
+
     from agentui.core.protocol import events
 
-    found = []
-    for value in vars(events).values():
-        if isinstance(value, type) and issubclass(value, events.Event):
-            field = value.model_fields.get("type")
-            if field is not None and isinstance(field.default, str) and field.default:
-                found.append(value)
-    return found
+    (members, _discriminator) = typing.get_args(events.AnyEvent)
+    return list(typing.get_args(members))
 
 
 def _own_docstring(cls: type[Any]) -> str:

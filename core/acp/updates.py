@@ -66,7 +66,7 @@ from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
 from agentui.core.state.scene_items import scene_line
-from agentui.core.state.transcript import REDACTED_THINKING, SCENE_EVENTS
+from agentui.core.state.transcript import REDACTED_THINKING, scene_events
 from agentui.core.support.markdown_fence import fenced
 
 SessionUpdate = (
@@ -187,7 +187,7 @@ class UpdateTranslator:
                 return [_thought_line(f"(the model call failed: {error}{again})")]
             case ev.LLMAbandoned(reason=reason):
                 return [_thought_line(f"(reply cut short: {reason}; asked again)")]
-            case _ if isinstance(event, SCENE_EVENTS):
+            case _ if isinstance(event, scene_events()):
                 line = scene_line(event)
                 if line is None:
                     return []
@@ -408,11 +408,11 @@ def _thought_line(line: str) -> AgentThoughtChunk:
     return update_agent_thought_text(f"\n\n{line}\n\n")
 
 
-_HANDLED = (
+_HANDLED: tuple[type[ev.Event], ...] = (
     ev.AgentSpawned, ev.ExecutionStarted, ev.TextDelta, ev.LLMResponded, ev.ThinkingDelta,
     ev.ThinkingRedacted, ev.WorkflowStepStarted, ev.LLMFailed, ev.LLMAbandoned,
     ev.ExecutionFailed, ev.ExecutionCancelled, ev.StatusChanged, ev.ToolDetected,
     ev.ToolStarted, ev.ToolCompleted, ev.ToolFailed, ev.ToolTimedOut, ev.QueryRaised,
     ev.QueryAnswered, ev.QueryDeclined, ev.BudgetReached, ev.BudgetContinued, ev.AgentStalled,
-    *SCENE_EVENTS,
+    *scene_events(),
 )  # fmt: skip

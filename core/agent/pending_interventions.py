@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agentui.core.protocol.conversation import Conversation
-from agentui.core.protocol.events import ModifiedPart
+from agentui.core.protocol.intervention_kinds import ModifiedPart
 from agentui.core.protocol.person_words import FROM_THE_PERSON
 
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agentui.core.agent.budget import Budget
 from agentui.core.protocol.agent_status import LIVE_STATUSES, AgentStatus
 from agentui.core.protocol.conversation import Conversation
-from agentui.core.protocol.events import AgentForked
+from agentui.core.protocol.fork_event import AgentForked
 from agentui.core.protocol.usage import Usage
 from agentui.core.support.errors import IllegalTransitionError, UnknownAgentError
 

@@ -10,21 +10,18 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from agentui.core.protocol.budget_events import BudgetContinued as BudgetContinued
+from agentui.core.protocol.budget_events import BudgetReached as BudgetReached
+from agentui.core.protocol.budget_events import BudgetSet as BudgetSet
 from agentui.core.protocol.conversation import Message
 from agentui.core.protocol.director_payloads import CharacterGuidance, DirectorDecision, PlannedTurn
+from agentui.core.protocol.event_base import Event as Event
+from agentui.core.protocol.fork_event import AgentForked as AgentForked
+from agentui.core.protocol.intervention_kinds import InterventionKind as InterventionKind
+from agentui.core.protocol.intervention_kinds import ModifiedPart as ModifiedPart
 from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
 from agentui.core.protocol.workflow_report import WorkflowReport
-
-
-class Event(BaseModel):
-    # Validators are built at first use, not at import: the app's first frame needs no event.
-    model_config = ConfigDict(frozen=True, defer_build=True)
-
-    type: str
-    seq: int
-    ts: float
-    agent_id: str
 
 
 class ToolCallInfo(BaseModel):
@@ -344,11 +341,6 @@ class ApprovalDecided(Event):
     source: Literal["person", "remembered", "policy"] = "person"
 
 
-# "comment" is what sessions written before steer existed call a steer.
-InterventionKind = Literal["pause", "resume", "cancel", "delete", "modify", "steer", "comment"]
-ModifiedPart = Literal["instructions", "task"]
-
-
 class InterventionApplied(Event):
     """The person's intervention (`kind`: pause, resume, cancel, delete, modify, steer,
     comment) reached the agent."""
@@ -398,32 +390,6 @@ class UsageUpdated(Event):
     total_cost_usd: float | None = None
 
 
-class BudgetSet(Event):
-    """The agent's budget (its subtree's limits; see core/agent/budget.py), as given: by a flag
-    or config for a root ("start"), shared from its parent ("inherited"), or by the person on
-    a running agent ("person"). An empty `budget` removes it."""
-
-    type: Literal["budget:set"] = "budget:set"
-    budget: dict[str, float] = Field(default_factory=dict)  # measure -> limit, those set
-    source: Literal["start", "inherited", "person"] = "start"
-
-
-class BudgetReached(Event):
-    """A limit of the agent's budget was reached: its live subtree pauses until the person
-    raises the budget, lets it go on for one more step, or cancels it. `agent_id` is the
-    budget's owner; `stopped_agent` the agent whose next step it stopped. `over` is how far
-    past the limit the step in flight when it was crossed went (a model call is paid for once
-    sent): 0 when none did."""
-
-    type: Literal["budget:stop"] = "budget:stop"
-    measure: str  # tokens, usd, minutes, tool_calls, model_calls
-    limit: float
-    spent: float
-    over: float = 0.0
-    stopped_agent: str
-    paused: list[str] = Field(default_factory=list)  # the agents it paused
-
-
 class AgentStalled(Event):
     """A running agent has said nothing (no event) for `after_s` seconds, the inbox's threshold:
     it is listed as waiting on the person until its next event."""
@@ -431,12 +397,6 @@ class AgentStalled(Event):
     type: Literal["agent:stalled"] = "agent:stalled"
     since: float  # the time of its last event
     after_s: float
-
-
-class BudgetContinued(Event):
-    """The person let a stopped budget's subtree take one more step past its limit."""
-
-    type: Literal["budget:continue"] = "budget:continue"
 
 
 class ConversationChanged(Event):
@@ -470,23 +430,6 @@ class AgentRewound(Event):
     step: int
     step_seq: int  # the conversation:changed event that made the step
     set_aside: list[str] = Field(default_factory=list)
-
-
-class AgentForked(Event):
-    """This root agent starts from a copy of another agent's conversation at one of its steps
-    (published right after its agent:spawned, before its conversation). `session`: the saved
-    session the origin is in, when it is not this run's (`agentui fork`)."""
-
-    type: Literal["agent:forked"] = "agent:forked"
-    origin_id: str
-    origin_name: str
-    step: int
-    session: str | None = None
-
-    @property
-    def origin(self) -> str:
-        """The step it came from as the command line names it: main@3."""
-        return f"{self.origin_name}@{self.step}"
 
 
 # -- the six-step workflow ------------------------------------------------------------------
@@ -683,6 +626,21 @@ class RoundCompleted(Event):
     error: str | None = None  # why it failed or stopped
 
 
+# The events of a scene's rounds: each is its round's node's, and the scene is that node's
+# parent (the scene's root).
+SceneEvent = (
+    RoundStarted
+    | DirectorPassStarted
+    | DirectorPassCompleted
+    | CharacterStarted
+    | CharacterCompleted
+    | StateUpdated
+    | CharacterActivated
+    | CharacterDeactivated
+    | RoundCompleted
+)
+
+
 # -- the runtime's own (no agent's) ------------------------------------------------------------
 
 # The agent_id of an event about the runtime itself, not about one agent: no agent id is empty.
@@ -794,15 +752,7 @@ AnyEvent = Annotated[
     | WorkflowCompleted
     | AnswerValidated
     | SceneStarted
-    | RoundStarted
-    | DirectorPassStarted
-    | DirectorPassCompleted
-    | CharacterStarted
-    | CharacterCompleted
-    | StateUpdated
-    | CharacterActivated
-    | CharacterDeactivated
-    | RoundCompleted
+    | SceneEvent
     | MonologueGenerated
     | MonologueFailed
     | McpServerChanged

@@ -47,12 +47,11 @@ from agentui.core.scene.scene_loading import LoadedScene
 from agentui.core.scene.scene_state import PassProgress, RoundProgress, SceneState
 from agentui.core.scene.services import EnvelopeServices
 from agentui.core.scene.vetting import vet_decision
-from agentui.core.state.scene_fold import SceneEvent
 from agentui.core.support.errors import DriverError
 
 STOPPED = (AgentStatus.CANCELLED, AgentStatus.DELETED)
 # An event a round emits: the scene's state folds each (SceneState.apply).
-S = TypeVar("S", bound=SceneEvent)
+S = TypeVar("S", bound=ev.SceneEvent)
 
 
 class RoundRunner:

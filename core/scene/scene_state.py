@@ -21,7 +21,7 @@ from agentui.core.scene.scene_file import SceneFile
 from agentui.core.scene.settings import Section
 from agentui.core.scene.usage import SectionUsage, SectionUsageLog
 from agentui.core.state.run_state import RunState
-from agentui.core.state.scene_fold import SceneEvent, register_scene_fold
+from agentui.core.state.scene_fold import register_scene_fold
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ class SceneState:
     def next_round_number(self) -> int:
         return len(self.record.rounds) + 1
 
-    def apply(self, event: SceneEvent) -> None:
+    def apply(self, event: ev.SceneEvent) -> None:
         if isinstance(event, ev.RoundStarted):
             self._round_started(event)
             return

@@ -34,10 +34,10 @@ import logging
 import os
 import pickle
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from agentui.core.protocol.conversation import Conversation
 from agentui.core.session.checkpoint_file import (
@@ -59,9 +59,11 @@ from agentui.core.support.paths import state_dir
 
 if TYPE_CHECKING:
     from agentui.core.agent.steps import StepLog
+    from agentui.core.protocol.event_base import Event
     from agentui.core.session.resume_plan import ResumePlan
 
 log = logging.getLogger("agentui.session")
+T = TypeVar("T")
 
 # The file's format, its key and its checks live in checkpoint_file.py (read before this
 # module's imports load); named here too, as the checkpoint's.
@@ -70,6 +72,7 @@ __all__ = [
     "KEY_BYTES",
     "KEY_FILE",
     "MAGIC",
+    "KeptEvents",
     "KeptSteps",
     "checkpoint_path",
     "code_fingerprint",
@@ -98,16 +101,17 @@ def load_checkpoint(session: Path, reading: CheckpointReading | None = None) -> 
     stream.seek(signed.start)
     loader = _PlanLoader(stream, kept)
     try:
-        uid_bound, plan, steps = loader.load()
+        uid_bound, plan, steps, closing = loader.load()
     except Exception:  # a pickle of ours that cannot load (whatever it raises): read the log
         return None
     from agentui.core.session.resume_plan import ResumePlan
 
     if not (isinstance(plan, ResumePlan) and isinstance(uid_bound, int)):
         return None
-    if not isinstance(steps, bytes):
+    if not (isinstance(steps, bytes) and isinstance(closing, bytes)):
         return None
     plan.steps = KeptSteps(steps)
+    plan.closing = KeptEvents(closing)
     kept.hold(loader, plan.state.agents, lambda: drop_checkpoint(session))
     plan.conversations = kept
     # The file as this process names it (the same file: checked above), where a resumed run
@@ -136,9 +140,13 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
     uid_bound = next_uid_bound()
     meta = {"log": fingerprint, "code": code_fingerprint(), "path": str(session.resolve())}
     header = json.dumps(meta, sort_keys=True).encode()
-    # The steps apart, read when the runtime adopts the plan (after the first frame).
+    # The steps apart, read when the runtime adopts the plan (after the first frame); so are
+    # the closing events, which the runtime emits (their models are the events' vocabulary,
+    # which the first frame does not load).
     steps = pickle.dumps(dict(slim.steps), protocol=pickle.HIGHEST_PROTOCOL)
+    closing = pickle.dumps(list(slim.closing), protocol=pickle.HIGHEST_PROTOCOL)
     slim.steps = {}
+    slim.closing = []
     slim.conversations = None
     # So are the agents' conversations (a third of the plan's objects), which no frame shows:
     # after the plan in the same pickle stream (one memo: a string the plan shares with one
@@ -146,7 +154,7 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
     apart = {agent_id: agent.conversation for agent_id, agent in slim.state.agents.items()}
     buffer = io.BytesIO()
     pickler = _PlanPickler(buffer, {id(conv): agent_id for agent_id, conv in apart.items()})
-    pickler.dump((uid_bound, slim, steps))
+    pickler.dump((uid_bound, slim, steps, closing))
     pickler.names = {}
     pickler.dump(apart)
     payload = buffer.getvalue()
@@ -166,26 +174,44 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
     return True
 
 
-class KeptSteps(Mapping[str, "StepLog"]):
-    """A plan's steps as its checkpoint keeps them (a pickle it carries, checked with it),
-    read on first use: a runtime recalls them when it adopts the plan, after the first frame,
-    which does not need them."""
+class _ReadWhenUsed(Generic[T]):
+    """A pickle the checkpoint carries (checked with it), loaded at its first use: what the
+    runtime reads when it adopts the plan, after the first frame, which does not need it."""
 
     def __init__(self, data: bytes) -> None:
         self._data = data
-        self._steps: dict[str, StepLog] | None = None
+        self._value: T | None = None
 
-    def _read(self) -> dict[str, StepLog]:
-        if self._steps is None:
-            self._steps = pickle.loads(self._data)
+    def _read(self) -> T:
+        if self._value is None:
+            self._value = pickle.loads(self._data)
             self._data = b""
-        return self._steps
+        return self._value
+
+
+class KeptSteps(_ReadWhenUsed[dict[str, "StepLog"]], Mapping[str, "StepLog"]):
+    """A plan's steps as its checkpoint keeps them: a runtime recalls them when it adopts
+    the plan."""
 
     def __getitem__(self, agent_id: str) -> StepLog:
         return self._read()[agent_id]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+
+class KeptEvents(_ReadWhenUsed[list["Event"]], Sequence["Event"]):
+    """A plan's closing events as its checkpoint keeps them: the resumed runtime emits them."""
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        return self._read()[index]
 
     def __len__(self) -> int:
         return len(self._read())

@@ -25,7 +25,8 @@ KEY_FILE = "checkpoint.key"
 KEY_BYTES = 32
 # 2: its MAC is an HMAC-SHA256 (OpenSSL's; ~3 ms for a 1,000-agent plan, keyed BLAKE2b's ~8 ms).
 # 3: the agents' conversations follow the plan, read at first use (KeptConversations).
-MAGIC = b"agentui resume checkpoint 3\n"
+# 4: the closing events apart, as the steps are (KeptEvents): the first frame loads no event.
+MAGIC = b"agentui resume checkpoint 4\n"
 EDGE_BYTES = 1 << 16  # how much of the log's start and end its digest covers
 MAC_BYTES = 32
 

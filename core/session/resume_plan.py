@@ -9,7 +9,7 @@ what a runtime takes up (its notes, its summary, its writer) load when used.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 class ResumePlan:
     log: SessionLog
     state: RunState  # after the closing events
-    closing: list[ev.Event]  # what a cancel would have emitted for the interrupted agents
+    closing: Sequence[ev.Event]  # what a cancel would have emitted for the interrupted agents
     interrupted: list[str]  # ids of the agents that were live when the session ended
     # Every saved event, each block's deltas in one piece, then the closing ones: what the app
     # shows before new work.

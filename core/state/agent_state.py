@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field
 
 from agentui.core.agent.pending_interventions import Modification
 from agentui.core.agent.tree import AgentNode
-from agentui.core.protocol.events import BudgetReached
+from agentui.core.protocol.budget_events import BudgetReached
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 
 

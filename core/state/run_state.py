@@ -17,22 +17,27 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Iterable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from agentui.core.agent.budget import Budget
 from agentui.core.agent.pending_interventions import Modification
 from agentui.core.agent.tree import UserComment
-from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.protocol.commands import AgentView
 from agentui.core.protocol.conversation import Message
+from agentui.core.protocol.events_on_use import events_on_first_use
 from agentui.core.protocol.narrative import NarrativeEntry
 from agentui.core.protocol.usage import Usage
 from agentui.core.state.agent_state import AgentState, QueuedNote
 from agentui.core.state.change import Change
-from agentui.core.state.scene_fold import SceneEvent, SceneFold, scene_fold_factory
+from agentui.core.state.scene_fold import SceneFold, scene_fold_factory
 from agentui.core.state.transcript import TranscriptBuilder, TranscriptItem
 from agentui.core.support.growing_text import GrowingText
+
+if TYPE_CHECKING:
+    from agentui.core.protocol import events as ev
+else:
+    ev = events_on_first_use(globals())  # the fold's functions load it
 
 # Event types nothing is folded from, or only in the guarded cases of `apply` (the transcript
 # builder, apart, shows most of them).
@@ -138,7 +143,7 @@ class RunState:
         self.scene_roots: list[str] = []
         self._scenes: dict[str, SceneFold] = {}
         # Scene events met before core/scene registered its fold, with their scene's root.
-        self._scene_events_waiting: list[tuple[str, ev.SceneStarted | SceneEvent]] = []
+        self._scene_events_waiting: list[tuple[str, ev.SceneStarted | ev.SceneEvent]] = []
         # Each MCP server's latest state (a runtime event, of no agent), in the order first seen.
         self.mcp_servers: dict[str, ev.McpServerChanged] = {}
         # Why the session log stopped (the first failed write), if it did: the run goes on unsaved.
@@ -513,7 +518,7 @@ class RunState:
         while spending and spending[0].ts < event.ts - BURN_WINDOW_S:
             spending.popleft()
 
-    def _fold_scene(self, root_id: str, event: ev.SceneStarted | SceneEvent) -> None:
+    def _fold_scene(self, root_id: str, event: ev.SceneStarted | ev.SceneEvent) -> None:
         self._scene_events_waiting.append((root_id, event))
         self._fold_waiting_scene_events()
 

@@ -10,23 +10,15 @@ loaded core/scene loses nothing).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from agentui.core.protocol import events as ev
+from agentui.core.protocol.events_on_use import events_on_first_use
 
-# The events of a scene's rounds: each is its round's node's, and the scene is that node's
-# parent (the scene's root).
-SceneEvent = (
-    ev.RoundStarted
-    | ev.DirectorPassStarted
-    | ev.DirectorPassCompleted
-    | ev.CharacterStarted
-    | ev.CharacterCompleted
-    | ev.StateUpdated
-    | ev.CharacterActivated
-    | ev.CharacterDeactivated
-    | ev.RoundCompleted
-)
+if TYPE_CHECKING:
+    from agentui.core.protocol import events as ev
+    from agentui.core.protocol.events import SceneEvent
+else:
+    ev = events_on_first_use(globals())  # the fold's functions load it
 
 
 class SceneFold(Protocol):
@@ -38,7 +30,7 @@ class SceneFold(Protocol):
 F = TypeVar("F", bound=SceneFold)
 
 # What a `scene:start` begins: the scene's fold, given the fold of the scene it continues.
-SceneFoldFactory = Callable[[ev.SceneStarted, Any], SceneFold]
+SceneFoldFactory = Callable[["ev.SceneStarted", Any], SceneFold]
 
 _registered: SceneFoldFactory | None = None
 

@@ -8,9 +8,14 @@ on a terminal passes it through terminal_text.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from agentui.core.protocol import events as ev
+from agentui.core.protocol.events_on_use import events_on_first_use
+
+if TYPE_CHECKING:
+    from agentui.core.protocol import events as ev
+else:
+    ev = events_on_first_use(globals())  # the fold's functions load it
 
 LineKind = Literal["scene", "line", "error"]
 

@@ -81,7 +81,7 @@ def _picture(plan: ResumePlan) -> bytes:
     a checkpoint keeps the steps apart, so they share no object with the state)."""
     parts: Any = (
         plan.state,
-        plan.closing,
+        list(plan.closing),  # a checkpoint's are read on first use
         plan.interrupted,
         dict(plan.steps),  # a checkpoint's are read on first use
         plan.reopenings,

@@ -197,12 +197,14 @@ def test_a_resume_from_its_checkpoint_reads_no_conversation_before_the_first_fra
     assert _probe(HELD_CONVERSATIONS_PROBE, tmp_path) == ["ConversationToCome"]
 
 
-def test_a_resume_by_id_from_its_checkpoint_loads_no_reader_before_the_first_frame(
+def test_a_resume_by_id_from_its_checkpoint_loads_no_reader_nor_event_before_the_first_frame(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The plan's log is a SessionLog of its own module: no line of the log is read, so the
     reader's parsing and repairs load after the first frame (`last` reads each session's
-    header, and so loads it)."""
+    header, and so loads it). Nor do the events' seventy models (~30 ms): the fold names them
+    in its functions only, an agent's fork origin and budget stop have modules of their own,
+    and the plan's closing events are kept apart, read when the runtime emits them."""
     session = _saved(tmp_path)
     monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
     assert keep_checkpoint(session, from_bytes=0)
@@ -210,3 +212,5 @@ def test_a_resume_by_id_from_its_checkpoint_loads_no_reader_before_the_first_fra
     loaded = set(_probe(by_id, tmp_path))
     assert "agentui.core.session.session_log" in loaded
     assert "agentui.core.session.reader" not in loaded
+    assert "agentui.core.state.run_state" in loaded
+    assert "agentui.core.protocol.events" not in loaded
