@@ -65,8 +65,8 @@ from agentui.core.protocol import events as ev
 from agentui.core.protocol.agent_status import AgentStatus
 from agentui.core.state import RunState
 from agentui.core.state.agent_state import AgentState
-from agentui.core.state.scene_items import scene_line
-from agentui.core.state.transcript import REDACTED_THINKING, scene_events
+from agentui.core.state.scene_items import scene_line, scene_line_events
+from agentui.core.state.transcript import REDACTED_THINKING
 from agentui.core.support.markdown_fence import fenced
 
 SessionUpdate = (
@@ -187,7 +187,7 @@ class UpdateTranslator:
                 return [_thought_line(f"(the model call failed: {error}{again})")]
             case ev.LLMAbandoned(reason=reason):
                 return [_thought_line(f"(reply cut short: {reason}; asked again)")]
-            case _ if isinstance(event, scene_events()):
+            case _ if isinstance(event, scene_line_events()):
                 line = scene_line(event)
                 if line is None:
                     return []
@@ -414,5 +414,5 @@ _HANDLED: tuple[type[ev.Event], ...] = (
     ev.ExecutionFailed, ev.ExecutionCancelled, ev.StatusChanged, ev.ToolDetected,
     ev.ToolStarted, ev.ToolCompleted, ev.ToolFailed, ev.ToolTimedOut, ev.QueryRaised,
     ev.QueryAnswered, ev.QueryDeclined, ev.BudgetReached, ev.BudgetContinued, ev.AgentStalled,
-    *scene_events(),
+    *scene_line_events(),
 )  # fmt: skip

@@ -9,8 +9,8 @@ an event on the runtime's bus, and the agent's own events wait at its pause gate
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
@@ -31,6 +31,7 @@ from agentui.core.agent.loop import SavedCalls
 from agentui.core.agent.pause_gate import PauseGate, PauseListener
 from agentui.core.agent.pending_interventions import Modification, Note, StopRequest
 from agentui.core.agent.queries import Query, QueryBook
+from agentui.core.agent.reopening import Reopening as Reopening  # its own file
 from agentui.core.agent.steps import StepLog, restoring_change
 from agentui.core.agent.tree import AgentNode, AgentTree, UserComment
 from agentui.core.agent.turn import ToolCall
@@ -100,30 +101,6 @@ class Spawn(Protocol):
         """Start a subagent of `parent_id` on `task` (the plain loop), with the named agent
         profile if any; its id. Raises UnknownProfileError for a name no profile has."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class Reopening:
-    """How an agent that a resumed session gives back live goes on (core/session/resume.py
-    decides it): its run starts from its saved conversation when the runtime runs, waiting
-    again on the question or approval it waited on (`query_id`, its words, its tool call), or
-    held paused (its node says so) until the person resumes it or lifts its budget's stop.
-    `outcomes`: the results of its last answer's tool calls that finished (content, is_error),
-    not run again; `started`: the call that waits on the question (an ask_user). `take_up`: an
-    agent that was in its six-step workflow goes on in it (workflow_trail.py), a question of
-    the workflow among what it may wait on again. `task`: the task of the run it was in, which
-    goes on (None: its task)."""
-
-    query_id: str | None = None
-    prompt: str = ""
-    kind: str = ""
-    tool: str | None = None
-    arguments: dict[str, Any] | None = None
-    call_id: str | None = None
-    outcomes: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
-    started: frozenset[str] = frozenset()
-    take_up: TakeUp | None = None
-    task: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+# Events a folded agent holds, with their base, are in modules of their own (a resumed session's
+# first frame unpickles its agents without the whole vocabulary); they are named here too.
 from agentui.core.protocol.budget_events import BudgetContinued as BudgetContinued
 from agentui.core.protocol.budget_events import BudgetReached as BudgetReached
 from agentui.core.protocol.budget_events import BudgetSet as BudgetSet

@@ -40,10 +40,11 @@ if TYPE_CHECKING:
     from agentui.core.session.finding import find_session
     from agentui.core.session.fold import fold_session
     from agentui.core.session.naming import sessions_dir
-    from agentui.core.session.reader import read_header, read_session
+    from agentui.core.session.reader import read_session
     from agentui.core.session.recording import RecordingRuntime
     from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
     from agentui.core.session.resume import ResumePlan, open_for_resume, plan_resume
+    from agentui.core.session.session_lines import read_header
     from agentui.core.session.session_log import SessionLog
     from agentui.core.session.session_targets import ContinuedSession, NewSession
     from agentui.core.session.store import SessionInfo, list_sessions
@@ -68,7 +69,7 @@ _EXPORTS = {
     "list_sessions": "store",
     "open_for_resume": "resume",
     "plan_resume": "resume",
-    "read_header": "reader",
+    "read_header": "session_lines",
     "read_session": "reader",
     "sessions_dir": "naming",
 }

@@ -141,8 +141,8 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
     meta = {"log": fingerprint, "code": code_fingerprint(), "path": str(session.resolve())}
     header = json.dumps(meta, sort_keys=True).encode()
     # The steps apart, read when the runtime adopts the plan (after the first frame); so are
-    # the closing events, which the runtime emits (their models are the events' vocabulary,
-    # which the first frame does not load).
+    # the closing events, which the resumed writer writes first and the runtime numbers on
+    # from (their models are the events' vocabulary, which the first frame does not load).
     steps = pickle.dumps(dict(slim.steps), protocol=pickle.HIGHEST_PROTOCOL)
     closing = pickle.dumps(list(slim.closing), protocol=pickle.HIGHEST_PROTOCOL)
     slim.steps = {}
@@ -175,8 +175,11 @@ def write_checkpoint(session: Path, plan: ResumePlan, fingerprint: dict[str, Any
 
 
 class _ReadWhenUsed(Generic[T]):
-    """A pickle the checkpoint carries (checked with it), loaded at its first use: what the
-    runtime reads when it adopts the plan, after the first frame, which does not need it."""
+    """A pickle the checkpoint carries (checked with it), loaded at its first use, after the
+    first frame, which does not need it. Read on the app's loop alone (the runtime's assembly
+    and adoption), so unlocked. One that cannot load raises there, not in load_checkpoint,
+    which would read the log instead: with the MAC and the code's fingerprint checked, only a
+    bug of ours gets that far."""
 
     def __init__(self, data: bytes) -> None:
         self._data = data
@@ -204,7 +207,11 @@ class KeptSteps(_ReadWhenUsed[dict[str, "StepLog"]], Mapping[str, "StepLog"]):
 
 
 class KeptEvents(_ReadWhenUsed[list["Event"]], Sequence["Event"]):
-    """A plan's closing events as its checkpoint keeps them: the resumed runtime emits them."""
+    """A plan's closing events as its checkpoint keeps them: the resumed writer writes them
+    first, and the runtime's numbering goes on from the last."""
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._read())
 
     @overload
     def __getitem__(self, index: int) -> Event: ...

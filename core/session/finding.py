@@ -47,11 +47,13 @@ def find_session(reference: str, directory: Path | None = None) -> Path:
 
 
 def _newest_first_key(path: Path) -> tuple[float, float, str]:
-    from agentui.core.session.reader import read_header, read_session
+    from agentui.core.session.session_lines import read_header  # not the reader's event models
 
     try:
         started = read_header(path).started
     except SessionError:
+        from agentui.core.session.reader import read_session
+
         try:  # a damaged header: sorted by the stand-in header, as the listing sorts it
             started = read_session(path, skip_deltas=True).header.started
         except SessionError:

@@ -17,12 +17,11 @@ puts back what the writer left out (elision.py).
 from __future__ import annotations
 
 import gc
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_args
+from typing import get_args
 
 from pydantic import ValidationError
 
@@ -38,8 +37,9 @@ from agentui.core.protocol.events import (
 from agentui.core.session.elision import Elision
 from agentui.core.session.errors import SessionError
 from agentui.core.session.records import FORMAT_VERSION, ConversationRecord, SessionHeader
+from agentui.core.session.session_lines import LineProblem, first_error, header_of, json_object
+from agentui.core.session.session_lines import read_header as read_header  # its own file
 from agentui.core.session.session_log import SessionLog as SessionLog  # its own file
-from agentui.core.support.validation import error_location
 
 # Prefixes of the lines a quick scan (listing) checks but does not keep: text streams as many
 # small events that change nothing a listing shows. `model_dump_json` writes `type` first.
@@ -57,10 +57,6 @@ _KNOWN_TYPES: frozenset[str] = frozenset(
 MAX_LINE_WARNINGS = 20
 
 UNKNOWN = "unknown"  # what a stand-in header says for what only the lost header knew
-
-
-class _Problem(Exception):
-    """A line that does not parse (kept apart from pydantic's errors to name the line)."""
 
 
 @dataclass(slots=True)
@@ -111,8 +107,8 @@ def _read_session(path: Path, skip_deltas: bool) -> SessionLog:
         raise SessionError(f"{path}: not a session file: it has no header line")
     header: SessionHeader | None = None
     try:
-        header = _header(pieces[0])
-    except _Problem as exc:
+        header = header_of(pieces[0])
+    except LineProblem as exc:
         header_problem = str(exc)
     if header is not None and header.format > FORMAT_VERSION:
         raise SessionError(
@@ -140,7 +136,7 @@ def _read_session(path: Path, skip_deltas: bool) -> SessionLog:
                 continue
         try:
             shortened = _add(body, line, elision, keep=not skipped)
-        except _Problem as exc:
+        except LineProblem as exc:
             if index == 0:
                 continue  # the damaged header: reported once, below
             if index == last and not tail:
@@ -242,34 +238,8 @@ def _conversation_gaps(conversations: list[ConversationRecord], events: list[Eve
     return list(gaps)
 
 
-def _json(line: bytes) -> dict[str, Any]:
-    if not line.strip():
-        raise _Problem("the line is empty")
-    try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Problem(f"not UTF-8 text (a bad byte at column {exc.start + 1})") from None
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise _Problem(f"not valid JSON ({exc})") from None
-    if not isinstance(value, dict):
-        raise _Problem("not a JSON object")
-    return value
-
-
-def _header(line: bytes) -> SessionHeader:
-    value = _json(line)
-    if value.get("record") != "header":
-        raise _Problem("the first line is not a session header")
-    try:
-        return SessionHeader.model_validate(value)
-    except ValidationError as exc:
-        raise _Problem(f"bad header: {_first_error(exc)}") from None
-
-
 def _add(body: _Body, line: bytes, elision: Elision | None, *, keep: bool = True) -> str | None:
-    """Check one line and, when `keep`, add what it holds; raise _Problem when damaged.
+    """Check one line and, when `keep`, add what it holds; raise LineProblem when damaged.
 
     Returns what of the line's text could not be put back, if anything.
     """
@@ -313,18 +283,18 @@ def _parse(
     line: bytes, elision: Elision | None, shortened: list[str]
 ) -> Event | ConversationRecord | None:
     """Check one line; None for an event of a type this version does not know."""
-    value = _json(line)
+    value = json_object(line)
     record = value.get("record")
     if record == "conversation":
         try:
             return ConversationRecord.model_validate(value)
         except ValidationError as exc:
-            raise _Problem(f"bad conversation record: {_first_error(exc)}") from None
+            raise LineProblem(f"bad conversation record: {first_error(exc)}") from None
     if record is not None:
-        raise _Problem(f"unknown record {record!r}")
+        raise LineProblem(f"unknown record {record!r}")
     kind = value.get("type")
     if not isinstance(kind, str):
-        raise _Problem("neither an event (no `type`) nor a record")
+        raise LineProblem("neither an event (no `type`) nor a record")
     if kind not in _KNOWN_TYPES:
         return None
     if elision is not None:
@@ -335,7 +305,7 @@ def _parse(
         parsed: Event = event_adapter.validate_python(value)
         return parsed
     except ValidationError as exc:
-        raise _Problem(f"bad {kind} event: {_first_error(exc)}") from None
+        raise LineProblem(f"bad {kind} event: {first_error(exc)}") from None
 
 
 def _valid_delta(line: bytes) -> Event | None:
@@ -350,12 +320,6 @@ def _valid_delta(line: bytes) -> Event | None:
         return _DELTA_MODELS[line[: line.index(b'",') + 1]].model_validate_json(line)
     except (ValueError, KeyError):
         return None
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = error_location(error, "")
-    return f"{where}: {error['msg']}" if where else error["msg"]
 
 
 def _mtime(path: Path) -> float:
@@ -374,18 +338,3 @@ def renamed_note(path: Path, header_id: str) -> str | None:
         f"{path.name} holds session {header_id} (the id in its first line): "
         f"it is listed and opened as {path.stem}"
     )
-
-
-def read_header(path: Path) -> SessionHeader:
-    """Only the header line: enough to sort sessions or find the newest."""
-    try:
-        with path.open("rb") as file:
-            line = file.readline()
-    except OSError as exc:
-        raise SessionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if not line.endswith(b"\n"):
-        raise SessionError(f"{path}: not a session file: it has no header line")
-    try:
-        return _header(line)
-    except _Problem as exc:
-        raise SessionError(f"{path}: not a session file: {exc}") from None

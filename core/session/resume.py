@@ -65,7 +65,7 @@ from agentui.core.tools.ask_user import ASK_USER
 # where the plan meets them: adopting into a runtime (after the app's first frame), a session
 # with an agent that waits again (Reopening), the writer that continues the file.
 if TYPE_CHECKING:
-    from agentui.core.agent.agent_run import Reopening
+    from agentui.core.agent.reopening import Reopening
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"
@@ -260,7 +260,7 @@ class _Closing:
             return None
         calls = _pending_calls(end.messages())
         outcomes = {u.id: finished[u.id] for u in calls if u.id in finished}
-        from agentui.core.agent.agent_run import Reopening
+        from agentui.core.agent.reopening import Reopening
 
         return Reopening(
             query_id=query.query_id, prompt=query.prompt, kind=query.kind, tool=query.tool,
@@ -286,7 +286,7 @@ class _Closing:
         take_up = steps.workflow.resumed(end.messages(), steps.steps, waiting)
         if take_up is None:
             return None
-        from agentui.core.agent.agent_run import Reopening
+        from agentui.core.agent.reopening import Reopening
 
         return Reopening(
             query_id=query.query_id, prompt=query.prompt, kind=query.kind, take_up=take_up
@@ -306,7 +306,7 @@ class _Closing:
         closed and no tool of it running (a budget stopped it), goes on from there: its tool
         calls that finished are not run again. Any other is interrupted first, as a cancel
         would have left it (a quit's cancel did that already)."""
-        from agentui.core.agent.agent_run import Reopening
+        from agentui.core.agent.reopening import Reopening
 
         agent = end.agent
         messages = end.messages()

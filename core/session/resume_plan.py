@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from agentui.core.agent.ids import IdSource
 
 if TYPE_CHECKING:
-    from agentui.core.agent.agent_run import Reopening
     from agentui.core.agent.budget_account import BudgetStop
+    from agentui.core.agent.reopening import Reopening
     from agentui.core.agent.steps import StepLog
     from agentui.core.protocol import events as ev
     from agentui.core.runtime import Runtime

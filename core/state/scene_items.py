@@ -8,6 +8,7 @@ on a terminal passes it through terminal_text.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from agentui.core.protocol.events_on_use import events_on_first_use
@@ -16,6 +17,17 @@ if TYPE_CHECKING:
     from agentui.core.protocol import events as ev
 else:
     ev = events_on_first_use(globals())  # the fold's functions load it
+
+
+@functools.cache
+def scene_line_events() -> tuple[type[ev.Event], ...]:
+    """The scene events shown as lines (`scene_line`); a function, not a tuple, so that this
+    module loads without the events' models."""
+    return (
+        ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,
+        ev.StateUpdated, ev.CharacterActivated, ev.CharacterDeactivated, ev.RoundCompleted,
+    )  # fmt: skip
+
 
 LineKind = Literal["scene", "line", "error"]
 

@@ -7,7 +7,6 @@ different thing: `conversation:changed` events carry it, and RunState folds it a
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agentui.core.agent.budget import STOP_CHOICES, Budget, stop_words
 from agentui.core.protocol.events_on_use import events_on_first_use
-from agentui.core.state.scene_items import scene_line
+from agentui.core.state.scene_items import scene_line, scene_line_events
 from agentui.core.support.growing_text import GrowingText
 
 if TYPE_CHECKING:
@@ -184,16 +183,6 @@ NOT_SHOWN = frozenset({
     "session:error",  # the runtime's: the status bar shows it
     "agent:stalled",  # the inbox lists it; the transcript has nothing new to show
 })  # fmt: skip
-
-
-@functools.cache
-def scene_events() -> tuple[type[ev.Event], ...]:
-    """The scene events a transcript shows as lines (scene_items.scene_line); a function, not a
-    tuple, so that this module loads without the events' models."""
-    return (
-        ev.SceneStarted, ev.RoundStarted, ev.DirectorPassCompleted, ev.CharacterCompleted,
-        ev.StateUpdated, ev.CharacterActivated, ev.CharacterDeactivated, ev.RoundCompleted,
-    )  # fmt: skip
 
 
 def _ignore(item: TranscriptItem) -> None:
@@ -380,7 +369,7 @@ class TranscriptBuilder:
                         event,
                         title="not used",
                     )
-            case _ if isinstance(event, scene_events()):
+            case _ if isinstance(event, scene_line_events()):
                 line = scene_line(event)
                 if line is not None:
                     failed = line.kind == "error"

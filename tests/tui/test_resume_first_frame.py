@@ -13,6 +13,7 @@ import pytest
 
 from agentui.core.session.checkpoint_keeping import keep_checkpoint
 
+from ..core.test_session_checkpoint import _quit_while_asking
 from .saved_runs import LEFT, saved_run
 from .test_start_loads_little import (
     HEADLESS_APP,
@@ -95,6 +96,8 @@ def test_a_resume_from_its_checkpoint_folds_nothing_before_the_first_frame(
     assert [name for name in folding if name in loaded] == []
     # Nor, as from the log, the runtime and what it brings: they load after the first frame.
     assert [name for name in NOT_FOR_A_RESUMED_FIRST_FRAME if name in loaded] == []
+    # `last` reads each session's header alone (session_lines), not the reader's events.
+    assert "agentui.core.protocol.events" not in loaded
 
 
 def test_a_resume_without_a_checkpoint_folds_the_log(tmp_path: Path) -> None:
@@ -197,20 +200,25 @@ def test_a_resume_from_its_checkpoint_reads_no_conversation_before_the_first_fra
     assert _probe(HELD_CONVERSATIONS_PROBE, tmp_path) == ["ConversationToCome"]
 
 
-def test_a_resume_by_id_from_its_checkpoint_loads_no_reader_nor_event_before_the_first_frame(
+def test_a_session_quit_while_asking_resumes_by_id_with_no_reader_nor_event_before_its_frame(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The plan's log is a SessionLog of its own module: no line of the log is read, so the
-    reader's parsing and repairs load after the first frame (`last` reads each session's
-    header, and so loads it). Nor do the events' seventy models (~30 ms): the fold names them
-    in its functions only, an agent's fork origin and budget stop have modules of their own,
-    and the plan's closing events are kept apart, read when the runtime emits them."""
-    session = _saved(tmp_path)
+    reader's parsing and repairs load after the first frame. Nor do the events' sixty models
+    (~25-30 ms) or the agent's run: the fold names events in its functions only, an agent's
+    fork origin and budget stop have modules of their own, so has how an agent waiting on the
+    person goes on (Reopening), and the plan's closing events are kept apart, read when the
+    resumed writer writes them."""
+    folder = tmp_path / "data" / "sessions"
+    folder.mkdir(parents=True)
     monkeypatch.setenv("AGENTUI_STATE_DIR", str(tmp_path / "state"))  # the command's key
+    session, _root = anyio.run(_quit_while_asking, folder)
     assert keep_checkpoint(session, from_bytes=0)
-    by_id = RESUMED_FIRST_FRAME_PROBE.replace('"last"', f'"{SESSION}"')
+    by_id = RESUMED_FIRST_FRAME_PROBE.replace('"last"', f'"{session.stem}"')
     loaded = set(_probe(by_id, tmp_path))
+    assert "agentui.core.agent.reopening" in loaded  # it waits on its question again
     assert "agentui.core.session.session_log" in loaded
     assert "agentui.core.session.reader" not in loaded
     assert "agentui.core.state.run_state" in loaded
     assert "agentui.core.protocol.events" not in loaded
+    assert "agentui.core.agent.agent_run" not in loaded

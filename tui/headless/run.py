@@ -55,8 +55,8 @@ from agentui.core.protocol.events import (
 )
 from agentui.core.runtime import Runtime
 from agentui.core.state import RunState
-from agentui.core.state.scene_items import scene_line
-from agentui.core.state.transcript import scene_events, validation_text
+from agentui.core.state.scene_items import scene_line, scene_line_events
+from agentui.core.state.transcript import validation_text
 from agentui.core.support.errors import AgentUIError
 from agentui.core.support.terminal_json import escaped_controls
 from agentui.core.support.terminal_text import clipped, visible_controls
@@ -214,7 +214,7 @@ class HeadlessPrinter:
                 self._progress(f"\n[mcp] {event.server} ready: {tools}\n")
             elif event.state == "failed":
                 self._progress(f"\n[mcp] {event.server} failed: {event.error}\n")
-        elif isinstance(event, scene_events()):
+        elif isinstance(event, scene_line_events()):
             # A directed scene as it plays; the scene's root answers with the whole of it.
             line = scene_line(event)
             if line is not None:
