@@ -15,7 +15,8 @@ from textual.widgets import Button
 from agentui.core.protocol.agent_status import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state import TranscriptItem as Entry
-from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock, QuestionBlock
+from agentui.tui.app.widgets.blocks import AnswerBlock, EntryBlock
+from agentui.tui.app.widgets.query_blocks import AnswerInput, QuestionBlock
 from agentui.tui.app.widgets.transcript import MAX_BLOCKS, WINDOW_LINES, Transcript
 
 from .helpers import app_when, has_status, settle

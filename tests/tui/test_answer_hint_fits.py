@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentui.tui.app.widgets.blocks import AnswerInput
+from agentui.tui.app.widgets.query_blocks import AnswerInput
 
 from .helpers import app_when
 

@@ -14,7 +14,8 @@ from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.help import HelpScreen
 from agentui.tui.app.screens.main import MainScreen
 from agentui.tui.app.screens.modify import ModifyScreen
-from agentui.tui.app.widgets.blocks import AnswerBlock, AnswerInput, EntryBlock
+from agentui.tui.app.widgets.blocks import AnswerBlock, EntryBlock
+from agentui.tui.app.widgets.query_blocks import AnswerInput
 from agentui.tui.app.widgets.transcript import Transcript
 
 from ..core.session_helpers import gate_tool

@@ -13,7 +13,7 @@ from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.core.state import TranscriptItem as Entry
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.widgets.blocks import ApprovalBlock, ReasonInput
+from agentui.tui.app.widgets.query_blocks import ApprovalBlock, ReasonInput
 
 from ..core.helpers import deploy_tool
 from .helpers import app_when, has_status, provider_of, settle, toasts, write

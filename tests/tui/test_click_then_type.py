@@ -21,8 +21,8 @@ from agentui.tui.app.keymap import key_action, pane_action
 from agentui.tui.app.replay_feed import ReplayFeed
 from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.help import HelpScreen
-from agentui.tui.app.widgets.blocks import ApprovalBlock
 from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.query_blocks import ApprovalBlock
 from agentui.tui.app.widgets.status_bar import StatusBar
 
 from .helpers import has_status, make_app, settle, toasts

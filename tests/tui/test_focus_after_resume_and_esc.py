@@ -14,7 +14,7 @@ from agentui.core.monologue.config import MonologueConfig
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
+from agentui.tui.app.widgets.query_blocks import AnswerInput, ApprovalBlock
 
 from ..core.helpers import Recorder, deploy_tool
 from ..core.session_helpers import recorded_runtime

@@ -10,8 +10,8 @@ from textual.widgets._footer import FooterKey
 from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, Turn
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
 from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.query_blocks import AnswerInput, ApprovalBlock
 
 from .helpers import has_status, make_app, runtime_of, settle
 from .inbox_helpers import ASK_CITY, HOLD

@@ -15,9 +15,9 @@ from agentui.core.state import RunState
 from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.replay_feed import ReplayFeed
-from agentui.tui.app.widgets.blocks import UNANSWERED_IN_REPLAY, ApprovalBlock, QuestionBlock
 from agentui.tui.app.widgets.composer import Composer
 from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.query_blocks import UNANSWERED_IN_REPLAY, ApprovalBlock, QuestionBlock
 
 from .helpers import make_app, settle, toasts
 

@@ -14,7 +14,7 @@ from agentui.tui.app.keymap import DEFAULT_KEY_MAP, KEYS, key_map_for
 from agentui.tui.app.screens.help import HelpScreen, keys_table
 from agentui.tui.app.screens.scene_state import SceneStateScreen
 from agentui.tui.app.textual_compat import FooterKey
-from agentui.tui.app.widgets.blocks import AnswerInput
+from agentui.tui.app.widgets.query_blocks import AnswerInput
 from agentui.tui.cli.app_keys import key_map_from
 
 from ..core.scene_helpers import harbour

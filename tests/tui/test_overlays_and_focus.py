@@ -11,7 +11,7 @@ from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Tur
 from agentui.tui.app.screens.confirm import ConfirmScreen
 from agentui.tui.app.screens.help import HelpScreen
 from agentui.tui.app.screens.modify import ModifyScreen
-from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
+from agentui.tui.app.widgets.query_blocks import AnswerInput, ApprovalBlock
 
 from .helpers import a1_is, app_when, make_app, settle, toasts
 from .test_approvals import pending_approval

@@ -25,10 +25,3 @@ def test_a_resumed_first_frame_with_no_question_loads_no_query_block(tmp_path: P
 
 def test_a_new_app_s_first_frame_loads_no_query_block(tmp_path: Path) -> None:
     assert QUERY_BLOCKS not in set(_modules_probe(FIRST_FRAME_PROBE, tmp_path))
-
-
-def test_the_blocks_that_moved_are_still_named_in_blocks() -> None:
-    from agentui.tui.app.widgets import blocks, query_blocks
-
-    for name in ("AnswerInput", "ApprovalBlock", "QuestionBlock", "QueryBlock", "ReasonInput"):
-        assert getattr(blocks, name) is getattr(query_blocks, name)

@@ -16,7 +16,7 @@ from agentui.core.session.resume import ResumePlan
 from agentui.core.state.inbox import inbox
 from agentui.core.support.clock import FrozenClock
 from agentui.tui.app.app import AgentUIApp
-from agentui.tui.app.widgets.blocks import AnswerInput
+from agentui.tui.app.widgets.query_blocks import AnswerInput
 
 from ..core.test_inbox_resume import resumed
 from ..core.test_inbox_resume_workflow import asking_at_the_end

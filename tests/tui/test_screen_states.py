@@ -38,7 +38,7 @@ from agentui.core.tools.registry import ToolRegistry
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.replay_feed import ReplayFeed
 from agentui.tui.app.screens.confirm import ConfirmScreen
-from agentui.tui.app.widgets.blocks import ApprovalBlock
+from agentui.tui.app.widgets.query_blocks import ApprovalBlock
 
 from ..core.helpers import deploy_tool
 from ..core.session_helpers import gate_tool, resumed_runtime

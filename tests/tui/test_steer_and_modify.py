@@ -14,7 +14,8 @@ from agentui.core.protocol.events import TextDelta
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.modify import ModifyScreen
-from agentui.tui.app.widgets.blocks import AnswerInput, SteerBlock
+from agentui.tui.app.widgets.blocks import SteerBlock
+from agentui.tui.app.widgets.query_blocks import AnswerInput
 
 from ..core.session_helpers import gate_tool
 from .helpers import a1_is, app_when, kinds, provider_of, settle, toasts, write

@@ -20,9 +20,9 @@ from agentui.tui.app.widgets.blocks import (
     EntryBlock,
     FoldBlock,
     NoteBlock,
-    QuestionBlock,
 )
 from agentui.tui.app.widgets.footer import KeyFooter
+from agentui.tui.app.widgets.query_blocks import QuestionBlock
 from agentui.tui.app.widgets.transcript import Transcript
 
 from .helpers import has_status, make_app, runtime_of, settle

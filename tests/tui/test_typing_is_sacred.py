@@ -15,8 +15,8 @@ from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.modify import ModifyScreen
-from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock, ReasonInput
 from agentui.tui.app.widgets.composer import Draft
+from agentui.tui.app.widgets.query_blocks import AnswerInput, ApprovalBlock, ReasonInput
 
 from .helpers import app_when, has_status, make_app, settle, toasts
 from .test_approvals import pending_approval

@@ -15,9 +15,9 @@ from agentui.core.agent.tree import AgentStatus as S
 from agentui.core.providers.scripted.script import Script, ScriptedToolCall, Turn
 from agentui.tui.app.app import AgentUIApp
 from agentui.tui.app.screens.budget import BudgetScreen
-from agentui.tui.app.widgets.blocks import AnswerInput, ApprovalBlock
 from agentui.tui.app.widgets.inbox_actions import InboxBox
 from agentui.tui.app.widgets.inbox_rows import InboxList
+from agentui.tui.app.widgets.query_blocks import AnswerInput, ApprovalBlock
 
 from ..core.helpers import deploy_tool
 from .helpers import app_when, has_status, settle, toasts

@@ -575,25 +575,3 @@ def block_for(
         assert issubclass(kind, QueryBlock)
         return kind(entry, agent_label, drafts, read_only=read_only)
     return kind(entry, agent_label)
-
-
-# Named here too, as they were before they moved to query_blocks.py (loaded when asked for).
-_QUERY_BLOCKS = frozenset(
-    {
-        "AnswerInput",
-        "SceneAnswerInput",
-        "UNANSWERED_IN_REPLAY",
-        "QueryBlock",
-        "QuestionBlock",
-        "ReasonInput",
-        "ApprovalBlock",
-    }
-)
-
-
-def __getattr__(name: str) -> object:
-    if name in _QUERY_BLOCKS:
-        from agentui.tui.app.widgets import query_blocks
-
-        return getattr(query_blocks, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
