@@ -39,6 +39,14 @@ async def test_pause_on_a_paused_agent_says_it_is_paused_already() -> None:
         assert toasts(app) == ["main is already paused"]
 
 
+async def test_resume_on_a_running_agent_says_it_is_not_paused() -> None:
+    async with app_when(a1_is(S.RUNNING), "a task", HOLD) as (app, pilot):
+        assert app.check_action("resume", ()) is not True, "greyed: this test needs it so"
+        await pilot.press("r")
+        assert toasts(app) == ["main is not paused: nothing to resume"]
+        assert app.main.model.agents["a1"].status is S.RUNNING
+
+
 async def test_a_key_that_acts_says_nothing_of_refusal() -> None:
     async with app_when(a1_is(S.RUNNING), "a task", HOLD) as (app, pilot):
         await pilot.press("p")
