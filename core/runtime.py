@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from anyio.abc import TaskGroup
 
-from agentui.core.agent.agent_run import AgentRun, Driver, Reopening, RunContext
+from agentui.core.agent.agent_run import AgentRun, Driver, RunContext
 from agentui.core.agent.approval import ApprovalChoice, ApprovalPolicy
 from agentui.core.agent.budget import Budget
 from agentui.core.agent.budget_account import BudgetStop
@@ -42,6 +42,7 @@ from agentui.core.agent.ids import IdSource
 from agentui.core.agent.limits import Limits
 from agentui.core.agent.pending_interventions import Modification, Note
 from agentui.core.agent.queries import Query, QueryBook
+from agentui.core.agent.reopening import Reopening
 from agentui.core.agent.steps import (
     ForkOrigin,
     KeepsResults,

@@ -31,7 +31,7 @@ from agentui.core.agent.loop import SavedCalls
 from agentui.core.agent.pause_gate import PauseGate, PauseListener
 from agentui.core.agent.pending_interventions import Modification, Note, StopRequest
 from agentui.core.agent.queries import Query, QueryBook
-from agentui.core.agent.reopening import Reopening as Reopening  # its own file
+from agentui.core.agent.reopening import Reopening
 from agentui.core.agent.steps import StepLog, restoring_change
 from agentui.core.agent.tree import AgentNode, AgentTree, UserComment
 from agentui.core.agent.turn import ToolCall

@@ -40,11 +40,12 @@ agent (its conversation a new list of the same messages, which are never changed
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agentui.core.agent.approval import APPROVAL_CHOICES
 from agentui.core.agent.budget_account import BudgetStop
 from agentui.core.agent.ids import IdSource
+from agentui.core.agent.reopening import Reopening
 from agentui.core.agent.steps import StepLog
 from agentui.core.agent.workflow_trail import QUESTION_STEPS, TakeUp, WaitingQuestion
 from agentui.core.protocol import events as ev
@@ -60,12 +61,6 @@ from agentui.core.session.session_end import SessionEnd, session_ends
 from agentui.core.state import INTERRUPTED, AgentState, RunState
 from agentui.core.state.run_state import OpenQuery
 from agentui.core.tools.ask_user import ASK_USER
-
-# The runtime and an agent's run (agent_run, ~0.1 s of imports with what it brings) are loaded
-# where the plan meets them: adopting into a runtime (after the app's first frame), a session
-# with an agent that waits again (Reopening), the writer that continues the file.
-if TYPE_CHECKING:
-    from agentui.core.agent.reopening import Reopening
 
 DECLINED_REASON = "the session ended"
 NOT_RUN = "not run: the session ended"
@@ -260,8 +255,6 @@ class _Closing:
             return None
         calls = _pending_calls(end.messages())
         outcomes = {u.id: finished[u.id] for u in calls if u.id in finished}
-        from agentui.core.agent.reopening import Reopening
-
         return Reopening(
             query_id=query.query_id, prompt=query.prompt, kind=query.kind, tool=query.tool,
             arguments=query.arguments, call_id=use.id, outcomes=outcomes, started=started,
@@ -286,8 +279,6 @@ class _Closing:
         take_up = steps.workflow.resumed(end.messages(), steps.steps, waiting)
         if take_up is None:
             return None
-        from agentui.core.agent.reopening import Reopening
-
         return Reopening(
             query_id=query.query_id, prompt=query.prompt, kind=query.kind, take_up=take_up
         )
@@ -306,8 +297,6 @@ class _Closing:
         closed and no tool of it running (a budget stopped it), goes on from there: its tool
         calls that finished are not run again. Any other is interrupted first, as a cancel
         would have left it (a quit's cancel did that already)."""
-        from agentui.core.agent.reopening import Reopening
-
         agent = end.agent
         messages = end.messages()
         finished = self.state.tool_results.get(agent.id, {})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agentui.core.agent.tree import AgentStatus as S
+from agentui.core.protocol.commands import AgentView
 from agentui.core.providers.scripted.script import Script, Turn
 
 from .helpers import a1_is, app_when, settle, toasts
@@ -45,6 +46,23 @@ async def test_resume_on_a_running_agent_says_it_is_not_paused() -> None:
         await pilot.press("r")
         assert toasts(app) == ["main is not paused: nothing to resume"]
         assert app.main.model.agents["a1"].status is S.RUNNING
+
+
+async def test_r_under_a_budget_s_stop_says_the_budget_s_way_on_not_that_it_runs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """core's reason comes first: an agent still running in a subtree a budget stopped (it
+    joins the stop at its next step) is told how to go on, as a paused one under it is."""
+    async with app_when(a1_is(S.RUNNING), "a task", HOLD) as (app, pilot):
+        fold = app.main.fold
+        assert fold is not None
+        under = AgentView(S.RUNNING, budget_stopped=True, budget_owner="root")
+        monkeypatch.setattr(fold, "view", lambda agent: under)
+        await pilot.press("r")
+        assert toasts(app) == [
+            "main is paused by the budget of root: a resume would stop at it again; raise "
+            "root's budget, continue root once past it, or cancel"
+        ]
 
 
 async def test_a_key_that_acts_says_nothing_of_refusal() -> None:

@@ -79,9 +79,11 @@ def why_not(app: AgentUIApp, action: str) -> str | None:
         return None
     if action == "pause" and agent.status is AgentStatus.PAUSED:
         return f"{agent.name} is already paused"
+    command = COMMAND_OF_ACTION[action]
+    refused = refusal(agent.name, fold.view(agent), command, app.host.mode)
+    if refused is not None:
+        return str(refused)  # core's reason first: a budget's stop says how to go on
     if action == "resume" and agent.status.is_live and agent.status is not AgentStatus.PAUSED:
         # core accepts it and changes nothing (the table keeps RESUME for a live agent)
         return f"{agent.name} is not paused: nothing to resume"
-    command = COMMAND_OF_ACTION[action]
-    refused = refusal(agent.name, fold.view(agent), command, app.host.mode)
-    return str(refused) if refused is not None else None
+    return None
