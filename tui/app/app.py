@@ -45,6 +45,7 @@ from agentui.tui.app.screens.main import MainScreen
 from agentui.tui.app.start_failure import StartFailure
 from agentui.tui.app.textual_compat import (
     arrange_without_a_grid,
+    scroll_after_layout_repaints_what_moved,
     scroll_views_update_scrollbars_when_sized_anew,
 )
 from agentui.tui.app.theme_choice import choose_theme
@@ -67,6 +68,8 @@ arrange_without_a_grid()
 # A scroll view's scrollbars (the agent tree's, a text box's) are updated when it is sized anew,
 # not at every layout of the screen.
 scroll_views_update_scrollbars_when_sized_anew()
+# A scroll right after a layout repaints what moved, not the whole screen.
+scroll_after_layout_repaints_what_moved()
 
 
 class AgentUIApp(App[int]):

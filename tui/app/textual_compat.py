@@ -544,3 +544,35 @@ def scroll_views_update_scrollbars_when_sized_anew() -> None:
 
     size_updated._skips_unchanged = True  # type: ignore[attr-defined]
     ScrollView._size_updated = size_updated  # type: ignore[method-assign]  # see the docstring
+
+
+def scroll_after_layout_repaints_what_moved() -> None:
+    """A scroll right after a layout repaints what the scroll moved, not the whole screen.
+
+    Why: `Compositor.reflow_visible` (a scroll) finds what to repaint by comparing the widgets'
+    places with those of the last scroll's arrangement; a layout (`reflow`) forgets that one,
+    so the first scroll after a layout compared with nothing and repainted every widget on the
+    screen: the tree's rows, the monologue, the bars. A transcript's layout changes whenever an
+    answer grows or a chunk drawn for the first time is taller than estimated, so most scrolls
+    of a long transcript drew the whole screen (~40% more CPU per scroll of the every-agent
+    view). The layout's own map holds the places it left (Textual keeps it current whenever the
+    scroll's is forgotten); its widgets that showed are compared instead. Check on upgrade:
+    that `reflow_visible` still compares with `self._visible_map or {}`, and that `reflow` and
+    `full_map` still set `_full_map` where they forget `_visible_map`."""
+    from textual._compositor import Compositor
+
+    original = Compositor.reflow_visible
+    if getattr(original, "_compares_with_the_layout", False):
+        return
+
+    def reflow_visible(self: Compositor, parent: Widget, size: Any) -> set[Widget]:
+        if self._visible_map is None and self._full_map:
+            self._visible_map = {
+                widget: geometry
+                for widget, geometry in self._full_map.items()
+                if geometry.clip.overlaps(geometry.region)
+            }
+        return original(self, parent, size)
+
+    reflow_visible._compares_with_the_layout = True  # type: ignore[attr-defined]
+    Compositor.reflow_visible = reflow_visible  # type: ignore[method-assign]  # see the docstring
