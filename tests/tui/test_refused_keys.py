@@ -86,3 +86,22 @@ async def test_after_a_click_a_letter_says_nothing_of_refusal() -> None:
         assert app.keeper.reading, "a click makes letters words: this test needs it so"
         await pilot.press("p")
         assert not [t for t in toasts(app) if "cannot" in t]
+
+
+async def test_a_greyed_key_clicked_in_the_footer_says_why() -> None:
+    """Textual's footer only rings the bell for a greyed-out key clicked: it says why, as the
+    key pressed does, and runs nothing."""
+    from agentui.tui.app.textual_compat import FooterKey
+    from agentui.tui.app.widgets.footer import KeyFooter
+
+    async with app_when(a1_is(S.RUNNING), "a task", HOLD) as (app, pilot):
+        app.main.tree_view.focus()
+        await pilot.pause()
+        footer = app.main.query_one(KeyFooter)
+        await settle(pilot, lambda: any(k.key == "r" for k in footer.query(FooterKey)))
+        resume = next(k for k in footer.query(FooterKey) if k.key == "r")
+        assert resume.has_class("-disabled"), "greyed: this test needs it so"
+        await pilot.click(resume)
+        await settle(pilot, lambda: bool(toasts(app)))
+        assert toasts(app) == ["main is not paused: nothing to resume"]
+        assert app.main.model.agents["a1"].status is S.RUNNING

@@ -52,6 +52,7 @@ from agentui.tui.app.theme_choice import choose_theme
 from agentui.tui.app.theme_files import AGENT_VARIABLES
 from agentui.tui.app.ui_state import load_ui_state, save_ui_state
 from agentui.tui.app.waiting_toasts import WaitingToasts
+from agentui.tui.app.widgets.footer import KeyFooter
 from agentui.tui.app.widgets.status_bar import StatusBar
 from agentui.tui.cli.gc_policy import CollectorPolicy
 
@@ -292,6 +293,10 @@ class AgentUIApp(App[int]):
         if parameters == ("copy_selected",):  # f8 in the footer only while a block is selected
             return self.main.transcript_view.selected_block() is not None
         return self.commands.availability(action, parameters)
+
+    @on(KeyFooter.GreyedKeyClicked)
+    def _greyed_key_clicked(self, message: KeyFooter.GreyedKeyClicked) -> None:
+        self.refused_keys.greyed_key_clicked(message.action)
 
     @on(StatusBar.InboxChanged)
     def _inbox_changed(self, message: StatusBar.InboxChanged) -> None:

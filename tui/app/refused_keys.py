@@ -47,7 +47,14 @@ class RefusedKeys:
 
     def key_arrived(self, key: str) -> None:
         """Before the bindings see `key`: if it will do nothing, say why."""
-        reason = why_key_does_nothing(self.app, key)
+        self._say(why_key_does_nothing(self.app, key))
+
+    def greyed_key_clicked(self, action: str) -> None:
+        """A greyed-out key of the footer, whose binding runs `action`, was clicked: why it
+        does nothing, as when it is pressed."""
+        self._say(why_greyed_action(self.app, action))
+
+    def _say(self, reason: str | None) -> None:
         if reason is None:
             return
         if self._toast is not None:  # pressed again: one toast, not a stack of the same
@@ -69,6 +76,17 @@ def why_key_does_nothing(app: AgentUIApp, key: str) -> str | None:
     if routing not in _ROUTING_ACTIONS or parameters != (asked[0],):
         return None
     return why_not(app, asked[0])
+
+
+def why_greyed_action(app: AgentUIApp, action: str) -> str | None:
+    """Why a greyed-out binding running `action` does nothing, when it names one agent
+    command; else None. (A click on the footer is not a key: the bindings a click leaves
+    active, the letters' withheld, do not say which key it was.)"""
+    _, routing, parameters = parse(action)
+    if routing not in _ROUTING_ACTIONS or len(parameters) != 1:
+        return None
+    (asked,) = parameters
+    return why_not(app, asked) if asked in COMMAND_OF_ACTION else None
 
 
 def why_not(app: AgentUIApp, action: str) -> str | None:

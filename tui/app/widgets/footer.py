@@ -19,8 +19,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.cells import cell_len
+from textual import events
 from textual.app import ComposeResult
 from textual.command import CommandPalette
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -40,6 +42,14 @@ PALETTE_KEYS = (("up", "↑↓", "Choose"), ("enter", "⏎", "Run"))
 
 
 class KeyFooter(Footer):
+    class GreyedKeyClicked(Message):
+        """A greyed-out key was clicked (Textual's key only rings the bell): the app says why
+        it does nothing, as it does when the key is pressed."""
+
+        def __init__(self, action: str) -> None:
+            super().__init__()
+            self.action = action  # the key's binding's
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._composed: tuple[object, ...] | None = None
@@ -50,6 +60,12 @@ class KeyFooter(Footer):
 
     def on_unmount(self) -> None:
         self.app.screen_change_signal.unsubscribe(self)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        widget = event.widget
+        key = widget if isinstance(widget, FooterKey) or widget is None else widget.parent
+        if isinstance(key, FooterKey) and key.has_class("-disabled"):
+            self.post_message(self.GreyedKeyClicked(key.action))
 
     def _screen_changed(self, _screen: Screen[object]) -> None:
         self.call_after_refresh(self.recompose)
