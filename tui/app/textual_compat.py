@@ -554,25 +554,36 @@ def scroll_after_layout_repaints_what_moved() -> None:
     so the first scroll after a layout compared with nothing and repainted every widget on the
     screen: the tree's rows, the monologue, the bars. A transcript's layout changes whenever an
     answer grows or a chunk drawn for the first time is taller than estimated, so most scrolls
-    of a long transcript drew the whole screen (~40% more CPU per scroll of the every-agent
-    view). The layout's own map holds the places it left (Textual keeps it current whenever the
-    scroll's is forgotten); its widgets that showed are compared instead. Check on upgrade:
-    that `reflow_visible` still compares with `self._visible_map or {}`, and that `reflow` and
-    `full_map` still set `_full_map` where they forget `_visible_map`."""
+    of a long transcript drew the whole screen. The layout's own map holds the places its
+    frame paints; its widgets that showed are compared instead, but only while `_full_map` is
+    still the very map that layout made: Textual also forgets the scroll's map when it builds
+    the full map anew on demand (`full_map`, when a widget off screen is looked up between a
+    scroll and its frame), and that map holds places no frame painted. Check on upgrade: that
+    `reflow_visible` still compares with `self._visible_map or {}`, that `reflow` marks dirty
+    against the map it stores in `_full_map`, and that `full_map` stores a new dict."""
     from textual._compositor import Compositor
 
-    original = Compositor.reflow_visible
-    if getattr(original, "_compares_with_the_layout", False):
+    original_reflow_visible = Compositor.reflow_visible
+    if getattr(original_reflow_visible, "_compares_with_the_layout", False):
         return
+    original_reflow = Compositor.reflow
+
+    def reflow(self: Compositor, parent: Widget, size: Any) -> Any:
+        result = original_reflow(self, parent, size)
+        self._agentui_painted_map = self._full_map  # type: ignore[attr-defined]  # kept with it
+        return result
 
     def reflow_visible(self: Compositor, parent: Widget, size: Any) -> set[Widget]:
-        if self._visible_map is None and self._full_map:
+        layout_map = self._full_map
+        painted = getattr(self, "_agentui_painted_map", None)
+        if self._visible_map is None and layout_map and painted is layout_map:
             self._visible_map = {
                 widget: geometry
-                for widget, geometry in self._full_map.items()
+                for widget, geometry in layout_map.items()
                 if geometry.clip.overlaps(geometry.region)
             }
-        return original(self, parent, size)
+        return original_reflow_visible(self, parent, size)
 
     reflow_visible._compares_with_the_layout = True  # type: ignore[attr-defined]
+    Compositor.reflow = reflow  # type: ignore[method-assign]  # see the docstring
     Compositor.reflow_visible = reflow_visible  # type: ignore[method-assign]  # see the docstring
