@@ -10,6 +10,7 @@ from agentui.core.protocol.commands import AgentView
 from agentui.core.providers.scripted.script import Script, Turn
 
 from .helpers import a1_is, app_when, settle, toasts
+from .test_click_then_type import click_as_a_terminal_does
 
 pytestmark = pytest.mark.anyio
 
@@ -101,7 +102,7 @@ async def test_a_greyed_key_clicked_in_the_footer_says_why() -> None:
         await settle(pilot, lambda: any(k.key == "r" for k in footer.query(FooterKey)))
         resume = next(k for k in footer.query(FooterKey) if k.key == "r")
         assert resume.has_class("-disabled"), "greyed: this test needs it so"
-        await pilot.click(resume)
+        click_as_a_terminal_does(app, resume, (1, 0))
         await settle(pilot, lambda: bool(toasts(app)))
         assert toasts(app) == ["main is not paused: nothing to resume"]
         assert app.main.model.agents["a1"].status is S.RUNNING

@@ -22,6 +22,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.command import CommandPalette
+from textual.errors import NoWidget
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -62,8 +63,11 @@ class KeyFooter(Footer):
         self.app.screen_change_signal.unsubscribe(self)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        widget = event.widget
-        key = widget if isinstance(widget, FooterKey) or widget is None else widget.parent
+        # By where it landed: a terminal's click names no widget (only Textual's pilot does).
+        try:
+            key, _ = self.screen.get_widget_at(event.screen_x, event.screen_y)
+        except NoWidget:
+            return
         if isinstance(key, FooterKey) and key.has_class("-disabled"):
             self.post_message(self.GreyedKeyClicked(key.action))
 
