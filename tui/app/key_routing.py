@@ -10,13 +10,12 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual.errors import NoWidget
 from textual.widgets import TextArea
 
 from agentui.tui.app.block_checks import is_approval
 from agentui.tui.app.focus import KeyRoute, home_box
-from agentui.tui.app.textual_compat import FooterKey
 from agentui.tui.app.widgets.composer import Composer, Draft
+from agentui.tui.app.widgets.footer import footer_key_at
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -69,15 +68,8 @@ class KeyRouting:
         """A click, noted before it moves the focus and before the keys typed after it; not
         yet for a key of the footer: its click sends its key (Textual's FooterKey), which
         must act as a command, and bubbles up to the app's on_mouse_down after that key."""
-        if not event.is_forwarded and not self._on_a_footer_key(event):
+        if not event.is_forwarded and footer_key_at(self.screen.agent_app, event) is None:
             self.clicked()
-
-    def _on_a_footer_key(self, event: events.MouseDown) -> bool:
-        try:
-            widget, _ = self.screen.agent_app.get_widget_at(event.x, event.y)
-        except NoWidget:
-            return False
-        return isinstance(widget, FooterKey) or isinstance(widget.parent, FooterKey)
 
     def clicked(self) -> None:
         app = self.screen.agent_app

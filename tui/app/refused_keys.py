@@ -72,16 +72,13 @@ def why_key_does_nothing(app: AgentUIApp, key: str) -> str | None:
     active = app.screen.active_bindings.get(key)
     if active is None or active.enabled:
         return None
-    _, routing, parameters = parse(active.binding.action)
-    if routing not in _ROUTING_ACTIONS or parameters != (asked[0],):
-        return None
-    return why_not(app, asked[0])
+    return why_greyed_action(app, active.binding.action)
 
 
 def why_greyed_action(app: AgentUIApp, action: str) -> str | None:
     """Why a greyed-out binding running `action` does nothing, when it names one agent
-    command; else None. (A click on the footer is not a key: the bindings a click leaves
-    active, the letters' withheld, do not say which key it was.)"""
+    command; else None. (A click on the footer asks by the key's action, not its key: the
+    click withholds the letters' bindings, so a lookup by key would find none.)"""
     _, routing, parameters = parse(action)
     if routing not in _ROUTING_ACTIONS or len(parameters) != 1:
         return None

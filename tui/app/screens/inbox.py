@@ -27,7 +27,6 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.errors import NoWidget
 from textual.screen import ModalScreen
 from textual.widget import AwaitMount, Widget
 from textual.widgets import Footer, OptionList, Static, TextArea
@@ -37,7 +36,7 @@ from agentui.tui.app.budget_window import apply_budget_choice, budget_window
 from agentui.tui.app.checked_command import run_checked
 from agentui.tui.app.focus import FocusKeeper, KeyRoute
 from agentui.tui.app.inbox import IN_A_REPLAY, waiting_rows
-from agentui.tui.app.textual_compat import FooterKey
+from agentui.tui.app.widgets.footer import footer_key_at
 from agentui.tui.app.widgets.inbox_actions import ALL_ASKERS, InboxBox, RowActions, RowFacts
 from agentui.tui.app.widgets.inbox_rows import InboxList
 
@@ -437,18 +436,11 @@ class InboxScreen(ModalScreen["InboxRow | None"]):
     def on_mouse_down(self, event: events.MouseDown) -> None:
         # A click is for reading and choosing with the mouse: the keys typed after it are
         # words (into a box) or nothing. A footer key's click is its key, not a click.
-        if self._on_a_footer_key(event):
+        if footer_key_at(self.app, event) is not None:
             return
         if self.keeper.clicked():
             self._told_keys_are_off = False
             self.refresh_bindings()
-
-    def _on_a_footer_key(self, event: events.MouseDown) -> bool:
-        try:
-            widget, _ = self.app.get_widget_at(event.screen_x, event.screen_y)
-        except NoWidget:
-            return False
-        return isinstance(widget, FooterKey) or isinstance(widget.parent, FooterKey)
 
     def on_key(self, event: events.Key) -> None:
         """Before the screen's bindings: where the key goes (FocusKeeper's rules)."""

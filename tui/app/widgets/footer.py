@@ -20,7 +20,7 @@ from typing import Any
 
 from rich.cells import cell_len
 from textual import events
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.command import CommandPalette
 from textual.errors import NoWidget
 from textual.message import Message
@@ -63,12 +63,8 @@ class KeyFooter(Footer):
         self.app.screen_change_signal.unsubscribe(self)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        # By where it landed: a terminal's click names no widget (only Textual's pilot does).
-        try:
-            key, _ = self.screen.get_widget_at(event.screen_x, event.screen_y)
-        except NoWidget:
-            return
-        if isinstance(key, FooterKey) and key.has_class("-disabled"):
+        key = footer_key_at(self.app, event)
+        if key is not None and key.has_class("-disabled"):
             self.post_message(self.GreyedKeyClicked(key.action))
 
     def _screen_changed(self, _screen: Screen[object]) -> None:
@@ -208,6 +204,19 @@ class KeyFooter(Footer):
 NOW_ACTIONS = frozenset(
     key_action(action) for action in ("next_question", "inbox_waiting", "copy_selected")
 )
+
+
+def footer_key_at(app: App[Any], event: events.MouseEvent) -> FooterKey | None:
+    """The footer key a click landed on, found by where it landed: a terminal's click names no
+    widget (only Textual's pilot does)."""
+    try:
+        widget, _ = app.get_widget_at(event.screen_x, event.screen_y)
+    except NoWidget:
+        return None
+    for node in (widget, widget.parent):
+        if isinstance(node, FooterKey):
+            return node
+    return None
 
 
 def _priority(action: str, rank: Mapping[str, int]) -> tuple[int, int]:
